@@ -1,0 +1,31 @@
+# Warnings, floating-point discipline and sanitizers live on one INTERFACE
+# target that every pecheck target links privately; no global flags.
+add_library(pecheck_options INTERFACE)
+target_compile_features(pecheck_options INTERFACE cxx_std_20)
+target_compile_options(pecheck_options INTERFACE
+  -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion
+  # Results are compared bit for bit against a correctly rounded oracle:
+  # no contraction of a*b+c into an FMA unless the code asks for std::fma.
+  -ffp-contract=off -fno-fast-math)
+if(PECHECK_SANITIZE)
+  target_compile_options(pecheck_options INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)
+  target_link_options(pecheck_options INTERFACE -fsanitize=address,undefined)
+endif()
+
+# pecheck_add_test(NAME SOURCES... LIBS...): one GoogleTest executable,
+# its tests discovered into ctest.
+function(pecheck_add_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest_main pecheck_options)
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60)
+endfunction()
+
+# The fast path is written for the vector units of the build machine; the
+# results do not depend on it (no FMA contraction, the same operations in
+# the same order), only the speed does.
+option(PECHECK_NATIVE "Compile the fast path for the build machine's CPU (-march=native)" ON)
+add_library(pecheck_native INTERFACE)
+if(PECHECK_NATIVE)
+  target_compile_options(pecheck_native INTERFACE -march=native)
+endif()

@@ -1,0 +1,117 @@
+// A sinusoidal positional-encoding convention, as data.
+//
+// Every part of pecheck takes a Convention; none switches on a preset's name.
+// The fields cover every public implementation listed in CONVENTIONS.md:
+// layout, frequency rule, which position a row holds, rows forced to zero,
+// what happens to an odd width, and the smallest width the original accepts.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pecheck {
+
+enum class Layout {
+  interleaved,     // column 2i: sin(p w_i), column 2i+1: cos(p w_i)
+  sin_cos_halves,  // sin block first, then cos block
+  cos_sin_halves,  // cos block first, then sin block (HF Musicgen)
+};
+
+// w_i = exp(-(k_i / m) * ln(numerator / denominator)) / divisor, where
+//   paper:     numerator = base, denominator = 1, k_i = 2i, m = d, divisor = 1
+//   timescale: numerator = max_ts, denominator = min_ts, k_i = i,
+//              m = max(n - 1, 1), divisor = min_ts
+// Keeping the rule in this form lets the reference evaluate it exactly from
+// the same data the fast path uses.
+enum class FrequencyRuleKind { paper, timescale };
+
+struct FrequencyRule {
+  FrequencyRuleKind kind = FrequencyRuleKind::paper;
+  double base = 10000.0;         // paper
+  double min_timescale = 1.0;    // timescale
+  double max_timescale = 1.0e4;  // timescale
+};
+
+enum class OddDimPolicy {
+  reject,       // odd d is an error (TF tutorial, Whisper)
+  extra_sin,    // sin gets ceil(d/2) frequencies, cos floor(d/2) (paper, HF Marian)
+  zero_column,  // the d-1 even columns as usual, then one zero column (tensor2tensor, fairseq)
+};
+
+struct Convention {
+  std::string name;  // the preset name, or a description for a custom convention
+  Layout layout = Layout::interleaved;
+  FrequencyRule frequency;
+  std::int64_t position_offset = 0;        // row r holds position r + position_offset
+  std::vector<std::int64_t> zero_rows;     // table rows that are all zeros (fairseq padding_idx)
+  OddDimPolicy odd_dim = OddDimPolicy::extra_sin;
+  std::int64_t min_dim = 1;                // fairseq divides by (d/2 - 1): d >= 4
+};
+
+// The symbolic frequency w_i of one column (see FrequencyRule).
+struct FrequencyTerm {
+  double log_numerator = 1.0;    // ln(log_numerator / log_denominator)
+  double log_denominator = 1.0;
+  std::int64_t k = 0;            // exponent numerator
+  std::int64_t m = 1;            // exponent denominator
+  double divisor = 1.0;
+};
+
+enum class ColumnKind { sin, cos, zero };
+
+struct ColumnSpec {
+  ColumnKind kind = ColumnKind::zero;
+  std::int64_t frequency_index = 0;  // i, meaningless for zero columns
+};
+
+// Thrown for a request the convention cannot satisfy; the message names the
+// field and what was expected.
+class ConventionError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// Largest d the reference supports; also bounds the fast path.
+inline constexpr std::int64_t max_dim = 16384;
+// Positions (row + offset) below this are held exactly in float32.
+inline constexpr std::int64_t max_exact_position = std::int64_t{1} << 24;
+
+// Throws ConventionError when the convention cannot produce width d.
+void check_dim(const Convention& convention, std::int64_t d);
+
+// Number of distinct frequencies for width d (n = d/2, or ceil(d/2) with extra_sin).
+std::int64_t frequency_count(const Convention& convention, std::int64_t d);
+
+// The frequency term of index i for width d.
+FrequencyTerm frequency_term(const Convention& convention, std::int64_t d, std::int64_t i);
+
+// w_i evaluated in double (about 1 ulp); for display and generators, not for tables.
+double frequency_value(const Convention& convention, std::int64_t d, std::int64_t i);
+
+// What each of the d columns holds.
+std::vector<ColumnSpec> column_layout(const Convention& convention, std::int64_t d);
+
+// Whether table row r (after --offset) is forced to zero.
+bool is_zero_row(const Convention& convention, std::int64_t row);
+
+// The position held by table row r.
+inline std::int64_t position_of_row(const Convention& convention, std::int64_t row) {
+  return row + convention.position_offset;
+}
+
+// The six presets of CONVENTIONS.md, in its order.
+const std::vector<Convention>& presets();
+std::optional<Convention> find_preset(std::string_view name);
+
+// The formula of a convention in one line of plain text, for `pecheck conventions`.
+std::string describe(const Convention& convention);
+
+std::string_view to_string(Layout layout);
+std::string_view to_string(FrequencyRuleKind kind);
+std::string_view to_string(OddDimPolicy policy);
+
+}  // namespace pecheck

@@ -1,0 +1,36 @@
+// The fast float implementation of a convention's encoding table.
+//
+// Row r of the output holds the convention's row r + row_offset. Every entry
+// is within 1 float32 ulp of the exact value for every position below 2^24
+// (the design and its error bound are in fast_encoding.cpp).
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "pecheck/convention.hpp"
+#include "pecheck/table.hpp"
+
+namespace pecheck {
+
+struct TableRequest {
+  std::int64_t rows = 0;
+  std::int64_t dim = 0;
+  std::int64_t row_offset = 0;
+};
+
+// Throws ConventionError for an impossible request (d out of range, odd d the
+// convention rejects, negative rows or offset, positions at or beyond 2^24).
+void check_request(const Convention& convention, const TableRequest& request);
+
+// Typed outputs for the hot path; out.size() must be rows * dim.
+void fast_encoding(const Convention& convention, const TableRequest& request, std::span<double> out);
+void fast_encoding(const Convention& convention, const TableRequest& request, std::span<float> out);
+// float16 / bfloat16 storage bits, rounded once from the same accurate value.
+void fast_encoding_float16(const Convention& convention, const TableRequest& request, std::span<std::uint16_t> out);
+void fast_encoding_bfloat16(const Convention& convention, const TableRequest& request, std::span<std::uint16_t> out);
+
+// Any format, as a Table.
+Table fast_table(const Convention& convention, const TableRequest& request, FormatId format);
+
+}  // namespace pecheck

@@ -1,0 +1,16 @@
+// Each subcommand of the pecheck command line registers itself on the app and
+// returns the function that runs it. Exit status: 0 all checks hold, 1 a
+// check failed, 2 bad usage or bad input (one line on stderr).
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace pecheck::tools {
+
+using Command = std::function<int()>;
+
+Command add_conventions_command(CLI::App& app);
+
+}  // namespace pecheck::tools

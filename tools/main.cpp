@@ -1,0 +1,54 @@
+#include <exception>
+#include <iostream>
+#include <map>
+#include <string>
+
+#include "commands.hpp"
+#include "pecheck/convention.hpp"
+
+namespace {
+
+constexpr int exit_bad_usage = 2;
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "pecheck: numerical verification of the Transformer input layer (token embeddings scaled by\n"
+      "sqrt(d_model) plus a sinusoidal positional encoding) against a correctly rounded oracle."};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Show help for every command");
+
+  std::map<CLI::App*, pecheck::tools::Command> commands;
+  auto add = [&](pecheck::tools::Command (*factory)(CLI::App&)) {
+    const std::size_t before = app.get_subcommands({}).size();
+    pecheck::tools::Command run = factory(app);
+    commands[app.get_subcommands({})[before]] = std::move(run);
+  };
+  add(pecheck::tools::add_conventions_command);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // One line on stderr naming the flag and what is wrong.
+    std::cerr << "pecheck: " << e.what() << " (see --help)\n";
+    return exit_bad_usage;
+  }
+
+  try {
+    for (auto& [subcommand, run] : commands) {
+      if (subcommand->parsed()) return run();
+    }
+  } catch (const pecheck::ConventionError& e) {
+    std::cerr << "pecheck: " << e.what() << '\n';
+    return exit_bad_usage;
+  } catch (const std::exception& e) {
+    std::cerr << "pecheck: " << e.what() << '\n';
+    return exit_bad_usage;
+  }
+  return exit_bad_usage;
+}
