@@ -11,13 +11,12 @@ Command add_conventions_command(CLI::App& app) {
       "List the built-in conventions (presets) with their formulas.\n"
       "A convention is data: layout, frequency rule, the position each row holds, zero rows and the\n"
       "odd-width policy. The names are the values of --convention.");
-  (void)command;
-  return [] {
+  return {command, [] {
     for (const Convention& preset : presets()) {
       std::cout << preset.name << "\n  " << describe(preset) << "\n";
     }
     return 0;
-  };
+  }};
 }
 
 }  // namespace pecheck::tools

@@ -9,8 +9,13 @@
 
 namespace pecheck::tools {
 
-using Command = std::function<int()>;
+// A registered subcommand and the function that runs it once parsed.
+struct Command {
+  CLI::App* parsed_from = nullptr;
+  std::function<int()> run;
+};
 
 Command add_conventions_command(CLI::App& app);
+Command add_table_command(CLI::App& app);
 
 }  // namespace pecheck::tools

@@ -1,6 +1,6 @@
 #include <exception>
 #include <iostream>
-#include <map>
+#include <vector>
 #include <string>
 
 #include "commands.hpp"
@@ -19,13 +19,10 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Show help for every command");
 
-  std::map<CLI::App*, pecheck::tools::Command> commands;
-  auto add = [&](pecheck::tools::Command (*factory)(CLI::App&)) {
-    const std::size_t before = app.get_subcommands({}).size();
-    pecheck::tools::Command run = factory(app);
-    commands[app.get_subcommands({})[before]] = std::move(run);
+  const std::vector<pecheck::tools::Command> commands = {
+      pecheck::tools::add_conventions_command(app),
+      pecheck::tools::add_table_command(app),
   };
-  add(pecheck::tools::add_conventions_command);
 
   try {
     app.parse(argc, argv);
@@ -40,8 +37,8 @@ int main(int argc, char** argv) {
   }
 
   try {
-    for (auto& [subcommand, run] : commands) {
-      if (subcommand->parsed()) return run();
+    for (const pecheck::tools::Command& command : commands) {
+      if (command.parsed_from->parsed()) return command.run();
     }
   } catch (const pecheck::ConventionError& e) {
     std::cerr << "pecheck: " << e.what() << '\n';
