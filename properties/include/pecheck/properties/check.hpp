@@ -1,0 +1,46 @@
+// A check: one claim about a subject, with its family, its source and how it
+// runs. The same registered check runs under GoogleTest (ctest), under
+// `pecheck report` and under `pecheck validate`.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "pecheck/properties/outcome.hpp"
+#include "pecheck/subject.hpp"
+
+namespace pecheck::properties {
+
+enum class Family { encoding_bounds, scaling_variance, add_vs_concat, conformance };
+
+enum class CheckKind {
+  property,     // for all generated inputs the claim holds (RapidCheck generates and shrinks)
+  measurement,  // a deterministic sweep yielding statistics against a budget
+};
+
+// How hard to look. RC_PARAMS overrides the seed and the case count of
+// properties (RapidCheck's own configuration), so a printed failure replays.
+struct RunConfig {
+  std::uint64_t seed = 0x5eed'2017'0612ULL;  // fixed default: nothing is seeded from the clock
+  int max_cases = 100;                       // RapidCheck max_success
+  int max_size = 100;
+  bool quick = false;                        // smaller sweeps (report --quick)
+  bool full = false;                         // larger sweeps (report --full)
+  bool honour_rc_params = true;              // take seed and counts from RC_PARAMS when set
+};
+
+struct Check {
+  std::string id;      // "encoding-bounds/unit-interval"
+  Family family;
+  std::string claim;   // one sentence, the same the report prints
+  std::string source;  // paper section, seed question, public issue
+  CheckKind kind;
+  std::function<Outcome(const Subject&, const RunConfig&)> run;
+};
+
+std::string_view to_string(Family family);
+std::string_view to_string(CheckKind kind);
+
+}  // namespace pecheck::properties

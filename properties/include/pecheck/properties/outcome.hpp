@@ -1,0 +1,81 @@
+// What running one check on one subject yields. reports/ renders it; the
+// GoogleTest wrappers turn it into a pass or a failure with the same text.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pecheck/double_double.hpp"
+#include "pecheck/format.hpp"
+
+namespace pecheck::properties {
+
+enum class Verdict {
+  held,            // the claim held on every case / the statistics are within budget
+  failed,          // a counterexample, or a statistic outside its budget
+  not_applicable,  // the subject does not offer what the check needs (said in `message`)
+};
+
+// The entry with the largest ULP error, Boost.Math style.
+struct WorstInput {
+  std::int64_t row = 0;       // table row (position = row + offset of the request)
+  std::int64_t position = 0;
+  std::int64_t column = 0;
+  double value = 0.0;         // what the subject produced
+  std::string value_hex;      // its bit pattern in the format
+  DoubleDouble exact;         // the exact value to ~106 bits
+  std::string exact_text;     // the exact value in decimal, 21 significant digits
+};
+
+struct Histogram {
+  std::vector<double> upper_edges;      // bin i counts values <= upper_edges[i] (and > the previous edge)
+  std::vector<std::int64_t> counts;     // same length
+};
+
+// A measurement's statistics against its budget.
+struct Measurement {
+  FormatId format = FormatId::float32;
+  std::int64_t entries = 0;
+  double max_ulp = 0.0;
+  double rms_ulp = 0.0;
+  double max_abs_error = 0.0;
+  WorstInput worst;
+  std::int64_t mismatches = 0;          // typed mismatches (signed zero, NaN, infinity), counted apart
+  Histogram ulp_histogram;
+  double budget_ulp = 0.0;              // the budget the max was held against
+  std::string budget_source;            // where the budget comes from (derivation or measurement)
+};
+
+// A named statistic a check computed (an energy ratio, a variance, a bound),
+// printed beside its budget in reports.
+struct Statistic {
+  std::string name;
+  double value = 0.0;
+  std::optional<double> lower_bound;
+  std::optional<double> upper_bound;
+  std::string note;
+};
+
+struct Outcome {
+  std::string check_id;
+  std::string subject;
+  Verdict verdict = Verdict::held;
+  std::int64_t cases = 0;              // generated cases or swept entries
+  std::string message;                 // one paragraph: why it failed, or what was measured
+  // A failed property: the shrunk counterexample as (name, value) lines,
+  // RapidCheck's seed and reproduce string, and a command line that replays it.
+  std::vector<std::pair<std::string, std::string>> counterexample;
+  std::optional<std::uint64_t> seed;
+  std::string reproduce;
+  std::string reproduce_command;
+  std::vector<Measurement> measurements;  // one per format swept
+  std::vector<Statistic> statistics;
+  std::vector<std::pair<std::string, int>> distribution;  // RC_CLASSIFY / RC_TAG counts
+};
+
+std::string_view to_string(Verdict verdict);
+
+}  // namespace pecheck::properties

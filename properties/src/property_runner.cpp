@@ -1,0 +1,77 @@
+#include "pecheck/properties/property_runner.hpp"
+
+#include <sstream>
+
+#include "rapidcheck/detail/Configuration.h"
+
+namespace pecheck::properties::detail {
+
+namespace {
+
+std::string reproduce_string(const std::string& check_id, const rc::detail::Reproduce& reproduce) {
+  rc::detail::Configuration config;
+  config.reproduce[check_id] = reproduce;
+  return rc::detail::configToMinimalString(config);
+}
+
+}  // namespace
+
+rc::detail::TestParams params_for(const RunConfig& config) {
+  rc::detail::TestParams params;
+  params.seed = config.seed;
+  params.maxSuccess = config.max_cases;
+  params.maxSize = config.max_size;
+  if (config.honour_rc_params) {
+    // RC_PARAMS, when set, overrides seed and counts: a printed failure replays.
+    const rc::detail::TestParams& configured = rc::detail::configuration().testParams;
+    const rc::detail::TestParams defaults;
+    if (configured.seed != defaults.seed) params.seed = configured.seed;
+    if (configured.maxSuccess != defaults.maxSuccess) params.maxSuccess = configured.maxSuccess;
+    if (configured.maxSize != defaults.maxSize) params.maxSize = configured.maxSize;
+    params.disableShrinking = configured.disableShrinking;
+  }
+  return params;
+}
+
+const std::unordered_map<std::string, rc::detail::Reproduce>& reproduce_map(const RunConfig& config) {
+  static const std::unordered_map<std::string, rc::detail::Reproduce> none;
+  return config.honour_rc_params ? rc::detail::configuration().reproduce : none;
+}
+
+Outcome outcome_from_result(const std::string& check_id, const rc::detail::TestResult& result,
+                            const rc::detail::TestParams& params) {
+  Outcome outcome;
+  outcome.check_id = check_id;
+  outcome.seed = params.seed;
+  rc::detail::SuccessResult success;
+  rc::detail::FailureResult failure;
+  rc::detail::GaveUpResult gave_up;
+  rc::detail::Error error;
+  if (result.match(success)) {
+    outcome.verdict = Verdict::held;
+    outcome.cases = success.numSuccess;
+    for (const auto& [tags, count] : success.distribution) {
+      std::string label;
+      for (const std::string& tag : tags) label += (label.empty() ? "" : ", ") + tag;
+      outcome.distribution.emplace_back(label, count);
+    }
+    outcome.message = "held on " + std::to_string(success.numSuccess) + " generated cases";
+  } else if (result.match(failure)) {
+    outcome.verdict = Verdict::failed;
+    outcome.cases = failure.numSuccess + 1;
+    outcome.message = failure.description;
+    outcome.counterexample = failure.counterExample;
+    outcome.reproduce = reproduce_string(check_id, failure.reproduce);
+    outcome.reproduce_command = "RC_PARAMS=\"" + outcome.reproduce + "\" pecheck check " + check_id;
+  } else if (result.match(gave_up)) {
+    outcome.verdict = Verdict::failed;
+    outcome.cases = gave_up.numSuccess;
+    outcome.message = "gave up: " + gave_up.description;
+  } else if (result.match(error)) {
+    outcome.verdict = Verdict::failed;
+    outcome.message = "RapidCheck error: " + error.description;
+  }
+  return outcome;
+}
+
+}  // namespace pecheck::properties::detail

@@ -1,0 +1,66 @@
+#include "pecheck/properties/registry.hpp"
+
+#include <exception>
+
+namespace pecheck::properties {
+
+const Registry& all_checks() {
+  static const Registry registry = [] {
+    Registry all;
+    register_encoding_bounds(all);
+    register_scaling_variance(all);
+    register_add_vs_concat(all);
+    register_conformance(all);
+    return all;
+  }();
+  return registry;
+}
+
+const Check* find_check(std::string_view id) {
+  for (const Check& check : all_checks()) {
+    if (check.id == id) return &check;
+  }
+  return nullptr;
+}
+
+Outcome run_check(const Check& check, const Subject& subject, const RunConfig& config) {
+  Outcome outcome;
+  try {
+    outcome = check.run(subject, config);
+  } catch (const std::exception& e) {
+    outcome.verdict = Verdict::failed;
+    outcome.message = std::string("the subject could not be checked: ") + e.what();
+  }
+  outcome.check_id = check.id;
+  outcome.subject = subject.name();
+  return outcome;
+}
+
+std::string_view to_string(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::held: return "held";
+    case Verdict::failed: return "failed";
+    case Verdict::not_applicable: return "not applicable";
+  }
+  return "?";
+}
+
+std::string_view to_string(Family family) {
+  switch (family) {
+    case Family::encoding_bounds: return "encoding-bounds";
+    case Family::scaling_variance: return "scaling-variance";
+    case Family::add_vs_concat: return "add-vs-concat";
+    case Family::conformance: return "conformance";
+  }
+  return "?";
+}
+
+std::string_view to_string(CheckKind kind) {
+  switch (kind) {
+    case CheckKind::property: return "property";
+    case CheckKind::measurement: return "measurement";
+  }
+  return "?";
+}
+
+}  // namespace pecheck::properties
