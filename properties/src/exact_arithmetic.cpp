@@ -43,7 +43,14 @@ namespace {
 
 constexpr std::uint64_t kPrime = (std::uint64_t{1} << 61) - 1;  // a Mersenne prime
 
-std::uint64_t mul_mod(std::uint64_t a, std::uint64_t b) { return static_cast<std::uint64_t>((uint128{a} * b) % kPrime); }
+// a b mod 2^61 - 1 for a, b < 2^61: since 2^61 = 1 mod p, the product's high
+// and low 61-bit halves add up to it modulo p.
+std::uint64_t mul_mod(std::uint64_t a, std::uint64_t b) {
+  const uint128 product = uint128{a} * b;
+  std::uint64_t r = static_cast<std::uint64_t>(product & kPrime) + static_cast<std::uint64_t>(product >> 61);
+  if (r >= kPrime) r -= kPrime;
+  return r;
+}
 
 std::uint64_t pow_mod(std::uint64_t base, std::uint64_t exponent) {
   std::uint64_t result = 1;
