@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "encoding_plan.hpp"
-#include "half_precision_bits.hpp"
+#include "pecheck/format.hpp"
 
 namespace pecheck {
 namespace {
@@ -270,11 +270,11 @@ TEST(FastEncoding, typedOutputsAreTheAccurateDoubleRoundedOnce) {
       const Table tb16 = fast_table(preset, request, FormatId::bfloat16);
       for (std::size_t i = 0; i < f64.size(); ++i) {
         ASSERT_EQ(std::bit_cast<std::uint32_t>(f32[i]), std::bit_cast<std::uint32_t>(static_cast<float>(f64[i])));
-        ASSERT_EQ(f16[i], detail::float16_bits_from_double(f64[i]));
-        ASSERT_EQ(bf16[i], detail::bfloat16_bits_from_double(f64[i]));
+        ASSERT_EQ(f16[i], round_to_float16_bits(f64[i]));
+        ASSERT_EQ(bf16[i], round_to_bfloat16_bits(f64[i]));
         ASSERT_TRUE(same_bits(t32.values[i], static_cast<double>(f32[i])));
-        ASSERT_TRUE(same_bits(t16.values[i], detail::float16_bits_to_value(f16[i])));
-        ASSERT_TRUE(same_bits(tb16.values[i], detail::bfloat16_bits_to_value(bf16[i])));
+        ASSERT_TRUE(same_bits(t16.values[i], float16_bits_to_double(f16[i])));
+        ASSERT_TRUE(same_bits(tb16.values[i], bfloat16_bits_to_double(bf16[i])));
       }
     }
   }
