@@ -1,0 +1,92 @@
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "pecheck/properties/registry.hpp"
+#include "pecheck/reference/reference_subject.hpp"
+#include "pecheck/subject.hpp"
+
+namespace pecheck::tools {
+
+namespace {
+
+void print_outcome(const properties::Check& check, const properties::Outcome& outcome) {
+  std::cout << check.id << ": " << properties::to_string(outcome.verdict) << " (" << outcome.cases << " cases)\n"
+            << "  claim: " << check.claim << "\n  source: " << check.source << '\n';
+  if (!outcome.message.empty()) std::cout << "  " << outcome.message << '\n';
+  for (const properties::Measurement& m : outcome.measurements) {
+    std::cout << "  " << format_of(m.format).name << ": max " << m.max_ulp << " ulp (budget " << m.budget_ulp
+              << "), rms " << m.rms_ulp << " ulp, max abs error " << m.max_abs_error << ", worst at row "
+              << m.worst.row << " column " << m.worst.column << ": " << m.worst.value_hex << " vs exact "
+              << m.worst.exact_text << '\n';
+  }
+  for (const properties::Statistic& s : outcome.statistics) {
+    std::cout << "  " << s.name << " = " << s.value;
+    if (s.lower_bound) std::cout << ", lower bound " << *s.lower_bound;
+    if (s.upper_bound) std::cout << ", upper bound " << *s.upper_bound;
+    if (!s.note.empty()) std::cout << " (" << s.note << ')';
+    std::cout << '\n';
+  }
+  if (outcome.verdict == properties::Verdict::failed && !outcome.counterexample.empty()) {
+    std::cout << "  counterexample:\n";
+    for (const auto& [name, value] : outcome.counterexample) std::cout << "    " << name << " = " << value << '\n';
+  }
+  if (outcome.seed) std::cout << "  seed: " << *outcome.seed << '\n';
+  if (!outcome.reproduce_command.empty()) std::cout << "  reproduce: " << outcome.reproduce_command << '\n';
+}
+
+}  // namespace
+
+Command add_check_command(CLI::App& app) {
+  CLI::App* command = app.add_subcommand(
+      "check",
+      "Run registered checks on a built-in subject and print each outcome.\n"
+      "With no ID every check runs; --list prints the ids with their claims. A failed property prints\n"
+      "its shrunk counterexample and the RC_PARAMS line that replays it.\n"
+      "Example: pecheck check encoding-bounds/unit-interval --subject reference");
+  struct Options {
+    std::vector<std::string> ids;
+    std::string subject = "fast";
+    std::uint64_t seed = properties::RunConfig{}.seed;
+    bool list = false;
+  };
+  auto options = std::make_shared<Options>();
+  command->add_option("ID", options->ids, "Check ids (see --list)");
+  command->add_option("--subject", options->subject, "Subject: fast (pecheck's implementation) or reference")
+      ->check(CLI::IsMember({"fast", "reference"}))
+      ->capture_default_str();
+  command->add_option("--seed", options->seed, "Seed for generated cases (RC_PARAMS overrides)")->capture_default_str();
+  command->add_flag("--list", options->list, "List the registered checks and exit");
+
+  return {command, [options] {
+    if (options->list) {
+      for (const properties::Check& check : properties::all_checks()) {
+        std::cout << check.id << " [" << properties::to_string(check.kind) << "]\n  " << check.claim << '\n';
+      }
+      return 0;
+    }
+    std::vector<const properties::Check*> selected;
+    if (options->ids.empty()) {
+      for (const properties::Check& check : properties::all_checks()) selected.push_back(&check);
+    }
+    for (const std::string& id : options->ids) {
+      const properties::Check* check = properties::find_check(id);
+      if (check == nullptr) throw ConventionError("unknown check '" + id + "' (see pecheck check --list)");
+      selected.push_back(check);
+    }
+    const std::unique_ptr<Subject> subject =
+        options->subject == "reference" ? reference::make_reference_subject() : make_fast_subject();
+    properties::RunConfig config;
+    config.seed = options->seed;
+    int status = 0;
+    for (const properties::Check* check : selected) {
+      const properties::Outcome outcome = properties::run_check(*check, *subject, config);
+      print_outcome(*check, outcome);
+      if (outcome.verdict == properties::Verdict::failed) status = 1;
+    }
+    return status;
+  }};
+}
+
+}  // namespace pecheck::tools
