@@ -15,6 +15,7 @@
 #include "pecheck/properties/property_runner.hpp"
 #include "pecheck/properties/registry.hpp"
 #include "pecheck/properties/tail_bounds.hpp"
+#include "check_support.hpp"
 #include "scaling_support.hpp"
 
 namespace pecheck::properties {
@@ -23,7 +24,7 @@ namespace add_vs_concat {
 
 namespace {
 
-using support::format_number;
+using scaling_support::format_number;
 
 std::string entry_text(double value, const Format& format) {
   return std::isnan(value) ? std::string("NaN") : hex_bits(value, format) + " (" + hex_float(value) + ")";
@@ -32,6 +33,13 @@ std::string entry_text(double value, const Format& format) {
 bool same_bits(double a, double b, const Format& format) {
   if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);  // payloads are not part of the claim
   return to_bits(a, format) == to_bits(b, format);
+}
+
+void require_shape(const Table& table, std::int64_t rows, std::int64_t cols, const std::string& what) {
+  if (table.rows != rows || table.cols != cols) {
+    support::fail_case(what + " gave " + std::to_string(table.rows) + " x " + std::to_string(table.cols) +
+                       " values, expected " + std::to_string(rows) + " x " + std::to_string(cols));
+  }
 }
 
 // The table with `left` and `right` columns of -0 around each row, built here
@@ -59,8 +67,8 @@ constexpr const char* kConstructionId = "add-vs-concat/construction";
 // so with -0 padding, and s > 0 (s * -0 = -0), they are equal bit for bit
 // everywhere. NaN entries are compared as NaN: payloads are not part of the claim.
 Outcome run_construction(const Subject& subject, const RunConfig& config) {
-  if (auto not_applicable = support::require_embedding_operations(subject)) return *not_applicable;
-  const std::vector<FormatId> formats = support::formats_of(subject, true);
+  if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
+  const std::vector<FormatId> formats = scaling_support::formats_of(subject, true);
   return run_property(kConstructionId, config, [&] {
     const FormatId id = *rc::gen::elementOf(formats).as("format");
     const Format& format = format_of(id);
@@ -80,8 +88,8 @@ Outcome run_construction(const Subject& subject, const RunConfig& config) {
     const Table token_padded = subject.zero_pad(embeddings, 0, d_p);
     const Table encoding_padded = subject.zero_pad(encoding, d_t, 0);
     const Table added = subject.add_embeddings({&token_padded, &encoding_padded, ids, positions, s}, id);
-    RC_ASSERT(concatenated.rows == count && concatenated.cols == d_t + d_p);
-    RC_ASSERT(added.rows == count && added.cols == d_t + d_p);
+    require_shape(concatenated, count, d_t + d_p, "concat_embeddings");
+    require_shape(added, count, d_t + d_p, "add_embeddings of the padded tables");
     int signed_zero_entries = 0;
     for (std::int64_t j = 0; j < count; ++j) {
       for (std::int64_t c = 0; c < d_t + d_p; ++c) {
@@ -92,7 +100,7 @@ Outcome run_construction(const Subject& subject, const RunConfig& config) {
           ++signed_zero_entries;  // -0 + +0 = +0: the one allowed difference
           continue;
         }
-        RC_FAIL("row " + std::to_string(j) + ", column " + std::to_string(c) + ": add([E, 0], [0, P]) gives " +
+        support::fail_case("row " + std::to_string(j) + ", column " + std::to_string(c) + ": add([E, 0], [0, P]) gives " +
                 entry_text(a, format) + ", concat(E, P) gives " + entry_text(k, format));
       }
     }
@@ -104,7 +112,7 @@ Outcome run_construction(const Subject& subject, const RunConfig& config) {
     for (std::int64_t j = 0; j < count; ++j) {
       for (std::int64_t c = 0; c < d_t + d_p; ++c) {
         if (!same_bits(added_negative.at(j, c), concatenated.at(j, c), format)) {
-          RC_FAIL("with -0 padding, row " + std::to_string(j) + ", column " + std::to_string(c) + ": the sum gives " +
+          support::fail_case("with -0 padding, row " + std::to_string(j) + ", column " + std::to_string(c) + ": the sum gives " +
                   entry_text(added_negative.at(j, c), format) + ", the concatenation " +
                   entry_text(concatenated.at(j, c), format));
         }
@@ -145,8 +153,8 @@ double dot_in_format(const std::vector<double>& w, const std::vector<double>& x,
 }
 
 Outcome run_linearity(const Subject& subject, const RunConfig& config) {
-  if (auto not_applicable = support::require_embedding_operations(subject)) return *not_applicable;
-  const std::vector<FormatId> formats = support::formats_of(subject, true);
+  if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
+  const std::vector<FormatId> formats = scaling_support::formats_of(subject, true);
   return run_property(kLinearityId, config, [&] {
     const FormatId id = *rc::gen::elementOf(formats).as("format");
     const Format& format = format_of(id);
@@ -160,12 +168,12 @@ Outcome run_linearity(const Subject& subject, const RunConfig& config) {
     const std::vector<std::int64_t> positions = {*rc::gen::inRange<std::int64_t>(0, 2).as("encoding row")};
     // Scale 1: the scale is the other family's subject; here e is E[t] itself.
     const Table x = subject.concat_embeddings({&embeddings, &encoding, ids, positions, 1.0}, id);
-    RC_ASSERT(x.rows == 1 && x.cols == d_t + d_p);
+    require_shape(x, 1, d_t + d_p, "concat_embeddings");
     const std::vector<double> e(embeddings.values.begin() + d_t, embeddings.values.end());
     const std::vector<double> p(encoding.values.begin() + positions[0] * d_p,
                                 encoding.values.begin() + (positions[0] + 1) * d_p);
-    const double u = support::unit_roundoff(format);
-    const double eta = support::underflow_error(format);
+    const double u = scaling_support::unit_roundoff(format);
+    const double eta = scaling_support::underflow_error(format);
     for (std::int64_t i = 0; i < 3; ++i) {
       const std::vector<double> w(weights.values.begin() + i * weights.cols, weights.values.begin() + (i + 1) * weights.cols);
       // Exactly: W.concat(e, p) - W_e.e - W_p.p = 0 (every product exact as hi + lo).
@@ -174,7 +182,7 @@ Outcome run_linearity(const Subject& subject, const RunConfig& config) {
       for (std::size_t j = 0; j < e.size(); ++j) difference.add_product(-w[j], e[j]);
       for (std::size_t j = 0; j < p.size(); ++j) difference.add_product(-w[e.size() + j], p[j]);
       if (!difference.is_zero()) {
-        RC_FAIL("row " + std::to_string(i) + ": W.concat(e, p) - W_e.e - W_p.p = " +
+        support::fail_case("row " + std::to_string(i) + ": W.concat(e, p) - W_e.e - W_p.p = " +
                 format_number(difference.approximate()) + " exactly, not 0");
       }
       // In the format: |fl(W x) - fl(fl(W_e e) + fl(W_p p))| <= (gamma_n + gamma_{max+1}) sum |W||x| + 4 n eta
@@ -191,7 +199,7 @@ Outcome run_linearity(const Subject& subject, const RunConfig& config) {
       const double bound = ((gamma_n(static_cast<double>(n), u) + gamma_n(longest + 1, u)) * magnitude +
                             4.0 * static_cast<double>(n) * eta) * (1 + 0x1p-40);
       if (!(std::fabs(left - right) <= bound)) {
-        RC_FAIL("row " + std::to_string(i) + ": in " + std::string(format.name) + " W.concat(e, p) = " +
+        support::fail_case("row " + std::to_string(i) + ": in " + std::string(format.name) + " W.concat(e, p) = " +
                 format_number(left) + " and W_e.e + W_p.p = " + format_number(right) + " differ by " +
                 format_number(std::fabs(left - right)) + " > bound " + format_number(bound));
       }

@@ -15,7 +15,7 @@ namespace pecheck::properties::add_vs_concat {
 
 namespace {
 
-using support::format_number;
+using scaling_support::format_number;
 
 // The variance over rows of one column, two-pass (mean first): no
 // cancellation for the slow columns, whose variance is tiny beside their mean.
@@ -51,13 +51,13 @@ std::vector<double> reference_columns(const Convention& convention, std::int64_t
 
 Outcome run_column_energy(const Subject& subject, const RunConfig& config) {
   Outcome outcome;
-  const Convention& convention = support::paper_convention();
+  const Convention& convention = scaling_support::paper_convention();
   const std::int64_t d = 512;
   const std::int64_t rows = 512;  // positions 0..511
   const std::vector<double> reference = reference_columns(convention, rows, d);
   // float32, float16, bfloat16: the fast path's float64 table is only held to
   // float32 accuracy (fast_encoding.hpp), so a float64 tolerance would be wrong for it.
-  for (FormatId id : support::formats_of(subject, false)) {
+  for (FormatId id : scaling_support::formats_of(subject, false)) {
     const Format& format = format_of(id);
     const std::string f(format.name);
     const Table table = subject.encoding_table(convention, {rows, d, 0}, id);
@@ -65,7 +65,7 @@ Outcome run_column_energy(const Subject& subject, const RunConfig& config) {
     // (|v| <= 1, so ulp(v) <= 2^(1-p) = 2u); 4 covers the loosest documented
     // float32 library (SLEEF u35, 3.5 ulp). A column shifted by at most delta
     // per entry changes its variance by at most 2 sigma delta + delta^2 <= 2 delta + delta^2.
-    const double delta = 4 * 2 * support::unit_roundoff(format) + 0x1p-40;
+    const double delta = 4 * 2 * scaling_support::unit_roundoff(format) + 0x1p-40;
     const double tolerance = 2 * delta + delta * delta;
     double worst = 0.0;
     std::int64_t worst_column = 0;
@@ -92,19 +92,19 @@ Outcome run_column_energy(const Subject& subject, const RunConfig& config) {
       if (c >= d - d / 4) last_quarter += measured;
     }
     outcome.cases += rows * d;
-    support::hold_within(outcome, f + ": largest deviation of a column's variance from the reference's", worst,
+    scaling_support::hold_within(outcome, f + ": largest deviation of a column's variance from the reference's", worst,
                          {-tolerance, tolerance}, "column " + std::to_string(worst_column) +
                                                       "; entries within 4 ulps at 1 (d = 512, positions 0..511)");
-    outcome.statistics.push_back(support::statistic(
+    outcome.statistics.push_back(scaling_support::statistic(
         f + ": columns the encoding hardly moves (variance < 1% of the scaled embedding's 1)",
         static_cast<double>(quiet_scaled), std::nullopt, std::nullopt,
         "of 512: there the token passes almost untouched, as in a concatenation"));
-    outcome.statistics.push_back(support::statistic(
+    outcome.statistics.push_back(scaling_support::statistic(
         f + ": columns the encoding hardly moves against an unscaled embedding (variance < 1% of 1/d)",
         static_cast<double>(quiet_unscaled), std::nullopt, std::nullopt, "of 512"));
-    outcome.statistics.push_back(support::statistic(f + ": share of the encoding's variance in the first quarter of columns",
+    outcome.statistics.push_back(scaling_support::statistic(f + ": share of the encoding's variance in the first quarter of columns",
                                                     first_quarter / total));
-    outcome.statistics.push_back(support::statistic(f + ": share of the encoding's variance in the last quarter of columns",
+    outcome.statistics.push_back(scaling_support::statistic(f + ": share of the encoding's variance in the last quarter of columns",
                                                     last_quarter / total));
     outcome.series.push_back(variance);
   }

@@ -17,7 +17,7 @@ namespace pecheck::properties::add_vs_concat {
 
 namespace {
 
-using support::format_number;
+using scaling_support::format_number;
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 // ---- strictness -------------------------------------------------------------
@@ -45,17 +45,17 @@ std::int64_t affine_rank(const Table& points) {
 }
 
 Outcome run_strictness(const Subject& subject, const RunConfig& config) {
-  if (auto not_applicable = support::require_embedding_operations(subject)) return *not_applicable;
+  if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
   Outcome outcome;
-  const std::int64_t d = support::sized(config, 64, 128, 256);
+  const std::int64_t d = scaling_support::sized(config, 64, 128, 256);
   const std::int64_t count = d + 16;  // tokens and positions: more than d differences each
-  const std::uint64_t seed = support::seed_of(config);
+  const std::uint64_t seed = scaling_support::seed_of(config);
   outcome.seed = seed;
-  for (FormatId id : support::formats_of(subject, true)) {
+  for (FormatId id : scaling_support::formats_of(subject, true)) {
     const std::string f(format_of(id).name);
     const Table embeddings =
-        gen::gaussian_table(support::stream_seed(seed, 600), count, d, 1.0 / std::sqrt(static_cast<double>(d)), id);
-    const Table encoding = subject.encoding_table(support::paper_convention(), {count, d, 0}, id);
+        gen::gaussian_table(scaling_support::stream_seed(seed, 600), count, d, 1.0 / std::sqrt(static_cast<double>(d)), id);
+    const Table encoding = subject.encoding_table(scaling_support::paper_convention(), {count, d, 0}, id);
     const double s = subject.embedding_scale(d, id);
     // Every token at position 0, then token 0 at every position.
     std::vector<std::int64_t> all(static_cast<std::size_t>(count));
@@ -68,14 +68,14 @@ Outcome run_strictness(const Subject& subject, const RunConfig& config) {
     std::int64_t excluded = 0;
     for (std::int64_t d_t = 1; d_t < d; ++d_t) excluded += (r_t > d_t || r_p > d - d_t) ? 1 : 0;
     const std::string at = " (d = " + std::to_string(d) + ", " + std::to_string(count) + " tokens / positions)";
-    outcome.statistics.push_back(support::statistic(f + ": rank of token differences at a fixed position" + at,
+    outcome.statistics.push_back(scaling_support::statistic(f + ": rank of token differences at a fixed position" + at,
                                                     static_cast<double>(r_t), std::nullopt, std::nullopt,
                                                     "a concatenation allows at most d_t"));
-    outcome.statistics.push_back(support::statistic(f + ": rank of position differences for a fixed token" + at,
+    outcome.statistics.push_back(scaling_support::statistic(f + ": rank of position differences for a fixed token" + at,
                                                     static_cast<double>(r_p), std::nullopt, std::nullopt,
                                                     "a concatenation allows at most d_p; below d where the "
                                                     "format rounds the slow columns to constants"));
-    support::hold_within(outcome, f + ": splits d = d_t + d_p (d_t, d_p >= 1) no concatenation reproduces" + at,
+    scaling_support::hold_within(outcome, f + ": splits d = d_t + d_p (d_t, d_p >= 1) no concatenation reproduces" + at,
                          static_cast<double>(excluded), {static_cast<double>(d - 1), static_cast<double>(d - 1)},
                          "all d - 1 of them: r_T + r_P > d");
     outcome.cases += 2 * count;
@@ -98,15 +98,15 @@ Outcome run_strictness(const Subject& subject, const RunConfig& config) {
 // the scale's own rounding changes no direction. A relative perturbation r
 // of one vector moves a cosine by at most 2 r.
 Outcome run_near_orthogonality(const Subject& subject, const RunConfig& config) {
-  if (auto not_applicable = support::require_embedding_operations(subject)) return *not_applicable;
+  if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
   Outcome outcome;
   const std::vector<std::int64_t> widths =
       config.quick ? std::vector<std::int64_t>{64, 256} : std::vector<std::int64_t>{64, 256, 1024};
   const std::int64_t vocab = 128;
   const std::int64_t positions = 128;
-  const std::vector<FormatId> formats = support::formats_of(subject, false);
+  const std::vector<FormatId> formats = scaling_support::formats_of(subject, false);
   const double delta = false_alarm_probability / static_cast<double>(widths.size() * formats.size());
-  const std::uint64_t seed = support::seed_of(config);
+  const std::uint64_t seed = scaling_support::seed_of(config);
   outcome.seed = seed;
   for (std::size_t k = 0; k < formats.size(); ++k) {
     const Format& format = format_of(formats[k]);
@@ -115,11 +115,11 @@ Outcome run_near_orthogonality(const Subject& subject, const RunConfig& config) 
     Series bound_series{f + " bound", "d", largest.y_label, {}, {}};
     Series rms{f, "d", "RMS cos * sqrt(d) (1 for uniform directions)", {}, {}};
     for (std::int64_t d : widths) {
-      const Table embeddings = gen::gaussian_table(support::stream_seed(seed, 700 + 10 * k) + static_cast<std::uint64_t>(d),
+      const Table embeddings = gen::gaussian_table(scaling_support::stream_seed(seed, 700 + 10 * k) + static_cast<std::uint64_t>(d),
                                                    vocab, d, 1.0 / std::sqrt(static_cast<double>(d)), formats[k]);
       const double s = subject.embedding_scale(d, formats[k]);
-      const Table scaled = support::scaled_rows(subject, embeddings, s, formats[k]);
-      const Table encoding = subject.encoding_table(support::paper_convention(), {positions, d, 0}, formats[k]);
+      const Table scaled = scaling_support::scaled_rows(subject, embeddings, s, formats[k]);
+      const Table encoding = subject.encoding_table(scaling_support::paper_convention(), {positions, d, 0}, formats[k]);
       RowMatrix a = Eigen::Map<const RowMatrix>(scaled.values.data(), vocab, d);
       RowMatrix b = Eigen::Map<const RowMatrix>(encoding.values.data(), positions, d);
       const double smallest_norm = a.rowwise().norm().minCoeff();
@@ -129,15 +129,15 @@ Outcome run_near_orthogonality(const Subject& subject, const RunConfig& config) 
       const double max_cos = cosines.cwiseAbs().maxCoeff();
       const double rms_scaled = std::sqrt(cosines.squaredNorm() / static_cast<double>(vocab * positions) *
                                           static_cast<double>(d));
-      const double u = support::unit_roundoff(format);
+      const double u = scaling_support::unit_roundoff(format);
       const double eps = (1 + u) * (1 + u) - 1;
-      const double zeta = support::underflow_error(format) * (s * (1 + u) + 1) * std::sqrt(static_cast<double>(d));
+      const double zeta = scaling_support::underflow_error(format) * (s * (1 + u) + 1) * std::sqrt(static_cast<double>(d));
       const double relative = (eps * smallest_norm + zeta) / std::max(smallest_norm - zeta, 1e-300) + 1e-12;
       const double bound =
           cosine_union_bound(static_cast<double>(d), static_cast<double>(vocab * positions), delta) + 2 * relative;
-      support::hold_within(outcome, f + ": largest |cos(s*E[t], PE[p])|, d = " + std::to_string(d), max_cos,
+      scaling_support::hold_within(outcome, f + ": largest |cos(s*E[t], PE[p])|, d = " + std::to_string(d), max_cos,
                            {0.0, bound}, "128 x 128 pairs; bound sqrt(2 ln(2 pairs / delta) / d), false alarm < 1e-9");
-      outcome.statistics.push_back(support::statistic(f + ": RMS cos * sqrt(d), d = " + std::to_string(d), rms_scaled,
+      outcome.statistics.push_back(scaling_support::statistic(f + ": RMS cos * sqrt(d), d = " + std::to_string(d), rms_scaled,
                                                       std::nullopt, std::nullopt, "E cos^2 = 1/d exactly"));
       largest.x.push_back(static_cast<double>(d));
       largest.y.push_back(max_cos);

@@ -17,7 +17,7 @@ namespace pecheck::properties::scaling {
 
 namespace {
 
-using support::format_number;
+using scaling_support::format_number;
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 RowMatrix as_matrix(const Table& table) {
@@ -45,21 +45,21 @@ Interval unit_logit_interval(const Eigen::VectorXd& a, std::int64_t dk, double d
 
 Outcome run_attention_logits(const Subject& subject, const RunConfig& config) {
   Outcome outcome;
-  const std::uint64_t seed = support::seed_of(config);
+  const std::uint64_t seed = scaling_support::seed_of(config);
   outcome.seed = seed;
   const std::int64_t dk = 64;
 
   // (a) the claim of Vaswani et al. section 3.2.1, for unit-variance components.
-  const std::int64_t logits = support::sized(config, 20000, 100000, 400000);
-  const RowMatrix q = gaussian_matrix(support::stream_seed(seed, 400), logits, dk, 1.0);
-  const RowMatrix k = gaussian_matrix(support::stream_seed(seed, 401), logits, dk, 1.0);
+  const std::int64_t logits = scaling_support::sized(config, 20000, 100000, 400000);
+  const RowMatrix q = gaussian_matrix(scaling_support::stream_seed(seed, 400), logits, dk, 1.0);
+  const RowMatrix k = gaussian_matrix(scaling_support::stream_seed(seed, 401), logits, dk, 1.0);
   const Eigen::VectorXd dots = q.cwiseProduct(k).rowwise().sum();
   const double unit = dots.squaredNorm() / static_cast<double>(logits) / static_cast<double>(dk);
   const Eigen::VectorXd a = q.rowwise().squaredNorm() / static_cast<double>(dk);
   const Interval bound = unit_logit_interval(a, dk, false_alarm_probability);
-  support::hold_within(outcome, "Var(q.k / sqrt(d_k)), q and k with unit-variance components, d_k = 64", unit, bound,
+  scaling_support::hold_within(outcome, "Var(q.k / sqrt(d_k)), q and k with unit-variance components, d_k = 64", unit, bound,
                        std::to_string(logits) + " logits; Laurent-Massart bound, false alarm < 1e-9");
-  support::hold_within(outcome, "Var(q.k) without 1/sqrt(d_k), same draws", unit * dk,
+  scaling_support::hold_within(outcome, "Var(q.k) without 1/sqrt(d_k), same draws", unit * dk,
                        {bound.lower * dk, bound.upper * dk}, "d_k = 64");
   outcome.cases += logits;
 
@@ -68,16 +68,16 @@ Outcome run_attention_logits(const Subject& subject, const RunConfig& config) {
   if (subject.capabilities().embedding_operations) {
     const std::int64_t d = 512;
     const std::int64_t tokens = 512;
-    const FormatId id = support::formats_of(subject, false).empty() ? FormatId::float64
-                                                                    : support::formats_of(subject, false).front();
-    const Table embeddings = gen::gaussian_table(support::stream_seed(seed, 402), tokens, d,
+    const FormatId id = scaling_support::formats_of(subject, false).empty() ? FormatId::float64
+                                                                    : scaling_support::formats_of(subject, false).front();
+    const Table embeddings = gen::gaussian_table(scaling_support::stream_seed(seed, 402), tokens, d,
                                                  1.0 / std::sqrt(static_cast<double>(d)), id);
-    const Table encoding = subject.encoding_table(support::paper_convention(), {tokens, d, 0}, id);
+    const Table encoding = subject.encoding_table(scaling_support::paper_convention(), {tokens, d, 0}, id);
     std::vector<std::int64_t> positions(static_cast<std::size_t>(tokens));
     for (std::size_t p = 0; p < positions.size(); ++p) positions[p] = static_cast<std::int64_t>(p);
     // W_q, W_k ~ N(0, 1/d): each projected component has the variance |x|^2 / d.
-    const RowMatrix wq = gaussian_matrix(support::stream_seed(seed, 403), dk, d, 1.0 / std::sqrt(static_cast<double>(d)));
-    const RowMatrix wk = gaussian_matrix(support::stream_seed(seed, 404), dk, d, 1.0 / std::sqrt(static_cast<double>(d)));
+    const RowMatrix wq = gaussian_matrix(scaling_support::stream_seed(seed, 403), dk, d, 1.0 / std::sqrt(static_cast<double>(d)));
+    const RowMatrix wk = gaussian_matrix(scaling_support::stream_seed(seed, 404), dk, d, 1.0 / std::sqrt(static_cast<double>(d)));
     const auto logit_variance = [&](const RowMatrix& x, bool attention_scale) {
       const Eigen::MatrixXd g = (x * wq.transpose()) * (x * wk.transpose()).transpose();
       const double off_diagonal = g.squaredNorm() - g.diagonal().squaredNorm();
@@ -85,8 +85,8 @@ Outcome run_attention_logits(const Subject& subject, const RunConfig& config) {
       return attention_scale ? mean_square / static_cast<double>(dk) : mean_square;
     };
     const double s = subject.embedding_scale(d, id);
-    const RowMatrix scaled = as_matrix(support::sums(subject, embeddings, encoding, positions, s, id));
-    const RowMatrix unscaled = as_matrix(support::sums(subject, embeddings, encoding, positions, 1.0, id));
+    const RowMatrix scaled = as_matrix(scaling_support::sums(subject, embeddings, encoding, positions, s, id));
+    const RowMatrix unscaled = as_matrix(scaling_support::sums(subject, embeddings, encoding, positions, 1.0, id));
     const auto component_variance = [&](const RowMatrix& x) {
       return x.squaredNorm() / static_cast<double>(x.rows() * x.cols());
     };
@@ -96,22 +96,22 @@ Outcome run_attention_logits(const Subject& subject, const RunConfig& config) {
     const std::string model = "model: (|x|^2/d)^2 = ";
     const double both = logit_variance(scaled, true);
     const double neither = logit_variance(unscaled, false);
-    outcome.statistics.push_back(support::statistic(f + ": component variance of x = s*E + PE, s = sqrt(d)", v_scaled,
+    outcome.statistics.push_back(scaling_support::statistic(f + ": component variance of x = s*E + PE, s = sqrt(d)", v_scaled,
                                                     std::nullopt, std::nullopt, "1 + 1/2 (embedding + encoding)"));
-    outcome.statistics.push_back(support::statistic(f + ": component variance of x = E + PE, no scale", v_unscaled,
+    outcome.statistics.push_back(scaling_support::statistic(f + ": component variance of x = E + PE, no scale", v_unscaled,
                                                     std::nullopt, std::nullopt, "1/d + 1/2: the encoding dominates"));
-    outcome.statistics.push_back(support::statistic(f + ": first-layer logit variance, input scaled, / sqrt(d_k)", both,
+    outcome.statistics.push_back(scaling_support::statistic(f + ": first-layer logit variance, input scaled, / sqrt(d_k)", both,
                                                     std::nullopt, std::nullopt, model + format_number(v_scaled * v_scaled)));
-    outcome.statistics.push_back(support::statistic(f + ": first-layer logit variance, input scaled, no / sqrt(d_k)",
+    outcome.statistics.push_back(scaling_support::statistic(f + ": first-layer logit variance, input scaled, no / sqrt(d_k)",
                                                     logit_variance(scaled, false), std::nullopt, std::nullopt,
                                                     model + "times d_k = " + format_number(v_scaled * v_scaled * dk)));
-    outcome.statistics.push_back(support::statistic(f + ": first-layer logit variance, input unscaled, / sqrt(d_k)",
+    outcome.statistics.push_back(scaling_support::statistic(f + ": first-layer logit variance, input unscaled, / sqrt(d_k)",
                                                     logit_variance(unscaled, true), std::nullopt, std::nullopt,
                                                     model + format_number(v_unscaled * v_unscaled)));
-    outcome.statistics.push_back(support::statistic(f + ": first-layer logit variance, input unscaled, no / sqrt(d_k)",
+    outcome.statistics.push_back(scaling_support::statistic(f + ": first-layer logit variance, input unscaled, no / sqrt(d_k)",
                                                     neither, std::nullopt, std::nullopt,
                                                     model + "times d_k = " + format_number(v_unscaled * v_unscaled * dk)));
-    outcome.statistics.push_back(support::statistic(
+    outcome.statistics.push_back(scaling_support::statistic(
         f + ": both scales / neither (1 if sqrt(d) cancelled 1/sqrt(d_k))", both / neither, std::nullopt, std::nullopt,
         "the input scale changes |x|^2/d (a function of d and the encoding), the attention scale divides by d_k"));
     outcome.cases += tokens * (tokens - 1);
@@ -135,9 +135,9 @@ Outcome run_attention_logits(const Subject& subject, const RunConfig& config) {
 // Schwarz), added to D; the sum of V squares is off by gamma_V relative.
 Interval tied_interval(const Table& stored, double h_norm, double sigma_squared_d, double delta) {
   const Format& format = format_of(stored.format);
-  const double u = support::unit_roundoff(format);
-  const double eta_term = support::underflow_error(format) * std::sqrt(static_cast<double>(stored.values.size()));
-  const double stored_norm = std::sqrt(support::mean_square(stored.values) * static_cast<double>(stored.values.size()));
+  const double u = scaling_support::unit_roundoff(format);
+  const double eta_term = scaling_support::underflow_error(format) * std::sqrt(static_cast<double>(stored.values.size()));
+  const double stored_norm = std::sqrt(scaling_support::mean_square(stored.values) * static_cast<double>(stored.values.size()));
   const double exact_norm_bound = (stored_norm + eta_term) / (1 - u);
   const double double_u = std::ldexp(1.0, -53);
   const double drift = h_norm * (u * exact_norm_bound + eta_term) +
@@ -151,16 +151,16 @@ Interval tied_interval(const Table& stored, double h_norm, double sigma_squared_
 
 Outcome run_tied_logits(const Subject& subject, const RunConfig& config) {
   Outcome outcome;
-  const std::uint64_t seed = support::seed_of(config);
+  const std::uint64_t seed = scaling_support::seed_of(config);
   outcome.seed = seed;
   const std::int64_t d = 128;
-  const std::int64_t vocab = support::sized(config, 8192, 32768, 131072);
-  std::vector<FormatId> formats = support::formats_of(subject, false);
+  const std::int64_t vocab = scaling_support::sized(config, 8192, 32768, 131072);
+  std::vector<FormatId> formats = scaling_support::formats_of(subject, false);
   if (formats.empty()) formats.push_back(FormatId::float32);
   const double delta = false_alarm_probability / static_cast<double>(formats.size() + 1);
 
   // h: a hidden state with unit RMS, as a final RMSNorm/LayerNorm leaves it: |h|^2 = d.
-  Eigen::VectorXd h = gaussian_matrix(support::stream_seed(seed, 500), 1, d, 1.0).row(0).transpose();
+  Eigen::VectorXd h = gaussian_matrix(scaling_support::stream_seed(seed, 500), 1, d, 1.0).row(0).transpose();
   h *= std::sqrt(static_cast<double>(d)) / h.norm();
   const auto mean_logit_square = [&](const Table& table, double divide) {
     const Eigen::VectorXd z = as_matrix(table) * h / divide;
@@ -168,25 +168,25 @@ Outcome run_tied_logits(const Subject& subject, const RunConfig& config) {
   };
   for (std::size_t k = 0; k < formats.size(); ++k) {
     const std::string f(format_of(formats[k]).name);
-    const Table e = gen::gaussian_table(support::stream_seed(seed, 501 + k), vocab, d,
+    const Table e = gen::gaussian_table(scaling_support::stream_seed(seed, 501 + k), vocab, d,
                                         1.0 / std::sqrt(static_cast<double>(d)), formats[k]);
-    support::hold_within(outcome, f + ": Var(h.E^T), tied logits, sigma = d^-0.5, |h|^2 = d", mean_logit_square(e, 1.0),
+    scaling_support::hold_within(outcome, f + ": Var(h.E^T), tied logits, sigma = d^-0.5, |h|^2 = d", mean_logit_square(e, 1.0),
                          tied_interval(e, h.norm(), 1.0, delta),
                          std::to_string(vocab) + " logits, d = 128; false alarm < 1e-9");
     outcome.cases += vocab;
   }
   // flax's choice, sigma = 1: logits of variance d unless divided by sqrt(d), which flax does.
-  const Table flax = gen::gaussian_table(support::stream_seed(seed, 510), vocab, d, 1.0, FormatId::float32);
+  const Table flax = gen::gaussian_table(scaling_support::stream_seed(seed, 510), vocab, d, 1.0, FormatId::float32);
   const double flax_raw = mean_logit_square(flax, 1.0);
-  support::hold_within(outcome, "float32: Var(h.E^T) with sigma = 1 (flax init), no division", flax_raw,
+  scaling_support::hold_within(outcome, "float32: Var(h.E^T) with sigma = 1 (flax init), no division", flax_raw,
                        tied_interval(flax, h.norm(), static_cast<double>(d), delta), "d = 128");
-  outcome.statistics.push_back(support::statistic("float32: Var(h.E^T / sqrt(d)) with sigma = 1 (flax wmt)",
+  outcome.statistics.push_back(scaling_support::statistic("float32: Var(h.E^T / sqrt(d)) with sigma = 1 (flax wmt)",
                                                   flax_raw / static_cast<double>(d), std::nullopt, std::nullopt, "1"));
   outcome.cases += vocab;
   if (subject.capabilities().embedding_operations) {
     for (FormatId id : formats) {
       const double s = subject.embedding_scale(d, id);
-      outcome.statistics.push_back(support::statistic(
+      outcome.statistics.push_back(scaling_support::statistic(
           std::string(format_of(id).name) + ": input variance with the same table, s^2 sigma^2 = s^2 / d",
           s * s / static_cast<double>(d), std::nullopt, std::nullopt,
           "1: sigma = d^-0.5 serves the output, sqrt(d) restores the input"));

@@ -12,13 +12,14 @@
 #include "pecheck/properties/property_runner.hpp"
 #include "pecheck/properties/tail_bounds.hpp"
 #include "scaling_checks.hpp"
+#include "check_support.hpp"
 #include "scaling_support.hpp"
 
 namespace pecheck::properties::scaling {
 
 namespace {
 
-using support::format_number;
+using scaling_support::format_number;
 
 // Double's own rounding in sums of squares of n terms and the few products
 // around them: gamma_{2n + 8} with u = 2^-53 covers every operation.
@@ -49,8 +50,8 @@ bool is_power_of_two(double x) {
 constexpr const char* kMomentId = "scaling-variance/scaled-second-moment";
 
 Outcome run_scaled_second_moment(const Subject& subject, const RunConfig& config) {
-  if (auto not_applicable = support::require_embedding_operations(subject)) return *not_applicable;
-  const std::vector<FormatId> formats = support::formats_of(subject, true);
+  if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
+  const std::vector<FormatId> formats = scaling_support::formats_of(subject, true);
   // Powers of four make s = sqrt(d) a power of two, where scaling is exact.
   const rc::Gen<std::int64_t> widths = rc::gen::weightedOneOf<std::int64_t>(
       {{1, rc::gen::map(rc::gen::inRange(0, 8), [](int k) { return std::int64_t{1} << (2 * k); })},
@@ -64,7 +65,7 @@ Outcome run_scaled_second_moment(const Subject& subject, const RunConfig& config
     const Table e = *rc::gen::weightedOneOf<Table>({{1, gen::embedding_table(1, n, id)},
                                                    {1, gen::gaussian_embedding_table(1, n, 1.0 / std::sqrt(static_cast<double>(d)), id)}})
                          .as("embedding row");
-    const Table x = support::scaled_rows(subject, e, s, id);
+    const Table x = scaling_support::scaled_rows(subject, e, s, id);
     bool finite = true;
     for (std::int64_t c = 0; c < n; ++c) {
       // The exact product rounded once: exact in double for p <= 24 (48-bit
@@ -72,7 +73,7 @@ Outcome run_scaled_second_moment(const Subject& subject, const RunConfig& config
       const double expected = round_to_format(s * e.values[c], format);
       const double got = x.values[c];
       if (!(got == expected || (std::isnan(got) && std::isnan(expected)))) {
-        RC_FAIL("component " + std::to_string(c) + ": s * e = " + hex_float(s) + " * " + hex_float(e.values[c]) +
+        support::fail_case("component " + std::to_string(c) + ": s * e = " + hex_float(s) + " * " + hex_float(e.values[c]) +
                 " rounds to " + hex_float(expected) + " in " + std::string(format.name) + ", the subject gives " +
                 hex_float(got));
       }
@@ -88,20 +89,23 @@ Outcome run_scaled_second_moment(const Subject& subject, const RunConfig& config
       // s = 2^k: every product is exact, and scaling by 4^k commutes with every
       // double rounding in the sum of squares (no double under/overflow here).
       RC_TAG("s a power of two: exact");
-      RC_ASSERT(moment_x == s * s * moment_e);
+      if (moment_x != s * s * moment_e) {
+        support::fail_case("s = " + format_number(s) + " is a power of two, yet sum (s e)^2 = " + format_number(moment_x) +
+                           " differs from s^2 sum e^2 = " + format_number(s * s * moment_e));
+      }
       return;
     }
     RC_TAG("s rounded: within (1 +- u)^2");
     // |x_c - s e_c| <= u |s e_c| + eta per component, so by the triangle
     // inequality | |x| - |s e| | <= u |s e| + eta sqrt(n).
-    const double u = support::unit_roundoff(format);
-    const double slack = support::underflow_error(format) * std::sqrt(static_cast<double>(n));
+    const double u = scaling_support::unit_roundoff(format);
+    const double slack = scaling_support::underflow_error(format) * std::sqrt(static_cast<double>(n));
     const double norm_se = s * std::sqrt(moment_e);
     const double g = double_roundoff(n);
     const double low = std::pow(std::max(0.0, (1 - u) * norm_se - slack), 2) * (1 - g);
     const double high = std::pow((1 + u) * norm_se + slack, 2) * (1 + g);
     if (!(moment_x >= low && moment_x <= high)) {
-      RC_FAIL("sum of (s e)^2 = " + format_number(moment_x) + " outside [" + format_number(low) + ", " +
+      support::fail_case("sum of (s e)^2 = " + format_number(moment_x) + " outside [" + format_number(low) + ", " +
               format_number(high) + "] = s^2 sum e^2 (1 +- 2^-" + std::to_string(format.precision) + ")^2");
     }
   });
@@ -140,51 +144,51 @@ ScaledDraw draw_scaled(const Subject& subject, std::uint64_t seed, std::int64_t 
   ScaledDraw draw;
   draw.embeddings = gen::gaussian_table(seed, vocab, d, 1.0 / std::sqrt(static_cast<double>(d)), id);
   draw.scale = subject.embedding_scale(d, id);
-  draw.scaled = support::scaled_rows(subject, draw.embeddings, draw.scale, id);
+  draw.scaled = scaling_support::scaled_rows(subject, draw.embeddings, draw.scale, id);
   return draw;
 }
 
 // The interval for the mean square of the subject's s E (scaled) or of E
 // alone, around the variance the paper's choices give: 1 scaled, 1/d not.
 Interval scaled_interval(const Format& format, double s, std::int64_t count, double delta) {
-  const double u = support::unit_roundoff(format);
-  const double eta = support::underflow_error(format);
+  const double u = scaling_support::unit_roundoff(format);
+  const double eta = scaling_support::underflow_error(format);
   return moment_interval(chi_square_mean_interval(static_cast<double>(count), delta), 1.0, std::pow(1 + u, 3) - 1,
                          eta * (s * (1 + u) + 1), count);
 }
 
 Interval unscaled_interval(const Format& format, std::int64_t d, std::int64_t count, double delta) {
   return moment_interval(chi_square_mean_interval(static_cast<double>(count), delta), 1.0 / static_cast<double>(d),
-                         support::unit_roundoff(format), support::underflow_error(format), count);
+                         scaling_support::unit_roundoff(format), scaling_support::underflow_error(format), count);
 }
 
 Outcome run_sampled_variance(const Subject& subject, const RunConfig& config) {
-  if (auto not_applicable = support::require_embedding_operations(subject)) return *not_applicable;
+  if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
   Outcome outcome;
-  const std::vector<FormatId> formats = support::formats_of(subject, false);
+  const std::vector<FormatId> formats = scaling_support::formats_of(subject, false);
   const std::int64_t d = kPaperDim;
-  const std::int64_t vocab = support::sized(config, 256, 1024, 4096);
+  const std::int64_t vocab = scaling_support::sized(config, 256, 1024, 4096);
   const std::int64_t count = vocab * d;
   // Each format is one test; at delta / formats each, the run fails < 10^-9 in all.
   const double delta = false_alarm_probability / static_cast<double>(formats.size());
-  const std::uint64_t seed = support::seed_of(config);
+  const std::uint64_t seed = scaling_support::seed_of(config);
   outcome.seed = seed;
   for (std::size_t k = 0; k < formats.size(); ++k) {
     const Format& format = format_of(formats[k]);
     const std::string f(format.name);
-    const ScaledDraw draw = draw_scaled(subject, support::stream_seed(seed, k), vocab, d, formats[k]);
-    const double m2 = support::mean_square(draw.scaled.values);
-    support::hold_within(outcome, f + ": Var(s*E) per component, E ~ N(0, 1/d), s = sqrt(d), d = 512", m2,
+    const ScaledDraw draw = draw_scaled(subject, scaling_support::stream_seed(seed, k), vocab, d, formats[k]);
+    const double m2 = scaling_support::mean_square(draw.scaled.values);
+    scaling_support::hold_within(outcome, f + ": Var(s*E) per component, E ~ N(0, 1/d), s = sqrt(d), d = 512", m2,
                          scaled_interval(format, draw.scale, count, delta),
                          "second moment of " + std::to_string(count) +
                              " components (mean known 0); the bound fails a correct subject < 1e-9 of runs");
     double mean = 0.0;
     for (double v : draw.scaled.values) mean += v;
     mean /= static_cast<double>(count);
-    outcome.statistics.push_back(support::statistic(f + ": mean of s*E per component", mean, std::nullopt,
+    outcome.statistics.push_back(scaling_support::statistic(f + ": mean of s*E per component", mean, std::nullopt,
                                                     std::nullopt, "0 in expectation"));
-    const double m2_unscaled = support::mean_square(draw.embeddings.values);
-    support::hold_within(outcome, f + ": Var(E) per component without the scale", m2_unscaled,
+    const double m2_unscaled = scaling_support::mean_square(draw.embeddings.values);
+    scaling_support::hold_within(outcome, f + ": Var(E) per component without the scale", m2_unscaled,
                          unscaled_interval(format, d, count, delta), "1/d = " + format_number(1.0 / d));
     outcome.cases += count;
   }
@@ -198,36 +202,36 @@ Outcome run_sampled_variance(const Subject& subject, const RunConfig& config) {
 // ---- the energy ratio -------------------------------------------------------
 
 Outcome run_energy_ratio(const Subject& subject, const RunConfig& config) {
-  if (auto not_applicable = support::require_embedding_operations(subject)) return *not_applicable;
+  if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
   Outcome outcome;
-  const std::vector<FormatId> formats = support::formats_of(subject, false);
+  const std::vector<FormatId> formats = scaling_support::formats_of(subject, false);
   const std::int64_t d = kPaperDim;
   const std::int64_t positions = 512;
-  const std::int64_t vocab = support::sized(config, 256, 1024, 4096);
+  const std::int64_t vocab = scaling_support::sized(config, 256, 1024, 4096);
   const std::int64_t count = vocab * d;
   const double delta = false_alarm_probability / static_cast<double>(formats.size());
-  const std::uint64_t seed = support::seed_of(config);
+  const std::uint64_t seed = scaling_support::seed_of(config);
   outcome.seed = seed;
   for (std::size_t k = 0; k < formats.size(); ++k) {
     const Format& format = format_of(formats[k]);
     const std::string f(format.name);
-    const ScaledDraw draw = draw_scaled(subject, support::stream_seed(seed, 100 + k), vocab, d, formats[k]);
-    const Table encoding = subject.encoding_table(support::paper_convention(), {positions, d, 0}, formats[k]);
+    const ScaledDraw draw = draw_scaled(subject, scaling_support::stream_seed(seed, 100 + k), vocab, d, formats[k]);
+    const Table encoding = subject.encoding_table(scaling_support::paper_convention(), {positions, d, 0}, formats[k]);
     // mean ||PE(p)||^2 over the rows: d/2 for the paper's even d (one per sin/cos pair).
-    const double encoding_energy = support::mean_square(encoding.values) * static_cast<double>(d);
-    outcome.statistics.push_back(support::statistic(f + ": mean ||PE(p)||^2 over positions 0..511, d = 512",
+    const double encoding_energy = scaling_support::mean_square(encoding.values) * static_cast<double>(d);
+    outcome.statistics.push_back(scaling_support::statistic(f + ": mean ||PE(p)||^2 over positions 0..511, d = 512",
                                                     encoding_energy, std::nullopt, std::nullopt, "d/2 = 256 exactly"));
     // E||s e||^2 = d s^2 sigma^2 = d; the numerator is d times the mean square,
     // held to d times the per-component interval.
     const auto ratio_interval = [&](Interval per_component) {
       return Interval{per_component.lower * d / encoding_energy, per_component.upper * d / encoding_energy};
     };
-    const double scaled_ratio = support::mean_square(draw.scaled.values) * d / encoding_energy;
-    support::hold_within(outcome, f + ": energy ratio E||s*e||^2 / ||PE||^2 with s = sqrt(d)", scaled_ratio,
+    const double scaled_ratio = scaling_support::mean_square(draw.scaled.values) * d / encoding_energy;
+    scaling_support::hold_within(outcome, f + ": energy ratio E||s*e||^2 / ||PE||^2 with s = sqrt(d)", scaled_ratio,
                          ratio_interval(scaled_interval(format, draw.scale, count, delta)),
                          "paper's choices: d / (d/2) = 2");
-    const double unscaled_ratio = support::mean_square(draw.embeddings.values) * d / encoding_energy;
-    support::hold_within(outcome, f + ": energy ratio E||e||^2 / ||PE||^2 without the scale", unscaled_ratio,
+    const double unscaled_ratio = scaling_support::mean_square(draw.embeddings.values) * d / encoding_energy;
+    scaling_support::hold_within(outcome, f + ": energy ratio E||e||^2 / ||PE||^2 without the scale", unscaled_ratio,
                          ratio_interval(unscaled_interval(format, d, count, delta)),
                          "1 / (d/2) = 2/d = " + format_number(2.0 / d));
     outcome.cases += count;

@@ -21,7 +21,7 @@ namespace pecheck::properties::scaling {
 
 namespace {
 
-using support::format_number;
+using scaling_support::format_number;
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 Eigen::Map<const RowMatrix> as_matrix(const Table& table) {
@@ -55,13 +55,13 @@ struct ScalePoint {
 };
 
 Outcome run_recoverability(const Subject& subject, const RunConfig& config) {
-  if (auto not_applicable = support::require_embedding_operations(subject)) return *not_applicable;
+  if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
   Outcome outcome;
-  const std::int64_t d = support::sized(config, 128, 256, 512);
+  const std::int64_t d = scaling_support::sized(config, 128, 256, 512);
   const std::int64_t vocab = 256;
   const std::int64_t positions = 512;
-  const std::int64_t queries = support::sized(config, 256, 512, 2048);
-  const std::uint64_t seed = support::seed_of(config);
+  const std::int64_t queries = scaling_support::sized(config, 256, 512, 2048);
+  const std::uint64_t seed = scaling_support::seed_of(config);
   outcome.seed = seed;
   const std::string at_d = " (d = " + std::to_string(d) + ", " + std::to_string(vocab) + " tokens, positions 0..511)";
 
@@ -70,16 +70,16 @@ Outcome run_recoverability(const Subject& subject, const RunConfig& config) {
   std::vector<std::int64_t> ids(static_cast<std::size_t>(queries));
   std::vector<std::int64_t> rows(static_cast<std::size_t>(queries));
   for (std::size_t j = 0; j < ids.size(); ++j) {
-    ids[j] = static_cast<std::int64_t>(support::stream_seed(seed, 2 * j + 1000) % static_cast<std::uint64_t>(vocab));
-    rows[j] = static_cast<std::int64_t>(support::stream_seed(seed, 2 * j + 1001) % static_cast<std::uint64_t>(positions));
+    ids[j] = static_cast<std::int64_t>(scaling_support::stream_seed(seed, 2 * j + 1000) % static_cast<std::uint64_t>(vocab));
+    rows[j] = static_cast<std::int64_t>(scaling_support::stream_seed(seed, 2 * j + 1001) % static_cast<std::uint64_t>(positions));
   }
 
-  for (FormatId id : support::formats_of(subject, false)) {
+  for (FormatId id : scaling_support::formats_of(subject, false)) {
     const Format& format = format_of(id);
     const std::string f(format.name);
     const Table embeddings =
-        gen::gaussian_table(support::stream_seed(seed, 301), vocab, d, 1.0 / std::sqrt(static_cast<double>(d)), id);
-    const Table encoding = subject.encoding_table(support::paper_convention(), {positions, d, 0}, id);
+        gen::gaussian_table(scaling_support::stream_seed(seed, 301), vocab, d, 1.0 / std::sqrt(static_cast<double>(d)), id);
+    const Table encoding = subject.encoding_table(scaling_support::paper_convention(), {positions, d, 0}, id);
     const Eigen::Map<const RowMatrix> pe = as_matrix(encoding);
     std::vector<ScalePoint> points;
     for (int k = 0; k <= 10; ++k) {
@@ -87,7 +87,7 @@ Outcome run_recoverability(const Subject& subject, const RunConfig& config) {
       point.exponent = k / 16.0;
       const double s = k == 8 ? subject.embedding_scale(d, id)
                               : round_to_format(std::pow(static_cast<double>(d), point.exponent), format);
-      const Table scaled = support::scaled_rows(subject, embeddings, s, id);
+      const Table scaled = scaling_support::scaled_rows(subject, embeddings, s, id);
       const Table x = subject.add_embeddings({&embeddings, &encoding, ids, rows, s}, id);
       const Eigen::Map<const RowMatrix> table = as_matrix(scaled);
       const RowMatrix inputs = as_matrix(x);
@@ -120,15 +120,15 @@ Outcome run_recoverability(const Subject& subject, const RunConfig& config) {
     outcome.series.push_back(residual);
     const ScalePoint& unscaled = points.front();
     const ScalePoint& paper = points[8];
-    outcome.statistics.push_back(support::statistic(f + ": tokens recovered, position unknown, no scale" + at_d,
+    outcome.statistics.push_back(scaling_support::statistic(f + ": tokens recovered, position unknown, no scale" + at_d,
                                                     unscaled.unknown));
-    support::hold_within(outcome, f + ": tokens recovered, position unknown, s = sqrt(d)" + at_d, paper.unknown,
+    scaling_support::hold_within(outcome, f + ": tokens recovered, position unknown, s = sqrt(d)" + at_d, paper.unknown,
                          {1.0, 1.0}, "every query: see the union bound in scaling_recoverability.cpp");
-    outcome.statistics.push_back(support::statistic(f + ": tokens recovered, position known, no scale" + at_d,
+    outcome.statistics.push_back(scaling_support::statistic(f + ": tokens recovered, position known, no scale" + at_d,
                                                     unscaled.known));
-    outcome.statistics.push_back(support::statistic(f + ": embedding lost to rounding, no scale (RMS relative)",
+    outcome.statistics.push_back(scaling_support::statistic(f + ": embedding lost to rounding, no scale (RMS relative)",
                                                     unscaled.residual));
-    outcome.statistics.push_back(support::statistic(f + ": embedding lost to rounding, s = sqrt(d) (RMS relative)",
+    outcome.statistics.push_back(scaling_support::statistic(f + ": embedding lost to rounding, s = sqrt(d) (RMS relative)",
                                                     paper.residual));
   }
   if (outcome.verdict == Verdict::held) {

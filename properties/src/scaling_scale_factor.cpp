@@ -13,14 +13,14 @@ namespace pecheck::properties::scaling {
 
 namespace {
 
-using support::format_number;
+using scaling_support::format_number;
 
 constexpr std::int64_t kGemmaDim = 3072;  // Gemma 7B: bf16(sqrt(3072)) = 55.5
 
 Outcome run_scale_factor(const Subject& subject, const RunConfig& config) {
-  if (auto not_applicable = support::require_embedding_operations(subject)) return *not_applicable;
+  if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
   Outcome outcome;
-  for (FormatId id : support::formats_of(subject, true)) {
+  for (FormatId id : scaling_support::formats_of(subject, true)) {
     const Format& format = format_of(id);
     const std::string f(format.name);
     std::int64_t mismatches = 0;
@@ -31,7 +31,7 @@ Outcome run_scale_factor(const Subject& subject, const RunConfig& config) {
       const double got = subject.embedding_scale(d, id);
       if (got != expected) {
         if (mismatches == 0) {
-          support::fail(outcome, f + ": embedding_scale(" + std::to_string(d) + ") = " + hex_float(got) +
+          scaling_support::fail(outcome, f + ": embedding_scale(" + std::to_string(d) + ") = " + hex_float(got) +
                                      ", sqrt(d) correctly rounded is " + hex_float(expected));
         }
         ++mismatches;
@@ -42,18 +42,18 @@ Outcome run_scale_factor(const Subject& subject, const RunConfig& config) {
       if (via_float32 != expected) ++chain_errors;
     }
     outcome.cases += max_dim;
-    outcome.statistics.push_back(support::statistic(f + ": widths d in [1, 16384] where embedding_scale(d) is not "
+    outcome.statistics.push_back(scaling_support::statistic(f + ": widths d in [1, 16384] where embedding_scale(d) is not "
                                                         "sqrt(d) correctly rounded",
                                                     static_cast<double>(mismatches), 0.0, 0.0));
-    outcome.statistics.push_back(support::statistic(
+    outcome.statistics.push_back(scaling_support::statistic(
         f + ": largest relative error of sqrt(d) correctly rounded, d <= 16384", worst_relative, std::nullopt,
-        support::unit_roundoff(format), "bound 2^-" + std::to_string(format.precision)));
+        scaling_support::unit_roundoff(format), "bound 2^-" + std::to_string(format.precision)));
     const double gemma = subject.embedding_scale(kGemmaDim, id);
-    outcome.statistics.push_back(support::statistic(f + ": sqrt(3072) as the subject rounds it", gemma, std::nullopt,
+    outcome.statistics.push_back(scaling_support::statistic(f + ": sqrt(3072) as the subject rounds it", gemma, std::nullopt,
                                                     std::nullopt,
                                                     "exact 55.4256258...; Gemma multiplies by bf16(sqrt(3072)) = 55.5"));
     if (id != FormatId::float64 && id != FormatId::float32) {
-      outcome.statistics.push_back(support::statistic(
+      outcome.statistics.push_back(scaling_support::statistic(
           f + ": widths d <= 16384 where rounding float32's sqrt(d) again differs from rounding once",
           static_cast<double>(chain_errors), std::nullopt, std::nullopt,
           "double rounding of sqrt is harmless when 24 >= 2p + 2 (Figueroa 1995) and rarely otherwise"));
@@ -67,12 +67,12 @@ Outcome run_scale_factor(const Subject& subject, const RunConfig& config) {
 }
 
 Outcome run_closed_form_variance(const Subject& subject, const RunConfig& config) {
-  if (auto not_applicable = support::require_embedding_operations(subject)) return *not_applicable;
+  if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
   Outcome outcome;
-  for (FormatId id : support::formats_of(subject, true)) {
+  for (FormatId id : scaling_support::formats_of(subject, true)) {
     const Format& format = format_of(id);
     const std::string f(format.name);
-    const double u = support::unit_roundoff(format);
+    const double u = scaling_support::unit_roundoff(format);
     // s = sqrt(d)(1 + theta), |theta| <= u, so s^2 / d - 1 = 2 theta + theta^2 in [-2u + u^2, 2u + u^2].
     const Interval bound{-2 * u + u * u, 2 * u + u * u};
     const auto deviation = [&](std::int64_t d) {
@@ -93,12 +93,12 @@ Outcome run_closed_form_variance(const Subject& subject, const RunConfig& config
       }
     }
     outcome.cases += max_dim;
-    support::hold_within(outcome, f + ": largest |Var(s*E) - 1| over d <= 16384 (closed form s^2/d - 1)", worst, bound,
+    scaling_support::hold_within(outcome, f + ": largest |Var(s*E) - 1| over d <= 16384 (closed form s^2/d - 1)", worst, bound,
                          "at d = " + std::to_string(worst_d) + "; bound 2u + u^2 with u = 2^-" +
                              std::to_string(format.precision));
-    outcome.statistics.push_back(support::statistic(f + ": Var(s*E) at d = 512 (closed form s^2/d)",
+    outcome.statistics.push_back(scaling_support::statistic(f + ": Var(s*E) at d = 512 (closed form s^2/d)",
                                                     1.0 + deviation(512)));
-    outcome.statistics.push_back(support::statistic(f + ": Var(s*E) at d = 3072 (closed form s^2/d)",
+    outcome.statistics.push_back(scaling_support::statistic(f + ": Var(s*E) at d = 3072 (closed form s^2/d)",
                                                     1.0 + deviation(kGemmaDim), std::nullopt, std::nullopt,
                                                     "bfloat16's 55.5 inflates the variance by 0.27%"));
   }

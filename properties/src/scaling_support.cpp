@@ -7,7 +7,7 @@
 
 #include "pecheck/properties/property_runner.hpp"
 
-namespace pecheck::properties::support {
+namespace pecheck::properties::scaling_support {
 
 std::vector<FormatId> formats_of(const Subject& subject, bool with_float64) {
   const std::vector<FormatId> offered = subject.capabilities().formats;
@@ -114,4 +114,4 @@ std::string format_number(double value) {
   return buffer;
 }
 
-}  // namespace pecheck::properties::support
+}  // namespace pecheck::properties::scaling_support

@@ -16,7 +16,7 @@
 #include "pecheck/subject.hpp"
 #include "pecheck/table.hpp"
 
-namespace pecheck::properties::support {
+namespace pecheck::properties::scaling_support {
 
 // The subject's formats among float32, float16 and bfloat16 (and float64 when asked), in that order.
 std::vector<FormatId> formats_of(const Subject& subject, bool with_float64);
@@ -65,4 +65,4 @@ void fail(Outcome& outcome, const std::string& reason);
 
 std::string format_number(double value);  // shortest round-trip-ish text, for messages
 
-}  // namespace pecheck::properties::support
+}  // namespace pecheck::properties::scaling_support
