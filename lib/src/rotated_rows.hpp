@@ -1,0 +1,91 @@
+// The double values the float32, float16 and bfloat16 tables are rounded
+// from. Every K-th position (an anchor) comes from the sincos_turns kernel;
+// a position p0 + j in between is the anchor rotated by j positions,
+//   sin(2 pi p f) = sin_0 cos_j + cos_0 sin_j,  cos(2 pi p f) = cos_0 cos_j - sin_0 sin_j,
+// with sin_j, cos_j the kernel's values at position j: four products and two
+// sums per pair instead of a polynomial. A pair whose product |sin cos| comes
+// out below 2^-14 (a value near a zero, where the rotation's absolute error
+// would be a large relative one) is taken from the kernel instead. Every
+// float32 entry stays within 1 ulp (the bound is derived in rotated_rows.cpp).
+//
+// The value of an entry depends on its position, its frequency and K alone,
+// and K on the plan alone, so any block of rows, on any thread, gives the
+// same bits.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace pecheck {
+
+// A plan's frequencies in turns, split for sincos_turns, padded to a multiple
+// of sincos_lanes with zero frequencies.
+struct TurnsView {
+  const double* f1 = nullptr;
+  const double* f2 = nullptr;
+  const double* f3 = nullptr;
+  std::int64_t padded = 0;
+};
+
+// A rotated pair with |sin * cos| below this is recomputed by the kernel.
+inline constexpr double recompute_below = 0x1p-14;
+
+// K, the spacing of anchor positions, for a plan of this many padded
+// frequencies: 64 up to 512 frequencies (d = 1024), fewer for wider tables so
+// the rotation table stays within about half a megabyte.
+std::int64_t anchor_spacing(std::int64_t padded_frequencies);
+
+// The pair at position p0 + j from the anchor's pair and the kernel's pair at
+// position j. Written once and used by every loop, scalar or vectorised, so
+// all compute the same bits (no FMA contraction: -ffp-contract=off).
+inline void rotate_pair(double anchor_sin, double anchor_cos, double step_sin, double step_cos, double& sin_out,
+                        double& cos_out) {
+  sin_out = anchor_sin * step_cos + anchor_cos * step_sin;
+  cos_out = anchor_cos * step_cos - anchor_sin * step_sin;
+}
+
+inline bool must_recompute(double sin_value, double cos_value) {
+  return std::fabs(sin_value * cos_value) < recompute_below;
+}
+
+// sin and cos of 2 pi j f_i for the offsets j in [0, K) that a run of
+// positions needs (all of them once the run is K long).
+class RotationTable {
+ public:
+  // For positions [first_position, first_position + count); the kernel rows
+  // are computed on up to `threads` threads.
+  RotationTable(const TurnsView& turns, std::int64_t first_position, std::int64_t count, int threads);
+
+  std::int64_t spacing() const { return spacing_; }
+  const double* sin_at(std::int64_t j) const { return sin_.data() + j * padded_; }
+  const double* cos_at(std::int64_t j) const { return cos_.data() + j * padded_; }
+
+ private:
+  std::int64_t spacing_ = 1;
+  std::int64_t padded_ = 0;
+  std::vector<double> sin_;
+  std::vector<double> cos_;
+};
+
+// One thread's anchor row, recomputed when a position moves to the next anchor.
+class AnchorRow {
+ public:
+  explicit AnchorRow(const TurnsView& turns);
+
+  // Makes this the row at anchor_position (a multiple of K).
+  void move_to(std::int64_t anchor_position);
+  const double* sin() const { return sin_.data(); }
+  const double* cos() const { return cos_.data(); }
+
+ private:
+  TurnsView turns_;
+  std::int64_t position_ = -1;
+  std::vector<double> sin_;
+  std::vector<double> cos_;
+};
+
+// The kernel's pair for frequency i at a position (the recomputation).
+void kernel_pair(const TurnsView& turns, std::int64_t position, std::int64_t i, double& sin_out, double& cos_out);
+
+}  // namespace pecheck

@@ -1,0 +1,64 @@
+#include "split_frequencies.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <mutex>
+#include <utility>
+
+#include "frequency_turns.hpp"
+#include "sincos_turns.hpp"
+
+namespace pecheck {
+
+namespace {
+
+bool same_terms(const std::vector<FrequencyTerm>& a, const std::vector<FrequencyTerm>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const FrequencyTerm& x, const FrequencyTerm& y) {
+    return x.log_numerator == y.log_numerator && x.log_denominator == y.log_denominator && x.k == y.k &&
+           x.m == y.m && x.divisor == y.divisor;
+  });
+}
+
+std::shared_ptr<const SplitFrequencies> compute(const Convention& convention, const std::vector<FrequencyTerm>& terms) {
+  auto split = std::make_shared<SplitFrequencies>();
+  split->count = static_cast<std::int64_t>(terms.size());
+  split->padded = (split->count + sincos_lanes - 1) / sincos_lanes * sincos_lanes;
+  const auto padded = static_cast<std::size_t>(split->padded);
+  split->f1.assign(padded, 0.0);
+  split->f2.assign(padded, 0.0);
+  split->f3.assign(padded, 0.0);
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const TurnsSplit parts = split_for_positions(frequency_in_turns(convention, terms[i]));
+    split->f1[i] = parts.f1;
+    split->f2[i] = parts.f2;
+    split->f3[i] = parts.f3;
+  }
+  return split;
+}
+
+// The most recently used sets, a handful: enough for a program's few widths.
+constexpr std::size_t remembered_sets = 16;
+
+}  // namespace
+
+std::shared_ptr<const SplitFrequencies> split_frequencies(const Convention& convention, std::int64_t dim) {
+  std::vector<FrequencyTerm> terms;
+  const std::int64_t count = frequency_count(convention, dim);
+  for (std::int64_t i = 0; i < count; ++i) terms.push_back(frequency_term(convention, dim, i));
+
+  static std::mutex mutex;
+  static std::deque<std::pair<std::vector<FrequencyTerm>, std::shared_ptr<const SplitFrequencies>>> remembered;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    for (const auto& [known_terms, split] : remembered) {
+      if (same_terms(known_terms, terms)) return split;
+    }
+  }
+  std::shared_ptr<const SplitFrequencies> split = compute(convention, terms);  // outside the lock: it is slow
+  const std::lock_guard<std::mutex> lock(mutex);
+  remembered.emplace_front(std::move(terms), split);
+  if (remembered.size() > remembered_sets) remembered.pop_back();
+  return split;
+}
+
+}  // namespace pecheck
