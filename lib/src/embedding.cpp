@@ -1,5 +1,6 @@
 #include "pecheck/embedding.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -243,13 +244,25 @@ void add_embeddings_float32(std::span<const float> vocabulary, std::span<const f
   // contraction, see the top of this file). A large output is built a row at
   // a time in a buffer that stays in L1 and streamed to memory
   // (stream_store.hpp), so its lines are never read first; the values are
-  // the same either way.
+  // the same either way. Each vocabulary row is a fresh page the hardware
+  // prefetcher knows nothing about, so the rows a little ahead are prefetched
+  // while this one is computed.
   const auto tokens = static_cast<std::int64_t>(token_ids.size());
+  constexpr std::int64_t rows_ahead = 2;
+  constexpr std::size_t line_floats = 64 / sizeof(float);
+  const auto prefetch_row = [&](std::int64_t j) {
+    const float* row = vocabulary.data() + static_cast<std::size_t>(token_ids[static_cast<std::size_t>(j)]) * width;
+    for (std::size_t c = 0; c < width; c += line_floats) __builtin_prefetch(row + c);
+  };
   const bool streaming = worth_streaming(out.size() * sizeof(float));
   for_each_row_block(tokens, thread_count(threads, static_cast<std::int64_t>(out.size())),
                      [&](std::int64_t first, std::int64_t count) {
                        std::vector<float> buffer(streaming ? width : 0);
+                       for (std::int64_t j = first; j < std::min(first + rows_ahead, first + count); ++j) {
+                         prefetch_row(j);
+                       }
                        for (std::int64_t j = first; j < first + count; ++j) {
+                         if (j + rows_ahead < first + count) prefetch_row(j + rows_ahead);
                          const auto at = static_cast<std::size_t>(j);
                          const float* __restrict row =
                              vocabulary.data() + static_cast<std::size_t>(token_ids[at]) * width;

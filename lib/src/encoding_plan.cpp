@@ -62,7 +62,7 @@ EncodingPlan::EncodingPlan(const Convention& convention, std::int64_t dim) : con
 
 void EncodingPlan::fill_kernel_rows(std::int64_t first_row, std::int64_t row_count, std::int64_t row_offset,
                                     double* out) const {
-  const SplitFrequencies& f = *frequencies_;
+  const TurnsView f = frequencies_->view();
   std::vector<double> sin_values(static_cast<std::size_t>(f.padded));
   std::vector<double> cos_values(static_cast<std::size_t>(f.padded));
   for (std::int64_t r = 0; r < row_count; ++r) {
@@ -72,8 +72,8 @@ void EncodingPlan::fill_kernel_rows(std::int64_t first_row, std::int64_t row_cou
       std::fill(row_out, row_out + dim_, 0.0);
       continue;
     }
-    sincos_turns(position_of_row(convention_, convention_row), f.f1.data(), f.f2.data(), f.f3.data(), f.padded,
-                 sin_values.data(), cos_values.data());
+    sincos_turns(position_of_row(convention_, convention_row), f.f1, f.f2, f.f3, f.padded, sin_values.data(),
+                 cos_values.data());
     for (const ColumnRun& run : runs_) {
       const std::vector<double>& values = run.kind == ColumnKind::sin ? sin_values : cos_values;
       for (std::int64_t k = 0; k < run.count; ++k) {
@@ -96,9 +96,8 @@ template <class Output, class Value>
 void EncodingPlan::fill_narrow(std::int64_t first_row, std::int64_t row_count, std::int64_t row_offset,
                                std::span<Value> out, int threads) const {
   check_output_size(out.size(), row_count, dim_);
-  const SplitFrequencies& f = *frequencies_;
-  const TurnsView turns{f.f1.data(), f.f2.data(), f.f3.data(), f.padded};
-  fill_narrow_rows<Output>(convention_, narrow_layout_, turns, first_row, row_count, row_offset, out.data(), threads);
+  fill_narrow_rows<Output>(convention_, narrow_layout_, frequencies_->view(), frequencies_->rotations(), first_row,
+                           row_count, row_offset, out.data(), threads);
 }
 
 void EncodingPlan::fill_rows(std::int64_t first_row, std::int64_t row_count, std::int64_t row_offset,

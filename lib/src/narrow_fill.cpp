@@ -57,45 +57,46 @@ NarrowLayout narrow_layout(const std::vector<ColumnSpec>& columns) {
 namespace {
 
 // The hot loops: one pass over part of a paired run, rotating, rounding and
-// storing, returning how many pairs failed the check. Three shapes, so the
-// compiler sees each store pattern plainly and vectorises it: sin and cos
-// side by side (interleaved layouts), two contiguous blocks (halves
-// layouts), and any other stride (no preset has one).
+// storing, returning the smallest |sin cos| met (product_magnitude_bits).
+// Three shapes, so the compiler sees each store pattern plainly and
+// vectorises it: sin and cos side by side (interleaved layouts), two
+// contiguous blocks (halves layouts), and any other stride (no preset has
+// one).
 template <class Output>
-std::int64_t rotate_interleaved(const double* __restrict anchor_sin, const double* __restrict anchor_cos,
+std::uint64_t rotate_interleaved(const double* __restrict anchor_sin, const double* __restrict anchor_cos,
                                 const double* __restrict step_sin, const double* __restrict step_cos,
                                 std::int64_t count, typename Output::Value* __restrict dest) {
-  std::int64_t to_recompute = 0;
+  std::uint64_t smallest = ~std::uint64_t{0};
   for (std::int64_t k = 0; k < count; ++k) {
     double s;
     double c;
     rotate_pair(anchor_sin[k], anchor_cos[k], step_sin[k], step_cos[k], s, c);
     dest[2 * k] = Output::convert(s);
     dest[2 * k + 1] = Output::convert(c);
-    to_recompute += must_recompute(s, c) ? 1 : 0;
+    smallest = std::min(smallest, product_magnitude_bits(s, c));
   }
-  return to_recompute;
+  return smallest;
 }
 
 template <class Output>
-std::int64_t rotate_strided(const double* __restrict anchor_sin, const double* __restrict anchor_cos,
+std::uint64_t rotate_strided(const double* __restrict anchor_sin, const double* __restrict anchor_cos,
                             const double* __restrict step_sin, const double* __restrict step_cos, std::int64_t count,
                             std::int64_t stride, typename Output::Value* __restrict sin_dest,
                             typename Output::Value* __restrict cos_dest) {
-  std::int64_t to_recompute = 0;
+  std::uint64_t smallest = ~std::uint64_t{0};
   for (std::int64_t k = 0; k < count; ++k) {
     double s;
     double c;
     rotate_pair(anchor_sin[k], anchor_cos[k], step_sin[k], step_cos[k], s, c);
     sin_dest[k * stride] = Output::convert(s);
     cos_dest[k * stride] = Output::convert(c);
-    to_recompute += must_recompute(s, c) ? 1 : 0;
+    smallest = std::min(smallest, product_magnitude_bits(s, c));
   }
-  return to_recompute;
+  return smallest;
 }
 
 template <class Output>
-std::int64_t rotate_contiguous(const double* __restrict anchor_sin, const double* __restrict anchor_cos,
+std::uint64_t rotate_contiguous(const double* __restrict anchor_sin, const double* __restrict anchor_cos,
                                const double* __restrict step_sin, const double* __restrict step_cos,
                                std::int64_t count, typename Output::Value* __restrict sin_dest,
                                typename Output::Value* __restrict cos_dest) {
@@ -132,16 +133,16 @@ class RowFiller {
         const std::int64_t i = run.first_frequency + start;
         Value* sin_dest = row + run.sin_column + start * run.column_stride;
         Value* cos_dest = row + run.cos_column + start * run.column_stride;
-        std::int64_t to_recompute = 0;
+        std::uint64_t smallest = 0;
         if (interleaved) {
-          to_recompute = rotate_interleaved<Output>(s0 + i, c0 + i, sj + i, cj + i, count, sin_dest);
+          smallest = rotate_interleaved<Output>(s0 + i, c0 + i, sj + i, cj + i, count, sin_dest);
         } else if (run.column_stride == 1) {
-          to_recompute = rotate_contiguous<Output>(s0 + i, c0 + i, sj + i, cj + i, count, sin_dest, cos_dest);
+          smallest = rotate_contiguous<Output>(s0 + i, c0 + i, sj + i, cj + i, count, sin_dest, cos_dest);
         } else {
-          to_recompute =
+          smallest =
               rotate_strided<Output>(s0 + i, c0 + i, sj + i, cj + i, count, run.column_stride, sin_dest, cos_dest);
         }
-        if (checked && to_recompute > 0) {
+        if (checked && any_must_recompute(smallest)) {
           recompute(position, i, count, run.column_stride, s0, c0, sj, cj, sin_dest, cos_dest);
         }
       }
@@ -185,12 +186,11 @@ class RowFiller {
 
 template <class Output>
 void fill_narrow_rows(const Convention& convention, const NarrowLayout& layout, const TurnsView& turns,
-                      std::int64_t first_row, std::int64_t row_count, std::int64_t row_offset,
-                      typename Output::Value* out, int threads) {
+                      const RotationTable& table, std::int64_t first_row, std::int64_t row_count,
+                      std::int64_t row_offset, typename Output::Value* out, int threads) {
   using Value = typename Output::Value;
   if (row_count <= 0) return;
   const std::int64_t dim = layout.dim;
-  const RotationTable table(turns, position_of_row(convention, first_row + row_offset), row_count, threads);
   const bool streaming = worth_streaming(static_cast<std::size_t>(row_count * dim) * sizeof(Value));
   for_each_row_block(row_count, threads, [&](std::int64_t first, std::int64_t count) {
     RowFiller<Output> filler(layout, turns, table);
@@ -210,13 +210,17 @@ void fill_narrow_rows(const Convention& convention, const NarrowLayout& layout, 
   });
 }
 
-template void fill_narrow_rows<Float32Output>(const Convention&, const NarrowLayout&, const TurnsView&, std::int64_t,
-                                              std::int64_t, std::int64_t, float*, int);
-template void fill_narrow_rows<Float16Output>(const Convention&, const NarrowLayout&, const TurnsView&, std::int64_t,
-                                              std::int64_t, std::int64_t, std::uint16_t*, int);
+template void fill_narrow_rows<Float32Output>(const Convention&, const NarrowLayout&, const TurnsView&,
+                                              const RotationTable&, std::int64_t, std::int64_t, std::int64_t,
+                                              float*, int);
+template void fill_narrow_rows<Float16Output>(const Convention&, const NarrowLayout&, const TurnsView&,
+                                              const RotationTable&, std::int64_t, std::int64_t, std::int64_t,
+                                              std::uint16_t*, int);
 template void fill_narrow_rows<BFloat16Output>(const Convention&, const NarrowLayout&, const TurnsView&,
-                                               std::int64_t, std::int64_t, std::int64_t, std::uint16_t*, int);
-template void fill_narrow_rows<SourceOutput>(const Convention&, const NarrowLayout&, const TurnsView&, std::int64_t,
-                                             std::int64_t, std::int64_t, double*, int);
+                                              const RotationTable&, std::int64_t, std::int64_t, std::int64_t,
+                                              std::uint16_t*, int);
+template void fill_narrow_rows<SourceOutput>(const Convention&, const NarrowLayout&, const TurnsView&,
+                                              const RotationTable&, std::int64_t, std::int64_t, std::int64_t,
+                                              double*, int);
 
 }  // namespace pecheck

@@ -65,7 +65,7 @@ NarrowLayout narrow_layout(const std::vector<ColumnSpec>& columns);
 // convention's row r + row_offset, row-major into out, on `threads` threads.
 template <class Output>
 void fill_narrow_rows(const Convention& convention, const NarrowLayout& layout, const TurnsView& turns,
-                      std::int64_t first_row, std::int64_t row_count, std::int64_t row_offset,
-                      typename Output::Value* out, int threads);
+                      const RotationTable& rotations, std::int64_t first_row, std::int64_t row_count,
+                      std::int64_t row_offset, typename Output::Value* out, int threads);
 
 }  // namespace pecheck

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "row_blocks.hpp"
 #include "sincos_turns.hpp"
 
 // Why a rotated anchor keeps every float32 entry within 1 ulp
@@ -59,39 +58,26 @@
 // kernel's polynomial and exact reduction; a pair fails the check with
 // probability about 4t/pi per frequency and row (2^-13.7), so recomputation
 // is rare. Anchors cost one kernel row every K rows, the table K kernel rows
-// per call.
+// once per set of frequencies.
 
 namespace pecheck {
 
 std::int64_t anchor_spacing(std::int64_t padded_frequencies) {
-  // K kernel rows of table plus one anchor per K rows: K = 64 balances the
-  // two for tables of a few thousand rows. Past 512 frequencies K shrinks so
-  // that K * padded stays at 2^15 doubles per function (256 KiB).
-  constexpr std::int64_t table_doubles = std::int64_t{1} << 15;
-  return std::clamp<std::int64_t>(table_doubles / std::max<std::int64_t>(padded_frequencies, 1), 8, 64);
+  // One kernel row per K rows for the anchors, K kernel rows once for the
+  // table: K = 128 makes the anchors a few percent of a table's work. The
+  // table holds 2 K padded doubles, 16 K padded bytes: K padded <= 2^16
+  // keeps it within 1 MiB.
+  constexpr std::int64_t table_doubles = std::int64_t{1} << 16;
+  return std::clamp<std::int64_t>(table_doubles / std::max<std::int64_t>(padded_frequencies, 1), 8, 128);
 }
 
-RotationTable::RotationTable(const TurnsView& turns, std::int64_t first_position, std::int64_t count, int threads)
+RotationTable::RotationTable(const TurnsView& turns)
     : spacing_(anchor_spacing(turns.padded)), padded_(turns.padded) {
   sin_.assign(static_cast<std::size_t>(spacing_ * padded_), 0.0);
   cos_.assign(static_cast<std::size_t>(spacing_ * padded_), 0.0);
-  std::vector<std::int64_t> offsets;
-  if (count >= spacing_) {
-    for (std::int64_t j = 0; j < spacing_; ++j) offsets.push_back(j);
-  } else {
-    for (std::int64_t r = 0; r < count; ++r) offsets.push_back((first_position + r) % spacing_);
-    std::sort(offsets.begin(), offsets.end());
-    offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
+  for (std::int64_t j = 0; j < spacing_; ++j) {
+    sincos_turns(j, turns.f1, turns.f2, turns.f3, padded_, sin_.data() + j * padded_, cos_.data() + j * padded_);
   }
-  const auto table_rows = static_cast<std::int64_t>(offsets.size());
-  for_each_row_block(table_rows, static_cast<int>(std::min<std::int64_t>(threads, table_rows / 8 + 1)),
-                     [&](std::int64_t first, std::int64_t rows) {
-                       for (std::int64_t k = first; k < first + rows; ++k) {
-                         const std::int64_t j = offsets[static_cast<std::size_t>(k)];
-                         sincos_turns(j, turns.f1, turns.f2, turns.f3, padded_, sin_.data() + j * padded_,
-                                      cos_.data() + j * padded_);
-                       }
-                     });
 }
 
 AnchorRow::AnchorRow(const TurnsView& turns)

@@ -13,6 +13,7 @@
 // same bits.
 #pragma once
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -32,8 +33,9 @@ struct TurnsView {
 inline constexpr double recompute_below = 0x1p-14;
 
 // K, the spacing of anchor positions, for a plan of this many padded
-// frequencies: 64 up to 512 frequencies (d = 1024), fewer for wider tables so
-// the rotation table stays within about half a megabyte.
+// frequencies: 128 up to 512 frequencies (d = 1024), fewer for wider tables
+// so that the rotation table stays within 1 MiB, half of a core's L2 cache:
+// every row reads one of its rows.
 std::int64_t anchor_spacing(std::int64_t padded_frequencies);
 
 // The pair at position p0 + j from the anchor's pair and the kernel's pair at
@@ -49,13 +51,22 @@ inline bool must_recompute(double sin_value, double cos_value) {
   return std::fabs(sin_value * cos_value) < recompute_below;
 }
 
-// sin and cos of 2 pi j f_i for the offsets j in [0, K) that a run of
-// positions needs (all of them once the run is K long).
+// The same test for a whole run in the hot loops, as the smallest magnitude
+// of sin * cos seen, kept as bits: the bits of non-negative doubles order as
+// their values do, and an unsigned integer minimum vectorises where a
+// floating-point one (NaN, signed zeros) would not.
+inline std::uint64_t product_magnitude_bits(double sin_value, double cos_value) {
+  return std::bit_cast<std::uint64_t>(sin_value * cos_value) & ~(std::uint64_t{1} << 63);
+}
+inline bool any_must_recompute(std::uint64_t smallest_product_bits) {
+  return smallest_product_bits < std::bit_cast<std::uint64_t>(recompute_below);
+}
+
+// sin and cos of 2 pi j f_i for every offset j in [0, K): K kernel rows,
+// computed once per set of frequencies (split_frequencies.hpp keeps it).
 class RotationTable {
  public:
-  // For positions [first_position, first_position + count); the kernel rows
-  // are computed on up to `threads` threads.
-  RotationTable(const TurnsView& turns, std::int64_t first_position, std::int64_t count, int threads);
+  explicit RotationTable(const TurnsView& turns);
 
   std::int64_t spacing() const { return spacing_; }
   const double* sin_at(std::int64_t j) const { return sin_.data() + j * padded_; }

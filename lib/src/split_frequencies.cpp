@@ -20,26 +20,33 @@ bool same_terms(const std::vector<FrequencyTerm>& a, const std::vector<Frequency
 }
 
 std::shared_ptr<const SplitFrequencies> compute(const Convention& convention, const std::vector<FrequencyTerm>& terms) {
-  auto split = std::make_shared<SplitFrequencies>();
-  split->count = static_cast<std::int64_t>(terms.size());
-  split->padded = (split->count + sincos_lanes - 1) / sincos_lanes * sincos_lanes;
-  const auto padded = static_cast<std::size_t>(split->padded);
-  split->f1.assign(padded, 0.0);
-  split->f2.assign(padded, 0.0);
-  split->f3.assign(padded, 0.0);
+  const auto count = static_cast<std::int64_t>(terms.size());
+  const auto padded = static_cast<std::size_t>((count + sincos_lanes - 1) / sincos_lanes * sincos_lanes);
+  std::vector<double> f1(padded, 0.0);
+  std::vector<double> f2(padded, 0.0);
+  std::vector<double> f3(padded, 0.0);
   for (std::size_t i = 0; i < terms.size(); ++i) {
     const TurnsSplit parts = split_for_positions(frequency_in_turns(convention, terms[i]));
-    split->f1[i] = parts.f1;
-    split->f2[i] = parts.f2;
-    split->f3[i] = parts.f3;
+    f1[i] = parts.f1;
+    f2[i] = parts.f2;
+    f3[i] = parts.f3;
   }
-  return split;
+  return std::make_shared<const SplitFrequencies>(std::move(f1), std::move(f2), std::move(f3), count);
 }
 
 // The most recently used sets, a handful: enough for a program's few widths.
 constexpr std::size_t remembered_sets = 16;
 
 }  // namespace
+
+SplitFrequencies::SplitFrequencies(std::vector<double> f1, std::vector<double> f2, std::vector<double> f3,
+                                   std::int64_t count)
+    : f1_(std::move(f1)), f2_(std::move(f2)), f3_(std::move(f3)), count_(count) {}
+
+const RotationTable& SplitFrequencies::rotations() const {
+  std::call_once(rotations_built_, [this] { rotations_ = std::make_unique<RotationTable>(view()); });
+  return *rotations_;
+}
 
 std::shared_ptr<const SplitFrequencies> split_frequencies(const Convention& convention, std::int64_t dim) {
   std::vector<FrequencyTerm> terms;

@@ -244,9 +244,10 @@ TEST(FastEncodingAccuracy, everyPresetIsWithinItsBoundAndFloat32WithinOneUlpUpTo
 // are rounded from: a value that differs from the kernel's own (the float64
 // output) is a kept rotated value, so it is within 2^-50.2 of the exact value
 // and at least 2^-15 in magnitude (steps 2 and 3). Most rotated values equal
-// the kernel's, both being within about an ulp of the exact value. Rows cross several anchors (K = 64 at d = 1024, K = 8
-// at d = 16384) and include the first rows, where the slow columns are near
-// zero and must come from the kernel.
+// the kernel's, both being within about an ulp of the exact value. Rows
+// cross anchors (K = 128 at d = 1024, K = 8 at d = 16384) and include the
+// first rows, where the slow columns are near zero and must come from the
+// kernel.
 TEST(RotatedRows, everyValueIsTheKernelsOrWithinTheRotationBound) {
   constexpr double rotation_bound = 0x1.bb67ae8584caap-51;  // 2^-50.2, rounded up
   for (const Convention& preset : {presets()[0], presets()[2]}) {

@@ -256,7 +256,7 @@ TEST(EncodingPlan, anySplitOfTheRowsIntoBlocksGivesTheSameBits) {
 // same accurate double (the plan's narrow source) rounded once, by the
 // generic rounding of format.hpp; fast_table gives the same values.
 TEST(FastEncoding, typedOutputsAreOneAccurateDoubleRoundedOnce) {
-  constexpr std::int64_t rows = 150;  // crosses two anchors (K = 64)
+  constexpr std::int64_t rows = 300;  // crosses two anchors (K = 128)
   for (const Convention& preset : presets()) {
     for (const std::int64_t d : {10, 31}) {
       if (!accepts(preset, d)) continue;
