@@ -1,19 +1,22 @@
 #include "narrow_fill.hpp"
 
 // GCC 12 reports its own AVX-512 headers as reading an uninitialised value
-// (the pass-through operand of an all-ones mask, never read), once they are
-// inlined here: a false positive, as in sincos_turns.cpp.
+// (_mm512_undefined_epi32(), the pass-through operand of an all-ones mask,
+// never read), once they are inlined here: a false positive, as in
+// sincos_turns.cpp.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 
 #include <algorithm>
 
 #include <type_traits>
+#include <utility>
 
 #include "row_blocks.hpp"
 #include "stream_store.hpp"
-#include "unit_rounding_avx512.hpp"
+#include "narrow_rotation_avx512.hpp"
 
 namespace pecheck {
 
@@ -66,111 +69,95 @@ NarrowLayout narrow_layout(const std::vector<ColumnSpec>& columns) {
 
 namespace {
 
-#if PECHECK_UNIT_ROUNDING_AVX512
-// rotate_pair on eight lanes, the same operations in the same order, and
-// the running minimum of product_magnitude_bits.
-inline void rotate_eight_pairs(const double* anchor_sin, const double* anchor_cos, const double* step_sin,
-                         const double* step_cos, __m512d& s, __m512d& c, __m512i& smallest_bits) {
-  const __m512d s0 = _mm512_loadu_pd(anchor_sin);
-  const __m512d c0 = _mm512_loadu_pd(anchor_cos);
-  const __m512d sj = _mm512_loadu_pd(step_sin);
-  const __m512d cj = _mm512_loadu_pd(step_cos);
-  s = _mm512_add_pd(_mm512_mul_pd(s0, cj), _mm512_mul_pd(c0, sj));
-  c = _mm512_sub_pd(_mm512_mul_pd(c0, cj), _mm512_mul_pd(s0, sj));
-  const __m512i magnitude = _mm512_and_si512(_mm512_castpd_si512(_mm512_mul_pd(s, c)),
-                                             _mm512_set1_epi64(0x7fffffffffffffff));
-  smallest_bits = _mm512_min_epu64(smallest_bits, magnitude);
-}
-#endif
-
-// The hot loops: one pass over part of a paired run, rotating, rounding and
-// storing, returning the smallest |sin cos| met (product_magnitude_bits).
-// Three shapes, so the compiler sees each store pattern plainly and
-// vectorises it: sin and cos side by side (interleaved layouts), two
-// contiguous blocks (halves layouts), and any other stride (no preset has
-// one).
+// The portable hot loops over whole blocks of pair rows (rotated_rows.hpp):
+// rotating, rounding and storing, keeping the smallest |sin cos| met
+// (product_magnitude_bits). Two shapes, so the compiler sees each store
+// pattern plainly and vectorises it: sin and cos side by side (interleaved
+// layouts), and sin and cos at a common stride (1 in the halves layouts; no
+// preset has another).
 template <class Output>
-std::uint64_t rotate_interleaved(const double* __restrict anchor_sin, const double* __restrict anchor_cos,
-                                 const double* __restrict step_sin, const double* __restrict step_cos,
-                                 std::int64_t count, typename Output::Value* __restrict dest) {
-  std::uint64_t smallest = ~std::uint64_t{0};
-  std::int64_t k = 0;
-#if PECHECK_UNIT_ROUNDING_AVX512
-  if constexpr (std::is_same_v<Output, Float16Output> || std::is_same_v<Output, BFloat16Output>) {
-    __m512i smallest_bits = _mm512_set1_epi64(-1);
-    for (; k + 8 <= count; k += 8) {
-      __m512d s;
-      __m512d c;
-      rotate_eight_pairs(anchor_sin + k, anchor_cos + k, step_sin + k, step_cos + k, s, c, smallest_bits);
-      if constexpr (std::is_same_v<Output, Float16Output>) {
-        avx512::store_float16_interleaved(s, c, dest + 2 * k);
-      } else {
-        avx512::store_bfloat16_interleaved(s, c, dest + 2 * k);
-      }
+void rotate_interleaved(const double* __restrict anchor, const double* __restrict step, std::int64_t blocks,
+                        typename Output::Value* __restrict dest, std::uint64_t& smallest) {
+  std::uint64_t least = smallest;
+  for (std::int64_t b = 0; b < blocks; ++b) {
+    const double* a = anchor + 2 * pair_block * b;
+    const double* t = step + 2 * pair_block * b;
+    typename Output::Value* out = dest + 2 * pair_block * b;
+    for (std::int64_t l = 0; l < pair_block; ++l) {
+      double s;
+      double c;
+      rotate_pair(a[l], a[pair_block + l], t[l], t[pair_block + l], s, c);
+      out[2 * l] = Output::convert(s);
+      out[2 * l + 1] = Output::convert(c);
+      least = std::min(least, product_magnitude_bits(s, c));
     }
-    smallest = _mm512_reduce_min_epu64(smallest_bits);
+  }
+  smallest = least;
+}
+
+template <class Output>
+void rotate_strided(const double* __restrict anchor, const double* __restrict step, std::int64_t blocks,
+                    std::int64_t stride, typename Output::Value* __restrict sin_dest,
+                    typename Output::Value* __restrict cos_dest, std::uint64_t& smallest) {
+  std::uint64_t least = smallest;
+  for (std::int64_t b = 0; b < blocks; ++b) {
+    const double* a = anchor + 2 * pair_block * b;
+    const double* t = step + 2 * pair_block * b;
+    for (std::int64_t l = 0; l < pair_block; ++l) {
+      double s;
+      double c;
+      rotate_pair(a[l], a[pair_block + l], t[l], t[pair_block + l], s, c);
+      const std::int64_t k = pair_block * b + l;
+      sin_dest[k * stride] = Output::convert(s);
+      cos_dest[k * stride] = Output::convert(c);
+      least = std::min(least, product_magnitude_bits(s, c));
+    }
+  }
+  smallest = least;
+}
+
+template <class Value>
+bool aligned_to(const Value* p, std::size_t bytes) {
+  return reinterpret_cast<std::uintptr_t>(p) % bytes == 0;
+}
+
+// Whole blocks of a paired run: the AVX-512 loops where the build has them
+// (narrow_rotation_avx512.hpp), the portable ones otherwise. `direct`: the
+// destination is the output itself, and aligned vector stores there may be
+// streaming ones. Returns the smallest |sin cos| (product_magnitude_bits).
+template <class Output>
+std::uint64_t rotate_blocks(const PairedRun& run, const double* anchor, const double* step, std::int64_t blocks,
+                            typename Output::Value* sin_dest, typename Output::Value* cos_dest, bool direct) {
+  std::uint64_t smallest = ~std::uint64_t{0};
+  const bool interleaved = run.column_stride == 2 && run.cos_column == run.sin_column + 1;
+#if PECHECK_UNIT_ROUNDING_AVX512
+  if constexpr (avx512::vectorised<Output>) {
+    if (interleaved) {
+      const bool stream = direct && aligned_to(sin_dest, avx512::interleaved_step_bytes<Output>);
+      avx512::rotate_interleaved<Output>(anchor, step, blocks, sin_dest, stream, smallest);
+      return smallest;
+    }
+    if (run.column_stride == 1) {
+      const std::size_t bytes = avx512::contiguous_step_bytes<Output>;
+      const bool stream = direct && aligned_to(sin_dest, bytes) && aligned_to(cos_dest, bytes);
+      avx512::rotate_contiguous<Output>(anchor, step, blocks, sin_dest, cos_dest, stream, smallest);
+      return smallest;
+    }
   }
 #endif
-  for (; k < count; ++k) {
-    double s;
-    double c;
-    rotate_pair(anchor_sin[k], anchor_cos[k], step_sin[k], step_cos[k], s, c);
-    dest[2 * k] = Output::convert(s);
-    dest[2 * k + 1] = Output::convert(c);
-    smallest = std::min(smallest, product_magnitude_bits(s, c));
+  (void)direct;
+  if (interleaved) {
+    rotate_interleaved<Output>(anchor, step, blocks, sin_dest, smallest);
+  } else {
+    rotate_strided<Output>(anchor, step, blocks, run.column_stride, sin_dest, cos_dest, smallest);
   }
   return smallest;
-}
-
-template <class Output>
-std::uint64_t rotate_strided(const double* __restrict anchor_sin, const double* __restrict anchor_cos,
-                            const double* __restrict step_sin, const double* __restrict step_cos, std::int64_t count,
-                            std::int64_t stride, typename Output::Value* __restrict sin_dest,
-                            typename Output::Value* __restrict cos_dest) {
-  std::uint64_t smallest = ~std::uint64_t{0};
-  for (std::int64_t k = 0; k < count; ++k) {
-    double s;
-    double c;
-    rotate_pair(anchor_sin[k], anchor_cos[k], step_sin[k], step_cos[k], s, c);
-    sin_dest[k * stride] = Output::convert(s);
-    cos_dest[k * stride] = Output::convert(c);
-    smallest = std::min(smallest, product_magnitude_bits(s, c));
-  }
-  return smallest;
-}
-
-template <class Output>
-std::uint64_t rotate_contiguous(const double* __restrict anchor_sin, const double* __restrict anchor_cos,
-                                const double* __restrict step_sin, const double* __restrict step_cos,
-                                std::int64_t count, typename Output::Value* __restrict sin_dest,
-                                typename Output::Value* __restrict cos_dest) {
-  std::uint64_t smallest = ~std::uint64_t{0};
-  std::int64_t k = 0;
-#if PECHECK_UNIT_ROUNDING_AVX512
-  if constexpr (std::is_same_v<Output, Float16Output> || std::is_same_v<Output, BFloat16Output>) {
-    __m512i smallest_bits = _mm512_set1_epi64(-1);
-    for (; k + 8 <= count; k += 8) {
-      __m512d s;
-      __m512d c;
-      rotate_eight_pairs(anchor_sin + k, anchor_cos + k, step_sin + k, step_cos + k, s, c, smallest_bits);
-      if constexpr (std::is_same_v<Output, Float16Output>) {
-        avx512::store_float16(s, sin_dest + k);
-        avx512::store_float16(c, cos_dest + k);
-      } else {
-        avx512::store_bfloat16(s, sin_dest + k);
-        avx512::store_bfloat16(c, cos_dest + k);
-      }
-    }
-    smallest = _mm512_reduce_min_epu64(smallest_bits);
-  }
-#endif
-  return std::min(smallest, rotate_strided<Output>(anchor_sin + k, anchor_cos + k, step_sin + k, step_cos + k,
-                                                   count - k, 1, sin_dest + k, cos_dest + k));
 }
 
 // Runs are processed in chunks of this many frequencies, so a pair that
 // fails the check is looked for among 64, not among all of a run.
 constexpr std::int64_t chunk_frequencies = 64;
+static_assert(chunk_frequencies % pair_block == 0);
 
 template <class Output>
 class RowFiller {
@@ -180,71 +167,79 @@ class RowFiller {
   RowFiller(const NarrowLayout& layout, const TurnsView& turns, const RotationTable& table)
       : layout_(layout), turns_(turns), table_(table), anchor_(turns) {}
 
-  void fill(std::int64_t position, Value* row) {
+  // The row holding `position` into row (dim values); `direct`: row is the
+  // output itself (see rotate_blocks).
+  void fill(std::int64_t position, Value* row, bool direct) {
     const std::int64_t j = position % table_.spacing();
     anchor_.move_to(position - j);
-    const double* s0 = anchor_.sin();
-    const double* c0 = anchor_.cos();
-    const double* sj = table_.sin_at(j);
-    const double* cj = table_.cos_at(j);
+    anchor_pairs_ = anchor_.pairs();
+    step_pairs_ = table_.step(j);
     // At j = 0 the step is (0, 1) exactly, the rotation returns the anchor
     // (the kernel's own pair) unchanged, and recomputing would give it again.
-    const bool checked = j != 0;
+    checked_ = j != 0;
 
     for (const PairedRun& run : layout_.pairs) {
-      const bool interleaved = run.column_stride == 2 && run.cos_column == run.sin_column + 1;
-      for (std::int64_t start = 0; start < run.count; start += chunk_frequencies) {
-        const std::int64_t count = std::min(chunk_frequencies, run.count - start);
-        const std::int64_t i = run.first_frequency + start;
-        Value* sin_dest = row + run.sin_column + start * run.column_stride;
-        Value* cos_dest = row + run.cos_column + start * run.column_stride;
-        std::uint64_t smallest = 0;
-        if (interleaved) {
-          smallest = rotate_interleaved<Output>(s0 + i, c0 + i, sj + i, cj + i, count, sin_dest);
-        } else if (run.column_stride == 1) {
-          smallest = rotate_contiguous<Output>(s0 + i, c0 + i, sj + i, cj + i, count, sin_dest, cos_dest);
-        } else {
-          smallest =
-              rotate_strided<Output>(s0 + i, c0 + i, sj + i, cj + i, count, run.column_stride, sin_dest, cos_dest);
+      // Single pairs up to a whole block, whole blocks in chunks, single
+      // pairs after the last whole block.
+      const std::int64_t end = run.first_frequency + run.count;
+      std::int64_t i = run.first_frequency;
+      for (; i < end && i % pair_block != 0; ++i) fill_pair(position, run, i, row);
+      while (end - i >= pair_block) {
+        const std::int64_t count = std::min(chunk_frequencies, (end - i) / pair_block * pair_block);
+        const std::int64_t k = i - run.first_frequency;
+        Value* sin_dest = row + run.sin_column + k * run.column_stride;
+        Value* cos_dest = row + run.cos_column + k * run.column_stride;
+        const std::int64_t offset = i / pair_block * 2 * pair_block;
+        const std::uint64_t smallest = rotate_blocks<Output>(run, anchor_pairs_ + offset, step_pairs_ + offset,
+                                                             count / pair_block, sin_dest, cos_dest, direct);
+        if (checked_ && any_must_recompute(smallest)) {
+          for (std::int64_t f = i; f < i + count; ++f) {
+            if (must_recompute(rotated(f).first, rotated(f).second)) fill_pair(position, run, f, row);
+          }
         }
-        if (checked && any_must_recompute(smallest)) {
-          recompute(position, i, count, run.column_stride, s0, c0, sj, cj, sin_dest, cos_dest);
-        }
+        i += count;
       }
+      for (; i < end; ++i) fill_pair(position, run, i, row);
     }
     for (const LoneEntry& entry : layout_.lone) {
-      double s;
-      double c;
-      const auto i = static_cast<std::size_t>(entry.frequency);
-      rotate_pair(s0[i], c0[i], sj[i], cj[i], s, c);
-      if (checked && must_recompute(s, c)) kernel_pair(turns_, position, entry.frequency, s, c);
+      const auto [s, c] = pair_at(position, entry.frequency);
       row[entry.column] = Output::convert(entry.kind == ColumnKind::sin ? s : c);
     }
     for (const std::int64_t c : layout_.zero_columns) row[c] = Value{0};
   }
 
  private:
-  // Rare (a few rows in a hundred): stores the kernel's pair over every pair
-  // of a chunk that failed the check.
-  void recompute(std::int64_t position, std::int64_t first_frequency, std::int64_t count, std::int64_t stride,
-                 const double* s0, const double* c0, const double* sj, const double* cj, Value* sin_dest,
-                 Value* cos_dest) const {
-    for (std::int64_t k = 0; k < count; ++k) {
-      const std::int64_t i = first_frequency + k;
-      double s;
-      double c;
-      rotate_pair(s0[i], c0[i], sj[i], cj[i], s, c);
-      if (!must_recompute(s, c)) continue;
-      kernel_pair(turns_, position, i, s, c);
-      sin_dest[k * stride] = Output::convert(s);
-      cos_dest[k * stride] = Output::convert(c);
-    }
+  // The rotated pair of frequency i, before the check.
+  std::pair<double, double> rotated(std::int64_t i) const {
+    double s;
+    double c;
+    rotate_pair(sin_in(anchor_pairs_, i), cos_in(anchor_pairs_, i), sin_in(step_pairs_, i), cos_in(step_pairs_, i),
+                s, c);
+    return {s, c};
+  }
+
+  // The pair of frequency i as the narrow formats round it: rotated, or the
+  // kernel's when the rotated pair fails the check.
+  std::pair<double, double> pair_at(std::int64_t position, std::int64_t i) const {
+    std::pair<double, double> pair = rotated(i);
+    if (checked_ && must_recompute(pair.first, pair.second)) kernel_pair(turns_, position, i, pair.first, pair.second);
+    return pair;
+  }
+
+  void fill_pair(std::int64_t position, const PairedRun& run, std::int64_t i, Value* row) const {
+    const auto [s, c] = pair_at(position, i);
+    const std::int64_t k = i - run.first_frequency;
+    row[run.sin_column + k * run.column_stride] = Output::convert(s);
+    row[run.cos_column + k * run.column_stride] = Output::convert(c);
   }
 
   const NarrowLayout& layout_;
   TurnsView turns_;
   const RotationTable& table_;
   AnchorRow anchor_;
+  const double* anchor_pairs_ = nullptr;
+  const double* step_pairs_ = nullptr;
+  bool checked_ = false;
 };
 
 }  // namespace
@@ -257,19 +252,27 @@ void fill_narrow_rows(const Convention& convention, const NarrowLayout& layout, 
   if (row_count <= 0) return;
   const std::int64_t dim = layout.dim;
   const bool streaming = worth_streaming(static_cast<std::size_t>(row_count * dim) * sizeof(Value));
+  // With the AVX-512 loops a large output is written directly, with
+  // streaming stores; otherwise each row is built in an L1-sized buffer and
+  // streamed out whole.
+  bool direct = false;
+#if PECHECK_UNIT_ROUNDING_AVX512
+  direct = streaming && avx512::vectorised<Output>;
+#endif
+  const bool buffered = streaming && !direct;
   for_each_row_block(row_count, threads, [&](std::int64_t first, std::int64_t count) {
     RowFiller<Output> filler(layout, turns, table);
-    std::vector<Value> buffer(static_cast<std::size_t>(streaming ? dim : 0));
+    std::vector<Value> buffer(static_cast<std::size_t>(buffered ? dim : 0));
     for (std::int64_t r = first; r < first + count; ++r) {
       Value* dest = out + r * dim;
-      Value* row = streaming ? buffer.data() : dest;
+      Value* row = buffered ? buffer.data() : dest;
       const std::int64_t convention_row = first_row + r + row_offset;
       if (is_zero_row(convention, convention_row)) {
         std::fill(row, row + dim, Value{0});
       } else {
-        filler.fill(position_of_row(convention, convention_row), row);
+        filler.fill(position_of_row(convention, convention_row), row, direct);
       }
-      if (streaming) stream_copy(dest, row, static_cast<std::size_t>(dim) * sizeof(Value));
+      if (buffered) stream_copy(dest, row, static_cast<std::size_t>(dim) * sizeof(Value));
     }
     if (streaming) stream_fence();
   });

@@ -18,7 +18,7 @@
 //    error vector of one of its pairs has length at most
 //      eps = 2^-52 |x| + sqrt(2) 2^-75.85 = 2^-52 + 2^-75.35.
 //    This holds for the anchor X0 (position p0) and for the step
-//    (S_j, C_j) (position j), which rotation_pair reads from the table.
+//    (S_j, C_j) (position j), which rotate_pair reads from the table.
 //
 // 2. The rotation in double. X = fl(R^ X0), R^ the matrix of the computed step.
 //      X - x_p = R_j (X0 - x_p0) + (R^ - R_j) X0 + xi.
@@ -71,23 +71,26 @@ std::int64_t anchor_spacing(std::int64_t padded_frequencies) {
   return std::clamp<std::int64_t>(table_doubles / std::max<std::int64_t>(padded_frequencies, 1), 8, 128);
 }
 
-RotationTable::RotationTable(const TurnsView& turns)
-    : spacing_(anchor_spacing(turns.padded)), padded_(turns.padded) {
-  sin_.assign(static_cast<std::size_t>(spacing_ * padded_), 0.0);
-  cos_.assign(static_cast<std::size_t>(spacing_ * padded_), 0.0);
-  for (std::int64_t j = 0; j < spacing_; ++j) {
-    sincos_turns(j, turns.f1, turns.f2, turns.f3, padded_, sin_.data() + j * padded_, cos_.data() + j * padded_);
+void kernel_pair_row(const TurnsView& turns, std::int64_t position, double* pair_row) {
+  static_assert(pair_block == sincos_lanes);
+  for (std::int64_t group = 0; group < turns.padded; group += pair_block) {
+    double* block = pair_row + 2 * group;
+    sincos_turns(position, turns.f1 + group, turns.f2 + group, turns.f3 + group, pair_block, block,
+                 block + pair_block);
   }
 }
 
-AnchorRow::AnchorRow(const TurnsView& turns)
-    : turns_(turns),
-      sin_(static_cast<std::size_t>(turns.padded), 0.0),
-      cos_(static_cast<std::size_t>(turns.padded), 0.0) {}
+RotationTable::RotationTable(const TurnsView& turns)
+    : spacing_(anchor_spacing(turns.padded)), padded_(turns.padded) {
+  pairs_.assign(static_cast<std::size_t>(spacing_ * 2 * padded_), 0.0);
+  for (std::int64_t j = 0; j < spacing_; ++j) kernel_pair_row(turns, j, pairs_.data() + j * 2 * padded_);
+}
+
+AnchorRow::AnchorRow(const TurnsView& turns) : turns_(turns), pairs_(static_cast<std::size_t>(2 * turns.padded), 0.0) {}
 
 void AnchorRow::move_to(std::int64_t anchor_position) {
   if (anchor_position == position_) return;
-  sincos_turns(anchor_position, turns_.f1, turns_.f2, turns_.f3, turns_.padded, sin_.data(), cos_.data());
+  kernel_pair_row(turns_, anchor_position, pairs_.data());
   position_ = anchor_position;
 }
 

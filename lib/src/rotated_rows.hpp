@@ -29,6 +29,24 @@ struct TurnsView {
   std::int64_t padded = 0;
 };
 
+// A row of pairs (sin and cos of 2 pi x f_i for every padded frequency), as
+// the rotation reads it: in blocks of eight frequencies, eight sin values
+// then eight cos values. Besides giving vector loads whole blocks, the
+// layout makes the loads advance 16 bytes per frequency, never in step with
+// the stores of a row (8 bytes per frequency for float32 sin-cos pairs, less
+// for the others): in step with a store stream a few bytes behind in page
+// offset, every load would wait on a store it only seems to depend on (4K
+// aliasing), which made rows twice as slow for some output addresses.
+inline constexpr std::int64_t pair_block = 8;
+inline double sin_in(const double* pair_row, std::int64_t i) {
+  return pair_row[i / pair_block * 2 * pair_block + i % pair_block];
+}
+inline double cos_in(const double* pair_row, std::int64_t i) {
+  return pair_row[i / pair_block * 2 * pair_block + pair_block + i % pair_block];
+}
+// The kernel's pairs at a position into a pair row.
+void kernel_pair_row(const TurnsView& turns, std::int64_t position, double* pair_row);
+
 // A rotated pair with |sin * cos| below this is recomputed by the kernel.
 inline constexpr double recompute_below = 0x1p-14;
 
@@ -62,21 +80,19 @@ inline bool any_must_recompute(std::uint64_t smallest_product_bits) {
   return smallest_product_bits < std::bit_cast<std::uint64_t>(recompute_below);
 }
 
-// sin and cos of 2 pi j f_i for every offset j in [0, K): K kernel rows,
-// computed once per set of frequencies (split_frequencies.hpp keeps it).
+// The pair rows of the offsets j in [0, K): K kernel rows, computed once
+// per set of frequencies (split_frequencies.hpp keeps it).
 class RotationTable {
  public:
   explicit RotationTable(const TurnsView& turns);
 
   std::int64_t spacing() const { return spacing_; }
-  const double* sin_at(std::int64_t j) const { return sin_.data() + j * padded_; }
-  const double* cos_at(std::int64_t j) const { return cos_.data() + j * padded_; }
+  const double* step(std::int64_t j) const { return pairs_.data() + j * 2 * padded_; }
 
  private:
   std::int64_t spacing_ = 1;
   std::int64_t padded_ = 0;
-  std::vector<double> sin_;
-  std::vector<double> cos_;
+  std::vector<double> pairs_;
 };
 
 // One thread's anchor row, recomputed when a position moves to the next anchor.
@@ -86,14 +102,12 @@ class AnchorRow {
 
   // Makes this the row at anchor_position (a multiple of K).
   void move_to(std::int64_t anchor_position);
-  const double* sin() const { return sin_.data(); }
-  const double* cos() const { return cos_.data(); }
+  const double* pairs() const { return pairs_.data(); }
 
  private:
   TurnsView turns_;
   std::int64_t position_ = -1;
-  std::vector<double> sin_;
-  std::vector<double> cos_;
+  std::vector<double> pairs_;
 };
 
 // The kernel's pair for frequency i at a position (the recomputation).

@@ -48,33 +48,31 @@ inline __m256i bfloat16_bits_from_float(__m256i bits) {
   return _mm256_srli_epi32(_mm256_add_epi32(bits, _mm256_add_epi32(_mm256_set1_epi32(0x7fff), lowest_kept)), 16);
 }
 
-// Sixteen 16-bit results from two groups of eight doubles, side by side:
-// out = a0 b0 a1 b1 ... a7 b7 (an interleaved layout's sin and cos).
+// a0 b0 a1 b1 ... a7 b7.
 inline __m512 interleave(__m256 a, __m256 b) {
   const __m512i order = _mm512_set_epi32(23, 7, 22, 6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
   return _mm512_permutex2var_ps(_mm512_castps256_ps512(a), order, _mm512_castps256_ps512(b));
 }
 
-inline void store_float16_interleaved(__m512d a, __m512d b, std::uint16_t* out) {
+// The bits of the formats for two groups of eight doubles side by side
+// (a0 b0 a1 b1 ... a7 b7: an interleaved layout's sin and cos), and for one
+// group of eight.
+inline __m256i float16_bits_interleaved(__m512d a, __m512d b) {
   const __m512 odd = interleave(round_to_odd_float(a), round_to_odd_float(b));
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out),
-                      _mm512_cvtps_ph(odd, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  return _mm512_cvtps_ph(odd, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
 }
 
-inline void store_bfloat16_interleaved(__m512d a, __m512d b, std::uint16_t* out) {
+inline __m256i bfloat16_bits_interleaved(__m512d a, __m512d b) {
   const __m512 odd = interleave(round_to_odd_float(a), round_to_odd_float(b));
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out),
-                      _mm512_cvtepi32_epi16(bfloat16_bits_from_float(_mm512_castps_si512(odd))));
+  return _mm512_cvtepi32_epi16(bfloat16_bits_from_float(_mm512_castps_si512(odd)));
 }
 
-inline void store_float16(__m512d x, std::uint16_t* out) {
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(out),
-                   _mm256_cvtps_ph(round_to_odd_float(x), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+inline __m128i float16_bits(__m512d x) {
+  return _mm256_cvtps_ph(round_to_odd_float(x), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
 }
 
-inline void store_bfloat16(__m512d x, std::uint16_t* out) {
-  const __m256i bits = _mm256_castps_si256(round_to_odd_float(x));
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm256_cvtepi32_epi16(bfloat16_bits_from_float(bits)));
+inline __m128i bfloat16_bits(__m512d x) {
+  return _mm256_cvtepi32_epi16(bfloat16_bits_from_float(_mm256_castps_si256(round_to_odd_float(x))));
 }
 
 }  // namespace pecheck::avx512

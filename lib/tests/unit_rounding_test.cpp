@@ -53,10 +53,10 @@ void expect_vector_rounding_same_as_generic(double x) {
     std::uint16_t bf16[8];
     std::uint16_t f16_pairs[16];
     std::uint16_t bf16_pairs[16];
-    avx512::store_float16(v, f16);
-    avx512::store_bfloat16(v, bf16);
-    avx512::store_float16_interleaved(v, other, f16_pairs);
-    avx512::store_bfloat16_interleaved(other, v, bf16_pairs);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(f16), avx512::float16_bits(v));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(bf16), avx512::bfloat16_bits(v));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(f16_pairs), avx512::float16_bits_interleaved(v, other));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(bf16_pairs), avx512::bfloat16_bits_interleaved(other, v));
     ASSERT_EQ(f16[lane], round_to_float16_bits(x)) << std::hexfloat << x;
     ASSERT_EQ(bf16[lane], round_to_bfloat16_bits(x)) << std::hexfloat << x;
     ASSERT_EQ(f16_pairs[2 * lane], round_to_float16_bits(x)) << std::hexfloat << x;
