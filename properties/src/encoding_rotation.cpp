@@ -124,6 +124,11 @@ Outcome relative_position(const Subject& subject, const RunConfig& config) {
       const double predicted_sin = at_q[sin_c] * std::cos(theta) + at_q[cos_c] * std::sin(theta);
       const double predicted_cos = at_q[cos_c] * std::cos(theta) - at_q[sin_c] * std::sin(theta);
       const double miss = std::hypot(predicted_sin - at_qk[sin_c], predicted_cos - at_qk[cos_c]);
+      if (miss / rotation_bound > closest) {
+        closest = miss / rotation_bound;
+        closest_where = "frequency " + std::to_string(pair.frequency_index) + ", k = " + std::to_string(k) + ", " +
+                        where(q) + " of " + case_text(c);
+      }
       if (!(miss <= rotation_bound)) {
         std::ostringstream message;
         message << "frequency " << pair.frequency_index << ": the rotation from " << where(p) << " to "
@@ -131,11 +136,6 @@ Outcome relative_position(const Subject& subject, const RunConfig& config) {
                 << predicted_cos << "), but " << where(q + k) << " holds (" << at_qk[sin_c] << ", " << at_qk[cos_c]
                 << "): off by " << miss << ", beyond the bound " << rotation_bound << " (" << case_text(c) << ")";
         fail_case(message.str());
-      }
-      if (miss / rotation_bound > closest) {
-        closest = miss / rotation_bound;
-        closest_where = "frequency " + std::to_string(pair.frequency_index) + ", k = " + std::to_string(k) + ", " +
-                        where(q) + " of " + case_text(c);
       }
       dot_p.add_product(at_p[sin_c], at_pk[sin_c]);
       dot_p.add_product(at_p[cos_c], at_pk[cos_c]);
