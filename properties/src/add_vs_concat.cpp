@@ -68,6 +68,7 @@ constexpr const char* kConstructionId = "add-vs-concat/construction";
 // everywhere. NaN entries are compared as NaN: payloads are not part of the claim.
 Outcome run_construction(const Subject& subject, const RunConfig& config) {
   if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
+  if (auto no_format = scaling_support::require_formats(subject, true)) return *no_format;
   const std::vector<FormatId> formats = scaling_support::formats_of(subject, true);
   return run_property(kConstructionId, config, [&] {
     const FormatId id = *rc::gen::elementOf(formats).as("format");
@@ -154,6 +155,7 @@ double dot_in_format(const std::vector<double>& w, const std::vector<double>& x,
 
 Outcome run_linearity(const Subject& subject, const RunConfig& config) {
   if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
+  if (auto no_format = scaling_support::require_formats(subject, true)) return *no_format;
   const std::vector<FormatId> formats = scaling_support::formats_of(subject, true);
   return run_property(kLinearityId, config, [&] {
     const FormatId id = *rc::gen::elementOf(formats).as("format");

@@ -73,6 +73,7 @@ struct ScalePoint {
 
 Outcome run_recoverability(const Subject& subject, const RunConfig& config) {
   if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
+  if (auto no_format = scaling_support::require_formats(subject, false)) return *no_format;
   Outcome outcome;
   const std::int64_t d = 512;  // the bound above is worked out for d = 512 and 128 tokens
   const std::int64_t vocab = 128;

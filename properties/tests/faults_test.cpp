@@ -56,7 +56,7 @@ TEST_P(FaultIsCaught, byTheCheckThatNamesItWhileTheFastSubjectPasses) {
 
 INSTANTIATE_TEST_SUITE_P(Faults, FaultIsCaught, ::testing::ValuesIn(pairs()),
                          [](const ::testing::TestParamInfo<FaultAndCheck>& param_info) {
-                           return test_name(param_param_info.param.fault->name + "_" + param_param_info.param.check_id);
+                           return test_name(param_info.param.fault->name + "_" + param_info.param.check_id);
                          });
 
 TEST(Faults, everyEncodingBoundsAndConformanceCheckIsNamedByAFault) {

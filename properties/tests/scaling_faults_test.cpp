@@ -61,6 +61,17 @@ INSTANTIATE_TEST_SUITE_P(ScalingFaults, ScalingFaultIsCaught, ::testing::ValuesI
                            return test_name(param_info.param.fault->name + "_" + param_info.param.check_id);
                          });
 
+// Encoding faults (faulty_subjects.hpp) that the add-vs-concat family's
+// column-energy check catches too: its per-column variances are held to the reference's.
+TEST(EncodingFaults, areCaughtByTheColumnEnergyCheck) {
+  for (const auto& make : {make_random_init_subject, make_sin_cos_swapped_subject, make_float16_storage_subject}) {
+    const std::unique_ptr<Subject> faulty = make(fast_subject());
+    const Outcome caught = run_and_print("add-vs-concat/column-energy", *faulty, quick());
+    EXPECT_EQ(caught.verdict, Verdict::failed) << faulty->name();
+  }
+  EXPECT_EQ(fast_outcome("add-vs-concat/column-energy").verdict, Verdict::held);
+}
+
 TEST(ScalingFaults, everyNamedCheckExistsAndEveryFaultNamesOne) {
   for (const Fault& fault : scaling_faults()) {
     EXPECT_FALSE(fault.caught_by.empty()) << fault.name;
