@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "frequency_turns.hpp"
-#include "half_precision_bits.hpp"
+#include "pecheck/format.hpp"
 #include "sincos_turns.hpp"
 
 namespace pecheck {
@@ -36,8 +36,8 @@ struct StoreAsBits {
   static std::uint16_t zero() { return 0; }
 };
 
-using StoreFloat16 = StoreAsBits<&detail::float16_bits_from_double>;
-using StoreBFloat16 = StoreAsBits<&detail::bfloat16_bits_from_double>;
+using StoreFloat16 = StoreAsBits<&round_to_float16_bits>;
+using StoreBFloat16 = StoreAsBits<&round_to_bfloat16_bits>;
 
 void check_output_size(std::size_t size, std::int64_t row_count, std::int64_t dim) {
   if (row_count < 0 || size != static_cast<std::size_t>(row_count * dim)) {

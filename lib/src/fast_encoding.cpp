@@ -4,7 +4,7 @@
 #include "pecheck/fast_encoding.hpp"
 
 #include "encoding_plan.hpp"
-#include "half_precision_bits.hpp"
+#include "pecheck/format.hpp"
 
 namespace pecheck {
 
@@ -42,11 +42,11 @@ Table fast_table(const Convention& convention, const TableRequest& request, Form
       for (double& value : table.values) value = static_cast<double>(static_cast<float>(value));
       break;
     case FormatId::float16:
-      for (double& value : table.values) value = detail::float16_bits_to_value(detail::float16_bits_from_double(value));
+      for (double& value : table.values) value = float16_bits_to_double(round_to_float16_bits(value));
       break;
     case FormatId::bfloat16:
       for (double& value : table.values) {
-        value = detail::bfloat16_bits_to_value(detail::bfloat16_bits_from_double(value));
+        value = bfloat16_bits_to_double(round_to_bfloat16_bits(value));
       }
       break;
   }

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "encoding_plan.hpp"
-#include "half_precision_bits.hpp"
+#include "pecheck/format.hpp"
 #include "near_zero_search.hpp"
 #include "pecheck/fast_encoding.hpp"
 #include "quad_reference.hpp"
@@ -73,8 +73,8 @@ RowInEveryFormat fill_row(const EncodingPlan& plan, std::int64_t row) {
   plan.fill_rows_bfloat16(0, 1, row, bf16);
   out.values[0] = f64;
   out.values[1].assign(f32.begin(), f32.end());
-  for (const std::uint16_t bits : f16) out.values[2].push_back(detail::float16_bits_to_value(bits));
-  for (const std::uint16_t bits : bf16) out.values[3].push_back(detail::bfloat16_bits_to_value(bits));
+  for (const std::uint16_t bits : f16) out.values[2].push_back(float16_bits_to_double(bits));
+  for (const std::uint16_t bits : bf16) out.values[3].push_back(bfloat16_bits_to_double(bits));
   return out;
 }
 
