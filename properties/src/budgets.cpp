@@ -1,6 +1,5 @@
 #include "pecheck/properties/budgets.hpp"
 
-
 namespace pecheck::properties {
 
 namespace {

@@ -167,16 +167,25 @@ Outcome frequency_ladder(const Subject& subject, const RunConfig& config) {
     if (pairs.empty()) return;
     RC_TAG(std::string(format_of(c.format).name));
     RC_TAG(std::string(to_string(c.convention.frequency.kind)));
-    // Rows base + 2^j: each step doubles the distance, so the angle of the
-    // previous estimate times the new distance is within pi of the truth and
-    // unwraps the measured angle; the last, longest step fixes the frequency
-    // to (angle error) / distance. Zero rows are skipped.
+    // Rows base + s for s = 1, 16, 256, ... and the largest power of two in
+    // range. Each step multiplies the distance by at most 16, so the previous
+    // estimate times the new distance is within 16 x 2 asin(sqrt(2) delta)
+    // (0.36 rad for a bfloat16 budget of 1 ULP) of the true angle: well within
+    // pi, which unwraps the measured angle. The last, longest step fixes the
+    // frequency to (angle error) / distance. Zero rows are skipped.
     const support::RowRange range = support::servable_rows(capabilities, c.convention);
     std::int64_t base = range.begin;
     while (base < range.end && is_zero_row(c.convention, base)) ++base;
     std::vector<std::int64_t> distances;
-    for (std::int64_t step = 1; base + step < range.end; step *= 2) {
+    std::int64_t first = 1;
+    while (base + first < range.end && is_zero_row(c.convention, base + first)) ++first;
+    for (std::int64_t step = first; base + step < range.end; step *= 16) {
       if (!is_zero_row(c.convention, base + step)) distances.push_back(step);
+    }
+    std::int64_t longest_power = 1;
+    while (base + 2 * longest_power < range.end) longest_power *= 2;
+    if (!distances.empty() && longest_power > distances.back() && !is_zero_row(c.convention, base + longest_power)) {
+      distances.push_back(longest_power);
     }
     if (distances.empty()) return;
     const std::vector<double> at_base = fetch_row(subject, capabilities, c, base);
