@@ -1,9 +1,10 @@
 // Filling table rows in float32, float16 or bfloat16 from the rotated rows
 // (rotated_rows.hpp): per row one pass over the frequencies that rotates the
 // anchor, rounds to the format and stores into the layout's columns, so the
-// doubles never leave registers. Large outputs are built a row at a time in
-// an L1-sized buffer and streamed out (stream_store.hpp); rows are split
-// across threads (row_blocks.hpp).
+// doubles never leave registers (with AVX-512, narrow_rotation_avx512.hpp).
+// A large output is written with streaming stores, straight from that pass
+// where the build has AVX-512, else a row at a time from an L1-sized buffer
+// (stream_store.hpp); rows are split across threads (row_blocks.hpp).
 #pragma once
 
 #include <cstdint>
