@@ -124,28 +124,31 @@ bool aligned_to(const Value* p, std::size_t bytes) {
 // Whole blocks of a paired run: the AVX-512 loops where the build has them
 // (narrow_rotation_avx512.hpp), the portable ones otherwise. `direct`: the
 // destination is the output itself, and aligned vector stores there may be
-// streaming ones. Returns the smallest |sin cos| (product_magnitude_bits).
+// streaming ones. `checked`: pairs failing the check will be recomputed.
+// Returns the smallest |sin cos| (product_magnitude_bits).
 template <class Output>
 std::uint64_t rotate_blocks(const PairedRun& run, const double* anchor, const double* step, std::int64_t blocks,
-                            typename Output::Value* sin_dest, typename Output::Value* cos_dest, bool direct) {
+                            typename Output::Value* sin_dest, typename Output::Value* cos_dest, bool direct,
+                            bool checked) {
   std::uint64_t smallest = ~std::uint64_t{0};
   const bool interleaved = run.column_stride == 2 && run.cos_column == run.sin_column + 1;
 #if PECHECK_UNIT_ROUNDING_AVX512
   if constexpr (avx512::vectorised<Output>) {
     if (interleaved) {
       const bool stream = direct && aligned_to(sin_dest, avx512::interleaved_step_bytes<Output>);
-      avx512::rotate_interleaved<Output>(anchor, step, blocks, sin_dest, stream, smallest);
+      avx512::rotate_interleaved<Output>(anchor, step, blocks, sin_dest, stream, checked, smallest);
       return smallest;
     }
     if (run.column_stride == 1) {
       const std::size_t bytes = avx512::contiguous_step_bytes<Output>;
       const bool stream = direct && aligned_to(sin_dest, bytes) && aligned_to(cos_dest, bytes);
-      avx512::rotate_contiguous<Output>(anchor, step, blocks, sin_dest, cos_dest, stream, smallest);
+      avx512::rotate_contiguous<Output>(anchor, step, blocks, sin_dest, cos_dest, stream, checked, smallest);
       return smallest;
     }
   }
 #endif
   (void)direct;
+  (void)checked;
   if (interleaved) {
     rotate_interleaved<Output>(anchor, step, blocks, sin_dest, smallest);
   } else {
@@ -191,7 +194,8 @@ class RowFiller {
         Value* cos_dest = row + run.cos_column + k * run.column_stride;
         const std::int64_t offset = i / pair_block * 2 * pair_block;
         const std::uint64_t smallest = rotate_blocks<Output>(run, anchor_pairs_ + offset, step_pairs_ + offset,
-                                                             count / pair_block, sin_dest, cos_dest, direct);
+                                                             count / pair_block, sin_dest, cos_dest, direct,
+                                                             checked_);
         if (checked_ && any_must_recompute(smallest)) {
           for (std::int64_t f = i; f < i + count; ++f) {
             if (must_recompute(rotated(f).first, rotated(f).second)) fill_pair(position, run, f, row);

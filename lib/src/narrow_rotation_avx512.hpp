@@ -65,10 +65,13 @@ inline void store(std::uint16_t* dest, __m128i v, bool stream) {
 
 // Blocks [0, blocks) of pair rows: dest[2k] = sin, dest[2k + 1] = cos.
 // stream: dest is aligned to interleaved_step_bytes and may take streaming
-// stores.
+// stores. checked: every value that will be kept is at least 2^-14 in
+// magnitude (rotated rows whose small pairs are recomputed and stored over,
+// rotated_rows.cpp step 3), so bfloat16 may use the conversion that reads
+// float subnormals as zero.
 template <class Output>
 void rotate_interleaved(const double* anchor, const double* step, std::int64_t blocks, typename Output::Value* dest,
-                        bool stream, std::uint64_t& smallest) {
+                        bool stream, bool checked, std::uint64_t& smallest) {
   __m512i smallest_bits = _mm512_set1_epi64(-1);
   for (std::int64_t b = 0; b < blocks; ++b) {
     __m512d s;
@@ -80,17 +83,17 @@ void rotate_interleaved(const double* anchor, const double* step, std::int64_t b
     } else if constexpr (std::is_same_v<Output, Float16Output>) {
       store(out, float16_bits_interleaved(s, c), stream);
     } else {
-      store(out, bfloat16_bits_interleaved(s, c), stream);
+      store(out, checked ? bfloat16_bits_interleaved_normal(s, c) : bfloat16_bits_interleaved(s, c), stream);
     }
   }
   smallest = std::min(smallest, static_cast<std::uint64_t>(_mm512_reduce_min_epu64(smallest_bits)));
 }
 
 // Blocks [0, blocks): sin_dest[k] = sin, cos_dest[k] = cos. stream: both
-// aligned to contiguous_step_bytes.
+// aligned to contiguous_step_bytes. checked: as for rotate_interleaved.
 template <class Output>
 void rotate_contiguous(const double* anchor, const double* step, std::int64_t blocks,
-                       typename Output::Value* sin_dest, typename Output::Value* cos_dest, bool stream,
+                       typename Output::Value* sin_dest, typename Output::Value* cos_dest, bool stream, bool checked,
                        std::uint64_t& smallest) {
   __m512i smallest_bits = _mm512_set1_epi64(-1);
   for (std::int64_t b = 0; b < blocks; ++b) {
@@ -104,6 +107,9 @@ void rotate_contiguous(const double* anchor, const double* step, std::int64_t bl
     } else if constexpr (std::is_same_v<Output, Float16Output>) {
       store(sin_dest + k, float16_bits(s), stream);
       store(cos_dest + k, float16_bits(c), stream);
+    } else if (checked) {
+      store(sin_dest + k, bfloat16_bits_normal(s), stream);
+      store(cos_dest + k, bfloat16_bits_normal(c), stream);
     } else {
       store(sin_dest + k, bfloat16_bits(s), stream);
       store(cos_dest + k, bfloat16_bits(c), stream);

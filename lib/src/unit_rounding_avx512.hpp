@@ -75,6 +75,27 @@ inline __m128i bfloat16_bits(__m512d x) {
   return _mm256_cvtepi32_epi16(bfloat16_bits_from_float(_mm256_castps_si256(round_to_odd_float(x))));
 }
 
+// The same for values known to be 0 or at least 2^-126 in magnitude (normal
+// in float), with the AVX512_BF16 conversion where the build has it: it
+// rounds to nearest even as the integer version does, but reads a subnormal
+// float as zero, hence the precondition.
+inline __m256i bfloat16_bits_interleaved_normal(__m512d a, __m512d b) {
+#if defined(__AVX512BF16__)
+  const __m512 odd = interleave(round_to_odd_float(a), round_to_odd_float(b));
+  return reinterpret_cast<__m256i>(_mm512_cvtneps_pbh(odd));
+#else
+  return bfloat16_bits_interleaved(a, b);
+#endif
+}
+
+inline __m128i bfloat16_bits_normal(__m512d x) {
+#if defined(__AVX512BF16__)
+  return reinterpret_cast<__m128i>(_mm256_cvtneps_pbh(round_to_odd_float(x)));
+#else
+  return bfloat16_bits(x);
+#endif
+}
+
 }  // namespace pecheck::avx512
 
 #else

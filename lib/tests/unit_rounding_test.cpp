@@ -62,6 +62,13 @@ void expect_vector_rounding_same_as_generic(double x) {
     ASSERT_EQ(f16_pairs[2 * lane], round_to_float16_bits(x)) << std::hexfloat << x;
     ASSERT_EQ(f16_pairs[2 * lane + 1], round_to_float16_bits(-0.75));
     ASSERT_EQ(bf16_pairs[2 * lane + 1], round_to_bfloat16_bits(x)) << std::hexfloat << x;
+    // The conversion for values that are zero or normal in float.
+    if (x == 0.0 || std::fabs(x) >= 0x1p-126) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(bf16), avx512::bfloat16_bits_normal(v));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(bf16_pairs), avx512::bfloat16_bits_interleaved_normal(v, other));
+      ASSERT_EQ(bf16[lane], round_to_bfloat16_bits(x)) << std::hexfloat << x;
+      ASSERT_EQ(bf16_pairs[2 * lane], round_to_bfloat16_bits(x)) << std::hexfloat << x;
+    }
   }
 #else
   (void)x;
