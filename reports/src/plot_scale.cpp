@@ -39,7 +39,7 @@ Tick power_tick(double value, double mantissa, int exponent, bool labelled) {
   tick.labelled = labelled;
   // Decades from 0.01 to 10000 read better as plain numbers.
   if (exponent >= -2 && exponent <= 4) {
-    tick.label_text = significant(value, 3);
+    tick.label_text = significant(value, 6);
   } else {
     tick.power = true;
     tick.exponent = exponent;
