@@ -1,0 +1,25 @@
+#include "pecheck/reference/reference.hpp"
+
+#include "builtin_formats.hpp"
+#include "entry_evaluator.hpp"
+#include "table_builder.hpp"
+
+namespace pecheck::reference {
+
+DoubleDouble exact_value(const Convention& convention, std::int64_t dim, std::int64_t row, std::int64_t col) {
+  EntryEvaluator evaluator(convention, dim);
+  return evaluator.entry(row, col, EntryQuery{nullptr, true}).exact;
+}
+
+double correctly_rounded(const Convention& convention, std::int64_t dim, std::int64_t row, std::int64_t col,
+                         const Format& format) {
+  EntryEvaluator evaluator(convention, dim);
+  return evaluator.entry(row, col, EntryQuery{&format, false}).rounded;
+}
+
+ReferenceTable reference_table(const Convention& convention, const TableRequest& request, FormatId format,
+                               int threads) {
+  return build_reference_table(convention, request, builtin_format(format), threads, default_first_precision);
+}
+
+}  // namespace pecheck::reference

@@ -1,0 +1,150 @@
+#include "table_builder.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+namespace pecheck::reference {
+
+namespace {
+
+// Where the sin and cos of each frequency go in a row (-1: nowhere).
+struct FrequencyColumns {
+  std::vector<std::int64_t> sin_column;
+  std::vector<std::int64_t> cos_column;
+};
+
+FrequencyColumns frequency_columns(const std::vector<ColumnSpec>& columns, std::int64_t frequencies) {
+  FrequencyColumns result{std::vector<std::int64_t>(static_cast<std::size_t>(frequencies), -1),
+                          std::vector<std::int64_t>(static_cast<std::size_t>(frequencies), -1)};
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    const auto i = static_cast<std::size_t>(columns[c].frequency_index);
+    if (columns[c].kind == ColumnKind::sin) result.sin_column[i] = static_cast<std::int64_t>(c);
+    if (columns[c].kind == ColumnKind::cos) result.cos_column[i] = static_cast<std::int64_t>(c);
+  }
+  return result;
+}
+
+// Rows are handed out in small blocks from a shared counter, so threads stay
+// busy to the end; every entry is computed the same way whichever thread takes
+// it, so the table does not depend on the thread count.
+constexpr std::int64_t rows_per_block = 4;
+
+class TableJob {
+ public:
+  TableJob(const Convention& convention, const TableRequest& request, const Format& format,
+           mpfr_prec_t first_precision, ReferenceTable& out)
+      : convention_(convention), request_(request), format_(format), first_precision_(first_precision), out_(out) {}
+
+  void run_worker() {
+    try {
+      EntryEvaluator evaluator(convention_, request_.dim, first_precision_);
+      const FrequencyColumns columns = frequency_columns(evaluator.columns(), evaluator.frequency_count());
+      std::int64_t escalations = 0;
+      while (!failed_.load()) {
+        const std::int64_t begin = next_row_.fetch_add(rows_per_block);
+        if (begin >= request_.rows) break;
+        const std::int64_t end = std::min(begin + rows_per_block, request_.rows);
+        for (std::int64_t row = begin; row < end; ++row) escalations += fill_row(evaluator, columns, row);
+      }
+      escalations_ += escalations;
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(error_mutex_);
+      if (!error_) error_ = std::current_exception();
+      failed_.store(true);
+    }
+  }
+
+  void rethrow_failure() {
+    if (error_) std::rethrow_exception(error_);
+  }
+  std::int64_t escalations() const { return escalations_.load(); }
+
+ private:
+  std::int64_t fill_row(EntryEvaluator& evaluator, const FrequencyColumns& columns, std::int64_t row) {
+    const std::int64_t convention_row = row + request_.row_offset;
+    // A zero row stays as allocated: +0 everywhere, exact values zero.
+    if (is_zero_row(convention_, convention_row)) return 0;
+    const std::int64_t position = position_of_row(convention_, convention_row);
+    const EntryQuery query{&format_, true};
+    std::int64_t escalations = 0;
+    EntryResult sin_result;
+    EntryResult cos_result;
+    for (std::size_t i = 0; i < columns.sin_column.size(); ++i) {
+      const std::int64_t sin_col = columns.sin_column[i];
+      const std::int64_t cos_col = columns.cos_column[i];
+      evaluator.sin_cos(position, static_cast<std::int64_t>(i), sin_col >= 0, cos_col >= 0, query, sin_result,
+                        cos_result);
+      if (sin_col >= 0) escalations += store(row, sin_col, sin_result);
+      if (cos_col >= 0) escalations += store(row, cos_col, cos_result);
+    }
+    return escalations;
+  }
+
+  int store(std::int64_t row, std::int64_t col, const EntryResult& result) {
+    const auto index = static_cast<std::size_t>(row * request_.dim + col);
+    out_.rounded.values[index] = result.rounded;
+    out_.exact[index] = result.exact;
+    return result.escalated ? 1 : 0;
+  }
+
+  const Convention& convention_;
+  const TableRequest& request_;
+  const Format& format_;
+  mpfr_prec_t first_precision_;
+  ReferenceTable& out_;
+  std::atomic<std::int64_t> next_row_{0};
+  std::atomic<std::int64_t> escalations_{0};
+  std::atomic<bool> failed_{false};
+  std::mutex error_mutex_;
+  std::exception_ptr error_;
+};
+
+int worker_count(int threads, std::int64_t rows) {
+  if (threads < 0) {
+    throw std::invalid_argument("reference table: thread count " + std::to_string(threads) +
+                                " is negative; expected 0 (all cores) or a positive count");
+  }
+  std::int64_t count = threads;
+  if (count == 0) count = std::max(1u, std::thread::hardware_concurrency());
+  const std::int64_t blocks = (rows + rows_per_block - 1) / rows_per_block;
+  return static_cast<int>(std::max<std::int64_t>(1, std::min(count, blocks)));
+}
+
+}  // namespace
+
+ReferenceTable build_reference_table(const Convention& convention, const TableRequest& request, const Format& format,
+                                     int threads, mpfr_prec_t first_precision) {
+  check_request(convention, request);
+  check_frequency_rule(convention);
+  const int workers = worker_count(threads, request.rows);
+
+  ReferenceTable out;
+  out.rounded = make_table(request.rows, request.dim, format.id);
+  out.exact.assign(out.rounded.values.size(), DoubleDouble{});
+
+  TableJob job(convention, request, format, first_precision, out);
+  if (workers == 1) {
+    job.run_worker();
+  } else {
+    std::vector<std::thread> pool;
+    pool.reserve(static_cast<std::size_t>(workers));
+    for (int t = 0; t < workers; ++t) {
+      pool.emplace_back([&job] {
+        job.run_worker();
+        // MPFR keeps constants (pi, log 2) per thread; free this thread's.
+        mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);
+      });
+    }
+    for (std::thread& thread : pool) thread.join();
+  }
+  job.rethrow_failure();
+  out.escalations = job.escalations();
+  return out;
+}
+
+}  // namespace pecheck::reference
