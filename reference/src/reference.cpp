@@ -1,6 +1,5 @@
 #include "pecheck/reference/reference.hpp"
 
-#include "builtin_formats.hpp"
 #include "entry_evaluator.hpp"
 #include "table_builder.hpp"
 
@@ -19,7 +18,7 @@ double correctly_rounded(const Convention& convention, std::int64_t dim, std::in
 
 ReferenceTable reference_table(const Convention& convention, const TableRequest& request, FormatId format,
                                int threads) {
-  return build_reference_table(convention, request, builtin_format(format), threads, default_first_precision);
+  return build_reference_table(convention, request, format_of(format), threads, default_first_precision);
 }
 
 }  // namespace pecheck::reference

@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <limits>
 
-#include "../src/builtin_formats.hpp"
 #include "../src/format_rounding.hpp"
 #include "independent_oracle.hpp"
 
@@ -69,7 +68,7 @@ RC_GTEST_PROP(FormatRounding, float32RoundingMatchesTheHardwareConversion, ()) {
   // double -> float in C++ is IEEE round to nearest even with subnormals and
   // overflow to infinity, under the default floating-point environment.
   const double expected = static_cast<double>(static_cast<float>(x));
-  RC_ASSERT(same_bits(round_high(HighReal(x), builtin_format(FormatId::float32)), expected));
+  RC_ASSERT(same_bits(round_high(HighReal(x), format_of(FormatId::float32)), expected));
 }
 
 RC_GTEST_PROP(FormatRounding, everyFormatMatchesTheIndependentRounding, ()) {
@@ -88,14 +87,14 @@ RC_GTEST_PROP(FormatRounding, everyFormatMatchesTheIndependentRounding, ()) {
     magnitude = ldexp(floor(ldexp(magnitude, -q)) + HighReal(0.5), q);
   }
   const HighReal x = *rc::gen::arbitrary<bool>() ? HighReal(-magnitude) : magnitude;
-  RC_ASSERT(same_bits(round_high(x, builtin_format(format.id)), testing::round_independently(x, format)));
+  RC_ASSERT(same_bits(round_high(x, format_of(format.id)), testing::round_independently(x, format)));
 }
 
 // The IEEE rules at the edges, with each expected value derived from the
 // format's parameters (float16: precision 11, exponents -14..15).
 TEST(FormatRounding, float16EdgesFollowIeee) {
   testing::use_decimal_digits(60);
-  const Format& f16 = builtin_format(FormatId::float16);
+  const Format& f16 = format_of(FormatId::float16);
   const double largest = std::ldexp(2.0 - std::ldexp(1.0, -10), 15);  // 65504
   const double half_ulp_at_top = std::ldexp(1.0, 15 - 11);            // 16
   const double smallest = std::ldexp(1.0, -24);
@@ -118,7 +117,7 @@ TEST(FormatRounding, float16EdgesFollowIeee) {
 
 TEST(FormatRounding, bfloat16TiesGoToTheEvenSignificand) {
   testing::use_decimal_digits(60);
-  const Format& bf16 = builtin_format(FormatId::bfloat16);
+  const Format& bf16 = format_of(FormatId::bfloat16);
   const double ulp_at_one = std::ldexp(1.0, -7);
   EXPECT_EQ(round_high(HighReal(1 + ulp_at_one / 2), bf16), 1.0);  // 1 is even
   EXPECT_EQ(round_high(HighReal(1 + 3 * ulp_at_one / 2), bf16), 1 + 2 * ulp_at_one);

@@ -9,7 +9,6 @@
 #include <random>
 #include <vector>
 
-#include "../src/builtin_formats.hpp"
 #include "../src/entry_evaluator.hpp"
 #include "independent_oracle.hpp"
 #include "pecheck/reference/reference.hpp"
@@ -109,7 +108,7 @@ TEST(ReferenceErrorBound, lowStartsDecideEveryRoundingLikeTheDefault) {
     for (const Format* format : testing::all_formats) {
       for (mpfr_prec_t first : {8, 16, 24, 32}) {
         EntryEvaluator low(convention, d, first);
-        const EntryQuery query{&builtin_format(format->id), false};
+        const EntryQuery query{&format_of(format->id), false};
         for (int n = 0; n < 60; ++n) {
           const std::int64_t row = any_position(random);
           const std::int64_t col = any_column(random);

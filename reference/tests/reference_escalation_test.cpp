@@ -15,7 +15,6 @@
 #include <iostream>
 #include <vector>
 
-#include "../src/builtin_formats.hpp"
 #include "../src/entry_evaluator.hpp"
 #include "../src/table_builder.hpp"
 #include "pecheck/reference/reference.hpp"
@@ -58,7 +57,7 @@ TEST(ReferenceEscalation, resultsDoNotDependOnTheFirstPrecisionAndEscalationsAre
   };
   for (const Case& c : cases) {
     const Convention convention = *find_preset(c.preset);
-    const Format& format = builtin_format(c.format);
+    const Format& format = format_of(c.format);
     const ReferenceTable baseline = build_reference_table(convention, c.request, format, 1, default_first_precision);
     for (mpfr_prec_t first : {8, 24, 53, 64}) {
       const ReferenceTable low = build_reference_table(convention, c.request, format, 2, first);
@@ -87,7 +86,7 @@ double relative_distance_to_float64_boundary(const DoubleDouble& x) {
 TEST(ReferenceEscalation, entriesNearAFloat64RoundingBoundaryEscalate) {
   const Convention vaswani = *find_preset("vaswani");
   const TableRequest request{512, 128, 1000};
-  const Format& float64 = builtin_format(FormatId::float64);
+  const Format& float64 = format_of(FormatId::float64);
   const ReferenceTable table = reference_table(vaswani, request, FormatId::float64, 0);
 
   std::vector<std::pair<double, std::size_t>> ranked;

@@ -2,7 +2,7 @@
 //
 // Row r of the output holds the convention's row r + row_offset. Every entry
 // is within 1 float32 ulp of the exact value for every position below 2^24
-// (the design and its error bound are in fast_encoding.cpp).
+// (the design and its error bound are in lib/src/sincos_turns.cpp).
 #pragma once
 
 #include <cstdint>

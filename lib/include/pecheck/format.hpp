@@ -41,6 +41,7 @@ double smallest_subnormal(const Format& format);
 double smallest_normal(const Format& format);
 
 // The bit pattern of x, which must be representable (throws std::invalid_argument otherwise).
+// A NaN keeps its sign and the top bits of its payload, so every pattern round-trips.
 std::uint64_t to_bits(double x, const Format& format);
 double from_bits(std::uint64_t bits, const Format& format);
 
@@ -50,10 +51,13 @@ std::string hex_bits(double x, const Format& format);
 std::string hex_float(double x);
 
 // Hot-path conversions for the fast implementation: round-to-nearest-even from
-// double with subnormals and overflow, returning the storage bits.
-std::uint16_t round_to_float16_bits(double x);
-std::uint16_t round_to_bfloat16_bits(double x);
-double float16_bits_to_double(std::uint16_t bits);
-double bfloat16_bits_to_double(std::uint16_t bits);
+// double with subnormals and overflow, returning the storage bits (a NaN comes
+// out quiet). Inline, defined in half_bits.hpp, so a per-element loop has no call.
+inline std::uint16_t round_to_float16_bits(double x);
+inline std::uint16_t round_to_bfloat16_bits(double x);
+inline double float16_bits_to_double(std::uint16_t bits);
+inline double bfloat16_bits_to_double(std::uint16_t bits);
 
 }  // namespace pecheck
+
+#include "pecheck/half_bits.hpp"

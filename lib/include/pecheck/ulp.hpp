@@ -22,7 +22,8 @@ enum class Mismatch {
 
 struct UlpError {
   Mismatch mismatch = Mismatch::none;
-  double ulps = 0.0;  // meaningful when mismatch is none or signed_zero
+  double ulps = 0.0;  // meaningful when mismatch is none or signed_zero; infinity for nan and
+                     // infinity, so that a max over ulps never hides a mismatch
 };
 
 // The unit in the last place of the format at the exact value's binade.

@@ -1,0 +1,43 @@
+// What every fuzz target asserts about a reader, whatever the bytes: it either
+// returns a consistent table that survives being written and read again bit
+// for bit, or throws TableFileError with a one-line message naming the input.
+// Anything else (another exception, a crash, a sanitizer report) is a bug.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "pecheck/table_file.hpp"
+
+namespace pecheck::fuzz {
+
+inline void check(bool condition) {
+  if (!condition) std::abort();
+}
+
+inline void check_error(const TableFileError& error, std::string_view name) {
+  const std::string_view message = error.what();
+  check(message.find('\n') == std::string_view::npos);
+  check(message.substr(0, name.size() + 2) == std::string(name) + ": ");
+  check(message.find(" (expected ") != std::string_view::npos);
+}
+
+inline void check_table(const TableFile& file) {
+  const Table& table = file.table;
+  check(table.rows >= 0 && table.cols >= 0);
+  check(static_cast<std::uint64_t>(table.rows) * static_cast<std::uint64_t>(table.cols) == table.values.size());
+  check(file.info.ndim == 1 || file.info.ndim == 2);
+  check(file.info.ndim == 2 || table.rows == 1);
+}
+
+// Same bits, NaN payloads included.
+inline void check_same_values(const Table& a, const Table& b) {
+  check(a.rows == b.rows && a.cols == b.cols && a.values.size() == b.values.size());
+  for (std::size_t k = 0; k < a.values.size(); ++k) {
+    check(std::bit_cast<std::uint64_t>(a.values[k]) == std::bit_cast<std::uint64_t>(b.values[k]));
+  }
+}
+
+}  // namespace pecheck::fuzz

@@ -1,0 +1,47 @@
+// NumPy .npy tables: a strict reader and a writer.
+//
+// Reading accepts format versions 1.0, 2.0 and 3.0 (3.0 only differs by a
+// UTF-8 header); dtypes float16, float32 and float64 ('f2', 'f4', 'f8') in
+// either explicit byte order '<' or '>'; C or Fortran order; 1-D or 2-D
+// shapes. A 1-D array of length d is read as one row of d columns (a table
+// row is one position's encoding, and a lone vector is one position).
+// '=' (native) and '|' (not applicable) are refused for these dtypes: a file
+// moves between machines, so its byte order must be stated.
+//
+// The header is parsed as the Python dict literal NumPy writes, strictly: the
+// keys 'descr', 'fortran_order' and 'shape', exactly once each, in any order,
+// with an optional trailing comma; then spaces and a final newline. The shape
+// must account for every data byte of the file, no more and no fewer.
+//
+// Writing produces format 1.0 (2.0 only if the header outgrew 1.0's 16-bit
+// length), C order, little endian, shape (rows, cols), with the data starting
+// at a multiple of 64 bytes. float64, float32 and float16 are stored as
+// '<f8', '<f4' and '<f2'; NumPy has no bfloat16, so a bfloat16 table is
+// stored as '<f4' holding the bfloat16 values exactly (and reads back as a
+// float32 table with the same values).
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "pecheck/table.hpp"
+#include "pecheck/table_file.hpp"
+
+namespace pecheck {
+
+// Throws TableFileError for anything but a well-formed file as described above.
+TableFile read_npy(const std::filesystem::path& path);
+// The same from memory; display_name stands for the path in error messages.
+TableFile read_npy_bytes(std::span<const std::byte> bytes, std::string_view display_name);
+
+// The file's bytes. Throws TableFileError (naming display_name) when the
+// table's shape does not match its values or a value is not exactly a value
+// of the table's format.
+std::vector<std::byte> encode_npy(const Table& table, std::string_view display_name);
+// Atomic: see write_file_atomically.
+void write_npy(const std::filesystem::path& path, const Table& table);
+
+}  // namespace pecheck

@@ -1,0 +1,73 @@
+// What the table readers and writers share: the error type, what a reader
+// found in the file besides the values, dispatch by file extension, and the
+// atomic write every writer uses.
+//
+// The formats themselves are in npy.hpp and safetensors.hpp.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pecheck/table.hpp"
+
+namespace pecheck {
+
+// A file that cannot be read or written as a table. The message is always one
+// line, "<path>: <field>: <what is wrong> (expected <what>)"; control bytes
+// and non-ASCII bytes taken from the file or the path are shown as \xNN
+// escapes, so nothing from an untrusted file can break the line.
+class TableFileError : public std::runtime_error {
+ public:
+  TableFileError(std::string_view path, std::string_view field, std::string_view problem,
+                 std::string_view expected);
+};
+
+enum class ByteOrder { little, big };
+enum class StorageOrder { row_major, column_major };
+
+// What a reader found, beyond the values: enough to tell the user what the
+// file held when it is not what they meant to write.
+struct TableFileInfo {
+  std::string dtype;  // as stored: "<f4", ">f8", "BF16", ...
+  ByteOrder byte_order = ByteOrder::little;
+  StorageOrder storage_order = StorageOrder::row_major;
+  int ndim = 2;              // 1 or 2; a 1-D array of length d is read as one row of d columns
+  std::string version;       // .npy: "1.0", "2.0" or "3.0"; empty for .safetensors
+  std::string tensor_name;   // .safetensors: the tensor read; empty for .npy
+  std::map<std::string, std::string> metadata;  // .safetensors "__metadata__"; empty for .npy
+};
+
+struct TableFile {
+  Table table;
+  TableFileInfo info;
+};
+
+enum class TableFileKind { npy, safetensors };
+
+// By extension, case-insensitive: ".npy" or ".safetensors"; nullopt otherwise.
+std::optional<TableFileKind> table_file_kind(const std::filesystem::path& path);
+
+// Reads or writes by extension; any other extension is a TableFileError.
+// tensor_name is used by .safetensors only (see read_safetensors / write_safetensors).
+TableFile read_table_file(const std::filesystem::path& path,
+                          const std::optional<std::string>& tensor_name = std::nullopt);
+void write_table_file(const std::filesystem::path& path, const Table& table);
+
+// The whole file in memory, or a TableFileError naming the path and the OS reason.
+std::vector<std::byte> read_file_bytes(const std::filesystem::path& path);
+
+// Writes bytes to a temporary file in the same directory, flushes it to disk
+// and renames it over path, so a reader never sees a half-written file. On
+// failure the temporary is removed and a TableFileError names the path and
+// the OS reason.
+void write_file_atomically(const std::filesystem::path& path, std::span<const std::byte> bytes);
+
+}  // namespace pecheck

@@ -1,0 +1,66 @@
+// What the fast path knows about a (convention, width) before it looks at a
+// row: each frequency in turns split for the kernel, and where each
+// frequency's sin and cos go in a row. Building it costs a few microseconds
+// per column; filling rows is the hot loop.
+//
+// Rows are independent: fill_rows() on any block of rows gives the same bits
+// as the same rows of a larger call, so a caller may split a table's rows
+// across threads (one plan, shared read-only) without changing the result.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "pecheck/convention.hpp"
+
+namespace pecheck {
+
+// A run of columns of one kind fed by consecutive frequencies at a constant
+// column stride: an interleaved layout has two runs of stride 2, a halves
+// layout two of stride 1.
+struct ColumnRun {
+  ColumnKind kind = ColumnKind::sin;
+  std::int64_t first_column = 0;
+  std::int64_t column_stride = 1;
+  std::int64_t first_frequency = 0;
+  std::int64_t count = 0;
+};
+
+// The runs covering every sin and cos column of column_layout(convention, d),
+// built from the layout's data; zero columns are not in any run.
+std::vector<ColumnRun> column_runs(const std::vector<ColumnSpec>& layout);
+
+class EncodingPlan {
+ public:
+  // Throws ConventionError when the convention cannot produce width dim.
+  EncodingPlan(const Convention& convention, std::int64_t dim);
+
+  std::int64_t dim() const { return dim_; }
+
+  // Rows [first_row, first_row + row_count) of the table whose row r holds the
+  // convention's row r + row_offset, row-major into out (row_count * dim
+  // values). The caller has checked the positions (check_request).
+  void fill_rows(std::int64_t first_row, std::int64_t row_count, std::int64_t row_offset, std::span<double> out) const;
+  void fill_rows(std::int64_t first_row, std::int64_t row_count, std::int64_t row_offset, std::span<float> out) const;
+  void fill_rows_float16(std::int64_t first_row, std::int64_t row_count, std::int64_t row_offset,
+                         std::span<std::uint16_t> out) const;
+  void fill_rows_bfloat16(std::int64_t first_row, std::int64_t row_count, std::int64_t row_offset,
+                          std::span<std::uint16_t> out) const;
+
+ private:
+  template <class Encoding>
+  void fill(std::int64_t first_row, std::int64_t row_count, std::int64_t row_offset,
+            typename Encoding::Value* out) const;
+
+  Convention convention_;
+  std::int64_t dim_ = 0;
+  std::int64_t padded_frequencies_ = 0;  // frequency_count rounded up to sincos_lanes
+  std::vector<double> f1_;
+  std::vector<double> f2_;
+  std::vector<double> f3_;
+  std::vector<ColumnRun> runs_;
+  std::vector<std::int64_t> zero_columns_;
+};
+
+}  // namespace pecheck

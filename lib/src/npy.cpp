@@ -1,0 +1,201 @@
+#include "pecheck/npy.hpp"
+
+#include <cstdio>
+#include <limits>
+#include <string>
+
+#include "byte_io.hpp"
+#include "float_bits.hpp"
+#include "npy_header.hpp"
+#include "table_codec.hpp"
+
+namespace pecheck {
+
+namespace {
+
+constexpr std::string_view magic = "\x93NUMPY";
+constexpr std::size_t preamble_v1 = 10;  // magic, 2 version bytes, 2-byte header length
+constexpr std::size_t preamble_v2 = 12;  // magic, 2 version bytes, 4-byte header length
+constexpr std::size_t data_alignment = 64;
+
+struct NpyDtype {
+  FormatId format;
+  ByteOrder byte_order;
+  int itemsize;
+};
+
+NpyDtype parse_descr(const std::string& descr, std::string_view name) {
+  constexpr std::string_view expected = "'<f2', '<f4' or '<f8', or the same with '>' for big-endian";
+  const bool float_kind = descr.size() == 3 && descr[1] == 'f' && (descr[2] == '2' || descr[2] == '4' || descr[2] == '8');
+  if (!float_kind) {
+    throw TableFileError(name, "descr", "unsupported dtype " + detail::quoted_excerpt(descr), expected);
+  }
+  NpyDtype dtype{};
+  switch (descr[0]) {
+    case '<': dtype.byte_order = ByteOrder::little; break;
+    case '>': dtype.byte_order = ByteOrder::big; break;
+    case '=':
+    case '|':
+      throw TableFileError(name, "descr",
+                           "byte order " + detail::quoted_excerpt(descr.substr(0, 1)) + " in " +
+                               detail::quoted_excerpt(descr) + " does not say how the file stores the bytes",
+                           expected);
+    default: throw TableFileError(name, "descr", "unsupported dtype " + detail::quoted_excerpt(descr), expected);
+  }
+  dtype.itemsize = descr[2] - '0';
+  dtype.format = dtype.itemsize == 2 ? FormatId::float16 : dtype.itemsize == 4 ? FormatId::float32 : FormatId::float64;
+  return dtype;
+}
+
+std::string shape_text(const std::vector<std::uint64_t>& shape) {
+  std::string text = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i > 0) text += ", ";
+    text += std::to_string(shape[i]);
+  }
+  return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+struct Preamble {
+  std::string version;
+  std::size_t header_start;
+  std::uint64_t header_length;
+};
+
+Preamble read_preamble(std::span<const std::byte> bytes, std::string_view name) {
+  if (bytes.empty()) throw TableFileError(name, "magic", "the file is empty", "an .npy file starting with '\\x93NUMPY'");
+  const std::size_t magic_seen = std::min(bytes.size(), magic.size());
+  if (detail::as_chars(bytes.first(magic_seen)) != magic.substr(0, magic_seen)) {
+    throw TableFileError(name, "magic", "the file starts with " + detail::quoted_excerpt(detail::as_chars(bytes.first(magic_seen))),
+                         "'\\x93NUMPY'");
+  }
+  if (magic_seen < magic.size()) {
+    throw TableFileError(name, "magic", "the file ends after " + std::to_string(bytes.size()) + " bytes",
+                         "the 6-byte magic '\\x93NUMPY'");
+  }
+  if (bytes.size() < magic.size() + 2) {
+    throw TableFileError(name, "version", "the file ends after " + std::to_string(bytes.size()) + " bytes",
+                         "two version bytes after the magic");
+  }
+  const auto major = std::to_integer<int>(bytes[6]);
+  const auto minor = std::to_integer<int>(bytes[7]);
+  const std::string version = std::to_string(major) + "." + std::to_string(minor);
+  if (minor != 0 || major < 1 || major > 3) {
+    throw TableFileError(name, "version", "format version " + version + " is not supported", "1.0, 2.0 or 3.0");
+  }
+  const std::size_t header_start = major == 1 ? preamble_v1 : preamble_v2;
+  const int length_width = major == 1 ? 2 : 4;
+  if (bytes.size() < header_start) {
+    throw TableFileError(name, "header length", "the file ends after " + std::to_string(bytes.size()) + " bytes",
+                         "a " + std::to_string(length_width) + "-byte header length for version " + version);
+  }
+  const std::uint64_t header_length = detail::load_uint(bytes.subspan(8), length_width, ByteOrder::little);
+  if (header_length == 0) throw TableFileError(name, "header length", "the header is empty", "a header dict");
+  if (header_length > bytes.size() - header_start) {
+    throw TableFileError(name, "header length",
+                         std::to_string(header_length) + " bytes runs past the end of the file (" +
+                             std::to_string(bytes.size() - header_start) + " bytes follow the length)",
+                         "a header within the file");
+  }
+  return {version, header_start, header_length};
+}
+
+void check_header_encoding(std::string_view header, const std::string& version, std::string_view name) {
+  if (version == "3.0") {
+    if (const auto bad = detail::first_invalid_utf8(header)) {
+      throw TableFileError(name, "header", "byte " + detail::quoted_excerpt(header.substr(*bad, 1)) + " at offset " +
+                                               std::to_string(*bad) + " is not UTF-8",
+                           "a UTF-8 header in version 3.0");
+    }
+    return;
+  }
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    if (static_cast<unsigned char>(header[i]) >= 0x80) {
+      throw TableFileError(name, "header", "byte " + detail::quoted_excerpt(header.substr(i, 1)) + " at offset " +
+                                               std::to_string(i) + " is not ASCII",
+                           "an ASCII header in version " + version + " (non-ASCII needs version 3.0)");
+    }
+  }
+}
+
+}  // namespace
+
+TableFile read_npy_bytes(std::span<const std::byte> bytes, std::string_view name) {
+  const Preamble preamble = read_preamble(bytes, name);
+  const std::string_view header_text = detail::as_chars(bytes.subspan(preamble.header_start, preamble.header_length));
+  check_header_encoding(header_text, preamble.version, name);
+  const detail::NpyHeader header = detail::parse_npy_header(header_text, name);
+  const NpyDtype dtype = parse_descr(header.descr, name);
+
+  if (header.shape.size() != 1 && header.shape.size() != 2) {
+    throw TableFileError(name, "shape",
+                         shape_text(header.shape) + " has " + std::to_string(header.shape.size()) + " dimensions",
+                         "1 or 2 dimensions");
+  }
+  const std::uint64_t rows = header.shape.size() == 2 ? header.shape[0] : 1;
+  const std::uint64_t cols = header.shape.back();
+  const std::size_t data_start = preamble.header_start + preamble.header_length;
+  const std::uint64_t data_bytes = bytes.size() - data_start;
+  // Checked against the bytes actually present before anything is allocated:
+  // a header that claims more (or fewer) values than the file holds is refused.
+  const auto entries = detail::checked_entries(rows, cols, dtype.itemsize, data_bytes, name, "shape",
+                                               shape_text(header.shape) + " of " + detail::quoted_excerpt(header.descr));
+
+  TableFile file;
+  file.info.dtype = header.descr;
+  file.info.byte_order = dtype.byte_order;
+  file.info.storage_order = header.fortran_order ? StorageOrder::column_major : StorageOrder::row_major;
+  file.info.ndim = static_cast<int>(header.shape.size());
+  file.info.version = preamble.version;
+  file.table = detail::make_checked_table(rows, cols, dtype.format, name);
+  const auto data = bytes.subspan(data_start);
+  Table& table = file.table;
+  for (std::uint64_t k = 0; k < entries; ++k) {
+    const std::uint64_t bits = detail::load_uint(data.subspan(k * static_cast<std::uint64_t>(dtype.itemsize)),
+                                                 dtype.itemsize, dtype.byte_order);
+    // Fortran order stores column after column: element k is (k % rows, k / rows).
+    const std::uint64_t index = header.fortran_order ? (k % rows) * cols + k / rows : k;
+    table.values[index] = detail::decode_float_bits(bits, dtype.format);
+  }
+  return file;
+}
+
+TableFile read_npy(const std::filesystem::path& path) {
+  const std::vector<std::byte> bytes = read_file_bytes(path);
+  return read_npy_bytes(bytes, path.string());
+}
+
+std::vector<std::byte> encode_npy(const Table& table, std::string_view name) {
+  detail::check_table_shape(table, name);
+  // NumPy has no bfloat16: its values are stored exactly as float32.
+  const FormatId stored = table.format == FormatId::bfloat16 ? FormatId::float32 : table.format;
+  const int itemsize = detail::storage_bytes(stored);
+  const std::string dict = "{'descr': '<f" + std::to_string(itemsize) + "', 'fortran_order': False, 'shape': (" +
+                           std::to_string(table.rows) + ", " + std::to_string(table.cols) + "), }";
+  // Version 1.0 holds a header of at most 65535 bytes; pad with spaces so the
+  // data starts at a multiple of 64 bytes, the newline last (NumPy's rule).
+  const bool version_2 = preamble_v1 + dict.size() + 1 > std::numeric_limits<std::uint16_t>::max();
+  const std::size_t preamble = version_2 ? preamble_v2 : preamble_v1;
+  const std::size_t unpadded = preamble + dict.size() + 1;
+  const std::size_t padded = (unpadded + data_alignment - 1) / data_alignment * data_alignment;
+  const std::string header = dict + std::string(padded - unpadded, ' ') + "\n";
+
+  std::vector<std::byte> out;
+  out.reserve(padded + table.values.size() * static_cast<std::size_t>(itemsize));
+  for (const char c : magic) out.push_back(static_cast<std::byte>(c));
+  out.push_back(std::byte{version_2 ? std::uint8_t{2} : std::uint8_t{1}});
+  out.push_back(std::byte{0});
+  detail::append_uint_le(out, header.size(), version_2 ? 4 : 2);
+  for (const char c : header) out.push_back(static_cast<std::byte>(c));
+  for (std::size_t k = 0; k < table.values.size(); ++k) {
+    detail::append_uint_le(out, detail::table_value_bits(table, k, stored, name), itemsize);
+  }
+  return out;
+}
+
+void write_npy(const std::filesystem::path& path, const Table& table) {
+  const std::vector<std::byte> bytes = encode_npy(table, path.string());
+  write_file_atomically(path, bytes);
+}
+
+}  // namespace pecheck

@@ -1,0 +1,185 @@
+#include "pecheck/safetensors.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "byte_io.hpp"
+#include "float_bits.hpp"
+#include "safetensors_header.hpp"
+#include "table_codec.hpp"
+
+namespace pecheck {
+
+namespace {
+
+constexpr std::size_t length_bytes = 8;
+// The reference implementation refuses headers past 100 MB; so does this one,
+// before reading them.
+constexpr std::uint64_t max_header_bytes = 100'000'000;
+constexpr std::size_t data_alignment = 8;
+
+std::optional<FormatId> table_format(std::string_view dtype) {
+  if (dtype == "F64") return FormatId::float64;
+  if (dtype == "F32") return FormatId::float32;
+  if (dtype == "F16") return FormatId::float16;
+  if (dtype == "BF16") return FormatId::bfloat16;
+  return std::nullopt;
+}
+
+std::string_view dtype_name(FormatId format) {
+  switch (format) {
+    case FormatId::float64: return "F64";
+    case FormatId::float32: return "F32";
+    case FormatId::float16: return "F16";
+    case FormatId::bfloat16: return "BF16";
+  }
+  return "F64";
+}
+
+std::string names_list(const std::vector<detail::SafetensorsEntry>& tensors) {
+  constexpr std::size_t shown = 10;
+  std::string list;
+  for (std::size_t i = 0; i < tensors.size() && i < shown; ++i) {
+    list += (i ? ", " : "") + detail::quoted_excerpt(tensors[i].name);
+  }
+  if (tensors.size() > shown) list += " and " + std::to_string(tensors.size() - shown) + " more";
+  return list;
+}
+
+const detail::SafetensorsEntry& select_tensor(const std::vector<detail::SafetensorsEntry>& tensors,
+                                              const std::optional<std::string>& tensor_name, std::string_view name) {
+  if (tensors.empty()) throw TableFileError(name, "header", "the file holds no tensor", "one tensor");
+  if (tensor_name) {
+    for (const auto& entry : tensors) {
+      if (entry.name == *tensor_name) return entry;
+    }
+    throw TableFileError(name, "tensor name",
+                         "no tensor " + detail::quoted_excerpt(*tensor_name) + "; the file holds " + names_list(tensors),
+                         "one of the names in the file");
+  }
+  if (tensors.size() != 1) {
+    throw TableFileError(name, "tensor name",
+                         "the file holds " + std::to_string(tensors.size()) + " tensors: " + names_list(tensors),
+                         "a tensor name to choose one");
+  }
+  return tensors.front();
+}
+
+void check_utf8(std::string_view text, std::string_view name, std::string_view field) {
+  if (const auto bad = detail::first_invalid_utf8(text)) {
+    throw TableFileError(name, field, "byte " + detail::quoted_excerpt(text.substr(*bad, 1)) + " at offset " +
+                                          std::to_string(*bad) + " is not UTF-8",
+                         "UTF-8 text");
+  }
+}
+
+}  // namespace
+
+TableFile read_safetensors_bytes(std::span<const std::byte> bytes, std::string_view name,
+                                 const std::optional<std::string>& tensor_name) {
+  if (bytes.size() < length_bytes) {
+    throw TableFileError(name, "header length", "the file has " + std::to_string(bytes.size()) + " bytes",
+                         "an 8-byte little-endian header length");
+  }
+  const std::uint64_t header_bytes = detail::load_uint(bytes, length_bytes, ByteOrder::little);
+  const std::uint64_t available = bytes.size() - length_bytes;
+  if (header_bytes == 0) throw TableFileError(name, "header length", "the header is empty", "a JSON object");
+  if (header_bytes > max_header_bytes) {
+    throw TableFileError(name, "header length", std::to_string(header_bytes) + " bytes is too long",
+                         "at most " + std::to_string(max_header_bytes) + " bytes");
+  }
+  if (header_bytes > available) {
+    throw TableFileError(name, "header length",
+                         std::to_string(header_bytes) + " bytes runs past the end of the file (" +
+                             std::to_string(available) + " bytes follow the length)",
+                         "a header within the file");
+  }
+  const std::string_view header_text = detail::as_chars(bytes.subspan(length_bytes, header_bytes));
+  check_utf8(header_text, name, "header");
+  if (header_text.front() != '{') {
+    throw TableFileError(name, "header", "starts with " + detail::quoted_excerpt(header_text, 8), "'{'");
+  }
+  const auto data = bytes.subspan(length_bytes + header_bytes);
+  const detail::SafetensorsHeader header = detail::parse_safetensors_header(header_text, data.size(), name);
+  const detail::SafetensorsEntry& entry = select_tensor(header.tensors, tensor_name, name);
+
+  const std::string dtype_field = "tensor " + detail::quoted_excerpt(entry.name) + " dtype";
+  const auto format = table_format(entry.dtype);
+  if (!format) {
+    throw TableFileError(name, dtype_field, "unsupported dtype " + detail::quoted_excerpt(entry.dtype),
+                         "F16, BF16, F32 or F64");
+  }
+  if (entry.shape.size() != 1 && entry.shape.size() != 2) {
+    throw TableFileError(name, "tensor " + detail::quoted_excerpt(entry.name) + " shape",
+                         std::to_string(entry.shape.size()) + " dimensions", "1 or 2 dimensions");
+  }
+  const std::uint64_t rows = entry.shape.size() == 2 ? entry.shape[0] : 1;
+  const std::uint64_t cols = entry.shape.back();
+  const int itemsize = detail::storage_bytes(*format);
+
+  TableFile file;
+  file.info.dtype = entry.dtype;
+  file.info.byte_order = ByteOrder::little;
+  file.info.storage_order = StorageOrder::row_major;
+  file.info.ndim = static_cast<int>(entry.shape.size());
+  file.info.tensor_name = entry.name;
+  file.info.metadata = header.metadata;
+  // The header check matched shape * itemsize against data_offsets, which lie
+  // within the data area: every read below is in bounds.
+  file.table = detail::make_checked_table(rows, cols, *format, name);
+  const auto tensor_bytes = data.subspan(entry.begin, entry.end - entry.begin);
+  for (std::size_t k = 0; k < file.table.values.size(); ++k) {
+    const std::uint64_t bits =
+        detail::load_uint(tensor_bytes.subspan(k * static_cast<std::size_t>(itemsize)), itemsize, ByteOrder::little);
+    file.table.values[k] = detail::decode_float_bits(bits, *format);
+  }
+  return file;
+}
+
+TableFile read_safetensors(const std::filesystem::path& path, const std::optional<std::string>& tensor_name) {
+  const std::vector<std::byte> bytes = read_file_bytes(path);
+  return read_safetensors_bytes(bytes, path.string(), tensor_name);
+}
+
+std::vector<std::byte> encode_safetensors(const Table& table, std::string_view name, std::string_view tensor_name,
+                                          const std::map<std::string, std::string>& metadata) {
+  detail::check_table_shape(table, name);
+  if (tensor_name.empty() || tensor_name == "__metadata__") {
+    throw TableFileError(name, "tensor name", detail::quoted_excerpt(tensor_name) + " cannot name a tensor",
+                         "a non-empty name other than '__metadata__'");
+  }
+  check_utf8(tensor_name, name, "tensor name");
+  for (const auto& [key, value] : metadata) {
+    check_utf8(key, name, "__metadata__");
+    check_utf8(value, name, "__metadata__");
+  }
+  const int itemsize = detail::storage_bytes(table.format);
+  const std::uint64_t data_bytes = table.values.size() * static_cast<std::uint64_t>(itemsize);
+
+  nlohmann::json header;
+  header[std::string(tensor_name)] = {
+      {"dtype", dtype_name(table.format)},
+      {"shape", {table.rows, table.cols}},
+      {"data_offsets", {0, data_bytes}},
+  };
+  if (!metadata.empty()) header["__metadata__"] = metadata;
+  std::string text = header.dump();
+  // Spaces after the JSON are allowed by the format; they align the data.
+  text.append((data_alignment - text.size() % data_alignment) % data_alignment, ' ');
+
+  std::vector<std::byte> out;
+  out.reserve(length_bytes + text.size() + data_bytes);
+  detail::append_uint_le(out, text.size(), length_bytes);
+  for (const char c : text) out.push_back(static_cast<std::byte>(c));
+  for (std::size_t k = 0; k < table.values.size(); ++k) {
+    detail::append_uint_le(out, detail::table_value_bits(table, k, table.format, name), itemsize);
+  }
+  return out;
+}
+
+void write_safetensors(const std::filesystem::path& path, const Table& table, std::string_view tensor_name,
+                       const std::map<std::string, std::string>& metadata) {
+  const std::vector<std::byte> bytes = encode_safetensors(table, path.string(), tensor_name, metadata);
+  write_file_atomically(path, bytes);
+}
+
+}  // namespace pecheck

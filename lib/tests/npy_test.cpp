@@ -1,0 +1,408 @@
+#include "pecheck/npy.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "table_file_testing.hpp"
+
+namespace pecheck {
+namespace {
+
+using namespace pecheck::testing;
+
+// An .npy file from its parts. The dict is padded with spaces and a newline so
+// the data starts at a multiple of 64, as NumPy writes it, unless the header
+// is given whole (raw_header).
+std::vector<std::byte> npy_file(int major, std::string_view dict, std::span<const std::byte> data, int minor = 0,
+                                bool raw_header = false) {
+  const std::size_t preamble = major == 1 ? 10 : 12;
+  std::string header(dict);
+  if (!raw_header) {
+    const std::size_t unpadded = preamble + header.size() + 1;
+    header += std::string((64 - unpadded % 64) % 64, ' ') + "\n";
+  }
+  std::vector<std::byte> out = to_bytes("\x93NUMPY");
+  out.push_back(static_cast<std::byte>(major));
+  out.push_back(static_cast<std::byte>(minor));
+  append_uint(out, header.size(), major == 1 ? 2 : 4, false);
+  for (const char c : header) out.push_back(static_cast<std::byte>(c));
+  out.insert(out.end(), data.begin(), data.end());
+  return out;
+}
+
+std::vector<std::byte> encode_bits(const std::vector<std::uint64_t>& bits, int width, bool big_endian) {
+  std::vector<std::byte> out;
+  for (const std::uint64_t b : bits) append_uint(out, b, width, big_endian);
+  return out;
+}
+
+std::string npy_dict(std::string_view descr, bool fortran, std::string_view shape) {
+  return "{'descr': '" + std::string(descr) + "', 'fortran_order': " + (fortran ? "True" : "False") +
+         ", 'shape': " + std::string(shape) + ", }";
+}
+
+Table table_from_bits(const std::vector<std::uint64_t>& bits, std::int64_t rows, std::int64_t cols, FormatId format) {
+  Table table = make_table(rows, cols, format);
+  for (std::size_t k = 0; k < bits.size(); ++k) table.values[k] = value_from_bits(bits[k], format);
+  return table;
+}
+
+// The data area of an .npy file (after the header its preamble announces).
+std::span<const std::byte> npy_data(std::span<const std::byte> file) {
+  const bool version_1 = std::to_integer<int>(file[6]) == 1;
+  const std::size_t preamble = version_1 ? 10 : 12;
+  const std::uint64_t length = read_uints(file.subspan(8, version_1 ? 2 : 4), version_1 ? 2 : 4).front();
+  return file.subspan(preamble + length);
+}
+
+FormatId format_of_itemsize(int itemsize) {
+  return itemsize == 2 ? FormatId::float16 : itemsize == 4 ? FormatId::float32 : FormatId::float64;
+}
+
+TEST(NpyRoundTrip, everyFormatIsWrittenAndReadBackBitForBit) {
+  RecordProperty("pattern_seed", std::to_string(pattern_seed));
+  TempDir dir;
+  for (const FormatId format : all_formats) {
+    SCOPED_TRACE(std::string(format == FormatId::float64   ? "float64"
+                             : format == FormatId::float32 ? "float32"
+                             : format == FormatId::float16 ? "float16"
+                                                           : "bfloat16"));
+    const std::vector<std::uint64_t> bits = interesting_bits(format, 24);
+    const Table written = table_from_bits(bits, 4, 6, format);
+    const auto path = dir / "table.npy";
+    write_npy(path, written);
+
+    // The stored bits are the patterns themselves; bfloat16 is stored as the
+    // float32 with the same value, the pattern in the top half.
+    const bool bfloat16 = format == FormatId::bfloat16;
+    const int width = bfloat16 ? 4 : layout_of_format(format).bytes();
+    std::vector<std::uint64_t> expected_stored = bits;
+    if (bfloat16) {
+      for (auto& b : expected_stored) b <<= 16;
+    }
+    const std::vector<std::byte> file = read_all(path);
+    EXPECT_EQ(read_uints(npy_data(file), width), expected_stored);
+
+    const TableFile read = read_npy(path);
+    EXPECT_EQ(read.table.rows, 4);
+    EXPECT_EQ(read.table.cols, 6);
+    EXPECT_EQ(read.table.format, bfloat16 ? FormatId::float32 : format);
+    EXPECT_EQ(read.info.dtype, "<f" + std::to_string(width));
+    EXPECT_EQ(read.info.version, "1.0");
+    for (std::size_t k = 0; k < bits.size(); ++k) {
+      EXPECT_TRUE(same_value(read.table.values[k], bits[k], format)) << "value " << k << " bits " << std::hex << bits[k];
+    }
+    // Written again, the table read gives the same file, NaN payloads included.
+    EXPECT_EQ(encode_npy(read.table, "again"), file);
+  }
+}
+
+TEST(NpyRead, everyVersionByteOrderLayoutAndWidthReadsTheSameValues) {
+  RecordProperty("pattern_seed", std::to_string(pattern_seed));
+  for (const int major : {1, 2, 3}) {
+    for (const bool big_endian : {false, true}) {
+      for (const bool fortran : {false, true}) {
+        for (const int itemsize : {2, 4, 8}) {
+          for (const int ndim : {1, 2}) {
+            const FormatId format = format_of_itemsize(itemsize);
+            const std::int64_t rows = ndim == 1 ? 1 : 3;
+            const std::int64_t cols = ndim == 1 ? 7 : 5;
+            const std::string descr = std::string(big_endian ? ">" : "<") + "f" + std::to_string(itemsize);
+            SCOPED_TRACE(descr + " version " + std::to_string(major) + (fortran ? " fortran " : " C ") +
+                         std::to_string(ndim) + "-D");
+            const std::vector<std::uint64_t> bits = interesting_bits(format, static_cast<std::size_t>(rows * cols));
+            // Fortran order stores column after column.
+            std::vector<std::uint64_t> stored;
+            for (std::int64_t j = 0; j < (fortran ? cols : 1); ++j) {
+              for (std::int64_t i = 0; i < (fortran ? rows : rows * cols); ++i) {
+                stored.push_back(bits[static_cast<std::size_t>(fortran ? i * cols + j : i)]);
+              }
+            }
+            const std::string shape = ndim == 1 ? "(" + std::to_string(cols) + ",)"
+                                                : "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
+            const auto file = npy_file(major, npy_dict(descr, fortran, shape), encode_bits(stored, itemsize, big_endian));
+            const TableFile read = read_npy_bytes(file, "built.npy");
+
+            EXPECT_EQ(read.info.dtype, descr);
+            EXPECT_EQ(read.info.byte_order, big_endian ? ByteOrder::big : ByteOrder::little);
+            EXPECT_EQ(read.info.storage_order, fortran ? StorageOrder::column_major : StorageOrder::row_major);
+            EXPECT_EQ(read.info.ndim, ndim);
+            EXPECT_EQ(read.info.version, std::to_string(major) + ".0");
+            ASSERT_EQ(read.table.rows, rows);
+            ASSERT_EQ(read.table.cols, cols);
+            EXPECT_EQ(read.table.format, format);
+            for (std::size_t k = 0; k < bits.size(); ++k) {
+              EXPECT_TRUE(same_value(read.table.values[k], bits[k], format)) << "value " << k;
+            }
+            const auto rewritten = encode_npy(read.table, "again");
+            EXPECT_EQ(read_uints(npy_data(rewritten), itemsize), bits) << "NaN payloads must survive";
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(NpyRead, headersNumpyAndPythonWouldAcceptAreRead) {
+  const std::vector<std::byte> data = encode_bits({0x3c00, 0x4000, 0x4200, 0x4400, 0x4500, 0x4600}, 2, false);
+  for (const std::string_view dict : {
+           std::string_view("{'descr': '<f2', 'fortran_order': False, 'shape': (2, 3), }"),
+           std::string_view("{'descr': '<f2', 'fortran_order': False, 'shape': (2, 3)}"),
+           std::string_view("{'shape': (2, 3), 'fortran_order': False, 'descr': '<f2'}"),
+           std::string_view("{'fortran_order': False, 'descr': '<f2', 'shape': (2, 3,),}"),
+           std::string_view("{\"descr\": \"<f2\", \"fortran_order\": False, \"shape\": (2, 3)}"),
+           std::string_view("{'descr':'<f2','fortran_order':False,'shape':(2,3)}"),
+           std::string_view("{ 'descr' : '<f2' , 'fortran_order' : False , 'shape' : ( 2 , 3 ) , }"),
+       }) {
+    SCOPED_TRACE(std::string(dict));
+    const TableFile read = read_npy_bytes(npy_file(1, dict, data), "variant.npy");
+    EXPECT_EQ(read.table.rows, 2);
+    EXPECT_EQ(read.table.cols, 3);
+    EXPECT_EQ(read.table.values, (std::vector<double>{1, 2, 3, 4, 5, 6}));
+  }
+}
+
+TEST(NpyRead, oneDimensionalArrayIsOneRowAndEmptyShapesAreTables) {
+  const TableFile vector = read_npy_bytes(npy_file(1, npy_dict("<f8", false, "(3,)"), encode_bits({0, 0, 0}, 8, false)), "v");
+  EXPECT_EQ(vector.table.rows, 1);
+  EXPECT_EQ(vector.table.cols, 3);
+  EXPECT_EQ(vector.info.ndim, 1);
+  const TableFile empty = read_npy_bytes(npy_file(1, npy_dict("<f4", false, "(0, 16)"), {}), "e");
+  EXPECT_EQ(empty.table.rows, 0);
+  EXPECT_EQ(empty.table.cols, 16);
+  EXPECT_TRUE(empty.table.values.empty());
+}
+
+TEST(NpyWrite, headerFollowsNumpysLayoutRules) {
+  for (const auto& [rows, cols] : {std::pair<std::int64_t, std::int64_t>{0, 0}, {1, 1}, {3, 4}, {12345, 7},
+                                   {std::int64_t{1} << 31, 0}}) {
+    SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(cols));
+    const Table table = make_table(rows, cols, FormatId::float64);
+    const std::vector<std::byte> file = encode_npy(table, "layout.npy");
+    ASSERT_GE(file.size(), 64u);
+    EXPECT_EQ(as_string(std::span(file).first(6)), "\x93NUMPY");
+    EXPECT_EQ(std::to_integer<int>(file[6]), 1);
+    EXPECT_EQ(std::to_integer<int>(file[7]), 0);
+    const std::size_t header_length = read_uints(std::span(file).subspan(8, 2), 2).front();
+    const std::size_t data_start = 10 + header_length;
+    EXPECT_EQ(data_start % 64, 0u) << "NumPy aligns the data to 64 bytes";
+    EXPECT_EQ(std::to_integer<char>(file[data_start - 1]), '\n');
+    const std::string header = as_string(std::span(file).subspan(10, header_length));
+    const std::string dict = npy_dict("<f8", false, "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")");
+    EXPECT_EQ(header.substr(0, dict.size()), dict);
+    EXPECT_EQ(header.find_first_not_of(' ', dict.size()), header.size() - 1) << "only spaces before the newline";
+    EXPECT_EQ(file.size(), data_start + table.values.size() * 8);
+  }
+}
+
+TEST(NpyWrite, refusesValuesOutsideTheTablesFormat) {
+  Table table = make_table(2, 3, FormatId::float16);
+  table.at(1, 2) = 0.1;  // not a float16 value
+  try {
+    encode_npy(table, "half.npy");
+    FAIL() << "0.1 was written as float16";
+  } catch (const TableFileError& error) {
+    EXPECT_TRUE(is_good_error_message(error.what(), "half.npy", "value at row 1, column 2"));
+  }
+  Table bfloat = make_table(1, 1, FormatId::bfloat16);
+  bfloat.values[0] = 1.0 + 1.0 / 256;  // needs 8 fraction bits, bfloat16 has 7
+  EXPECT_THROW(encode_npy(bfloat, "b.npy"), TableFileError);
+  Table lying = make_table(2, 3, FormatId::float32);
+  lying.values.pop_back();
+  try {
+    encode_npy(lying, "lying.npy");
+    FAIL() << "a 2 x 3 table with 5 values was written";
+  } catch (const TableFileError& error) {
+    EXPECT_TRUE(is_good_error_message(error.what(), "lying.npy", "table"));
+  }
+}
+
+TEST(NpyWrite, failureNamesThePathAndTheReasonAndLeavesNoTemporary) {
+  TempDir dir;
+  const Table table = make_table(2, 2, FormatId::float32);
+  const auto missing = dir / "no-such-directory" / "table.npy";
+  try {
+    write_npy(missing, table);
+    FAIL() << "wrote into a missing directory";
+  } catch (const TableFileError& error) {
+    EXPECT_TRUE(is_good_error_message(error.what(), missing.string(), "write"));
+    EXPECT_NE(std::string(error.what()).find("No such file or directory"), std::string::npos) << error.what();
+  }
+  // The rename fails when the target is a directory: the temporary must go.
+  const auto occupied = dir / "occupied.npy";
+  std::filesystem::create_directory(occupied);
+  EXPECT_THROW(write_npy(occupied, table), TableFileError);
+  const auto entries = std::distance(std::filesystem::directory_iterator(dir.path()), {});
+  EXPECT_EQ(entries, 1) << "only the directory itself is left";
+}
+
+TEST(NpyWrite, replacesAnExistingFileWhole) {
+  TempDir dir;
+  const auto path = dir / "table.npy";
+  write_npy(path, make_table(50, 50, FormatId::float64));
+  Table small = make_table(1, 2, FormatId::float32);
+  small.values = {0.5, -2.0};
+  write_npy(path, small);
+  EXPECT_EQ(read_npy(path).table.values, small.values);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 1);
+}
+
+TEST(NpyInterop, numpyReadsWhatPecheckWrites) {
+  const auto python = python_with_numpy();
+  if (!python) GTEST_SKIP() << "no python3 with numpy";
+  TempDir dir;
+  for (const FormatId format : all_formats) {
+    const std::vector<std::uint64_t> bits = interesting_bits(format, 15);
+    const auto path = dir / "pecheck.npy";
+    write_npy(path, table_from_bits(bits, 3, 5, format));
+    const CommandResult result = run_interop(*python, "dump-npy " + shell_quote(path.string()));
+    ASSERT_EQ(result.status, 0) << result.output;
+    const InteropRecord record = parse_interop_record(result.output);
+    const bool bfloat16 = format == FormatId::bfloat16;
+    EXPECT_EQ(record.dtype, "<f" + std::to_string(bfloat16 ? 4 : layout_of_format(format).bytes()));
+    EXPECT_FALSE(record.fortran);
+    EXPECT_EQ(record.version, "1.0");
+    EXPECT_EQ(record.rows, 3);
+    EXPECT_EQ(record.cols, 5);
+    std::vector<std::uint64_t> expected = bits;
+    if (bfloat16) {
+      for (auto& b : expected) b <<= 16;
+    }
+    EXPECT_EQ(record.bits, expected);
+  }
+}
+
+TEST(NpyInterop, pecheckReadsWhatNumpyWrites) {
+  const auto python = python_with_numpy();
+  if (!python) GTEST_SKIP() << "no python3 with numpy";
+  TempDir dir;
+  const CommandResult written = run_interop(*python, "write-npy " + shell_quote(dir.path().string()));
+  ASSERT_EQ(written.status, 0) << written.output;
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+    if (entry.path().extension() != ".npy") continue;
+    ++files;
+    SCOPED_TRACE(entry.path().filename().string());
+    std::ifstream sidecar(std::filesystem::path(entry.path()).replace_extension(".expect"));
+    const InteropRecord expected = parse_interop_record(std::string(std::istreambuf_iterator<char>(sidecar), {}));
+    const TableFile read = read_npy(entry.path());
+    EXPECT_EQ(read.info.dtype, expected.dtype);
+    EXPECT_EQ(read.info.storage_order == StorageOrder::column_major, expected.fortran);
+    EXPECT_EQ(read.info.ndim, expected.ndim);
+    EXPECT_EQ(read.info.version, expected.version);
+    ASSERT_EQ(read.table.rows, expected.rows);
+    ASSERT_EQ(read.table.cols, expected.cols);
+    for (std::size_t k = 0; k < expected.bits.size(); ++k) {
+      EXPECT_TRUE(same_value(read.table.values[k], expected.bits[k], read.table.format)) << "value " << k;
+    }
+    const int width = layout_of_format(read.table.format).bytes();
+    EXPECT_EQ(read_uints(npy_data(encode_npy(read.table, "again")), width), expected.bits);
+  }
+  EXPECT_EQ(files, 3 * 2 * 2 * 2 * 3);
+}
+
+// Every input here is malformed; each must raise TableFileError naming the
+// file and the field at fault, on one line.
+std::vector<MalformedCase> malformed_npy_cases() {
+  const auto data = encode_bits(std::vector<std::uint64_t>(12, 0x3f800000), 4, false);  // twelve 1.0f
+  const std::string good_dict = npy_dict("<f4", false, "(3, 4)");
+  const auto good = npy_file(1, good_dict, data);
+  const auto with_dict = [&](const std::string& dict) { return npy_file(1, dict, data); };
+  const auto with_shape = [&](const std::string& shape) { return with_dict(npy_dict("<f4", false, shape)); };
+  const auto with_descr = [&](const std::string& descr) { return with_dict(npy_dict(descr, false, "(3, 4)")); };
+  const auto prefix = [&](std::size_t n) { return std::vector<std::byte>(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n)); };
+  const auto with_byte = [&](std::size_t offset, unsigned char value) {
+    auto bytes = good;
+    bytes[offset] = static_cast<std::byte>(value);
+    return bytes;
+  };
+  auto longer = good;
+  longer.push_back(std::byte{0});
+  auto v2_past_end = npy_file(2, good_dict, data);
+  v2_past_end[11] = std::byte{0xff};  // the top byte of the 4-byte length
+  auto zero_length = prefix(8);
+  append_uint(zero_length, 0, 2, false);
+
+  std::vector<MalformedCase> cases{
+      {"empty", {}, "magic"},
+      {"truncated_in_magic", prefix(3), "magic"},
+      {"wrong_magic", with_byte(5, 'Z'), "magic"},
+      {"text_file", to_bytes("descr,shape\n<f4,3 4\n"), "magic"},
+      {"truncated_after_magic", prefix(6), "version"},
+      {"truncated_in_header_length", prefix(9), "header length"},
+      {"version_4_0", with_byte(6, 4), "version"},
+      {"version_1_1", with_byte(7, 1), "version"},
+      {"version_0_0", with_byte(6, 0), "version"},
+      {"zero_length_header", zero_length, "header length"},
+      {"header_length_past_end", with_byte(9, 0x7f), "header length"},
+      {"v2_header_length_past_end", v2_past_end, "header length"},
+      {"truncated_in_header", prefix(40), "header length"},
+      {"truncated_in_data", prefix(good.size() - 1), "shape"},
+      {"byte_after_data", longer, "shape"},
+      {"shape_lies", with_shape("(4, 4)"), "shape"},
+      {"huge_shape", with_shape("(1099511627776, 1099511627776)"), "shape"},
+      {"overflowing_shape", with_shape("(4611686018427387904, 4611686018427387904)"), "shape"},
+      {"dimension_past_int64", with_shape("(99999999999999999999, 4)"), "shape"},
+      {"negative_dimension", with_shape("(-3, 4)"), "shape"},
+      {"leading_zero_dimension", with_shape("(03, 4)"), "shape"},
+      {"integer_not_tuple", with_shape("(12)"), "shape"},
+      {"shape_is_a_list", with_shape("[3, 4]"), "shape"},
+      {"three_dimensions", with_shape("(1, 3, 4)"), "shape"},
+      {"zero_dimensions", npy_file(1, npy_dict("<f4", false, "()"), encode_bits({0}, 4, false)), "shape"},
+      {"int32_dtype", with_descr("<i4"), "descr"},
+      {"complex_dtype", with_descr("<c8"), "descr"},
+      {"object_dtype", with_descr("|O"), "descr"},
+      {"native_byte_order", with_descr("=f4"), "descr"},
+      {"not_applicable_byte_order", with_descr("|f4"), "descr"},
+      {"structured_dtype", with_dict("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (3, 4), }"), "descr"},
+      {"descr_not_a_string", with_dict("{'descr': 4, 'fortran_order': False, 'shape': (3, 4), }"), "descr"},
+      {"fortran_order_not_bool", with_dict("{'descr': '<f4', 'fortran_order': 'no', 'shape': (3, 4), }"), "fortran_order"},
+      {"unterminated_dict", with_dict("{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), "), "header"},
+      {"unterminated_string", with_dict("{'descr': '<f4, 'fortran_order': False, 'shape': (3, 4), }"), "header"},
+      {"escape_in_string", with_dict("{'descr': '<f\\x34', 'fortran_order': False, 'shape': (3, 4), }"), "header"},
+      {"duplicate_key", with_dict("{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }"), "header"},
+      {"unknown_key", with_dict("{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), 'extra': 1, }"), "header"},
+      {"missing_key", with_dict("{'descr': '<f4', 'shape': (3, 4), }"), "header"},
+      {"not_a_dict", with_dict("['<f4', False, (3, 4)]"), "header"},
+      {"missing_comma", with_dict("{'descr': '<f4' 'fortran_order': False, 'shape': (3, 4), }"), "header"},
+      {"newline_inside_dict", with_dict("{'descr': '<f4',\n'fortran_order': False, 'shape': (3, 4), }"), "header"},
+      {"junk_after_dict", with_dict(good_dict + " x"), "header"},
+      {"no_final_newline", npy_file(1, good_dict + "    ", data, 0, true), "header"},
+      {"non_ascii_in_v1_header", with_dict("{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), '\xc3\xa9': 1}"), "header"},
+      {"non_utf8_in_v3_header", npy_file(3, "{'descr': '<f4\xff', 'fortran_order': False, 'shape': (3, 4), }", data), "header"},
+      {"nul_in_header", with_byte(12, 0), "header"},
+  };
+  return cases;
+}
+
+TEST(NpyMalformed, everyMalformedInputRaisesAOneLineErrorNamingTheFileAndField) {
+  const auto cases = malformed_npy_cases();
+  EXPECT_GE(cases.size(), 30u);
+  maybe_keep_corpus(cases, ".npy");
+  TempDir dir;
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    const auto path = dir / (c.name + ".npy");
+    write_bytes(path, c.bytes);
+    try {
+      const TableFile read = read_npy(path);
+      ADD_FAILURE() << "read as a " << read.table.rows << " x " << read.table.cols << " table";
+    } catch (const TableFileError& error) {
+      EXPECT_TRUE(is_good_error_message(error.what(), path.string(), c.field));
+    }
+  }
+}
+
+TEST(NpyMalformed, nanAndInfinityAreValuesNotFormatErrors) {
+  const auto file = npy_file(1, npy_dict("<f4", false, "(1, 3)"), encode_bits({0x7fc00000, 0x7f800000, 0xff800001}, 4, false));
+  const TableFile read = read_npy_bytes(file, "nan.npy");
+  EXPECT_TRUE(std::isnan(read.table.values[0]));
+  EXPECT_TRUE(std::isinf(read.table.values[1]));
+  EXPECT_TRUE(std::isnan(read.table.values[2]));
+}
+
+}  // namespace
+}  // namespace pecheck

@@ -1,0 +1,77 @@
+#include "pecheck/table_file.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include "pecheck/npy.hpp"
+#include "pecheck/safetensors.hpp"
+#include "table_file_testing.hpp"
+
+namespace pecheck {
+namespace {
+
+using namespace pecheck::testing;
+
+TEST(TableFileError, messageIsOneLineWhateverThePathAndFileHold) {
+  const TableFileError error("dir/evil\nname.npy", "descr", "unsupported dtype '\x01'\r\n", "'<f4'");
+  const std::string message = error.what();
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  EXPECT_EQ(message.find('\r'), std::string::npos) << message;
+  EXPECT_EQ(message, "dir/evil\\x0Aname.npy: descr: unsupported dtype '\\x01'\\x0D\\x0A (expected '<f4')");
+}
+
+TEST(TableFileError, wellFormedUtf8InAPathIsKeptAndStrayBytesAreEscaped) {
+  EXPECT_EQ(std::string(TableFileError("donn\xc3\xa9" "es.npy", "f", "p", "e").what()),
+            "donn\xc3\xa9" "es.npy: f: p (expected e)");
+  EXPECT_EQ(std::string(TableFileError("a\xc3.npy", "f", "p", "e").what()), "a\\xC3.npy: f: p (expected e)");
+}
+
+TEST(TableFileKind, isChosenByExtensionIgnoringCase) {
+  EXPECT_EQ(table_file_kind("a/b.npy"), TableFileKind::npy);
+  EXPECT_EQ(table_file_kind("B.NPY"), TableFileKind::npy);
+  EXPECT_EQ(table_file_kind("model.safetensors"), TableFileKind::safetensors);
+  EXPECT_EQ(table_file_kind("table.npz"), std::nullopt);
+  EXPECT_EQ(table_file_kind("npy"), std::nullopt);
+}
+
+TEST(TableFile, readAndWriteDispatchOnTheExtension) {
+  TempDir dir;
+  Table table = make_table(2, 2, FormatId::bfloat16);
+  table.values = {1.0, -0.5, 0x1p-133, 3.0};  // 2^-133 is bfloat16's smallest subnormal
+  for (const char* name : {"t.npy", "t.safetensors"}) {
+    SCOPED_TRACE(name);
+    write_table_file(dir / name, table);
+    const TableFile read = read_table_file(dir / name);
+    EXPECT_EQ(read.table.values, table.values);
+  }
+  EXPECT_EQ(read_table_file(dir / "t.npy").table.format, FormatId::float32) << ".npy has no bfloat16";
+  EXPECT_EQ(read_table_file(dir / "t.safetensors").table.format, FormatId::bfloat16);
+  try {
+    write_table_file(dir / "t.csv", table);
+    FAIL() << "wrote a .csv";
+  } catch (const TableFileError& error) {
+    EXPECT_TRUE(is_good_error_message(error.what(), (dir / "t.csv").string(), "file name"));
+  }
+}
+
+TEST(TableFile, unreadableFilesAreErrorsNamingThePath) {
+  TempDir dir;
+  const auto missing = dir / "missing.npy";
+  try {
+    read_npy(missing);
+    FAIL() << "read a missing file";
+  } catch (const TableFileError& error) {
+    EXPECT_TRUE(is_good_error_message(error.what(), missing.string(), "file"));
+    EXPECT_NE(std::string(error.what()).find("No such file or directory"), std::string::npos) << error.what();
+  }
+  const auto directory = dir / "directory.safetensors";
+  std::filesystem::create_directory(directory);
+  EXPECT_THROW(read_safetensors(directory), TableFileError);
+  // A FIFO with no writer: opening it must neither block nor succeed.
+  const auto fifo = dir / "fifo.npy";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_THROW(read_npy(fifo), TableFileError);
+}
+
+}  // namespace
+}  // namespace pecheck
