@@ -1,11 +1,10 @@
 // Bit patterns of the four formats, to and from double, for the table files.
 //
-// These overlap to_bits / from_bits in format.hpp, which were being written
-// at the same time; the file code needs two things of its own: NaN payloads
+// Adapters over to_bits / from_bits in format.hpp for the file code, which
+// needs two things: NaN payloads
 // survive a round trip bit for bit (a file read and written back is the same
 // file), and a value that is not exactly representable is reported to the
 // caller (who names the row and column) instead of thrown.
-// TODO(lead): once format.cpp is on main, keep one implementation.
 #pragma once
 
 #include <cstdint>
