@@ -88,10 +88,14 @@ void sweep_accuracy(const Subject& subject, const FigureSettings& settings, cons
       continue;
     }
     // The reference is the expensive part (a few microseconds per entry):
-    // blocks in parallel, each into its own slot.
-    std::vector<std::vector<DoubleDouble>> exact(starts.size());
+    // blocks in parallel, each into its own slice. Block i holds rows
+    // [i * rows, (i + 1) * rows) of the sweep's table.
+    const std::size_t block_entries = static_cast<std::size_t>(rows * range.dim);
+    std::vector<DoubleDouble> exact(starts.size() * block_entries);
     parallel_for(starts.size(), settings.threads, [&](std::size_t i) {
-      exact[i] = reference::reference_table(convention, {rows, range.dim, starts[i]}, FormatId::float32, 1).exact;
+      const std::vector<DoubleDouble> block =
+          reference::reference_table(convention, {rows, range.dim, starts[i]}, FormatId::float32, 1).exact;
+      std::copy(block.begin(), block.end(), exact.begin() + static_cast<std::ptrdiff_t>(i * block_entries));
     });
 
     const bool angle_twin = has_float32_angle_twin(convention) && !data.angles;
@@ -99,32 +103,48 @@ void sweep_accuracy(const Subject& subject, const FigureSettings& settings, cons
     const std::vector<ColumnSpec> columns = column_layout(convention, range.dim);
 
     for (FormatId format : {FormatId::float64, FormatId::float32, FormatId::float16, FormatId::bfloat16}) {
-      const std::string format_name(format_of(format).name);
+      const Format& f = format_of(format);
+      const std::string format_name(f.name);
       if (!offers_format(subject, format)) {
         data.ulp.skipped.push_back(convention.name + "/" + format_name + ": the subject does not offer the format");
         continue;
       }
-      const properties::UlpBudget& budget = properties::ulp_budget(settings.budget_kind, format);
       UlpCurve curve;
       curve.convention = convention.name;
       curve.format = format;
+      Table sweep = make_table(static_cast<std::int64_t>(starts.size()) * rows, range.dim, format);
       try {
         for (std::size_t i = 0; i < starts.size(); ++i) {
-          const TableRequest request{rows, range.dim, starts[i]};
-          const Table computed = subject.encoding_table(convention, request, format);
-          const properties::Measurement block = properties::measure_accuracy(
-              computed, exact[i], convention, request, budget.max_ulp, std::string(budget.source));
+          const Table computed = subject.encoding_table(convention, {rows, range.dim, starts[i]}, format);
+          if (computed.values.size() != block_entries) {
+            throw SubjectError("asked for " + std::to_string(rows) + " x " + std::to_string(range.dim) +
+                               " values, got " + std::to_string(computed.rows) + " x " + std::to_string(computed.cols));
+          }
+          double block_ulp = std::numeric_limits<double>::quiet_NaN();  // stays NaN if every entry is a typed mismatch
+          double block_abs = 0.0;
+          for (std::size_t k = 0; k < block_entries; ++k) {
+            const DoubleDouble& x = exact[i * block_entries + k];
+            const UlpError error = ulp_error(computed.values[k], x, f);
+            if (error.mismatch == Mismatch::none) block_ulp = std::isnan(block_ulp) ? error.ulps : std::max(block_ulp, error.ulps);
+            block_abs = std::max(block_abs, absolute_error(computed.values[k], x));
+            sweep.values[i * block_entries + k] = computed.values[k];
+          }
           curve.positions.push_back(static_cast<double>(position_of_row(convention, starts[i])));
-          curve.max_ulp.push_back(block.entries > block.mismatches ? block.max_ulp
-                                                                   : std::numeric_limits<double>::quiet_NaN());
-          curve.max_abs_error.push_back(block.max_abs_error);
-          properties::merge_measurement(curve.measurement, block);
-          if (angle_twin && format == FormatId::float32) angles.subject.push_back(block.max_abs_error);
+          curve.max_ulp.push_back(block_ulp);
+          curve.max_abs_error.push_back(block_abs);
+          if (angle_twin && format == FormatId::float32) angles.subject.push_back(block_abs);
         }
       } catch (const SubjectError& e) {
         data.ulp.skipped.push_back(convention.name + "/" + format_name + ": " + e.what());
         continue;
       }
+      // The whole sweep as one table: row j of it is block j / rows, row j % rows.
+      const properties::UlpBudget& budget = properties::ulp_budget(settings.budget_kind, format);
+      curve.measurement = properties::measure_accuracy(sweep, exact, convention, {sweep.rows, range.dim, 0},
+                                                       budget.max_ulp, std::string(budget.source));
+      properties::WorstInput& worst = curve.measurement.worst;
+      worst.row = starts[static_cast<std::size_t>(worst.row / rows)] + worst.row % rows;
+      worst.position = position_of_row(convention, worst.row);
       data.ulp.curves.push_back(std::move(curve));
     }
 
@@ -135,7 +155,7 @@ void sweep_accuracy(const Subject& subject, const FigureSettings& settings, cons
           const std::int64_t position = position_of_row(convention, starts[i] + r);
           for (std::int64_t c = 0; c < range.dim; ++c) {
             const double value = float32_angle_entry(convention, range.dim, columns[static_cast<std::size_t>(c)], position);
-            worst = std::max(worst, absolute_error(value, exact[i][static_cast<std::size_t>(r * range.dim + c)]));
+            worst = std::max(worst, absolute_error(value, exact[i * block_entries + static_cast<std::size_t>(r * range.dim + c)]));
           }
         }
         angles.positions.push_back(static_cast<double>(position_of_row(convention, starts[i])));
@@ -151,21 +171,33 @@ void sweep_accuracy(const Subject& subject, const FigureSettings& settings, cons
 
 namespace pecheck::reports {
 
-std::vector<AccuracyTable> accuracy_tables(const FigureData& data) {
-  if (data.ulp.curves.empty()) return {};
-  AccuracyTable table;
-  table.title = "The subject against the correctly rounded reference";
-  std::int64_t entries = 0;
-  for (const UlpCurve& curve : data.ulp.curves) entries = std::max(entries, curve.measurement.entries);
-  table.note = "Each row: " + std::to_string(entries) + " entries (d = " + std::to_string(data.ulp.dim) + ", " +
-               std::to_string(data.ulp.rows_per_block) +
-               " consecutive rows at each sampled position, log-spaced from the first row to the last row below "
-               "2^24). ULP error is the distance to the exact value in units of the exact value's binade in the "
-               "format; the worst input is the entry with the largest ULP error.";
-  for (const UlpCurve& curve : data.ulp.curves) {
-    table.rows.push_back({curve.convention, data.ulp.dim, "report/accuracy-sweep", curve.measurement});
+std::vector<AccuracyTable> accuracy_tables(const FigureData& data, const std::vector<CheckResult>& checks) {
+  std::vector<AccuracyTable> tables;
+  if (!data.ulp.curves.empty()) {
+    AccuracyTable table;
+    table.title = "Each convention and format against the correctly rounded reference";
+    std::int64_t entries = 0;
+    for (const UlpCurve& curve : data.ulp.curves) entries = std::max(entries, curve.measurement.entries);
+    table.note = "Each row: " + std::to_string(entries) + " entries (d = " + std::to_string(data.ulp.dim) + ", " +
+                 std::to_string(data.ulp.rows_per_block) +
+                 " consecutive rows at each sampled position, log-spaced from the first row to the last row below "
+                 "2^24). ULP error is the distance to the exact value in units of the exact value's binade in the "
+                 "format; the worst input is the entry with the largest ULP error.";
+    for (const UlpCurve& curve : data.ulp.curves) {
+      table.rows.push_back({curve.convention, data.ulp.dim, "figure ulp-error-by-position", curve.measurement});
+    }
+    tables.push_back(std::move(table));
   }
-  return {table};
+  AccuracyTable measured;
+  measured.title = "The checks' measurements";
+  measured.note = "Each row is one measurement of one check, over every convention and width it sweeps together.";
+  for (const CheckResult& check : checks) {
+    for (const properties::Measurement& m : check.outcome.measurements) {
+      measured.rows.push_back({"all the check sweeps", 0, check.id, m});
+    }
+  }
+  if (!measured.rows.empty()) tables.push_back(std::move(measured));
+  return tables;
 }
 
 }  // namespace pecheck::reports

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "pecheck/reports/figure_data.hpp"
@@ -151,7 +152,31 @@ std::optional<Figure> energy_figure(const FigureData& data) {
   return figure;
 }
 
-std::optional<Figure> slow_figure(const FigureData& data) {
+// encoding-bounds/slow-columns counts the columns constant in the subject's
+// own table over rows [a, b): statistics named "<format> constant columns
+// over rows [a, b)" with the note "of <d> columns, <convention>". Those at
+// the figure's width and convention are drawn as points over its curves.
+void overlay_slow_column_counts(Panel& panel, const SlowColumnCurve& curve, const std::vector<CheckResult>& checks) {
+  for (const CheckResult& check : checks) {
+    if (check.id != "encoding-bounds/slow-columns") continue;
+    for (FormatId format : curve.formats) {
+      const std::string name(format_of(format).name);
+      const std::string prefix = name + " constant columns over rows [";
+      const std::string note = "of " + std::to_string(curve.dim) + " columns, " + curve.convention;
+      Series points{name + ", the subject's table (" + check.id + ")", SeriesStyle::points, {}, {}, false};
+      for (const properties::Statistic& statistic : check.outcome.statistics) {
+        long long first = 0, end = 0;
+        if (statistic.name.rfind(prefix, 0) != 0 || statistic.note != note) continue;
+        if (std::sscanf(statistic.name.c_str() + prefix.size(), "%lld, %lld)", &first, &end) != 2) continue;
+        points.x.push_back(static_cast<double>(end - first));
+        points.y.push_back(statistic.value);
+      }
+      if (!points.x.empty()) panel.series.push_back(std::move(points));
+    }
+  }
+}
+
+std::optional<Figure> slow_figure(const FigureData& data, const std::vector<CheckResult>& checks) {
   if (!data.slow_columns) return std::nullopt;
   const SlowColumnCurve& curve = *data.slow_columns;
   Figure figure;
@@ -168,20 +193,23 @@ std::optional<Figure> slow_figure(const FigureData& data) {
     panel.series.push_back({name, SeriesStyle::line_and_points, curve.range_ends, curve.counts[f], false});
     summary += (summary.empty() ? "" : ", ") + name + " " + significant(curve.counts[f][at], 6);
   }
+  overlay_slow_column_counts(panel, curve, checks);
+  const bool overlaid = panel.series.size() > curve.formats.size();
   figure.panels.push_back(std::move(panel));
   figure.caption = "A column is counted when every position in [0, P) rounds to the same value in the format: "
                    "it tells those positions nothing apart. For P = " + significant(curve.range_ends[at], 6) + ": " +
-                   summary + " of " + std::to_string(curve.dim) + " columns.";
+                   summary + " of " + std::to_string(curve.dim) + " columns." +
+                   (overlaid ? " Points: the same count in the subject's own table, from encoding-bounds/slow-columns." : "");
   figure.sources = {"reference::correctly_rounded", "frequency_value"};
+  if (overlaid) figure.sources.push_back("encoding-bounds/slow-columns");
   return figure;
 }
 
 }  // namespace
 
 std::vector<Figure> build_figures(const FigureData& data, const std::vector<CheckResult>& checks) {
-  (void)checks;
   std::vector<Figure> figures;
-  for (auto figure : {ulp_figure(data), angle_figure(data), map_figure(data), energy_figure(data), slow_figure(data)}) {
+  for (auto figure : {ulp_figure(data), angle_figure(data), map_figure(data), energy_figure(data), slow_figure(data, checks)}) {
     if (figure) figures.push_back(std::move(*figure));
   }
   return figures;

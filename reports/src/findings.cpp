@@ -15,12 +15,12 @@ constexpr const char* recoverability_check = "scaling-variance/token-recoverabil
 constexpr const char* attention_check = "scaling-variance/attention-logit-variance";
 constexpr const char* tied_check = "scaling-variance/tied-logit-variance";
 
-// The energy-ratio curve's point nearest d = 512 (the paper's base model).
-std::optional<std::pair<double, std::pair<double, double>>> energy_at_512(const FigureData& data) {
+// The energy-ratio curve at d = 512 (the paper's base model): with and without the scale.
+std::optional<std::pair<double, double>> energy_at_512(const FigureData& data) {
   if (!data.energy) return std::nullopt;
   const EnergyRatioCurve& curve = *data.energy;
   for (std::size_t i = 0; i < curve.dims.size(); ++i) {
-    if (curve.dims[i] == 512.0) return std::make_pair(512.0, std::make_pair(curve.with_scale[i], curve.without_scale[i]));
+    if (curve.dims[i] == 512.0) return std::make_pair(curve.with_scale[i], curve.without_scale[i]);
   }
   return std::nullopt;
 }
@@ -39,8 +39,8 @@ Finding why_scale(const Report& report, const FigureData& data) {
   auto ratio = b.use(energy_check, "float32: energy ratio E||s*e||^2 / ||PE||^2 with s = sqrt(d)", "energy ratio with the scale, d = 512");
   auto ratio_plain = b.use(energy_check, "float32: energy ratio E||e||^2 / ||PE||^2 without the scale", "energy ratio without the scale, d = 512");
   if (const auto point = energy_at_512(data); point && (!ratio || !ratio_plain)) {
-    ratio = point->second.first;
-    ratio_plain = point->second.second;
+    ratio = point->first;
+    ratio_plain = point->second;
     b.evidence("energy ratio with / without the scale, d = 512", significant(*ratio, 4) + " / " + significant(*ratio_plain, 4),
                "figure energy-ratio");
   }

@@ -125,7 +125,7 @@ void accuracy(std::string& out, const Report& report) {
            "<th>Max abs error</th><th>Worst input</th><th>Budget (ULP)</th><th>Budget source</th><th></th></tr>\n";
     for (const AccuracyRow& row : table.rows) {
       const properties::Measurement& m = row.measurement;
-      out += "<tr>" + td(row.convention) + td_num(std::to_string(row.dim)) + td(format_of(m.format).name) +
+      out += "<tr>" + td(row.convention) + td_num(dim_text(row)) + td(format_of(m.format).name) +
              td_num(ulps(m.max_ulp)) + td_num(ulps(m.rms_ulp)) + td_num(scientific(m.max_abs_error)) +
              "<td class=\"mono\">" + h(worst_input_text(m)) + "</td>" + td_num(ulps(m.budget_ulp)) +
              td(m.budget_source) + "<td>" +

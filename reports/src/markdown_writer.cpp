@@ -82,7 +82,7 @@ void accuracy_tables(std::string& out, const Report& report) {
     std::set<std::string> sources;
     for (const AccuracyRow& row : table.rows) {
       const properties::Measurement& m = row.measurement;
-      out += "| " + cell(row.convention) + " | " + std::to_string(row.dim) + " | " +
+      out += "| " + cell(row.convention) + " | " + dim_text(row) + " | " +
              std::string(format_of(m.format).name) + " | " + cell(ulps(m.max_ulp)) + " | " + cell(ulps(m.rms_ulp)) +
              " | " + cell(scientific(m.max_abs_error)) + " | " + cell(worst_input_text(m)) + " | " +
              cell(ulps(m.budget_ulp)) + " | " + (within_budget(m) ? "\u2705" : "\u274c") + " |\n";

@@ -88,7 +88,7 @@ Report build_report(const Subject& subject, std::vector<CheckResult> checks, con
     if (progress) progress("figures: the accuracy sweep against the reference", 0, 1);
     const FigureData data =
         compute_figure_data(subject, {settings.mode, settings.seed, settings.budget_kind, settings.threads});
-    report.accuracy = accuracy_tables(data);
+    report.accuracy = accuracy_tables(data, report.checks);
     report.figures = build_figures(data, report.checks);
     report.findings = write_findings(report, data);
   }

@@ -51,6 +51,8 @@ bool within_bounds(const properties::Statistic& s) {
          (!s.upper_bound || s.value <= *s.upper_bound);
 }
 
+std::string dim_text(const AccuracyRow& row) { return row.dim > 0 ? std::to_string(row.dim) : "several"; }
+
 std::string worst_input_text(const properties::Measurement& m) {
   return "row " + std::to_string(m.worst.row) + " (position " + std::to_string(m.worst.position) + "), column " +
          std::to_string(m.worst.column) + ": " + m.worst.value_hex + ", exact " + m.worst.exact_text;

@@ -19,6 +19,9 @@ std::string measured_details(const CheckResult& check);
 std::string bounds_text(const properties::Statistic& statistic);
 bool within_bounds(const properties::Statistic& statistic);
 
+// The width of an accuracy row: "512", or "several" for a check that sweeps several (dim 0).
+std::string dim_text(const AccuracyRow& row);
+
 // "row 12 (position 12), column 7: 0x3f7ffffe, exact 0.999999880790710449219".
 std::string worst_input_text(const properties::Measurement& measurement);
 // "float32: max 0.5 ULP, RMS 0.29 ULP, max abs error 5.96e-08 (budget 1 ULP)".

@@ -98,8 +98,10 @@ struct FigureData {
 
 FigureData compute_figure_data(const Subject& subject, const FigureSettings& settings);
 
-// The Boost.Math-style tables: one row per convention and format of the ULP sweep.
-std::vector<AccuracyTable> accuracy_tables(const FigureData& data);
+// The Boost.Math-style tables: one row per convention and format of the
+// report's ULP sweep, then one row per measurement the checks made (the
+// conformance family's, over every preset at once).
+std::vector<AccuracyTable> accuracy_tables(const FigureData& data, const std::vector<CheckResult>& checks);
 
 // The figures, with captions written from the numbers. The families'
 // outcomes add what they measured: the token-recoverability curves, and

@@ -54,7 +54,7 @@ struct CheckResult {
 // One row of a Boost.Math-style accuracy table: one convention, one format.
 struct AccuracyRow {
   std::string convention;       // preset name
-  std::int64_t dim = 0;         // the width swept
+  std::int64_t dim = 0;         // the width swept; 0 when the check sweeps several
   std::string check_id;         // the check whose measurement this is
   properties::Measurement measurement;
 };
