@@ -45,17 +45,20 @@ std::optional<Figure> ulp_figure(const FigureData& data) {
     panel.title = std::string(format_of(format).name);
     panel.x = axis("position", "", AxisScale::log);
     panel.y = axis("largest error in the block", "ULP", AxisScale::linear, 0.0);
-    double budget = 0.0, worst = 0.0;
+    double budget = 0.0, worst = 0.0, highest = 0.0;
     std::string worst_convention;
     for (const UlpCurve& curve : data.ulp.curves) {
       if (curve.format != format) continue;
       panel.series.push_back({curve.convention, SeriesStyle::line_and_points,
                               last_positions(curve.positions, data.ulp.rows_per_block), curve.max_ulp, false});
       budget = curve.measurement.budget_ulp;
+      highest = std::max(highest, curve.measurement.max_ulp);
       if (curve.measurement.max_ulp >= worst) worst = curve.measurement.max_ulp, worst_convention = curve.convention;
     }
     if (panel.series.empty()) continue;
     const double x_end = static_cast<double>(max_exact_position);
+    // Room above the budget line, so it never sits on the frame.
+    panel.y.max = 1.15 * std::max(budget, highest);
     panel.series.push_back({"budget", SeriesStyle::line, {1.0, x_end}, {budget, budget}, true});
     summary += (summary.empty() ? "" : "; ") + panel.title + " max " + ulps(worst) + " ULP (" + worst_convention +
                ", budget " + ulps(budget) + ")";
@@ -163,7 +166,7 @@ void overlay_slow_column_counts(Panel& panel, const SlowColumnCurve& curve, cons
       const std::string name(format_of(format).name);
       const std::string prefix = name + " constant columns over rows [";
       const std::string note = "of " + std::to_string(curve.dim) + " columns, " + curve.convention;
-      Series points{name + ", the subject's table (" + check.id + ")", SeriesStyle::points, {}, {}, false};
+      Series points{name + " in the subject's table", SeriesStyle::points, {}, {}, false};
       for (const properties::Statistic& statistic : check.outcome.statistics) {
         long long first = 0, end = 0;
         if (statistic.name.rfind(prefix, 0) != 0 || statistic.note != note) continue;
@@ -185,7 +188,7 @@ std::optional<Figure> slow_figure(const FigureData& data, const std::vector<Chec
   Panel panel;
   panel.title = curve.convention + ", d = " + std::to_string(curve.dim) + ", correctly rounded";
   panel.x = axis("positions in the range, P (positions 0 to P-1)", "", AxisScale::log);
-  panel.y = axis("columns holding one value", "columns", AxisScale::linear, 0.0);
+  panel.y = axis("columns holding one value", "", AxisScale::linear, 0.0);
   std::string summary;
   const std::size_t at = nearest_index(curve.range_ends, 512.0);
   for (std::size_t f = 0; f < curve.formats.size(); ++f) {

@@ -11,11 +11,17 @@ FindingBuilder::FindingBuilder(const Report& report, std::string id, std::string
 }
 
 std::optional<double> FindingBuilder::use(std::string_view check_id, std::string_view name_prefix,
-                                          const std::string& label) {
+                                          const std::string& label, bool last) {
   const CheckResult* check = find_check_result(report_, check_id);
   if (check == nullptr) return std::nullopt;
+  const properties::Statistic* found = nullptr;
   for (const properties::Statistic& statistic : check->outcome.statistics) {
     if (statistic.name.rfind(name_prefix, 0) != 0) continue;
+    found = &statistic;
+    if (!last) break;
+  }
+  if (found != nullptr) {
+    const properties::Statistic& statistic = *found;
     std::string value = significant(statistic.value, 6);
     if (statistic.lower_bound || statistic.upper_bound) {
       value += within_bounds(statistic) ? " (within " : " (OUTSIDE ";
@@ -40,9 +46,6 @@ int FindingBuilder::family_evidence(properties::Family family) {
     evidence(check.claim, std::string(properties::to_string(check.outcome.verdict)) + ", " +
                               std::to_string(check.outcome.cases) + " cases",
              check.id);
-    for (const properties::Statistic& statistic : check.outcome.statistics) {
-      evidence(statistic.name, significant(statistic.value, 6), check.id);
-    }
   }
   return ran;
 }
@@ -76,7 +79,9 @@ std::string FindingBuilder::status(std::string_view check_id) const {
   const CheckResult* check = find_check_result(report_, check_id);
   if (check == nullptr) return std::string(check_id) + " did not run";
   const std::string verdict(properties::to_string(check->outcome.verdict));
-  if (check->outcome.verdict == properties::Verdict::held) return std::string(check_id) + " held";
+  if (check->outcome.verdict == properties::Verdict::held) {
+    return std::string(check_id) + " held on " + std::to_string(check->outcome.cases) + " cases";
+  }
   return std::string(check_id) + " " + verdict + ": " + check->outcome.message;
 }
 

@@ -18,17 +18,19 @@ class FindingBuilder {
   // The value of the first statistic of `check_id` whose name starts with
   // `name_prefix` (the families prefix names with the format and may end
   // them with the sweep's size); recorded as evidence under `label`.
-  std::optional<double> use(std::string_view check_id, std::string_view name_prefix, const std::string& label);
+  // With `last`, the last such statistic (a sweep's largest width).
+  std::optional<double> use(std::string_view check_id, std::string_view name_prefix, const std::string& label,
+                            bool last = false);
   void evidence(std::string label, std::string value, std::string source);
 
-  // Every check of a family as evidence (verdict and cases) with its
-  // statistics; returns how many of them ran (held or failed).
+  // Every check of a family as evidence (verdict and cases); returns how
+  // many of them ran (held or failed).
   int family_evidence(properties::Family family);
   // "The 4 add-vs-concat checks held on 12345 generated cases and sweeps in
   // all." or which failed.
   std::string family_summary(properties::Family family) const;
 
-  // "held", "did not run", "not applicable: <message>", "failed: <message>".
+  // "<id> held on N cases", "<id> did not run", "<id> not applicable: <message>", "<id> failed: <message>".
   std::string status(std::string_view check_id) const;
 
   void paragraph(std::string text) { finding_.answer.push_back(std::move(text)); }

@@ -14,6 +14,11 @@ constexpr const char* energy_check = "scaling-variance/energy-ratio";
 constexpr const char* recoverability_check = "scaling-variance/token-recoverability";
 constexpr const char* attention_check = "scaling-variance/attention-logit-variance";
 constexpr const char* tied_check = "scaling-variance/tied-logit-variance";
+constexpr const char* construction_check = "add-vs-concat/construction";
+constexpr const char* linearity_check = "add-vs-concat/linearity";
+constexpr const char* strictness_check = "add-vs-concat/strictness";
+constexpr const char* orthogonality_check = "add-vs-concat/near-orthogonality";
+constexpr const char* columns_check = "add-vs-concat/column-energy";
 
 // The energy-ratio curve at d = 512 (the paper's base model): with and without the scale.
 std::optional<std::pair<double, double>> energy_at_512(const FigureData& data) {
@@ -147,20 +152,46 @@ Finding does_it_cancel(const Report& report) {
 Finding add_or_concat(const Report& report) {
   detail::FindingBuilder b(report, "add-not-concat",
                            "(c) Why is the positional encoding added to the embedding rather than concatenated?");
-  b.paragraph("The paper adds the two (section 3.5) without comparing the alternative. The add-vs-concat checks test "
-              "the argument that adding loses nothing concatenation offers.");
+  b.paragraph("The paper adds the two (section 3.5) and does not discuss concatenating. The add-vs-concat checks test "
+              "the argument that adding gives up nothing concatenation offers, and more.");
   const int ran = b.family_evidence(properties::Family::add_vs_concat);
   if (ran == 0) {
     b.paragraph("No add-vs-concat check ran in this run, so this finding has no measurement behind it.");
-  } else {
-    b.paragraph("Concatenation is a special case of addition: with zero-padded tables, add([E, 0], [0, P]) is "
-                "concat(E[t], P[p]) bit for bit, and a linear layer on a concatenation is the sum of two linear "
-                "layers, W [e; p] = W_e e + W_p p. " + b.family_summary(properties::Family::add_vs_concat) +
-                " Adding a d-wide encoding keeps the model d wide, where concatenation widens every later "
-                "projection by the encoding's width.");
+    b.unsupported("Everything above: no add-vs-concat check ran.");
+    return b.finish();
   }
+  b.paragraph("Concatenation is a special case of addition: with zero-padded tables, add([E, 0], [0, P]) is "
+              "concat(E[t], P[p]) bit for bit (" + b.status(construction_check) + "), and a linear layer on a "
+              "concatenation is the sum of two linear layers, W [e; p] = W_e e + W_p p (" + b.status(linearity_check) +
+              "). " + b.family_summary(properties::Family::add_vs_concat));
+
+  const auto splits = b.use(strictness_check, "float32: splits d = d_t + d_p", "float32: splits no concatenation reproduces");
+  const auto rank_t = b.use(strictness_check, "float32: rank of token differences", "float32: rank of token differences at a fixed position");
+  const auto rank_p = b.use(strictness_check, "float32: rank of position differences", "float32: rank of position differences for a fixed token");
+  if (splits && rank_t && rank_p) {
+    b.paragraph("Addition is also strictly more general. Differences between tokens at one position span a space of "
+                "rank " + significant(*rank_t, 6) + " and differences between positions for one token rank " +
+                significant(*rank_p, 6) + "; a concatenation with d_t token columns and d_p position columns allows at "
+                "most d_t and d_p, so " + significant(*splits, 6) + " splits of d (all of them) cannot produce these sums.");
+  }
+  const auto cosine = b.use(orthogonality_check, "float32: largest |cos(s*E[t], PE[p])|", "float32: largest |cos(s*E[t], PE[p])| at the largest d", true);
+  const auto quiet = b.use(columns_check, "float32: columns the encoding hardly moves (variance < 1%", "float32: columns the encoding hardly moves, of 512");
+  const auto first_share = b.use(columns_check, "float32: share of the encoding's variance in the first quarter", "float32: the encoding's variance in the first quarter of columns");
+  std::string geometry = "Nor does adding force the two to interfere";
+  if (cosine) {
+    geometry += ": random token embeddings are nearly orthogonal to every encoding row (largest |cos| " +
+                significant(*cosine, 3) + ", shrinking as 1/sqrt(d))";
+  }
+  if (quiet && first_share) {
+    geometry += ", and the encoding keeps " + percent(*first_share) + " of its variance in the first quarter of the "
+                "columns, leaving " + significant(*quiet, 6) + " of 512 columns where the token passes almost "
+                "untouched, as in a concatenation";
+  }
+  b.paragraph(geometry + ". Meanwhile the model stays d wide, where concatenating widens every later projection by the "
+              "encoding's width.");
   b.supported("Whatever a model computes from concat(E[t], P[p]) it can compute from a sum of zero-padded tables, "
-              "exactly, in every format the checks cover.");
+              "exactly, in every format the checks cover; the converse fails for every split of d.");
+  b.supported("In high dimension a sum keeps token and position nearly orthogonal without reserving columns for either.");
   b.unsupported("That trained models keep token and position in separate subspaces, or that adding trains better than "
                 "concatenating: these are claims about learning, which pecheck does not measure.");
   b.unsupported("The authors' reason: the paper gives none.");

@@ -74,11 +74,11 @@ void header(std::string& out, const Report& report, const HtmlOptions& options) 
 void contents(std::string& out, const Report& report) {
   out += "<nav><h2>Contents</h2><ul>\n";
   if (!all_held(report)) out += "<li><a href=\"#failures\">Failed checks</a></li>\n";
-  out += "<li><a href=\"#checks\">Checks</a></li>\n";
-  if (!report.accuracy.empty()) out += "<li><a href=\"#accuracy\">Accuracy</a></li>\n";
-  out += "<li><a href=\"#statistics\">Measured statistics</a></li>\n";
   if (!report.findings.empty()) out += "<li><a href=\"#findings\">Findings</a></li>\n";
   if (!report.figures.empty()) out += "<li><a href=\"#figures\">Figures</a></li>\n";
+  if (!report.accuracy.empty()) out += "<li><a href=\"#accuracy\">Accuracy</a></li>\n";
+  out += "<li><a href=\"#checks\">Checks</a></li>\n";
+  out += "<li><a href=\"#statistics\">Measured statistics</a></li>\n";
   out += "<li><a href=\"#environment\">Environment</a></li>\n</ul></nav>\n";
 }
 
@@ -212,12 +212,13 @@ std::string write_html(const Report& report, const HtmlOptions& options) {
       h(report.configuration.subject) + "</title>\n<style>" + style + "</style>\n</head>\n<body>\n";
   header(out, report, options);
   contents(out, report);
+  // The answers first, then the evidence in increasing detail.
   failures(out, report);
-  checks(out, report);
-  accuracy(out, report);
-  statistics(out, report);
   findings(out, report);
   figures(out, report);
+  accuracy(out, report);
+  checks(out, report);
+  statistics(out, report);
   environment(out, report);
   out += "</body>\n</html>\n";
   return out;

@@ -165,6 +165,63 @@ Json accuracy_json(const AccuracyTable& table) {
   return {{"title", text(table.title)}, {"note", text(table.note)}, {"rows", rows}};
 }
 
+// The index just past the string literal opening at text[i] (a '"').
+std::size_t past_string(const std::string& text, std::size_t i) {
+  for (++i; i < text.size(); ++i) {
+    if (text[i] == '\\') {
+      ++i;
+    } else if (text[i] == '"') {
+      return i + 1;
+    }
+  }
+  return i;
+}
+
+// nlohmann's indented dump puts every element of an array on its own line,
+// 16384 lines for one heatmap; arrays of numbers and strings go on one line.
+std::string collapse_scalar_arrays(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    if (text[i] == '"') {
+      const std::size_t end = past_string(text, i);
+      out.append(text, i, end - i);
+      i = end;
+      continue;
+    }
+    if (text[i] == '[') {
+      std::size_t j = i + 1;
+      bool scalar = true;
+      while (j < text.size() && text[j] != ']') {
+        if (text[j] == '[' || text[j] == '{') {
+          scalar = false;
+          break;
+        }
+        j = text[j] == '"' ? past_string(text, j) : j + 1;
+      }
+      if (scalar) {
+        out += '[';
+        for (std::size_t k = i + 1; k < j;) {
+          if (text[k] == '"') {
+            const std::size_t end = past_string(text, k);
+            out.append(text, k, end - k);
+            k = end;
+          } else {
+            if (text[k] == ',') out += ", ";
+            else if (text[k] != ' ' && text[k] != '\n') out += text[k];
+            ++k;
+          }
+        }
+        out += ']';
+        i = j + 1;
+        continue;
+      }
+    }
+    out += text[i++];
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string write_json(const Report& report) {
@@ -201,7 +258,7 @@ std::string write_json(const Report& report) {
   Json figures = Json::array();
   for (const Figure& figure : report.figures) figures.push_back(figure_json(figure));
   document["figures"] = figures;
-  return document.dump(1) + "\n";
+  return collapse_scalar_arrays(document.dump(1)) + "\n";
 }
 
 }  // namespace pecheck::reports

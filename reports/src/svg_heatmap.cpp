@@ -60,32 +60,43 @@ std::string colour_of(double value, double low, double high) {
 
 void draw_heatmap_cells(std::string& out, const Heatmap& map, double left, double top, double right, double bottom) {
   if (map.rows <= 0 || map.cols <= 0) return;
-  const double cell_width = (right - left) / static_cast<double>(map.cols);
-  const double cell_height = (bottom - top) / static_cast<double>(map.rows);
-  std::map<int, std::string> paths;  // ordered by level: deterministic output
+  // Drawn in cell units (a cell is 1 x 1 after the transform), each run of
+  // equal colour in a row as a horizontal stroke one cell thick through the
+  // row's middle: integer coordinates and relative moves keep a 128 x 128 map
+  // to a few hundred kilobytes.
+  struct Pen {
+    std::string path;
+    std::int64_t row = -1;
+    std::int64_t x = 0;  // where the last stroke ended
+  };
+  std::map<int, Pen> pens;  // ordered by level: deterministic output
   for (std::int64_t row = 0; row < map.rows; ++row) {
-    const double y0 = top + cell_height * static_cast<double>(row);
-    const double y1 = top + cell_height * static_cast<double>(row + 1);
     std::int64_t start = 0;
     while (start < map.cols) {
-      const int level = level_of(map.values[static_cast<std::size_t>(row * map.cols + start)], map.low, map.high);
+      const auto value = [&](std::int64_t col) { return map.values[static_cast<std::size_t>(row * map.cols + col)]; };
+      const int level = level_of(value(start), map.low, map.high);
       std::int64_t end = start + 1;
-      while (end < map.cols && level_of(map.values[static_cast<std::size_t>(row * map.cols + end)], map.low,
-                                        map.high) == level) {
-        ++end;
+      while (end < map.cols && level_of(value(end), map.low, map.high) == level) ++end;
+      Pen& pen = pens[level];
+      if (pen.row == row) {
+        pen.path += "m" + std::to_string(start - pen.x) + " 0";
+      } else {
+        pen.path += "M" + std::to_string(start) + " " + std::to_string(row) + ".5";
       }
-      const double x0 = left + cell_width * static_cast<double>(start);
-      const double x1 = left + cell_width * static_cast<double>(end);
-      // Absolute corners, so rounding never leaves hairline gaps between rows.
-      paths[level] += "M" + coordinate(x0) + " " + coordinate(y0) + "H" + coordinate(x1) + "V" + coordinate(y1) +
-                      "H" + coordinate(x0) + "z";
+      pen.path += "h" + std::to_string(end - start);
+      pen.row = row;
+      pen.x = end;
       start = end;
     }
   }
-  for (const auto& [level, path] : paths) {
+  out += "<g transform=\"translate(" + coordinate(left) + "," + coordinate(top) + ") scale(" +
+         significant((right - left) / static_cast<double>(map.cols), 8) + "," +
+         significant((bottom - top) / static_cast<double>(map.rows), 8) + ")\" fill=\"none\" stroke-width=\"1\">\n";
+  for (const auto& [level, pen] : pens) {
     const std::string colour = level == nan_level ? "#808080" : level_colour(level);
-    out += "<path d=\"" + path + "\" fill=\"" + colour + "\" shape-rendering=\"crispEdges\"/>\n";
+    out += "<path d=\"" + pen.path + "\" stroke=\"" + colour + "\"/>\n";
   }
+  out += "</g>\n";
 }
 
 void draw_colour_bar(std::string& out, const Heatmap& map, double x, double top, double bottom) {

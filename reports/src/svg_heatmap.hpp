@@ -1,6 +1,6 @@
 // Heatmaps for svg_plot: cells on a diverging colour scale, drawn as one
 // path per colour level (adjacent cells of a row that share a level merge
-// into one rectangle, which keeps a 128 x 128 map small), and a colour bar.
+// into one stroke, which keeps a 128 x 128 map small), and a colour bar.
 #pragma once
 
 #include <string>

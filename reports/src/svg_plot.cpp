@@ -228,8 +228,9 @@ std::string render_panel_svg(const Panel& panel, std::string_view id_prefix, Plo
   return svg_open(size.width, size.height) + panel_body(panel, "clip-" + safe_id(id_prefix), size) + "</svg>\n";
 }
 
-std::string render_figure_svg(const Figure& figure, int columns, PlotSize panel_size) {
+std::string render_figure_svg(const Figure& figure, int columns) {
   const int count = static_cast<int>(figure.panels.size());
+  const PlotSize panel_size = count == 1 ? PlotSize{760, 400} : PlotSize{};
   const int across = std::max(1, std::min(columns, count));
   const int down = std::max(1, (count + across - 1) / across);
   std::string out = svg_open(across * panel_size.width, down * panel_size.height);

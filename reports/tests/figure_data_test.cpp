@@ -130,7 +130,7 @@ class OneTableSubject : public ForwardingSubject {
     return c;
   }
   Table encoding_table(const Convention& convention, const TableRequest& request, FormatId format) const override {
-    const TableRequest& fixed = *capabilities().fixed_request;
+    const TableRequest fixed = *capabilities().fixed_request;
     if (request.dim != fixed.dim || request.row_offset < fixed.row_offset ||
         request.row_offset + request.rows > fixed.row_offset + fixed.rows) {
       throw SubjectError("rows outside the table");

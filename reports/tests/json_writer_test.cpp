@@ -94,6 +94,13 @@ TEST(JsonWriter, hostileStringsRoundTripAsSanitisedText) {
   for (char c : text) EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20 && c != '\n') << int(c);
 }
 
+TEST(JsonWriter, arraysOfNumbersTakeOneLine) {
+  const std::string text = write_json(testing::sample_report());
+  EXPECT_NE(text.find("\"x\": [1.0, 10.0, 100.0, 1000.0]"), std::string::npos);
+  EXPECT_NE(text.find("\"upper_edges\": [0.5, 1.0, \"Infinity\"]"), std::string::npos);
+  EXPECT_NE(text.find("\"counterexample\": [\n"), std::string::npos) << "arrays of objects stay indented";
+}
+
 TEST(JsonWriter, sameReportSameBytes) {
   EXPECT_EQ(write_json(testing::sample_report()), write_json(testing::sample_report()));
 }

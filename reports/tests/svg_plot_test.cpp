@@ -1,10 +1,13 @@
 #include "pecheck/reports/svg_plot.hpp"
 
 #include <cmath>
+#include <set>
+#include <sstream>
 
 #include <gtest/gtest.h>
 
 #include "../src/plot_scale.hpp"
+#include "../src/svg_heatmap.hpp"
 #include "support/sample_report.hpp"
 #include "support/xml_parse.hpp"
 
@@ -46,11 +49,55 @@ TEST(SvgPlot, pointsALogAxisCannotShowAreCountedInAVisibleNote) {
 TEST(SvgPlot, heatmapHasOnePathPerColourLevelAndAColourBar) {
   const Figure figure = testing::sample_heatmap_figure();
   const testing::XmlElement svg = testing::parse_xml(render_panel_svg(figure.panels[0], "h"));
-  const auto paths = svg.all("path");
-  std::set<std::string> fills;
-  for (const testing::XmlElement* path : paths) fills.insert(*path->attribute("fill"));
-  EXPECT_EQ(fills.size(), paths.size()) << "cells of one colour share one path";
+  std::set<std::string> colours;
+  std::size_t cell_paths = 0;
+  for (const testing::XmlElement* path : svg.all("path")) {
+    if (const std::string* stroke = path->attribute("stroke")) {
+      colours.insert(*stroke);
+      ++cell_paths;
+    }
+  }
+  EXPECT_GT(cell_paths, 1u);
+  EXPECT_EQ(colours.size(), cell_paths) << "cells of one colour share one path";
   EXPECT_NE(svg.all_text().find("PE value"), std::string::npos);
+}
+
+// Reads the strokes back ("M x y.5", "m dx 0", "h n") and checks that every
+// cell is painted exactly once, in the colour of its value.
+TEST(SvgPlot, heatmapPaintsEveryCellOnceInItsValuesColour) {
+  const Heatmap& map = *testing::sample_heatmap_figure().panels[0].heatmap;
+  const testing::XmlElement svg = testing::parse_xml(render_panel_svg(testing::sample_heatmap_figure().panels[0], "h"));
+  std::vector<std::string> painted(static_cast<std::size_t>(map.rows * map.cols));
+  for (const testing::XmlElement* path : svg.all("path")) {
+    const std::string* stroke = path->attribute("stroke");
+    if (stroke == nullptr) continue;
+    std::istringstream d(*path->attribute("d"));
+    long x = 0;
+    double y = 0;
+    char command = 0;
+    while (d >> command) {
+      if (command == 'M') {
+        d >> x >> y;
+      } else if (command == 'm') {
+        long dx = 0, dy = 0;
+        d >> dx >> dy;
+        x += dx;
+      } else if (command == 'h') {
+        long n = 0;
+        d >> n;
+        for (long k = 0; k < n; ++k, ++x) {
+          std::string& cell = painted[static_cast<std::size_t>(static_cast<long>(y) * map.cols + x)];
+          EXPECT_TRUE(cell.empty()) << "painted twice";
+          cell = *stroke;
+        }
+      } else {
+        FAIL() << "unexpected path command " << command;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < painted.size(); ++i) {
+    EXPECT_EQ(painted[i], plot::colour_of(map.values[i], map.low, map.high)) << "cell " << i;
+  }
 }
 
 TEST(SvgPlot, sameFigureSameBytes) {

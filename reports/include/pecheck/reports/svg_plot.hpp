@@ -22,8 +22,9 @@ struct PlotSize {
 std::string render_panel_svg(const Panel& panel, std::string_view id_prefix, PlotSize size = {});
 
 // A figure's panels in a grid of `columns`, as one <svg> element with the
-// figure's title as its accessible <title>.
-std::string render_figure_svg(const Figure& figure, int columns = 2, PlotSize panel_size = {});
+// figure's title as its accessible <title>. Panels are PlotSize{} each, or
+// wider when the figure has a single panel.
+std::string render_figure_svg(const Figure& figure, int columns = 2);
 
 // A standalone .svg document (XML declaration, then the figure).
 std::string standalone_svg(const Figure& figure);
