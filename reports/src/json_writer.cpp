@@ -114,14 +114,15 @@ Json panel_json(const Panel& panel) {
                       {"y", reals(s.y)}});
   }
   Json heatmap = nullptr;
+  // The grid's values are the subject's own table (the figure's source), not
+  // a result: the page draws them, the JSON gives the grid's shape.
   if (panel.heatmap) {
     const Heatmap& h = *panel.heatmap;
     heatmap = {{"rows", h.rows},         {"cols", h.cols},
                {"low", real(h.low)},     {"high", real(h.high)},
                {"value_label", text(h.value_label)},
                {"row_origin", real(h.row_origin)},
-               {"col_origin", real(h.col_origin)},
-               {"values", reals(h.values)}};
+               {"col_origin", real(h.col_origin)}};
   }
   return {{"title", text(panel.title)},
           {"x_axis", axis_json(panel.x)},

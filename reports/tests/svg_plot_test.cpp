@@ -65,8 +65,9 @@ TEST(SvgPlot, heatmapHasOnePathPerColourLevelAndAColourBar) {
 // Reads the strokes back ("M x y.5", "m dx 0", "h n") and checks that every
 // cell is painted exactly once, in the colour of its value.
 TEST(SvgPlot, heatmapPaintsEveryCellOnceInItsValuesColour) {
-  const Heatmap& map = *testing::sample_heatmap_figure().panels[0].heatmap;
-  const testing::XmlElement svg = testing::parse_xml(render_panel_svg(testing::sample_heatmap_figure().panels[0], "h"));
+  const Figure figure = testing::sample_heatmap_figure();
+  const Heatmap& map = *figure.panels[0].heatmap;
+  const testing::XmlElement svg = testing::parse_xml(render_panel_svg(figure.panels[0], "h"));
   std::vector<std::string> painted(static_cast<std::size_t>(map.rows * map.cols));
   for (const testing::XmlElement* path : svg.all("path")) {
     const std::string* stroke = path->attribute("stroke");
