@@ -1,0 +1,65 @@
+// Deliberately faulty subjects, each a numeric fault seen in real code
+// (CONVENTIONS.md), each named with the checks that must catch it. They prove
+// that every check can fail: a check no fault can fail proves nothing.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pecheck/subject.hpp"
+
+namespace pecheck::properties {
+
+// sin and cos exchanged in every frequency pair.
+std::unique_ptr<Subject> make_sin_cos_swapped_subject(std::shared_ptr<const Subject> inner);
+// The angle p*w computed in float32 (position and frequency rounded to float,
+// the product rounded to float), then sinf / cosf, as the PyTorch tutorial does.
+std::unique_ptr<Subject> make_float32_angle_subject(std::shared_ptr<const Subject> inner);
+// The timescale rule (min 1, max = the paper's base) wherever the convention
+// asks for the paper's rule.
+std::unique_ptr<Subject> make_timescale_rule_subject(std::shared_ptr<const Subject> inner);
+// The convention's zero rows (fairseq's padding row) left unzeroed.
+std::unique_ptr<Subject> make_unzeroed_padding_subject(std::shared_ptr<const Subject> inner);
+// Positions held in bfloat16 before the angle is computed: exact only to 256.
+std::unique_ptr<Subject> make_bfloat16_position_subject(std::shared_ptr<const Subject> inner);
+// The table computed in float16 and handed out in the requested format (a
+// float16 checkpoint upcast): values carry 11 bits whatever the format says.
+std::unique_ptr<Subject> make_float16_storage_subject(std::shared_ptr<const Subject> inner);
+// The table overwritten by a random initialisation, N(0, 1) entries.
+std::unique_ptr<Subject> make_random_init_subject(std::shared_ptr<const Subject> inner);
+
+// Faults of the embedding operations (CONVENTIONS.md fault 7 and the
+// concatenation's zero padding), in scaling_faults.cpp.
+// s * E computed as E / s.
+std::unique_ptr<Subject> make_scale_divided_subject(std::shared_ptr<const Subject> inner);
+// The scale left out: E + PE.
+std::unique_ptr<Subject> make_scale_missing_subject(std::shared_ptr<const Subject> inner);
+// The scale applied twice: s * (s * E) + PE.
+std::unique_ptr<Subject> make_scale_applied_twice_subject(std::shared_ptr<const Subject> inner);
+// sqrt(d) rounded toward zero in the format instead of to nearest.
+std::unique_ptr<Subject> make_scale_truncated_subject(std::shared_ptr<const Subject> inner);
+// The token embedding dropped from the sum: PE alone.
+std::unique_ptr<Subject> make_embedding_dropped_subject(std::shared_ptr<const Subject> inner);
+// zero_pad puts the zero block on the wrong side (left and right exchanged).
+std::unique_ptr<Subject> make_padding_wrong_side_subject(std::shared_ptr<const Subject> inner);
+// zero_pad off by one: one zero column moved from the right to the left (or back).
+std::unique_ptr<Subject> make_padding_off_by_one_subject(std::shared_ptr<const Subject> inner);
+// concat_embeddings in the wrong order: [PE[p], s * E[t]].
+std::unique_ptr<Subject> make_concat_reversed_subject(std::shared_ptr<const Subject> inner);
+
+struct Fault {
+  std::string name;                    // the subject is named "fault:" + name
+  std::string description;             // one sentence
+  std::string source;                  // where the fault was seen
+  std::vector<std::string> caught_by;  // check ids that must fail on it
+  std::function<std::unique_ptr<Subject>(std::shared_ptr<const Subject>)> make;
+};
+
+const std::vector<Fault>& faults();
+// The embedding-operation faults above, with the scaling-variance and
+// add-vs-concat checks that must catch them.
+const std::vector<Fault>& scaling_faults();
+
+}  // namespace pecheck::properties
