@@ -208,12 +208,80 @@ std::optional<Figure> slow_figure(const FigureData& data, const std::vector<Chec
   return figure;
 }
 
+// A figure id from a check id: "scaling-variance/token-recoverability" -> "scaling-variance-token-recoverability".
+std::string figure_id(std::string_view check_id) {
+  std::string id;
+  for (char c : check_id) {
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    id += keep ? c : (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : '-';
+  }
+  return id;
+}
+
+// Log axes where the values are positive and span three decades or more.
+AxisScale scale_for(const std::vector<double>& values) {
+  double low = std::numeric_limits<double>::infinity(), high = 0.0;
+  for (double v : values) {
+    if (!(v > 0.0) || !std::isfinite(v)) return AxisScale::linear;
+    low = std::min(low, v);
+    high = std::max(high, v);
+  }
+  return !values.empty() && high >= 1000.0 * low ? AxisScale::log : AxisScale::linear;
+}
+
+// The curves a check traced (Outcome::series), one panel per quantity
+// plotted: the token-recoverability rate against the scale, the cosines
+// against d, the encoding's variance per column.
+std::optional<Figure> series_figure(const CheckResult& check) {
+  if (check.outcome.series.empty()) return std::nullopt;
+  Figure figure;
+  figure.id = figure_id(check.id);
+  figure.title = check.id;
+  std::string numbers;
+  for (const properties::Series& curve : check.outcome.series) {
+    auto panel = std::find_if(figure.panels.begin(), figure.panels.end(),
+                              [&](const Panel& p) { return p.y.label == curve.y_label && p.x.label == curve.x_label; });
+    if (panel == figure.panels.end()) {
+      figure.panels.push_back({});
+      panel = figure.panels.end() - 1;
+      panel->title = curve.y_label;
+      panel->x = axis(curve.x_label, "", AxisScale::linear);
+      panel->y = axis(curve.y_label, "", AxisScale::linear);
+    }
+    const bool bound = curve.name.size() >= 5 && curve.name.compare(curve.name.size() - 5, 5, "bound") == 0;
+    // Markers help on a few points and hide the curve on many (a value per column).
+    const SeriesStyle style = bound || curve.x.size() > 64 ? SeriesStyle::line : SeriesStyle::line_and_points;
+    panel->series.push_back({curve.name, style, curve.x, curve.y, bound});
+    if (!curve.x.empty() && panel == figure.panels.begin()) {
+      numbers += (numbers.empty() ? "" : "; ") + curve.name + ": " + significant(curve.y.front(), 4) + " at " +
+                 significant(curve.x.front(), 4) + ", " + significant(curve.y.back(), 4) + " at " +
+                 significant(curve.x.back(), 4);
+    }
+  }
+  for (Panel& panel : figure.panels) {
+    std::vector<double> xs, ys;
+    for (const Series& series : panel.series) {
+      xs.insert(xs.end(), series.x.begin(), series.x.end());
+      ys.insert(ys.end(), series.y.begin(), series.y.end());
+    }
+    panel.x.scale = scale_for(xs);
+    panel.y.scale = scale_for(ys);
+  }
+  figure.caption = check.claim + " Measured: " + check.outcome.message + ". " + figure.panels.front().title + ": " +
+                   numbers + ".";
+  figure.sources = {check.id};
+  return figure;
+}
+
 }  // namespace
 
 std::vector<Figure> build_figures(const FigureData& data, const std::vector<CheckResult>& checks) {
   std::vector<Figure> figures;
   for (auto figure : {ulp_figure(data), angle_figure(data), map_figure(data), energy_figure(data), slow_figure(data, checks)}) {
     if (figure) figures.push_back(std::move(*figure));
+  }
+  for (const CheckResult& check : checks) {
+    if (auto figure = series_figure(check)) figures.push_back(std::move(*figure));
   }
   return figures;
 }

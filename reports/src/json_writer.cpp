@@ -78,6 +78,14 @@ Json check_json(const CheckResult& check) {
                           {"within_bounds", within_bounds(s)},
                           {"note", text(s.note)}});
   }
+  Json series = Json::array();
+  for (const properties::Series& curve : o.series) {
+    series.push_back({{"name", text(curve.name)},
+                      {"x_label", text(curve.x_label)},
+                      {"y_label", text(curve.y_label)},
+                      {"x", reals(curve.x)},
+                      {"y", reals(curve.y)}});
+  }
   Json distribution = Json::array();
   for (const auto& [label, count] : o.distribution) distribution.push_back({{"label", text(label)}, {"count", count}});
   return {{"id", text(check.id)},
@@ -94,6 +102,7 @@ Json check_json(const CheckResult& check) {
           {"reproduce_command", text(o.reproduce_command)},
           {"measurements", measurements},
           {"statistics", statistics},
+          {"series", series},
           {"distribution", distribution}};
 }
 

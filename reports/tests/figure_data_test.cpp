@@ -183,6 +183,27 @@ TEST(Figures, everyFigureHasDataAndACaptionWithNumbers) {
                                            "slow-columns"}));
 }
 
+TEST(Figures, aChecksSeriesBecomeAFigureWithOnePanelPerQuantity) {
+  CheckResult check;
+  check.id = "scaling-variance/token-recoverability";
+  check.claim = "Tokens are recovered.";
+  check.outcome.message = "all recovered";
+  check.outcome.series = {{"float32, position unknown", "a", "tokens recovered", {0.0, 0.5}, {0.125, 1.0}},
+                          {"bfloat16, position unknown", "a", "tokens recovered", {0.0, 0.5}, {0.0625, 1.0}},
+                          {"float32 bound", "a", "tokens recovered", {0.0, 0.5}, {0.0, 0.9}},
+                          {"float32", "a", "residual", {0.0, 0.5}, {1e-3, 1e-7}}};
+  const std::vector<Figure> figures = build_figures(FigureData{}, {check});
+  ASSERT_EQ(figures.size(), 1u);
+  const Figure& figure = figures.front();
+  EXPECT_EQ(figure.id, "scaling-variance-token-recoverability");
+  ASSERT_EQ(figure.panels.size(), 2u);
+  EXPECT_EQ(figure.panels[0].series.size(), 3u);
+  EXPECT_TRUE(figure.panels[0].series[2].dashed);
+  EXPECT_EQ(figure.panels[0].y.scale, AxisScale::linear);  // 0 cannot go on a log axis
+  EXPECT_EQ(figure.panels[1].y.scale, AxisScale::log);     // four decades
+  EXPECT_NE(figure.caption.find("float32, position unknown: 0.125 at 0, 1 at 0.5"), std::string::npos) << figure.caption;
+}
+
 TEST(Figures, slowColumnCountsFromTheBoundsCheckAreOverlaid) {
   const SlowColumnCurve& slow = *fast_quick_data().slow_columns;
   CheckResult check;

@@ -92,6 +92,8 @@ inline CheckResult measurement_check() {
                               {"nan statistic", std::numeric_limits<double>::quiet_NaN(), std::nullopt, 1.0, ""},
                               {"unbounded " + hostile_text(), -std::numeric_limits<double>::infinity(), std::nullopt,
                                std::nullopt, hostile_text()}};
+  check.outcome.series = {{"float32, position unknown", "a (s = d^a)", "tokens recovered", {0.0, 0.5}, {0.1, 1.0}},
+                          {hostile_text(), "a (s = d^a)", "residual " + hostile_text(), {0.0, 0.5}, {0.02, 0.001}}};
   return check;
 }
 
