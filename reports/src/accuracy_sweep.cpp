@@ -75,8 +75,7 @@ Range sweep_range(const Subject& subject, const Convention& convention, std::int
 
 }  // namespace
 
-void sweep_accuracy(const Subject& subject, const FigureSettings& settings, const SweepSizes& sizes,
-                    FigureData& data) {
+void sweep_accuracy(const Subject& subject, const FigureSettings& settings, const SweepSizes& sizes, FigureData& data) {
   data.ulp.rows_per_block = sizes.rows_per_block;
   for (const Convention& convention : offered_conventions(subject)) {
     const Range range = sweep_range(subject, convention, sizes.ulp_dim);
@@ -125,7 +124,8 @@ void sweep_accuracy(const Subject& subject, const FigureSettings& settings, cons
           for (std::size_t k = 0; k < block_entries; ++k) {
             const DoubleDouble& x = exact[i * block_entries + k];
             const UlpError error = ulp_error(computed.values[k], x, f);
-            if (error.mismatch == Mismatch::none) block_ulp = std::isnan(block_ulp) ? error.ulps : std::max(block_ulp, error.ulps);
+            if (error.mismatch == Mismatch::none)
+              block_ulp = std::isnan(block_ulp) ? error.ulps : std::max(block_ulp, error.ulps);
             block_abs = std::max(block_abs, absolute_error(computed.values[k], x));
             sweep.values[i * block_entries + k] = computed.values[k];
           }
@@ -154,8 +154,10 @@ void sweep_accuracy(const Subject& subject, const FigureSettings& settings, cons
         for (std::int64_t r = 0; r < rows; ++r) {
           const std::int64_t position = position_of_row(convention, starts[i] + r);
           for (std::int64_t c = 0; c < range.dim; ++c) {
-            const double value = float32_angle_entry(convention, range.dim, columns[static_cast<std::size_t>(c)], position);
-            worst = std::max(worst, absolute_error(value, exact[i * block_entries + static_cast<std::size_t>(r * range.dim + c)]));
+            const double value =
+                float32_angle_entry(convention, range.dim, columns[static_cast<std::size_t>(c)], position);
+            worst = std::max(
+                worst, absolute_error(value, exact[i * block_entries + static_cast<std::size_t>(r * range.dim + c)]));
           }
         }
         angles.positions.push_back(static_cast<double>(position_of_row(convention, starts[i])));

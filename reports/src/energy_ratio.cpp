@@ -21,9 +21,7 @@ class Stream {
   // Uniform in (0, 1): 53 random bits, never 0.
   double uniform() { return (static_cast<double>(next() >> 11) + 0.5) * 0x1.0p-53; }
   // Box-Muller: a standard normal deviate.
-  double normal() {
-    return std::sqrt(-2.0 * std::log(uniform())) * std::cos(2.0 * std::numbers::pi * uniform());
-  }
+  double normal() { return std::sqrt(-2.0 * std::log(uniform())) * std::cos(2.0 * std::numbers::pi * uniform()); }
 
  private:
   std::uint64_t state_;
@@ -58,8 +56,8 @@ EnergyRatioCurve measure_energy_ratio(const Subject& subject, const Convention& 
       }
     }
     embedding_energy /= tokens;
-    const double scale = curve.subject_scale ? subject.embedding_scale(d, FormatId::float32)
-                                             : std::sqrt(static_cast<double>(d));
+    const double scale =
+        curve.subject_scale ? subject.embedding_scale(d, FormatId::float32) : std::sqrt(static_cast<double>(d));
     curve.dims.push_back(static_cast<double>(d));
     curve.with_scale.push_back(scale * scale * embedding_energy / pe_energy);
     curve.without_scale.push_back(embedding_energy / pe_energy);

@@ -149,16 +149,14 @@ std::string sanitize_utf8(std::string_view text) {
   return out;
 }
 
-std::string escape_html(std::string_view text) {
-  return transform(text, html_reference);
-}
+std::string escape_html(std::string_view text) { return transform(text, html_reference); }
 
 std::string escape_xml_text(std::string_view text) {
   return transform(text, [](char32_t code) -> const char* {
     switch (code) {
       case '&': return "&amp;";
       case '<': return "&lt;";
-      case '>': return "&gt;";  // required after "]]"; harmless elsewhere
+      case '>': return "&gt;";    // required after "]]"; harmless elsewhere
       case '\r': return "&#13;";  // end-of-line handling would drop a literal one
       default: return nullptr;
     }
@@ -190,8 +188,7 @@ std::string escape_markdown_cell(std::string_view text) {
 }
 
 std::string markdown_code_block(std::string_view text) {
-  const std::string body =
-      transform(text, [](char32_t code) -> const char* { return code == '\r' ? "\\r" : nullptr; });
+  const std::string body = transform(text, [](char32_t code) -> const char* { return code == '\r' ? "\\r" : nullptr; });
   std::size_t longest = 0;
   for (std::size_t i = 0; i < body.size();) {
     std::size_t run = 0;

@@ -82,9 +82,8 @@ FigureData compute_figure_data(const Subject& subject, const FigureSettings& set
   for (const Convention& convention : conventions) {
     if (!float32 || (convention.name != principal.name && convention.name != "tensor2tensor")) continue;
     try {
-      data.encoding_maps.emplace_back(convention.name,
-                                      detail::encoding_map(subject, convention, data.sizes.map_positions,
-                                                           data.sizes.map_dim));
+      data.encoding_maps.emplace_back(
+          convention.name, detail::encoding_map(subject, convention, data.sizes.map_positions, data.sizes.map_dim));
     } catch (const SubjectError& e) {
       data.notes.push_back("encoding map for " + convention.name + ": " + e.what());
     }

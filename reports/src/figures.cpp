@@ -27,7 +27,8 @@ std::vector<double> last_positions(const std::vector<double>& starts, std::int64
 std::size_t nearest_index(const std::vector<double>& xs, double target) {
   std::size_t best = 0;
   for (std::size_t i = 1; i < xs.size(); ++i) {
-    if (std::abs(std::log(xs[i] + 1) - std::log(target + 1)) < std::abs(std::log(xs[best] + 1) - std::log(target + 1))) {
+    if (std::abs(std::log(xs[i] + 1) - std::log(target + 1)) <
+        std::abs(std::log(xs[best] + 1) - std::log(target + 1))) {
       best = i;
     }
   }
@@ -45,29 +46,31 @@ std::optional<Figure> ulp_figure(const FigureData& data) {
     panel.title = std::string(format_of(format).name);
     panel.x = axis("position", "", AxisScale::log);
     panel.y = axis("largest error in the block", "ULP", AxisScale::linear, 0.0);
-    double budget = 0.0, worst = 0.0, highest = 0.0;
+    double budget = 0.0, worst = 0.0;
     std::string worst_convention;
     for (const UlpCurve& curve : data.ulp.curves) {
       if (curve.format != format) continue;
       panel.series.push_back({curve.convention, SeriesStyle::line_and_points,
                               last_positions(curve.positions, data.ulp.rows_per_block), curve.max_ulp, false});
       budget = curve.measurement.budget_ulp;
-      highest = std::max(highest, curve.measurement.max_ulp);
       if (curve.measurement.max_ulp >= worst) worst = curve.measurement.max_ulp, worst_convention = curve.convention;
     }
     if (panel.series.empty()) continue;
     const double x_end = static_cast<double>(max_exact_position);
     // Room above the budget line, so it never sits on the frame.
-    panel.y.max = 1.15 * std::max(budget, highest);
+    panel.y.max = 1.15 * std::max(budget, worst);
     panel.series.push_back({"budget", SeriesStyle::line, {1.0, x_end}, {budget, budget}, true});
     summary += (summary.empty() ? "" : "; ") + panel.title + " max " + ulps(worst) + " ULP (" + worst_convention +
                ", budget " + ulps(budget) + ")";
     figure.panels.push_back(std::move(panel));
   }
-  figure.caption = "The subject's table against the exact value at " + std::to_string(data.ulp.curves.front().positions.size()) +
-                   " sampled blocks of " + std::to_string(data.ulp.rows_per_block) + " rows from position 0 to 2^24, d = " +
-                   std::to_string(data.ulp.dim) + "; each point is the largest ULP error in its block, plotted at the "
-                   "block's last position. Over the sweep: " + summary + ".";
+  figure.caption = "The subject's table against the exact value at " +
+                   std::to_string(data.ulp.curves.front().positions.size()) + " sampled blocks of " +
+                   std::to_string(data.ulp.rows_per_block) +
+                   " rows from position 0 to 2^24, d = " + std::to_string(data.ulp.dim) +
+                   "; each point is the largest ULP error in its block, plotted at the "
+                   "block's last position. Over the sweep: " +
+                   summary + ".";
   figure.sources = {"Subject::encoding_table", "reference::reference_table (exact values)",
                     "properties::measure_accuracy"};
   return figure;
@@ -84,18 +87,21 @@ std::optional<Figure> angle_figure(const FigureData& data) {
   panel.x = axis("position", "", AxisScale::log);
   panel.y = axis("largest absolute error in the block", "", AxisScale::log);
   const std::vector<double> xs = last_positions(curve.positions, data.ulp.rows_per_block);
-  panel.series.push_back({"p*w in float32, then sinf/cosf", SeriesStyle::line_and_points, xs, curve.float32_angles, false});
-  if (!curve.subject.empty()) panel.series.push_back({"the subject", SeriesStyle::line_and_points, xs, curve.subject, false});
+  panel.series.push_back(
+      {"p*w in float32, then sinf/cosf", SeriesStyle::line_and_points, xs, curve.float32_angles, false});
+  if (!curve.subject.empty())
+    panel.series.push_back({"the subject", SeriesStyle::line_and_points, xs, curve.subject, false});
   figure.panels.push_back(std::move(panel));
   const std::size_t mid = nearest_index(xs, 65536.0);
   const std::size_t end = xs.size() - 1;
-  figure.caption = "The PyTorch tutorial computes div_term = exp(2i * (-ln 10000 / d)) and the angle p * div_term "
-                   "in float32, then sin and cos in float32. Near position " + significant(xs[mid], 6) +
-                   " its largest error is " + scientific(curve.float32_angles[mid]) +
-                   (curve.subject.empty() ? std::string() : ", the subject's " + scientific(curve.subject[mid])) +
-                   "; at position " + significant(xs[end], 8) + " they are " + scientific(curve.float32_angles[end]) +
-                   (curve.subject.empty() ? std::string() : " and " + scientific(curve.subject[end])) +
-                   ". The angle's rounding error grows with p; float32's resolution at 1 (6e-08) does not.";
+  figure.caption =
+      "The PyTorch tutorial computes div_term = exp(2i * (-ln 10000 / d)) and the angle p * div_term "
+      "in float32, then sin and cos in float32. Near position " +
+      significant(xs[mid], 6) + " its largest error is " + scientific(curve.float32_angles[mid]) +
+      (curve.subject.empty() ? std::string() : ", the subject's " + scientific(curve.subject[mid])) + "; at position " +
+      significant(xs[end], 8) + " they are " + scientific(curve.float32_angles[end]) +
+      (curve.subject.empty() ? std::string() : " and " + scientific(curve.subject[end])) +
+      ". The angle's rounding error grows with p; float32's resolution at 1 (6e-08) does not.";
   figure.sources = {"float32 arithmetic as in the PyTorch tutorial", "Subject::encoding_table",
                     "reference::reference_table (exact values)"};
   return figure;
@@ -144,12 +150,13 @@ std::optional<Figure> energy_figure(const FigureData& data) {
   panel.series.push_back({"expected 2/d", SeriesStyle::line, curve.dims, theory_unscaled, true});
   figure.panels.push_back(std::move(panel));
   const std::size_t at = nearest_index(curve.dims, 512.0);
-  figure.caption = std::to_string(curve.tokens) + " embedding rows drawn from N(0, 1/d) per d against the mean "
-                   "squared norm of the subject's first " + std::to_string(curve.positions) +
-                   " float32 rows. At d = " + significant(curve.dims[at], 6) + " the ratio is " +
-                   significant(curve.with_scale[at], 4) + " with s = sqrt(d) (expected 2) and " +
-                   significant(curve.without_scale[at], 4) + " without (expected 2/d = " +
-                   significant(2.0 / curve.dims[at], 4) + ").";
+  figure.caption = std::to_string(curve.tokens) +
+                   " embedding rows drawn from N(0, 1/d) per d against the mean "
+                   "squared norm of the subject's first " +
+                   std::to_string(curve.positions) + " float32 rows. At d = " + significant(curve.dims[at], 6) +
+                   " the ratio is " + significant(curve.with_scale[at], 4) + " with s = sqrt(d) (expected 2) and " +
+                   significant(curve.without_scale[at], 4) +
+                   " without (expected 2/d = " + significant(2.0 / curve.dims[at], 4) + ").";
   figure.sources = {"Subject::encoding_table", curve.subject_scale ? "Subject::embedding_scale" : "sqrt(d) in double",
                     "a SplitMix64 and Box-Muller sample from the report's seed"};
   return figure;
@@ -199,10 +206,11 @@ std::optional<Figure> slow_figure(const FigureData& data, const std::vector<Chec
   overlay_slow_column_counts(panel, curve, checks);
   const bool overlaid = panel.series.size() > curve.formats.size();
   figure.panels.push_back(std::move(panel));
-  figure.caption = "A column is counted when every position in [0, P) rounds to the same value in the format: "
-                   "it tells those positions nothing apart. For P = " + significant(curve.range_ends[at], 6) + ": " +
-                   summary + " of " + std::to_string(curve.dim) + " columns." +
-                   (overlaid ? " Points: the same count in the subject's own table, from encoding-bounds/slow-columns." : "");
+  figure.caption =
+      "A column is counted when every position in [0, P) rounds to the same value in the format: "
+      "it tells those positions nothing apart. For P = " +
+      significant(curve.range_ends[at], 6) + ": " + summary + " of " + std::to_string(curve.dim) + " columns." +
+      (overlaid ? " Points: the same count in the subject's own table, from encoding-bounds/slow-columns." : "");
   figure.sources = {"reference::correctly_rounded", "frequency_value"};
   if (overlaid) figure.sources.push_back("encoding-bounds/slow-columns");
   return figure;
@@ -267,8 +275,8 @@ std::optional<Figure> series_figure(const CheckResult& check) {
     panel.x.scale = scale_for(xs);
     panel.y.scale = scale_for(ys);
   }
-  figure.caption = check.claim + " Measured: " + check.outcome.message + ". " + figure.panels.front().title + ": " +
-                   numbers + ".";
+  figure.caption =
+      check.claim + " Measured: " + check.outcome.message + ". " + figure.panels.front().title + ": " + numbers + ".";
   figure.sources = {check.id};
   return figure;
 }
@@ -277,7 +285,8 @@ std::optional<Figure> series_figure(const CheckResult& check) {
 
 std::vector<Figure> build_figures(const FigureData& data, const std::vector<CheckResult>& checks) {
   std::vector<Figure> figures;
-  for (auto figure : {ulp_figure(data), angle_figure(data), map_figure(data), energy_figure(data), slow_figure(data, checks)}) {
+  for (auto figure :
+       {ulp_figure(data), angle_figure(data), map_figure(data), energy_figure(data), slow_figure(data, checks)}) {
     if (figure) figures.push_back(std::move(*figure));
   }
   for (const CheckResult& check : checks) {

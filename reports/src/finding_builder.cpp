@@ -29,6 +29,7 @@ std::optional<double> FindingBuilder::use(std::string_view check_id, std::string
     }
     if (check->outcome.verdict == properties::Verdict::failed) value += " (check failed)";
     evidence(label, value, std::string(check_id) + ": " + statistic.name);
+    last_name_ = statistic.name;
     return statistic.value;
   }
   return std::nullopt;
@@ -43,8 +44,9 @@ int FindingBuilder::family_evidence(properties::Family family) {
   for (const CheckResult& check : report_.checks) {
     if (check.family != family) continue;
     ran += check.outcome.verdict != properties::Verdict::not_applicable;
-    evidence(check.claim, std::string(properties::to_string(check.outcome.verdict)) + ", " +
-                              std::to_string(check.outcome.cases) + " cases",
+    evidence(check.claim,
+             std::string(properties::to_string(check.outcome.verdict)) + ", " + std::to_string(check.outcome.cases) +
+                 " cases",
              check.id);
   }
   return ran;

@@ -22,6 +22,8 @@ class FindingBuilder {
   std::optional<double> use(std::string_view check_id, std::string_view name_prefix, const std::string& label,
                             bool last = false);
   void evidence(std::string label, std::string value, std::string source);
+  // The full name of the statistic the last successful use() found ("" if none).
+  const std::string& last_statistic_name() const { return last_name_; }
 
   // Every check of a family as evidence (verdict and cases); returns how
   // many of them ran (held or failed).
@@ -42,6 +44,7 @@ class FindingBuilder {
  private:
   const Report& report_;
   Finding finding_;
+  std::string last_name_;
 };
 
 }  // namespace pecheck::reports::detail

@@ -59,13 +59,13 @@ void header(std::string& out, const Report& report, const HtmlOptions& options) 
   const Summary s = summarize(report);
   const bool held = all_held(report);
   out += "<header>\n<h1>pecheck report: " + h(c.subject) + "</h1>\n";
-  out += std::string("<p class=\"banner ") + (held ? "held\">All checks held." : "failed\">Some checks failed.") +
-         " " + std::to_string(s.checks) + " checks: " + std::to_string(s.held) + " held, " + std::to_string(s.failed) +
+  out += std::string("<p class=\"banner ") + (held ? "held\">All checks held." : "failed\">Some checks failed.") + " " +
+         std::to_string(s.checks) + " checks: " + std::to_string(s.held) + " held, " + std::to_string(s.failed) +
          " failed, " + std::to_string(s.not_applicable) + " not applicable.</p>\n<dl class=\"run\">\n";
   out += "<dt>Subject</dt><dd>" + h(c.subject) + "</dd>\n";
   out += "<dt>Seed</dt><dd class=\"mono\">" + hex64(c.seed) + "</dd>\n";
-  out += "<dt>Mode</dt><dd>" + h(to_string(c.mode)) + " (" + std::to_string(c.max_cases) +
-         " cases per property)</dd>\n";
+  out +=
+      "<dt>Mode</dt><dd>" + h(to_string(c.mode)) + " (" + std::to_string(c.max_cases) + " cases per property)</dd>\n";
   out += "<dt>Reproduce</dt><dd><code>" + h(c.reproduce) + "</code></dd>\n";
   if (options.date) out += "<dt>Date</dt><dd>" + h(*options.date) + "</dd>\n";
   out += "</dl>\n</header>\n";
@@ -93,8 +93,9 @@ void failures(std::string& out, const Report& report) {
 }
 
 void checks(std::string& out, const Report& report) {
-  out += "<section id=\"checks\"><h2>Checks</h2>\n<table>\n<tr><th>Result</th><th>Check</th><th>Kind</th>"
-         "<th>Cases</th><th>Claim</th><th>Source</th></tr>\n";
+  out +=
+      "<section id=\"checks\"><h2>Checks</h2>\n<table>\n<tr><th>Result</th><th>Check</th><th>Kind</th>"
+      "<th>Cases</th><th>Claim</th><th>Source</th></tr>\n";
   for (const CheckResult& check : report.checks) {
     out += "<tr><td>" + verdict_span(check.outcome.verdict) + "</td>" + td(check.id) +
            td(properties::to_string(check.kind)) + td_num(std::to_string(check.outcome.cases)) + td(check.claim) +
@@ -121,8 +122,9 @@ void accuracy(std::string& out, const Report& report) {
   for (const AccuracyTable& table : report.accuracy) {
     out += "<h3>" + h(table.title) + "</h3>\n";
     if (!table.note.empty()) out += "<p>" + h(table.note) + "</p>\n";
-    out += "<table>\n<tr><th>Convention</th><th>d</th><th>Format</th><th>Max ULP</th><th>RMS ULP</th>"
-           "<th>Max abs error</th><th>Worst input</th><th>Budget (ULP)</th><th>Budget source</th><th></th></tr>\n";
+    out +=
+        "<table>\n<tr><th>Convention</th><th>d</th><th>Format</th><th>Max ULP</th><th>RMS ULP</th>"
+        "<th>Max abs error</th><th>Worst input</th><th>Budget (ULP)</th><th>Budget source</th><th></th></tr>\n";
     for (const AccuracyRow& row : table.rows) {
       const properties::Measurement& m = row.measurement;
       out += "<tr>" + td(row.convention) + td_num(dim_text(row)) + td(format_of(m.format).name) +
@@ -137,8 +139,9 @@ void accuracy(std::string& out, const Report& report) {
 }
 
 void statistics(std::string& out, const Report& report) {
-  out += "<section id=\"statistics\"><h2>Measured statistics</h2>\n<table>\n<tr><th>Check</th><th>Statistic</th>"
-         "<th>Value</th><th>Bounds</th><th></th><th>Note</th></tr>\n";
+  out +=
+      "<section id=\"statistics\"><h2>Measured statistics</h2>\n<table>\n<tr><th>Check</th><th>Statistic</th>"
+      "<th>Value</th><th>Bounds</th><th></th><th>Note</th></tr>\n";
   for (const CheckResult& check : report.checks) {
     for (const properties::Statistic& s : check.outcome.statistics) {
       out += "<tr>" + td(check.id) + td(s.name) + td_num(significant(s.value, 6)) + td(bounds_text(s)) + "<td>" +
@@ -166,7 +169,8 @@ void findings(std::string& out, const Report& report) {
     list(out, "What they do not show", finding.unsupported);
     if (!finding.evidence.empty()) {
       out += "<table>\n<tr><th>Evidence</th><th>Value</th><th>Source</th></tr>\n";
-      for (const Evidence& e : finding.evidence) out += "<tr>" + td(e.label) + td_num(e.value) + td(e.source) + "</tr>\n";
+      for (const Evidence& e : finding.evidence)
+        out += "<tr>" + td(e.label) + td_num(e.value) + td(e.source) + "</tr>\n";
       out += "</table>\n";
     }
     out += "</div>\n";

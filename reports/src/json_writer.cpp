@@ -66,7 +66,8 @@ Json measurement_json(const properties::Measurement& m) {
 Json check_json(const CheckResult& check) {
   const properties::Outcome& o = check.outcome;
   Json counterexample = Json::array();
-  for (const auto& [name, value] : o.counterexample) counterexample.push_back({{"name", text(name)}, {"value", text(value)}});
+  for (const auto& [name, value] : o.counterexample)
+    counterexample.push_back({{"name", text(name)}, {"value", text(value)}});
   Json measurements = Json::array();
   for (const properties::Measurement& m : o.measurements) measurements.push_back(measurement_json(m));
   Json statistics = Json::array();
@@ -127,8 +128,10 @@ Json panel_json(const Panel& panel) {
   // a result: the page draws them, the JSON gives the grid's shape.
   if (panel.heatmap) {
     const Heatmap& h = *panel.heatmap;
-    heatmap = {{"rows", h.rows},         {"cols", h.cols},
-               {"low", real(h.low)},     {"high", real(h.high)},
+    heatmap = {{"rows", h.rows},
+               {"cols", h.cols},
+               {"low", real(h.low)},
+               {"high", real(h.high)},
                {"value_label", text(h.value_label)},
                {"row_origin", real(h.row_origin)},
                {"col_origin", real(h.col_origin)}};
@@ -217,8 +220,10 @@ std::string collapse_scalar_arrays(const std::string& text) {
             out.append(text, k, end - k);
             k = end;
           } else {
-            if (text[k] == ',') out += ", ";
-            else if (text[k] != ' ' && text[k] != '\n') out += text[k];
+            if (text[k] == ',')
+              out += ", ";
+            else if (text[k] != ' ' && text[k] != '\n')
+              out += text[k];
             ++k;
           }
         }

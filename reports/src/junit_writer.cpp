@@ -54,9 +54,13 @@ std::string write_junit(const Report& report) {
            attribute("tests", std::to_string(checks.size())) + attribute("failures", std::to_string(failures)) +
            attribute("errors", "0") + attribute("skipped", std::to_string(skipped)) +
            attribute("time", seconds(suite_seconds)) + ">\n";
-    out += "    <properties>" "<property" + attribute("name", "seed") +
-           attribute("value", hex64(report.configuration.seed)) + "/>" "<property" + attribute("name", "subject") +
-           attribute("value", report.configuration.subject) + "/></properties>\n";
+    out +=
+        "    <properties>"
+        "<property" +
+        attribute("name", "seed") + attribute("value", hex64(report.configuration.seed)) +
+        "/>"
+        "<property" +
+        attribute("name", "subject") + attribute("value", report.configuration.subject) + "/></properties>\n";
     for (const CheckResult* check : checks) {
       out += "    <testcase" + attribute("classname", "pecheck." + std::string(properties::to_string(family))) +
              attribute("name", check->id) + attribute("time", seconds(check->seconds)) + ">\n";

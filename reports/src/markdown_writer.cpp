@@ -77,15 +77,16 @@ void accuracy_tables(std::string& out, const Report& report) {
   for (const AccuracyTable& table : report.accuracy) {
     out += "### " + escape_markdown(table.title) + "\n\n";
     if (!table.note.empty()) out += escape_markdown(table.note) + "\n\n";
-    out += "| Convention | d | Format | Max ULP | RMS ULP | Max abs error | Worst input (row, column: value, exact) | "
-           "Budget (ULP) | |\n| --- | ---: | --- | ---: | ---: | ---: | --- | ---: | --- |\n";
+    out +=
+        "| Convention | d | Format | Max ULP | RMS ULP | Max abs error | Worst input (row, column: value, exact) | "
+        "Budget (ULP) | |\n| --- | ---: | --- | ---: | ---: | ---: | --- | ---: | --- |\n";
     std::set<std::string> sources;
     for (const AccuracyRow& row : table.rows) {
       const properties::Measurement& m = row.measurement;
-      out += "| " + cell(row.convention) + " | " + dim_text(row) + " | " +
-             std::string(format_of(m.format).name) + " | " + cell(ulps(m.max_ulp)) + " | " + cell(ulps(m.rms_ulp)) +
-             " | " + cell(scientific(m.max_abs_error)) + " | " + cell(worst_input_text(m)) + " | " +
-             cell(ulps(m.budget_ulp)) + " | " + (within_budget(m) ? "\u2705" : "\u274c") + " |\n";
+      out += "| " + cell(row.convention) + " | " + dim_text(row) + " | " + std::string(format_of(m.format).name) +
+             " | " + cell(ulps(m.max_ulp)) + " | " + cell(ulps(m.rms_ulp)) + " | " + cell(scientific(m.max_abs_error)) +
+             " | " + cell(worst_input_text(m)) + " | " + cell(ulps(m.budget_ulp)) + " | " +
+             (within_budget(m) ? "\u2705" : "\u274c") + " |\n";
       sources.insert(std::string(format_of(m.format).name) + ": " + ulps(m.budget_ulp) + " ULP, " + m.budget_source);
     }
     out += "\nBudgets:\n\n";
@@ -124,8 +125,8 @@ void figures(std::string& out, const Report& report) {
   if (report.figures.empty()) return;
   out += "## Figures\n\nThe HTML page draws them; each is also an SVG file in figures/.\n\n";
   for (const Figure& figure : report.figures) {
-    out += "- **" + escape_markdown(figure.title) + "** (figures/" + escape_markdown(figure.id) + ".svg): " +
-           escape_markdown(figure.caption) + "\n";
+    out += "- **" + escape_markdown(figure.title) + "** (figures/" + escape_markdown(figure.id) +
+           ".svg): " + escape_markdown(figure.caption) + "\n";
   }
   out += "\n";
 }

@@ -59,9 +59,7 @@ double Scale::to_pixel(double value) const {
   return pixel_low + t * (pixel_high - pixel_low);
 }
 
-bool Scale::drawable(double value) const {
-  return std::isfinite(value) && (kind == AxisScale::linear || value > 0.0);
-}
+bool Scale::drawable(double value) const { return std::isfinite(value) && (kind == AxisScale::linear || value > 0.0); }
 
 void axis_range(const Axis& axis, const std::vector<double>& values, double& low, double& high) {
   double lowest = std::numeric_limits<double>::infinity();

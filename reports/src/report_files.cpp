@@ -23,7 +23,8 @@ namespace {
 class TemporaryFile {
  public:
   explicit TemporaryFile(const std::filesystem::path& destination) : destination_(destination) {
-    std::string pattern = (destination.parent_path() / ("." + destination.filename().string() + ".tmp-XXXXXX")).string();
+    std::string pattern =
+        (destination.parent_path() / ("." + destination.filename().string() + ".tmp-XXXXXX")).string();
     descriptor_ = ::mkstemp(pattern.data());
     if (descriptor_ < 0) fail(destination, "cannot create a temporary file beside it", errno);
     path_ = pattern;
@@ -65,7 +66,9 @@ class TemporaryFile {
   int descriptor_ = -1;
 };
 
-void make_directory(const std::filesystem::path& directory) {
+}  // namespace
+
+void ensure_directory(const std::filesystem::path& directory) {
   std::error_code error;
   std::filesystem::create_directories(directory, error);
   if (error) {
@@ -76,8 +79,6 @@ void make_directory(const std::filesystem::path& directory) {
   }
 }
 
-}  // namespace
-
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes) {
   TemporaryFile file(path);
   file.write_all(bytes);
@@ -86,7 +87,7 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view b
 
 std::vector<std::filesystem::path> write_report_files(const Report& report, const std::filesystem::path& directory,
                                                       const HtmlOptions& html_options) {
-  make_directory(directory);
+  ensure_directory(directory);
   std::vector<std::filesystem::path> written;
   const auto write = [&](const std::filesystem::path& path, const std::string& bytes) {
     write_file_atomically(path, bytes);
@@ -98,10 +99,11 @@ std::vector<std::filesystem::path> write_report_files(const Report& report, cons
   write(directory / markdown_file_name, write_markdown(report));
   if (!report.figures.empty()) {
     const std::filesystem::path figures = directory / figures_directory_name;
-    make_directory(figures);
+    ensure_directory(figures);
     for (const Figure& figure : report.figures) {
       // The id becomes a file name: nothing that could leave the directory.
-      if (figure.id.empty() || figure.id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos) {
+      if (figure.id.empty() ||
+          figure.id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos) {
         throw ReportWriteError("figure id '" + figure.id + "' is not a file name of a-z, 0-9 and '-'");
       }
       write(figures / (figure.id + ".svg"), standalone_svg(figure));

@@ -17,7 +17,8 @@ std::string failure_details(const CheckResult& check) {
   for (const properties::Measurement& m : o.measurements) {
     if (within_budget(m)) continue;
     text += measurement_line(m) + ", worst at " + worst_input_text(m);
-    if (m.mismatches > 0) text += ", " + std::to_string(m.mismatches) + " typed mismatches (signed zero, NaN, infinity)";
+    if (m.mismatches > 0)
+      text += ", " + std::to_string(m.mismatches) + " typed mismatches (signed zero, NaN, infinity)";
     text += "\n";
   }
   for (const properties::Statistic& s : o.statistics) {

@@ -102,9 +102,9 @@ std::string marker(std::size_t shape, double x, double y) {
       return "M" + coordinate(x) + " " + coordinate(y - r * 1.2) + "L" + coordinate(x + r * 1.2) + " " +
              coordinate(y + r) + "L" + coordinate(x - r * 1.2) + " " + coordinate(y + r) + "z";
     default:
-      return "M" + coordinate(x) + " " + coordinate(y - r * 1.3) + "L" + coordinate(x + r * 1.3) + " " +
-             coordinate(y) + "L" + coordinate(x) + " " + coordinate(y + r * 1.3) + "L" + coordinate(x - r * 1.3) +
-             " " + coordinate(y) + "z";
+      return "M" + coordinate(x) + " " + coordinate(y - r * 1.3) + "L" + coordinate(x + r * 1.3) + " " + coordinate(y) +
+             "L" + coordinate(x) + " " + coordinate(y + r * 1.3) + "L" + coordinate(x - r * 1.3) + " " + coordinate(y) +
+             "z";
   }
 }
 
@@ -183,17 +183,18 @@ std::string series_panel(const Panel& panel, const std::string& id, PlotSize siz
 
   std::string out;
   draw_axes(out, panel, x, y, left, top, right, bottom, size.height);
-  out += "<clipPath id=\"" + id + "\"><rect x=\"" + coordinate(left) + "\" y=\"" + coordinate(top) +
-         "\" width=\"" + coordinate(right - left) + "\" height=\"" + coordinate(bottom - top) + "\"/></clipPath>\n";
+  out += "<clipPath id=\"" + id + "\"><rect x=\"" + coordinate(left) + "\" y=\"" + coordinate(top) + "\" width=\"" +
+         coordinate(right - left) + "\" height=\"" + coordinate(bottom - top) + "\"/></clipPath>\n";
   out += "<g clip-path=\"url(#" + id + ")\">\n";
   std::size_t omitted = 0;
   for (std::size_t i = 0; i < panel.series.size(); ++i) omitted += draw_series(out, panel.series[i], i, x, y);
   out += "</g>\n";
   if (omitted > 0) {
     // Said, not hidden: zeros have no place on a logarithmic axis.
-    text(out, left + 4.0, bottom - 5.0,
-         std::to_string(omitted) + (omitted == 1 ? " point" : " points") + " not drawn (zero or negative on a log axis)",
-         "font-size=\"9\" fill=\"#555\"");
+    text(
+        out, left + 4.0, bottom - 5.0,
+        std::to_string(omitted) + (omitted == 1 ? " point" : " points") + " not drawn (zero or negative on a log axis)",
+        "font-size=\"9\" fill=\"#555\"");
   }
   if (legend > 0.0) draw_legend(out, panel, right + 10.0, top);
   return out;
@@ -218,8 +219,8 @@ std::string panel_body(const Panel& panel, const std::string& id, PlotSize size)
 
 std::string svg_open(int width, int height) {
   const std::string w = std::to_string(width), h = std::to_string(height);
-  return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + w + "\" height=\"" + h + "\" viewBox=\"0 0 " + w +
-         " " + h + "\" font-family=\"sans-serif\" font-size=\"11\" role=\"img\">\n";
+  return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + w + "\" height=\"" + h + "\" viewBox=\"0 0 " + w + " " +
+         h + "\" font-family=\"sans-serif\" font-size=\"11\" role=\"img\">\n";
 }
 
 }  // namespace

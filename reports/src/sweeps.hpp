@@ -16,8 +16,7 @@ bool offers_format(const Subject& subject, FormatId format);
 
 // accuracy_sweep.cpp: the ULP sweep, and beside it the float32-angle curve
 // for the paper's interleaved convention (it reuses the sweep's exact values).
-void sweep_accuracy(const Subject& subject, const FigureSettings& settings, const SweepSizes& sizes,
-                    FigureData& data);
+void sweep_accuracy(const Subject& subject, const FigureSettings& settings, const SweepSizes& sizes, FigureData& data);
 
 // slow_columns.cpp: for positions [0, P), P = 2, 4, ..., 2^24, how many
 // columns of the correctly rounded table keep a single value.

@@ -24,18 +24,20 @@ TEST(Utf8, wellFormedTextIsUnchanged) {
 // Unicode's "maximal subpart" rule (Unicode 15, table 3-8 and 3-9): one
 // U+FFFD per maximal ill-formed subsequence.
 TEST(Utf8, eachIllFormedSubpartBecomesOneReplacementCharacter) {
-  EXPECT_EQ(sanitize_utf8("a\xff" "b"), "a" + replacement + "b");
-  EXPECT_EQ(sanitize_utf8("\xc0\x80"), replacement + replacement);                  // overlong NUL
+  EXPECT_EQ(sanitize_utf8("a\xff"
+                          "b"),
+            "a" + replacement + "b");
+  EXPECT_EQ(sanitize_utf8("\xc0\x80"), replacement + replacement);                    // overlong NUL
   EXPECT_EQ(sanitize_utf8("\xed\xa0\x80"), replacement + replacement + replacement);  // a surrogate
-  EXPECT_EQ(sanitize_utf8("\xe2\x82"), replacement);                                // truncated at the end
-  EXPECT_EQ(sanitize_utf8("\xe2\x82" "x"), replacement + "x");                      // truncated before ASCII
+  EXPECT_EQ(sanitize_utf8("\xe2\x82"), replacement);                                  // truncated at the end
+  EXPECT_EQ(sanitize_utf8("\xe2\x82"
+                          "x"),
+            replacement + "x");  // truncated before ASCII
   EXPECT_EQ(sanitize_utf8("\xf4\x90\x80\x80"), replacement + replacement + replacement + replacement);  // > U+10FFFF
   EXPECT_EQ(sanitize_utf8(std::string("\x80\xbf", 2)), replacement + replacement);  // lone continuations
 }
 
-TEST(Html, markupCharactersBecomeReferences) {
-  EXPECT_EQ(escape_html("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&#39;");
-}
+TEST(Html, markupCharactersBecomeReferences) { EXPECT_EQ(escape_html("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&#39;"); }
 
 TEST(Html, controlCharactersAreShownNotEmitted) {
   EXPECT_EQ(escape_html(std::string("a\0b\x01\x1b\x7f", 6)), "a\\x00b\\x01\\x1b\\x7f");

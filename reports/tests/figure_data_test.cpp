@@ -37,7 +37,8 @@ TEST(FigureData, sweepCoversEveryPresetAndFormatUpTo2To24) {
   for (const UlpCurve& curve : data.ulp.curves) {
     ASSERT_FALSE(curve.positions.empty());
     EXPECT_EQ(curve.positions.front(), 0.0);
-    EXPECT_EQ(curve.positions.back() + static_cast<double>(data.ulp.rows_per_block), static_cast<double>(max_exact_position));
+    EXPECT_EQ(curve.positions.back() + static_cast<double>(data.ulp.rows_per_block),
+              static_cast<double>(max_exact_position));
     EXPECT_EQ(curve.measurement.entries,
               static_cast<std::int64_t>(curve.positions.size()) * data.ulp.rows_per_block * data.ulp.dim);
     EXPECT_TRUE(std::is_sorted(curve.positions.begin(), curve.positions.end()));
@@ -201,16 +202,16 @@ TEST(Figures, aChecksSeriesBecomeAFigureWithOnePanelPerQuantity) {
   EXPECT_TRUE(figure.panels[0].series[2].dashed);
   EXPECT_EQ(figure.panels[0].y.scale, AxisScale::linear);  // 0 cannot go on a log axis
   EXPECT_EQ(figure.panels[1].y.scale, AxisScale::log);     // four decades
-  EXPECT_NE(figure.caption.find("float32, position unknown: 0.125 at 0, 1 at 0.5"), std::string::npos) << figure.caption;
+  EXPECT_NE(figure.caption.find("float32, position unknown: 0.125 at 0, 1 at 0.5"), std::string::npos)
+      << figure.caption;
 }
 
 TEST(Figures, slowColumnCountsFromTheBoundsCheckAreOverlaid) {
   const SlowColumnCurve& slow = *fast_quick_data().slow_columns;
   CheckResult check;
   check.id = "encoding-bounds/slow-columns";
-  check.outcome.statistics.push_back(
-      {"bfloat16 constant columns over rows [0, 512)", 17.0, std::nullopt, std::nullopt,
-       "of " + std::to_string(slow.dim) + " columns, " + slow.convention});
+  check.outcome.statistics.push_back({"bfloat16 constant columns over rows [0, 512)", 17.0, std::nullopt, std::nullopt,
+                                      "of " + std::to_string(slow.dim) + " columns, " + slow.convention});
   check.outcome.statistics.push_back(
       {"bfloat16 constant columns over rows [0, 512)", 3.0, std::nullopt, std::nullopt, "of 7 columns, other"});
   for (const Figure& figure : build_figures(fast_quick_data(), {check})) {

@@ -5,8 +5,7 @@
 namespace pecheck::reports {
 namespace {
 
-CheckResult check_with(std::string id, properties::Family family,
-                       std::vector<properties::Statistic> statistics,
+CheckResult check_with(std::string id, properties::Family family, std::vector<properties::Statistic> statistics,
                        properties::Verdict verdict = properties::Verdict::held) {
   CheckResult check;
   check.id = std::move(id);
@@ -30,16 +29,16 @@ Report measured_report() {
                  {{"float32: mean ||PE(p)||^2 over positions 0..511, d = 512", 256.0, {}, {}, ""},
                   {"float32: energy ratio E||s*e||^2 / ||PE||^2 with s = sqrt(d)", 2.0047, {}, {}, ""},
                   {"float32: energy ratio E||e||^2 / ||PE||^2 without the scale", 0.0039154, {}, {}, ""}}),
-      check_with("scaling-variance/token-recoverability", Family::scaling_variance,
-                 {{"float32: tokens recovered, position unknown, no scale (d = 256, 256 tokens)", 0.0625, {}, {}, ""},
-                  {"float32: tokens recovered, position unknown, s = sqrt(d) (d = 256, 256 tokens)", 1.0, 1.0, 1.0, ""}}),
+      check_with(
+          "scaling-variance/token-recoverability", Family::scaling_variance,
+          {{"float32: tokens recovered, position unknown, no scale (d = 256, 256 tokens)", 0.0625, {}, {}, ""},
+           {"float32: tokens recovered, position unknown, s = sqrt(d) (d = 256, 256 tokens)", 1.0, 1.0, 1.0, ""}}),
       check_with("scaling-variance/attention-logit-variance", Family::scaling_variance,
                  {{"Var(q.k / sqrt(d_k)), q and k with unit-variance components, d_k = 64", 0.9987, {}, {}, ""},
                   {"float32: first-layer logit variance, input scaled, / sqrt(d_k)", 2.251, {}, {}, ""},
                   {"float32: first-layer logit variance, input unscaled, no / sqrt(d_k)", 16.13, {}, {}, ""},
                   {"float32: both scales / neither (1 if sqrt(d) cancelled 1/sqrt(d_k))", 0.1396, {}, {}, ""}}),
-      check_with("add-vs-concat/construction", Family::add_vs_concat, {},
-                 properties::Verdict::failed),
+      check_with("add-vs-concat/construction", Family::add_vs_concat, {}, properties::Verdict::failed),
   };
   return report;
 }

@@ -40,7 +40,8 @@ TEST(HtmlWriter, forbidsNetworkAccessInItsContentSecurityPolicy) {
   const testing::XmlElement root = page();
   for (const testing::XmlElement* meta : root.all("meta")) {
     const std::string* policy = meta->attribute("content");
-    if (meta->attribute("http-equiv") && policy) found = found || policy->find("default-src 'none'") != std::string::npos;
+    if (meta->attribute("http-equiv") && policy)
+      found = found || policy->find("default-src 'none'") != std::string::npos;
   }
   EXPECT_TRUE(found);
 }

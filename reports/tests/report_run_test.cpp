@@ -10,7 +10,11 @@ namespace pecheck::reports {
 namespace {
 
 properties::Check check_returning(std::string id, properties::Verdict verdict) {
-  return {std::move(id), properties::Family::encoding_bounds, "a claim", "a source", properties::CheckKind::measurement,
+  return {std::move(id),
+          properties::Family::encoding_bounds,
+          "a claim",
+          "a source",
+          properties::CheckKind::measurement,
           [verdict](const Subject&, const properties::RunConfig& config) {
             properties::Outcome outcome;
             outcome.verdict = verdict;
@@ -20,7 +24,10 @@ properties::Check check_returning(std::string id, properties::Verdict verdict) {
 }
 
 properties::Check check_throwing() {
-  return {"encoding-bounds/throws", properties::Family::encoding_bounds, "a claim", "a source",
+  return {"encoding-bounds/throws",
+          properties::Family::encoding_bounds,
+          "a claim",
+          "a source",
           properties::CheckKind::property,
           [](const Subject&, const properties::RunConfig&) -> properties::Outcome {
             throw SubjectError("the table file is truncated at row 7");

@@ -42,7 +42,8 @@ TEST(SvgPlot, legendNamesEverySeriesAndAxesCarryUnits) {
 
 TEST(SvgPlot, pointsALogAxisCannotShowAreCountedInAVisibleNote) {
   // The third series has x = 0 on a log axis: one point not drawn (the NaN is a gap, not counted).
-  const std::string text = testing::parse_xml(render_panel_svg(testing::sample_line_figure().panels[0], "p")).all_text();
+  const std::string text =
+      testing::parse_xml(render_panel_svg(testing::sample_line_figure().panels[0], "p")).all_text();
   EXPECT_NE(text.find("1 point not drawn"), std::string::npos);
 }
 

@@ -70,7 +70,8 @@ class SchemaChecker {
         }
       } else if (keyword == "items") {
         if (!value.is_array()) continue;
-        for (std::size_t i = 0; i < value.size(); ++i) check(argument, value[i], path + "[" + std::to_string(i) + "]", errors);
+        for (std::size_t i = 0; i < value.size(); ++i)
+          check(argument, value[i], path + "[" + std::to_string(i) + "]", errors);
       } else if (keyword == "anyOf") {
         bool any = false;
         for (const auto& option : argument) {
@@ -84,7 +85,8 @@ class SchemaChecker {
           errors.push_back(path + ": below minimum " + argument.dump());
         }
       } else if (keyword == "pattern") {
-        if (value.is_string() && !std::regex_search(value.get<std::string>(), std::regex(argument.get<std::string>()))) {
+        if (value.is_string() &&
+            !std::regex_search(value.get<std::string>(), std::regex(argument.get<std::string>()))) {
           errors.push_back(path + ": does not match " + argument.dump());
         }
       } else {

@@ -109,10 +109,14 @@ class XmlParser {
       std::uint32_t code = byte(i);
       std::size_t length = 1;
       if (code >= 0x80) {
-        if (code >= 0xC2 && code <= 0xDF) length = 2, code &= 0x1F;
-        else if (code >= 0xE0 && code <= 0xEF) length = 3, code &= 0x0F;
-        else if (code >= 0xF0 && code <= 0xF4) length = 4, code &= 0x07;
-        else pos_ = i, fail("ill-formed UTF-8 lead byte");
+        if (code >= 0xC2 && code <= 0xDF)
+          length = 2, code &= 0x1F;
+        else if (code >= 0xE0 && code <= 0xEF)
+          length = 3, code &= 0x0F;
+        else if (code >= 0xF0 && code <= 0xF4)
+          length = 4, code &= 0x07;
+        else
+          pos_ = i, fail("ill-formed UTF-8 lead byte");
         if (i + length > in_.size()) pos_ = i, fail("truncated UTF-8");
         for (std::size_t k = 1; k < length; ++k) {
           if ((byte(i + k) & 0xC0) != 0x80) pos_ = i, fail("ill-formed UTF-8 continuation");
@@ -133,9 +137,7 @@ class XmlParser {
            (c >= 0x10000 && c <= 0x10FFFF);
   }
 
-  static bool is_name_start(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
-  }
+  static bool is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':'; }
   static bool is_name_char(char c) { return is_name_start(c) || (c >= '0' && c <= '9') || c == '-' || c == '.'; }
 
   std::string parse_name() {
@@ -168,15 +170,21 @@ class XmlParser {
     const std::size_t end = in_.find(';', pos_);
     if (end == std::string_view::npos || end - pos_ > 12) fail("unterminated reference");
     const std::string_view name = in_.substr(pos_ + 1, end - pos_ - 1);
-    if (name == "lt") out += '<';
-    else if (name == "gt") out += '>';
-    else if (name == "amp") out += '&';
-    else if (name == "quot") out += '"';
-    else if (name == "apos") out += '\'';
+    if (name == "lt")
+      out += '<';
+    else if (name == "gt")
+      out += '>';
+    else if (name == "amp")
+      out += '&';
+    else if (name == "quot")
+      out += '"';
+    else if (name == "apos")
+      out += '\'';
     else if (name.size() > 1 && name[0] == '#') {
       const bool hex = name[1] == 'x';
       const std::string digits(name.substr(hex ? 2 : 1));
-      if (digits.empty() || digits.find_first_not_of(hex ? "0123456789abcdefABCDEF" : "0123456789") != std::string::npos) {
+      if (digits.empty() ||
+          digits.find_first_not_of(hex ? "0123456789abcdefABCDEF" : "0123456789") != std::string::npos) {
         fail("malformed character reference");
       }
       const unsigned long code = std::stoul(digits, nullptr, hex ? 16 : 10);

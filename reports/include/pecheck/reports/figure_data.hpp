@@ -26,14 +26,14 @@ struct FigureSettings {
 
 // How large each sweep is in each mode (documented in the report).
 struct SweepSizes {
-  std::int64_t ulp_dim;           // width of the ULP sweep
-  int ulp_samples;                // sampled block starts from position 0 to 2^24
-  std::int64_t rows_per_block;    // consecutive rows per sample
-  std::int64_t map_positions;     // rows of the encoding heatmap
+  std::int64_t ulp_dim;         // width of the ULP sweep
+  int ulp_samples;              // sampled block starts from position 0 to 2^24
+  std::int64_t rows_per_block;  // consecutive rows per sample
+  std::int64_t map_positions;   // rows of the encoding heatmap
   std::int64_t map_dim;
-  std::int64_t max_energy_dim;    // energy ratio for d = 8, 16, ..., this
-  int energy_tokens;              // sampled embedding rows per d
-  std::int64_t slow_dim;          // width for the slow-column count
+  std::int64_t max_energy_dim;  // energy ratio for d = 8, 16, ..., this
+  int energy_tokens;            // sampled embedding rows per d
+  std::int64_t slow_dim;        // width for the slow-column count
 };
 SweepSizes sweep_sizes(RunMode mode);
 
@@ -52,8 +52,8 @@ struct UlpCurve {
 struct UlpSweep {
   std::int64_t dim = 0;
   std::int64_t rows_per_block = 0;
-  std::vector<UlpCurve> curves;       // conventions in preset order, formats in FormatId order
-  std::vector<std::string> skipped;   // "convention/format: why" for what the subject does not offer
+  std::vector<UlpCurve> curves;      // conventions in preset order, formats in FormatId order
+  std::vector<std::string> skipped;  // "convention/format: why" for what the subject does not offer
 };
 
 // The tutorials' float32 angles (p * w in float, then sinf/cosf) against the

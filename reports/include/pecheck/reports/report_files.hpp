@@ -22,6 +22,11 @@ class ReportWriteError : public std::runtime_error {
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes);
 
+// Creates the directory (and its parents) when missing; throws ReportWriteError
+// when it cannot, or when the path exists and is not a directory. A command
+// calls it before its long work, so a bad --output-dir fails at once.
+void ensure_directory(const std::filesystem::path& directory);
+
 // The names of the files in a report directory.
 inline constexpr std::string_view html_file_name = "report.html";
 inline constexpr std::string_view markdown_file_name = "report.md";

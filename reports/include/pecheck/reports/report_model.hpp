@@ -32,12 +32,12 @@ struct Environment {
 enum class RunMode { quick, standard, full };
 
 struct Configuration {
-  std::string subject;       // the subject's name
-  std::string command;       // the tool that produced the report: "pecheck report"
-  std::string reproduce;     // a command line that produces the same report
+  std::string subject;    // the subject's name
+  std::string command;    // the tool that produced the report: "pecheck report"
+  std::string reproduce;  // a command line that produces the same report
   std::uint64_t seed = 0;
   RunMode mode = RunMode::standard;
-  int max_cases = 0;         // RapidCheck cases per property
+  int max_cases = 0;  // RapidCheck cases per property
 };
 
 // One check's metadata (from the registry) and what it yielded.
@@ -53,9 +53,9 @@ struct CheckResult {
 
 // One row of a Boost.Math-style accuracy table: one convention, one format.
 struct AccuracyRow {
-  std::string convention;       // preset name
-  std::int64_t dim = 0;         // the width swept; 0 when the check sweeps several
-  std::string check_id;         // the check whose measurement this is
+  std::string convention;  // preset name
+  std::int64_t dim = 0;    // the width swept; 0 when the check sweeps several
+  std::string check_id;    // the check whose measurement this is
   properties::Measurement measurement;
 };
 
@@ -69,17 +69,17 @@ struct AccuracyTable {
 // id and statistic name, or a figure id).
 struct Evidence {
   std::string label;
-  std::string value;   // already formatted, with its unit
+  std::string value;  // already formatted, with its unit
   std::string source;
 };
 
 // The answer to one of the three questions, written from this run's numbers.
 struct Finding {
-  std::string id;                       // "scale-before-encoding"
-  std::string question;                 // in pecheck's own words
-  std::vector<std::string> answer;      // paragraphs of plain text
-  std::vector<std::string> supported;   // what the measurements support
-  std::vector<std::string> unsupported; // what they do not show
+  std::string id;                        // "scale-before-encoding"
+  std::string question;                  // in pecheck's own words
+  std::vector<std::string> answer;       // paragraphs of plain text
+  std::vector<std::string> supported;    // what the measurements support
+  std::vector<std::string> unsupported;  // what they do not show
   std::vector<Evidence> evidence;
 };
 
@@ -126,7 +126,7 @@ struct Panel {
 };
 
 struct Figure {
-  std::string id;       // also the file name of its SVG: figures/<id>.svg
+  std::string id;  // also the file name of its SVG: figures/<id>.svg
   std::string title;
   std::string caption;  // written from the data: what it shows, in numbers
   std::vector<Panel> panels;
