@@ -79,6 +79,7 @@ void contents(std::string& out, const Report& report) {
   if (!report.accuracy.empty()) out += "<li><a href=\"#accuracy\">Accuracy</a></li>\n";
   out += "<li><a href=\"#checks\">Checks</a></li>\n";
   out += "<li><a href=\"#statistics\">Measured statistics</a></li>\n";
+  if (!report.notes.empty()) out += "<li><a href=\"#notes\">Notes</a></li>\n";
   out += "<li><a href=\"#environment\">Environment</a></li>\n</ul></nav>\n";
 }
 
@@ -194,6 +195,13 @@ void figures(std::string& out, const Report& report) {
   out += "</section>\n";
 }
 
+void notes(std::string& out, const Report& report) {
+  if (report.notes.empty()) return;
+  out += "<section id=\"notes\"><h2>Notes</h2>\n";
+  list(out, "What this report could not compute for the subject", report.notes);
+  out += "</section>\n";
+}
+
 void environment(std::string& out, const Report& report) {
   const Environment& e = report.environment;
   out += "<section id=\"environment\"><h2>Environment</h2>\n<table>\n";
@@ -223,6 +231,7 @@ std::string write_html(const Report& report, const HtmlOptions& options) {
   accuracy(out, report);
   checks(out, report);
   statistics(out, report);
+  notes(out, report);
   environment(out, report);
   out += "</body>\n</html>\n";
   return out;

@@ -273,6 +273,7 @@ std::string write_json(const Report& report) {
   Json figures = Json::array();
   for (const Figure& figure : report.figures) figures.push_back(figure_json(figure));
   document["figures"] = figures;
+  document["notes"] = texts(report.notes);
   return collapse_scalar_arrays(document.dump(1)) + "\n";
 }
 

@@ -131,6 +131,13 @@ void figures(std::string& out, const Report& report) {
   out += "\n";
 }
 
+void notes(std::string& out, const Report& report) {
+  if (report.notes.empty()) return;
+  out += "## Notes\n\nWhat this report could not compute for the subject:\n\n";
+  for (const std::string& note : report.notes) out += "- " + escape_markdown(note) + "\n";
+  out += "\n";
+}
+
 void environment(std::string& out, const Report& report) {
   const Environment& e = report.environment;
   out += "## Environment\n\n| | |\n| --- | --- |\n";
@@ -152,6 +159,7 @@ std::string write_markdown(const Report& report) {
   statistics_table(out, report);
   findings(out, report);
   figures(out, report);
+  notes(out, report);
   environment(out, report);
   return out;
 }

@@ -91,6 +91,7 @@ Report build_report(const Subject& subject, std::vector<CheckResult> checks, con
     report.accuracy = accuracy_tables(data, report.checks);
     report.figures = build_figures(data, report.checks);
     report.findings = write_findings(report, data);
+    report.notes = data.notes;
   }
   return report;
 }

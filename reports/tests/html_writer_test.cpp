@@ -73,6 +73,16 @@ TEST(HtmlWriter, everyCheckHasARowAndDetails) {
   }
 }
 
+TEST(HtmlWriter, notesSayWhatCouldNotBeComputed) {
+  const testing::XmlElement root = page();
+  bool found = false;
+  for (const testing::XmlElement* section : root.all("section")) {
+    const std::string* id = section->attribute("id");
+    found = found || (id && *id == "notes" && section->all_text().find("vaswani/float16") != std::string::npos);
+  }
+  EXPECT_TRUE(found);
+}
+
 TEST(HtmlWriter, dateOnlyWhenAsked) {
   EXPECT_EQ(page().all_text().find("1970-01-02"), std::string::npos);
   HtmlOptions options;

@@ -75,6 +75,7 @@ TEST(JsonWriter, verdictsAndBudgetsAreReported) {
   EXPECT_EQ(document["summary"]["checks"], 4);
   EXPECT_EQ(document["summary"]["failed"], 2);
   EXPECT_EQ(document["summary"]["not_applicable"], 1);
+  EXPECT_EQ(document["notes"].size(), report.notes.size());
   const nlohmann::json& measurements = document["checks"][2]["measurements"];
   EXPECT_EQ(measurements[0]["format"], "float32");
   EXPECT_EQ(measurements[0]["within_budget"], true);

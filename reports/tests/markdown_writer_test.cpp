@@ -67,6 +67,7 @@ TEST(MarkdownWriter, failuresAreListedWithTheirCounterexample) {
   EXPECT_NE(text.find("## Failed checks"), std::string::npos);
   EXPECT_NE(text.find("position = 257"), std::string::npos);
   EXPECT_NE(text.find("Some checks failed"), std::string::npos);
+  EXPECT_NE(text.find("## Notes"), std::string::npos) << "what the report could not compute is said";
 }
 
 TEST(MarkdownWriter, accuracyRowsShowMeasuredValueBesideBudget) {

@@ -176,6 +176,7 @@ inline Report sample_report() {
   finding.evidence = {{"energy ratio", "2.0001", "scaling-variance/energy-ratio " + hostile_text()}};
   report.findings = {finding};
   report.figures = {sample_line_figure(), sample_heatmap_figure()};
+  report.notes = {"accuracy sweep, vaswani/float16: " + hostile_text()};
   return report;
 }
 

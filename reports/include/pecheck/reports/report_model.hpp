@@ -141,6 +141,9 @@ struct Report {
   std::vector<AccuracyTable> accuracy;
   std::vector<Finding> findings;
   std::vector<Figure> figures;
+  // What could not be computed for this subject, and why (a format it does
+  // not offer, rows a file does not hold): said, never silently skipped.
+  std::vector<std::string> notes;
 };
 
 struct Summary {
