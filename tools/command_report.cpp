@@ -1,5 +1,6 @@
 #include <unistd.h>
 
+#include <cstdio>
 #include <ctime>
 #include <iostream>
 #include <string>
@@ -60,34 +61,32 @@ Command add_report_command(CLI::App& app) {
                     "Show today's date in the HTML page (the page then differs day to day)");
 
   return {command, [options] {
-            reports::ReportSettings settings;
-            settings.seed = options->seed;
-            settings.mode = options->quick  ? reports::RunMode::quick
-                            : options->full ? reports::RunMode::full
-                                            : reports::RunMode::standard;
-            char seed_text[24];
-            std::snprintf(seed_text, sizeof seed_text, "0x%016llx", static_cast<unsigned long long>(options->seed));
-            settings.reproduce = std::string("pecheck report --seed ") + seed_text +
-                                 (options->quick  ? " --quick"
-                                  : options->full ? " --full"
-                                                  : "");
-            reports::ensure_directory(options->output_dir);  // a bad --output-dir fails before the checks run
-            const reports::Progress progress = progress_line();
-            const std::unique_ptr<Subject> subject = make_fast_subject();
-            std::vector<reports::CheckResult> checks =
-                reports::run_checks(*subject, reports::registered_checks(), reports::run_config(settings), progress);
-            const reports::Report report = reports::build_report(*subject, std::move(checks), settings, progress);
-            reports::HtmlOptions html;
-            if (options->html_date) html.date = today();
-            const auto written = reports::write_report_files(report, options->output_dir, html);
-            if (progress) std::cerr << "\r\033[K";
-            const reports::Summary summary = reports::summarize(report);
-            std::cout << "pecheck report: " << summary.checks << " checks, " << summary.held << " held, "
-                      << summary.failed << " failed, " << summary.not_applicable << " not applicable (seed "
-                      << seed_text << ")\n";
-            for (const auto& path : written) std::cout << "  " << path.string() << '\n';
-            return reports::all_held(report) ? 0 : 1;
-          }};
+    reports::ReportSettings settings;
+    settings.seed = options->seed;
+    settings.mode = options->quick  ? reports::RunMode::quick
+                    : options->full ? reports::RunMode::full
+                                    : reports::RunMode::standard;
+    char seed_text[24];
+    std::snprintf(seed_text, sizeof seed_text, "0x%016llx", static_cast<unsigned long long>(options->seed));
+    const char* mode_flag = options->quick ? " --quick" : options->full ? " --full" : "";
+    settings.reproduce = std::string("pecheck report --seed ") + seed_text + mode_flag;
+    reports::ensure_directory(options->output_dir);  // a bad --output-dir fails before the checks run
+    const reports::Progress progress = progress_line();
+    const std::unique_ptr<Subject> subject = make_fast_subject();
+    std::vector<reports::CheckResult> checks =
+        reports::run_checks(*subject, reports::registered_checks(), reports::run_config(settings), progress);
+    const reports::Report report = reports::build_report(*subject, std::move(checks), settings, progress);
+    reports::HtmlOptions html;
+    if (options->html_date) html.date = today();
+    const auto written = reports::write_report_files(report, options->output_dir, html);
+    if (progress) std::cerr << "\r\033[K";
+    const reports::Summary summary = reports::summarize(report);
+    std::cout << "pecheck report: " << summary.checks << " checks, " << summary.held << " held, "
+              << summary.failed << " failed, " << summary.not_applicable << " not applicable (seed "
+              << seed_text << ")\n";
+    for (const auto& path : written) std::cout << "  " << path.string() << '\n';
+    return reports::all_held(report) ? 0 : 1;
+  }};
 }
 
 }  // namespace pecheck::tools
