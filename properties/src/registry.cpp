@@ -33,6 +33,11 @@ Outcome run_check(const Check& check, const Subject& subject, const RunConfig& c
   }
   outcome.check_id = check.id;
   outcome.subject = subject.name();
+  // The replay command must name the subject it failed on; `pecheck check`
+  // offers the built-in ones (third-party subjects print their own command).
+  if (!outcome.reproduce_command.empty() && (outcome.subject == "fast" || outcome.subject == "reference")) {
+    outcome.reproduce_command += " --subject " + outcome.subject;
+  }
   return outcome;
 }
 
