@@ -1,0 +1,143 @@
+#include "pecheck/properties/accuracy.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+
+#include "check_support.hpp"
+#include "measurement_merge.hpp"
+#include "pecheck/ulp.hpp"
+
+namespace pecheck::properties {
+
+namespace {
+
+// Bin edges in ULP: fine below 1/2 (where correctly rounded values live),
+// one bin for the fast path's 0.5 + 2^-20, then octaves.
+std::vector<double> histogram_edges() {
+  return {0.0625, 0.125, 0.25, 0.375, 0.5, 0.5 + 0x1.0p-20, 0.75, 1.0, 2.0, 4.0, 16.0, 256.0, 65536.0,
+          std::numeric_limits<double>::infinity()};
+}
+
+void count_in_histogram(Histogram& histogram, double ulps) {
+  const auto bin = std::lower_bound(histogram.upper_edges.begin(), histogram.upper_edges.end(), ulps);
+  const auto index = static_cast<std::size_t>(std::min<std::ptrdiff_t>(
+      bin - histogram.upper_edges.begin(), static_cast<std::ptrdiff_t>(histogram.upper_edges.size()) - 1));
+  ++histogram.counts[index];
+}
+
+}  // namespace
+
+Measurement measure_accuracy(const Table& computed, const std::vector<DoubleDouble>& exact, const Convention& convention,
+                             const TableRequest& request, double budget_ulp, std::string budget_source) {
+  if (computed.values.size() != exact.size()) {
+    throw std::invalid_argument("measure_accuracy: the table has " + std::to_string(computed.values.size()) +
+                                " entries but " + std::to_string(exact.size()) + " exact values were given");
+  }
+  const Format& format = format_of(computed.format);
+  Measurement m;
+  m.format = computed.format;
+  m.budget_ulp = budget_ulp;
+  m.budget_source = std::move(budget_source);
+  m.ulp_histogram.upper_edges = histogram_edges();
+  m.ulp_histogram.counts.assign(m.ulp_histogram.upper_edges.size(), 0);
+  double sum_squares = 0.0;
+  std::int64_t worst_index = -1;
+  for (std::size_t k = 0; k < exact.size(); ++k) {
+    const double value = computed.values[k];
+    const UlpError error = ulp_error(value, exact[k], format);
+    ++m.entries;
+    m.max_abs_error = std::max(m.max_abs_error, absolute_error(value, exact[k]));
+    if (error.mismatch != Mismatch::none) {
+      ++m.mismatches;
+      continue;
+    }
+    sum_squares += error.ulps * error.ulps;
+    count_in_histogram(m.ulp_histogram, error.ulps);
+    if (worst_index < 0 || error.ulps > m.max_ulp) {
+      m.max_ulp = error.ulps;
+      worst_index = static_cast<std::int64_t>(k);
+    }
+  }
+  const std::int64_t measured = m.entries - m.mismatches;
+  m.rms_ulp = measured > 0 ? std::sqrt(sum_squares / static_cast<double>(measured)) : 0.0;
+  if (worst_index >= 0 && computed.cols > 0) {
+    WorstInput& worst = m.worst;
+    worst.row = request.row_offset + worst_index / computed.cols;
+    worst.position = position_of_row(convention, worst.row);
+    worst.column = worst_index % computed.cols;
+    worst.value = computed.values[static_cast<std::size_t>(worst_index)];
+    worst.value_hex = hex_bits(worst.value, format);
+    worst.exact = exact[static_cast<std::size_t>(worst_index)];
+    worst.exact_text = support::decimal_text(worst.exact, 21);
+  }
+  return m;
+}
+
+void merge_measurement(Measurement& total, const Measurement& part) {
+  if (total.entries == 0) {
+    total = part;
+    return;
+  }
+  const auto measured = [](const Measurement& m) { return static_cast<double>(m.entries - m.mismatches); };
+  const double squares = total.rms_ulp * total.rms_ulp * measured(total) + part.rms_ulp * part.rms_ulp * measured(part);
+  const bool part_is_worse = part.entries - part.mismatches > 0 && part.max_ulp > total.max_ulp;
+  if (part_is_worse) {
+    total.max_ulp = part.max_ulp;
+    total.worst = part.worst;
+  }
+  total.entries += part.entries;
+  total.mismatches += part.mismatches;
+  total.max_abs_error = std::max(total.max_abs_error, part.max_abs_error);
+  total.rms_ulp = measured(total) > 0 ? std::sqrt(squares / measured(total)) : 0.0;
+  for (std::size_t k = 0; k < total.ulp_histogram.counts.size() && k < part.ulp_histogram.counts.size(); ++k) {
+    total.ulp_histogram.counts[k] += part.ulp_histogram.counts[k];
+  }
+}
+
+bool within_budget(const Measurement& measurement) {
+  return measurement.mismatches == 0 && measurement.max_ulp <= measurement.budget_ulp;
+}
+
+std::string summary(const Measurement& m) {
+  char buffer[512];
+  std::snprintf(buffer, sizeof buffer,
+                "%s: max %.4g ULP (budget %.6g), RMS %.3g ULP, max abs error %.3g, %lld entries, %lld typed mismatches",
+                std::string(format_of(m.format).name).c_str(), m.max_ulp, m.budget_ulp, m.rms_ulp, m.max_abs_error,
+                static_cast<long long>(m.entries), static_cast<long long>(m.mismatches));
+  std::string text = buffer;
+  if (m.entries > m.mismatches) {
+    text += "; worst at row " + std::to_string(m.worst.row) + " (position " + std::to_string(m.worst.position) +
+            "), column " + std::to_string(m.worst.column) + ": " + m.worst.value_hex + " against exact " +
+            m.worst.exact_text;
+  }
+  return text;
+}
+
+std::vector<TableRequest> sweep_blocks(std::int64_t dim, std::int64_t rows_per_block, bool full) {
+  rows_per_block = std::clamp<std::int64_t>(rows_per_block, 1, max_exact_position / 4);
+  std::vector<std::int64_t> starts = {0};
+  // Blocks straddling 2^k: where the angle p w crosses into a new binade and
+  // a float32 position would start to lose its last bits.
+  const int step = full ? 1 : 2;
+  for (int k = full ? 1 : 3; k < 24; k += step) {
+    const std::int64_t power = std::int64_t{1} << k;
+    starts.push_back(power - rows_per_block / 2);
+    if (full && k >= 2) starts.push_back(power + power / 2 - rows_per_block / 2);  // between two powers
+  }
+  starts.push_back(max_exact_position - rows_per_block);  // the last rows below 2^24
+  std::sort(starts.begin(), starts.end());
+  std::vector<TableRequest> blocks;
+  std::int64_t covered = 0;  // rows below this are already in a block
+  for (std::int64_t start : starts) {
+    start = std::max(start, covered);  // blocks never overlap
+    if (start + rows_per_block > max_exact_position) continue;
+    blocks.push_back(TableRequest{rows_per_block, dim, start});
+    covered = start + rows_per_block;
+  }
+  return blocks;
+}
+
+}  // namespace pecheck::properties

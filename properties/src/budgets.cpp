@@ -1,0 +1,69 @@
+#include "pecheck/properties/budgets.hpp"
+
+#include <cmath>
+
+namespace pecheck::properties {
+
+namespace {
+
+// The fast path's float64 table, measured: see the comment at its entry.
+constexpr double fast_float64_ulp = 1.0;
+
+// A value rounded once to a format of precision q from a double v within
+// u64 float64 ulps of the exact x: with r the nearest value to v and r_x the
+// nearest to x, |r - v| <= |r_x - v| <= ulp_q(x)/2 + |v - x|, so
+// |r - x| <= ulp_q(x)/2 + 2|v - x| <= (1/2 + 2 u64 2^(q-53)) ulp_q(x), since
+// ulp_53(x) = 2^(q-53) ulp_q(x) in every binade where x is normal in the
+// narrow format (and smaller still where it is subnormal there).
+constexpr double rounded_once_from_double(int precision) {
+  return 0.5 + 2.0 * fast_float64_ulp * (precision == 11 ? 0x1.0p-42 : 0x1.0p-45);
+}
+
+const std::vector<UlpBudget> budgets = {
+    // The fast path evaluates the angle from an exact split of the frequency
+    // and sin/cos in double-double, then rounds once: its float64 error is the
+    // double-double error (a few 2^-100 relative) plus the final rounding,
+    // measured by conformance/float64 at every sweep block up to 2^24.
+    {"fast", FormatId::float64, fast_float64_ulp,
+     "measured: the largest float64 error of the fast path over the conformance sweep up to 2^24, rounded up to a whole ULP"},
+    // fast_encoding.cpp derives 0.5 + 2^-20 ULP for float32 (one rounding of a
+    // double within 2^-20 float32 ulp of the exact value); the budget keeps
+    // the whole ULP that its header promises.
+    {"fast", FormatId::float32, 1.0,
+     "derived in fast_encoding.cpp: one rounding of an accurate double, about 0.5 + 2^-20 ULP, budgeted as 1 ULP"},
+    {"fast", FormatId::float16, rounded_once_from_double(11),
+     "derived: one rounding of a double within the float64 budget gives at most 0.5 + 2 x 2^-42 ULP in float16"},
+    {"fast", FormatId::bfloat16, rounded_once_from_double(8),
+     "derived: one rounding of a double within the float64 budget gives at most 0.5 + 2 x 2^-45 ULP in bfloat16"},
+    // The reference rounds the exact value once (Ziv's strategy).
+    {"reference", FormatId::float64, 0.5, "correctly rounded: Ziv's strategy rounds the exact value once"},
+    {"reference", FormatId::float32, 0.5, "correctly rounded: Ziv's strategy rounds the exact value once"},
+    {"reference", FormatId::float16, 0.5, "correctly rounded: Ziv's strategy rounds the exact value once"},
+    {"reference", FormatId::bfloat16, 0.5, "correctly rounded: Ziv's strategy rounds the exact value once"},
+    // Anyone else: what a careful implementation reaches with a good libm
+    // (CONVENTIONS.md: glibc sinf 0.56 ULP, CUDA sinf 2 ULP documented).
+    {"third-party", FormatId::float64, 2.0,
+     "an exactly reduced angle and a libm sin/cos within 2 ULP (glibc's are within 1)"},
+    {"third-party", FormatId::float32, 2.0, "CUDA's documented 2 ULP for sinf/cosf, the loosest common libm in CONVENTIONS.md"},
+    // A float32 value within 2 float32 ulps rounded to float16 is within
+    // 0.5 + 2 x 2 x 2^-13 ULP (the argument above with q = 11, 24): 1 ULP
+    // leaves room for one more rounding.
+    {"third-party", FormatId::float16, 1.0, "a float32 value within 2 ULP rounded once to float16 is within 0.5 + 2^-11 ULP; 1 ULP allows one more rounding"},
+    {"third-party", FormatId::bfloat16, 1.0, "a float32 value within 2 ULP rounded once to bfloat16 is within 0.5 + 2^-14 ULP; 1 ULP allows one more rounding"},
+};
+
+}  // namespace
+
+const std::vector<UlpBudget>& ulp_budgets() { return budgets; }
+
+const UlpBudget& ulp_budget(std::string_view subject, FormatId format) {
+  for (const UlpBudget& budget : budgets) {
+    if (budget.subject == subject && budget.format == format) return budget;
+  }
+  for (const UlpBudget& budget : budgets) {
+    if (budget.subject == "third-party" && budget.format == format) return budget;
+  }
+  return budgets.back();  // unreachable: every format has a third-party budget
+}
+
+}  // namespace pecheck::properties

@@ -1,0 +1,240 @@
+#include "check_support.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include <rapidcheck.h>
+
+namespace pecheck::properties::support {
+
+namespace {
+
+std::string rows_text(const TableRequest& request) {
+  return "rows [" + std::to_string(request.row_offset) + ", " + std::to_string(request.row_offset + request.rows) +
+         ") at width " + std::to_string(request.dim);
+}
+
+// x * 10 and x / 10 in double-double, to about 2^-104 relative.
+DoubleDouble times_ten(DoubleDouble x) {
+  const DoubleDouble product = two_prod(x.hi, 10.0);
+  return quick_two_sum(product.hi, product.lo + x.lo * 10.0);
+}
+
+DoubleDouble divided_by_ten(DoubleDouble x) {
+  const double q1 = x.hi / 10.0;
+  const DoubleDouble back = two_prod(q1, 10.0);  // q1 * 10 exactly
+  const double remainder = ((x.hi - back.hi) - back.lo) + x.lo;
+  return quick_two_sum(q1, remainder / 10.0);
+}
+
+}  // namespace
+
+Table fetch_table(const Subject& subject, const SubjectCapabilities& capabilities, const Convention& convention,
+                  const TableRequest& request, FormatId format) {
+  if (!capabilities.fixed_request) {
+    Table table = subject.encoding_table(convention, request, format);
+    if (table.rows != request.rows || table.cols != request.dim ||
+        table.values.size() != static_cast<std::size_t>(request.rows * request.dim)) {
+      throw SubjectError("subject '" + subject.name() + "' returned a " + std::to_string(table.rows) + " x " +
+                         std::to_string(table.cols) + " table for " + rows_text(request));
+    }
+    return table;
+  }
+  const TableRequest& fixed = *capabilities.fixed_request;
+  if (request.dim != fixed.dim || request.row_offset < fixed.row_offset ||
+      request.row_offset + request.rows > fixed.row_offset + fixed.rows) {
+    throw SubjectError("subject '" + subject.name() + "' holds " + rows_text(fixed) + "; a check asked for " +
+                       rows_text(request));
+  }
+  const Table whole = subject.encoding_table(convention, fixed, format);
+  if (whole.rows != fixed.rows || whole.cols != fixed.dim ||
+      whole.values.size() != static_cast<std::size_t>(fixed.rows * fixed.dim)) {
+    throw SubjectError("subject '" + subject.name() + "' returned a " + std::to_string(whole.rows) + " x " +
+                       std::to_string(whole.cols) + " table for " + rows_text(fixed));
+  }
+  Table part = make_table(request.rows, request.dim, whole.format);
+  const auto first = whole.values.begin() + (request.row_offset - fixed.row_offset) * fixed.dim;
+  std::copy(first, first + request.rows * request.dim, part.values.begin());
+  return part;
+}
+
+RowRange servable_rows(const SubjectCapabilities& capabilities, const Convention& convention) {
+  if (capabilities.fixed_request) {
+    return {capabilities.fixed_request->row_offset,
+            capabilities.fixed_request->row_offset + capabilities.fixed_request->rows};
+  }
+  // Row r holds position r + offset; every position must stay below 2^24.
+  return {std::max<std::int64_t>(0, -convention.position_offset), max_exact_position - convention.position_offset};
+}
+
+std::vector<ConventionWidth> sweep_targets(const SubjectCapabilities& capabilities, const std::vector<std::int64_t>& dims) {
+  std::vector<ConventionWidth> targets;
+  std::vector<Convention> conventions;
+  if (!capabilities.any_convention && capabilities.fixed_convention) {
+    conventions.push_back(*capabilities.fixed_convention);
+  } else {
+    conventions = presets();
+  }
+  for (const Convention& convention : conventions) {
+    if (capabilities.fixed_request) {
+      targets.push_back({convention, capabilities.fixed_request->dim});
+      continue;
+    }
+    for (std::int64_t d : dims) {
+      const std::int64_t valid = gen::valid_dim(convention, d);
+      const bool seen = std::any_of(targets.begin(), targets.end(), [&](const ConventionWidth& t) {
+        return t.convention.name == convention.name && t.dim == valid;
+      });
+      if (!seen) targets.push_back({convention, valid});
+    }
+  }
+  return targets;
+}
+
+bool offers(const SubjectCapabilities& capabilities, FormatId format) {
+  return std::find(capabilities.formats.begin(), capabilities.formats.end(), format) != capabilities.formats.end();
+}
+
+std::string formats_text(const SubjectCapabilities& capabilities) {
+  std::string text;
+  for (FormatId format : capabilities.formats) text += (text.empty() ? "" : ", ") + std::string(format_of(format).name);
+  return text.empty() ? "no format" : text;
+}
+
+const UlpBudget& budget_for(const Subject& subject, FormatId format) { return ulp_budget(subject.name(), format); }
+
+double value_error_bound(FormatId format, double ulps) {
+  return ulps * std::ldexp(1.0, 1 - format_of(format).precision);
+}
+
+std::vector<FrequencyPair> frequency_pairs(const Convention& convention, std::int64_t dim) {
+  const std::vector<ColumnSpec> columns = column_layout(convention, dim);
+  const std::int64_t count = frequency_count(convention, dim);
+  std::vector<std::int64_t> sin_of(static_cast<std::size_t>(count), -1);
+  std::vector<std::int64_t> cos_of(static_cast<std::size_t>(count), -1);
+  for (std::int64_t c = 0; c < dim; ++c) {
+    const ColumnSpec& spec = columns[static_cast<std::size_t>(c)];
+    if (spec.kind == ColumnKind::sin) sin_of[static_cast<std::size_t>(spec.frequency_index)] = c;
+    if (spec.kind == ColumnKind::cos) cos_of[static_cast<std::size_t>(spec.frequency_index)] = c;
+  }
+  std::vector<FrequencyPair> pairs;
+  for (std::int64_t i = 0; i < count; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    if (sin_of[k] >= 0 && cos_of[k] >= 0) pairs.push_back({i, sin_of[k], cos_of[k]});
+  }
+  return pairs;
+}
+
+void ExactSum::add(double x) {
+  const DoubleDouble s = two_sum(sum_.hi, x);
+  sum_ = quick_two_sum(s.hi, s.lo + sum_.lo);
+}
+
+void ExactSum::add_product(double a, double b) {
+  const DoubleDouble p = two_prod(a, b);
+  add(p.hi);
+  add(p.lo);
+}
+
+double difference(DoubleDouble a, DoubleDouble b) {
+  ExactSum sum;
+  sum.add(a.hi);
+  sum.add(-b.hi);
+  sum.add(a.lo);
+  sum.add(-b.lo);
+  return sum.approx();
+}
+
+std::string value_text(double value, FormatId format) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.17g", value);
+  std::string text = buffer;
+  if (std::isnan(value) || is_representable(value, format_of(format))) {
+    text += " (" + hex_bits(value, format_of(format)) + ")";
+  }
+  return text;
+}
+
+std::string decimal_text(DoubleDouble value, int digits) {
+  if (std::isnan(value.hi)) return "nan";
+  if (std::isinf(value.hi)) return value.hi > 0 ? "inf" : "-inf";
+  if (value.hi == 0.0) return std::signbit(value.hi) ? "-0" : "0";
+  const bool negative = value.hi < 0;
+  DoubleDouble x = negative ? DoubleDouble{-value.hi, -value.lo} : value;
+  // Bring x into [1, 10) with its decimal exponent.
+  int exponent = 0;
+  while (x.hi + x.lo >= 10.0) {
+    x = divided_by_ten(x);
+    ++exponent;
+  }
+  while (x.hi + x.lo < 1.0) {
+    x = times_ten(x);
+    --exponent;
+  }
+  // One digit more than asked, then round half up with the carry.
+  std::vector<int> out;
+  for (int k = 0; k <= digits; ++k) {
+    auto digit = static_cast<int>(std::floor(x.hi));
+    DoubleDouble rest = two_sum(x.hi, -static_cast<double>(digit));
+    rest = quick_two_sum(rest.hi, rest.lo + x.lo);
+    if (rest.hi < 0) {  // x.hi was an integer and x.lo negative
+      --digit;
+      rest = quick_two_sum(rest.hi + 1.0, rest.lo);
+    }
+    out.push_back(std::clamp(digit, 0, 9));
+    x = times_ten(rest);
+  }
+  const bool round_up = out.back() >= 5;
+  out.pop_back();
+  if (round_up) {
+    int k = digits - 1;
+    while (k >= 0 && out[static_cast<std::size_t>(k)] == 9) out[static_cast<std::size_t>(k--)] = 0;
+    if (k >= 0) {
+      ++out[static_cast<std::size_t>(k)];
+    } else {
+      out.insert(out.begin(), 1);
+      out.pop_back();
+      ++exponent;
+    }
+  }
+  std::string text = negative ? "-" : "";
+  text += static_cast<char>('0' + out[0]);
+  text += '.';
+  for (std::size_t k = 1; k < out.size(); ++k) text += static_cast<char>('0' + out[k]);
+  char suffix[16];
+  std::snprintf(suffix, sizeof suffix, "e%+03d", exponent);
+  return text + suffix;
+}
+
+std::string position_text(const Convention& convention, std::int64_t row) {
+  return "row " + std::to_string(row) + " (position " + std::to_string(position_of_row(convention, row)) + ")";
+}
+
+void fail_case(const std::string& message) {
+  throw rc::detail::CaseResult(rc::detail::CaseResult::Type::Failure, message);
+}
+
+Outcome not_applicable(const std::string& reason) {
+  Outcome outcome;
+  outcome.verdict = Verdict::not_applicable;
+  outcome.message = reason;
+  return outcome;
+}
+
+Outcome held(std::string message) {
+  Outcome outcome;
+  outcome.verdict = Verdict::held;
+  outcome.message = std::move(message);
+  return outcome;
+}
+
+Outcome failed(std::string message) {
+  Outcome outcome;
+  outcome.verdict = Verdict::failed;
+  outcome.message = std::move(message);
+  return outcome;
+}
+
+}  // namespace pecheck::properties::support

@@ -1,0 +1,130 @@
+// The conformance family: the subject against the correctly rounded
+// reference, per format, as measurements over sampled rows up to 2^24 and as
+// a property over generated conventions, shapes and offsets.
+#include <algorithm>
+#include <sstream>
+
+#include "check_support.hpp"
+#include "measurement_merge.hpp"
+#include "pecheck/properties/accuracy.hpp"
+#include "pecheck/properties/generators.hpp"
+#include "pecheck/properties/property_runner.hpp"
+#include "pecheck/properties/registry.hpp"
+#include "pecheck/reference/reference.hpp"
+#include "pecheck/ulp.hpp"
+
+namespace pecheck::properties {
+
+namespace {
+
+constexpr const char* any_position_id = "conformance/any-position";
+
+// The sweep: presets at a width (quick: 64; default: 512; full: four widths
+// with an odd one), blocks of rows from sweep_blocks. The default costs about
+// 6 x 512 x 13 x 4 = 160k reference entries per format.
+Outcome sweep_format(const Subject& subject, const RunConfig& config, FormatId format) {
+  const SubjectCapabilities capabilities = subject.capabilities();
+  if (!support::offers(capabilities, format)) {
+    return support::not_applicable("the subject offers " + support::formats_text(capabilities) + ", not " +
+                                   std::string(format_of(format).name));
+  }
+  const std::vector<std::int64_t> dims = config.quick  ? std::vector<std::int64_t>{64}
+                                         : config.full ? std::vector<std::int64_t>{64, 512, 1023, 4096}
+                                                       : std::vector<std::int64_t>{512};
+  const std::int64_t rows_per_block = config.quick ? 2 : config.full ? 8 : 4;
+  const UlpBudget& budget = support::budget_for(subject, format);
+  Measurement total;
+  for (const support::ConventionWidth& target : support::sweep_targets(capabilities, dims)) {
+    const support::RowRange range = support::servable_rows(capabilities, target.convention);
+    const std::int64_t rows = std::min(rows_per_block, range.end - range.begin);
+    if (rows <= 0) continue;
+    std::int64_t covered = range.begin;
+    for (TableRequest block : sweep_blocks(target.dim, rows, config.full)) {
+      // Keep each block inside the rows the subject serves, never overlapping.
+      if (covered > range.end - rows) break;
+      block.row_offset = std::clamp(block.row_offset, covered, range.end - rows);
+      covered = block.row_offset + rows;
+      const Table computed = support::fetch_table(subject, capabilities, target.convention, block, format);
+      const reference::ReferenceTable exact = reference::reference_table(target.convention, block, format);
+      merge_measurement(total, measure_accuracy(computed, exact.exact, target.convention, block, budget.max_ulp,
+                                                std::string(budget.source)));
+    }
+  }
+  Outcome outcome;
+  outcome.cases = total.entries;
+  outcome.verdict = within_budget(total) ? Verdict::held : Verdict::failed;
+  outcome.message = summary(total);
+  outcome.measurements.push_back(std::move(total));
+  return outcome;
+}
+
+Outcome any_position(const Subject& subject, const RunConfig& config) {
+  const SubjectCapabilities capabilities = subject.capabilities();
+  double worst_ratio = 0.0;
+  std::string worst_where;
+  Outcome outcome = run_property(any_position_id, config, [&] {
+    const EncodingCase c = *gen::case_for(capabilities, CaseLimits{1024, 16, 4096, true}).as("case");
+    RC_TAG(std::string(format_of(c.format).name));
+    RC_CLASSIFY(position_of_row(c.convention, c.request.row_offset) >= (std::int64_t{1} << 20), "positions past 2^20");
+    const Table computed = support::fetch_table(subject, capabilities, c);
+    const reference::ReferenceTable exact = reference::reference_table(c.convention, c.request, c.format);
+    const Format& format = format_of(c.format);
+    const double budget = support::budget_for(subject, c.format).max_ulp;
+    for (std::int64_t k = 0; k < computed.rows * computed.cols; ++k) {
+      const auto index = static_cast<std::size_t>(k);
+      const UlpError error = ulp_error(computed.values[index], exact.exact[index], format);
+      const std::int64_t row = c.request.row_offset + k / computed.cols;
+      const std::string where = support::position_text(c.convention, row) + ", column " +
+                                std::to_string(k % computed.cols);
+      if (error.mismatch != Mismatch::none || !(error.ulps <= budget)) {
+        std::ostringstream message;
+        message << where << " holds " << support::value_text(computed.values[index], c.format) << "; the exact value is "
+                << support::decimal_text(exact.exact[index]) << ": ";
+        if (error.mismatch != Mismatch::none) {
+          message << "a " << to_string(error.mismatch) << " mismatch";
+        } else {
+          message << error.ulps << " ULP, beyond the budget of " << budget;
+        }
+        std::ostringstream shown;
+        showValue(c, shown);
+        message << " (" << shown.str() << ")";
+        support::fail_case(message.str());
+      }
+      if (error.ulps / budget > worst_ratio) {
+        worst_ratio = error.ulps / budget;
+        worst_where = where;
+      }
+    }
+  });
+  outcome.statistics.push_back({"largest ULP error / budget", worst_ratio, std::nullopt, 1.0,
+                                worst_where.empty() ? "" : "at " + worst_where});
+  return outcome;
+}
+
+std::string sweep_claim(FormatId format) {
+  return "The subject's " + std::string(format_of(format).name) +
+         " table is within its ULP budget of the correctly rounded reference at the first rows, rows straddling "
+         "powers of two and the last rows below 2^24, with no signed-zero, NaN or infinity mismatch.";
+}
+
+}  // namespace
+
+void register_conformance(Registry& registry) {
+  const std::string source =
+      "the design's accuracy contract: correctly rounded reference by Ziv's strategy, ULP error SLEEF-style; "
+      "CONVENTIONS.md accuracy figures";
+  for (FormatId format : {FormatId::float64, FormatId::float32, FormatId::float16, FormatId::bfloat16}) {
+    registry.push_back(Check{"conformance/" + std::string(format_of(format).name), Family::conformance,
+                             sweep_claim(format), source, CheckKind::measurement,
+                             [format](const Subject& subject, const RunConfig& config) {
+                               return sweep_format(subject, config, format);
+                             }});
+  }
+  registry.push_back(Check{any_position_id, Family::conformance,
+                           "For any convention, width, format and rows at any position below 2^24, every entry is "
+                           "within the subject's ULP budget of the correctly rounded value.",
+                           source + "; 2^24 is the largest range in which float32 holds every integer position",
+                           CheckKind::property, any_position});
+}
+
+}  // namespace pecheck::properties

@@ -1,0 +1,47 @@
+// Test output for an Outcome: the message, statistics and measurements (max
+// ULP beside the budget), and for a failure the seed, the counterexample and
+// the command that replays it.
+#pragma once
+
+#include <sstream>
+#include <string>
+
+#include "pecheck/properties/check.hpp"
+
+namespace pecheck::properties {
+
+inline std::string outcome_text(const Outcome& outcome) {
+  std::ostringstream out;
+  out << outcome.check_id << " on " << outcome.subject << ": " << to_string(outcome.verdict) << " (" << outcome.cases
+      << " cases)\n  " << outcome.message << '\n';
+  for (const Measurement& m : outcome.measurements) {
+    out << "  " << format_of(m.format).name << ": max " << m.max_ulp << " ULP (budget " << m.budget_ulp << "), RMS "
+        << m.rms_ulp << " ULP, max abs error " << m.max_abs_error << ", " << m.entries << " entries, "
+        << m.mismatches << " typed mismatches; worst at row " << m.worst.row << " column " << m.worst.column << ": "
+        << m.worst.value_hex << " against exact " << m.worst.exact_text << '\n';
+  }
+  for (const Statistic& s : outcome.statistics) {
+    out << "  " << s.name << " = " << s.value;
+    if (s.lower_bound) out << " (lower bound " << *s.lower_bound << ")";
+    if (s.upper_bound) out << " (upper bound " << *s.upper_bound << ")";
+    if (!s.note.empty()) out << "; " << s.note;
+    out << '\n';
+  }
+  for (const auto& [label, count] : outcome.distribution) out << "  " << count << " cases: " << label << '\n';
+  if (outcome.verdict == Verdict::failed) {
+    if (outcome.seed) out << "  seed: " << *outcome.seed << '\n';
+    for (const auto& [name, value] : outcome.counterexample) out << "  counterexample " << name << " = " << value << '\n';
+    if (!outcome.reproduce_command.empty()) out << "  reproduce: " << outcome.reproduce_command << '\n';
+  }
+  return out.str();
+}
+
+// A GoogleTest parameter name from a check id ("encoding-bounds/unit-interval" -> "encoding_bounds_unit_interval").
+inline std::string test_name(std::string id) {
+  for (char& c : id) {
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) c = '_';
+  }
+  return id;
+}
+
+}  // namespace pecheck::properties

@@ -1,0 +1,68 @@
+// Every registered check on pecheck's own fast implementation and on the
+// reference: each must hold, or say why it does not apply. The outcome is
+// printed either way, so the test log carries the measured figures.
+#include <gtest/gtest.h>
+
+#include <iostream>
+#include <set>
+
+#include "outcome_printing.hpp"
+#include "pecheck/properties/registry.hpp"
+#include "pecheck/reference/reference_subject.hpp"
+
+namespace pecheck::properties {
+namespace {
+
+std::vector<std::string> check_ids() {
+  std::vector<std::string> ids;
+  for (const Check& check : all_checks()) ids.push_back(check.id);
+  return ids;
+}
+
+void expect_held(const Outcome& outcome) {
+  std::cout << outcome_text(outcome);
+  if (outcome.verdict == Verdict::not_applicable) {
+    EXPECT_FALSE(outcome.message.empty()) << "a check that does not apply must say why";
+    return;
+  }
+  EXPECT_EQ(outcome.verdict, Verdict::held) << outcome_text(outcome);
+}
+
+class EveryCheck : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryCheck, holdsOnTheFastSubject) {
+  const Check* check = find_check(GetParam());
+  ASSERT_NE(check, nullptr);
+  const std::unique_ptr<Subject> subject = make_fast_subject();
+  expect_held(run_check(*check, *subject, RunConfig{}));
+}
+
+// The reference is correctly rounded, so every claim must hold on it too (a
+// check failing here is a wrong check). It costs microseconds per entry:
+// quick sweeps and 10 cases per property keep this affordable.
+TEST_P(EveryCheck, holdsOnTheReference) {
+  const Check* check = find_check(GetParam());
+  ASSERT_NE(check, nullptr);
+  const std::unique_ptr<Subject> subject = reference::make_reference_subject();
+  RunConfig config;
+  config.quick = true;
+  config.max_cases = 10;
+  expect_held(run_check(*check, *subject, config));
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, EveryCheck, ::testing::ValuesIn(check_ids()),
+                         [](const ::testing::TestParamInfo<std::string>& param_info) { return test_name(param_info.param); });
+
+TEST(Registry, idsAreUniqueAndEveryCheckHasAClaimAndASource) {
+  std::set<std::string> seen;
+  for (const Check& check : all_checks()) {
+    EXPECT_TRUE(seen.insert(check.id).second) << "duplicate id " << check.id;
+    EXPECT_EQ(check.id.rfind(std::string(to_string(check.family)) + "/", 0), 0u) << check.id;
+    EXPECT_FALSE(check.claim.empty()) << check.id;
+    EXPECT_FALSE(check.source.empty()) << check.id;
+    EXPECT_TRUE(static_cast<bool>(check.run)) << check.id;
+  }
+}
+
+}  // namespace
+}  // namespace pecheck::properties
