@@ -30,6 +30,25 @@ std::unique_ptr<Subject> make_float16_storage_subject(std::shared_ptr<const Subj
 // The table overwritten by a random initialisation, N(0, 1) entries.
 std::unique_ptr<Subject> make_random_init_subject(std::shared_ptr<const Subject> inner);
 
+// Faults of the embedding operations (CONVENTIONS.md fault 7 and the
+// concatenation's zero padding), in scaling_faults.cpp.
+// s * E computed as E / s.
+std::unique_ptr<Subject> make_scale_divided_subject(std::shared_ptr<const Subject> inner);
+// The scale left out: E + PE.
+std::unique_ptr<Subject> make_scale_missing_subject(std::shared_ptr<const Subject> inner);
+// The scale applied twice: s * (s * E) + PE.
+std::unique_ptr<Subject> make_scale_applied_twice_subject(std::shared_ptr<const Subject> inner);
+// sqrt(d) rounded toward zero in the format instead of to nearest.
+std::unique_ptr<Subject> make_scale_truncated_subject(std::shared_ptr<const Subject> inner);
+// The token embedding dropped from the sum: PE alone.
+std::unique_ptr<Subject> make_embedding_dropped_subject(std::shared_ptr<const Subject> inner);
+// zero_pad puts the zero block on the wrong side (left and right exchanged).
+std::unique_ptr<Subject> make_padding_wrong_side_subject(std::shared_ptr<const Subject> inner);
+// zero_pad off by one: one zero column moved from the right to the left (or back).
+std::unique_ptr<Subject> make_padding_off_by_one_subject(std::shared_ptr<const Subject> inner);
+// concat_embeddings in the wrong order: [PE[p], s * E[t]].
+std::unique_ptr<Subject> make_concat_reversed_subject(std::shared_ptr<const Subject> inner);
+
 struct Fault {
   std::string name;                    // the subject is named "fault:" + name
   std::string description;             // one sentence
@@ -39,5 +58,8 @@ struct Fault {
 };
 
 const std::vector<Fault>& faults();
+// The embedding-operation faults above, with the scaling-variance and
+// add-vs-concat checks that must catch them.
+const std::vector<Fault>& scaling_faults();
 
 }  // namespace pecheck::properties

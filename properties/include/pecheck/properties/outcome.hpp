@@ -59,6 +59,17 @@ struct Statistic {
   std::string note;
 };
 
+// A curve a measurement traced (one per format or setting), which reports
+// plot: the token-recoverability rate against the embedding scale, the
+// encoding's variance per column.
+struct Series {
+  std::string name;     // what distinguishes this curve: "bfloat16", "with the sqrt(d) scale"
+  std::string x_label;
+  std::string y_label;
+  std::vector<double> x;
+  std::vector<double> y;  // same length as x
+};
+
 struct Outcome {
   std::string check_id;
   std::string subject;
@@ -73,6 +84,7 @@ struct Outcome {
   std::string reproduce_command;
   std::vector<Measurement> measurements;  // one per format swept
   std::vector<Statistic> statistics;
+  std::vector<Series> series;
   std::vector<std::pair<std::string, int>> distribution;  // RC_CLASSIFY / RC_TAG counts
 };
 

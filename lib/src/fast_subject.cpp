@@ -1,0 +1,66 @@
+#include <memory>
+#include <vector>
+
+#include "pecheck/embedding.hpp"
+#include "pecheck/fast_encoding.hpp"
+#include "pecheck/subject.hpp"
+
+namespace pecheck {
+
+namespace {
+
+std::vector<float> to_floats(const Table& table) {
+  // Exact for the rows the ids select (checked to be float32 values); the
+  // other rows are never read.
+  return std::vector<float>(table.values.begin(), table.values.end());
+}
+
+// pecheck's own implementation: the fast encoding tables, and the embedding
+// operations of embedding.hpp, with the float32 sum on the fused hot path.
+class FastSubject final : public Subject {
+ public:
+  std::string name() const override { return "fast"; }
+
+  SubjectCapabilities capabilities() const override {
+    SubjectCapabilities capabilities;
+    capabilities.embedding_operations = true;
+    return capabilities;
+  }
+
+  Table encoding_table(const Convention& convention, const TableRequest& request, FormatId format) const override {
+    return fast_table(convention, request, format);
+  }
+
+  // sqrt(d) correctly rounded to the format: not sqrt in double rounded again
+  // (see correctly_rounded_sqrt for why that is right here, and how it is verified).
+  double embedding_scale(std::int64_t d, FormatId format) const override { return correctly_rounded_sqrt(d, format); }
+
+  Table add_embeddings(const EmbeddingInput& input, FormatId format) const override {
+    if (format != FormatId::float32) return pecheck::add_embeddings(input, format);
+    // The fused loop computes the same bits as the generic path (lib/tests
+    // asserts it); the values it converts are float32 values, checked here.
+    check_embedding_input(input, format, "add_embeddings", true);
+    const std::vector<float> vocabulary = to_floats(*input.embeddings);
+    const std::vector<float> encoding = to_floats(*input.encoding);
+    std::vector<float> out(input.token_ids.size() * static_cast<std::size_t>(input.embeddings->cols));
+    add_embeddings_float32(vocabulary, encoding, input.embeddings->cols, input.token_ids, input.positions,
+                           static_cast<float>(input.scale), out);
+    Table table = make_table(static_cast<std::int64_t>(input.token_ids.size()), input.embeddings->cols, format);
+    for (std::size_t i = 0; i < out.size(); ++i) table.values[i] = out[i];
+    return table;
+  }
+
+  Table concat_embeddings(const EmbeddingInput& input, FormatId format) const override {
+    return pecheck::concat_embeddings(input, format);
+  }
+
+  Table zero_pad(const Table& table, std::int64_t left, std::int64_t right) const override {
+    return pecheck::zero_pad(table, left, right);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Subject> make_fast_subject() { return std::make_unique<FastSubject>(); }
+
+}  // namespace pecheck

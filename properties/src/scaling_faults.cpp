@@ -1,0 +1,213 @@
+// Deliberately faulty embedding operations: each is a mistake seen in real
+// code (CONVENTIONS.md fault 7: sqrt(d) missing, applied twice, divided
+// instead of multiplied, rounded wrongly) or one a concatenation invites (the
+// zero block on the wrong side, off by one, the halves exchanged).
+#include <cmath>
+#include <memory>
+
+#include "pecheck/properties/faulty_subjects.hpp"
+
+namespace pecheck::properties {
+
+namespace {
+
+std::string fault_name(const std::string& name) { return "fault:" + name; }
+
+// E with every value v replaced by round(op(v)) in the format.
+template <typename Op>
+Table transformed(const Table& table, FormatId format, Op op) {
+  Table out = table;
+  out.format = format;
+  const Format& f = format_of(format);
+  for (double& v : out.values) v = round_to_format(op(v), f);
+  return out;
+}
+
+// The faults of the scale live in how the embeddings are scaled, for the sum
+// and the concatenation alike; `prepare` returns the table and scale the
+// inner, correct subject then uses.
+class ScaleFault : public ForwardingSubject {
+ public:
+  using ForwardingSubject::ForwardingSubject;
+  Table add_embeddings(const EmbeddingInput& input, FormatId format) const override {
+    Table table;
+    const EmbeddingInput changed = prepare(input, format, table);
+    return inner().add_embeddings(changed, format);
+  }
+  Table concat_embeddings(const EmbeddingInput& input, FormatId format) const override {
+    Table table;
+    const EmbeddingInput changed = prepare(input, format, table);
+    return inner().concat_embeddings(changed, format);
+  }
+
+ protected:
+  virtual EmbeddingInput prepare(const EmbeddingInput& input, FormatId format, Table& storage) const = 0;
+  static void require_embeddings(const EmbeddingInput& input) {
+    if (input.embeddings == nullptr) throw SubjectError("no embedding table given");
+  }
+};
+
+class ScaleDivided final : public ScaleFault {
+ public:
+  using ScaleFault::ScaleFault;
+
+ protected:
+  EmbeddingInput prepare(const EmbeddingInput& input, FormatId format, Table& storage) const override {
+    require_embeddings(input);
+    const double s = input.scale;
+    storage = transformed(*input.embeddings, format, [s](double v) { return v / s; });
+    EmbeddingInput changed = input;
+    changed.embeddings = &storage;
+    changed.scale = 1.0;
+    return changed;
+  }
+};
+
+class ScaleMissing final : public ScaleFault {
+ public:
+  using ScaleFault::ScaleFault;
+
+ protected:
+  EmbeddingInput prepare(const EmbeddingInput& input, FormatId, Table&) const override {
+    EmbeddingInput changed = input;
+    changed.scale = 1.0;
+    return changed;
+  }
+};
+
+class ScaleTwice final : public ScaleFault {
+ public:
+  using ScaleFault::ScaleFault;
+
+ protected:
+  EmbeddingInput prepare(const EmbeddingInput& input, FormatId format, Table& storage) const override {
+    require_embeddings(input);
+    const double s = input.scale;
+    storage = transformed(*input.embeddings, format, [s](double v) { return s * v; });
+    EmbeddingInput changed = input;
+    changed.embeddings = &storage;  // and the inner subject multiplies by s again
+    return changed;
+  }
+};
+
+class ScaleTruncated final : public ForwardingSubject {
+ public:
+  using ForwardingSubject::ForwardingSubject;
+  double embedding_scale(std::int64_t d, FormatId format) const override {
+    const double correct = inner().embedding_scale(d, format);
+    const double exact = std::sqrt(static_cast<double>(d));  // below 2^53: a double closer than any format's half-ulp
+    if (correct <= exact) return correct;
+    const Format& f = format_of(format);
+    return from_bits(to_bits(correct, f) - 1, f);  // the value below: sqrt(d) rounded toward zero
+  }
+};
+
+class EmbeddingDropped final : public ForwardingSubject {
+ public:
+  using ForwardingSubject::ForwardingSubject;
+  Table add_embeddings(const EmbeddingInput& input, FormatId format) const override {
+    if (input.embeddings == nullptr) throw SubjectError("no embedding table given");
+    const Table zeros = make_table(input.embeddings->rows, input.embeddings->cols, format);
+    EmbeddingInput changed = input;
+    changed.embeddings = &zeros;
+    return inner().add_embeddings(changed, format);
+  }
+};
+
+class PaddingWrongSide final : public ForwardingSubject {
+ public:
+  using ForwardingSubject::ForwardingSubject;
+  Table zero_pad(const Table& table, std::int64_t left, std::int64_t right) const override {
+    return inner().zero_pad(table, right, left);
+  }
+};
+
+class PaddingOffByOne final : public ForwardingSubject {
+ public:
+  using ForwardingSubject::ForwardingSubject;
+  Table zero_pad(const Table& table, std::int64_t left, std::int64_t right) const override {
+    if (right > 0) return inner().zero_pad(table, left + 1, right - 1);
+    if (left > 0) return inner().zero_pad(table, left - 1, right + 1);
+    return inner().zero_pad(table, left, right);
+  }
+};
+
+class ConcatReversed final : public ForwardingSubject {
+ public:
+  using ForwardingSubject::ForwardingSubject;
+  Table concat_embeddings(const EmbeddingInput& input, FormatId format) const override {
+    const Table right_order = inner().concat_embeddings(input, format);
+    if (input.embeddings == nullptr) return right_order;
+    const std::int64_t d_t = input.embeddings->cols;
+    Table out = right_order;
+    const std::int64_t d_p = out.cols - d_t;
+    for (std::int64_t r = 0; r < out.rows; ++r) {
+      for (std::int64_t c = 0; c < d_p; ++c) out.at(r, c) = right_order.at(r, d_t + c);
+      for (std::int64_t c = 0; c < d_t; ++c) out.at(r, d_p + c) = right_order.at(r, c);
+    }
+    return out;
+  }
+};
+
+template <typename Fault>
+std::unique_ptr<Subject> make(std::shared_ptr<const Subject> inner, const std::string& name) {
+  return std::make_unique<Fault>(std::move(inner), fault_name(name));
+}
+
+}  // namespace
+
+std::unique_ptr<Subject> make_scale_divided_subject(std::shared_ptr<const Subject> inner) {
+  return make<ScaleDivided>(std::move(inner), "scale-divided");
+}
+std::unique_ptr<Subject> make_scale_missing_subject(std::shared_ptr<const Subject> inner) {
+  return make<ScaleMissing>(std::move(inner), "scale-missing");
+}
+std::unique_ptr<Subject> make_scale_applied_twice_subject(std::shared_ptr<const Subject> inner) {
+  return make<ScaleTwice>(std::move(inner), "scale-applied-twice");
+}
+std::unique_ptr<Subject> make_scale_truncated_subject(std::shared_ptr<const Subject> inner) {
+  return make<ScaleTruncated>(std::move(inner), "scale-truncated");
+}
+std::unique_ptr<Subject> make_embedding_dropped_subject(std::shared_ptr<const Subject> inner) {
+  return make<EmbeddingDropped>(std::move(inner), "embedding-dropped");
+}
+std::unique_ptr<Subject> make_padding_wrong_side_subject(std::shared_ptr<const Subject> inner) {
+  return make<PaddingWrongSide>(std::move(inner), "padding-wrong-side");
+}
+std::unique_ptr<Subject> make_padding_off_by_one_subject(std::shared_ptr<const Subject> inner) {
+  return make<PaddingOffByOne>(std::move(inner), "padding-off-by-one");
+}
+std::unique_ptr<Subject> make_concat_reversed_subject(std::shared_ptr<const Subject> inner) {
+  return make<ConcatReversed>(std::move(inner), "concat-reversed");
+}
+
+const std::vector<Fault>& scaling_faults() {
+  static const std::vector<Fault> all = {
+      {"scale-divided", "the embeddings divided by sqrt(d) instead of multiplied", "CONVENTIONS.md fault 7",
+       {"scaling-variance/scaled-second-moment", "scaling-variance/unit-variance-sampled", "scaling-variance/energy-ratio"},
+       make_scale_divided_subject},
+      {"scale-missing", "the sqrt(d) scale left out (E + PE)",
+       "CONVENTIONS.md fault 7 (seed question 000: the scale is easy to miss)",
+       {"scaling-variance/scaled-second-moment", "scaling-variance/unit-variance-sampled", "scaling-variance/energy-ratio",
+        "scaling-variance/token-recoverability"},
+       make_scale_missing_subject},
+      {"scale-applied-twice", "sqrt(d) applied twice (s * s * E + PE)", "CONVENTIONS.md fault 7",
+       {"scaling-variance/scaled-second-moment", "scaling-variance/unit-variance-sampled", "scaling-variance/energy-ratio"},
+       make_scale_applied_twice_subject},
+      {"scale-truncated", "sqrt(d) rounded toward zero in the format, not to nearest",
+       "CONVENTIONS.md fault 7 (the scale rounded in the activation dtype, wrongly)",
+       {"scaling-variance/scale-factor-rounding"}, make_scale_truncated_subject},
+      {"embedding-dropped", "the token embedding left out of the sum (PE alone)",
+       "the encoding overwhelming the token, taken to its end", {"add-vs-concat/strictness", "scaling-variance/token-recoverability"},
+       make_embedding_dropped_subject},
+      {"padding-wrong-side", "zero_pad puts the zero block on the wrong side", "the add-as-concat construction",
+       {"add-vs-concat/construction"}, make_padding_wrong_side_subject},
+      {"padding-off-by-one", "zero_pad moves one zero column to the other side", "the add-as-concat construction",
+       {"add-vs-concat/construction"}, make_padding_off_by_one_subject},
+      {"concat-reversed", "concat_embeddings puts the encoding before the token", "the add-as-concat construction",
+       {"add-vs-concat/construction", "add-vs-concat/linearity"}, make_concat_reversed_subject},
+  };
+  return all;
+}
+
+}  // namespace pecheck::properties

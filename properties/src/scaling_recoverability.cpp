@@ -1,0 +1,150 @@
+// Recoverability: how often the token can be read back from the input layer's
+// x = round(round(s E[t]) + PE[p]), as a function of the scale s = d^a and the
+// storage format. This is the "the encoding overwhelms the embedding"
+// hypothesis of the scaling question, measured.
+//
+// Two decoders, both the nearest row of the subject's scaled table S = round(s E):
+// - position unknown: nearest row to x itself (the encoding is noise to it);
+// - position known: nearest row to x - PE[p], which only rounding can spoil
+//   (what the storage format loses when a small embedding meets a large encoding).
+#include <Eigen/Dense>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "pecheck/properties/generators.hpp"
+#include "scaling_checks.hpp"
+#include "scaling_support.hpp"
+
+namespace pecheck::properties::scaling {
+
+namespace {
+
+using scaling_support::format_number;
+using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+Eigen::Map<const RowMatrix> as_matrix(const Table& table) {
+  return Eigen::Map<const RowMatrix>(table.values.data(), table.rows, table.cols);
+}
+
+// The fraction of rows of `queries` whose unique nearest row of `rows` is `truth[j]`.
+double nearest_row_rate(const RowMatrix& queries, const Eigen::Map<const RowMatrix>& rows,
+                        const std::vector<std::int64_t>& truth) {
+  // |q - r|^2 = |q|^2 - 2 q.r + |r|^2; |q|^2 is the same for every candidate.
+  const Eigen::VectorXd norms = rows.rowwise().squaredNorm();
+  const Eigen::MatrixXd dots = queries * rows.transpose();
+  std::int64_t recovered = 0;
+  for (Eigen::Index j = 0; j < queries.rows(); ++j) {
+    const auto t = static_cast<Eigen::Index>(truth[static_cast<std::size_t>(j)]);
+    const double own = norms(t) - 2.0 * dots(j, t);
+    bool unique_nearest = true;
+    for (Eigen::Index k = 0; k < rows.rows() && unique_nearest; ++k) {
+      if (k != t && norms(k) - 2.0 * dots(j, k) <= own) unique_nearest = false;
+    }
+    recovered += unique_nearest ? 1 : 0;
+  }
+  return static_cast<double>(recovered) / static_cast<double>(queries.rows());
+}
+
+struct ScalePoint {
+  double exponent = 0.0;   // s = d^exponent
+  double unknown = 0.0;    // recovery rate, position unknown
+  double known = 0.0;      // recovery rate, position known
+  double residual = 0.0;   // RMS over queries of |(x - PE[p]) - S[t]| / |S[t]|
+};
+
+Outcome run_recoverability(const Subject& subject, const RunConfig& config) {
+  if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
+  Outcome outcome;
+  const std::int64_t d = scaling_support::sized(config, 128, 256, 512);
+  const std::int64_t vocab = 256;
+  const std::int64_t positions = 512;
+  const std::int64_t queries = scaling_support::sized(config, 256, 512, 2048);
+  const std::uint64_t seed = scaling_support::seed_of(config);
+  outcome.seed = seed;
+  const std::string at_d = " (d = " + std::to_string(d) + ", " + std::to_string(vocab) + " tokens, positions 0..511)";
+
+  // The queries: token and position uniform (a 64-bit hash modulo a count
+  // below 2^10: the bias is below 2^-54), the same for every scale and format.
+  std::vector<std::int64_t> ids(static_cast<std::size_t>(queries));
+  std::vector<std::int64_t> rows(static_cast<std::size_t>(queries));
+  for (std::size_t j = 0; j < ids.size(); ++j) {
+    ids[j] = static_cast<std::int64_t>(scaling_support::stream_seed(seed, 2 * j + 1000) % static_cast<std::uint64_t>(vocab));
+    rows[j] = static_cast<std::int64_t>(scaling_support::stream_seed(seed, 2 * j + 1001) % static_cast<std::uint64_t>(positions));
+  }
+
+  for (FormatId id : scaling_support::formats_of(subject, false)) {
+    const Format& format = format_of(id);
+    const std::string f(format.name);
+    const Table embeddings =
+        gen::gaussian_table(scaling_support::stream_seed(seed, 301), vocab, d, 1.0 / std::sqrt(static_cast<double>(d)), id);
+    const Table encoding = subject.encoding_table(scaling_support::paper_convention(), {positions, d, 0}, id);
+    const Eigen::Map<const RowMatrix> pe = as_matrix(encoding);
+    std::vector<ScalePoint> points;
+    for (int k = 0; k <= 10; ++k) {
+      ScalePoint point;
+      point.exponent = k / 16.0;
+      const double s = k == 8 ? subject.embedding_scale(d, id)
+                              : round_to_format(std::pow(static_cast<double>(d), point.exponent), format);
+      const Table scaled = scaling_support::scaled_rows(subject, embeddings, s, id);
+      const Table x = subject.add_embeddings({&embeddings, &encoding, ids, rows, s}, id);
+      const Eigen::Map<const RowMatrix> table = as_matrix(scaled);
+      const RowMatrix inputs = as_matrix(x);
+      RowMatrix minus_encoding = inputs;
+      double residual_sum = 0.0;
+      for (Eigen::Index j = 0; j < inputs.rows(); ++j) {
+        minus_encoding.row(j) -= pe.row(static_cast<Eigen::Index>(rows[static_cast<std::size_t>(j)]));
+        const auto own = table.row(static_cast<Eigen::Index>(ids[static_cast<std::size_t>(j)]));
+        residual_sum += (minus_encoding.row(j) - own).squaredNorm() / own.squaredNorm();
+      }
+      point.unknown = nearest_row_rate(inputs, table, ids);
+      point.known = nearest_row_rate(minus_encoding, table, ids);
+      point.residual = std::sqrt(residual_sum / static_cast<double>(inputs.rows()));
+      points.push_back(point);
+      outcome.cases += queries;
+    }
+    Series unknown{f + ", position unknown", "a, with scale s = d^a (a = 0.5: sqrt(d))", "tokens recovered", {}, {}};
+    Series known{f + ", position known", unknown.x_label, "tokens recovered", {}, {}};
+    Series residual{f, unknown.x_label, "RMS |(x - PE) - s*E[t]| / |s*E[t]|", {}, {}};
+    for (const ScalePoint& p : points) {
+      unknown.x.push_back(p.exponent);
+      unknown.y.push_back(p.unknown);
+      known.x.push_back(p.exponent);
+      known.y.push_back(p.known);
+      residual.x.push_back(p.exponent);
+      residual.y.push_back(p.residual);
+    }
+    outcome.series.push_back(unknown);
+    outcome.series.push_back(known);
+    outcome.series.push_back(residual);
+    const ScalePoint& unscaled = points.front();
+    const ScalePoint& paper = points[8];
+    outcome.statistics.push_back(scaling_support::statistic(f + ": tokens recovered, position unknown, no scale" + at_d,
+                                                    unscaled.unknown));
+    scaling_support::hold_within(outcome, f + ": tokens recovered, position unknown, s = sqrt(d)" + at_d, paper.unknown,
+                         {1.0, 1.0}, "every query: see the union bound in scaling_recoverability.cpp");
+    outcome.statistics.push_back(scaling_support::statistic(f + ": tokens recovered, position known, no scale" + at_d,
+                                                    unscaled.known));
+    outcome.statistics.push_back(scaling_support::statistic(f + ": embedding lost to rounding, no scale (RMS relative)",
+                                                    unscaled.residual));
+    outcome.statistics.push_back(scaling_support::statistic(f + ": embedding lost to rounding, s = sqrt(d) (RMS relative)",
+                                                    paper.residual));
+  }
+  if (outcome.verdict == Verdict::held) {
+    outcome.message = "at s = sqrt(d) every token is recovered from its sum with the encoding in every format";
+  }
+  return outcome;
+}
+
+}  // namespace
+
+Check recoverability_check() {
+  return {"scaling-variance/token-recoverability", Family::scaling_variance,
+          "At the paper's scale s = sqrt(d) the token is recovered from round(s*E[t] + PE[p]) as the nearest row of "
+          "s*E for every query in every format; the series show how recovery falls as the scale falls toward 1.",
+          "seed question 000 (the encoding would overwhelm the token's signal without the scale)",
+          CheckKind::measurement, run_recoverability};
+}
+
+}  // namespace pecheck::properties::scaling

@@ -1,0 +1,79 @@
+// The scaling-variance family on pecheck's fast subject: every check holds,
+// and its statistics (printed beside their bounds) say what the report's
+// findings will say.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "pecheck/properties/registry.hpp"
+#include "scaling_outcomes.hpp"
+
+namespace pecheck::properties {
+namespace {
+
+const Subject& fast() {
+  static const std::unique_ptr<Subject> subject = make_fast_subject();
+  return *subject;
+}
+
+class ScalingVarianceCheck : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ScalingVarianceCheck, holdsOnTheFastSubject) {
+  const Outcome outcome = run_and_print(GetParam(), fast());
+  EXPECT_EQ(outcome.verdict, Verdict::held) << outcome_text(outcome);
+  EXPECT_GT(outcome.cases, 0);
+}
+
+std::vector<std::string> family_ids() {
+  std::vector<std::string> ids;
+  for (const Check& check : all_checks()) {
+    if (check.family == Family::scaling_variance) ids.push_back(check.id);
+  }
+  return ids;
+}
+
+INSTANTIATE_TEST_SUITE_P(ScalingVariance, ScalingVarianceCheck, ::testing::ValuesIn(family_ids()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return test_name(info.param); });
+
+TEST(ScalingVariance, hasAtLeastFiveChecks) { EXPECT_GE(family_ids().size(), 5u); }
+
+// The findings, stated as the figures the report prints.
+TEST(ScalingVarianceFindings, bfloat16RoundsGemmasScaleTo55Point5AndInflatesTheVarianceByAQuarterPercent) {
+  const Outcome scale = run_and_print("scaling-variance/scale-factor-rounding", fast());
+  const Statistic* gemma = find_statistic(scale, "bfloat16: sqrt(3072)");
+  ASSERT_NE(gemma, nullptr);
+  EXPECT_EQ(gemma->value, 55.5);
+  const Outcome variance = run_and_print("scaling-variance/unit-variance-closed-form", fast());
+  const Statistic* inflated = find_statistic(variance, "bfloat16: Var(s*E) at d = 3072");
+  ASSERT_NE(inflated, nullptr);
+  EXPECT_DOUBLE_EQ(inflated->value, 55.5 * 55.5 / 3072.0);  // 1.00268...
+}
+
+TEST(ScalingVarianceFindings, theEnergyRatioIsTwoScaledAndTwoOverDUnscaled) {
+  const Outcome outcome = run_and_print("scaling-variance/energy-ratio", fast());
+  const Statistic* scaled = find_statistic(outcome, "float32: energy ratio E||s*e||^2");
+  const Statistic* unscaled = find_statistic(outcome, "float32: energy ratio E||e||^2");
+  ASSERT_NE(scaled, nullptr);
+  ASSERT_NE(unscaled, nullptr);
+  // Within the check's own 1e-9 intervals, which are a few percent wide.
+  EXPECT_NEAR(scaled->value, 2.0, 0.05);
+  EXPECT_NEAR(unscaled->value * 512.0, 2.0, 0.05);
+}
+
+TEST(ScalingVarianceFindings, measurementsAreDeterministicForASeedAndDifferAcrossSeeds) {
+  RunConfig config;
+  config.honour_rc_params = false;
+  const Outcome first = run_and_print("scaling-variance/unit-variance-sampled", fast(), config);
+  const Outcome again = run_and_print("scaling-variance/unit-variance-sampled", fast(), config);
+  ASSERT_EQ(first.statistics.size(), again.statistics.size());
+  for (std::size_t i = 0; i < first.statistics.size(); ++i) {
+    EXPECT_EQ(first.statistics[i].value, again.statistics[i].value) << first.statistics[i].name;
+  }
+  config.seed += 1;
+  const Outcome other = run_and_print("scaling-variance/unit-variance-sampled", fast(), config);
+  EXPECT_EQ(other.verdict, Verdict::held);
+  EXPECT_NE(other.statistics.front().value, first.statistics.front().value);
+}
+
+}  // namespace
+}  // namespace pecheck::properties
