@@ -18,5 +18,6 @@ struct Command {
 Command add_conventions_command(CLI::App& app);
 Command add_table_command(CLI::App& app);
 Command add_check_command(CLI::App& app);
+Command add_validate_command(CLI::App& app);
 
 }  // namespace pecheck::tools
