@@ -92,7 +92,7 @@ Detection with_given_convention(const Table& table, const Convention& convention
     detection.offset_ambiguous = fit->ambiguous;
   } else {
     detection.notes.push_back("the row offset cannot be found without a sin/cos pair: give --offset");
-    detection.offset_ambiguous = true;
+    detection.convention.reset();  // nothing to compare with: the verdict is unknown
     return detection;
   }
   detection.candidate_error = candidate_error(table, convention, detection.row_offset,
@@ -157,10 +157,12 @@ Detection detect_convention(const Table& table, const DetectionOptions& options)
     return detection;
   }
   // The most preferred candidate (standard rules first) among those as close
-  // to the table as the best one, up to half its error or 4 ULP of 1.
+  // to the table as the best one, up to half its error or half an ULP of 1:
+  // a fitted rule may beat the true one by the noise it was fitted to, never
+  // by more than the format's rounding.
   double best_error = candidates.front().error;
   for (const Candidate& c : candidates) best_error = std::min(best_error, c.error);
-  const double slack = std::max(0.5 * best_error, 4.0 * std::ldexp(1.0, 1 - format_of(table.format).precision));
+  const double slack = std::max(0.5 * best_error, std::ldexp(1.0, -format_of(table.format).precision));
   std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
     return a.rule_rank != b.rule_rank ? a.rule_rank < b.rule_rank : a.structure_rank < b.structure_rank;
   });

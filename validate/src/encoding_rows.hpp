@@ -18,11 +18,13 @@ std::vector<double> encoding_rows(const Convention& convention, std::int64_t dim
                                   const std::vector<std::int64_t>& convention_rows);
 
 // max over the listed file rows and every column of |table - expected|, where
-// expected holds those rows in the same order. NaN in the table counts as infinity.
+// expected holds those rows in the same order. Non-finite table values are
+// skipped: they are reported on their own, and must not make every
+// candidate convention look equally bad.
 double max_abs_difference(const Table& table, const std::vector<std::int64_t>& file_rows,
                           const std::vector<double>& expected);
 
-// The same, row by row.
+// Row by row, with a non-finite table value counting as an infinite error.
 std::vector<double> row_abs_differences(const Table& table, const std::vector<std::int64_t>& file_rows,
                                         const std::vector<double>& expected);
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <numbers>
 
+#include "encoding_rows.hpp"
 #include "table_rows.hpp"
 
 namespace pecheck::validate {
@@ -13,10 +14,11 @@ namespace {
 
 constexpr double two_pi = 2.0 * std::numbers::pi;
 // Past this many candidates from the slowest frequency (a width of 2 or 4,
-// where it is fast), only the first ones below 2^24 are walked.
-constexpr std::int64_t max_candidates = std::int64_t{1} << 22;
-constexpr std::size_t kept_candidates = 8;
-constexpr std::size_t scored_rows = 64;
+// or a wrong rule's ladder, where it is fast), only the first ones are
+// walked: positions up to 2^16 / w_min turns, which for any width of 6 or
+// more under a preset's rule is every position below 2^24.
+constexpr std::int64_t max_candidates = std::int64_t{1} << 16;
+constexpr std::size_t scored_rows = 64;  // rows each kept offset is compared on
 
 double wrap(double angle) { return angle - two_pi * std::nearbyint(angle / two_pi); }
 
@@ -91,13 +93,21 @@ std::optional<OffsetFit> find_row_offset(const Table& table, const Convention& c
       scored.emplace_back(row_score(first_angles, ladder, position), offset);
     }
     std::sort(scored.begin(), scored.end());
-    for (std::size_t k = 0; k < scored.size() && best.size() < kept_candidates * 5; ++k) {
+    // Narrow tables have many near-fits among the candidates: keep more.
+    const std::size_t kept = std::clamp<std::size_t>(static_cast<std::size_t>(2048 / table.cols), 4, 32);
+    for (std::size_t k = 0; k < scored.size() && best.size() < kept * 5; ++k) {
       for (std::int64_t step = -2; step <= 2; ++step) consider(scored[k].second + step);
     }
   }
   if (best.empty()) return std::nullopt;
 
-  // Score every kept offset on rows spread over the table.
+  // The kept offsets are scored by their angles on rows spread over the
+  // table; those whose score is within the format's noise of the best
+  // (angles off by an ULP of 1, 2^(1-p) rad, score 1 - cos ~ 2^(1-2p) per
+  // entry) are compared with the encoding itself (pecheck's fast float64
+  // rows): the closest wins, ties to the smaller offset. A narrow, coarse
+  // table (8 columns of bfloat16) can sit at several offsets within its
+  // rounding: that is reported as ambiguous.
   const std::vector<std::int64_t> rows = spread_sample(live_rows, scored_rows);
   std::vector<std::vector<double>> angles;
   for (std::int64_t r : rows) angles.push_back(angles_of(table, r, ladder));
@@ -107,17 +117,20 @@ std::optional<OffsetFit> find_row_offset(const Table& table, const Convention& c
     for (std::size_t k = 0; k < rows.size(); ++k) total += row_score(angles[k], ladder, rows[k] + offset + shift);
     totals.emplace_back(total, offset);
   }
-  std::sort(totals.begin(), totals.end());  // ties: the smaller offset first
-  const auto terms = static_cast<double>(rows.size() * ladder.w.size());
-  OffsetFit fit;
-  fit.row_offset = totals[0].second;
-  fit.mean_score = totals[0].first / terms;
-  if (totals.size() > 1) {
-    // Angles within a ULP or so (2^(1-p) rad) score at most about 2^(1-2p)
-    // per entry: offsets closer than that cannot be told apart.
-    const double noise = std::ldexp(1.0, 2 - 2 * format_of(format).precision) * terms;
-    fit.ambiguous = totals[1].first - totals[0].first <= noise;
+  std::sort(totals.begin(), totals.end());
+  const double noise = std::ldexp(1.0, 2 - 2 * format_of(format).precision) * static_cast<double>(rows.size() * ladder.w.size());
+  std::vector<std::pair<double, std::int64_t>> errors;
+  for (const auto& [total, offset] : totals) {
+    if (!errors.empty() && total > 2.0 * totals[0].first + noise) break;
+    const std::vector<double> expected = encoding_rows(convention, table.cols, shifted(rows, offset));
+    errors.emplace_back(max_abs_difference(table, rows, expected), offset);
   }
+  std::sort(errors.begin(), errors.end());
+  OffsetFit fit;
+  fit.row_offset = errors[0].second;
+  fit.error = errors[0].first;
+  const double indistinguishable = std::max(1.5 * errors[0].first, std::ldexp(1.0, -format_of(format).precision));
+  fit.ambiguous = errors.size() > 1 && errors[1].first <= indistinguishable;
   return fit;
 }
 

@@ -7,8 +7,8 @@
 // (safe while the error times the next frequency stays below pi, which the
 // ladder's small ratios between neighbours guarantee), until the fastest one
 // rounds it to an integer. The candidates that fit the first row best are
-// then scored on rows spread over the table, and neighbours one or two rows
-// away are tried too, so one noisy row cannot move the answer.
+// then compared with the encoding on rows spread over the table, with
+// neighbours one or two rows away, so one noisy row cannot move the answer.
 #pragma once
 
 #include <cstdint>
@@ -24,8 +24,8 @@ namespace pecheck::validate {
 
 struct OffsetFit {
   std::int64_t row_offset = 0;  // file row r holds convention row r + row_offset
-  double mean_score = 0.0;      // mean of 1 - cos(angle error) over the scored entries
-  bool ambiguous = false;       // another offset scores as well, within the format's noise
+  double error = 0.0;           // the largest |table - encoding| on the rows compared
+  bool ambiguous = false;       // another offset is as close, within half an ULP of 1
 };
 
 // Empty when the structure has no pair or no row carries values. Offsets

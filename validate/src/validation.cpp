@@ -88,9 +88,10 @@ void decide(ValidationResult& result) {
                              number(*result.max_abs_error_budget));
   }
   result.verdict = result.reasons.empty() ? ValidationVerdict::conforms : ValidationVerdict::deviates;
-  if (result.verdict == ValidationVerdict::conforms && result.detection.offset_ambiguous) {
+  if (result.verdict == ValidationVerdict::deviates && result.detection.offset_ambiguous) {
+    // It deviates at the offset chosen, but another fits the angles as well.
     result.verdict = ValidationVerdict::unknown;
-    result.reasons.push_back("another row offset fits the table as well: give --offset");
+    result.reasons.push_back("another row offset fits the table about as well: give --offset");
   }
 }
 
@@ -129,7 +130,9 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
   result.measurement.budget_ulp = options.max_ulp.value_or(budget.max_ulp);
   result.measurement.budget_source =
       options.max_ulp ? "--max-ulp" : "pecheck's third-party budget: " + std::string(budget.source);
-  const bool settled = detection.convention && (!detection.offset_ambiguous || options.row_offset);
+  // An ambiguous offset is settled all the same (the smallest that fits):
+  // the table is a slice of the convention at it, and the text says so.
+  const bool settled = detection.convention.has_value();
   if (!settled || (!detection.sinusoidal && !options.convention)) {
     decide(result);
     return result;
