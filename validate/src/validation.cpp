@@ -99,6 +99,11 @@ void decide(ValidationResult& result) {
 
 ValidationResult validate_table(const Table& stored, const ValidationOptions& options) {
   check_shape(stored);
+  if (options.row_offset && (*options.row_offset < 0 || *options.row_offset > max_exact_position - stored.rows)) {
+    throw ConventionError("--offset " + std::to_string(*options.row_offset) + " with " + std::to_string(stored.rows) +
+                          " rows puts a row at or past position 2^24 = " + std::to_string(max_exact_position) +
+                          " (expected an offset in [0, " + std::to_string(max_exact_position - stored.rows) + "])");
+  }
   ValidationResult result;
   result.rows = stored.rows;
   result.dim = stored.cols;
