@@ -1,6 +1,7 @@
 #include "pecheck/embedding.hpp"
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 namespace pecheck {
@@ -36,22 +37,50 @@ namespace pecheck {
 
 namespace {
 
+// round_to_format on the hot conversions: the hardware's double -> float
+// conversion (round to nearest even, subnormals included) inside float's
+// range, format.hpp's inline half conversions for float16 and bfloat16. The
+// same results as round_to_format (the add_embeddings properties in lib/tests
+// hold them to an oracle built on round_to_format, overflow included).
+double round_to(double x, FormatId id, const Format& format) {
+  switch (id) {
+    case FormatId::float64: return x;
+    case FormatId::float32:
+      if (std::fabs(x) <= static_cast<double>(std::numeric_limits<float>::max())) {
+        return static_cast<double>(static_cast<float>(x));
+      }
+      return round_to_format(x, format);  // overflow and NaN by the general rule
+    case FormatId::float16: return float16_bits_to_double(round_to_float16_bits(x));
+    case FormatId::bfloat16: return bfloat16_bits_to_double(round_to_bfloat16_bits(x));
+  }
+  return round_to_format(x, format);
+}
+
+// Whether x is a value of the format (NaN counts: it has a NaN of its own).
+bool is_format_value(double x, FormatId id, const Format& format) {
+  if (std::isnan(x) || id == FormatId::float64) return true;
+  if (id == FormatId::float32 && std::fabs(x) <= static_cast<double>(std::numeric_limits<float>::max())) {
+    return static_cast<double>(static_cast<float>(x)) == x;
+  }
+  return is_representable(x, format);
+}
+
 const char* kind_name(bool is_embedding) { return is_embedding ? "embedding" : "encoding"; }
 
 // An operand of the format's arithmetic must be a value of the format.
-void require_format_value(double value, const Format& format, const char* operation, bool is_embedding,
+void require_format_value(double value, FormatId id, const Format& format, const char* operation, bool is_embedding,
                           std::int64_t row, std::int64_t col) {
-  if (!std::isnan(value) && !is_representable(value, format)) {
+  if (!is_format_value(value, id, format)) {
     throw SubjectError(std::string(operation) + ": " + kind_name(is_embedding) + " table value " + hex_float(value) +
                        " at row " + std::to_string(row) + ", column " + std::to_string(col) + " is not a " +
                        std::string(format.name) + " value (round the table to the format first)");
   }
 }
 
-void require_format_row(const Table& table, std::int64_t row, const Format& format, const char* operation,
+void require_format_row(const Table& table, std::int64_t row, FormatId id, const Format& format, const char* operation,
                         bool is_embedding) {
   for (std::int64_t c = 0; c < table.cols; ++c) {
-    require_format_value(table.at(row, c), format, operation, is_embedding, row, c);
+    require_format_value(table.at(row, c), id, format, operation, is_embedding, row, c);
   }
 }
 
@@ -72,7 +101,7 @@ void check_embedding_input(const EmbeddingInput& input, FormatId format_id, cons
                        " (adding needs equal widths; zero_pad them first)");
   }
   const Format& format = format_of(format_id);
-  if (!std::isnan(input.scale) && !is_representable(input.scale, format)) {
+  if (!is_format_value(input.scale, format_id, format)) {
     throw SubjectError(op + ": the scale " + hex_float(input.scale) + " is not a " + std::string(format.name) +
                        " value (round it to the format first)");
   }
@@ -87,8 +116,8 @@ void check_embedding_input(const EmbeddingInput& input, FormatId format_id, cons
       throw SubjectError(op + ": position row " + std::to_string(p) + " at index " + std::to_string(j) +
                          " is outside the encoding table's " + std::to_string(input.encoding->rows) + " rows");
     }
-    require_format_row(*input.embeddings, t, format, operation, true);
-    require_format_row(*input.encoding, p, format, operation, false);
+    require_format_row(*input.embeddings, t, format_id, format, operation, true);
+    require_format_row(*input.encoding, p, format_id, format, operation, false);
   }
 }
 
@@ -102,8 +131,8 @@ Table add_embeddings(const EmbeddingInput& input, FormatId format_id) {
     const std::int64_t t = input.token_ids[static_cast<std::size_t>(j)];
     const std::int64_t p = input.positions[static_cast<std::size_t>(j)];
     for (std::int64_t c = 0; c < d; ++c) {
-      const double scaled = round_to_format(scale * input.embeddings->at(t, c), format);
-      out.at(j, c) = round_to_format(scaled + input.encoding->at(p, c), format);
+      const double scaled = round_to(scale * input.embeddings->at(t, c), format_id, format);
+      out.at(j, c) = round_to(scaled + input.encoding->at(p, c), format_id, format);
     }
   }
   return out;
@@ -119,7 +148,7 @@ Table concat_embeddings(const EmbeddingInput& input, FormatId format_id) {
   for (std::int64_t j = 0; j < out.rows; ++j) {
     const std::int64_t t = input.token_ids[static_cast<std::size_t>(j)];
     const std::int64_t p = input.positions[static_cast<std::size_t>(j)];
-    for (std::int64_t c = 0; c < d_t; ++c) out.at(j, c) = round_to_format(scale * input.embeddings->at(t, c), format);
+    for (std::int64_t c = 0; c < d_t; ++c) out.at(j, c) = round_to(scale * input.embeddings->at(t, c), format_id, format);
     for (std::int64_t c = 0; c < d_p; ++c) out.at(j, d_t + c) = input.encoding->at(p, c);
   }
   return out;

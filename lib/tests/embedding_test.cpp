@@ -167,13 +167,26 @@ TEST(AddEmbeddings, followsIeeeSignedZeroRules) {
 }
 
 TEST(AddEmbeddings, overflowsToInfinityAsTheFormatWould) {
-  Table embeddings = make_table(1, 1, FormatId::float16);
-  Table encoding = make_table(1, 1, FormatId::float16);
-  embeddings.values = {largest_finite(format_of(FormatId::float16))};
-  const std::vector<std::int64_t> ids = {0};
-  const std::vector<std::int64_t> positions = {0};
-  const Table x = add_embeddings({&embeddings, &encoding, ids, positions, 2.0}, FormatId::float16);
-  EXPECT_TRUE(std::isinf(x.values[0]));
+  for (FormatId id : kNarrowFormats) {
+    const Format& format = format_of(id);
+    Table embeddings = make_table(1, 2, id);
+    Table encoding = make_table(1, 2, id);
+    embeddings.values = {largest_finite(format), -largest_finite(format)};
+    encoding.values = {0.0, 1.0};
+    const std::vector<std::int64_t> ids = {0};
+    const std::vector<std::int64_t> positions = {0};
+    const Table x = add_embeddings({&embeddings, &encoding, ids, positions, 2.0}, id);
+    EXPECT_EQ(x.values[0], std::numeric_limits<double>::infinity()) << format.name;
+    EXPECT_EQ(x.values[1], -std::numeric_limits<double>::infinity()) << format.name;
+    // The largest value plus a quarter of its ulp (less than half) rounds back to it.
+    const double quarter_ulp = std::ldexp(1.0, format.max_exponent - format.precision - 1);  // ulp = 2^(emax - p + 1)
+    Table near = make_table(1, 1, id);
+    near.values = {quarter_ulp};
+    Table top = make_table(1, 1, id);
+    top.values = {largest_finite(format)};
+    const Table y = add_embeddings({&top, &near, ids, positions, 1.0}, id);
+    EXPECT_EQ(y.values[0], largest_finite(format)) << format.name;
+  }
 }
 
 // ---- concat and padding -----------------------------------------------------

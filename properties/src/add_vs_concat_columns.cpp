@@ -50,6 +50,7 @@ std::vector<double> reference_columns(const Convention& convention, std::int64_t
 }
 
 Outcome run_column_energy(const Subject& subject, const RunConfig& config) {
+  if (auto no_format = scaling_support::require_formats(subject, false)) return *no_format;
   Outcome outcome;
   const Convention& convention = scaling_support::paper_convention();
   const std::int64_t d = 512;

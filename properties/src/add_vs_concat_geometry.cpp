@@ -46,6 +46,7 @@ std::int64_t affine_rank(const Table& points) {
 
 Outcome run_strictness(const Subject& subject, const RunConfig& config) {
   if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
+  if (auto no_format = scaling_support::require_formats(subject, true)) return *no_format;
   Outcome outcome;
   const std::int64_t d = scaling_support::sized(config, 64, 128, 256);
   const std::int64_t count = d + 16;  // tokens and positions: more than d differences each
@@ -99,6 +100,7 @@ Outcome run_strictness(const Subject& subject, const RunConfig& config) {
 // of one vector moves a cosine by at most 2 r.
 Outcome run_near_orthogonality(const Subject& subject, const RunConfig& config) {
   if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
+  if (auto no_format = scaling_support::require_formats(subject, false)) return *no_format;
   Outcome outcome;
   const std::vector<std::int64_t> widths =
       config.quick ? std::vector<std::int64_t>{64, 256} : std::vector<std::int64_t>{64, 256, 1024};

@@ -76,6 +76,10 @@ Outcome any_position(const Subject& subject, const RunConfig& config) {
       const std::int64_t row = c.request.row_offset + k / computed.cols;
       const std::string where = support::position_text(c.convention, row) + ", column " +
                                 std::to_string(k % computed.cols);
+      if (error.ulps / budget > worst_ratio) {
+        worst_ratio = error.ulps / budget;
+        worst_where = where;
+      }
       if (error.mismatch != Mismatch::none || !(error.ulps <= budget)) {
         std::ostringstream message;
         message << where << " holds " << support::value_text(computed.values[index], c.format) << "; the exact value is "
@@ -89,10 +93,6 @@ Outcome any_position(const Subject& subject, const RunConfig& config) {
         showValue(c, shown);
         message << " (" << shown.str() << ")";
         support::fail_case(message.str());
-      }
-      if (error.ulps / budget > worst_ratio) {
-        worst_ratio = error.ulps / budget;
-        worst_where = where;
       }
     }
   });

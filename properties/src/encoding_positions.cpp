@@ -119,10 +119,12 @@ Outcome distinct_positions(const Subject& subject, const RunConfig& config) {
                                                       exact_row(target.convention, target.dim, q, format),
                                                       format_of(format), u);
         if (column >= 0) {
-          failures.push_back(where + ": " + support::position_text(target.convention, q) + " and " +
-                             support::position_text(target.convention, p) +
-                             " are stored identically, yet their exact values in column " + std::to_string(column) +
-                             " are further apart than a budget of " + std::to_string(u) + " ULP allows");
+          std::ostringstream message;
+          message << where << ": " << support::position_text(target.convention, q) << " and "
+                  << support::position_text(target.convention, p)
+                  << " are stored identically, yet their exact values in column " << column
+                  << " are further apart than a budget of " << u << " ULP allows";
+          failures.push_back(message.str());
           break;
         }
       }
@@ -235,7 +237,7 @@ Outcome slow_columns(const Subject& subject, const RunConfig& config) {
           return ulp_of(DoubleDouble{hi, static_cast<double>(x - hi)}, f);
         };
         const long double allowed = u * (ulp_at(span.max) + ulp_at(span.min)) + 2.0L * span.slack;
-        if (span.max - span.min > allowed && failures.size() < 1) {
+        if (span.max - span.min > allowed && failures.empty()) {
           std::ostringstream message;
           message << std::string(f.name) << ": column " << c << " holds " << support::value_text(table.at(first_row, c), format)
                   << " in every row of [" << request.row_offset << ", " << request.row_offset + windows[w]

@@ -107,6 +107,7 @@ Outcome pythagorean_identity(const Subject& subject, const RunConfig& config) {
         const double deviation = std::fabs(sum.approx());
         const std::string where = support::position_text(c.convention, c.request.row_offset + r) + ", frequency " +
                                   std::to_string(pair.frequency_index) + " of " + case_text(c);
+        closest.see(deviation, bound, where);
         if (!(deviation <= bound)) {
           std::ostringstream message;
           message << where << " (columns " << pair.sin_column << ", " << pair.cos_column
@@ -114,7 +115,6 @@ Outcome pythagorean_identity(const Subject& subject, const RunConfig& config) {
                   << support::value_text(s, c.format) << ", cos " << support::value_text(co, c.format) << ")";
           fail_case(message.str());
         }
-        closest.see(deviation, bound, where);
       }
     }
   });
@@ -174,13 +174,13 @@ Outcome squared_norm(const Subject& subject, const RunConfig& config) {
       bound *= bound_rounding;
       const double deviation = std::fabs(support::difference(norm.value(), expected.value()));
       const std::string where = support::position_text(c.convention, row) + " of " + case_text(c);
+      closest.see(deviation, bound, where);
       if (!(deviation <= bound)) {
         std::ostringstream message;
         message << where << ": ||PE||^2 = " << norm.approx() << " but " << expected.approx() << " was expected"
                 << (zero_row ? " (a zero row)" : "") << ", beyond the bound " << bound;
         fail_case(message.str());
       }
-      closest.see(deviation, bound, where);
     }
   });
   closest.report(outcome, "largest | ||PE||^2 - expected | / bound");

@@ -1,5 +1,6 @@
 #include "pecheck/properties/property_runner.hpp"
 
+#include <cstdlib>
 #include <sstream>
 
 #include "rapidcheck/detail/Configuration.h"
@@ -14,6 +15,20 @@ std::string reproduce_string(const std::string& check_id, const rc::detail::Repr
   return rc::detail::configToMinimalString(config);
 }
 
+// Whether RC_PARAMS names `key` ("seed=42 max_success=1000"). RapidCheck
+// draws a random seed when RC_PARAMS gives none, so its configured seed alone
+// cannot tell a chosen seed from a random one.
+bool rc_params_set(const std::string& key) {
+  const char* text = std::getenv("RC_PARAMS");
+  if (text == nullptr) return false;
+  std::istringstream words(text);
+  std::string word;
+  while (words >> word) {
+    if (word.rfind(key + "=", 0) == 0) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 rc::detail::TestParams params_for(const RunConfig& config) {
@@ -25,7 +40,7 @@ rc::detail::TestParams params_for(const RunConfig& config) {
     // RC_PARAMS, when set, overrides seed and counts: a printed failure replays.
     const rc::detail::TestParams& configured = rc::detail::configuration().testParams;
     const rc::detail::TestParams defaults;
-    if (configured.seed != defaults.seed) params.seed = configured.seed;
+    if (rc_params_set("seed")) params.seed = configured.seed;  // else the fixed default: nothing from the clock
     if (configured.maxSuccess != defaults.maxSuccess) params.maxSuccess = configured.maxSuccess;
     if (configured.maxSize != defaults.maxSize) params.maxSize = configured.maxSize;
     params.disableShrinking = configured.disableShrinking;

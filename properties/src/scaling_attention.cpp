@@ -50,7 +50,7 @@ Outcome run_attention_logits(const Subject& subject, const RunConfig& config) {
   const std::int64_t dk = 64;
 
   // (a) the claim of Vaswani et al. section 3.2.1, for unit-variance components.
-  const std::int64_t logits = scaling_support::sized(config, 20000, 100000, 400000);
+  const std::int64_t logits = scaling_support::sized(config, 20000, 40000, 400000);
   const RowMatrix q = gaussian_matrix(scaling_support::stream_seed(seed, 400), logits, dk, 1.0);
   const RowMatrix k = gaussian_matrix(scaling_support::stream_seed(seed, 401), logits, dk, 1.0);
   const Eigen::VectorXd dots = q.cwiseProduct(k).rowwise().sum();
@@ -84,6 +84,14 @@ Outcome run_attention_logits(const Subject& subject, const RunConfig& config) {
       const double mean_square = off_diagonal / static_cast<double>(tokens * (tokens - 1));
       return attention_scale ? mean_square / static_cast<double>(dk) : mean_square;
     };
+    // Its expectation over W_q and W_k: q = W_q x_i and k = W_k x_j are
+    // independent N(0, |x|^2/d I_dk), so E (q.k)^2 = d_k |x_i|^2 |x_j|^2 / d^2;
+    // the measured mean over pairs shares one W_q, W_k and scatters around it.
+    const auto expected_variance = [&](const RowMatrix& x) {
+      const Eigen::VectorXd norms = x.rowwise().squaredNorm() / static_cast<double>(d);
+      const double sum = norms.sum();
+      return (sum * sum - norms.squaredNorm()) / static_cast<double>(tokens * (tokens - 1));
+    };
     const double s = subject.embedding_scale(d, id);
     const RowMatrix scaled = as_matrix(scaling_support::sums(subject, embeddings, encoding, positions, s, id));
     const RowMatrix unscaled = as_matrix(scaling_support::sums(subject, embeddings, encoding, positions, 1.0, id));
@@ -93,27 +101,27 @@ Outcome run_attention_logits(const Subject& subject, const RunConfig& config) {
     const double v_scaled = component_variance(scaled);
     const double v_unscaled = component_variance(unscaled);
     const std::string f(format_of(id).name);
-    const std::string model = "model: (|x|^2/d)^2 = ";
+    const std::string expected = "expectation over W_q, W_k: ";
+    const double e_scaled = expected_variance(scaled);
+    const double e_unscaled = expected_variance(unscaled);
     const double both = logit_variance(scaled, true);
     const double neither = logit_variance(unscaled, false);
-    outcome.statistics.push_back(scaling_support::statistic(f + ": component variance of x = s*E + PE, s = sqrt(d)", v_scaled,
-                                                    std::nullopt, std::nullopt, "1 + 1/2 (embedding + encoding)"));
-    outcome.statistics.push_back(scaling_support::statistic(f + ": component variance of x = E + PE, no scale", v_unscaled,
-                                                    std::nullopt, std::nullopt, "1/d + 1/2: the encoding dominates"));
-    outcome.statistics.push_back(scaling_support::statistic(f + ": first-layer logit variance, input scaled, / sqrt(d_k)", both,
-                                                    std::nullopt, std::nullopt, model + format_number(v_scaled * v_scaled)));
-    outcome.statistics.push_back(scaling_support::statistic(f + ": first-layer logit variance, input scaled, no / sqrt(d_k)",
-                                                    logit_variance(scaled, false), std::nullopt, std::nullopt,
-                                                    model + "times d_k = " + format_number(v_scaled * v_scaled * dk)));
-    outcome.statistics.push_back(scaling_support::statistic(f + ": first-layer logit variance, input unscaled, / sqrt(d_k)",
-                                                    logit_variance(unscaled, true), std::nullopt, std::nullopt,
-                                                    model + format_number(v_unscaled * v_unscaled)));
-    outcome.statistics.push_back(scaling_support::statistic(f + ": first-layer logit variance, input unscaled, no / sqrt(d_k)",
-                                                    neither, std::nullopt, std::nullopt,
-                                                    model + "times d_k = " + format_number(v_unscaled * v_unscaled * dk)));
-    outcome.statistics.push_back(scaling_support::statistic(
-        f + ": both scales / neither (1 if sqrt(d) cancelled 1/sqrt(d_k))", both / neither, std::nullopt, std::nullopt,
-        "the input scale changes |x|^2/d (a function of d and the encoding), the attention scale divides by d_k"));
+    const double input_only = logit_variance(unscaled, true);
+    const auto add = [&](const std::string& name, double value, const std::string& note) {
+      outcome.statistics.push_back(scaling_support::statistic(f + ": " + name, value, std::nullopt, std::nullopt, note));
+    };
+    add("component variance of x = s*E + PE, s = sqrt(d), d = 512", v_scaled, "1 + 1/2 (embedding + encoding)");
+    add("component variance of x = E + PE, no scale", v_unscaled, "1/d + 1/2: the encoding dominates");
+    add("first-layer logit variance, input scaled, / sqrt(d_k)", both, expected + format_number(e_scaled));
+    add("first-layer logit variance, input scaled, no / sqrt(d_k)", logit_variance(scaled, false),
+        expected + format_number(e_scaled * dk));
+    add("first-layer logit variance, input unscaled, / sqrt(d_k)", input_only, expected + format_number(e_unscaled));
+    add("first-layer logit variance, input unscaled, no / sqrt(d_k)", neither, expected + format_number(e_unscaled * dk));
+    add("factor the sqrt(d) input scale puts on the logit variance", both / input_only,
+        "expected " + format_number(e_scaled / e_unscaled) + ": set by d and the encoding, not by d_k");
+    add("factor 1/sqrt(d_k) puts on the logit variance", 1.0 / static_cast<double>(dk), "1/d_k = 1/64 exactly");
+    add("both scales / neither (1 if sqrt(d) cancelled 1/sqrt(d_k))", both / neither,
+        "expected " + format_number(e_scaled / (e_unscaled * static_cast<double>(dk))));
     outcome.cases += tokens * (tokens - 1);
   }
   if (outcome.verdict == Verdict::held) {
@@ -154,7 +162,7 @@ Outcome run_tied_logits(const Subject& subject, const RunConfig& config) {
   const std::uint64_t seed = scaling_support::seed_of(config);
   outcome.seed = seed;
   const std::int64_t d = 128;
-  const std::int64_t vocab = scaling_support::sized(config, 8192, 32768, 131072);
+  const std::int64_t vocab = scaling_support::sized(config, 8192, 16384, 131072);
   std::vector<FormatId> formats = scaling_support::formats_of(subject, false);
   if (formats.empty()) formats.push_back(FormatId::float32);
   const double delta = false_alarm_probability / static_cast<double>(formats.size() + 1);

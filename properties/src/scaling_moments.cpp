@@ -51,6 +51,7 @@ constexpr const char* kMomentId = "scaling-variance/scaled-second-moment";
 
 Outcome run_scaled_second_moment(const Subject& subject, const RunConfig& config) {
   if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
+  if (auto no_format = scaling_support::require_formats(subject, true)) return *no_format;
   const std::vector<FormatId> formats = scaling_support::formats_of(subject, true);
   // Powers of four make s = sqrt(d) a power of two, where scaling is exact.
   const rc::Gen<std::int64_t> widths = rc::gen::weightedOneOf<std::int64_t>(
@@ -164,6 +165,7 @@ Interval unscaled_interval(const Format& format, std::int64_t d, std::int64_t co
 
 Outcome run_sampled_variance(const Subject& subject, const RunConfig& config) {
   if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
+  if (auto no_format = scaling_support::require_formats(subject, false)) return *no_format;
   Outcome outcome;
   const std::vector<FormatId> formats = scaling_support::formats_of(subject, false);
   const std::int64_t d = kPaperDim;
@@ -203,6 +205,7 @@ Outcome run_sampled_variance(const Subject& subject, const RunConfig& config) {
 
 Outcome run_energy_ratio(const Subject& subject, const RunConfig& config) {
   if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
+  if (auto no_format = scaling_support::require_formats(subject, false)) return *no_format;
   Outcome outcome;
   const std::vector<FormatId> formats = scaling_support::formats_of(subject, false);
   const std::int64_t d = kPaperDim;

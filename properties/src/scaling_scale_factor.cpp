@@ -19,6 +19,7 @@ constexpr std::int64_t kGemmaDim = 3072;  // Gemma 7B: bf16(sqrt(3072)) = 55.5
 
 Outcome run_scale_factor(const Subject& subject, const RunConfig& config) {
   if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
+  if (auto no_format = scaling_support::require_formats(subject, true)) return *no_format;
   Outcome outcome;
   for (FormatId id : scaling_support::formats_of(subject, true)) {
     const Format& format = format_of(id);
@@ -68,6 +69,7 @@ Outcome run_scale_factor(const Subject& subject, const RunConfig& config) {
 
 Outcome run_closed_form_variance(const Subject& subject, const RunConfig& config) {
   if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
+  if (auto no_format = scaling_support::require_formats(subject, true)) return *no_format;
   Outcome outcome;
   for (FormatId id : scaling_support::formats_of(subject, true)) {
     const Format& format = format_of(id);

@@ -29,6 +29,15 @@ std::optional<Outcome> require_embedding_operations(const Subject& subject) {
   return outcome;
 }
 
+std::optional<Outcome> require_formats(const Subject& subject, bool with_float64) {
+  if (!formats_of(subject, with_float64).empty()) return std::nullopt;
+  Outcome outcome;
+  outcome.verdict = Verdict::not_applicable;
+  outcome.message = "the subject '" + subject.name() + "' offers none of " +
+                    (with_float64 ? "float64, " : "") + "float32, float16, bfloat16";
+  return outcome;
+}
+
 std::uint64_t seed_of(const RunConfig& config) { return detail::params_for(config).seed; }
 
 std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t stream) {

@@ -23,6 +23,8 @@ std::vector<FormatId> formats_of(const Subject& subject, bool with_float64);
 
 // A not-applicable Outcome when the subject offers no embedding operations.
 std::optional<Outcome> require_embedding_operations(const Subject& subject);
+// A not-applicable Outcome when the subject offers none of the formats a check sweeps.
+std::optional<Outcome> require_formats(const Subject& subject, bool with_float64);
 
 // The seed of a measurement: the run's seed (RC_PARAMS's when set), mixed with
 // a stream number so that each table a check draws has its own.

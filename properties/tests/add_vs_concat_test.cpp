@@ -30,7 +30,7 @@ std::vector<std::string> family_ids() {
 }
 
 INSTANTIATE_TEST_SUITE_P(AddVsConcat, AddVsConcatCheck, ::testing::ValuesIn(family_ids()),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return test_name(info.param); });
+                         [](const ::testing::TestParamInfo<std::string>& param_info) { return test_name(param_info.param); });
 
 TEST(AddVsConcat, hasAtLeastFiveChecks) { EXPECT_GE(family_ids().size(), 5u); }
 

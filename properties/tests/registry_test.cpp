@@ -39,14 +39,14 @@ TEST_P(EveryCheck, holdsOnTheFastSubject) {
 
 // The reference is correctly rounded, so every claim must hold on it too (a
 // check failing here is a wrong check). It costs microseconds per entry:
-// quick sweeps and 10 cases per property keep this affordable.
+// quick sweeps and 20 cases per property keep this affordable.
 TEST_P(EveryCheck, holdsOnTheReference) {
   const Check* check = find_check(GetParam());
   ASSERT_NE(check, nullptr);
   const std::unique_ptr<Subject> subject = reference::make_reference_subject();
   RunConfig config;
   config.quick = true;
-  config.max_cases = 10;
+  config.max_cases = 20;
   expect_held(run_check(*check, *subject, config));
 }
 

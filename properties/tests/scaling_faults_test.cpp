@@ -24,6 +24,14 @@ std::vector<FaultAndCheck> pairs() {
   return all;
 }
 
+// Quick sweeps for both subjects: the faults are caught by orders of magnitude,
+// and the correct subject is held to the same configuration.
+RunConfig quick() {
+  RunConfig config;
+  config.quick = true;
+  return config;
+}
+
 std::shared_ptr<const Subject> fast_subject() {
   static const std::shared_ptr<const Subject> subject = make_fast_subject();
   return subject;
@@ -32,7 +40,7 @@ std::shared_ptr<const Subject> fast_subject() {
 const Outcome& fast_outcome(const std::string& id) {
   static std::map<std::string, Outcome> outcomes;
   auto found = outcomes.find(id);
-  if (found == outcomes.end()) found = outcomes.emplace(id, run_and_print(id, *fast_subject())).first;
+  if (found == outcomes.end()) found = outcomes.emplace(id, run_and_print(id, *fast_subject(), quick())).first;
   return found->second;
 }
 
@@ -41,7 +49,7 @@ class ScalingFaultIsCaught : public ::testing::TestWithParam<FaultAndCheck> {};
 TEST_P(ScalingFaultIsCaught, byTheCheckThatNamesItWhileTheFastSubjectPasses) {
   const auto& [fault, id] = GetParam();
   const std::unique_ptr<Subject> faulty = fault->make(fast_subject());
-  const Outcome caught = run_and_print(id, *faulty);
+  const Outcome caught = run_and_print(id, *faulty, quick());
   EXPECT_EQ(caught.verdict, Verdict::failed) << fault->name << " (" << fault->description << ") was not caught by "
                                              << id;
   EXPECT_FALSE(caught.message.empty());
@@ -49,9 +57,20 @@ TEST_P(ScalingFaultIsCaught, byTheCheckThatNamesItWhileTheFastSubjectPasses) {
 }
 
 INSTANTIATE_TEST_SUITE_P(ScalingFaults, ScalingFaultIsCaught, ::testing::ValuesIn(pairs()),
-                         [](const ::testing::TestParamInfo<FaultAndCheck>& info) {
-                           return test_name(info.param.fault->name + "_" + info.param.check_id);
+                         [](const ::testing::TestParamInfo<FaultAndCheck>& param_info) {
+                           return test_name(param_info.param.fault->name + "_" + param_info.param.check_id);
                          });
+
+// Encoding faults (faulty_subjects.hpp) that the add-vs-concat family's
+// column-energy check catches too: its per-column variances are held to the reference's.
+TEST(EncodingFaults, areCaughtByTheColumnEnergyCheck) {
+  for (const auto& make : {make_random_init_subject, make_sin_cos_swapped_subject, make_float16_storage_subject}) {
+    const std::unique_ptr<Subject> faulty = make(fast_subject());
+    const Outcome caught = run_and_print("add-vs-concat/column-energy", *faulty, quick());
+    EXPECT_EQ(caught.verdict, Verdict::failed) << faulty->name();
+  }
+  EXPECT_EQ(fast_outcome("add-vs-concat/column-energy").verdict, Verdict::held);
+}
 
 TEST(ScalingFaults, everyNamedCheckExistsAndEveryFaultNamesOne) {
   for (const Fault& fault : scaling_faults()) {

@@ -33,7 +33,7 @@ std::vector<std::string> family_ids() {
 }
 
 INSTANTIATE_TEST_SUITE_P(ScalingVariance, ScalingVarianceCheck, ::testing::ValuesIn(family_ids()),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return test_name(info.param); });
+                         [](const ::testing::TestParamInfo<std::string>& param_info) { return test_name(param_info.param); });
 
 TEST(ScalingVariance, hasAtLeastFiveChecks) { EXPECT_GE(family_ids().size(), 5u); }
 
@@ -63,6 +63,7 @@ TEST(ScalingVarianceFindings, theEnergyRatioIsTwoScaledAndTwoOverDUnscaled) {
 TEST(ScalingVarianceFindings, measurementsAreDeterministicForASeedAndDifferAcrossSeeds) {
   RunConfig config;
   config.honour_rc_params = false;
+  config.quick = true;
   const Outcome first = run_and_print("scaling-variance/unit-variance-sampled", fast(), config);
   const Outcome again = run_and_print("scaling-variance/unit-variance-sampled", fast(), config);
   ASSERT_EQ(first.statistics.size(), again.statistics.size());

@@ -147,19 +147,21 @@ inline std::int64_t valid_dim(const Convention& convention, std::int64_t d) {
 }
 
 // d in [1, max_dim_value] weighted toward powers of two, their neighbours,
-// odd values and tiny widths, then moved to the nearest valid width.
+// odd values, tiny widths and the largest width, then moved to the nearest
+// valid width.
 inline rc::Gen<std::int64_t> dim_for(const Convention& convention, std::int64_t max_dim_value = 4096) {
   max_dim_value = std::clamp<std::int64_t>(max_dim_value, 1, max_dim);
   int top_power = 0;
   while ((std::int64_t{2} << top_power) <= max_dim_value) ++top_power;
-  const rc::Gen<std::int64_t> power = rc::gen::map(rc::gen::inRange(0, top_power + 1),
+  const rc::Gen<std::int64_t> power = rc::gen::map(uniform_in(0, top_power + 1),
                                                     [](int k) { return std::int64_t{1} << k; });
   const rc::Gen<std::int64_t> power_neighbour = rc::gen::apply(
       [=](std::int64_t p, int step) { return std::clamp<std::int64_t>(p + step, 1, max_dim_value); }, power,
       rc::gen::element(-1, 1));
   const rc::Gen<std::int64_t> odd = rc::gen::map(uniform_in<std::int64_t>(0, (max_dim_value + 1) / 2),
                                                  [](std::int64_t k) { return 2 * k + 1; });
-  return rc::gen::map(rc::gen::weightedOneOf<std::int64_t>({{3, power},
+  return rc::gen::map(rc::gen::weightedOneOf<std::int64_t>({{1, rc::gen::just(max_dim_value)},
+                                                            {3, power},
                                                             {2, power_neighbour},
                                                             {2, odd},
                                                             {1, rc::gen::inRange<std::int64_t>(1, 9)},
@@ -176,7 +178,7 @@ inline std::int64_t max_row_offset(const Convention& convention, std::int64_t ro
 }
 
 // row_offset in [0, max_row_offset]: zero, small, straddling powers of two,
-// the last rows below 2^24, and uniform.
+// the very last rows below 2^24 and those just before, and uniform.
 inline rc::Gen<std::int64_t> row_offset_for(const Convention& convention, std::int64_t rows) {
   const std::int64_t limit = max_row_offset(convention, rows);
   const auto clamp = [limit](std::int64_t x) { return std::clamp<std::int64_t>(x, 0, limit); };
@@ -185,6 +187,7 @@ inline rc::Gen<std::int64_t> row_offset_for(const Convention& convention, std::i
       rc::gen::inRange<std::int64_t>(0, rows + 3));
   return rc::gen::weightedOneOf<std::int64_t>(
       {{2, rc::gen::just<std::int64_t>(0)},
+       {1, rc::gen::just(limit)},
        {2, rc::gen::map(rc::gen::inRange<std::int64_t>(0, 64), clamp)},
        {3, near_power},
        {2, rc::gen::map(rc::gen::inRange<std::int64_t>(0, 64), [=](std::int64_t back) { return clamp(limit - back); })},
