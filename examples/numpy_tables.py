@@ -12,8 +12,11 @@ the table holds the convention's row r + OFFSET. DTYPE is float64, float32,
 float16 or bfloat16 (NumPy has no bfloat16: it is written as float32 holding
 bfloat16 values, rounded once from float64). OUTPUT is a .npy file.
 
-Unless a fault is asked for, angles p * w are computed in float64 and each
-value is rounded once to DTYPE: a table pecheck's third-party budget accepts.
+Unless a fault is asked for, angles p * w are computed in long double (64-bit
+significand on x86) and each value is rounded once to DTYPE: a table
+pecheck's third-party budget accepts at every position below 2^24. (Float64
+angles are not enough there: near a zero of sin, p * w's own rounding,
+p 2^-53, is many float32 ULP of the value; `--angles float64` shows it.)
 Faults seen in real code (CONVENTIONS.md, "Numeric faults seen in real code"):
   --angles float32|float16   frequencies, positions and p * w in that format
   --positions bfloat16|float16  integer positions rounded to that format first
@@ -38,31 +41,36 @@ PRESETS = {
     "marian-hf": ("sin-cos", "paper", "extra-sin", ()),
     "pytorch-tutorial": ("interleaved", "paper", "extra-sin", ()),
 }
-FLOAT = {"float64": np.float64, "float32": np.float32, "float16": np.float16}
+FLOAT = {"longdouble": np.longdouble, "float64": np.float64, "float32": np.float32, "float16": np.float16}
 
 
 def round_bfloat16(x):
-    """float64 -> nearest bfloat16 (ties to even), as float64, rounded once."""
-    x = np.asarray(x, dtype=np.float64)
+    """-> nearest bfloat16 (ties to even), rounded once, as float64."""
+    x = np.asarray(x, dtype=np.longdouble)
     mantissa, exponent = np.frexp(x)  # x = mantissa * 2^exponent, 0.5 <= |mantissa| < 1
-    return np.ldexp(np.rint(mantissa * 256.0), exponent - 8)  # 8 significant bits
+    return np.ldexp(np.rint(mantissa * 256), exponent - 8).astype(np.float64)  # 8 significant bits
 
 
 def round_to(x, dtype):
+    """Rounded once from long double (NumPy's long double -> float16 goes through
+    float64, a second rounding that can only matter exactly at a tie)."""
     if dtype == "bfloat16":
         return round_bfloat16(x).astype(np.float32)
-    return np.asarray(x, dtype=np.float64).astype(FLOAT[dtype])
+    return np.asarray(x, dtype=np.longdouble).astype(FLOAT[dtype])
 
 
 def frequencies(rule, count, dim, n, ftype):
     """w_i for i < count, computed in ftype as the implementations do."""
     i = np.arange(count, dtype=ftype)
+    # ln 10000 as the implementations hold it (a Python float), or in full
+    # long double precision when long double is asked for.
+    log_base = np.log(np.longdouble(10000.0)) if ftype == np.longdouble else math.log(10000.0)
     if rule == "paper":  # base^(-2i/d), the PyTorch tutorial's exp(2i * -(ln 10000 / d))
-        return np.exp(i * ftype(2.0) * ftype(-math.log(10000.0) / dim))
-    return np.exp(i * ftype(-math.log(10000.0) / max(n - 1, 1)))  # tensor2tensor / fairseq
+        return np.exp(i * ftype(2.0) * ftype(-log_base / dim))
+    return np.exp(i * ftype(-log_base / max(n - 1, 1)))  # tensor2tensor / fairseq
 
 
-def table(name, rows, dim, offset, angles="float64", positions=None):
+def table(name, rows, dim, offset, angles="longdouble", positions=None):
     layout, rule, odd, zero_rows = PRESETS[name]
     if name == "pytorch-tutorial":
         angles = "float32"
@@ -78,9 +86,9 @@ def table(name, rows, dim, offset, angles="float64", positions=None):
     elif positions is not None:
         p = p.astype(FLOAT[positions]).astype(np.float64)
     theta = p.astype(ftype)[:, None] * frequencies(rule, count, dim, count if rule == "timescale" else n, ftype)[None, :]
-    s = np.sin(theta).astype(np.float64)
-    c = np.cos(theta[:, :n]).astype(np.float64)
-    out = np.zeros((rows, dim), dtype=np.float64)
+    s = np.sin(theta)
+    c = np.cos(theta[:, :n])
+    out = np.zeros((rows, dim), dtype=np.longdouble)
     if layout == "interleaved":
         out[:, 0 : 2 * n : 2] = s[:, :n]
         out[:, 1 : 2 * n : 2] = c
@@ -116,7 +124,7 @@ def write(args):
     if options.get("noise"):
         values = np.random.default_rng(20240611).standard_normal((rows, dim))
     else:
-        values = table(name, rows, dim, offset, options.get("angles", "float64"), options.get("positions"))
+        values = table(name, rows, dim, offset, options.get("angles", "longdouble"), options.get("positions"))
     np.save(output, round_to(values, dtype))
 
 

@@ -37,7 +37,9 @@ struct ExecRun {
   std::vector<std::string> failing_calls;  // the command lines of the shrunk case
 };
 
-// Runs the shrunk case again alone, recording the calls it makes.
+// Runs the shrunk case again alone, recording the calls it makes. A case
+// generated inside the property replays its shrink steps by running the
+// body again, so the last call recorded is the smallest failing one.
 std::vector<std::string> replay_calls(const properties::Check& check, CommandSubjectOptions subject_options,
                                       properties::RunConfig config, const std::string& reproduce) {
   auto log = std::make_shared<std::vector<std::string>>();
@@ -55,7 +57,7 @@ void print_text(const ExecRun& run) {
   if (!o.message.empty()) std::cout << "  " << o.message << '\n';
   if (o.verdict == properties::Verdict::failed) {
     for (const auto& [name, value] : o.counterexample) std::cout << "  counterexample " << name << " = " << value << '\n';
-    for (const std::string& call : run.failing_calls) std::cout << "  smallest failing call: " << call << '\n';
+    if (!run.failing_calls.empty()) std::cout << "  smallest failing call: " << run.failing_calls.back() << '\n';
     if (!o.reproduce_command.empty()) std::cout << "  reproduce: " << o.reproduce_command << '\n';
   }
 }

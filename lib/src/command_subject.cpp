@@ -72,9 +72,11 @@ class CommandSubject final : public Subject {
       throw SubjectError(call + " did not finish within " + std::to_string(options_.timeout.count()) + " ms" +
                          what_it_printed(run));
     }
-    if (run.signal != 0) {
-      throw SubjectError(call + " was killed by signal " + std::to_string(run.signal) + " (" +
-                         strsignal(run.signal) + ")" + what_it_printed(run));
+    // The shell reports a command a signal ended as status 128 + the signal.
+    const int signal = run.signal != 0 ? run.signal : (run.exit_status > 128 && run.exit_status < 160 ? run.exit_status - 128 : 0);
+    if (signal != 0) {
+      throw SubjectError(call + " was killed by signal " + std::to_string(signal) + " (" + strsignal(signal) + ")" +
+                         what_it_printed(run));
     }
     if (run.exit_status != 0) {
       throw SubjectError(call + " exited with status " + std::to_string(run.exit_status) + what_it_printed(run));

@@ -146,7 +146,6 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
   const Convention& convention = *detection.convention;
   const std::int64_t offset = detection.row_offset;
   check_request(convention, TableRequest{table.rows, table.cols, offset});
-  const RowSplit split = split_rows(table);
   // Every row, zero or not: a row zeroed where the convention has values is
   // an error like any other.
   std::vector<std::int64_t> all_rows(static_cast<std::size_t>(table.rows));

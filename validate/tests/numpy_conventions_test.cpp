@@ -13,8 +13,6 @@
 namespace pecheck::validate {
 namespace {
 
-using testing::TempDir;
-
 struct ConventionCase {
   std::string arguments;   // numpy_tables.py: CONVENTION ROWS DIM OFFSET DTYPE
   std::string preset;      // what detection must name
@@ -41,27 +39,20 @@ const std::vector<ConventionCase>& cases() {
 class NumpyConventions : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    const auto python = testing::python_with_numpy();
-    if (!python) return;
-    dir_ = new TempDir();
+    python_ = testing::python_with_numpy();
+    if (!python_) return;
     std::vector<std::string> lines;
     for (std::size_t k = 0; k < cases().size(); ++k) lines.push_back(cases()[k].arguments + " t" + std::to_string(k) + ".npy");
-    failure_ = testing::write_numpy_tables(*python, *dir_, lines);
-    written_ = !failure_;
-  }
-  static void TearDownTestSuite() {
-    delete dir_;
-    dir_ = nullptr;
+    tables_ = testing::numpy_tables(*python_, lines);
   }
   void SetUp() override {
-    if (dir_ == nullptr) GTEST_SKIP() << "no python3 with numpy";
-    ASSERT_TRUE(written_) << *failure_;
+    if (!python_) GTEST_SKIP() << "no python3 with numpy";
+    ASSERT_FALSE(tables_.failure.has_value()) << *tables_.failure;
   }
-  static Table table(std::size_t k) { return read_table_file(*dir_ / ("t" + std::to_string(k) + ".npy")).table; }
+  static Table table(std::size_t k) { return read_table_file(tables_.dir / ("t" + std::to_string(k) + ".npy")).table; }
 
-  static inline TempDir* dir_ = nullptr;
-  static inline bool written_ = false;
-  static inline std::optional<std::string> failure_;
+  static inline std::optional<std::string> python_;
+  static inline testing::NumpyTables tables_;
 };
 
 TEST_F(NumpyConventions, everyPresetIsDetectedWithItsOffsetAndConforms) {

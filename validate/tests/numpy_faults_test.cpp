@@ -12,8 +12,6 @@
 namespace pecheck::validate {
 namespace {
 
-using testing::TempDir;
-
 const std::vector<std::string>& tables() {
   static const std::vector<std::string> all = {
       "pytorch-tutorial 2000 128 0 float32 tutorial.npy",
@@ -29,25 +27,19 @@ const std::vector<std::string>& tables() {
 class NumpyFaults : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    const auto python = testing::python_with_numpy();
-    if (!python) return;
-    dir_ = new TempDir();
-    failure_ = testing::write_numpy_tables(*python, *dir_, tables());
-  }
-  static void TearDownTestSuite() {
-    delete dir_;
-    dir_ = nullptr;
+    python_ = testing::python_with_numpy();
+    if (python_) tables_ = testing::numpy_tables(*python_, tables());
   }
   void SetUp() override {
-    if (dir_ == nullptr) GTEST_SKIP() << "no python3 with numpy";
-    ASSERT_FALSE(failure_.has_value()) << *failure_;
+    if (!python_) GTEST_SKIP() << "no python3 with numpy";
+    ASSERT_FALSE(tables_.failure.has_value()) << *tables_.failure;
   }
   static ValidationResult validate(const std::string& name, const ValidationOptions& options = {}) {
-    return validate_table(read_table_file(*dir_ / name).table, options);
+    return validate_table(read_table_file(tables_.dir / name).table, options);
   }
 
-  static inline TempDir* dir_ = nullptr;
-  static inline std::optional<std::string> failure_;
+  static inline std::optional<std::string> python_;
+  static inline testing::NumpyTables tables_;
 };
 
 const Hazard* find_hazard(const ValidationResult& result, HazardKind kind) {

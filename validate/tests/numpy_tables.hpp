@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <iterator>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -74,18 +76,41 @@ inline std::optional<std::string> python_with_numpy() {
 
 inline std::string numpy_tables_script() { return std::string(PECHECK_EXAMPLES_DIR) + "/numpy_tables.py"; }
 
-// Writes each table of `lines` (numpy_tables.py arguments, with OUTPUT a
-// file name) into dir; returns the script's output when it fails.
-inline std::optional<std::string> write_numpy_tables(const std::string& python, const TempDir& dir,
-                                                     const std::vector<std::string>& lines) {
-  const auto batch = dir / "batch.txt";
-  std::ofstream out(batch);
-  for (const std::string& line : lines) out << line << '\n';
-  out.close();
-  const CommandResult run = run_command("cd " + quote(dir.path().string()) + " && " + quote(python) + " -B " +
+struct NumpyTables {
+  std::filesystem::path dir;        // the tables, by the OUTPUT names of the lines
+  std::optional<std::string> failure;  // the script's output when it failed
+};
+
+// The tables of `lines` (numpy_tables.py arguments, OUTPUT a file name),
+// written once into a directory of the build tree named by a hash of the
+// lines and the script, and reused by every test process after that (ctest
+// runs each test case in its own process). Written into a temporary sibling
+// and renamed, so a reader never sees half a directory.
+inline NumpyTables numpy_tables(const std::string& python, const std::vector<std::string>& lines) {
+  std::ifstream script_file(numpy_tables_script());
+  std::string key((std::istreambuf_iterator<char>(script_file)), std::istreambuf_iterator<char>());
+  for (const std::string& line : lines) key += "\n" + line;
+  const std::filesystem::path cache = PECHECK_TABLE_CACHE_DIR;
+  NumpyTables tables;
+  tables.dir = cache / std::to_string(std::hash<std::string>{}(key));
+  if (std::filesystem::exists(tables.dir)) return tables;
+  std::filesystem::create_directories(cache);
+  std::string pattern = (cache / "writing-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + pattern);
+  const std::filesystem::path writing = pattern;
+  std::ofstream batch(writing / "batch.txt");
+  for (const std::string& line : lines) batch << line << '\n';
+  batch.close();
+  const CommandResult run = run_command("cd " + quote(writing.string()) + " && " + quote(python) + " -B " +
                                         quote(numpy_tables_script()) + " --batch batch.txt 2>&1");
-  if (run.status != 0) return run.output;
-  return std::nullopt;
+  std::error_code ignored;
+  if (run.status != 0) {
+    tables.failure = run.output;
+  } else {
+    std::filesystem::rename(writing, tables.dir, ignored);  // another process may have won: theirs is the same
+  }
+  std::filesystem::remove_all(writing, ignored);
+  return tables;
 }
 
 }  // namespace pecheck::testing
