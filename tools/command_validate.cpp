@@ -1,8 +1,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <filesystem>
-#include <span>
 #include <iostream>
 #include <string>
 
@@ -12,6 +10,7 @@
 #include "pecheck/validate/validation.hpp"
 #include "pecheck/validate/validation_report.hpp"
 #include "validate_exec.hpp"
+#include "validate_report.hpp"
 
 namespace pecheck::tools {
 
@@ -58,19 +57,6 @@ std::function<void(std::int64_t, std::int64_t)> terminal_progress() {
   };
 }
 
-// Until the report writers of `pecheck report` take a validation, the
-// directory gets the JSON object and the text, each written atomically.
-void write_report_files(const std::string& directory, const std::string& json, const std::string& text) {
-  std::error_code error;
-  std::filesystem::create_directories(directory, error);
-  if (error) throw ConventionError("--output-dir " + directory + ": " + error.message());
-  const auto bytes = [](const std::string& s) {
-    return std::span<const std::byte>(reinterpret_cast<const std::byte*>(s.data()), s.size());
-  };
-  write_file_atomically(std::filesystem::path(directory) / "validation.json", bytes(json));
-  write_file_atomically(std::filesystem::path(directory) / "validation.txt", bytes(text));
-}
-
 int validate_file(const ValidateOptions& options) {
   const TableFile file =
       read_table_file(options.file, options.tensor.empty() ? std::nullopt : std::optional<std::string>(options.tensor));
@@ -89,10 +75,13 @@ int validate_file(const ValidateOptions& options) {
   } catch (const validate::ValidationInputError& e) {
     throw ConventionError(options.file + ": " + e.what());
   }
-  const std::string json = validate::validation_json(result, options.file);
-  const std::string text = validate::validation_text(result, options.file);
-  if (!options.output_dir.empty()) write_report_files(options.output_dir, json, text);
-  std::cout << (options.json ? json : text);
+  if (!options.output_dir.empty()) {
+    Table compared = file.table;
+    compared.format = result.compared_format;  // the values are those of the format compared
+    write_validation_report(options.output_dir, options.file, compared, result);
+  }
+  std::cout << (options.json ? validate::validation_json(result, options.file)
+                             : validate::validation_text(result, options.file));
   return result.verdict == validate::ValidationVerdict::conforms ? 0 : 1;
 }
 
@@ -127,7 +116,7 @@ Command add_validate_command(CLI::App& app) {
       ->capture_default_str();
   command->add_flag("--full", options->full, "Compare every row with the reference, however large the table");
   command->add_flag("--json", options->json, "Print one JSON object on stdout");
-  command->add_option("--output-dir", options->output_dir, "Also write the result to DIR (validation.json, validation.txt)");
+  command->add_option("--output-dir", options->output_dir, "Also write the result to DIR: validation.json and .txt, and the HTML/Markdown/JSON/JUnit report of the checks on the file");
   add_exec_options(*command, options->exec);
 
   return {command, [options] {
