@@ -20,5 +20,6 @@ Command add_table_command(CLI::App& app);
 Command add_report_command(CLI::App& app);
 Command add_check_command(CLI::App& app);
 Command add_validate_command(CLI::App& app);
+Command add_bench_command(CLI::App& app);
 
 }  // namespace pecheck::tools

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
       pecheck::tools::add_check_command(app),
       pecheck::tools::add_report_command(app),
       pecheck::tools::add_validate_command(app),
+      pecheck::tools::add_bench_command(app),
   };
 
   try {

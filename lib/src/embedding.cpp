@@ -1,8 +1,13 @@
 #include "pecheck/embedding.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
+
+#include "row_blocks.hpp"
+#include "stream_store.hpp"
 
 namespace pecheck {
 
@@ -232,7 +237,7 @@ double correctly_rounded_sqrt(std::int64_t d, FormatId format_id) {
 
 void add_embeddings_float32(std::span<const float> vocabulary, std::span<const float> encoding, std::int64_t d,
                             std::span<const std::int64_t> token_ids, std::span<const std::int64_t> positions,
-                            float scale, std::span<float> out) {
+                            float scale, std::span<float> out, int threads) {
   const std::string op = "add_embeddings_float32";
   if (d < 0) throw SubjectError(op + ": negative width " + std::to_string(d));
   const auto width = static_cast<std::size_t>(d);
@@ -262,15 +267,42 @@ void add_embeddings_float32(std::span<const float> vocabulary, std::span<const f
                          " is outside the encoding's " + std::to_string(encoding_rows) + " rows");
     }
   }
-  // One pass, row by row. The inner loop has no dependence between columns and
-  // no aliasing, so the compiler vectorises it; float * float then + float,
-  // each rounded in float32 (no FMA contraction, see the top of this file).
-  for (std::size_t j = 0; j < token_ids.size(); ++j) {
-    const float* __restrict row = vocabulary.data() + static_cast<std::size_t>(token_ids[j]) * width;
-    const float* __restrict pe = encoding.data() + static_cast<std::size_t>(positions[j]) * width;
-    float* __restrict x = out.data() + j * width;
-    for (std::size_t c = 0; c < width; ++c) x[c] = row[c] * scale + pe[c];
-  }
+  // One pass, row by row, the rows split across threads. The inner loop has
+  // no dependence between columns and no aliasing, so the compiler vectorises
+  // it; float * float then + float, each rounded in float32 (no FMA
+  // contraction, see the top of this file). A large output is built a row at
+  // a time in a buffer that stays in L1 and streamed to memory
+  // (stream_store.hpp), so its lines are never read first; the values are
+  // the same either way. Each vocabulary row is a fresh page the hardware
+  // prefetcher knows nothing about, so the rows a little ahead are prefetched
+  // while this one is computed.
+  const auto tokens = static_cast<std::int64_t>(token_ids.size());
+  constexpr std::int64_t rows_ahead = 2;
+  constexpr std::size_t line_floats = 64 / sizeof(float);
+  const auto prefetch_row = [&](std::int64_t j) {
+    const float* row = vocabulary.data() + static_cast<std::size_t>(token_ids[static_cast<std::size_t>(j)]) * width;
+    for (std::size_t c = 0; c < width; c += line_floats) __builtin_prefetch(row + c);
+  };
+  const bool streaming = worth_streaming(out.size() * sizeof(float));
+  for_each_row_block(tokens, thread_count(threads, static_cast<std::int64_t>(out.size())),
+                     [&](std::int64_t first, std::int64_t count) {
+                       std::vector<float> buffer(streaming ? width : 0);
+                       for (std::int64_t j = first; j < std::min(first + rows_ahead, first + count); ++j) {
+                         prefetch_row(j);
+                       }
+                       for (std::int64_t j = first; j < first + count; ++j) {
+                         if (j + rows_ahead < first + count) prefetch_row(j + rows_ahead);
+                         const auto at = static_cast<std::size_t>(j);
+                         const float* __restrict row =
+                             vocabulary.data() + static_cast<std::size_t>(token_ids[at]) * width;
+                         const float* __restrict pe = encoding.data() + static_cast<std::size_t>(positions[at]) * width;
+                         float* dest = out.data() + at * width;
+                         float* __restrict x = streaming ? buffer.data() : dest;
+                         for (std::size_t c = 0; c < width; ++c) x[c] = row[c] * scale + pe[c];
+                         if (streaming) stream_copy(dest, x, width * sizeof(float));
+                       }
+                       if (streaming) stream_fence();
+                     });
 }
 
 }  // namespace pecheck

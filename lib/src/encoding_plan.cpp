@@ -1,43 +1,17 @@
 #include "encoding_plan.hpp"
 
-#include <Eigen/Core>
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
-#include "frequency_turns.hpp"
-#include "pecheck/format.hpp"
+#include "row_blocks.hpp"
 #include "sincos_turns.hpp"
+#include "split_frequencies.hpp"
 
 namespace pecheck {
 
 namespace {
-
-// How each output format stores a run of double results: rounded once, with
-// a strided store.
-template <class T>
-struct StoreByCast {
-  using Value = T;
-  static void store(const double* values, std::int64_t count, T* dest, std::int64_t stride) {
-    using Strided = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>, 0, Eigen::InnerStride<>>;
-    Strided(dest, count, Eigen::InnerStride<>(stride)) =
-        Eigen::Map<const Eigen::ArrayXd>(values, count).template cast<T>();
-  }
-  static T zero() { return T{0}; }
-};
-
-template <std::uint16_t (*round_to_bits)(double)>
-struct StoreAsBits {
-  using Value = std::uint16_t;
-  static void store(const double* values, std::int64_t count, std::uint16_t* dest, std::int64_t stride) {
-    for (std::int64_t i = 0; i < count; ++i) dest[i * stride] = round_to_bits(values[i]);
-  }
-  static std::uint16_t zero() { return 0; }
-};
-
-using StoreFloat16 = StoreAsBits<&round_to_float16_bits>;
-using StoreBFloat16 = StoreAsBits<&round_to_bfloat16_bits>;
 
 void check_output_size(std::size_t size, std::int64_t row_count, std::int64_t dim) {
   if (row_count < 0 || size != static_cast<std::size_t>(row_count * dim)) {
@@ -79,70 +53,71 @@ std::vector<ColumnRun> column_runs(const std::vector<ColumnSpec>& layout) {
 EncodingPlan::EncodingPlan(const Convention& convention, std::int64_t dim) : convention_(convention), dim_(dim) {
   const std::vector<ColumnSpec> layout = column_layout(convention, dim);  // checks dim
   runs_ = column_runs(layout);
+  narrow_layout_ = narrow_layout(layout);
   for (std::size_t c = 0; c < layout.size(); ++c) {
     if (layout[c].kind == ColumnKind::zero) zero_columns_.push_back(static_cast<std::int64_t>(c));
   }
-  const std::int64_t frequencies = frequency_count(convention, dim);
-  padded_frequencies_ = (frequencies + sincos_lanes - 1) / sincos_lanes * sincos_lanes;
-  // Padding frequencies are zero: the kernel gives sin 0, cos 1 for them and
-  // no run reads them.
-  f1_.assign(static_cast<std::size_t>(padded_frequencies_), 0.0);
-  f2_.assign(static_cast<std::size_t>(padded_frequencies_), 0.0);
-  f3_.assign(static_cast<std::size_t>(padded_frequencies_), 0.0);
-  for (std::int64_t i = 0; i < frequencies; ++i) {
-    const TurnsSplit split =
-        split_for_positions(frequency_in_turns(convention, frequency_term(convention, dim, i)));
-    const auto at = static_cast<std::size_t>(i);
-    f1_[at] = split.f1;
-    f2_[at] = split.f2;
-    f3_[at] = split.f3;
-  }
+  frequencies_ = split_frequencies(convention, dim);
 }
 
-template <class Store>
-void EncodingPlan::fill(std::int64_t first_row, std::int64_t row_count, std::int64_t row_offset,
-                        typename Store::Value* out) const {
-  std::vector<double> sin_values(static_cast<std::size_t>(padded_frequencies_));
-  std::vector<double> cos_values(static_cast<std::size_t>(padded_frequencies_));
+void EncodingPlan::fill_kernel_rows(std::int64_t first_row, std::int64_t row_count, std::int64_t row_offset,
+                                    double* out) const {
+  const TurnsView f = frequencies_->view();
+  std::vector<double> sin_values(static_cast<std::size_t>(f.padded));
+  std::vector<double> cos_values(static_cast<std::size_t>(f.padded));
   for (std::int64_t r = 0; r < row_count; ++r) {
-    typename Store::Value* row_out = out + r * dim_;
+    double* row_out = out + r * dim_;
     const std::int64_t convention_row = first_row + r + row_offset;
     if (is_zero_row(convention_, convention_row)) {
-      std::fill(row_out, row_out + dim_, Store::zero());
+      std::fill(row_out, row_out + dim_, 0.0);
       continue;
     }
-    sincos_turns(position_of_row(convention_, convention_row), f1_.data(), f2_.data(), f3_.data(),
-                 padded_frequencies_, sin_values.data(), cos_values.data());
+    sincos_turns(position_of_row(convention_, convention_row), f.f1, f.f2, f.f3, f.padded, sin_values.data(),
+                 cos_values.data());
     for (const ColumnRun& run : runs_) {
       const std::vector<double>& values = run.kind == ColumnKind::sin ? sin_values : cos_values;
-      Store::store(values.data() + run.first_frequency, run.count, row_out + run.first_column, run.column_stride);
+      for (std::int64_t k = 0; k < run.count; ++k) {
+        row_out[run.first_column + k * run.column_stride] = values[static_cast<std::size_t>(run.first_frequency + k)];
+      }
     }
-    for (const std::int64_t c : zero_columns_) row_out[c] = Store::zero();
+    for (const std::int64_t c : zero_columns_) row_out[c] = 0.0;
   }
 }
 
 void EncodingPlan::fill_rows(std::int64_t first_row, std::int64_t row_count, std::int64_t row_offset,
-                             std::span<double> out) const {
+                             std::span<double> out, int threads) const {
   check_output_size(out.size(), row_count, dim_);
-  fill<StoreByCast<double>>(first_row, row_count, row_offset, out.data());
+  for_each_row_block(row_count, threads, [&](std::int64_t first, std::int64_t count) {
+    fill_kernel_rows(first_row + first, count, row_offset, out.data() + first * dim_);
+  });
+}
+
+template <class Output, class Value>
+void EncodingPlan::fill_narrow(std::int64_t first_row, std::int64_t row_count, std::int64_t row_offset,
+                               std::span<Value> out, int threads) const {
+  check_output_size(out.size(), row_count, dim_);
+  fill_narrow_rows<Output>(convention_, narrow_layout_, frequencies_->view(), frequencies_->rotations(), first_row,
+                           row_count, row_offset, out.data(), threads);
 }
 
 void EncodingPlan::fill_rows(std::int64_t first_row, std::int64_t row_count, std::int64_t row_offset,
-                             std::span<float> out) const {
-  check_output_size(out.size(), row_count, dim_);
-  fill<StoreByCast<float>>(first_row, row_count, row_offset, out.data());
+                             std::span<float> out, int threads) const {
+  fill_narrow<Float32Output>(first_row, row_count, row_offset, out, threads);
 }
 
 void EncodingPlan::fill_rows_float16(std::int64_t first_row, std::int64_t row_count, std::int64_t row_offset,
-                                     std::span<std::uint16_t> out) const {
-  check_output_size(out.size(), row_count, dim_);
-  fill<StoreFloat16>(first_row, row_count, row_offset, out.data());
+                                     std::span<std::uint16_t> out, int threads) const {
+  fill_narrow<Float16Output>(first_row, row_count, row_offset, out, threads);
 }
 
 void EncodingPlan::fill_rows_bfloat16(std::int64_t first_row, std::int64_t row_count, std::int64_t row_offset,
-                                      std::span<std::uint16_t> out) const {
-  check_output_size(out.size(), row_count, dim_);
-  fill<StoreBFloat16>(first_row, row_count, row_offset, out.data());
+                                      std::span<std::uint16_t> out, int threads) const {
+  fill_narrow<BFloat16Output>(first_row, row_count, row_offset, out, threads);
+}
+
+void EncodingPlan::fill_rows_narrow_source(std::int64_t first_row, std::int64_t row_count, std::int64_t row_offset,
+                                           std::span<double> out, int threads) const {
+  fill_narrow<SourceOutput>(first_row, row_count, row_offset, out, threads);
 }
 
 }  // namespace pecheck

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -259,6 +261,46 @@ TEST(AddEmbeddingsFloat32, rejectsIdsOutsideTheVocabulary) {
   std::vector<float> out(2);
   expect_subject_error([&] { add_embeddings_float32(vocabulary, encoding, 2, ids, positions, 1.0f, out); },
                        "token id 3");
+}
+
+// The fused pass split across 1, 2 and 3 threads gives the same bits, with
+// plain stores (a small output) and with streaming ones (2048 x 1024 floats,
+// 8 MiB); each equals the scalar formula. The values are arbitrary floats.
+TEST(AddEmbeddingsFloat32, threadCountsOneTwoAndThreeGiveTheSameBits) {
+  for (const std::int64_t tokens : {std::int64_t{37}, std::int64_t{2048}}) {
+    constexpr std::int64_t d = 1024;
+    constexpr std::int64_t vocabulary_rows = 50;
+    constexpr std::int64_t positions_count = 300;
+    std::vector<float> vocabulary(vocabulary_rows * d);
+    std::vector<float> encoding(positions_count * d);
+    for (std::size_t i = 0; i < vocabulary.size(); ++i) vocabulary[i] = static_cast<float>(std::sin(0.37 * static_cast<double>(i)));
+    for (std::size_t i = 0; i < encoding.size(); ++i) encoding[i] = static_cast<float>(std::cos(0.11 * static_cast<double>(i)));
+    std::vector<std::int64_t> ids;
+    std::vector<std::int64_t> positions;
+    for (std::int64_t j = 0; j < tokens; ++j) {
+      ids.push_back((j * 7) % vocabulary_rows);
+      positions.push_back(j % positions_count);
+    }
+    const float scale = 32.0f;
+    std::vector<float> out[3];
+    for (int t = 0; t < 3; ++t) {
+      out[t].assign(static_cast<std::size_t>(tokens * d), -1.0f);
+      add_embeddings_float32(vocabulary, encoding, d, ids, positions, scale, out[t], t + 1);
+    }
+    for (std::int64_t j = 0; j < tokens; ++j) {
+      for (std::int64_t c = 0; c < d; c += 13) {
+        const float expected = vocabulary[static_cast<std::size_t>(ids[static_cast<std::size_t>(j)] * d + c)] * scale +
+                               encoding[static_cast<std::size_t>(positions[static_cast<std::size_t>(j)] * d + c)];
+        ASSERT_EQ(std::bit_cast<std::uint32_t>(out[0][static_cast<std::size_t>(j * d + c)]),
+                  std::bit_cast<std::uint32_t>(expected))
+            << "token " << j << " column " << c;
+      }
+    }
+    for (int t = 1; t < 3; ++t) {
+      ASSERT_EQ(std::memcmp(out[0].data(), out[t].data(), out[0].size() * sizeof(float)), 0)
+          << tokens << " tokens, " << t + 1 << " threads";
+    }
+  }
 }
 
 // ---- subjects ---------------------------------------------------------------

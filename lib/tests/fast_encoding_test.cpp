@@ -1,21 +1,22 @@
 // The fast implementation's structure: exact values at position 0, the
 // Pythagorean identity, layouts, zero rows, odd widths, row offsets and block
-// splits (bit for bit), the typed outputs, and the errors for impossible
-// requests. Accuracy against a 113-bit evaluation is in
+// splits and thread counts (bit for bit), the typed outputs, and the errors
+// for impossible requests. Accuracy against a 113-bit evaluation is in
 // fast_encoding_accuracy_test.cpp.
 #include "pecheck/fast_encoding.hpp"
 
 #include <gtest/gtest.h>
 
 #include <bit>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "encoding_plan.hpp"
+#include "narrow_fill.hpp"
 #include "pecheck/format.hpp"
 
 namespace pecheck {
@@ -251,12 +252,17 @@ TEST(EncodingPlan, anySplitOfTheRowsIntoBlocksGivesTheSameBits) {
   }
 }
 
-TEST(FastEncoding, typedOutputsAreTheAccurateDoubleRoundedOnce) {
-  constexpr std::int64_t rows = 64;
+// float64 is the kernel's result; float32, float16 and bfloat16 are each the
+// same accurate double (the plan's narrow source) rounded once, by the
+// generic rounding of format.hpp; fast_table gives the same values.
+TEST(FastEncoding, typedOutputsAreOneAccurateDoubleRoundedOnce) {
+  constexpr std::int64_t rows = 300;  // crosses two anchors (K = 128)
   for (const Convention& preset : presets()) {
     for (const std::int64_t d : {10, 31}) {
       if (!accepts(preset, d)) continue;
       const TableRequest request{rows, d, 12345};
+      std::vector<double> source(rows * d);
+      EncodingPlan(preset, d).fill_rows_narrow_source(0, rows, request.row_offset, source);
       std::vector<double> f64(rows * d);
       std::vector<float> f32(rows * d);
       std::vector<std::uint16_t> f16(rows * d);
@@ -265,17 +271,86 @@ TEST(FastEncoding, typedOutputsAreTheAccurateDoubleRoundedOnce) {
       fast_encoding(preset, request, std::span<float>(f32));
       fast_encoding_float16(preset, request, f16);
       fast_encoding_bfloat16(preset, request, bf16);
+      const Table t64 = fast_table(preset, request, FormatId::float64);
       const Table t32 = fast_table(preset, request, FormatId::float32);
       const Table t16 = fast_table(preset, request, FormatId::float16);
       const Table tb16 = fast_table(preset, request, FormatId::bfloat16);
       for (std::size_t i = 0; i < f64.size(); ++i) {
-        ASSERT_EQ(std::bit_cast<std::uint32_t>(f32[i]), std::bit_cast<std::uint32_t>(static_cast<float>(f64[i])));
-        ASSERT_EQ(f16[i], round_to_float16_bits(f64[i]));
-        ASSERT_EQ(bf16[i], round_to_bfloat16_bits(f64[i]));
+        ASSERT_TRUE(same_bits(t64.values[i], f64[i]));
+        ASSERT_EQ(std::bit_cast<std::uint32_t>(f32[i]), std::bit_cast<std::uint32_t>(static_cast<float>(source[i])));
+        ASSERT_EQ(f16[i], round_to_float16_bits(source[i]));
+        ASSERT_EQ(bf16[i], round_to_bfloat16_bits(source[i]));
         ASSERT_TRUE(same_bits(t32.values[i], static_cast<double>(f32[i])));
         ASSERT_TRUE(same_bits(t16.values[i], float16_bits_to_double(f16[i])));
         ASSERT_TRUE(same_bits(tb16.values[i], bfloat16_bits_to_double(bf16[i])));
       }
+    }
+  }
+}
+
+// The rows split into 1, 2 and 3 blocks on as many threads give the same
+// bits, in every format; 2048 x 1024 float32 is large enough (8 MiB) for the
+// streaming stores, the smaller tables use plain ones.
+TEST(FastEncoding, threadCountsOneTwoAndThreeGiveTheSameBits) {
+  for (const Convention& preset : {presets()[0], presets()[3]}) {
+    for (const TableRequest request : {TableRequest{2048, 1024, 0}, TableRequest{301, 77, 9000}}) {
+      if (!accepts(preset, request.dim)) continue;
+      const auto n = static_cast<std::size_t>(request.rows * request.dim);
+      std::vector<float> f32[3];
+      std::vector<std::uint16_t> f16[3];
+      std::vector<std::uint16_t> bf16[3];
+      std::vector<double> f64[3];
+      for (int t = 0; t < 3; ++t) {
+        f32[t].resize(n);
+        f16[t].resize(n);
+        bf16[t].resize(n);
+        f64[t].resize(n);
+        fast_encoding(preset, request, std::span<float>(f32[t]), t + 1);
+        fast_encoding_float16(preset, request, f16[t], t + 1);
+        fast_encoding_bfloat16(preset, request, bf16[t], t + 1);
+        fast_encoding(preset, request, std::span<double>(f64[t]), t + 1);
+      }
+      for (int t = 1; t < 3; ++t) {
+        EXPECT_EQ(std::memcmp(f32[0].data(), f32[t].data(), n * sizeof(float)), 0) << preset.name << " threads " << t + 1;
+        EXPECT_EQ(f16[0], f16[t]) << preset.name << " threads " << t + 1;
+        EXPECT_EQ(bf16[0], bf16[t]) << preset.name << " threads " << t + 1;
+        EXPECT_EQ(std::memcmp(f64[0].data(), f64[t].data(), n * sizeof(double)), 0)
+            << preset.name << " threads " << t + 1;
+      }
+    }
+  }
+  std::vector<float> out(8);
+  EXPECT_THROW(fast_encoding(presets()[0], {1, 8, 0}, std::span<float>(out), -1), std::invalid_argument);
+}
+
+// narrow_layout() accounts for every column exactly once, with the column
+// column_layout() gives it.
+TEST(EncodingPlan, narrowLayoutPlacesEveryColumnOnce) {
+  for (const Convention& preset : presets()) {
+    for (const std::int64_t d : {1, 2, 7, 8, 9, 64, 1023}) {
+      if (!accepts(preset, d)) continue;
+      const std::vector<ColumnSpec> columns = column_layout(preset, d);
+      const NarrowLayout layout = narrow_layout(columns);
+      std::vector<int> seen(static_cast<std::size_t>(d), 0);
+      const auto expect_column = [&](std::int64_t c, ColumnKind kind, std::int64_t frequency) {
+        ASSERT_GE(c, 0);
+        ASSERT_LT(c, d);
+        ++seen[static_cast<std::size_t>(c)];
+        EXPECT_EQ(columns[static_cast<std::size_t>(c)].kind, kind) << preset.name << " d=" << d << " column " << c;
+        if (kind != ColumnKind::zero) {
+          EXPECT_EQ(columns[static_cast<std::size_t>(c)].frequency_index, frequency) << preset.name << " column " << c;
+        }
+      };
+      for (const PairedRun& run : layout.pairs) {
+        for (std::int64_t k = 0; k < run.count; ++k) {
+          expect_column(run.sin_column + k * run.column_stride, ColumnKind::sin, run.first_frequency + k);
+          expect_column(run.cos_column + k * run.column_stride, ColumnKind::cos, run.first_frequency + k);
+        }
+      }
+      for (const LoneEntry& entry : layout.lone) expect_column(entry.column, entry.kind, entry.frequency);
+      for (const std::int64_t c : layout.zero_columns) expect_column(c, ColumnKind::zero, 0);
+      for (std::int64_t c = 0; c < d; ++c) EXPECT_EQ(seen[static_cast<std::size_t>(c)], 1) << preset.name << " " << c;
+      EXPECT_LE(layout.pairs.size(), 2u) << preset.name << " d=" << d;  // the hot loop sees long runs
     }
   }
 }
@@ -316,18 +391,6 @@ TEST(FastEncoding, impossibleRequestsAreRefusedNamingTheFlag) {
   std::vector<float> wrong_size(7);
   EXPECT_THROW(fast_encoding(vaswani, {2, 4, 0}, std::span<float>(wrong_size)), std::invalid_argument);
   EXPECT_TRUE(fast_table(vaswani, {0, 8, 0}, FormatId::float32).values.empty());
-}
-
-TEST(FastEncodingTiming, printsTheTimeToBuildAn8192By1024Float32Table) {
-  const TableRequest request{8192, 1024, 0};
-  std::vector<float> out(8192 * 1024);
-  for (const Convention& preset : {presets()[0], presets()[1]}) {
-    const auto start = std::chrono::steady_clock::now();
-    fast_encoding(preset, request, std::span<float>(out));
-    const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
-    std::printf("%-14s 8192 x 1024 float32 table, one thread: %.1f ms (%.2f ns per entry)\n", preset.name.c_str(),
-                elapsed.count(), elapsed.count() * 1e6 / (8192.0 * 1024.0));
-  }
 }
 
 }  // namespace

@@ -47,9 +47,12 @@ void check_embedding_input(const EmbeddingInput& input, FormatId format, const c
 // The hot path in float32: out[j*d + c] = vocabulary[t*d + c] * scale + encoding[p*d + c]
 // with t = token_ids[j], p = positions[j], in one pass; the same bits as
 // add_embeddings in float32. vocabulary is rows x d and encoding positions x d,
-// row-major. Throws SubjectError for an id or position out of range or a size mismatch.
+// row-major. The tokens are split across `threads` threads (0: one per hardware
+// thread when the output is large enough to pay for them), with the same bits
+// whatever the count. Throws SubjectError for an id or position out of range
+// or a size mismatch, std::invalid_argument for a negative thread count.
 void add_embeddings_float32(std::span<const float> vocabulary, std::span<const float> encoding, std::int64_t d,
                             std::span<const std::int64_t> token_ids, std::span<const std::int64_t> positions,
-                            float scale, std::span<float> out);
+                            float scale, std::span<float> out, int threads = 0);
 
 }  // namespace pecheck

@@ -2,7 +2,8 @@
 //
 // Row r of the output holds the convention's row r + row_offset. Every entry
 // is within 1 float32 ulp of the exact value for every position below 2^24
-// (the design and its error bound are in lib/src/sincos_turns.cpp).
+// (the design and its error bounds are in lib/src/sincos_turns.cpp and
+// lib/src/rotated_rows.cpp).
 #pragma once
 
 #include <cstdint>
@@ -23,12 +24,21 @@ struct TableRequest {
 // convention rejects, negative rows or offset, positions at or beyond 2^24).
 void check_request(const Convention& convention, const TableRequest& request);
 
-// Typed outputs for the hot path; out.size() must be rows * dim.
-void fast_encoding(const Convention& convention, const TableRequest& request, std::span<double> out);
-void fast_encoding(const Convention& convention, const TableRequest& request, std::span<float> out);
-// float16 / bfloat16 storage bits, rounded once from the same accurate value.
-void fast_encoding_float16(const Convention& convention, const TableRequest& request, std::span<std::uint16_t> out);
-void fast_encoding_bfloat16(const Convention& convention, const TableRequest& request, std::span<std::uint16_t> out);
+// Typed outputs for the hot path; out.size() must be rows * dim. The rows are
+// split across `threads` threads (0: one per hardware thread when the table is
+// large enough to pay for them); the bits do not depend on the thread count.
+// float64 is the kernel's own result; float32, float16 and bfloat16 are one
+// accurate double per entry rounded once (lib/src/rotated_rows.cpp), within
+// 1 float32 ulp of the exact value.
+void fast_encoding(const Convention& convention, const TableRequest& request, std::span<double> out,
+                   int threads = 0);
+void fast_encoding(const Convention& convention, const TableRequest& request, std::span<float> out,
+                   int threads = 0);
+// float16 / bfloat16 storage bits, rounded once from the same accurate value as float32.
+void fast_encoding_float16(const Convention& convention, const TableRequest& request, std::span<std::uint16_t> out,
+                           int threads = 0);
+void fast_encoding_bfloat16(const Convention& convention, const TableRequest& request, std::span<std::uint16_t> out,
+                            int threads = 0);
 
 // Any format, as a Table.
 Table fast_table(const Convention& convention, const TableRequest& request, FormatId format);

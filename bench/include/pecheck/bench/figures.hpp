@@ -1,0 +1,108 @@
+// The performance figures of the fast path, each with the in-run reference it
+// is judged against: what `pecheck bench` prints and the report's
+// performance section shows. Every fast figure is the best of several
+// repetitions, taken in rounds (one run of each workload per round) so that
+// a burst of load elsewhere on the machine touches all figures alike; the
+// reference table is timed once (it takes seconds).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace pecheck::bench {
+
+struct BenchOptions {
+  bool quick = false;            // tiny sizes, one round: a smoke test, not a measurement
+  int repetitions = 0;           // rounds; 0: 9 (1 when quick)
+  int threads = 0;               // 0: one per hardware thread
+  std::string convention = "vaswani";
+  bool reference = true;         // time the correctly rounded reference table too
+  std::uint64_t seed = 1;        // token ids, vocabulary values, the accuracy sample
+  // Called with a line of progress before each slow step (may be empty).
+  std::function<void(const std::string&)> progress;
+};
+
+struct Bandwidth {
+  double bytes = 0.0;
+  double best_seconds = 0.0;
+  double gb_per_s() const { return best_seconds > 0.0 ? bytes / best_seconds / 1e9 : 0.0; }
+};
+
+struct TableTiming {
+  std::int64_t rows = 0;
+  std::int64_t dim = 0;
+  double best_seconds = 0.0;
+  double melem_per_s() const;
+};
+
+struct Figures {
+  // How and where they were taken.
+  bool quick = false;
+  int threads = 0;
+  int repetitions = 0;
+  std::string convention;
+  double load_average_before = -1.0;  // 1-minute load average (/proc/loadavg), -1 if unknown
+  double load_average_after = -1.0;
+
+  // The in-run references: a streaming store of the float32 table's size, and
+  // a float32 triad with arrays of the forward pass's output size.
+  Bandwidth write_bandwidth;
+  Bandwidth triad_bandwidth;
+
+  // 1. The float32 table, its fraction of the write bandwidth (the store's
+  //    time over the table's: both write the same bytes), and its accuracy
+  //    against the reference on a sample of entries.
+  struct {
+    TableTiming timing;
+    double fraction_of_write_bw = 0.0;
+    double max_ulp = 0.0;
+    std::int64_t sampled_entries = 0;
+  } pe_table_f32;
+
+  // 3. float16 and bfloat16: time per element over float32's.
+  struct HalfTable {
+    TableTiming timing;
+    double time_per_element_vs_f32 = 0.0;
+  };
+  HalfTable pe_table_f16;
+  HalfTable pe_table_bf16;
+
+  // 2. The fused embedding forward pass; its bytes (read a vocabulary row,
+  //    read an encoding row, write the output) over the triad's.
+  struct {
+    std::int64_t batch = 0;
+    std::int64_t sequence = 0;
+    std::int64_t vocabulary = 0;
+    std::int64_t dim = 0;
+    double best_seconds = 0.0;
+    double melem_per_s = 0.0;
+    double fraction_of_triad_bw = 0.0;
+  } embed_forward;
+
+  // 4. The correctly rounded float32 reference table, timed once.
+  struct {
+    bool measured = false;
+    std::int64_t rows = 0;
+    std::int64_t dim = 0;
+    double seconds = 0.0;
+    double melem_per_s = 0.0;
+    std::int64_t escalated = 0;
+  } reference_f32;
+};
+
+// Builds the workloads, measures them and samples the accuracy. Throws
+// ConventionError for an unknown convention name.
+Figures measure_figures(const BenchOptions& options);
+
+// The figures as aligned text, one line each with its ratio and target.
+std::string figures_text(const Figures& figures);
+
+// The figures as one JSON object: pe_table_f32 {melem_per_s,
+// fraction_of_write_bw, max_ulp}, pe_table_f16 and pe_table_bf16
+// {melem_per_s}, embed_forward {melem_per_s, fraction_of_triad_bw},
+// reference_f32 {melem_per_s, escalated}, with the sizes, the references and
+// the conditions beside them.
+std::string figures_json(const Figures& figures);
+
+}  // namespace pecheck::bench

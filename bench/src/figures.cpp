@@ -1,0 +1,140 @@
+#include "pecheck/bench/figures.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <limits>
+#include <optional>
+#include <thread>
+
+#include "accuracy_sample.hpp"
+#include "pecheck/bench/workloads.hpp"
+#include "pecheck/reference/reference.hpp"
+
+namespace pecheck::bench {
+
+namespace {
+
+// The sizes of the issue: an 8192 x 1024 table, a forward pass of 8 x 1024
+// ids into a 32000 x 1024 vocabulary, the reference for the same table.
+// Quick mode keeps the shapes' kinds and shrinks them to run in well under
+// a second.
+struct Sizes {
+  TableRequest table;
+  ForwardShape forward;
+  TableRequest reference;
+  std::int64_t sampled_entries;
+};
+
+Sizes sizes_for(bool quick) {
+  if (quick) return {{256, 128, 0}, {2, 64, 500, 128}, {16, 32, 0}, 64};
+  return {{8192, 1024, 0}, {8, 1024, 32000, 1024}, {8192, 1024, 0}, 512};
+}
+
+double load_average() {
+  std::ifstream file("/proc/loadavg");
+  double one_minute = -1.0;
+  if (!(file >> one_minute)) return -1.0;
+  return one_minute;
+}
+
+double seconds_of(const std::function<void()>& work) {
+  const auto start = std::chrono::steady_clock::now();
+  work();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void keep_best(double& best, double seconds) { best = best == 0.0 ? seconds : std::min(best, seconds); }
+
+void report(const BenchOptions& options, const std::string& line) {
+  if (options.progress) options.progress(line);
+}
+
+}  // namespace
+
+double TableTiming::melem_per_s() const {
+  return best_seconds > 0.0 ? static_cast<double>(rows * dim) / best_seconds / 1e6 : 0.0;
+}
+
+Figures measure_figures(const BenchOptions& options) {
+  const std::optional<Convention> convention = find_preset(options.convention);
+  if (!convention) throw ConventionError("bench: unknown convention '" + options.convention + "' (see pecheck conventions)");
+  const Sizes sizes = sizes_for(options.quick);
+
+  Figures figures;
+  figures.quick = options.quick;
+  figures.threads = options.threads > 0 ? options.threads
+                                        : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  figures.repetitions = options.repetitions > 0 ? options.repetitions : (options.quick ? 1 : 9);
+  figures.convention = convention->name;
+  figures.load_average_before = load_average();
+  const int threads = figures.threads;
+
+  report(options, "building the workloads");
+  StreamingStore store(static_cast<std::size_t>(sizes.table.rows * sizes.table.dim) * sizeof(float));
+  EncodingTable table_f32(*convention, sizes.table, FormatId::float32);
+  EncodingTable table_f16(*convention, sizes.table, FormatId::float16);
+  EncodingTable table_bf16(*convention, sizes.table, FormatId::bfloat16);
+  const ForwardShape& shape = sizes.forward;
+  Triad triad(static_cast<std::size_t>(shape.batch * shape.sequence * shape.dim));
+  EmbedForward forward(*convention, shape, options.seed);
+
+  report(options, "timing the fast path: best of " + std::to_string(figures.repetitions) + " rounds");
+  double store_best = 0.0;
+  double triad_best = 0.0;
+  double f32_best = 0.0;
+  double f16_best = 0.0;
+  double bf16_best = 0.0;
+  double forward_best = 0.0;
+  for (int round = 0; round < figures.repetitions; ++round) {
+    keep_best(store_best, seconds_of([&] { store.run(threads); }));
+    keep_best(f32_best, seconds_of([&] { table_f32.run(threads); }));
+    keep_best(f16_best, seconds_of([&] { table_f16.run(threads); }));
+    keep_best(bf16_best, seconds_of([&] { table_bf16.run(threads); }));
+    keep_best(triad_best, seconds_of([&] { triad.run(threads); }));
+    keep_best(forward_best, seconds_of([&] { forward.run(threads); }));
+  }
+
+  figures.write_bandwidth = {static_cast<double>(store.bytes()), store_best};
+  figures.triad_bandwidth = {static_cast<double>(triad.bytes()), triad_best};
+  const auto timing = [&](double best) { return TableTiming{sizes.table.rows, sizes.table.dim, best}; };
+  figures.pe_table_f32.timing = timing(f32_best);
+  figures.pe_table_f32.fraction_of_write_bw = store_best / f32_best;
+  figures.pe_table_f16 = {timing(f16_best), f16_best / f32_best};
+  figures.pe_table_bf16 = {timing(bf16_best), bf16_best / f32_best};
+
+  auto& embed = figures.embed_forward;
+  embed.batch = shape.batch;
+  embed.sequence = shape.sequence;
+  embed.vocabulary = shape.vocabulary;
+  embed.dim = shape.dim;
+  embed.best_seconds = forward_best;
+  embed.melem_per_s = static_cast<double>(forward.elements()) / forward_best / 1e6;
+  // Both move three float32 arrays of the same element count (the forward
+  // pass reads a vocabulary row and an encoding row per output row).
+  embed.fraction_of_triad_bw = triad_best / forward_best;
+
+  report(options, "sampling the float32 table's accuracy against the reference");
+  const AccuracySample sample = sample_float32_accuracy(*convention, sizes.table, table_f32.float32_values(),
+                                                        sizes.sampled_entries, options.seed);
+  figures.pe_table_f32.max_ulp = sample.max_ulp;
+  figures.pe_table_f32.sampled_entries = sample.entries;
+
+  if (options.reference) {
+    const TableRequest& request = sizes.reference;
+    report(options, "timing the correctly rounded reference table (" + std::to_string(request.rows) + " x " +
+                        std::to_string(request.dim) + ", once)");
+    reference::ReferenceTable table;
+    auto& ref = figures.reference_f32;
+    ref.seconds = seconds_of([&] { table = reference::reference_table(*convention, request, FormatId::float32, threads); });
+    ref.measured = true;
+    ref.rows = request.rows;
+    ref.dim = request.dim;
+    ref.melem_per_s = static_cast<double>(request.rows * request.dim) / ref.seconds / 1e6;
+    ref.escalated = table.escalations;
+  }
+  figures.load_average_after = load_average();
+  return figures;
+}
+
+}  // namespace pecheck::bench

@@ -1,0 +1,108 @@
+#include "rotated_rows.hpp"
+
+#include <algorithm>
+
+#include "sincos_turns.hpp"
+
+// Why a rotated anchor keeps every float32 entry within 1 ulp
+// ===========================================================
+//
+// u = 2^-53. For a frequency f in turns and an integer position p, let
+// x_p = (s_p, c_p) = (sin 2 pi p f, cos 2 pi p f), a unit vector. With
+// p = p0 + j, the angle addition formulas say x_p = R_j x_p0, where
+// R_j = [[c_j, s_j], [-s_j, c_j]] acting on (s, c) is a rotation: it keeps
+// Euclidean lengths (c_j^2 + s_j^2 = 1).
+//
+// 1. The kernel's pairs. sincos_turns returns each value y of an entry v with
+//    |y - v| <= 2^-52 |v| + 2 pi 2^-78.5 (sincos_turns.cpp, step 4), so the
+//    error vector of one of its pairs has length at most
+//      eps = 2^-52 |x| + sqrt(2) 2^-75.85 = 2^-52 + 2^-75.35.
+//    This holds for the anchor X0 (position p0) and for the step
+//    (S_j, C_j) (position j), which rotate_pair reads from the table.
+//
+// 2. The rotation in double. X = fl(R^ X0), R^ the matrix of the computed step.
+//      X - x_p = R_j (X0 - x_p0) + (R^ - R_j) X0 + xi.
+//    - R_j keeps the length of the anchor's error: at most eps.
+//    - R^ - R_j = [[dc, ds], [-ds, dc]], (ds, dc) the step's error vector; its
+//      norm is sqrt(ds^2 + dc^2) <= eps, and |X0| <= 1 + eps: at most
+//      eps (1 + eps).
+//    - xi, the rounding: each component is fl(fl(a) +- fl(b)) for exact
+//      products a, b of computed values, off by at most (2u + u^2)(|a| + |b|),
+//      and |a| + |b| <= |X0| |(C_j, S_j)| <= (1 + eps)^2 (Cauchy-Schwarz):
+//      |xi| <= sqrt(2) (2u + u^2)(1 + eps)^2 <= 2^-51.5 (1 + 2^-50).
+//    So E = |X - x_p| <= 2 eps (1 + eps) + 2^-51.5 (1 + 2^-50)
+//                     <= 2^-51 + 2^-51.5 + 2^-74 <= 2^-50.2,
+//    an absolute bound on each of the two values, whatever j is: the error
+//    does not grow along the rows, since every row is one rotation away from
+//    its anchor.
+//
+// 3. The check. A rotated pair (S, C) is kept only if |fl(S C)| >= t = 2^-14.
+//    Then |S| >= t / ((1 + u)(1 + E)) (as |C| <= 1 + E), and the exact value
+//    |s_p| >= |S| - E >= t (1 - 2^-35); the same for C. A pair that fails the
+//    check is replaced by the kernel's pair at p, as is the anchor row itself.
+//
+// 4. The formats. A format of precision P (float32 24, float16 11, bfloat16
+//    8) has an ulp at v larger than 2^-P |v|, so rounding a kept value once
+//    errs by at most
+//      0.5 + 2^P E / |v| <= 0.5 + 2^(P - 50.2 + 14) (1 + 2^-35) ulp:
+//    float32 0.5 + 2^-12.2 (0.50021), float16 0.5 + 2^-25.2, bfloat16
+//    0.5 + 2^-28.2 (|v| >= 2^-14 is a normal number in all three). A value
+//    from the kernel keeps the bound of sincos_turns.cpp, step 5:
+//    0.5 + 2^P (2^-52 + 2^-77.9 / rho). So every float32 entry is within
+//      0.5 + max(2^-12.2, 2^-28 + 2^-53.9 / rho) ulp,
+//    within 1 ulp whenever rho >= 2^-52.9, as for the kernel alone. float16
+//    and bfloat16 are rounded once from the same double, and so are correctly
+//    rounded unless the exact value lies within E of a rounding boundary.
+//
+// The cost: per pair of entries four products and two sums, against the
+// kernel's polynomial and exact reduction; a pair fails the check with
+// probability about 4t/pi per frequency and row (2^-13.7), so recomputation
+// is rare. Anchors cost one kernel row every K rows, the table K kernel rows
+// once per set of frequencies.
+
+namespace pecheck {
+
+std::int64_t anchor_spacing(std::int64_t padded_frequencies) {
+  // One kernel row per K rows for the anchors, K kernel rows once for the
+  // table: K = 128 makes the anchors a few percent of a table's work. The
+  // table holds 2 K padded doubles, 16 K padded bytes: K padded <= 2^16
+  // keeps it within 1 MiB.
+  constexpr std::int64_t table_doubles = std::int64_t{1} << 16;
+  return std::clamp<std::int64_t>(table_doubles / std::max<std::int64_t>(padded_frequencies, 1), 8, 128);
+}
+
+void kernel_pair_row(const TurnsView& turns, std::int64_t position, double* pair_row) {
+  static_assert(pair_block == sincos_lanes);
+  for (std::int64_t group = 0; group < turns.padded; group += pair_block) {
+    double* block = pair_row + 2 * group;
+    sincos_turns(position, turns.f1 + group, turns.f2 + group, turns.f3 + group, pair_block, block,
+                 block + pair_block);
+  }
+}
+
+RotationTable::RotationTable(const TurnsView& turns)
+    : spacing_(anchor_spacing(turns.padded)), padded_(turns.padded) {
+  pairs_.assign(static_cast<std::size_t>(spacing_ * 2 * padded_), 0.0);
+  for (std::int64_t j = 0; j < spacing_; ++j) kernel_pair_row(turns, j, pairs_.data() + j * 2 * padded_);
+}
+
+AnchorRow::AnchorRow(const TurnsView& turns) : turns_(turns), pairs_(static_cast<std::size_t>(2 * turns.padded), 0.0) {}
+
+void AnchorRow::move_to(std::int64_t anchor_position) {
+  if (anchor_position == position_) return;
+  kernel_pair_row(turns_, anchor_position, pairs_.data());
+  position_ = anchor_position;
+}
+
+void kernel_pair(const TurnsView& turns, std::int64_t position, std::int64_t i, double& sin_out, double& cos_out) {
+  // The kernel works on whole groups of lanes; compute the group holding i.
+  const std::int64_t group = i / sincos_lanes * sincos_lanes;
+  double sin_values[sincos_lanes];
+  double cos_values[sincos_lanes];
+  sincos_turns(position, turns.f1 + group, turns.f2 + group, turns.f3 + group, sincos_lanes, sin_values,
+               cos_values);
+  sin_out = sin_values[i - group];
+  cos_out = cos_values[i - group];
+}
+
+}  // namespace pecheck

@@ -1,0 +1,116 @@
+// The double values the float32, float16 and bfloat16 tables are rounded
+// from. Every K-th position (an anchor) comes from the sincos_turns kernel;
+// a position p0 + j in between is the anchor rotated by j positions,
+//   sin(2 pi p f) = sin_0 cos_j + cos_0 sin_j,  cos(2 pi p f) = cos_0 cos_j - sin_0 sin_j,
+// with sin_j, cos_j the kernel's values at position j: four products and two
+// sums per pair instead of a polynomial. A pair whose product |sin cos| comes
+// out below 2^-14 (a value near a zero, where the rotation's absolute error
+// would be a large relative one) is taken from the kernel instead. Every
+// float32 entry stays within 1 ulp (the bound is derived in rotated_rows.cpp).
+//
+// The value of an entry depends on its position, its frequency and K alone,
+// and K on the plan alone, so any block of rows, on any thread, gives the
+// same bits.
+#pragma once
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace pecheck {
+
+// A plan's frequencies in turns, split for sincos_turns, padded to a multiple
+// of sincos_lanes with zero frequencies.
+struct TurnsView {
+  const double* f1 = nullptr;
+  const double* f2 = nullptr;
+  const double* f3 = nullptr;
+  std::int64_t padded = 0;
+};
+
+// A row of pairs (sin and cos of 2 pi x f_i for every padded frequency), as
+// the rotation reads it: in blocks of eight frequencies, eight sin values
+// then eight cos values. Besides giving vector loads whole blocks, the
+// layout makes the loads advance 16 bytes per frequency, never in step with
+// the stores of a row (8 bytes per frequency for float32 sin-cos pairs, less
+// for the others): in step with a store stream a few bytes behind in page
+// offset, every load would wait on a store it only seems to depend on (4K
+// aliasing), which made rows twice as slow for some output addresses.
+inline constexpr std::int64_t pair_block = 8;
+inline double sin_in(const double* pair_row, std::int64_t i) {
+  return pair_row[i / pair_block * 2 * pair_block + i % pair_block];
+}
+inline double cos_in(const double* pair_row, std::int64_t i) {
+  return pair_row[i / pair_block * 2 * pair_block + pair_block + i % pair_block];
+}
+// The kernel's pairs at a position into a pair row.
+void kernel_pair_row(const TurnsView& turns, std::int64_t position, double* pair_row);
+
+// A rotated pair with |sin * cos| below this is recomputed by the kernel.
+inline constexpr double recompute_below = 0x1p-14;
+
+// K, the spacing of anchor positions, for a plan of this many padded
+// frequencies: 128 up to 512 frequencies (d = 1024), fewer for wider tables
+// so that the rotation table stays within 1 MiB, half of a core's L2 cache:
+// every row reads one of its rows.
+std::int64_t anchor_spacing(std::int64_t padded_frequencies);
+
+// The pair at position p0 + j from the anchor's pair and the kernel's pair at
+// position j. Written once and used by every loop, scalar or vectorised, so
+// all compute the same bits (no FMA contraction: -ffp-contract=off).
+inline void rotate_pair(double anchor_sin, double anchor_cos, double step_sin, double step_cos, double& sin_out,
+                        double& cos_out) {
+  sin_out = anchor_sin * step_cos + anchor_cos * step_sin;
+  cos_out = anchor_cos * step_cos - anchor_sin * step_sin;
+}
+
+inline bool must_recompute(double sin_value, double cos_value) {
+  return std::fabs(sin_value * cos_value) < recompute_below;
+}
+
+// The same test for a whole run in the hot loops, as the smallest magnitude
+// of sin * cos seen, kept as bits: the bits of non-negative doubles order as
+// their values do, and an unsigned integer minimum vectorises where a
+// floating-point one (NaN, signed zeros) would not.
+inline std::uint64_t product_magnitude_bits(double sin_value, double cos_value) {
+  return std::bit_cast<std::uint64_t>(sin_value * cos_value) & ~(std::uint64_t{1} << 63);
+}
+inline bool any_must_recompute(std::uint64_t smallest_product_bits) {
+  return smallest_product_bits < std::bit_cast<std::uint64_t>(recompute_below);
+}
+
+// The pair rows of the offsets j in [0, K): K kernel rows, computed once
+// per set of frequencies (split_frequencies.hpp keeps it).
+class RotationTable {
+ public:
+  explicit RotationTable(const TurnsView& turns);
+
+  std::int64_t spacing() const { return spacing_; }
+  const double* step(std::int64_t j) const { return pairs_.data() + j * 2 * padded_; }
+
+ private:
+  std::int64_t spacing_ = 1;
+  std::int64_t padded_ = 0;
+  std::vector<double> pairs_;
+};
+
+// One thread's anchor row, recomputed when a position moves to the next anchor.
+class AnchorRow {
+ public:
+  explicit AnchorRow(const TurnsView& turns);
+
+  // Makes this the row at anchor_position (a multiple of K).
+  void move_to(std::int64_t anchor_position);
+  const double* pairs() const { return pairs_.data(); }
+
+ private:
+  TurnsView turns_;
+  std::int64_t position_ = -1;
+  std::vector<double> pairs_;
+};
+
+// The kernel's pair for frequency i at a position (the recomputation).
+void kernel_pair(const TurnsView& turns, std::int64_t position, std::int64_t i, double& sin_out, double& cos_out);
+
+}  // namespace pecheck
