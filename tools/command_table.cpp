@@ -4,7 +4,7 @@
 #include "cli_options.hpp"
 #include "commands.hpp"
 #include "pecheck/fast_encoding.hpp"
-#include "pecheck/npy.hpp"
+#include "pecheck/table_file.hpp"
 #include "pecheck/reference/reference.hpp"
 
 namespace pecheck::tools {
@@ -12,11 +12,11 @@ namespace pecheck::tools {
 Command add_table_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "table",
-      "Write a convention's positional-encoding table to a NumPy .npy file.\n"
+      "Write a convention's positional-encoding table to a .npy or .safetensors file (by extension).\n"
       "Row r of the file holds the convention's row r + OFFSET. --impl reference writes the correctly\n"
       "rounded oracle (every entry within half an ulp of the exact value); --impl fast writes pecheck's\n"
-      "fast implementation (float32 within 1 ulp). A bfloat16 table is written as float32 holding the\n"
-      "bfloat16 values exactly, since NumPy has no bfloat16.\n"
+      "fast implementation (float32 within 1 ulp). In .npy a bfloat16 table is written as float32 holding\n"
+      "the bfloat16 values exactly, since NumPy has no bfloat16; .safetensors stores BF16 natively.\n"
       "Example: pecheck table --convention vaswani --rows 2048 --dim 512 --output pe.npy");
   struct Options {
     std::string convention;
@@ -36,7 +36,7 @@ Command add_table_command(CLI::App& app) {
   add_dtype_option(*command, options->dtype);
   command->add_option("--impl", options->impl, "Implementation: fast or reference")
       ->check(CLI::IsMember({"fast", "reference"}));
-  command->add_option("--output", options->output, "Output file (.npy)")->required();
+  command->add_option("--output", options->output, "Output file (.npy or .safetensors)")->required();
 
   return {command, [options] {
     const Convention convention = convention_by_name(options->convention);
@@ -45,7 +45,7 @@ Command add_table_command(CLI::App& app) {
     check_request(convention, request);
     const Table table = options->impl == "reference" ? reference::reference_table(convention, request, format).rounded
                                                      : fast_table(convention, request, format);
-    write_npy(options->output, table);
+    write_table_file(options->output, table);
     return 0;
   }};
 }

@@ -23,6 +23,8 @@ int main(int argc, char** argv) {
       pecheck::tools::add_conventions_command(app),
       pecheck::tools::add_table_command(app),
       pecheck::tools::add_check_command(app),
+      pecheck::tools::add_report_command(app),
+      pecheck::tools::add_validate_command(app),
       pecheck::tools::add_bench_command(app),
   };
 

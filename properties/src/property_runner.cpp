@@ -48,9 +48,10 @@ rc::detail::TestParams params_for(const RunConfig& config) {
   return params;
 }
 
-const std::unordered_map<std::string, rc::detail::Reproduce>& reproduce_map(const RunConfig& config) {
-  static const std::unordered_map<std::string, rc::detail::Reproduce> none;
-  return config.honour_rc_params ? rc::detail::configuration().reproduce : none;
+std::unordered_map<std::string, rc::detail::Reproduce> reproduce_map(const RunConfig& config) {
+  if (!config.reproduce.empty()) return rc::detail::configFromString(config.reproduce).reproduce;
+  if (config.honour_rc_params) return rc::detail::configuration().reproduce;
+  return {};
 }
 
 Outcome outcome_from_result(const std::string& check_id, const rc::detail::TestResult& result,

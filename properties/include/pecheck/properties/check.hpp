@@ -29,6 +29,9 @@ struct RunConfig {
   bool quick = false;                        // smaller sweeps (report --quick)
   bool full = false;                         // larger sweeps (report --full)
   bool honour_rc_params = true;              // take seed and counts from RC_PARAMS when set
+  // A failed property's Outcome::reproduce string: when set, properties run
+  // that one (shrunk) case alone, e.g. to record what it asked a subject for.
+  std::string reproduce;
 };
 
 struct Check {

@@ -16,8 +16,8 @@ namespace detail {
 Outcome outcome_from_result(const std::string& check_id, const rc::detail::TestResult& result,
                             const rc::detail::TestParams& params);
 rc::detail::TestParams params_for(const RunConfig& config);
-// RC_PARAMS's reproduce map when the config honours it, else an empty one.
-const std::unordered_map<std::string, rc::detail::Reproduce>& reproduce_map(const RunConfig& config);
+// config.reproduce's map when set; else RC_PARAMS's when the config honours it; else an empty one.
+std::unordered_map<std::string, rc::detail::Reproduce> reproduce_map(const RunConfig& config);
 }  // namespace detail
 
 // `testable` is any RapidCheck testable (a callable whose arguments are

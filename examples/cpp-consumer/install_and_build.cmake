@@ -1,0 +1,17 @@
+# Installs the pecheck build into a temporary prefix, then configures, builds
+# and runs examples/cpp-consumer against the installed package.
+#   cmake -DPECHECK_BUILD_DIR=... -DCONSUMER_SOURCE_DIR=... -DWORK_DIR=... -P install_and_build.cmake
+file(REMOVE_RECURSE ${WORK_DIR})
+set(prefix ${WORK_DIR}/prefix)
+function(run step)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "${step} failed (${status}):\n${out}\n${err}")
+  endif()
+endfunction()
+run(install ${CMAKE_COMMAND} --install ${PECHECK_BUILD_DIR} --prefix ${prefix})
+run(configure ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${WORK_DIR}/build -DCMAKE_BUILD_TYPE=Release
+    -DCMAKE_PREFIX_PATH=${prefix})
+run(build ${CMAKE_COMMAND} --build ${WORK_DIR}/build -j1)
+run(test ${WORK_DIR}/build/my_encoding_test)
+message(STATUS "the consumer found, built against and ran the installed pecheck from ${prefix}")

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Sinusoidal positional-encoding tables written with NumPy, the way public
+implementations compute them, for `pecheck validate`.
+
+  numpy_tables.py CONVENTION ROWS DIM OFFSET DTYPE OUTPUT [--angles F] [--positions F] [--noise]
+  numpy_tables.py --batch FILE     one set of the arguments above per line
+
+CONVENTION is one of pecheck's presets (vaswani, tf-tutorial, tensor2tensor,
+fairseq, musicgen, marian-hf) or pytorch-tutorial (vaswani computed as the
+PyTorch tutorial does: frequencies, positions and angles in float32). Row r of
+the table holds the convention's row r + OFFSET. DTYPE is float64, float32,
+float16 or bfloat16 (NumPy has no bfloat16: it is written as float32 holding
+bfloat16 values, rounded once from float64). OUTPUT is a .npy file.
+
+Unless a fault is asked for, angles p * w are computed in long double (64-bit
+significand on x86) and each value is rounded once to DTYPE: a table
+pecheck's third-party budget accepts at every position below 2^24. (Float64
+angles are not enough there: near a zero of sin, p * w's own rounding,
+p 2^-53, is many float32 ULP of the value; `--angles float64` shows it.)
+Faults seen in real code (CONVENTIONS.md, "Numeric faults seen in real code"):
+  --angles float32|float16   frequencies, positions and p * w in that format
+  --positions bfloat16|float16  integer positions rounded to that format first
+  --noise                    a random normal table (a table overwritten by initialisation)
+
+It doubles as an --exec command:
+  pecheck validate --exec 'python3 numpy_tables.py vaswani {rows} {dim} {offset} {dtype} {output}' --convention vaswani
+"""
+import math
+import shlex
+import sys
+
+import numpy as np
+
+PRESETS = {
+    # name: (layout, rule, odd-width policy, zero rows)
+    "vaswani": ("interleaved", "paper", "extra-sin", ()),
+    "tf-tutorial": ("sin-cos", "paper", "reject", ()),
+    "tensor2tensor": ("sin-cos", "timescale", "zero-column", ()),
+    "fairseq": ("sin-cos", "timescale", "zero-column", (1,)),  # padding_idx 1
+    "musicgen": ("cos-sin", "timescale", "zero-column", ()),
+    "marian-hf": ("sin-cos", "paper", "extra-sin", ()),
+    "pytorch-tutorial": ("interleaved", "paper", "extra-sin", ()),
+}
+FLOAT = {"longdouble": np.longdouble, "float64": np.float64, "float32": np.float32, "float16": np.float16}
+
+
+def round_bfloat16(x):
+    """-> nearest bfloat16 (ties to even), rounded once, as float64."""
+    x = np.asarray(x, dtype=np.longdouble)
+    mantissa, exponent = np.frexp(x)  # x = mantissa * 2^exponent, 0.5 <= |mantissa| < 1
+    return np.ldexp(np.rint(mantissa * 256), exponent - 8).astype(np.float64)  # 8 significant bits
+
+
+def round_to(x, dtype):
+    """Rounded once from long double (NumPy's long double -> float16 goes through
+    float64, a second rounding that can only matter exactly at a tie)."""
+    if dtype == "bfloat16":
+        return round_bfloat16(x).astype(np.float32)
+    return np.asarray(x, dtype=np.longdouble).astype(FLOAT[dtype])
+
+
+def frequencies(rule, count, dim, n, ftype):
+    """w_i for i < count, computed in ftype as the implementations do."""
+    i = np.arange(count, dtype=ftype)
+    # ln 10000 as the implementations hold it (a Python float), or in full
+    # long double precision when long double is asked for.
+    log_base = np.log(np.longdouble(10000.0)) if ftype == np.longdouble else math.log(10000.0)
+    if rule == "paper":  # base^(-2i/d), the PyTorch tutorial's exp(2i * -(ln 10000 / d))
+        return np.exp(i * ftype(2.0) * ftype(-log_base / dim))
+    return np.exp(i * ftype(-log_base / max(n - 1, 1)))  # tensor2tensor / fairseq
+
+
+def table(name, rows, dim, offset, angles="longdouble", positions=None):
+    layout, rule, odd, zero_rows = PRESETS[name]
+    if name == "pytorch-tutorial":
+        angles = "float32"
+    if dim % 2 == 1 and odd == "reject":
+        raise SystemExit(f"{name} rejects odd widths (d = {dim})")
+    n = dim // 2
+    extra = dim % 2 == 1 and odd == "extra-sin"
+    count = n + 1 if extra else n
+    ftype = FLOAT[angles]
+    p = np.arange(offset, offset + rows, dtype=np.float64)
+    if positions == "bfloat16":
+        p = round_bfloat16(p)
+    elif positions is not None:
+        p = p.astype(FLOAT[positions]).astype(np.float64)
+    theta = p.astype(ftype)[:, None] * frequencies(rule, count, dim, count if rule == "timescale" else n, ftype)[None, :]
+    s = np.sin(theta)
+    c = np.cos(theta[:, :n])
+    out = np.zeros((rows, dim), dtype=np.longdouble)
+    if layout == "interleaved":
+        out[:, 0 : 2 * n : 2] = s[:, :n]
+        out[:, 1 : 2 * n : 2] = c
+        if extra:
+            out[:, dim - 1] = s[:, n]
+    elif layout == "sin-cos":
+        out[:, :count] = s
+        out[:, count : count + n] = c
+    else:
+        out[:, :n] = c
+        out[:, n : n + count] = s
+    for row in zero_rows:
+        if offset <= row < offset + rows:
+            out[row - offset, :] = 0.0
+    return out
+
+
+def write(args):
+    options = {}
+    positional = []
+    k = 0
+    while k < len(args):
+        if args[k] == "--noise":
+            options["noise"] = True
+        elif args[k] in ("--angles", "--positions"):
+            options[args[k][2:]] = args[k + 1]
+            k += 1
+        else:
+            positional.append(args[k])
+        k += 1
+    name, rows, dim, offset, dtype, output = positional
+    rows, dim, offset = int(rows), int(dim), int(offset)
+    if options.get("noise"):
+        values = np.random.default_rng(20240611).standard_normal((rows, dim))
+    else:
+        values = table(name, rows, dim, offset, options.get("angles", "longdouble"), options.get("positions"))
+    np.save(output, round_to(values, dtype))
+
+
+def main(argv):
+    if len(argv) == 2 and argv[0] == "--batch":
+        with open(argv[1]) as lines:
+            for line in lines:
+                if line.strip():
+                    write(shlex.split(line))
+        return
+    if len(argv) < 6:
+        raise SystemExit(__doc__)
+    write(argv)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

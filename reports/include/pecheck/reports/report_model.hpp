@@ -1,0 +1,172 @@
+// The result of one `pecheck report` (or `pecheck validate`) run, as data:
+// the environment, the configuration and seed, each check's Outcome, the
+// accuracy tables, the findings and the figures. It knows no writer; the
+// HTML, Markdown, JSON and JUnit writers each render all of it.
+//
+// Everything here is deterministic for a given subject and seed except
+// CheckResult::seconds, which only the JUnit writer prints.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pecheck/properties/check.hpp"
+#include "pecheck/properties/outcome.hpp"
+
+namespace pecheck::reports {
+
+// Bumped whenever a JSON field changes meaning or disappears (adding one does not).
+inline constexpr int report_schema_version = 1;
+
+struct Environment {
+  std::string pecheck_version;
+  std::string compiler;
+  std::string build_type;
+  std::string platform;  // operating system and machine
+  int hardware_threads = 0;
+};
+
+enum class RunMode { quick, standard, full };
+
+struct Configuration {
+  std::string subject;    // the subject's name
+  std::string command;    // the tool that produced the report: "pecheck report"
+  std::string reproduce;  // a command line that produces the same report
+  std::uint64_t seed = 0;
+  RunMode mode = RunMode::standard;
+  int max_cases = 0;  // RapidCheck cases per property
+};
+
+// One check's metadata (from the registry) and what it yielded.
+struct CheckResult {
+  std::string id;
+  properties::Family family = properties::Family::encoding_bounds;
+  properties::CheckKind kind = properties::CheckKind::property;
+  std::string claim;
+  std::string source;
+  properties::Outcome outcome;
+  double seconds = 0.0;  // wall time; varies between runs, so only JUnit prints it
+};
+
+// One row of a Boost.Math-style accuracy table: one convention, one format.
+struct AccuracyRow {
+  std::string convention;  // preset name
+  std::int64_t dim = 0;    // the width swept; 0 when the check sweeps several
+  std::string check_id;    // the check whose measurement this is
+  properties::Measurement measurement;
+};
+
+struct AccuracyTable {
+  std::string title;
+  std::string note;  // how the rows were sampled
+  std::vector<AccuracyRow> rows;
+};
+
+// A measured number a finding rests on, with where it comes from (a check
+// id and statistic name, or a figure id).
+struct Evidence {
+  std::string label;
+  std::string value;  // already formatted, with its unit
+  std::string source;
+};
+
+// The answer to one of the three questions, written from this run's numbers.
+struct Finding {
+  std::string id;                        // "scale-before-encoding"
+  std::string question;                  // in pecheck's own words
+  std::vector<std::string> answer;       // paragraphs of plain text
+  std::vector<std::string> supported;    // what the measurements support
+  std::vector<std::string> unsupported;  // what they do not show
+  std::vector<Evidence> evidence;
+};
+
+// ---- figures: data only; svg_plot draws them -----------------------------
+
+enum class AxisScale { linear, log };
+
+struct Axis {
+  std::string label;
+  std::string unit;  // empty for dimensionless quantities
+  AxisScale scale = AxisScale::linear;
+  std::optional<double> min;  // fixed limits; otherwise from the data
+  std::optional<double> max;
+};
+
+enum class SeriesStyle { line, points, line_and_points };
+
+struct Series {
+  std::string name;
+  SeriesStyle style = SeriesStyle::line;
+  std::vector<double> x;
+  std::vector<double> y;  // same length; NaN breaks a line
+  bool dashed = false;    // reference curves (theory) are dashed
+};
+
+// A grid of values (row-major), drawn with a diverging colour scale.
+struct Heatmap {
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  std::vector<double> values;
+  double low = -1.0;
+  double high = 1.0;
+  std::string value_label;  // what the colour encodes
+  double row_origin = 0.0;  // the row axis value of row 0 (a position)
+  double col_origin = 0.0;
+};
+
+struct Panel {
+  std::string title;
+  Axis x;
+  Axis y;
+  std::vector<Series> series;
+  std::optional<Heatmap> heatmap;  // drawn instead of the series when set
+};
+
+struct Figure {
+  std::string id;  // also the file name of its SVG: figures/<id>.svg
+  std::string title;
+  std::string caption;  // written from the data: what it shows, in numbers
+  std::vector<Panel> panels;
+  std::vector<std::string> sources;  // checks and library functions the data come from
+};
+
+struct Report {
+  int schema_version = report_schema_version;
+  Environment environment;
+  Configuration configuration;
+  std::vector<CheckResult> checks;
+  std::vector<AccuracyTable> accuracy;
+  std::vector<Finding> findings;
+  std::vector<Figure> figures;
+  // What could not be computed for this subject, and why (a format it does
+  // not offer, rows a file does not hold): said, never silently skipped.
+  std::vector<std::string> notes;
+};
+
+struct Summary {
+  int checks = 0;
+  int held = 0;
+  int failed = 0;
+  int not_applicable = 0;
+};
+
+Summary summarize(const Report& report);
+// True when no check failed (not-applicable checks do not fail a run).
+bool all_held(const Report& report);
+
+// A measurement within its budget: the max ULP at most the budget and no
+// typed mismatch (signed zero, NaN, infinity).
+bool within_budget(const properties::Measurement& measurement);
+
+std::string_view to_string(RunMode mode);
+std::string_view to_string(AxisScale scale);
+std::string_view to_string(SeriesStyle style);
+
+// The statistic named `name` of check `check_id`, if that check ran and reported it.
+const properties::Statistic* find_statistic(const Report& report, std::string_view check_id, std::string_view name);
+const CheckResult* find_check_result(const Report& report, std::string_view check_id);
+
+}  // namespace pecheck::reports

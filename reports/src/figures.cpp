@@ -1,0 +1,298 @@
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "pecheck/reports/figure_data.hpp"
+#include "text_format.hpp"
+
+namespace pecheck::reports {
+
+namespace {
+
+Axis axis(std::string label, std::string unit, AxisScale scale, std::optional<double> min = std::nullopt,
+          std::optional<double> max = std::nullopt) {
+  return {std::move(label), std::move(unit), scale, min, max};
+}
+
+// Blocks are plotted at their last position, so the block at position 0
+// still has a place on a logarithmic axis.
+std::vector<double> last_positions(const std::vector<double>& starts, std::int64_t rows) {
+  std::vector<double> out;
+  for (double start : starts) out.push_back(start + static_cast<double>(rows - 1));
+  return out;
+}
+
+// The sample whose x is nearest to `target` on a log scale.
+std::size_t nearest_index(const std::vector<double>& xs, double target) {
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < xs.size(); ++i) {
+    if (std::abs(std::log(xs[i] + 1) - std::log(target + 1)) <
+        std::abs(std::log(xs[best] + 1) - std::log(target + 1))) {
+      best = i;
+    }
+  }
+  return best;
+}
+
+std::optional<Figure> ulp_figure(const FigureData& data) {
+  if (data.ulp.curves.empty()) return std::nullopt;
+  Figure figure;
+  figure.id = "ulp-error-by-position";
+  figure.title = "ULP error against position, per format and convention";
+  std::string summary;
+  for (FormatId format : {FormatId::float64, FormatId::float32, FormatId::float16, FormatId::bfloat16}) {
+    Panel panel;
+    panel.title = std::string(format_of(format).name);
+    panel.x = axis("position", "", AxisScale::log);
+    panel.y = axis("largest error in the block", "ULP", AxisScale::linear, 0.0);
+    double budget = 0.0, worst = 0.0;
+    std::string worst_convention;
+    for (const UlpCurve& curve : data.ulp.curves) {
+      if (curve.format != format) continue;
+      panel.series.push_back({curve.convention, SeriesStyle::line_and_points,
+                              last_positions(curve.positions, data.ulp.rows_per_block), curve.max_ulp, false});
+      budget = curve.measurement.budget_ulp;
+      if (curve.measurement.max_ulp >= worst) worst = curve.measurement.max_ulp, worst_convention = curve.convention;
+    }
+    if (panel.series.empty()) continue;
+    const double x_end = static_cast<double>(max_exact_position);
+    // Room above the budget line, so it never sits on the frame.
+    panel.y.max = 1.15 * std::max(budget, worst);
+    panel.series.push_back({"budget", SeriesStyle::line, {1.0, x_end}, {budget, budget}, true});
+    summary += (summary.empty() ? "" : "; ") + panel.title + " max " + ulps(worst) + " ULP (" + worst_convention +
+               ", budget " + ulps(budget) + ")";
+    figure.panels.push_back(std::move(panel));
+  }
+  figure.caption = "The subject's table against the exact value at " +
+                   std::to_string(data.ulp.curves.front().positions.size()) + " sampled blocks of " +
+                   std::to_string(data.ulp.rows_per_block) +
+                   " rows from position 0 to 2^24, d = " + std::to_string(data.ulp.dim) +
+                   "; each point is the largest ULP error in its block, plotted at the "
+                   "block's last position. Over the sweep: " +
+                   summary + ".";
+  figure.sources = {"Subject::encoding_table", "reference::reference_table (exact values)",
+                    "properties::measure_accuracy"};
+  return figure;
+}
+
+std::optional<Figure> angle_figure(const FigureData& data) {
+  if (!data.angles || data.angles->positions.empty()) return std::nullopt;
+  const AngleErrorCurve& curve = *data.angles;
+  Figure figure;
+  figure.id = "float32-angles";
+  figure.title = "Absolute error of float32 angles (the tutorials' way) and of the subject";
+  Panel panel;
+  panel.title = curve.convention + ", d = " + std::to_string(curve.dim) + ", float32";
+  panel.x = axis("position", "", AxisScale::log);
+  panel.y = axis("largest absolute error in the block", "", AxisScale::log);
+  const std::vector<double> xs = last_positions(curve.positions, data.ulp.rows_per_block);
+  panel.series.push_back(
+      {"p*w in float32, then sinf/cosf", SeriesStyle::line_and_points, xs, curve.float32_angles, false});
+  if (!curve.subject.empty())
+    panel.series.push_back({"the subject", SeriesStyle::line_and_points, xs, curve.subject, false});
+  figure.panels.push_back(std::move(panel));
+  const std::size_t mid = nearest_index(xs, 65536.0);
+  const std::size_t end = xs.size() - 1;
+  figure.caption =
+      "The PyTorch tutorial computes div_term = exp(2i * (-ln 10000 / d)) and the angle p * div_term "
+      "in float32, then sin and cos in float32. Near position " +
+      significant(xs[mid], 6) + " its largest error is " + scientific(curve.float32_angles[mid]) +
+      (curve.subject.empty() ? std::string() : ", the subject's " + scientific(curve.subject[mid])) + "; at position " +
+      significant(xs[end], 8) + " they are " + scientific(curve.float32_angles[end]) +
+      (curve.subject.empty() ? std::string() : " and " + scientific(curve.subject[end])) +
+      ". The angle's rounding error grows with p; float32's resolution at 1 (6e-08) does not.";
+  figure.sources = {"float32 arithmetic as in the PyTorch tutorial", "Subject::encoding_table",
+                    "reference::reference_table (exact values)"};
+  return figure;
+}
+
+std::optional<Figure> map_figure(const FigureData& data) {
+  if (data.encoding_maps.empty()) return std::nullopt;
+  Figure figure;
+  figure.id = "encoding-map";
+  figure.title = "The encoding table: positions by columns";
+  for (const auto& [name, map] : data.encoding_maps) {
+    Panel panel;
+    panel.title = name + ", d = " + std::to_string(map.cols);
+    panel.x = axis("column", "", AxisScale::linear);
+    panel.y = axis("position", "", AxisScale::linear);
+    panel.heatmap = map;
+    figure.panels.push_back(std::move(panel));
+  }
+  const Heatmap& first = data.encoding_maps.front().second;
+  figure.caption = "The subject's float32 table, " + std::to_string(first.rows) + " positions (rows, from " +
+                   significant(first.row_origin, 8) + " at the top) by " + std::to_string(first.cols) +
+                   " columns, blue -1 to red +1. Frequencies fall from left to right (within each half in a halves "
+                   "layout): the last columns barely change over these positions.";
+  figure.sources = {"Subject::encoding_table"};
+  return figure;
+}
+
+std::optional<Figure> energy_figure(const FigureData& data) {
+  if (!data.energy || data.energy->dims.empty()) return std::nullopt;
+  const EnergyRatioCurve& curve = *data.energy;
+  Figure figure;
+  figure.id = "energy-ratio";
+  figure.title = "Energy of the token embedding relative to the encoding, with and without sqrt(d)";
+  Panel panel;
+  panel.title = "E||s e||^2 / E||PE||^2, sigma = d^-0.5";
+  panel.x = axis("d (d_model)", "", AxisScale::log);
+  panel.y = axis("energy ratio", "", AxisScale::log);
+  std::vector<double> theory_scaled, theory_unscaled;
+  for (double d : curve.dims) {
+    theory_scaled.push_back(2.0);
+    theory_unscaled.push_back(2.0 / d);
+  }
+  panel.series.push_back({"measured, s = sqrt(d)", SeriesStyle::points, curve.dims, curve.with_scale, false});
+  panel.series.push_back({"measured, s = 1", SeriesStyle::points, curve.dims, curve.without_scale, false});
+  panel.series.push_back({"expected 2", SeriesStyle::line, curve.dims, theory_scaled, true});
+  panel.series.push_back({"expected 2/d", SeriesStyle::line, curve.dims, theory_unscaled, true});
+  figure.panels.push_back(std::move(panel));
+  const std::size_t at = nearest_index(curve.dims, 512.0);
+  figure.caption = std::to_string(curve.tokens) +
+                   " embedding rows drawn from N(0, 1/d) per d against the mean "
+                   "squared norm of the subject's first " +
+                   std::to_string(curve.positions) + " float32 rows. At d = " + significant(curve.dims[at], 6) +
+                   " the ratio is " + significant(curve.with_scale[at], 4) + " with s = sqrt(d) (expected 2) and " +
+                   significant(curve.without_scale[at], 4) +
+                   " without (expected 2/d = " + significant(2.0 / curve.dims[at], 4) + ").";
+  figure.sources = {"Subject::encoding_table", curve.subject_scale ? "Subject::embedding_scale" : "sqrt(d) in double",
+                    "a SplitMix64 and Box-Muller sample from the report's seed"};
+  return figure;
+}
+
+// encoding-bounds/slow-columns counts the columns constant in the subject's
+// own table over rows [a, b): statistics named "<format> constant columns
+// over rows [a, b)" with the note "of <d> columns, <convention>". Those at
+// the figure's width and convention are drawn as points over its curves.
+void overlay_slow_column_counts(Panel& panel, const SlowColumnCurve& curve, const std::vector<CheckResult>& checks) {
+  for (const CheckResult& check : checks) {
+    if (check.id != "encoding-bounds/slow-columns") continue;
+    for (FormatId format : curve.formats) {
+      const std::string name(format_of(format).name);
+      const std::string prefix = name + " constant columns over rows [";
+      const std::string note = "of " + std::to_string(curve.dim) + " columns, " + curve.convention;
+      Series points{name + " in the subject's table", SeriesStyle::points, {}, {}, false};
+      for (const properties::Statistic& statistic : check.outcome.statistics) {
+        long long first = 0, end = 0;
+        if (statistic.name.rfind(prefix, 0) != 0 || statistic.note != note) continue;
+        if (std::sscanf(statistic.name.c_str() + prefix.size(), "%lld, %lld)", &first, &end) != 2) continue;
+        points.x.push_back(static_cast<double>(end - first));
+        points.y.push_back(statistic.value);
+      }
+      if (!points.x.empty()) panel.series.push_back(std::move(points));
+    }
+  }
+}
+
+std::optional<Figure> slow_figure(const FigureData& data, const std::vector<CheckResult>& checks) {
+  if (!data.slow_columns) return std::nullopt;
+  const SlowColumnCurve& curve = *data.slow_columns;
+  Figure figure;
+  figure.id = "slow-columns";
+  figure.title = "Columns that never change over a range of positions";
+  Panel panel;
+  panel.title = curve.convention + ", d = " + std::to_string(curve.dim) + ", correctly rounded";
+  panel.x = axis("positions in the range, P (positions 0 to P-1)", "", AxisScale::log);
+  panel.y = axis("columns holding one value", "", AxisScale::linear, 0.0);
+  std::string summary;
+  const std::size_t at = nearest_index(curve.range_ends, 512.0);
+  for (std::size_t f = 0; f < curve.formats.size(); ++f) {
+    const std::string name(format_of(curve.formats[f]).name);
+    panel.series.push_back({name, SeriesStyle::line_and_points, curve.range_ends, curve.counts[f], false});
+    summary += (summary.empty() ? "" : ", ") + name + " " + significant(curve.counts[f][at], 6);
+  }
+  overlay_slow_column_counts(panel, curve, checks);
+  const bool overlaid = panel.series.size() > curve.formats.size();
+  figure.panels.push_back(std::move(panel));
+  figure.caption =
+      "A column is counted when every position in [0, P) rounds to the same value in the format: "
+      "it tells those positions nothing apart. For P = " +
+      significant(curve.range_ends[at], 6) + ": " + summary + " of " + std::to_string(curve.dim) + " columns." +
+      (overlaid ? " Points: the same count in the subject's own table, from encoding-bounds/slow-columns." : "");
+  figure.sources = {"reference::correctly_rounded", "frequency_value"};
+  if (overlaid) figure.sources.push_back("encoding-bounds/slow-columns");
+  return figure;
+}
+
+// A figure id from a check id: "scaling-variance/token-recoverability" -> "scaling-variance-token-recoverability".
+std::string figure_id(std::string_view check_id) {
+  std::string id;
+  for (char c : check_id) {
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    id += keep ? c : (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : '-';
+  }
+  return id;
+}
+
+// Log axes where the values are positive and span three decades or more.
+AxisScale scale_for(const std::vector<double>& values) {
+  double low = std::numeric_limits<double>::infinity(), high = 0.0;
+  for (double v : values) {
+    if (!(v > 0.0) || !std::isfinite(v)) return AxisScale::linear;
+    low = std::min(low, v);
+    high = std::max(high, v);
+  }
+  return !values.empty() && high >= 1000.0 * low ? AxisScale::log : AxisScale::linear;
+}
+
+// The curves a check traced (Outcome::series), one panel per quantity
+// plotted: the token-recoverability rate against the scale, the cosines
+// against d, the encoding's variance per column.
+std::optional<Figure> series_figure(const CheckResult& check) {
+  if (check.outcome.series.empty()) return std::nullopt;
+  Figure figure;
+  figure.id = figure_id(check.id);
+  figure.title = check.id;
+  std::string numbers;
+  for (const properties::Series& curve : check.outcome.series) {
+    auto panel = std::find_if(figure.panels.begin(), figure.panels.end(),
+                              [&](const Panel& p) { return p.y.label == curve.y_label && p.x.label == curve.x_label; });
+    if (panel == figure.panels.end()) {
+      figure.panels.push_back({});
+      panel = figure.panels.end() - 1;
+      panel->title = curve.y_label;
+      panel->x = axis(curve.x_label, "", AxisScale::linear);
+      panel->y = axis(curve.y_label, "", AxisScale::linear);
+    }
+    const bool bound = curve.name.size() >= 5 && curve.name.compare(curve.name.size() - 5, 5, "bound") == 0;
+    // Markers help on a few points and hide the curve on many (a value per column).
+    const SeriesStyle style = bound || curve.x.size() > 64 ? SeriesStyle::line : SeriesStyle::line_and_points;
+    panel->series.push_back({curve.name, style, curve.x, curve.y, bound});
+    if (!curve.x.empty() && panel == figure.panels.begin()) {
+      numbers += (numbers.empty() ? "" : "; ") + curve.name + ": " + significant(curve.y.front(), 4) + " at " +
+                 significant(curve.x.front(), 4) + ", " + significant(curve.y.back(), 4) + " at " +
+                 significant(curve.x.back(), 4);
+    }
+  }
+  for (Panel& panel : figure.panels) {
+    std::vector<double> xs, ys;
+    for (const Series& series : panel.series) {
+      xs.insert(xs.end(), series.x.begin(), series.x.end());
+      ys.insert(ys.end(), series.y.begin(), series.y.end());
+    }
+    panel.x.scale = scale_for(xs);
+    panel.y.scale = scale_for(ys);
+  }
+  figure.caption =
+      check.claim + " Measured: " + check.outcome.message + ". " + figure.panels.front().title + ": " + numbers + ".";
+  figure.sources = {check.id};
+  return figure;
+}
+
+}  // namespace
+
+std::vector<Figure> build_figures(const FigureData& data, const std::vector<CheckResult>& checks) {
+  std::vector<Figure> figures;
+  for (auto figure :
+       {ulp_figure(data), angle_figure(data), map_figure(data), energy_figure(data), slow_figure(data, checks)}) {
+    if (figure) figures.push_back(std::move(*figure));
+  }
+  for (const CheckResult& check : checks) {
+    if (auto figure = series_figure(check)) figures.push_back(std::move(*figure));
+  }
+  return figures;
+}
+
+}  // namespace pecheck::reports

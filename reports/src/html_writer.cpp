@@ -1,0 +1,240 @@
+#include "pecheck/format.hpp"
+#include "pecheck/reports/escape.hpp"
+#include "pecheck/reports/svg_plot.hpp"
+#include "pecheck/reports/writers.hpp"
+#include "report_text.hpp"
+#include "text_format.hpp"
+
+namespace pecheck::reports {
+
+namespace {
+
+std::string h(std::string_view text) { return escape_html(text); }
+
+// Inline only, no external font: the page must render offline, as it is.
+constexpr const char* style = R"css(
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+       margin: 0 auto; max-width: 1120px; padding: 0 20px 40px; color: #1b1b1b; line-height: 1.45; }
+h1 { margin-top: 24px; font-size: 1.7em; }
+h2 { border-bottom: 1px solid #ccc; padding-bottom: 4px; margin-top: 36px; }
+table { border-collapse: collapse; margin: 10px 0 16px; font-size: 0.92em; }
+th, td { border: 1px solid #d0d0d0; padding: 3px 8px; text-align: left; vertical-align: top; }
+th { background: #f0f0f0; }
+tr:nth-child(even) td { background: #fafafa; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+code, pre, .mono { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0.9em; }
+pre { background: #f6f6f6; border: 1px solid #ddd; padding: 8px; overflow-x: auto; white-space: pre-wrap; }
+.held { color: #0a6b2f; font-weight: 600; }
+.failed { color: #b00020; font-weight: 600; }
+.na { color: #666; font-weight: 600; }
+.banner { padding: 10px 14px; border-radius: 4px; font-size: 1.1em; }
+.banner.held { background: #e6f4ea; }
+.banner.failed { background: #fdecee; }
+dl.run { display: grid; grid-template-columns: max-content auto; gap: 2px 14px; }
+dl.run dt { font-weight: 600; }
+dl.run dd { margin: 0; }
+figure { margin: 20px 0 28px; }
+figure svg { max-width: 100%; height: auto; border: 1px solid #e3e3e3; }
+figcaption { font-size: 0.93em; color: #333; margin-top: 6px; }
+nav ul { columns: 2; }
+details { margin: 4px 0; }
+summary { cursor: pointer; }
+.finding { border-left: 4px solid #0072b2; padding-left: 14px; margin: 18px 0; }
+)css";
+
+std::string verdict_span(properties::Verdict verdict) {
+  switch (verdict) {
+    case properties::Verdict::held: return "<span class=\"held\">held</span>";
+    case properties::Verdict::failed: return "<span class=\"failed\">failed</span>";
+    case properties::Verdict::not_applicable: return "<span class=\"na\">not applicable</span>";
+  }
+  return "?";
+}
+
+std::string td(std::string_view text) { return "<td>" + h(text) + "</td>"; }
+std::string td_num(std::string_view text) { return "<td class=\"num\">" + h(text) + "</td>"; }
+
+void header(std::string& out, const Report& report, const HtmlOptions& options) {
+  const Configuration& c = report.configuration;
+  const Summary s = summarize(report);
+  const bool held = all_held(report);
+  out += "<header>\n<h1>pecheck report: " + h(c.subject) + "</h1>\n";
+  out += std::string("<p class=\"banner ") + (held ? "held\">All checks held." : "failed\">Some checks failed.") + " " +
+         std::to_string(s.checks) + " checks: " + std::to_string(s.held) + " held, " + std::to_string(s.failed) +
+         " failed, " + std::to_string(s.not_applicable) + " not applicable.</p>\n<dl class=\"run\">\n";
+  out += "<dt>Subject</dt><dd>" + h(c.subject) + "</dd>\n";
+  out += "<dt>Seed</dt><dd class=\"mono\">" + hex64(c.seed) + "</dd>\n";
+  out +=
+      "<dt>Mode</dt><dd>" + h(to_string(c.mode)) + " (" + std::to_string(c.max_cases) + " cases per property)</dd>\n";
+  out += "<dt>Reproduce</dt><dd><code>" + h(c.reproduce) + "</code></dd>\n";
+  if (options.date) out += "<dt>Date</dt><dd>" + h(*options.date) + "</dd>\n";
+  out += "</dl>\n</header>\n";
+}
+
+void contents(std::string& out, const Report& report) {
+  out += "<nav><h2>Contents</h2><ul>\n";
+  if (!all_held(report)) out += "<li><a href=\"#failures\">Failed checks</a></li>\n";
+  if (!report.findings.empty()) out += "<li><a href=\"#findings\">Findings</a></li>\n";
+  if (!report.figures.empty()) out += "<li><a href=\"#figures\">Figures</a></li>\n";
+  if (!report.accuracy.empty()) out += "<li><a href=\"#accuracy\">Accuracy</a></li>\n";
+  out += "<li><a href=\"#checks\">Checks</a></li>\n";
+  out += "<li><a href=\"#statistics\">Measured statistics</a></li>\n";
+  if (!report.notes.empty()) out += "<li><a href=\"#notes\">Notes</a></li>\n";
+  out += "<li><a href=\"#environment\">Environment</a></li>\n</ul></nav>\n";
+}
+
+void failures(std::string& out, const Report& report) {
+  if (all_held(report)) return;
+  out += "<section id=\"failures\"><h2>Failed checks</h2>\n";
+  for (const CheckResult& check : report.checks) {
+    if (check.outcome.verdict != properties::Verdict::failed) continue;
+    out += "<h3 class=\"failed\">" + h(check.id) + "</h3>\n<pre>" + h(failure_details(check)) + "</pre>\n";
+  }
+  out += "</section>\n";
+}
+
+void checks(std::string& out, const Report& report) {
+  out +=
+      "<section id=\"checks\"><h2>Checks</h2>\n<table>\n<tr><th>Result</th><th>Check</th><th>Kind</th>"
+      "<th>Cases</th><th>Claim</th><th>Source</th></tr>\n";
+  for (const CheckResult& check : report.checks) {
+    out += "<tr><td>" + verdict_span(check.outcome.verdict) + "</td>" + td(check.id) +
+           td(properties::to_string(check.kind)) + td_num(std::to_string(check.outcome.cases)) + td(check.claim) +
+           td(check.source) + "</tr>\n";
+  }
+  out += "</table>\n<h3>Details</h3>\n";
+  for (const CheckResult& check : report.checks) {
+    out += "<details><summary>" + h(check.id) + ": " + verdict_span(check.outcome.verdict) + "</summary>\n<pre>" +
+           h(check.outcome.verdict == properties::Verdict::failed ? failure_details(check) : measured_details(check));
+    if (!check.outcome.distribution.empty()) {
+      out += h("generated cases by class:\n");
+      for (const auto& [label, count] : check.outcome.distribution) {
+        out += h("  " + (label.empty() ? std::string("(untagged)") : label) + ": " + std::to_string(count) + "\n");
+      }
+    }
+    out += "</pre></details>\n";
+  }
+  out += "</section>\n";
+}
+
+void accuracy(std::string& out, const Report& report) {
+  if (report.accuracy.empty()) return;
+  out += "<section id=\"accuracy\"><h2>Accuracy</h2>\n";
+  for (const AccuracyTable& table : report.accuracy) {
+    out += "<h3>" + h(table.title) + "</h3>\n";
+    if (!table.note.empty()) out += "<p>" + h(table.note) + "</p>\n";
+    out +=
+        "<table>\n<tr><th>Convention</th><th>d</th><th>Format</th><th>Max ULP</th><th>RMS ULP</th>"
+        "<th>Max abs error</th><th>Worst input</th><th>Budget (ULP)</th><th>Budget source</th><th></th></tr>\n";
+    for (const AccuracyRow& row : table.rows) {
+      const properties::Measurement& m = row.measurement;
+      out += "<tr>" + td(row.convention) + td_num(dim_text(row)) + td(format_of(m.format).name) +
+             td_num(ulps(m.max_ulp)) + td_num(ulps(m.rms_ulp)) + td_num(scientific(m.max_abs_error)) +
+             "<td class=\"mono\">" + h(worst_input_text(m)) + "</td>" + td_num(ulps(m.budget_ulp)) +
+             td(m.budget_source) + "<td>" +
+             verdict_span(within_budget(m) ? properties::Verdict::held : properties::Verdict::failed) + "</td></tr>\n";
+    }
+    out += "</table>\n";
+  }
+  out += "</section>\n";
+}
+
+void statistics(std::string& out, const Report& report) {
+  out +=
+      "<section id=\"statistics\"><h2>Measured statistics</h2>\n<table>\n<tr><th>Check</th><th>Statistic</th>"
+      "<th>Value</th><th>Bounds</th><th></th><th>Note</th></tr>\n";
+  for (const CheckResult& check : report.checks) {
+    for (const properties::Statistic& s : check.outcome.statistics) {
+      out += "<tr>" + td(check.id) + td(s.name) + td_num(significant(s.value, 6)) + td(bounds_text(s)) + "<td>" +
+             verdict_span(within_bounds(s) ? properties::Verdict::held : properties::Verdict::failed) + "</td>" +
+             td(s.note) + "</tr>\n";
+    }
+  }
+  out += "</table>\n</section>\n";
+}
+
+void list(std::string& out, std::string_view title, const std::vector<std::string>& items) {
+  if (items.empty()) return;
+  out += "<p><strong>" + h(title) + "</strong></p>\n<ul>\n";
+  for (const std::string& item : items) out += "<li>" + h(item) + "</li>\n";
+  out += "</ul>\n";
+}
+
+void findings(std::string& out, const Report& report) {
+  if (report.findings.empty()) return;
+  out += "<section id=\"findings\"><h2>Findings</h2>\n";
+  for (const Finding& finding : report.findings) {
+    out += "<div class=\"finding\" id=\"finding-" + h(finding.id) + "\">\n<h3>" + h(finding.question) + "</h3>\n";
+    for (const std::string& paragraph : finding.answer) out += "<p>" + h(paragraph) + "</p>\n";
+    list(out, "What the measurements support", finding.supported);
+    list(out, "What they do not show", finding.unsupported);
+    if (!finding.evidence.empty()) {
+      out += "<table>\n<tr><th>Evidence</th><th>Value</th><th>Source</th></tr>\n";
+      for (const Evidence& e : finding.evidence)
+        out += "<tr>" + td(e.label) + td_num(e.value) + td(e.source) + "</tr>\n";
+      out += "</table>\n";
+    }
+    out += "</div>\n";
+  }
+  out += "</section>\n";
+}
+
+void figures(std::string& out, const Report& report) {
+  if (report.figures.empty()) return;
+  out += "<section id=\"figures\"><h2>Figures</h2>\n";
+  for (const Figure& figure : report.figures) {
+    out += "<figure id=\"figure-" + h(figure.id) + "\">\n" + render_figure_svg(figure) + "<figcaption><strong>" +
+           h(figure.title) + ".</strong> " + h(figure.caption);
+    if (!figure.sources.empty()) {
+      out += " <em>Data:</em> ";
+      for (std::size_t i = 0; i < figure.sources.size(); ++i) out += (i ? "; " : "") + h(figure.sources[i]);
+      out += ".";
+    }
+    out += "</figcaption>\n</figure>\n";
+  }
+  out += "</section>\n";
+}
+
+void notes(std::string& out, const Report& report) {
+  if (report.notes.empty()) return;
+  out += "<section id=\"notes\"><h2>Notes</h2>\n";
+  list(out, "What this report could not compute for the subject", report.notes);
+  out += "</section>\n";
+}
+
+void environment(std::string& out, const Report& report) {
+  const Environment& e = report.environment;
+  out += "<section id=\"environment\"><h2>Environment</h2>\n<table>\n";
+  out += "<tr><th>pecheck</th>" + td(e.pecheck_version) + "</tr>\n";
+  out += "<tr><th>Compiler</th>" + td(e.compiler) + "</tr>\n";
+  out += "<tr><th>Build type</th>" + td(e.build_type) + "</tr>\n";
+  out += "<tr><th>Platform</th>" + td(e.platform) + "</tr>\n";
+  out += "<tr><th>Hardware threads</th>" + td(std::to_string(e.hardware_threads)) + "</tr>\n";
+  out += "</table>\n</section>\n";
+}
+
+}  // namespace
+
+std::string write_html(const Report& report, const HtmlOptions& options) {
+  std::string out =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+      // Nothing on this page may reach the network: no script, no fetch, no font.
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\"/>\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>pecheck report: " +
+      h(report.configuration.subject) + "</title>\n<style>" + style + "</style>\n</head>\n<body>\n";
+  header(out, report, options);
+  contents(out, report);
+  // The answers first, then the evidence in increasing detail.
+  failures(out, report);
+  findings(out, report);
+  figures(out, report);
+  accuracy(out, report);
+  checks(out, report);
+  statistics(out, report);
+  notes(out, report);
+  environment(out, report);
+  out += "</body>\n</html>\n";
+  return out;
+}
+
+}  // namespace pecheck::reports

@@ -1,0 +1,167 @@
+#include <cmath>
+#include <set>
+
+#include "pecheck/format.hpp"
+#include "pecheck/reports/escape.hpp"
+#include "pecheck/reports/writers.hpp"
+#include "report_text.hpp"
+#include "text_format.hpp"
+
+namespace pecheck::reports {
+
+namespace {
+
+std::string cell(std::string_view text) { return escape_markdown_cell(text); }
+
+std::string verdict_cell(properties::Verdict verdict) {
+  switch (verdict) {
+    case properties::Verdict::held: return "\u2705 held";
+    case properties::Verdict::failed: return "\u274c failed";
+    case properties::Verdict::not_applicable: return "\u2796 not applicable";
+  }
+  return "?";
+}
+
+void header(std::string& out, const Report& report) {
+  const Summary s = summarize(report);
+  const Configuration& c = report.configuration;
+  out += "# pecheck report: " + escape_markdown(c.subject) + "\n\n";
+  out += std::string(all_held(report) ? "**\u2705 All checks held.**" : "**\u274c Some checks failed.**") + " " +
+         std::to_string(s.checks) + " checks: " + std::to_string(s.held) + " held, " + std::to_string(s.failed) +
+         " failed, " + std::to_string(s.not_applicable) + " not applicable.\n\n";
+  out += "| Run | |\n| --- | --- |\n";
+  out += "| Subject | " + cell(c.subject) + " |\n";
+  out += "| Seed | " + hex64(c.seed) + " |\n";
+  out += "| Mode | " + std::string(to_string(c.mode)) + " (" + std::to_string(c.max_cases) + " cases per property) |\n";
+  out += "| Reproduce | " + cell(c.reproduce) + " |\n\n";
+}
+
+void failures(std::string& out, const Report& report) {
+  if (all_held(report)) return;
+  out += "## Failed checks\n\n";
+  for (const CheckResult& check : report.checks) {
+    if (check.outcome.verdict != properties::Verdict::failed) continue;
+    out += "### " + escape_markdown(check.id) + "\n\n";
+    out += "Claim: " + escape_markdown(check.claim) + "\n\n";
+    out += markdown_code_block(failure_details(check)) + "\n";
+  }
+}
+
+void checks_table(std::string& out, const Report& report) {
+  out += "## Checks\n\n| Result | Check | Kind | Cases | Claim |\n| --- | --- | --- | ---: | --- |\n";
+  for (const CheckResult& check : report.checks) {
+    out += "| " + verdict_cell(check.outcome.verdict) + " | " + cell(check.id) + " | " +
+           std::string(properties::to_string(check.kind)) + " | " + std::to_string(check.outcome.cases) + " | " +
+           cell(check.claim) + " |\n";
+  }
+  out += "\n";
+}
+
+void statistics_table(std::string& out, const Report& report) {
+  bool any = false;
+  for (const CheckResult& check : report.checks) any = any || !check.outcome.statistics.empty();
+  if (!any) return;
+  out += "## Measured statistics\n\n| Check | Statistic | Value | Bounds | Note |\n| --- | --- | ---: | --- | --- |\n";
+  for (const CheckResult& check : report.checks) {
+    for (const properties::Statistic& s : check.outcome.statistics) {
+      out += "| " + cell(check.id) + " | " + cell(s.name) + " | " + cell(significant(s.value, 6)) + " | " +
+             cell(bounds_text(s)) + " | " + cell(s.note) + " |\n";
+    }
+  }
+  out += "\n";
+}
+
+void accuracy_tables(std::string& out, const Report& report) {
+  if (report.accuracy.empty()) return;
+  out += "## Accuracy\n\n";
+  for (const AccuracyTable& table : report.accuracy) {
+    out += "### " + escape_markdown(table.title) + "\n\n";
+    if (!table.note.empty()) out += escape_markdown(table.note) + "\n\n";
+    out +=
+        "| Convention | d | Format | Max ULP | RMS ULP | Max abs error | Worst input (row, column: value, exact) | "
+        "Budget (ULP) | |\n| --- | ---: | --- | ---: | ---: | ---: | --- | ---: | --- |\n";
+    std::set<std::string> sources;
+    for (const AccuracyRow& row : table.rows) {
+      const properties::Measurement& m = row.measurement;
+      out += "| " + cell(row.convention) + " | " + dim_text(row) + " | " + std::string(format_of(m.format).name) +
+             " | " + cell(ulps(m.max_ulp)) + " | " + cell(ulps(m.rms_ulp)) + " | " + cell(scientific(m.max_abs_error)) +
+             " | " + cell(worst_input_text(m)) + " | " + cell(ulps(m.budget_ulp)) + " | " +
+             (within_budget(m) ? "\u2705" : "\u274c") + " |\n";
+      sources.insert(std::string(format_of(m.format).name) + ": " + ulps(m.budget_ulp) + " ULP, " + m.budget_source);
+    }
+    out += "\nBudgets:\n\n";
+    for (const std::string& source : sources) out += "- " + escape_markdown(source) + "\n";
+    out += "\n";
+  }
+}
+
+void findings(std::string& out, const Report& report) {
+  if (report.findings.empty()) return;
+  out += "## Findings\n\n";
+  for (const Finding& finding : report.findings) {
+    out += "### " + escape_markdown(finding.question) + "\n\n";
+    for (const std::string& paragraph : finding.answer) out += escape_markdown(paragraph) + "\n\n";
+    if (!finding.supported.empty()) {
+      out += "What the measurements support:\n\n";
+      for (const std::string& item : finding.supported) out += "- " + escape_markdown(item) + "\n";
+      out += "\n";
+    }
+    if (!finding.unsupported.empty()) {
+      out += "What they do not show:\n\n";
+      for (const std::string& item : finding.unsupported) out += "- " + escape_markdown(item) + "\n";
+      out += "\n";
+    }
+    if (!finding.evidence.empty()) {
+      out += "| Evidence | Value | Source |\n| --- | ---: | --- |\n";
+      for (const Evidence& e : finding.evidence) {
+        out += "| " + cell(e.label) + " | " + cell(e.value) + " | " + cell(e.source) + " |\n";
+      }
+      out += "\n";
+    }
+  }
+}
+
+void figures(std::string& out, const Report& report) {
+  if (report.figures.empty()) return;
+  out += "## Figures\n\nThe HTML page draws them; each is also an SVG file in figures/.\n\n";
+  for (const Figure& figure : report.figures) {
+    out += "- **" + escape_markdown(figure.title) + "** (figures/" + escape_markdown(figure.id) +
+           ".svg): " + escape_markdown(figure.caption) + "\n";
+  }
+  out += "\n";
+}
+
+void notes(std::string& out, const Report& report) {
+  if (report.notes.empty()) return;
+  out += "## Notes\n\nWhat this report could not compute for the subject:\n\n";
+  for (const std::string& note : report.notes) out += "- " + escape_markdown(note) + "\n";
+  out += "\n";
+}
+
+void environment(std::string& out, const Report& report) {
+  const Environment& e = report.environment;
+  out += "## Environment\n\n| | |\n| --- | --- |\n";
+  out += "| pecheck | " + cell(e.pecheck_version) + " |\n";
+  out += "| Compiler | " + cell(e.compiler) + " |\n";
+  out += "| Build type | " + cell(e.build_type) + " |\n";
+  out += "| Platform | " + cell(e.platform) + " |\n";
+  out += "| Hardware threads | " + std::to_string(e.hardware_threads) + " |\n";
+}
+
+}  // namespace
+
+std::string write_markdown(const Report& report) {
+  std::string out;
+  header(out, report);
+  failures(out, report);
+  checks_table(out, report);
+  accuracy_tables(out, report);
+  statistics_table(out, report);
+  findings(out, report);
+  figures(out, report);
+  notes(out, report);
+  environment(out, report);
+  return out;
+}
+
+}  // namespace pecheck::reports

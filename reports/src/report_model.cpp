@@ -1,0 +1,66 @@
+#include "pecheck/reports/report_model.hpp"
+
+namespace pecheck::reports {
+
+Summary summarize(const Report& report) {
+  Summary summary;
+  for (const CheckResult& check : report.checks) {
+    ++summary.checks;
+    switch (check.outcome.verdict) {
+      case properties::Verdict::held: ++summary.held; break;
+      case properties::Verdict::failed: ++summary.failed; break;
+      case properties::Verdict::not_applicable: ++summary.not_applicable; break;
+    }
+  }
+  return summary;
+}
+
+bool all_held(const Report& report) { return summarize(report).failed == 0; }
+
+bool within_budget(const properties::Measurement& measurement) {
+  return measurement.mismatches == 0 && measurement.max_ulp <= measurement.budget_ulp;
+}
+
+std::string_view to_string(RunMode mode) {
+  switch (mode) {
+    case RunMode::quick: return "quick";
+    case RunMode::standard: return "standard";
+    case RunMode::full: return "full";
+  }
+  return "?";
+}
+
+std::string_view to_string(AxisScale scale) {
+  switch (scale) {
+    case AxisScale::linear: return "linear";
+    case AxisScale::log: return "log";
+  }
+  return "?";
+}
+
+std::string_view to_string(SeriesStyle style) {
+  switch (style) {
+    case SeriesStyle::line: return "line";
+    case SeriesStyle::points: return "points";
+    case SeriesStyle::line_and_points: return "line-and-points";
+  }
+  return "?";
+}
+
+const CheckResult* find_check_result(const Report& report, std::string_view check_id) {
+  for (const CheckResult& check : report.checks) {
+    if (check.id == check_id) return &check;
+  }
+  return nullptr;
+}
+
+const properties::Statistic* find_statistic(const Report& report, std::string_view check_id, std::string_view name) {
+  const CheckResult* check = find_check_result(report, check_id);
+  if (check == nullptr) return nullptr;
+  for (const properties::Statistic& statistic : check->outcome.statistics) {
+    if (statistic.name == name) return &statistic;
+  }
+  return nullptr;
+}
+
+}  // namespace pecheck::reports

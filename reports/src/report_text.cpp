@@ -1,0 +1,68 @@
+#include "report_text.hpp"
+
+#include <cmath>
+
+#include "pecheck/format.hpp"
+#include "text_format.hpp"
+
+namespace pecheck::reports {
+
+std::string failure_details(const CheckResult& check) {
+  const properties::Outcome& o = check.outcome;
+  std::string text = "claim: " + check.claim + "\n" + o.message + "\n";
+  if (!o.counterexample.empty()) {
+    text += "counterexample:\n";
+    for (const auto& [name, value] : o.counterexample) text += "  " + name + " = " + value + "\n";
+  }
+  for (const properties::Measurement& m : o.measurements) {
+    if (within_budget(m)) continue;
+    text += measurement_line(m) + ", worst at " + worst_input_text(m);
+    if (m.mismatches > 0)
+      text += ", " + std::to_string(m.mismatches) + " typed mismatches (signed zero, NaN, infinity)";
+    text += "\n";
+  }
+  for (const properties::Statistic& s : o.statistics) {
+    if (!within_bounds(s)) text += s.name + " = " + significant(s.value, 6) + " outside " + bounds_text(s) + "\n";
+  }
+  if (o.seed) text += "seed: " + hex64(*o.seed) + "\n";
+  if (!o.reproduce_command.empty()) text += "reproduce: " + o.reproduce_command + "\n";
+  return text;
+}
+
+std::string measured_details(const CheckResult& check) {
+  std::string text = check.outcome.message + "\n";
+  for (const properties::Measurement& m : check.outcome.measurements) text += measurement_line(m) + "\n";
+  for (const properties::Statistic& s : check.outcome.statistics) {
+    text += s.name + " = " + significant(s.value, 6) + " (bounds " + bounds_text(s) + ")\n";
+  }
+  return text;
+}
+
+std::string bounds_text(const properties::Statistic& s) {
+  if (s.lower_bound && s.upper_bound) {
+    return "[" + significant(*s.lower_bound, 6) + ", " + significant(*s.upper_bound, 6) + "]";
+  }
+  if (s.lower_bound) return ">= " + significant(*s.lower_bound, 6);
+  if (s.upper_bound) return "<= " + significant(*s.upper_bound, 6);
+  return "none";
+}
+
+bool within_bounds(const properties::Statistic& s) {
+  return !std::isnan(s.value) && (!s.lower_bound || s.value >= *s.lower_bound) &&
+         (!s.upper_bound || s.value <= *s.upper_bound);
+}
+
+std::string dim_text(const AccuracyRow& row) { return row.dim > 0 ? std::to_string(row.dim) : "several"; }
+
+std::string worst_input_text(const properties::Measurement& m) {
+  return "row " + std::to_string(m.worst.row) + " (position " + std::to_string(m.worst.position) + "), column " +
+         std::to_string(m.worst.column) + ": " + m.worst.value_hex + ", exact " + m.worst.exact_text;
+}
+
+std::string measurement_line(const properties::Measurement& m) {
+  return std::string(format_of(m.format).name) + ": max " + ulps(m.max_ulp) + " ULP, RMS " + ulps(m.rms_ulp) +
+         " ULP, max abs error " + scientific(m.max_abs_error) + " over " + std::to_string(m.entries) +
+         " entries (budget " + ulps(m.budget_ulp) + " ULP)";
+}
+
+}  // namespace pecheck::reports

@@ -1,0 +1,30 @@
+// Plain-text pieces every writer prints the same way: a failure's details, a
+// statistic's bounds, the worst input of a measurement. Writers escape them
+// for their own format.
+#pragma once
+
+#include <string>
+
+#include "pecheck/reports/report_model.hpp"
+
+namespace pecheck::reports {
+
+// The claim, the message, the counterexample, the measurements outside their
+// budget, the seed and the reproduce command, one per line.
+std::string failure_details(const CheckResult& check);
+// The message, then one line per measurement and statistic.
+std::string measured_details(const CheckResult& check);
+
+// "[0.99, 1.01]", ">= 0.5", "<= 2", or "none".
+std::string bounds_text(const properties::Statistic& statistic);
+bool within_bounds(const properties::Statistic& statistic);
+
+// The width of an accuracy row: "512", or "several" for a check that sweeps several (dim 0).
+std::string dim_text(const AccuracyRow& row);
+
+// "row 12 (position 12), column 7: 0x3f7ffffe, exact 0.999999880790710449219".
+std::string worst_input_text(const properties::Measurement& measurement);
+// "float32: max 0.5 ULP, RMS 0.29 ULP, max abs error 5.96e-08 (budget 1 ULP)".
+std::string measurement_line(const properties::Measurement& measurement);
+
+}  // namespace pecheck::reports

@@ -1,0 +1,226 @@
+#include "pecheck/reports/figure_data.hpp"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "pecheck/reference/reference.hpp"
+
+namespace pecheck::reports {
+namespace {
+
+FigureSettings quick(int threads = 2) { return {RunMode::quick, 0x5eed, "fast", threads}; }
+
+const FigureData& fast_quick_data() {
+  static const FigureData data = compute_figure_data(*make_fast_subject(), quick());
+  return data;
+}
+
+TEST(FigureData, sameSeedSameNumbersWhateverTheThreadCount) {
+  const FigureData one_thread = compute_figure_data(*make_fast_subject(), quick(1));
+  const FigureData& two_threads = fast_quick_data();
+  ASSERT_EQ(one_thread.ulp.curves.size(), two_threads.ulp.curves.size());
+  for (std::size_t i = 0; i < one_thread.ulp.curves.size(); ++i) {
+    EXPECT_EQ(one_thread.ulp.curves[i].max_abs_error, two_threads.ulp.curves[i].max_abs_error);
+    EXPECT_EQ(one_thread.ulp.curves[i].measurement.rms_ulp, two_threads.ulp.curves[i].measurement.rms_ulp);
+  }
+  ASSERT_TRUE(one_thread.energy && two_threads.energy);
+  EXPECT_EQ(one_thread.energy->with_scale, two_threads.energy->with_scale);
+  ASSERT_TRUE(one_thread.slow_columns && two_threads.slow_columns);
+  EXPECT_EQ(one_thread.slow_columns->counts, two_threads.slow_columns->counts);
+}
+
+TEST(FigureData, sweepCoversEveryPresetAndFormatUpTo2To24) {
+  const FigureData& data = fast_quick_data();
+  EXPECT_EQ(data.ulp.curves.size(), presets().size() * 4);
+  EXPECT_TRUE(data.ulp.skipped.empty());
+  for (const UlpCurve& curve : data.ulp.curves) {
+    ASSERT_FALSE(curve.positions.empty());
+    EXPECT_EQ(curve.positions.front(), 0.0);
+    EXPECT_EQ(curve.positions.back() + static_cast<double>(data.ulp.rows_per_block),
+              static_cast<double>(max_exact_position));
+    EXPECT_EQ(curve.measurement.entries,
+              static_cast<std::int64_t>(curve.positions.size()) * data.ulp.rows_per_block * data.ulp.dim);
+    EXPECT_TRUE(std::is_sorted(curve.positions.begin(), curve.positions.end()));
+  }
+}
+
+// The fast path's contract (fast_encoding.hpp): within its budget everywhere below 2^24.
+TEST(FigureData, fastPathIsWithinItsBudgetAtEverySampledBlock) {
+  for (const UlpCurve& curve : fast_quick_data().ulp.curves) {
+    EXPECT_EQ(curve.measurement.mismatches, 0) << curve.convention;
+    EXPECT_LE(curve.measurement.max_ulp, curve.measurement.budget_ulp)
+        << curve.convention << " " << format_of(curve.format).name;
+    for (double block : curve.max_ulp) EXPECT_LE(block, curve.measurement.max_ulp);
+  }
+}
+
+TEST(FigureData, float32AnglesLoseAccuracyWherePecheckDoesNot) {
+  const FigureData& data = fast_quick_data();
+  ASSERT_TRUE(data.angles);
+  const AngleErrorCurve& angles = *data.angles;
+  ASSERT_EQ(angles.subject.size(), angles.positions.size());
+  // The subject is within 1 float32 ULP of values in [-1, 1]: at most 2^-23.
+  for (double error : angles.subject) EXPECT_LE(error, 0x1.0p-23);
+  // Near 2^24 the float32 angle p * w has an ulp of 1 radian for w near 1, so
+  // some column is off by far more than 1e-2 (the fixed sample makes this
+  // deterministic, not probable).
+  EXPECT_GT(angles.float32_angles.back(), 1e-2);
+}
+
+// E||s e||^2 / ||PE||^2: the numerator is s^2/d times a chi-square with T d
+// degrees of freedom over T, relative standard deviation sqrt(2 / (T d)); six
+// of them bound a correct sample with probability 1 - 2e-9. s^2 = d (1 + eps),
+// |eps| <= 2^-23 in float32, and ||PE||^2 = d/2 within a few float32 roundings.
+TEST(FigureData, energyRatioIsTwoWithTheScaleAndTwoOverDWithout) {
+  const EnergyRatioCurve& energy = *fast_quick_data().energy;
+  ASSERT_EQ(energy.dims.front(), 8.0);
+  for (std::size_t i = 0; i < energy.dims.size(); ++i) {
+    const double d = energy.dims[i];
+    const double tolerance = 6.0 * std::sqrt(2.0 / (energy.tokens * d)) + 1e-5;
+    EXPECT_NEAR(energy.with_scale[i] / 2.0, 1.0, tolerance) << "d = " << d;
+    EXPECT_NEAR(energy.without_scale[i] * d / 2.0, 1.0, tolerance) << "d = " << d;
+  }
+}
+
+TEST(SlowColumns, countsFallWithTheRangeAndRiseAsPrecisionFalls) {
+  const SlowColumnCurve& slow = *fast_quick_data().slow_columns;
+  ASSERT_EQ(slow.formats, (std::vector<FormatId>{FormatId::float32, FormatId::float16, FormatId::bfloat16}));
+  for (std::size_t k = 0; k < slow.range_ends.size(); ++k) {
+    if (k > 0) {
+      for (std::size_t f = 0; f < slow.formats.size(); ++f) EXPECT_LE(slow.counts[f][k], slow.counts[f][k - 1]);
+    }
+    EXPECT_LE(slow.counts[0][k], slow.counts[1][k]);  // float32 <= float16
+    EXPECT_LE(slow.counts[1][k], slow.counts[2][k]);  // float16 <= bfloat16
+  }
+  // Over all 2^24 positions every column turns past pi/2: none stays constant.
+  for (std::size_t f = 0; f < slow.formats.size(); ++f) EXPECT_EQ(slow.counts[f].back(), 0.0);
+  // Over positions 0 and 1, bfloat16 rounds cos(w) to 1 for every w below 2^-4.
+  EXPECT_GT(slow.counts[2].front(), 0.0);
+}
+
+// The monotonicity shortcut against the definition: every row of the
+// correctly rounded table over [0, 64), column by column.
+TEST(SlowColumns, agreeWithABruteForceCountOverTheFirst64Positions) {
+  const SlowColumnCurve& slow = *fast_quick_data().slow_columns;
+  const Convention convention = *find_preset(slow.convention);
+  const std::size_t k = 5;  // P = 2^6
+  ASSERT_EQ(slow.range_ends[k], 64.0);
+  for (std::size_t f = 0; f < slow.formats.size(); ++f) {
+    const Table table = reference::reference_table(convention, {64, slow.dim, 0}, slow.formats[f], 1).rounded;
+    int constant = 0;
+    for (std::int64_t c = 0; c < slow.dim; ++c) {
+      bool same = true;
+      for (std::int64_t r = 1; r < 64; ++r) same = same && table.at(r, c) == table.at(0, c);
+      constant += same;
+    }
+    EXPECT_EQ(slow.counts[f][k], constant) << format_of(slow.formats[f]).name;
+  }
+}
+
+// A subject that holds one table (a file): the sweep stays inside its rows.
+class OneTableSubject : public ForwardingSubject {
+ public:
+  OneTableSubject() : ForwardingSubject(std::shared_ptr<const Subject>(make_fast_subject()), "one table") {}
+  SubjectCapabilities capabilities() const override {
+    SubjectCapabilities c;
+    c.any_convention = false;
+    c.fixed_convention = *find_preset("vaswani");
+    c.fixed_request = TableRequest{1000, 32, 5000};
+    c.formats = {FormatId::float32};
+    return c;
+  }
+  Table encoding_table(const Convention& convention, const TableRequest& request, FormatId format) const override {
+    const TableRequest fixed = *capabilities().fixed_request;
+    if (request.dim != fixed.dim || request.row_offset < fixed.row_offset ||
+        request.row_offset + request.rows > fixed.row_offset + fixed.rows) {
+      throw SubjectError("rows outside the table");
+    }
+    return ForwardingSubject::encoding_table(convention, request, format);
+  }
+};
+
+TEST(FigureData, aOneTableSubjectIsSweptWithinItsRowsAndTheRestIsNoted) {
+  const FigureData data = compute_figure_data(OneTableSubject{}, quick());
+  ASSERT_EQ(data.ulp.curves.size(), 1u);
+  const UlpCurve& curve = data.ulp.curves.front();
+  EXPECT_EQ(curve.format, FormatId::float32);
+  EXPECT_EQ(curve.positions.front(), 5000.0);
+  EXPECT_LE(curve.positions.back() + static_cast<double>(data.ulp.rows_per_block), 6000.0);
+  EXPECT_EQ(data.ulp.skipped.size(), 3u);  // float64, float16, bfloat16
+  EXPECT_FALSE(data.energy);
+  EXPECT_FALSE(data.notes.empty());
+  ASSERT_EQ(data.encoding_maps.size(), 1u);
+  EXPECT_EQ(data.encoding_maps.front().second.row_origin, 5000.0);
+}
+
+TEST(AccuracyTables, oneRowPerConventionAndFormatThenTheChecksMeasurements) {
+  CheckResult conformance;
+  conformance.id = "conformance/float32";
+  conformance.outcome.measurements.resize(1);
+  const std::vector<AccuracyTable> tables = accuracy_tables(fast_quick_data(), {conformance});
+  ASSERT_EQ(tables.size(), 2u);
+  EXPECT_EQ(tables[0].rows.size(), presets().size() * 4);
+  EXPECT_EQ(tables[0].rows.front().convention, "vaswani");
+  ASSERT_EQ(tables[1].rows.size(), 1u);
+  EXPECT_EQ(tables[1].rows.front().check_id, "conformance/float32");
+}
+
+TEST(Figures, everyFigureHasDataAndACaptionWithNumbers) {
+  const std::vector<Figure> figures = build_figures(fast_quick_data(), {});
+  std::vector<std::string> ids;
+  for (const Figure& figure : figures) {
+    ids.push_back(figure.id);
+    EXPECT_FALSE(figure.panels.empty()) << figure.id;
+    EXPECT_NE(figure.caption.find_first_of("0123456789"), std::string::npos) << figure.id;
+    EXPECT_FALSE(figure.sources.empty()) << figure.id;
+    for (const Panel& panel : figure.panels) {
+      EXPECT_TRUE(panel.heatmap || !panel.series.empty()) << figure.id;
+      EXPECT_FALSE(panel.x.label.empty());
+      EXPECT_FALSE(panel.y.label.empty());
+    }
+  }
+  EXPECT_EQ(ids, (std::vector<std::string>{"ulp-error-by-position", "float32-angles", "encoding-map", "energy-ratio",
+                                           "slow-columns"}));
+}
+
+TEST(Figures, aChecksSeriesBecomeAFigureWithOnePanelPerQuantity) {
+  CheckResult check;
+  check.id = "scaling-variance/token-recoverability";
+  check.claim = "Tokens are recovered.";
+  check.outcome.message = "all recovered";
+  check.outcome.series = {{"float32, position unknown", "a", "tokens recovered", {0.0, 0.5}, {0.125, 1.0}},
+                          {"bfloat16, position unknown", "a", "tokens recovered", {0.0, 0.5}, {0.0625, 1.0}},
+                          {"float32 bound", "a", "tokens recovered", {0.0, 0.5}, {0.0, 0.9}},
+                          {"float32", "a", "residual", {0.0, 0.5}, {1e-3, 1e-7}}};
+  const std::vector<Figure> figures = build_figures(FigureData{}, {check});
+  ASSERT_EQ(figures.size(), 1u);
+  const Figure& figure = figures.front();
+  EXPECT_EQ(figure.id, "scaling-variance-token-recoverability");
+  ASSERT_EQ(figure.panels.size(), 2u);
+  EXPECT_EQ(figure.panels[0].series.size(), 3u);
+  EXPECT_TRUE(figure.panels[0].series[2].dashed);
+  EXPECT_EQ(figure.panels[0].y.scale, AxisScale::linear);  // 0 cannot go on a log axis
+  EXPECT_EQ(figure.panels[1].y.scale, AxisScale::log);     // four decades
+  EXPECT_NE(figure.caption.find("float32, position unknown: 0.125 at 0, 1 at 0.5"), std::string::npos)
+      << figure.caption;
+}
+
+TEST(Figures, slowColumnCountsFromTheBoundsCheckAreOverlaid) {
+  const SlowColumnCurve& slow = *fast_quick_data().slow_columns;
+  CheckResult check;
+  check.id = "encoding-bounds/slow-columns";
+  check.outcome.statistics.push_back({"bfloat16 constant columns over rows [0, 512)", 17.0, std::nullopt, std::nullopt,
+                                      "of " + std::to_string(slow.dim) + " columns, " + slow.convention});
+  check.outcome.statistics.push_back(
+      {"bfloat16 constant columns over rows [0, 512)", 3.0, std::nullopt, std::nullopt, "of 7 columns, other"});
+  for (const Figure& figure : build_figures(fast_quick_data(), {check})) {
+    if (figure.id != "slow-columns") continue;
+    const Series& overlay = figure.panels.front().series.back();
+    EXPECT_EQ(overlay.x, std::vector<double>{512.0});
+    EXPECT_EQ(overlay.y, std::vector<double>{17.0});
+  }
+}
+
+}  // namespace
+}  // namespace pecheck::reports

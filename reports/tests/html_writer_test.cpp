@@ -1,0 +1,98 @@
+#include <gtest/gtest.h>
+
+#include "pecheck/reports/writers.hpp"
+#include "support/sample_report.hpp"
+#include "support/xml_parse.hpp"
+
+namespace pecheck::reports {
+namespace {
+
+// pecheck writes the page as polyglot markup, so the strict XML checker
+// parses all of it: a hostile string that broke out of its element would
+// show up as an element or a parse error.
+testing::XmlElement page(const HtmlOptions& options = {}) {
+  return testing::parse_xml(write_html(testing::sample_report(), options));
+}
+
+void expect_no_active_content(const testing::XmlElement& element) {
+  for (const char* name : {"script", "iframe", "object", "embed", "link", "img", "base", "form", "foreignObject"}) {
+    EXPECT_NE(element.name, name);
+  }
+  for (const auto& [name, value] : element.attributes) {
+    EXPECT_NE(name.rfind("on", 0), 0u) << "event handler " << name;
+    EXPECT_EQ(value.find("javascript:"), std::string::npos);
+    const bool svg_namespace = name == "xmlns" && value == "http://www.w3.org/2000/svg";
+    if (!svg_namespace) {
+      EXPECT_EQ(value.find("//"), std::string::npos) << name << "=" << value;
+    }
+  }
+  for (const testing::XmlElement& child : element.children) expect_no_active_content(child);
+}
+
+TEST(HtmlWriter, isWellFormedAndHasNoActiveOrExternalContent) {
+  const testing::XmlElement root = page();
+  EXPECT_EQ(root.name, "html");
+  expect_no_active_content(root);
+}
+
+TEST(HtmlWriter, forbidsNetworkAccessInItsContentSecurityPolicy) {
+  bool found = false;
+  const testing::XmlElement root = page();
+  for (const testing::XmlElement* meta : root.all("meta")) {
+    const std::string* policy = meta->attribute("content");
+    if (meta->attribute("http-equiv") && policy)
+      found = found || policy->find("default-src 'none'") != std::string::npos;
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(HtmlWriter, drawsEveryFigureInline) {
+  const Report report = testing::sample_report();
+  const testing::XmlElement root = page();
+  const auto figures = root.all("figure");
+  ASSERT_EQ(figures.size(), report.figures.size());
+  for (const testing::XmlElement* figure : figures) {
+    EXPECT_EQ(figure->all("svg").size(), 1u);
+    EXPECT_EQ(figure->all("figcaption").size(), 1u);
+  }
+}
+
+TEST(HtmlWriter, hostileStringsAreTextNotMarkup) {
+  const std::string text = page().all_text();
+  EXPECT_NE(text.find("Falsifiable after 7 tests: <script>alert(\"x&y\")</script>"), std::string::npos);
+  EXPECT_NE(text.find("\\x00\\x01\\x1b\\x7f"), std::string::npos);
+}
+
+TEST(HtmlWriter, everyCheckHasARowAndDetails) {
+  const Report report = testing::sample_report();
+  const testing::XmlElement root = page();
+  EXPECT_EQ(root.all("details").size(), report.checks.size());
+  const std::string text = root.all_text();
+  for (const CheckResult& check : report.checks) {
+    EXPECT_NE(text.find(check.claim.substr(0, 10)), std::string::npos) << check.id;
+  }
+}
+
+TEST(HtmlWriter, notesSayWhatCouldNotBeComputed) {
+  const testing::XmlElement root = page();
+  bool found = false;
+  for (const testing::XmlElement* section : root.all("section")) {
+    const std::string* id = section->attribute("id");
+    found = found || (id && *id == "notes" && section->all_text().find("vaswani/float16") != std::string::npos);
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(HtmlWriter, dateOnlyWhenAsked) {
+  EXPECT_EQ(page().all_text().find("1970-01-02"), std::string::npos);
+  HtmlOptions options;
+  options.date = "1970-01-02";
+  EXPECT_NE(page(options).all_text().find("1970-01-02"), std::string::npos);
+}
+
+TEST(HtmlWriter, sameReportSameBytes) {
+  EXPECT_EQ(write_html(testing::sample_report()), write_html(testing::sample_report()));
+}
+
+}  // namespace
+}  // namespace pecheck::reports

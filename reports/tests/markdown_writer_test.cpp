@@ -1,0 +1,95 @@
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "pecheck/reports/writers.hpp"
+#include "support/sample_report.hpp"
+
+namespace pecheck::reports {
+namespace {
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+// Pipes that separate cells: those not escaped with a backslash.
+int cell_separators(const std::string& line) {
+  int count = 0;
+  for (std::size_t i = 0; i < line.size(); ++i) count += line[i] == '|' && (i == 0 || line[i - 1] != '\\');
+  return count;
+}
+
+TEST(MarkdownWriter, everyTableRowHasItsHeadersColumnCount) {
+  const std::vector<std::string> all = lines(write_markdown(testing::sample_report()));
+  int tables = 0;
+  for (std::size_t i = 0; i + 1 < all.size(); ++i) {
+    if (all[i].rfind("|", 0) != 0 || all[i + 1].rfind("| ---", 0) != 0) continue;
+    ++tables;
+    const int columns = cell_separators(all[i]);
+    for (std::size_t k = i + 1; k < all.size() && all[k].rfind("|", 0) == 0; ++k) {
+      EXPECT_EQ(cell_separators(all[k]), columns) << "table row " << k << ": " << all[k];
+    }
+  }
+  EXPECT_GE(tables, 5);  // run, checks, accuracy, statistics, evidence, environment
+}
+
+TEST(MarkdownWriter, hostileStringsCannotOpenHtmlOrCode) {
+  const std::string text = write_markdown(testing::sample_report());
+  for (char c : text) EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') << int(c);
+  // Outside fenced blocks, every backtick is escaped.
+  bool fenced = false;
+  for (const std::string& line : lines(text)) {
+    if (line.rfind("```", 0) == 0) {
+      fenced = !fenced;
+      continue;
+    }
+    if (fenced) continue;
+    // "\<script" renders as the text "<script"; an unescaped "<" would open HTML.
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      if (line[i] == '<') {
+        EXPECT_TRUE(line.compare(i, 4, "<br>") == 0 || (i > 0 && line[i - 1] == '\\')) << line;
+      }
+    }
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      if (line[i] == '`') {
+        EXPECT_EQ(line[i - 1], '\\') << line;
+      }
+    }
+  }
+  EXPECT_FALSE(fenced) << "a code block was left open";
+}
+
+TEST(MarkdownWriter, failuresAreListedWithTheirCounterexample) {
+  const std::string text = write_markdown(testing::sample_report());
+  EXPECT_NE(text.find("## Failed checks"), std::string::npos);
+  EXPECT_NE(text.find("position = 257"), std::string::npos);
+  EXPECT_NE(text.find("Some checks failed"), std::string::npos);
+  EXPECT_NE(text.find("## Notes"), std::string::npos) << "what the report could not compute is said";
+}
+
+TEST(MarkdownWriter, accuracyRowsShowMeasuredValueBesideBudget) {
+  const std::string text = write_markdown(testing::sample_report());
+  EXPECT_NE(text.find("| vaswani | 512 | float16 | 1.5 | 0.5 | 8.94e-08 |"), std::string::npos) << text;
+  EXPECT_NE(text.find("0x3f000000"), std::string::npos);
+}
+
+TEST(MarkdownWriter, passingReportSaysSo) {
+  Report report = testing::sample_report();
+  report.checks = {testing::held_property()};
+  const std::string text = write_markdown(report);
+  EXPECT_NE(text.find("All checks held"), std::string::npos);
+  EXPECT_EQ(text.find("## Failed checks"), std::string::npos);
+}
+
+TEST(MarkdownWriter, sameReportSameBytesWithoutDurations) {
+  Report a = testing::sample_report();
+  Report b = a;
+  b.checks[1].seconds = 1234.5;
+  EXPECT_EQ(write_markdown(a), write_markdown(b));
+}
+
+}  // namespace
+}  // namespace pecheck::reports

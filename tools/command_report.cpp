@@ -1,0 +1,92 @@
+#include <unistd.h>
+
+#include <cstdio>
+#include <ctime>
+#include <iostream>
+#include <string>
+
+#include "commands.hpp"
+#include "pecheck/reports/report_files.hpp"
+#include "pecheck/reports/report_run.hpp"
+#include "pecheck/subject.hpp"
+
+namespace pecheck::tools {
+
+namespace {
+
+// "2026-11-21", UTC: only for --html-date, never in the JSON or Markdown.
+std::string today() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char buffer[16];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%d", &utc);
+  return buffer;
+}
+
+// One line, rewritten in place, when a person is watching stderr.
+reports::Progress progress_line() {
+  if (::isatty(STDERR_FILENO) == 0) return {};
+  return [](std::string_view step, std::size_t done, std::size_t total) {
+    std::cerr << "\r\033[K[" << done + 1 << "/" << total << "] " << step << std::flush;
+  };
+}
+
+}  // namespace
+
+Command add_report_command(CLI::App& app) {
+  CLI::App* command = app.add_subcommand(
+      "report",
+      "Run every check on pecheck's fast implementation and write a report directory: report.html (one\n"
+      "self-contained page with SVG figures), report.md (a CI job summary), report.json (versioned, see\n"
+      "reports/schema/report.schema.json), report.junit.xml (one testcase per check) and figures/*.svg.\n"
+      "The same seed gives the same bytes. Exit status 0 when every check held, 1 when one failed.\n"
+      "Example: pecheck report --quick --output-dir /tmp/report");
+  struct Options {
+    std::string output_dir = "pecheck-report";
+    std::uint64_t seed = properties::RunConfig{}.seed;
+    bool quick = false;
+    bool full = false;
+    bool html_date = false;
+  };
+  auto options = std::make_shared<Options>();
+  command->add_option("--output-dir", options->output_dir, "Directory to write (created if missing)")
+      ->capture_default_str();
+  command->add_option("--seed", options->seed, "Seed for generated cases and samples (decimal or 0x hex)")
+      ->capture_default_str();
+  CLI::Option* quick = command->add_flag("--quick", options->quick, "Fewer cases and smaller sweeps (a few seconds)");
+  CLI::Option* full = command->add_flag("--full", options->full, "More cases and larger sweeps (minutes)");
+  quick->excludes(full);
+  command->add_flag("--html-date", options->html_date,
+                    "Show today's date in the HTML page (the page then differs day to day)");
+
+  return {command, [options] {
+    reports::ReportSettings settings;
+    settings.seed = options->seed;
+    settings.mode = options->quick  ? reports::RunMode::quick
+                    : options->full ? reports::RunMode::full
+                                    : reports::RunMode::standard;
+    char seed_text[24];
+    std::snprintf(seed_text, sizeof seed_text, "0x%016llx", static_cast<unsigned long long>(options->seed));
+    const char* mode_flag = options->quick ? " --quick" : options->full ? " --full" : "";
+    settings.reproduce = std::string("pecheck report --seed ") + seed_text + mode_flag;
+    reports::ensure_directory(options->output_dir);  // a bad --output-dir fails before the checks run
+    const reports::Progress progress = progress_line();
+    const std::unique_ptr<Subject> subject = make_fast_subject();
+    std::vector<reports::CheckResult> checks =
+        reports::run_checks(*subject, reports::registered_checks(), reports::run_config(settings), progress);
+    const reports::Report report = reports::build_report(*subject, std::move(checks), settings, progress);
+    reports::HtmlOptions html;
+    if (options->html_date) html.date = today();
+    const auto written = reports::write_report_files(report, options->output_dir, html);
+    if (progress) std::cerr << "\r\033[K";
+    const reports::Summary summary = reports::summarize(report);
+    std::cout << "pecheck report: " << summary.checks << " checks, " << summary.held << " held, "
+              << summary.failed << " failed, " << summary.not_applicable << " not applicable (seed "
+              << seed_text << ")\n";
+    for (const auto& path : written) std::cout << "  " << path.string() << '\n';
+    return reports::all_held(report) ? 0 : 1;
+  }};
+}
+
+}  // namespace pecheck::tools

@@ -1,0 +1,132 @@
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "cli_options.hpp"
+#include "commands.hpp"
+#include "pecheck/table_file.hpp"
+#include "pecheck/validate/validation.hpp"
+#include "pecheck/validate/validation_report.hpp"
+#include "validate_exec.hpp"
+#include "validate_report.hpp"
+
+namespace pecheck::tools {
+
+namespace {
+
+struct ValidateOptions {
+  std::string file;
+  std::string tensor;
+  std::string convention = "auto";
+  std::string offset = "auto";
+  std::optional<double> max_ulp;
+  std::optional<double> max_abs_error;
+  std::string dtype;
+  std::string output_dir;
+  std::int64_t budget = std::int64_t{1} << 20;
+  bool full = false;
+  bool json = false;
+  ExecOptions exec;
+};
+
+std::optional<std::int64_t> parse_offset(const std::string& text) {
+  if (text == "auto") return std::nullopt;
+  std::size_t used = 0;
+  long long value = -1;
+  try {
+    value = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || value < 0) {
+    throw ConventionError("--offset '" + text + "': expected 'auto' or a row offset >= 0");
+  }
+  return value;
+}
+
+// "\r... n/N rows" on stderr while the reference runs, only on a terminal.
+std::function<void(std::int64_t, std::int64_t)> terminal_progress() {
+  if (::isatty(STDERR_FILENO) == 0) return {};
+  return [](std::int64_t done, std::int64_t total) {
+    std::fprintf(stderr, "\rpecheck validate: reference %lld/%lld rows", static_cast<long long>(done),
+                 static_cast<long long>(total));
+    if (done == total) std::fprintf(stderr, "\r\033[K");
+    std::fflush(stderr);
+  };
+}
+
+int validate_file(const ValidateOptions& options) {
+  const TableFile file =
+      read_table_file(options.file, options.tensor.empty() ? std::nullopt : std::optional<std::string>(options.tensor));
+  validate::ValidationOptions validation;
+  if (options.convention != "auto") validation.convention = convention_by_name(options.convention);
+  validation.row_offset = parse_offset(options.offset);
+  validation.max_ulp = options.max_ulp;
+  validation.max_abs_error = options.max_abs_error;
+  if (!options.dtype.empty()) validation.compare_as = *parse_format(options.dtype);
+  validation.entry_budget = options.budget;
+  validation.full = options.full;
+  validation.progress = terminal_progress();
+  validate::ValidationResult result;
+  try {
+    result = validate::validate_table(file.table, validation);
+  } catch (const validate::ValidationInputError& e) {
+    throw ConventionError(options.file + ": " + e.what());
+  }
+  if (!options.output_dir.empty()) {
+    Table compared = file.table;
+    compared.format = result.compared_format;  // the values are those of the format compared
+    write_validation_report(options.output_dir, options.file, compared, result);
+  }
+  std::cout << (options.json ? validate::validation_json(result, options.file)
+                             : validate::validation_text(result, options.file));
+  return result.verdict == validate::ValidationVerdict::conforms ? 0 : 1;
+}
+
+}  // namespace
+
+Command add_validate_command(CLI::App& app) {
+  CLI::App* command = app.add_subcommand(
+      "validate",
+      "Check a third-party positional-encoding table (.npy or .safetensors) against the correctly rounded\n"
+      "reference. The convention, layout, frequency rule and the row that file row 0 holds are detected\n"
+      "from the table unless given; every entry (or, past --budget entries, a deterministic sample of\n"
+      "rows that includes the worst ones) is compared in the table's format, and known numeric faults\n"
+      "are diagnosed: positions held in bf16/fp16, angles computed in low precision, values outside\n"
+      "[-1, 1], NaN or infinity, a table that is not a sinusoidal encoding.\n"
+      "With --exec, an external command that writes tables is checked instead (see --exec).\n"
+      "Exit status: 0 conforms, 1 deviates or unknown, 2 bad input.\n"
+      "Example: pecheck validate pe.npy --json");
+  auto options = std::make_shared<ValidateOptions>();
+  command->add_option("FILE", options->file, "The table: .npy or .safetensors");
+  command->add_option("--tensor", options->tensor, "The tensor to read from a .safetensors file with several");
+  command->add_option("--convention", options->convention, "A preset name, or auto (detect)")->capture_default_str();
+  command->add_option("--offset", options->offset, "File row 0 holds the convention's row K, or auto (detect)")
+      ->capture_default_str();
+  command->add_option("--max-ulp", options->max_ulp,
+                      "Largest ULP error allowed (default: pecheck's third-party budget for the format)");
+  command->add_option("--max-abs-error", options->max_abs_error,
+                      "Largest absolute error allowed; alone it replaces the ULP criterion, with --max-ulp both hold");
+  command->add_option("--dtype", options->dtype, "Compare as this format (default: the narrowest holding every value)")
+      ->check(CLI::IsMember({"float64", "float32", "float16", "bfloat16"}));
+  command->add_option("--budget", options->budget, "Entries compared with the reference before rows are sampled")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command->add_flag("--full", options->full, "Compare every row with the reference, however large the table");
+  command->add_flag("--json", options->json, "Print one JSON object on stdout");
+  command->add_option("--output-dir", options->output_dir, "Also write the result to DIR: validation.json and .txt, and the HTML/Markdown/JSON/JUnit report of the checks on the file");
+  add_exec_options(*command, options->exec);
+
+  return {command, [options] {
+    if (!options->exec.command.empty()) {
+      if (!options->file.empty()) throw ConventionError("validate: give FILE or --exec, not both");
+      return validate_exec(options->exec, options->convention, options->json);
+    }
+    if (options->file.empty()) throw ConventionError("validate: a FILE (.npy or .safetensors) or --exec COMMAND is required");
+    return validate_file(*options);
+  }};
+}
+
+}  // namespace pecheck::tools

@@ -1,0 +1,84 @@
+// `pecheck validate FILE`: a third-party table against the correctly rounded
+// reference of the convention it holds, with the numeric faults of
+// CONVENTIONS.md ("Numeric faults seen in real code") diagnosed from the
+// table itself.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "pecheck/convention.hpp"
+#include "pecheck/format.hpp"
+#include "pecheck/properties/outcome.hpp"
+#include "pecheck/table.hpp"
+#include "pecheck/validate/detection.hpp"
+
+namespace pecheck::validate {
+
+// A table that cannot be an encoding table at all: no rows or columns, wider
+// than max_dim, or more rows than there are positions below 2^24. The message
+// names the shape and what was expected; the caller prefixes the file.
+class ValidationInputError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+enum class ValidationVerdict {
+  conforms,  // every compared entry is within the budget, and nothing is non-finite or out of range
+  deviates,  // a compared entry is outside the budget, or the table is not an encoding at all
+  unknown,   // the table looks sinusoidal but no convention or offset could be settled
+};
+
+enum class HazardKind { position_precision, angle_precision, out_of_range, non_finite, not_sinusoidal };
+
+struct Hazard {
+  HazardKind kind;
+  std::string evidence;  // one or two sentences with the figures that show it
+};
+
+struct ValidationOptions {
+  std::optional<Convention> convention;     // skip detection of the convention
+  std::optional<std::int64_t> row_offset;   // skip detection of the offset
+  std::optional<double> max_ulp;            // default: the third-party budget of the format
+  std::optional<double> max_abs_error;      // alone: replaces the ULP criterion; with max_ulp: both hold
+  std::optional<FormatId> compare_as;       // default: the narrowest format holding every value
+  // The reference costs about 2 us per entry per core: beyond this many
+  // entries rows are sampled (deterministically) unless `full`.
+  std::int64_t entry_budget = std::int64_t{1} << 20;
+  bool full = false;
+  int threads = 0;  // reference threads, 0: hardware concurrency
+  // Called as rows are compared with the reference (done, total).
+  std::function<void(std::int64_t, std::int64_t)> progress;
+};
+
+struct ValidationResult {
+  ValidationVerdict verdict = ValidationVerdict::unknown;
+  std::int64_t rows = 0;
+  std::int64_t dim = 0;
+  FormatId stored_format = FormatId::float32;
+  FormatId compared_format = FormatId::float32;
+  std::string format_note;  // why compared_format differs from stored_format, if it does
+  Detection detection;
+  bool compared = false;                 // a convention was settled and the reference compared
+  properties::Measurement measurement;   // worst.row is the file row, worst.position its position
+  std::optional<double> max_abs_error_budget;
+  bool ulp_criterion = true;             // false when --max-abs-error alone replaced it
+  std::int64_t rows_compared = 0;
+  bool sampled = false;                  // fewer rows than the table's were compared
+  std::vector<Hazard> hazards;
+  std::vector<std::string> reasons;      // why the verdict is not `conforms`
+};
+
+// Throws ValidationInputError for a table that cannot be an encoding table,
+// and ConventionError for options the table contradicts (an offset that puts
+// a position at or past 2^24, a width the given convention rejects).
+ValidationResult validate_table(const Table& table, const ValidationOptions& options = {});
+
+std::string_view to_string(ValidationVerdict verdict);
+std::string_view to_string(HazardKind kind);
+
+}  // namespace pecheck::validate

@@ -1,0 +1,25 @@
+// A validation's result as text for a person and as one JSON object for a
+// program (`pecheck validate --json`).
+//
+// The JSON object's keys: file, verdict (conforms | deviates | unknown),
+// rows, dim, dtype (as stored), compared_as, format_note, convention (the
+// preset's name or null), also_matches, convention_description, layout,
+// frequency_rule {kind, base | min_timescale, max_timescale}, odd_dim,
+// zero_rows (file rows), row_offset, offset_ambiguous, sinusoidal,
+// pair_fraction, compared, entries_compared, rows_compared, sampled,
+// max_ulp, rms_ulp, max_abs_error, mismatches, budget {max_ulp, source,
+// max_abs_error}, worst {row, position, column, value, value_hex, exact},
+// hazards [{kind, evidence}], reasons, notes. Numbers that were not measured
+// are null.
+#pragma once
+
+#include <string>
+
+#include "pecheck/validate/validation.hpp"
+
+namespace pecheck::validate {
+
+std::string validation_text(const ValidationResult& result, const std::string& file);
+std::string validation_json(const ValidationResult& result, const std::string& file);
+
+}  // namespace pecheck::validate

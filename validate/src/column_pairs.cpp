@@ -1,0 +1,79 @@
+#include "column_pairs.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pecheck::validate {
+
+Structure structure_of(const Convention& convention, std::int64_t dim) {
+  Structure structure;
+  structure.layout = convention.layout;
+  structure.odd_dim = convention.odd_dim;
+  Convention shape = convention;
+  if (dim % 2 == 1 && shape.odd_dim == OddDimPolicy::reject) shape.odd_dim = OddDimPolicy::extra_sin;
+  shape.min_dim = 1;
+  const std::vector<ColumnSpec> columns = column_layout(shape, dim);
+  const std::int64_t count = frequency_count(shape, dim);
+  std::vector<std::int64_t> sin_of(static_cast<std::size_t>(count), -1);
+  std::vector<std::int64_t> cos_of(static_cast<std::size_t>(count), -1);
+  for (std::int64_t c = 0; c < dim; ++c) {
+    const ColumnSpec& spec = columns[static_cast<std::size_t>(c)];
+    if (spec.kind == ColumnKind::sin) sin_of[static_cast<std::size_t>(spec.frequency_index)] = c;
+    if (spec.kind == ColumnKind::cos) cos_of[static_cast<std::size_t>(spec.frequency_index)] = c;
+    if (spec.kind == ColumnKind::zero) structure.zero_columns.push_back(c);
+  }
+  for (std::int64_t i = 0; i < count; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    if (sin_of[k] >= 0 && cos_of[k] >= 0) structure.pairs.push_back({i, sin_of[k], cos_of[k]});
+  }
+  return structure;
+}
+
+double pair_tolerance(FormatId format) { return 32.0 * std::ldexp(1.0, -format_of(format).precision); }
+
+double pair_fraction(const Table& table, const Structure& structure, const std::vector<std::int64_t>& rows,
+                     FormatId format) {
+  if (structure.pairs.empty() || rows.empty()) return 0.0;
+  const double tolerance = pair_tolerance(format);
+  std::int64_t good = 0;
+  for (std::int64_t r : rows) {
+    for (const PairColumns& pair : structure.pairs) {
+      const double s = table.at(r, pair.sin_column);
+      const double c = table.at(r, pair.cos_column);
+      if (std::fabs(s * s + c * c - 1.0) <= tolerance) ++good;  // NaN never counts
+    }
+  }
+  return static_cast<double>(good) / static_cast<double>(rows.size() * structure.pairs.size());
+}
+
+bool zero_columns_hold(const Table& table, const Structure& structure, const std::vector<std::int64_t>& rows) {
+  for (std::int64_t c : structure.zero_columns) {
+    for (std::int64_t r : rows) {
+      if (table.at(r, c) != 0.0) return false;
+    }
+  }
+  return true;
+}
+
+std::vector<Structure> candidate_structures(const Table& table, const std::vector<std::int64_t>& rows, FormatId format) {
+  const std::int64_t dim = table.cols;
+  const bool odd = dim % 2 == 1;
+  std::vector<Structure> candidates;
+  for (Layout layout : {Layout::interleaved, Layout::sin_cos_halves, Layout::cos_sin_halves}) {
+    for (OddDimPolicy policy : {OddDimPolicy::zero_column, OddDimPolicy::extra_sin}) {
+      if (!odd && policy == OddDimPolicy::zero_column) continue;  // identical at even d
+      Convention shape;
+      shape.layout = layout;
+      shape.odd_dim = policy;
+      Structure structure = structure_of(shape, dim);
+      if (!zero_columns_hold(table, structure, rows)) continue;
+      structure.pair_fraction = pair_fraction(table, structure, rows, format);
+      candidates.push_back(std::move(structure));
+    }
+  }
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Structure& a, const Structure& b) { return a.pair_fraction > b.pair_fraction; });
+  return candidates;
+}
+
+}  // namespace pecheck::validate

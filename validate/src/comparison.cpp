@@ -1,0 +1,96 @@
+#include "comparison.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "pecheck/properties/accuracy.hpp"
+#include "pecheck/reference/reference.hpp"
+
+namespace pecheck::validate {
+
+namespace {
+
+constexpr std::int64_t edge_rows = 32;
+constexpr std::int64_t block_rows = 8;
+constexpr std::int64_t least_rows = 64;
+
+// total += part, as if measured together (RMS over the entries without a typed mismatch).
+void merge(properties::Measurement& total, const properties::Measurement& part) {
+  if (total.entries == 0) {
+    total = part;
+    return;
+  }
+  const auto measured = [](const properties::Measurement& m) { return static_cast<double>(m.entries - m.mismatches); };
+  const double squares = total.rms_ulp * total.rms_ulp * measured(total) + part.rms_ulp * part.rms_ulp * measured(part);
+  if (measured(part) > 0 && (measured(total) == 0 || part.max_ulp > total.max_ulp)) {
+    total.max_ulp = part.max_ulp;
+    total.worst = part.worst;
+  }
+  total.entries += part.entries;
+  total.mismatches += part.mismatches;
+  total.max_abs_error = std::max(total.max_abs_error, part.max_abs_error);
+  total.rms_ulp = measured(total) > 0 ? std::sqrt(squares / measured(total)) : 0.0;
+  for (std::size_t k = 0; k < total.ulp_histogram.counts.size() && k < part.ulp_histogram.counts.size(); ++k) {
+    total.ulp_histogram.counts[k] += part.ulp_histogram.counts[k];
+  }
+}
+
+}  // namespace
+
+std::vector<std::int64_t> rows_to_compare(std::int64_t rows, std::int64_t dim, std::int64_t row_offset,
+                                          const std::vector<std::int64_t>& priority, const ComparisonPlan& plan) {
+  std::vector<std::int64_t> chosen;
+  if (plan.full || rows * dim <= plan.entry_budget) {
+    chosen.resize(static_cast<std::size_t>(rows));
+    for (std::int64_t r = 0; r < rows; ++r) chosen[static_cast<std::size_t>(r)] = r;
+    return chosen;
+  }
+  const std::int64_t wanted = std::min(rows, std::max(least_rows, plan.entry_budget / dim));
+  const auto add_run = [&](std::int64_t first, std::int64_t count) {
+    for (std::int64_t r = std::max<std::int64_t>(first, 0); r < std::min(first + count, rows); ++r) chosen.push_back(r);
+  };
+  for (std::size_t k = 0; k < priority.size() && static_cast<std::int64_t>(k) < wanted / 4; ++k) chosen.push_back(priority[k]);
+  add_run(0, edge_rows);
+  add_run(rows - edge_rows, edge_rows);
+  for (int k = 1; k < 25; ++k) {  // positions 2^k - 2 .. 2^k + 1: a new binade of the angle
+    add_run((std::int64_t{1} << k) - 2 - row_offset, 4);
+  }
+  std::sort(chosen.begin(), chosen.end());
+  chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
+  const auto remaining = std::max<std::int64_t>(wanted - static_cast<std::int64_t>(chosen.size()), 0);
+  const std::int64_t blocks = remaining / block_rows;
+  for (std::int64_t b = 0; b < blocks; ++b) add_run((b * (rows - block_rows)) / std::max<std::int64_t>(blocks - 1, 1), block_rows);
+  std::sort(chosen.begin(), chosen.end());
+  chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
+  return chosen;
+}
+
+properties::Measurement compare_with_reference(const Table& table, const Convention& convention,
+                                               std::int64_t row_offset, const std::vector<std::int64_t>& rows,
+                                               double budget_ulp, const std::string& budget_source,
+                                               const ComparisonPlan& plan) {
+  properties::Measurement total;
+  total.format = table.format;
+  total.budget_ulp = budget_ulp;
+  total.budget_source = budget_source;
+  std::size_t start = 0;
+  std::int64_t done = 0;
+  while (start < rows.size()) {
+    std::size_t end = start + 1;  // one reference call per run of successive rows
+    while (end < rows.size() && rows[end] == rows[end - 1] + 1 && end - start < 4096) ++end;
+    const auto count = static_cast<std::int64_t>(end - start);
+    const TableRequest request{count, table.cols, rows[start] + row_offset};
+    const reference::ReferenceTable exact = reference::reference_table(convention, request, table.format, plan.threads);
+    Table part = make_table(count, table.cols, table.format);
+    std::copy(table.values.begin() + rows[start] * table.cols, table.values.begin() + (rows[start] + count) * table.cols,
+              part.values.begin());
+    merge(total, properties::measure_accuracy(part, exact.exact, convention, request, budget_ulp, budget_source));
+    done += count;
+    if (plan.progress) plan.progress(done, static_cast<std::int64_t>(rows.size()));
+    start = end;
+  }
+  total.worst.row -= row_offset;  // measure_accuracy names the convention row; report the file's
+  return total;
+}
+
+}  // namespace pecheck::validate

@@ -1,0 +1,38 @@
+// The table against the correctly rounded reference, entry by entry, on every
+// row or on a deterministic sample of rows when the table is large.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "pecheck/convention.hpp"
+#include "pecheck/properties/outcome.hpp"
+#include "pecheck/table.hpp"
+
+namespace pecheck::validate {
+
+struct ComparisonPlan {
+  std::int64_t entry_budget = 0;  // compare every row when rows * dim is within it, or when `full`
+  bool full = false;
+  int threads = 0;
+  std::function<void(std::int64_t, std::int64_t)> progress;
+};
+
+// File rows to compare, ascending: all of them within the budget; otherwise
+// `priority` (the worst rows found by the fast scan), the first and last
+// rows, rows whose positions straddle powers of two, then blocks of 8
+// successive rows spread evenly, up to budget / dim rows (at least 64).
+std::vector<std::int64_t> rows_to_compare(std::int64_t rows, std::int64_t dim, std::int64_t row_offset,
+                                          const std::vector<std::int64_t>& priority, const ComparisonPlan& plan);
+
+// Statistics of `rows` of the table (file rows; convention row = file row +
+// row_offset) against the reference, with the budget. The worst input's row
+// is the file row.
+properties::Measurement compare_with_reference(const Table& table, const Convention& convention,
+                                               std::int64_t row_offset, const std::vector<std::int64_t>& rows,
+                                               double budget_ulp, const std::string& budget_source,
+                                               const ComparisonPlan& plan);
+
+}  // namespace pecheck::validate

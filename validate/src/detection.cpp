@@ -1,0 +1,183 @@
+#include "pecheck/validate/detection.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "column_pairs.hpp"
+#include "encoding_rows.hpp"
+#include "frequency_fit.hpp"
+#include "position_search.hpp"
+#include "preset_match.hpp"
+#include "table_rows.hpp"
+
+namespace pecheck::validate {
+
+namespace {
+
+// Rows for pairing and offset scoring, rows for choosing among candidates,
+// and the longest stretch of successive rows read for frequencies: enough to
+// decide, few enough to keep detection within milliseconds on any table.
+constexpr std::size_t pairing_rows = 2048;
+constexpr std::size_t scoring_rows = 256;
+constexpr std::size_t frequency_rows = 2048;
+// Below this fraction of sin^2 + cos^2 = 1 entries no pairing is an encoding.
+constexpr double sinusoidal_fraction = 0.5;
+
+struct Candidate {
+  Convention convention;
+  OffsetFit offset;
+  double error = 0.0;
+  std::size_t rule_rank = 0;
+  std::size_t structure_rank = 0;
+};
+
+std::string percent(double fraction) {
+  std::ostringstream out;
+  out.precision(3);
+  out << 100.0 * fraction << "%";
+  return out.str();
+}
+
+std::string number(double x, int digits = 6) {
+  std::ostringstream out;
+  out.precision(digits);
+  out << x;
+  return out.str();
+}
+
+std::vector<std::int64_t> zero_columns(const Table& table, const std::vector<std::int64_t>& rows) {
+  std::vector<std::int64_t> columns;
+  for (std::int64_t c = 0; c < table.cols; ++c) {
+    if (std::all_of(rows.begin(), rows.end(), [&](std::int64_t r) { return table.at(r, c) == 0.0; })) columns.push_back(c);
+  }
+  return columns;
+}
+
+double candidate_error(const Table& table, const Convention& convention, std::int64_t row_offset,
+                       const std::vector<std::int64_t>& rows) {
+  return max_abs_difference(table, rows, encoding_rows(convention, table.cols, shifted(rows, row_offset)));
+}
+
+void name_the_convention(Detection& detection, const Table& table, Convention found) {
+  const std::vector<Convention> matches = matching_presets(found, table.cols, detection.row_offset, table.rows);
+  if (matches.empty()) {
+    found.name = "custom";
+    detection.convention = found;
+    detection.notes.push_back("no preset matches: " + describe(found));
+    return;
+  }
+  detection.preset = matches.front().name;
+  detection.convention = matches.front();
+  for (std::size_t k = 1; k < matches.size(); ++k) detection.also_matches.push_back(matches[k].name);
+}
+
+Detection with_given_convention(const Table& table, const Convention& convention, const DetectionOptions& options,
+                                const RowSplit& split, Detection detection) {
+  check_dim(convention, table.cols);
+  const Structure structure = structure_of(convention, table.cols);
+  const std::vector<std::int64_t> sample = spread_sample(split.live, pairing_rows);
+  detection.convention = convention;
+  if (find_preset(convention.name)) detection.preset = convention.name;
+  detection.pair_fraction = pair_fraction(table, structure, sample, table.format);
+  detection.sinusoidal = structure.pairs.empty() || detection.pair_fraction >= sinusoidal_fraction;
+  if (options.row_offset) {
+    detection.row_offset = *options.row_offset;
+  } else if (!detection.sinusoidal) {
+    detection.notes.push_back("the row offset was not searched: the columns do not pair as " +
+                              std::string(to_string(convention.layout)));
+    return detection;
+  } else if (const auto fit = find_row_offset(table, convention, structure, split.live, table.format)) {
+    detection.row_offset = fit->row_offset;
+    detection.offset_ambiguous = fit->ambiguous;
+  } else {
+    detection.notes.push_back("the row offset cannot be found without a sin/cos pair: give --offset");
+    detection.convention.reset();  // nothing to compare with: the verdict is unknown
+    return detection;
+  }
+  detection.candidate_error = candidate_error(table, convention, detection.row_offset,
+                                              spread_sample(split.live, scoring_rows));
+  return detection;
+}
+
+}  // namespace
+
+Detection detect_convention(const Table& table, const DetectionOptions& options) {
+  Detection detection;
+  const RowSplit split = split_rows(table);
+  detection.zero_rows = split.zero;
+  if (split.live.empty()) {
+    detection.notes.push_back("every row is zero");
+    return detection;
+  }
+  const std::vector<std::int64_t> sample = spread_sample(split.live, pairing_rows);
+  if (split.live.size() > 1) detection.zero_columns = zero_columns(table, sample);
+  if (options.convention) return with_given_convention(table, *options.convention, options, split, detection);
+
+  const std::vector<Structure> structures = candidate_structures(table, sample, table.format);
+  if (table.cols < 2) {
+    detection.sinusoidal = true;
+    detection.notes.push_back("a table of width 1 has no sin/cos pair to read: give --convention and --offset");
+    return detection;
+  }
+  detection.pair_fraction = structures.empty() ? 0.0 : structures.front().pair_fraction;
+  if (detection.pair_fraction < sinusoidal_fraction) {
+    detection.notes.push_back("no layout pairs the columns: sin^2 + cos^2 is within " +
+                              number(pair_tolerance(table.format), 2) + " of 1 in at most " +
+                              percent(detection.pair_fraction) + " of the pairs");
+    return detection;
+  }
+  detection.sinusoidal = true;
+
+  const std::vector<std::int64_t> run = longest_consecutive_run(split.live, frequency_rows);
+  const std::vector<std::int64_t> scoring = spread_sample(split.live, scoring_rows);
+  std::vector<Candidate> candidates;
+  for (std::size_t s = 0; s < structures.size(); ++s) {
+    const Structure& structure = structures[s];
+    if (structure.pair_fraction < detection.pair_fraction - 0.05) continue;
+    const std::vector<FrequencyEstimate> estimates = estimate_frequencies(table, run, structure.pairs, table.format);
+    if (orientation(estimates) < 0) continue;  // sin and cos the other way round: its mirror layout is a candidate
+    Convention shape;
+    shape.layout = structure.layout;
+    shape.odd_dim = structure.odd_dim;
+    const std::vector<FrequencyRule> rules =
+        candidate_rules(fit_ladder(estimates), table.cols, frequency_count(shape, table.cols));
+    for (std::size_t k = 0; k < rules.size(); ++k) {
+      Convention convention = shape;
+      convention.frequency = rules[k];
+      const auto offset = find_row_offset(table, convention, structure, split.live, table.format, options.row_offset);
+      if (!offset) continue;
+      for (std::int64_t row : split.zero) convention.zero_rows.push_back(row + offset->row_offset);
+      const double error = candidate_error(table, convention, offset->row_offset, scoring);
+      candidates.push_back({convention, *offset, error, k, s});
+    }
+  }
+  if (candidates.empty()) {
+    detection.notes.push_back("the columns pair up, but no frequency rule and row offset fit them");
+    return detection;
+  }
+  // The most preferred candidate (standard rules first) among those as close
+  // to the table as the best one, up to half its error or half an ULP of 1:
+  // a fitted rule may beat the true one by the noise it was fitted to, never
+  // by more than the format's rounding.
+  double best_error = candidates.front().error;
+  for (const Candidate& c : candidates) best_error = std::min(best_error, c.error);
+  const double slack = std::max(0.5 * best_error, std::ldexp(1.0, -format_of(table.format).precision));
+  std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+    return a.rule_rank != b.rule_rank ? a.rule_rank < b.rule_rank : a.structure_rank < b.structure_rank;
+  });
+  const auto chosen = std::find_if(candidates.begin(), candidates.end(),
+                                   [&](const Candidate& c) { return c.error <= best_error + slack; });
+  detection.row_offset = chosen->offset.row_offset;
+  detection.offset_ambiguous = chosen->offset.ambiguous;
+  detection.candidate_error = chosen->error;
+  detection.notes.push_back("columns pair as " + std::string(to_string(chosen->convention.layout)) +
+                            ": sin^2 + cos^2 within " + number(pair_tolerance(table.format), 2) + " of 1 in " +
+                            percent(detection.pair_fraction) + " of the pairs");
+  detection.notes.push_back("file row 0 holds row " + std::to_string(detection.row_offset) +
+                            " of the convention (from the angles of the slowest to the fastest frequency)");
+  name_the_convention(detection, table, chosen->convention);
+  return detection;
+}
+
+}  // namespace pecheck::validate

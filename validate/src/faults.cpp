@@ -1,0 +1,180 @@
+#include "faults.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "encoding_rows.hpp"
+
+namespace pecheck::validate {
+
+namespace {
+
+// Rows per call to the fast path while scanning: bounds the memory of the
+// expected values to chunk_rows * dim doubles on tables of any size.
+constexpr std::size_t chunk_rows = 4096;
+// Past this the error of sin or cos no longer grows with the angle's error.
+constexpr double saturation = 0.25;
+
+std::vector<double> errors_at(const Table& table, const Convention& convention, const std::vector<std::int64_t>& rows,
+                              const std::vector<std::int64_t>& positions) {
+  std::vector<double> errors;
+  errors.reserve(rows.size());
+  for (std::size_t start = 0; start < rows.size(); start += chunk_rows) {
+    const std::size_t end = std::min(rows.size(), start + chunk_rows);
+    const std::vector<std::int64_t> chunk(rows.begin() + static_cast<std::ptrdiff_t>(start),
+                                          rows.begin() + static_cast<std::ptrdiff_t>(end));
+    std::vector<std::int64_t> convention_rows;
+    for (std::size_t k = start; k < end; ++k) convention_rows.push_back(positions[k] - convention.position_offset);
+    const std::vector<double> part =
+        row_abs_differences(table, chunk, encoding_rows(convention, table.cols, convention_rows));
+    errors.insert(errors.end(), part.begin(), part.end());
+  }
+  return errors;
+}
+
+std::string number(double x, int digits = 3) {
+  std::ostringstream out;
+  out.precision(digits);
+  out << x;
+  return out.str();
+}
+
+struct NamedPrecision {
+  const char* name;
+  int bits;
+};
+
+// The format whose significand is nearest q bits, within 2.5 bits.
+std::optional<NamedPrecision> nearest_precision(double q) {
+  const NamedPrecision known[] = {{"float64", 53}, {"float32", 24}, {"float16", 11}, {"bfloat16", 8}};
+  std::optional<NamedPrecision> nearest;
+  for (const NamedPrecision& k : known) {
+    if (std::fabs(q - k.bits) <= 2.5 && (!nearest || std::fabs(q - k.bits) < std::fabs(q - nearest->bits))) nearest = k;
+  }
+  return nearest;
+}
+
+}  // namespace
+
+RowErrors scan_row_errors(const Table& table, const Convention& convention, std::int64_t row_offset,
+                          const std::vector<std::int64_t>& rows) {
+  RowErrors scan;
+  scan.rows = rows;
+  for (std::int64_t r : rows) scan.positions.push_back(position_of_row(convention, r + row_offset));
+  scan.errors = errors_at(table, convention, scan.rows, scan.positions);
+  return scan;
+}
+
+Collisions identical_successive_rows(const Table& table, const std::vector<std::int64_t>& rows) {
+  Collisions collisions;
+  for (std::size_t k = 1; k < rows.size(); ++k) {
+    if (rows[k] != rows[k - 1] + 1) continue;
+    const auto begin = table.values.begin() + rows[k] * table.cols;
+    if (std::equal(begin, begin + table.cols, begin - table.cols)) {
+      if (collisions.count++ == 0) collisions.first = rows[k - 1];
+    }
+  }
+  return collisions;
+}
+
+std::optional<Hazard> position_precision(const Table& table, const Convention& convention,
+                                         RowErrors& errors, double tolerance) {
+  for (FormatId id : {FormatId::bfloat16, FormatId::float16}) {
+    const Format& format = format_of(id);
+    std::vector<std::size_t> affected;  // indices into errors
+    std::vector<std::int64_t> rows;
+    std::vector<std::int64_t> rounded;
+    for (std::size_t k = 0; k < errors.rows.size(); ++k) {
+      const std::int64_t p = errors.positions[k];
+      const auto held = static_cast<std::int64_t>(round_to_format(static_cast<double>(p), format));
+      if (held == p || held >= max_exact_position || held - convention.position_offset < 0) continue;
+      affected.push_back(k);
+      rows.push_back(errors.rows[k]);
+      rounded.push_back(held);
+    }
+    if (affected.empty()) continue;
+    const std::vector<double> at_rounded = errors_at(table, convention, rows, rounded);
+    std::int64_t explained = 0;
+    std::size_t example = affected.size();
+    for (std::size_t k = 0; k < affected.size(); ++k) {
+      if (at_rounded[k] <= tolerance && errors.errors[affected[k]] > tolerance) {
+        if (explained++ == 0) example = k;
+      }
+    }
+    if (2 * explained < static_cast<std::int64_t>(affected.size())) continue;
+    const Collisions collisions = identical_successive_rows(table, errors.rows);
+    const std::int64_t exact_limit = std::int64_t{1} << format.precision;
+    std::ostringstream evidence;
+    evidence << explained << " of the " << affected.size() << " rows whose position " << format.name
+             << " cannot hold (integers past " << exact_limit << ") match the encoding at their position rounded to "
+             << format.name << " and not their own: row " << rows[example] << " (position "
+             << errors.positions[affected[example]] << ") holds position " << rounded[example] << " within "
+             << number(at_rounded[example]) << ", and is " << number(errors.errors[affected[example]])
+             << " from its own";
+    if (collisions.count > 0) {
+      evidence << "; " << collisions.count << " pairs of successive rows are identical (the first: rows "
+               << collisions.first << " and " << collisions.first + 1 << ")";
+    }
+    evidence << ". Positions were held in " << format.name << " (CONVENTIONS.md fault 1).";
+    for (std::size_t k = 0; k < affected.size(); ++k) {
+      errors.positions[affected[k]] = rounded[k];
+      errors.errors[affected[k]] = at_rounded[k];
+    }
+    return Hazard{HazardKind::position_precision, evidence.str()};
+  }
+  return std::nullopt;
+}
+
+std::optional<Hazard> angle_precision(const RowErrors& errors, double w_max, double tolerance) {
+  // The largest error in each octave of positions [2^b, 2^(b+1)), and where.
+  std::map<int, std::pair<double, std::int64_t>> octaves;
+  for (std::size_t k = 0; k < errors.rows.size(); ++k) {
+    const std::int64_t p = errors.positions[k];
+    if (p < 1 || !std::isfinite(errors.errors[k])) continue;
+    auto& octave = octaves[std::ilogb(static_cast<double>(p))];
+    if (errors.errors[k] >= octave.first) octave = {errors.errors[k], p};
+  }
+  std::vector<double> log_p;
+  std::vector<double> log_e;
+  std::vector<double> levels;  // e / (p w_max)
+  for (const auto& [octave, worst] : octaves) {
+    if (worst.first <= tolerance || worst.first >= saturation) continue;
+    log_p.push_back(std::log2(static_cast<double>(worst.second)));
+    log_e.push_back(std::log2(worst.first));
+    levels.push_back(worst.first / (static_cast<double>(worst.second) * w_max));
+  }
+  if (levels.empty()) return std::nullopt;
+  std::ostringstream evidence;
+  double slope = 1.0;
+  if (levels.size() >= 2 && log_p.back() - log_p.front() >= 2.0) {
+    const double n = static_cast<double>(log_p.size());
+    double mx = 0, my = 0;
+    for (std::size_t k = 0; k < log_p.size(); ++k) mx += log_p[k] / n, my += log_e[k] / n;
+    double sxy = 0, sxx = 0;
+    for (std::size_t k = 0; k < log_p.size(); ++k) sxy += (log_p[k] - mx) * (log_e[k] - my), sxx += (log_p[k] - mx) * (log_p[k] - mx);
+    slope = sxy / sxx;
+    // Rounding errors of one angle scatter within a factor of about 4 around
+    // p w 2^-q, so over an octave's worst entries the growth is linear within 1/2.
+    if (slope < 0.5 || slope > 1.5) return std::nullopt;
+    evidence << "the largest absolute error grows with the position, from " << number(std::exp2(log_e.front()))
+             << " near position " << number(std::exp2(log_p.front()), 6) << " to " << number(std::exp2(log_e.back()))
+             << " near position " << number(std::exp2(log_p.back()), 6) << " (log-log slope " << number(slope) << ")";
+  } else {
+    evidence << "the largest absolute error is " << number(std::exp2(log_e.front())) << " near position "
+             << number(std::exp2(log_p.front()), 6) << " (one range of positions: the growth is not fitted)";
+  }
+  std::sort(levels.begin(), levels.end());
+  const double level = levels[levels.size() / 2];
+  const double bits = -std::log2(level);
+  evidence << "; fitted abs error ~ 2^-" << number(bits) << " p w_max, i.e. angles p w with about "
+           << number(std::round(bits), 3) << " significant bits";
+  if (const auto named = nearest_precision(bits)) {
+    evidence << ", as " << named->name << " angles give";
+  }
+  evidence << " (CONVENTIONS.md fault 2).";
+  return Hazard{HazardKind::angle_precision, evidence.str()};
+}
+
+}  // namespace pecheck::validate

@@ -1,0 +1,54 @@
+// The frequencies a table holds, read from the angles of its sin/cos pairs
+// over successive rows, and the rules that could have produced them.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "column_pairs.hpp"
+#include "pecheck/convention.hpp"
+#include "pecheck/format.hpp"
+#include "pecheck/table.hpp"
+
+namespace pecheck::validate {
+
+struct FrequencyEstimate {
+  std::int64_t frequency_index = 0;
+  double w = 0.0;      // radians per row
+  double sigma = 0.0;  // its standard error
+  bool reliable() const { return sigma < 0.05 * std::abs(w); }
+};
+
+// For each pair, the slope of the unwrapped angle atan2(sin, cos) against the
+// row over `run` (consecutive rows). The fit starts on the first 16 rows and
+// doubles its window while the residual stays below 0.1 rad, so rows whose
+// positions were rounded (steps of 2, 4, 8, ...) or angles that wrap between
+// rows stop it instead of biasing it. Empty when the run has fewer than 2 rows.
+std::vector<FrequencyEstimate> estimate_frequencies(const Table& table, const std::vector<std::int64_t>& run,
+                                                    const std::vector<PairColumns>& pairs, FormatId format);
+
+// +1 when the reliable frequencies are positive (sin and cos where the
+// structure says), -1 when they are negative (sin and cos swapped), 0 when
+// none is reliable.
+int orientation(const std::vector<FrequencyEstimate>& estimates);
+
+// ln w_i = intercept + slope * i, weighted by the estimates' precision.
+struct LadderFit {
+  double intercept = 0.0;
+  double slope = 0.0;
+  double sigma_intercept = 0.0;
+  double sigma_slope = 0.0;
+  int points = 0;
+};
+std::optional<LadderFit> fit_ladder(const std::vector<FrequencyEstimate>& estimates);
+
+// Rules to try, most preferred first: the paper's base 10000, timescales
+// 1..10^4, then the fitted ladder as a paper base and as timescales, rounded
+// to 1, 2 and 3 significant digits, then unrounded. `frequency_count` is n
+// for the width and odd policy (the timescale rule divides by n - 1).
+std::vector<FrequencyRule> candidate_rules(const std::optional<LadderFit>& fit, std::int64_t dim,
+                                           std::int64_t frequency_count);
+
+}  // namespace pecheck::validate

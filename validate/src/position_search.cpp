@@ -1,0 +1,137 @@
+#include "position_search.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numbers>
+
+#include "encoding_rows.hpp"
+#include "table_rows.hpp"
+
+namespace pecheck::validate {
+
+namespace {
+
+constexpr double two_pi = 2.0 * std::numbers::pi;
+// Past this many candidates from the slowest frequency (a width of 2 or 4,
+// or a wrong rule's ladder, where it is fast), only the first ones are
+// walked: positions up to 2^16 / w_min turns, which for any width of 6 or
+// more under a preset's rule is every position below 2^24.
+constexpr std::int64_t max_candidates = std::int64_t{1} << 16;
+constexpr std::size_t scored_rows = 64;  // rows each kept offset is compared on
+
+double wrap(double angle) { return angle - two_pi * std::nearbyint(angle / two_pi); }
+
+struct Ladder {
+  std::vector<double> w;               // ascending
+  std::vector<PairColumns> pairs;      // in the same order
+};
+
+Ladder ladder_of(const Convention& convention, std::int64_t dim, const Structure& structure) {
+  Ladder ladder;
+  ladder.pairs = structure.pairs;
+  std::sort(ladder.pairs.begin(), ladder.pairs.end(), [&](const PairColumns& a, const PairColumns& b) {
+    return frequency_value(convention, dim, a.frequency_index) < frequency_value(convention, dim, b.frequency_index);
+  });
+  for (const PairColumns& pair : ladder.pairs) ladder.w.push_back(frequency_value(convention, dim, pair.frequency_index));
+  return ladder;
+}
+
+std::vector<double> angles_of(const Table& table, std::int64_t row, const Ladder& ladder) {
+  std::vector<double> angles(ladder.pairs.size());
+  for (std::size_t j = 0; j < ladder.pairs.size(); ++j) {
+    angles[j] = std::atan2(table.at(row, ladder.pairs[j].sin_column), table.at(row, ladder.pairs[j].cos_column));
+  }
+  return angles;
+}
+
+double row_score(const std::vector<double>& angles, const Ladder& ladder, std::int64_t position) {
+  double score = 0.0;
+  for (std::size_t j = 0; j < angles.size(); ++j) {
+    const double error = static_cast<double>(position) * ladder.w[j] - angles[j];
+    score += std::isfinite(error) ? 1.0 - std::cos(error) : 2.0;
+  }
+  return score;
+}
+
+}  // namespace
+
+std::optional<OffsetFit> find_row_offset(const Table& table, const Convention& convention, const Structure& structure,
+                                         const std::vector<std::int64_t>& live_rows, FormatId format,
+                                         std::optional<std::int64_t> fixed) {
+  if (structure.pairs.empty() || live_rows.empty()) return std::nullopt;
+  const Ladder ladder = ladder_of(convention, table.cols, structure);
+  const std::int64_t shift = convention.position_offset;
+  const std::int64_t max_offset = max_exact_position - shift - table.rows;
+  const std::int64_t min_offset = std::max<std::int64_t>(0, -shift);
+  if (max_offset < min_offset) return std::nullopt;
+
+  // Candidates from the first live row.
+  const std::int64_t first = live_rows.front();
+  const std::vector<double> first_angles = angles_of(table, first, ladder);
+  std::map<std::int64_t, double> best;  // offset -> first-row score
+  const auto consider = [&](std::int64_t offset) {
+    if (offset < min_offset || offset > max_offset) return;
+    best[offset] = row_score(first_angles, ladder, first + offset + shift);
+  };
+  if (fixed) {
+    consider(*fixed);
+  } else if (std::isfinite(first_angles[0])) {
+    const double phase = first_angles[0] < 0 ? first_angles[0] + two_pi : first_angles[0];
+    const double top_position = static_cast<double>(first + max_offset + shift);
+    const auto count = std::min<std::int64_t>(
+        static_cast<std::int64_t>(top_position * ladder.w[0] / two_pi) + 1, max_candidates);
+    std::vector<std::pair<double, std::int64_t>> scored;
+    for (std::int64_t k = 0; k < count; ++k) {
+      double p = (phase + two_pi * static_cast<double>(k)) / ladder.w[0];
+      for (std::size_t j = 1; j < ladder.w.size(); ++j) {
+        if (std::isfinite(first_angles[j])) p += wrap(first_angles[j] - p * ladder.w[j]) / ladder.w[j];
+      }
+      const auto position = static_cast<std::int64_t>(std::llround(p));
+      const std::int64_t offset = position - first - shift;
+      if (offset < min_offset || offset > max_offset) continue;
+      scored.emplace_back(row_score(first_angles, ladder, position), offset);
+    }
+    std::sort(scored.begin(), scored.end());
+    // Narrow tables have many near-fits among the candidates: keep more.
+    const std::size_t kept = std::clamp<std::size_t>(static_cast<std::size_t>(2048 / table.cols), 4, 32);
+    for (std::size_t k = 0; k < scored.size() && best.size() < kept * 5; ++k) {
+      for (std::int64_t step = -2; step <= 2; ++step) consider(scored[k].second + step);
+    }
+  }
+  if (best.empty()) return std::nullopt;
+
+  // The kept offsets are scored by their angles on rows spread over the
+  // table; those whose score is within the format's noise of the best
+  // (angles off by an ULP of 1, 2^(1-p) rad, score 1 - cos ~ 2^(1-2p) per
+  // entry) are compared with the encoding itself (pecheck's fast float64
+  // rows): the closest wins, ties to the smaller offset. A narrow, coarse
+  // table (8 columns of bfloat16) can sit at several offsets within its
+  // rounding: that is reported as ambiguous.
+  const std::vector<std::int64_t> rows = spread_sample(live_rows, scored_rows);
+  std::vector<std::vector<double>> angles;
+  for (std::int64_t r : rows) angles.push_back(angles_of(table, r, ladder));
+  std::vector<std::pair<double, std::int64_t>> totals;
+  for (const auto& [offset, ignored] : best) {
+    double total = 0.0;
+    for (std::size_t k = 0; k < rows.size(); ++k) total += row_score(angles[k], ladder, rows[k] + offset + shift);
+    totals.emplace_back(total, offset);
+  }
+  std::sort(totals.begin(), totals.end());
+  const double noise = std::ldexp(1.0, 2 - 2 * format_of(format).precision) * static_cast<double>(rows.size() * ladder.w.size());
+  std::vector<std::pair<double, std::int64_t>> errors;
+  for (const auto& [total, offset] : totals) {
+    if (!errors.empty() && total > 2.0 * totals[0].first + noise) break;
+    const std::vector<double> expected = encoding_rows(convention, table.cols, shifted(rows, offset));
+    errors.emplace_back(max_abs_difference(table, rows, expected), offset);
+  }
+  std::sort(errors.begin(), errors.end());
+  OffsetFit fit;
+  fit.row_offset = errors[0].second;
+  fit.error = errors[0].first;
+  const double indistinguishable = std::max(1.5 * errors[0].first, std::ldexp(1.0, -format_of(format).precision));
+  fit.ambiguous = errors.size() > 1 && errors[1].first <= indistinguishable;
+  return fit;
+}
+
+}  // namespace pecheck::validate

@@ -1,0 +1,38 @@
+// Which convention row file row 0 holds, from the angles of the table's
+// sin/cos pairs and the convention's frequencies.
+//
+// The slowest frequency w_min pins the position modulo 2 pi / w_min: every
+// candidate (phi + 2 pi k) / w_min below 2^24 is walked up the frequency
+// ladder, each faster frequency correcting it by its wrapped angle error
+// (safe while the error times the next frequency stays below pi, which the
+// ladder's small ratios between neighbours guarantee), until the fastest one
+// rounds it to an integer. The candidates that fit the first row best are
+// then compared with the encoding on rows spread over the table, with
+// neighbours one or two rows away, so one noisy row cannot move the answer.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "column_pairs.hpp"
+#include "pecheck/convention.hpp"
+#include "pecheck/format.hpp"
+#include "pecheck/table.hpp"
+
+namespace pecheck::validate {
+
+struct OffsetFit {
+  std::int64_t row_offset = 0;  // file row r holds convention row r + row_offset
+  double error = 0.0;           // the largest |table - encoding| on the rows compared
+  bool ambiguous = false;       // another offset is as close, within half an ULP of 1
+};
+
+// Empty when the structure has no pair or no row carries values. Offsets
+// range over [0, 2^24 - position_offset - rows], so every row's position is
+// below 2^24; `fixed` restricts the search to one offset (scored all the same).
+std::optional<OffsetFit> find_row_offset(const Table& table, const Convention& convention, const Structure& structure,
+                                         const std::vector<std::int64_t>& live_rows, FormatId format,
+                                         std::optional<std::int64_t> fixed = std::nullopt);
+
+}  // namespace pecheck::validate

@@ -1,0 +1,45 @@
+#include "preset_match.hpp"
+
+#include <algorithm>
+
+namespace pecheck::validate {
+
+namespace {
+
+bool same_rule(const FrequencyRule& a, const FrequencyRule& b) {
+  if (a.kind != b.kind) return false;
+  if (a.kind == FrequencyRuleKind::paper) return a.base == b.base;
+  return a.min_timescale == b.min_timescale && a.max_timescale == b.max_timescale;
+}
+
+std::vector<std::int64_t> zero_rows_within(const Convention& convention, std::int64_t first, std::int64_t end) {
+  std::vector<std::int64_t> rows;
+  for (std::int64_t row : convention.zero_rows) {
+    if (row >= first && row < end) rows.push_back(row);
+  }
+  std::sort(rows.begin(), rows.end());
+  rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+  return rows;
+}
+
+}  // namespace
+
+bool same_table(const Convention& preset, const Convention& found, std::int64_t dim, std::int64_t row_offset,
+                std::int64_t rows) {
+  if (preset.layout != found.layout || !same_rule(preset.frequency, found.frequency)) return false;
+  if (preset.position_offset != found.position_offset) return false;
+  if (dim < preset.min_dim) return false;
+  if (dim % 2 == 1 && preset.odd_dim != found.odd_dim) return false;
+  return zero_rows_within(preset, row_offset, row_offset + rows) == zero_rows_within(found, row_offset, row_offset + rows);
+}
+
+std::vector<Convention> matching_presets(const Convention& found, std::int64_t dim, std::int64_t row_offset,
+                                         std::int64_t rows) {
+  std::vector<Convention> matches;
+  for (const Convention& preset : presets()) {
+    if (same_table(preset, found, dim, row_offset, rows)) matches.push_back(preset);
+  }
+  return matches;
+}
+
+}  // namespace pecheck::validate

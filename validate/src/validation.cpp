@@ -1,0 +1,198 @@
+#include "pecheck/validate/validation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <sstream>
+
+#include "comparison.hpp"
+#include "faults.hpp"
+#include "narrow_format.hpp"
+#include "pecheck/fast_encoding.hpp"
+#include "pecheck/properties/budgets.hpp"
+#include "table_rows.hpp"
+
+namespace pecheck::validate {
+
+namespace {
+
+// The rows the fast scan found worst go first into a sampled comparison, so
+// the reported maximum is the table's, not the sample's.
+constexpr std::size_t priority_rows = 256;
+
+void check_shape(const Table& table) {
+  const std::string shape = std::to_string(table.rows) + " x " + std::to_string(table.cols);
+  if (table.rows < 1 || table.cols < 1) {
+    throw ValidationInputError("shape: the table is " + shape + " (expected at least one row and one column)");
+  }
+  if (table.cols > max_dim) {
+    throw ValidationInputError("shape: the table is " + shape + ", " + std::to_string(table.cols) +
+                               " columns wide (expected a width d of at most " + std::to_string(max_dim) + ")");
+  }
+  if (table.rows > max_exact_position) {
+    throw ValidationInputError("shape: the table is " + shape + " (expected at most 2^24 = " +
+                               std::to_string(max_exact_position) + " rows, one per position float32 holds exactly)");
+  }
+}
+
+std::string number(double x, int digits = 4) {
+  std::ostringstream out;
+  out.precision(digits);
+  out << x;
+  return out.str();
+}
+
+double largest_frequency(const Convention& convention, std::int64_t dim) {
+  double largest = 0.0;
+  for (std::int64_t i = 0; i < frequency_count(convention, dim); ++i) {
+    largest = std::max(largest, frequency_value(convention, dim, i));
+  }
+  return largest;
+}
+
+std::vector<std::int64_t> worst_rows(const RowErrors& scan) {
+  std::vector<std::size_t> order(scan.rows.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  const std::size_t kept = std::min(order.size(), priority_rows);
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(kept), order.end(),
+                    [&](std::size_t a, std::size_t b) { return scan.errors[a] > scan.errors[b]; });
+  std::vector<std::int64_t> rows;
+  for (std::size_t k = 0; k < kept; ++k) rows.push_back(scan.rows[order[k]]);
+  return rows;
+}
+
+void decide(ValidationResult& result) {
+  const auto has = [&](HazardKind kind) {
+    return std::any_of(result.hazards.begin(), result.hazards.end(), [&](const Hazard& h) { return h.kind == kind; });
+  };
+  if (has(HazardKind::not_sinusoidal)) {
+    result.verdict = ValidationVerdict::deviates;
+    result.reasons.push_back("the table is not a sinusoidal encoding");
+    return;
+  }
+  if (!result.compared) {
+    result.verdict = ValidationVerdict::unknown;
+    return;
+  }
+  const properties::Measurement& m = result.measurement;
+  if (has(HazardKind::non_finite)) result.reasons.push_back("the table holds NaN or infinity");
+  if (has(HazardKind::out_of_range)) result.reasons.push_back("the table holds values outside [-1, 1]");
+  if (m.mismatches > 0) {
+    result.reasons.push_back(std::to_string(m.mismatches) + " entries are typed mismatches (NaN, infinity or signed zero)");
+  }
+  if (result.ulp_criterion && m.max_ulp > m.budget_ulp) {
+    result.reasons.push_back("max " + number(m.max_ulp) + " ULP exceeds the budget of " + number(m.budget_ulp) + " ULP");
+  }
+  if (result.max_abs_error_budget && m.max_abs_error > *result.max_abs_error_budget) {
+    result.reasons.push_back("max abs error " + number(m.max_abs_error) + " exceeds the budget of " +
+                             number(*result.max_abs_error_budget));
+  }
+  result.verdict = result.reasons.empty() ? ValidationVerdict::conforms : ValidationVerdict::deviates;
+  if (result.verdict == ValidationVerdict::deviates && result.detection.offset_ambiguous) {
+    // It deviates at the offset chosen, but another fits the angles as well.
+    result.verdict = ValidationVerdict::unknown;
+    result.reasons.push_back("another row offset fits the table about as well: give --offset");
+  }
+}
+
+}  // namespace
+
+ValidationResult validate_table(const Table& stored, const ValidationOptions& options) {
+  check_shape(stored);
+  if (options.row_offset && (*options.row_offset < 0 || *options.row_offset > max_exact_position - stored.rows)) {
+    throw ConventionError("--offset " + std::to_string(*options.row_offset) + " with " + std::to_string(stored.rows) +
+                          " rows puts a row at or past position 2^24 = " + std::to_string(max_exact_position) +
+                          " (expected an offset in [0, " + std::to_string(max_exact_position - stored.rows) + "])");
+  }
+  ValidationResult result;
+  result.rows = stored.rows;
+  result.dim = stored.cols;
+  result.stored_format = stored.format;
+  Table table = stored;
+  if (options.compare_as) {
+    if (const auto problem = not_representable(stored, *options.compare_as)) {
+      throw ValidationInputError("--dtype " + std::string(format_of(*options.compare_as).name) + ": " + *problem +
+                                 " (expected values of that format)");
+    }
+    table.format = *options.compare_as;
+  } else {
+    const FormatChoice choice = narrowest_format(stored);
+    table.format = choice.format;
+    result.format_note = choice.note;
+  }
+  result.compared_format = table.format;
+  result.hazards = value_hazards(table);
+
+  result.detection = detect_convention(table, DetectionOptions{options.convention, options.row_offset});
+  const Detection& detection = result.detection;
+  if (!detection.sinusoidal) {
+    result.hazards.push_back({HazardKind::not_sinusoidal,
+                              detection.notes.empty() ? "no column pairing has sin^2 + cos^2 = 1" : detection.notes.back()});
+  }
+  const properties::UlpBudget& budget = properties::ulp_budget("third-party", table.format);
+  result.max_abs_error_budget = options.max_abs_error;
+  result.ulp_criterion = options.max_ulp || !options.max_abs_error;
+  result.measurement.budget_ulp = options.max_ulp.value_or(budget.max_ulp);
+  result.measurement.budget_source =
+      options.max_ulp ? "--max-ulp" : "pecheck's third-party budget: " + std::string(budget.source);
+  // An ambiguous offset is settled all the same (the smallest that fits):
+  // the table is a slice of the convention at it, and the text says so.
+  const bool settled = detection.convention.has_value();
+  if (!settled || (!detection.sinusoidal && !options.convention)) {
+    decide(result);
+    return result;
+  }
+
+  const Convention& convention = *detection.convention;
+  const std::int64_t offset = detection.row_offset;
+  check_request(convention, TableRequest{table.rows, table.cols, offset});
+  // Every row, zero or not: a row zeroed where the convention has values is
+  // an error like any other.
+  std::vector<std::int64_t> all_rows(static_cast<std::size_t>(table.rows));
+  std::iota(all_rows.begin(), all_rows.end(), std::int64_t{0});
+  RowErrors scan = scan_row_errors(table, convention, offset, all_rows);
+
+  ComparisonPlan plan{options.entry_budget, options.full, options.threads, options.progress};
+  const std::vector<std::int64_t> rows = rows_to_compare(table.rows, table.cols, offset, worst_rows(scan), plan);
+  result.measurement = compare_with_reference(table, convention, offset, rows, result.measurement.budget_ulp,
+                                              result.measurement.budget_source, plan);
+  result.compared = true;
+  result.rows_compared = static_cast<std::int64_t>(rows.size());
+  result.sampled = result.rows_compared < table.rows;
+
+  const bool within = result.measurement.max_ulp <= result.measurement.budget_ulp && result.measurement.mismatches == 0;
+  if (!within && detection.sinusoidal) {
+    // An entry may be off by the ULP budget at the value's own binade; near 1
+    // that is budget * 2^(1-p) in absolute terms, the most a row may differ.
+    const double tolerance =
+        std::max(result.measurement.budget_ulp, 1.0) * std::ldexp(1.0, 1 - format_of(table.format).precision);
+    if (auto hazard = position_precision(table, convention, scan, tolerance)) result.hazards.push_back(*hazard);
+    if (auto hazard = angle_precision(scan, largest_frequency(convention, table.cols), tolerance)) {
+      result.hazards.push_back(*hazard);
+    }
+  }
+  decide(result);
+  return result;
+}
+
+std::string_view to_string(ValidationVerdict verdict) {
+  switch (verdict) {
+    case ValidationVerdict::conforms: return "conforms";
+    case ValidationVerdict::deviates: return "deviates";
+    case ValidationVerdict::unknown: return "unknown";
+  }
+  return "?";
+}
+
+std::string_view to_string(HazardKind kind) {
+  switch (kind) {
+    case HazardKind::position_precision: return "position-precision";
+    case HazardKind::angle_precision: return "angle-precision";
+    case HazardKind::out_of_range: return "out-of-range";
+    case HazardKind::non_finite: return "non-finite";
+    case HazardKind::not_sinusoidal: return "not-sinusoidal";
+  }
+  return "?";
+}
+
+}  // namespace pecheck::validate

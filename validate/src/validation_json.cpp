@@ -1,0 +1,85 @@
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "pecheck/validate/validation_report.hpp"
+
+namespace pecheck::validate {
+
+namespace {
+
+using nlohmann::json;
+
+// JSON has no infinity or NaN: a non-finite statistic is written as a string.
+json number(double x) {
+  if (std::isfinite(x)) return x;
+  if (std::isnan(x)) return "nan";
+  return x > 0 ? "inf" : "-inf";
+}
+
+json rule_json(const FrequencyRule& rule) {
+  if (rule.kind == FrequencyRuleKind::paper) return {{"kind", "paper"}, {"base", rule.base}};
+  return {{"kind", "timescale"}, {"min_timescale", rule.min_timescale}, {"max_timescale", rule.max_timescale}};
+}
+
+}  // namespace
+
+std::string validation_json(const ValidationResult& result, const std::string& file) {
+  const Detection& detection = result.detection;
+  json out;
+  out["file"] = file;
+  out["verdict"] = std::string(to_string(result.verdict));
+  out["rows"] = result.rows;
+  out["dim"] = result.dim;
+  out["dtype"] = std::string(format_of(result.stored_format).name);
+  out["compared_as"] = std::string(format_of(result.compared_format).name);
+  out["format_note"] = result.format_note.empty() ? json(nullptr) : json(result.format_note);
+  out["convention"] = detection.preset ? json(*detection.preset) : json(nullptr);
+  out["also_matches"] = detection.also_matches;
+  if (detection.convention) {
+    out["convention_description"] = describe(*detection.convention);
+    out["layout"] = std::string(to_string(detection.convention->layout));
+    out["frequency_rule"] = rule_json(detection.convention->frequency);
+    out["odd_dim"] = std::string(to_string(detection.convention->odd_dim));
+  } else {
+    for (const char* key : {"convention_description", "layout", "frequency_rule", "odd_dim"}) out[key] = nullptr;
+  }
+  out["zero_rows"] = detection.zero_rows;
+  out["row_offset"] = detection.convention ? json(detection.row_offset) : json(nullptr);
+  out["offset_ambiguous"] = detection.offset_ambiguous;
+  out["sinusoidal"] = detection.sinusoidal;
+  out["pair_fraction"] = detection.pair_fraction;
+  out["compared"] = result.compared;
+  const properties::Measurement& m = result.measurement;
+  out["entries_compared"] = m.entries;
+  out["rows_compared"] = result.rows_compared;
+  out["sampled"] = result.sampled;
+  out["budget"] = {{"max_ulp", result.ulp_criterion ? json(m.budget_ulp) : json(nullptr)},
+                   {"source", m.budget_source},
+                   {"max_abs_error", result.max_abs_error_budget ? json(*result.max_abs_error_budget) : json(nullptr)}};
+  if (result.compared) {
+    out["max_ulp"] = number(m.max_ulp);
+    out["rms_ulp"] = number(m.rms_ulp);
+    out["max_abs_error"] = number(m.max_abs_error);
+    out["mismatches"] = m.mismatches;
+    if (m.entries > m.mismatches) {
+      out["worst"] = {{"row", m.worst.row},           {"position", m.worst.position},
+                      {"column", m.worst.column},     {"value", number(m.worst.value)},
+                      {"value_hex", m.worst.value_hex}, {"exact", m.worst.exact_text}};
+    } else {
+      out["worst"] = nullptr;
+    }
+  } else {
+    for (const char* key : {"max_ulp", "rms_ulp", "max_abs_error", "mismatches", "worst"}) out[key] = nullptr;
+  }
+  json hazards = json::array();
+  for (const Hazard& hazard : result.hazards) {
+    hazards.push_back({{"kind", std::string(to_string(hazard.kind))}, {"evidence", hazard.evidence}});
+  }
+  out["hazards"] = hazards;
+  out["reasons"] = result.reasons;
+  out["notes"] = detection.notes;
+  return out.dump(2) + "\n";
+}
+
+}  // namespace pecheck::validate

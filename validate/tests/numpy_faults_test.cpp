@@ -1,0 +1,126 @@
+// Tables with the faults of CONVENTIONS.md ("Numeric faults seen in real
+// code"), written by NumPy the way the faulty code computes them: each
+// deviates, and the hazard that explains it is reported with its evidence.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "numpy_tables.hpp"
+#include "pecheck/table_file.hpp"
+#include "pecheck/validate/validation.hpp"
+
+namespace pecheck::validate {
+namespace {
+
+const std::vector<std::string>& tables() {
+  static const std::vector<std::string> all = {
+      "pytorch-tutorial 2000 128 0 float32 tutorial.npy",
+      "vaswani 1024 64 0 float32 bf16_positions.npy --positions bfloat16",
+      "tensor2tensor 1000 64 2000 float32 fp16_positions.npy --positions float16",
+      "vaswani 100 64 0 float32 noise.npy --noise",
+      "vaswani 400 96 0 float16 fp16_angles.npy --angles float16",
+      "fairseq 3000 32 0 float32 fairseq_float32_angles.npy --angles float32",
+  };
+  return all;
+}
+
+class NumpyFaults : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    python_ = testing::python_with_numpy();
+    if (python_) tables_ = testing::numpy_tables(*python_, tables());
+  }
+  void SetUp() override {
+    if (!python_) GTEST_SKIP() << "no python3 with numpy";
+    ASSERT_FALSE(tables_.failure.has_value()) << *tables_.failure;
+  }
+  static ValidationResult validate(const std::string& name, const ValidationOptions& options = {}) {
+    return validate_table(read_table_file(tables_.dir / name).table, options);
+  }
+
+  static inline std::optional<std::string> python_;
+  static inline testing::NumpyTables tables_;
+};
+
+const Hazard* find_hazard(const ValidationResult& result, HazardKind kind) {
+  const auto found = std::find_if(result.hazards.begin(), result.hazards.end(),
+                                  [&](const Hazard& h) { return h.kind == kind; });
+  return found == result.hazards.end() ? nullptr : &*found;
+}
+
+std::string hazard_list(const ValidationResult& result) {
+  std::string text;
+  for (const Hazard& h : result.hazards) text += std::string(to_string(h.kind)) + ": " + h.evidence + "\n";
+  return text.empty() ? "no hazard" : text;
+}
+
+TEST_F(NumpyFaults, thePyTorchTutorialsFloat32AnglesDeviateWithAnglePrecision) {
+  const ValidationResult result = validate("tutorial.npy");
+  EXPECT_EQ(result.detection.preset, "vaswani");
+  EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
+  const Hazard* hazard = find_hazard(result, HazardKind::angle_precision);
+  ASSERT_NE(hazard, nullptr) << hazard_list(result);
+  // The fitted precision names the format the angles were computed in.
+  EXPECT_NE(hazard->evidence.find("float32 angles"), std::string::npos) << hazard->evidence;
+  EXPECT_EQ(find_hazard(result, HazardKind::position_precision), nullptr) << hazard_list(result);
+}
+
+TEST_F(NumpyFaults, float32AnglesInAnotherConventionAreFoundToo) {
+  const ValidationResult result = validate("fairseq_float32_angles.npy");
+  EXPECT_EQ(result.detection.preset, "fairseq");
+  EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
+  const Hazard* hazard = find_hazard(result, HazardKind::angle_precision);
+  ASSERT_NE(hazard, nullptr) << hazard_list(result);
+  EXPECT_NE(hazard->evidence.find("float32"), std::string::npos) << hazard->evidence;
+}
+
+TEST_F(NumpyFaults, float16AnglesDeviateWithAnglePrecisionOfAboutElevenBits) {
+  const ValidationResult result = validate("fp16_angles.npy");
+  EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
+  const Hazard* hazard = find_hazard(result, HazardKind::angle_precision);
+  ASSERT_NE(hazard, nullptr) << hazard_list(result);
+  EXPECT_NE(hazard->evidence.find("float16 angles"), std::string::npos) << hazard->evidence;
+}
+
+TEST_F(NumpyFaults, positionsHeldInBfloat16DeviateWithPositionPrecision) {
+  const ValidationResult result = validate("bf16_positions.npy");
+  EXPECT_EQ(result.detection.preset, "vaswani");
+  EXPECT_EQ(result.detection.row_offset, 0);
+  EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
+  const Hazard* hazard = find_hazard(result, HazardKind::position_precision);
+  ASSERT_NE(hazard, nullptr) << hazard_list(result);
+  EXPECT_NE(hazard->evidence.find("bfloat16"), std::string::npos) << hazard->evidence;
+  EXPECT_NE(hazard->evidence.find("identical"), std::string::npos) << hazard->evidence;  // collisions
+  // The angles themselves were exact: the steps explain all of the error.
+  EXPECT_EQ(find_hazard(result, HazardKind::angle_precision), nullptr) << hazard_list(result);
+}
+
+TEST_F(NumpyFaults, positionsHeldInFloat16DeviateWithPositionPrecision) {
+  const ValidationResult result = validate("fp16_positions.npy");
+  EXPECT_EQ(result.detection.preset, "tensor2tensor");
+  EXPECT_EQ(result.detection.row_offset, 2000);
+  EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
+  const Hazard* hazard = find_hazard(result, HazardKind::position_precision);
+  ASSERT_NE(hazard, nullptr) << hazard_list(result);
+  EXPECT_NE(hazard->evidence.find("float16"), std::string::npos) << hazard->evidence;
+}
+
+TEST_F(NumpyFaults, randomNoiseIsNotSinusoidal) {
+  const ValidationResult result = validate("noise.npy");
+  EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
+  EXPECT_FALSE(result.detection.convention.has_value());
+  EXPECT_NE(find_hazard(result, HazardKind::not_sinusoidal), nullptr) << hazard_list(result);
+  // Standard normal values: about 32% lie outside [-1, 1].
+  EXPECT_NE(find_hazard(result, HazardKind::out_of_range), nullptr) << hazard_list(result);
+}
+
+TEST_F(NumpyFaults, noiseCheckedAgainstAGivenConventionStillDeviatesAsNotSinusoidal) {
+  ValidationOptions options;
+  options.convention = *find_preset("vaswani");
+  const ValidationResult result = validate("noise.npy", options);
+  EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
+  EXPECT_NE(find_hazard(result, HazardKind::not_sinusoidal), nullptr) << hazard_list(result);
+}
+
+}  // namespace
+}  // namespace pecheck::validate
