@@ -291,7 +291,7 @@ void add_embeddings_float32(std::span<const float> vocabulary, std::span<const f
   const bool streaming = worth_streaming(out.size() * sizeof(float));
   for_each_row_block(tokens, thread_count(threads, static_cast<std::int64_t>(out.size())),
                      [&](std::int64_t first, std::int64_t count) {
-                       std::vector<float> buffer(streaming ? width : 0);
+                       LineAlignedBuffer<float> buffer(streaming ? width : 0);
                        const auto row_of = [&](std::int64_t j) {
                          return vocabulary.data() +
                                 static_cast<std::size_t>(token_ids[static_cast<std::size_t>(j)]) * width;
