@@ -32,7 +32,7 @@ Command add_bench_command(CLI::App& app) {
   command->add_flag("--no-reference", options->skip_reference, "Skip the reference table (it takes seconds)");
   command->add_option("--threads", options->threads, "Threads (default: one per hardware thread)")
       ->check(CLI::PositiveNumber);
-  command->add_option("--repetitions", options->repetitions, "Rounds to take the best of (default 9)")
+  command->add_option("--repetitions", options->repetitions, "Rounds to take the best of (default 21)")
       ->check(CLI::PositiveNumber);
   add_convention_option(*command, options->convention);
 

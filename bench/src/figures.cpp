@@ -65,7 +65,7 @@ Figures measure_figures(const BenchOptions& options) {
   figures.quick = options.quick;
   figures.threads = options.threads > 0 ? options.threads
                                         : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  figures.repetitions = options.repetitions > 0 ? options.repetitions : (options.quick ? 1 : 9);
+  figures.repetitions = options.repetitions > 0 ? options.repetitions : (options.quick ? 1 : 21);
   figures.convention = convention->name;
   figures.load_average_before = load_average();
   const int threads = figures.threads;

@@ -14,7 +14,7 @@ namespace pecheck::bench {
 
 struct BenchOptions {
   bool quick = false;            // tiny sizes, one round: a smoke test, not a measurement
-  int repetitions = 0;           // rounds; 0: 9 (1 when quick)
+  int repetitions = 0;           // rounds; 0: 21 (1 when quick)
   int threads = 0;               // 0: one per hardware thread
   std::string convention = "vaswani";
   bool reference = true;         // time the correctly rounded reference table too
