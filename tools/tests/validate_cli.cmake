@@ -1,7 +1,8 @@
 # `pecheck validate FILE` end to end: tables written by `pecheck table` in
 # .npy and .safetensors conform (exit 0) with the JSON keys documented in
 # validation_report.hpp; a NumPy table with the PyTorch tutorial's float32
-# angles deviates (exit 1) with angle-precision; --output-dir writes files.
+# angles deviates (exit 1) with angle-precision; --output-dir writes the
+# validation and the report of the checks on the file, as `pecheck report` does.
 #
 #   cmake -DPECHECK=... -DPYTHON=... -DEXAMPLES=... -DWORK_DIR=... -P validate_cli.cmake
 file(REMOVE_RECURSE ${WORK_DIR})
@@ -50,7 +51,7 @@ if(PYTHON)
   expect_json(tutorial verdict deviates)
   expect_json(tutorial convention vaswani)
   expect_json(tutorial "hazards;0;kind" angle-precision)
-  foreach(name IN ITEMS validation.json validation.txt)
+  foreach(name IN ITEMS validation.json validation.txt report.html report.md report.json report.junit.xml)
     if(NOT EXISTS ${WORK_DIR}/report/${name})
       set(failures "${failures}\n  --output-dir wrote no ${name}")
     endif()
