@@ -33,16 +33,25 @@ void AlignedBuffer<T>::Free::operator()(T* p) const {
 template class AlignedBuffer<float>;
 template class AlignedBuffer<std::uint16_t>;
 
-StreamingStore::StreamingStore(std::size_t bytes) : buffer_(bytes / sizeof(float)) {}
+StreamingStore::StreamingStore(std::size_t bytes) : own_(bytes / sizeof(float)), target_(own_.span()) {}
+
+StreamingStore::StreamingStore(std::span<float> target) : own_(0), target_(target) {}
 
 void StreamingStore::run(int threads) {
-  float* data = buffer_.data();
-  for_each_block(buffer_.size(), threads, floats_per_line,
+  float* data = target_.data();
+  for_each_block(target_.size(), threads, floats_per_line,
                  [data](std::size_t first, std::size_t count) { stream_fill(data + first, count, 1.0f); });
 }
 
-Triad::Triad(std::size_t elements) : a_(elements), b_(elements), c_(elements) {
+Triad::Triad(std::size_t elements) : a_(elements), b_(elements), own_(elements), c_(own_.span()) {
   for (std::size_t i = 0; i < elements; ++i) {
+    a_.data()[i] = 1.0f;
+    b_.data()[i] = 2.0f;
+  }
+}
+
+Triad::Triad(std::span<float> c) : a_(c.size()), b_(c.size()), own_(0), c_(c) {
+  for (std::size_t i = 0; i < c.size(); ++i) {
     a_.data()[i] = 1.0f;
     b_.data()[i] = 2.0f;
   }

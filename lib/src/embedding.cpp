@@ -70,6 +70,33 @@ bool is_format_value(double x, FormatId id, const Format& format) {
   return is_representable(x, format);
 }
 
+// x = e * scale + pe for n floats, each operation rounded in float32. The
+// pointers never overlap, which lets the compiler vectorise the loop.
+void scale_and_add(const float* __restrict e, float scale, const float* __restrict pe, float* __restrict x,
+                   std::size_t n) {
+  for (std::size_t c = 0; c < n; ++c) x[c] = e[c] * scale + pe[c];
+}
+
+// The order to compute the tokens of a large pass in: by position (a
+// counting sort, stable), so that the tokens sharing a position, one per
+// sequence of a batch, use its encoding row while it is in L1 instead of
+// fetching it again a sequence later. Empty (the given order) for small
+// passes, or when there are many more positions than tokens.
+std::vector<std::int64_t> position_order(std::span<const std::int64_t> positions, std::int64_t position_rows,
+                                         bool large) {
+  std::vector<std::int64_t> order;
+  const auto tokens = static_cast<std::int64_t>(positions.size());
+  if (!large || position_rows > 4 * tokens) return order;
+  std::vector<std::int64_t> start(static_cast<std::size_t>(position_rows) + 1, 0);
+  for (const std::int64_t p : positions) ++start[static_cast<std::size_t>(p) + 1];
+  for (std::size_t p = 1; p < start.size(); ++p) start[p] += start[p - 1];
+  order.resize(positions.size());
+  for (std::int64_t j = 0; j < tokens; ++j) {
+    order[static_cast<std::size_t>(start[static_cast<std::size_t>(positions[static_cast<std::size_t>(j)])]++)] = j;
+  }
+  return order;
+}
+
 const char* kind_name(bool is_embedding) { return is_embedding ? "embedding" : "encoding"; }
 
 // An operand of the format's arithmetic must be a value of the format.
@@ -267,38 +294,49 @@ void add_embeddings_float32(std::span<const float> vocabulary, std::span<const f
                          " is outside the encoding's " + std::to_string(encoding_rows) + " rows");
     }
   }
-  // One pass, row by row, the rows split across threads. The inner loop has
-  // no dependence between columns and no aliasing, so the compiler vectorises
-  // it; float * float then + float, each rounded in float32 (no FMA
-  // contraction, see the top of this file). A large output is built a row at
-  // a time in a buffer that stays in L1 and streamed to memory
-  // (stream_store.hpp), so its lines are never read first; the values are
-  // the same either way. Each vocabulary row is a fresh page the hardware
-  // prefetcher knows nothing about, so the rows a little ahead are prefetched
-  // while this one is computed.
+  // One pass, row by row (for a large pass in position order, see
+  // position_order), the rows split across threads; scale_and_add is
+  // float * float then + float, each rounded in float32 (no FMA contraction,
+  // see the top of this file). A large output is built a row at a time in a
+  // buffer that stays in L1 and streamed to memory (stream_store.hpp), so its
+  // lines are never read first; the values are the same either way. Each
+  // vocabulary row is a fresh page the hardware prefetcher knows nothing
+  // about, so while a row is computed the next two rows to compute are
+  // prefetched into L2, 16 lines of each per 16 lines computed. Measured on
+  // the build machine (two threads, 8192 random rows of 32000 x 1024, caches
+  // cold): about a triad's time this way, 1.1 to 1.3 times with only the
+  // next row prefetched, 1.3 to 1.7 with bursts of L1 prefetches a few rows
+  // ahead (the L1 miss buffers are few).
   const auto tokens = static_cast<std::int64_t>(token_ids.size());
-  constexpr std::int64_t rows_ahead = 2;
   constexpr std::size_t line_floats = 64 / sizeof(float);
-  const auto prefetch_row = [&](std::int64_t j) {
-    const float* row = vocabulary.data() + static_cast<std::size_t>(token_ids[static_cast<std::size_t>(j)]) * width;
-    for (std::size_t c = 0; c < width; c += line_floats) __builtin_prefetch(row + c);
-  };
+  constexpr std::size_t chunk_floats = 16 * line_floats;
   const bool streaming = worth_streaming(out.size() * sizeof(float));
+  const std::vector<std::int64_t> order = position_order(positions, encoding_rows, streaming);
   for_each_row_block(tokens, thread_count(threads, static_cast<std::int64_t>(out.size())),
                      [&](std::int64_t first, std::int64_t count) {
-                       std::vector<float> buffer(streaming ? width : 0);
-                       for (std::int64_t j = first; j < std::min(first + rows_ahead, first + count); ++j) {
-                         prefetch_row(j);
-                       }
-                       for (std::int64_t j = first; j < first + count; ++j) {
-                         if (j + rows_ahead < first + count) prefetch_row(j + rows_ahead);
-                         const auto at = static_cast<std::size_t>(j);
-                         const float* __restrict row =
-                             vocabulary.data() + static_cast<std::size_t>(token_ids[at]) * width;
-                         const float* __restrict pe = encoding.data() + static_cast<std::size_t>(positions[at]) * width;
+                       LineAlignedBuffer<float> buffer(streaming ? width : 0);
+                       const auto token_at = [&](std::int64_t q) {
+                         return static_cast<std::size_t>(order.empty() ? q : order[static_cast<std::size_t>(q)]);
+                       };
+                       const auto row_of = [&](std::int64_t q) {
+                         return vocabulary.data() + static_cast<std::size_t>(token_ids[token_at(q)]) * width;
+                       };
+                       for (std::int64_t q = first; q < first + count; ++q) {
+                         const std::size_t at = token_at(q);
+                         const float* row = row_of(q);
+                         const float* next = row_of(std::min(q + 1, first + count - 1));
+                         const float* after_next = row_of(std::min(q + 2, first + count - 1));
+                         const float* pe = encoding.data() + static_cast<std::size_t>(positions[at]) * width;
                          float* dest = out.data() + at * width;
-                         float* __restrict x = streaming ? buffer.data() : dest;
-                         for (std::size_t c = 0; c < width; ++c) x[c] = row[c] * scale + pe[c];
+                         float* x = streaming ? buffer.data() : dest;
+                         for (std::size_t c = 0; c < width; c += chunk_floats) {
+                           const std::size_t n = std::min(chunk_floats, width - c);
+                           for (std::size_t k = 0; k < n; k += line_floats) {
+                             __builtin_prefetch(next + c + k, 0, 2);
+                             __builtin_prefetch(after_next + c + k, 0, 2);
+                           }
+                           scale_and_add(row + c, scale, pe + c, x + c, n);
+                         }
                          if (streaming) stream_copy(dest, x, width * sizeof(float));
                        }
                        if (streaming) stream_fence();

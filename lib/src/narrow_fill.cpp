@@ -266,7 +266,7 @@ void fill_narrow_rows(const Convention& convention, const NarrowLayout& layout, 
   const bool buffered = streaming && !direct;
   for_each_row_block(row_count, threads, [&](std::int64_t first, std::int64_t count) {
     RowFiller<Output> filler(layout, turns, table);
-    std::vector<Value> buffer(static_cast<std::size_t>(buffered ? dim : 0));
+    LineAlignedBuffer<Value> buffer(static_cast<std::size_t>(buffered ? dim : 0));
     for (std::int64_t r = first; r < first + count; ++r) {
       Value* dest = out + r * dim;
       Value* row = buffered ? buffer.data() : dest;

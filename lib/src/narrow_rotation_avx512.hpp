@@ -83,7 +83,9 @@ void rotate_interleaved(const double* anchor, const double* step, std::int64_t b
     } else if constexpr (std::is_same_v<Output, Float16Output>) {
       store(out, float16_bits_interleaved(s, c), stream);
     } else {
-      store(out, checked ? bfloat16_bits_interleaved_normal(s, c) : bfloat16_bits_interleaved(s, c), stream);
+      __m256i bits;
+      if (!checked || !bfloat16_bits_interleaved_normal(s, c, bits)) bits = bfloat16_bits_interleaved(s, c);
+      store(out, bits, stream);
     }
   }
   smallest = std::min(smallest, static_cast<std::uint64_t>(_mm512_reduce_min_epu64(smallest_bits)));
@@ -107,12 +109,13 @@ void rotate_contiguous(const double* anchor, const double* step, std::int64_t bl
     } else if constexpr (std::is_same_v<Output, Float16Output>) {
       store(sin_dest + k, float16_bits(s), stream);
       store(cos_dest + k, float16_bits(c), stream);
-    } else if (checked) {
-      store(sin_dest + k, bfloat16_bits_normal(s), stream);
-      store(cos_dest + k, bfloat16_bits_normal(c), stream);
     } else {
-      store(sin_dest + k, bfloat16_bits(s), stream);
-      store(cos_dest + k, bfloat16_bits(c), stream);
+      __m128i sin_bits;
+      __m128i cos_bits;
+      if (!checked || !bfloat16_bits_normal(s, sin_bits)) sin_bits = bfloat16_bits(s);
+      if (!checked || !bfloat16_bits_normal(c, cos_bits)) cos_bits = bfloat16_bits(c);
+      store(sin_dest + k, sin_bits, stream);
+      store(cos_dest + k, cos_bits, stream);
     }
   }
   smallest = std::min(smallest, static_cast<std::uint64_t>(_mm512_reduce_min_epu64(smallest_bits)));

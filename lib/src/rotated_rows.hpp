@@ -5,8 +5,9 @@
 // with sin_j, cos_j the kernel's values at position j: four products and two
 // sums per pair instead of a polynomial. A pair whose product |sin cos| comes
 // out below 2^-14 (a value near a zero, where the rotation's absolute error
-// would be a large relative one) is taken from the kernel instead. Every
-// float32 entry stays within 1 ulp (the bound is derived in rotated_rows.cpp).
+// would be a large relative one) is taken from the kernel instead; the
+// anchor rows (j = 0) are the kernel's own. Every float32 entry stays within
+// 1 ulp (the bound is derived in rotated_rows.cpp).
 //
 // The value of an entry depends on its position, its frequency and K alone,
 // and K on the plan alone, so any block of rows, on any thread, gives the
@@ -52,8 +53,8 @@ inline constexpr double recompute_below = 0x1p-14;
 
 // K, the spacing of anchor positions, for a plan of this many padded
 // frequencies: 128 up to 512 frequencies (d = 1024), fewer for wider tables
-// so that the rotation table stays within 1 MiB, half of a core's L2 cache:
-// every row reads one of its rows.
+// so that the rotation table stays within 1 MiB (every row reads one of its
+// rows, best from a core's own cache).
 std::int64_t anchor_spacing(std::int64_t padded_frequencies);
 
 // The pair at position p0 + j from the anchor's pair and the kernel's pair at

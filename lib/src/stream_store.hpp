@@ -7,8 +7,28 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <vector>
 
 namespace pecheck {
+
+// A row buffer for stream_copy, aligned to a cache line: unaligned, every
+// vector load and store to it would straddle two lines.
+template <class T>
+class LineAlignedBuffer {
+ public:
+  explicit LineAlignedBuffer(std::size_t n) : storage_(n + line_bytes / sizeof(T)) {
+    const auto address = reinterpret_cast<std::uintptr_t>(storage_.data());
+    const std::size_t skip = (line_bytes - address % line_bytes) % line_bytes;
+    data_ = storage_.data() + skip / sizeof(T);
+  }
+  T* data() { return data_; }
+
+ private:
+  static constexpr std::size_t line_bytes = 64;
+  std::vector<T> storage_;
+  T* data_ = nullptr;
+};
 
 // Whether an output of this many bytes is better streamed: when it is too big
 // to stay in the caches for whoever reads it next.

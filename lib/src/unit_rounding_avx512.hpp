@@ -75,25 +75,40 @@ inline __m128i bfloat16_bits(__m512d x) {
   return _mm256_cvtepi32_epi16(bfloat16_bits_from_float(_mm256_castps_si256(round_to_odd_float(x))));
 }
 
-// The same for values known to be 0 or at least 2^-126 in magnitude (normal
-// in float), with the AVX512_BF16 conversion where the build has it: it
-// rounds to nearest even as the integer version does, but reads a subnormal
-// float as zero, hence the precondition.
-inline __m256i bfloat16_bits_interleaved_normal(__m512d a, __m512d b) {
+// A faster bfloat16 route for values known to be 0 or at least 2^-126 in
+// magnitude (normal in float), which is all a checked rotated row keeps:
+// round to float to nearest (one instruction), then to bfloat16 to nearest
+// even. Rounding twice is wrong only when the float lands exactly on a
+// bfloat16 midpoint: the midpoints are floats, and rounding to float is
+// monotone, so a float f that is not a midpoint lies strictly between the
+// same two midpoints as x, and both round to the same bfloat16. A midpoint
+// shows in the float's bits (the 16 dropped ones are exactly 0x8000), and
+// then, rarely (2^-16 per value), the exact route above is taken. The second
+// rounding is the AVX512_BF16 conversion where the build has it (it reads a
+// subnormal float as zero, hence the precondition), else the integer one.
+// Returns false, leaving out untouched, when a midpoint was met.
+inline bool bfloat16_bits_interleaved_normal(__m512d a, __m512d b, __m256i& out) {
+  const __m512 nearest = interleave(_mm512_cvtpd_ps(a), _mm512_cvtpd_ps(b));
+  const __m512i dropped = _mm512_and_si512(_mm512_castps_si512(nearest), _mm512_set1_epi32(0xffff));
+  if (_mm512_cmpeq_epi32_mask(dropped, _mm512_set1_epi32(0x8000)) != 0) return false;
 #if defined(__AVX512BF16__)
-  const __m512 odd = interleave(round_to_odd_float(a), round_to_odd_float(b));
-  return reinterpret_cast<__m256i>(_mm512_cvtneps_pbh(odd));
+  out = reinterpret_cast<__m256i>(_mm512_cvtneps_pbh(nearest));
 #else
-  return bfloat16_bits_interleaved(a, b);
+  out = _mm512_cvtepi32_epi16(bfloat16_bits_from_float(_mm512_castps_si512(nearest)));
 #endif
+  return true;
 }
 
-inline __m128i bfloat16_bits_normal(__m512d x) {
+inline bool bfloat16_bits_normal(__m512d x, __m128i& out) {
+  const __m256 nearest = _mm512_cvtpd_ps(x);
+  const __m256i dropped = _mm256_and_si256(_mm256_castps_si256(nearest), _mm256_set1_epi32(0xffff));
+  if (_mm256_cmpeq_epi32_mask(dropped, _mm256_set1_epi32(0x8000)) != 0) return false;
 #if defined(__AVX512BF16__)
-  return reinterpret_cast<__m128i>(_mm256_cvtneps_pbh(round_to_odd_float(x)));
+  out = reinterpret_cast<__m128i>(_mm256_cvtneps_pbh(nearest));
 #else
-  return bfloat16_bits(x);
+  out = _mm256_cvtepi32_epi16(bfloat16_bits_from_float(_mm256_castps_si256(nearest)));
 #endif
+  return true;
 }
 
 }  // namespace pecheck::avx512

@@ -35,24 +35,29 @@ class AlignedBuffer {
   std::size_t size_ = 0;
 };
 
-// The machine's write bandwidth: a constant written over the whole buffer
-// with streaming (non-temporal) stores where the CPU has them, the buffer
-// split across threads like a table fill.
+// The machine's write bandwidth: a constant written over a buffer with
+// streaming (non-temporal) stores where the CPU has them, split across
+// threads like a table fill. Given a target, it writes there: `pecheck bench`
+// points it at the float32 table's own buffer, so both write the same pages.
 class StreamingStore {
  public:
   explicit StreamingStore(std::size_t bytes);
+  explicit StreamingStore(std::span<float> target);
   void run(int threads);
-  std::size_t bytes() const { return buffer_.size() * sizeof(float); }
+  std::size_t bytes() const { return target_.size() * sizeof(float); }
 
  private:
-  AlignedBuffer<float> buffer_;
+  AlignedBuffer<float> own_;
+  std::span<float> target_;
 };
 
 // The machine's triad bandwidth (STREAM's triad in float32): c = a + s * b,
-// reading a and b and writing c with streaming stores.
+// reading a and b and writing c with streaming stores. Given an output, it
+// writes there (`pecheck bench` uses the forward pass's output buffer).
 class Triad {
  public:
   explicit Triad(std::size_t elements);
+  explicit Triad(std::span<float> c);
   void run(int threads);
   std::size_t bytes() const { return 3 * c_.size() * sizeof(float); }
   std::size_t elements() const { return c_.size(); }
@@ -60,7 +65,8 @@ class Triad {
  private:
   AlignedBuffer<float> a_;
   AlignedBuffer<float> b_;
-  AlignedBuffer<float> c_;
+  AlignedBuffer<float> own_;
+  std::span<float> c_;
 };
 
 // A fast encoding table in float32, float16 or bfloat16 (fast_encoding.hpp).
@@ -70,8 +76,10 @@ class EncodingTable {
   void run(int threads);
   std::int64_t elements() const { return request_.rows * request_.dim; }
   const TableRequest& request() const { return request_; }
-  // The float32 values of the last run (format float32 only).
+  // The float32 values of the last run (format float32 only), and the buffer
+  // they are written to.
   std::span<const float> float32_values() const { return float32_.span(); }
+  std::span<float> float32_buffer() { return float32_.span(); }
 
  private:
   Convention convention_;
@@ -100,6 +108,7 @@ class EmbedForward {
   void run(int threads);
   std::int64_t elements() const { return shape_.batch * shape_.sequence * shape_.dim; }
   const ForwardShape& shape() const { return shape_; }
+  std::span<float> output_buffer() { return out_.span(); }
 
  private:
   ForwardShape shape_;
