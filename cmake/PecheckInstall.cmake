@@ -9,7 +9,7 @@ include(CMakePackageConfigHelpers)
 
 set(PECHECK_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/pecheck)
 set(pecheck_installed_targets pecheck_core pecheck_reference)
-foreach(part IN ITEMS properties validate reports)
+foreach(part IN ITEMS properties validate bench reports)
   if(TARGET pecheck_${part})
     list(APPEND pecheck_installed_targets pecheck_${part})
   endif()
@@ -21,7 +21,7 @@ install(TARGETS ${pecheck_installed_targets}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-foreach(part IN ITEMS lib reference properties validate reports)
+foreach(part IN ITEMS lib reference properties validate bench reports)
   if(EXISTS ${PROJECT_SOURCE_DIR}/${part}/include)
     install(DIRECTORY ${PROJECT_SOURCE_DIR}/${part}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
   endif()
