@@ -13,12 +13,14 @@ float16 or bfloat16 (NumPy has no bfloat16: it is written as float32 holding
 bfloat16 values, rounded once from float64). OUTPUT is a .npy file.
 
 Unless a fault is asked for, angles p * w are computed in long double (64-bit
-significand on x86) and each value is rounded once to DTYPE: a table
-pecheck's third-party budget accepts at every position below 2^24. (Float64
-angles are not enough there: near a zero of sin, p * w's own rounding,
-p 2^-53, is many float32 ULP of the value; `--angles float64` shows it.)
+significand on x86) and each value is rounded once to DTYPE: a table within
+pecheck's third-party ULP budget at every position below 2^24. `--angles
+float64` computes them as ordinary float64 code does: p * w's own rounding,
+about p 2^-53, is many ULP of any value near a zero of sin, so such a table
+conforms by pecheck's float64-angle bound instead, not by the ULP budget.
 Faults seen in real code (CONVENTIONS.md, "Numeric faults seen in real code"):
   --angles float32|float16   frequencies, positions and p * w in that format
+  (--angles float64 is not a fault: see above)
   --positions bfloat16|float16  integer positions rounded to that format first
   --noise                    a random normal table (a table overwritten by initialisation)
 

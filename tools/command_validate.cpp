@@ -6,6 +6,7 @@
 
 #include "cli_options.hpp"
 #include "commands.hpp"
+#include "pecheck/external_subjects.hpp"
 #include "pecheck/table_file.hpp"
 #include "pecheck/validate/validation.hpp"
 #include "pecheck/validate/validation_report.hpp"
@@ -16,6 +17,8 @@ namespace pecheck::tools {
 
 namespace {
 
+constexpr std::int64_t default_entry_budget = std::int64_t{1} << 20;
+
 struct ValidateOptions {
   std::string file;
   std::string tensor;
@@ -25,8 +28,9 @@ struct ValidateOptions {
   std::optional<double> max_abs_error;
   std::string dtype;
   std::string output_dir;
-  std::int64_t budget = std::int64_t{1} << 20;
+  std::int64_t budget = default_entry_budget;
   bool full = false;
+  bool ulp_only = false;
   bool json = false;
   ExecOptions exec;
 };
@@ -44,6 +48,30 @@ std::optional<std::int64_t> parse_offset(const std::string& text) {
     throw ConventionError("--offset '" + text + "': expected 'auto' or a row offset >= 0");
   }
   return value;
+}
+
+// A double as text that parses back to the same double.
+std::string exact_number(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.17g", x);
+  return buffer;
+}
+
+// The command line that writes the same report: the file and every option
+// that shapes the result, as given (auto stays auto, so detection runs again
+// as it did). --json only changes what is printed, not what is written.
+std::string reproduce_command(const ValidateOptions& options) {
+  std::string command = "pecheck validate " + shell_quote(options.file);
+  if (!options.tensor.empty()) command += " --tensor " + shell_quote(options.tensor);
+  if (options.convention != "auto") command += " --convention " + shell_quote(options.convention);
+  if (options.offset != "auto") command += " --offset " + shell_quote(options.offset);
+  if (options.max_ulp) command += " --max-ulp " + exact_number(*options.max_ulp);
+  if (options.max_abs_error) command += " --max-abs-error " + exact_number(*options.max_abs_error);
+  if (options.ulp_only) command += " --ulp-only";
+  if (!options.dtype.empty()) command += " --dtype " + options.dtype;
+  if (options.budget != default_entry_budget) command += " --budget " + std::to_string(options.budget);
+  if (options.full) command += " --full";
+  return command + " --output-dir " + shell_quote(options.output_dir);
 }
 
 // "\r... n/N rows" on stderr while the reference runs, only on a terminal.
@@ -65,6 +93,7 @@ int validate_file(const ValidateOptions& options) {
   validation.row_offset = parse_offset(options.offset);
   validation.max_ulp = options.max_ulp;
   validation.max_abs_error = options.max_abs_error;
+  validation.ulp_only = options.ulp_only;
   if (!options.dtype.empty()) validation.compare_as = *parse_format(options.dtype);
   validation.entry_budget = options.budget;
   validation.full = options.full;
@@ -78,7 +107,7 @@ int validate_file(const ValidateOptions& options) {
   if (!options.output_dir.empty()) {
     Table compared = file.table;
     compared.format = result.compared_format;  // the values are those of the format compared
-    write_validation_report(options.output_dir, options.file, compared, result);
+    write_validation_report(options.output_dir, options.file, compared, result, reproduce_command(options));
   }
   std::cout << (options.json ? validate::validation_json(result, options.file)
                              : validate::validation_text(result, options.file));
@@ -96,6 +125,9 @@ Command add_validate_command(CLI::App& app) {
       "rows that includes the worst ones) is compared in the table's format, and known numeric faults\n"
       "are diagnosed: positions held in bf16/fp16, angles computed in low precision, values outside\n"
       "[-1, 1], NaN or infinity, a table that is not a sinusoidal encoding.\n"
+      "An entry passes when it is within the ULP budget, or within the error an ordinary float64\n"
+      "computation may have (angle p * w rounded in float64, then sin/cos; the bound is derived in\n"
+      "properties/angle_allowance.hpp); the output says which criterion decided.\n"
       "With --exec, an external command that writes tables is checked instead (see --exec).\n"
       "Exit status: 0 conforms, 1 deviates or unknown, 2 bad input.\n"
       "Example: pecheck validate pe.npy --json");
@@ -115,6 +147,9 @@ Command add_validate_command(CLI::App& app) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   command->add_flag("--full", options->full, "Compare every row with the reference, however large the table");
+  command->add_flag("--ulp-only", options->ulp_only,
+                    "Hold every entry to the ULP budget alone: no entry passes by the float64-angle bound (the\n"
+                    "error an ordinary float64 computation of the angle p * w can have, near the zeros of sin)");
   command->add_flag("--json", options->json, "Print one JSON object on stdout");
   command->add_option("--output-dir", options->output_dir, "Also write the result to DIR: validation.json and .txt, and the HTML/Markdown/JSON/JUnit report of the checks on the file");
   add_exec_options(*command, options->exec);

@@ -26,7 +26,7 @@ std::span<const std::byte> bytes_of(const std::string& text) {
 // The encoding-bounds and conformance checks on the rows the file holds,
 // against the third-party budgets, rendered like `pecheck report`.
 void write_check_report(const std::filesystem::path& directory, const std::string& file, const Table& table,
-                        const validate::ValidationResult& result) {
+                        const validate::ValidationResult& result, const std::string& reproduce) {
   const Convention& convention = *result.detection.convention;
   const std::unique_ptr<Subject> subject =
       make_table_file_subject(file, table, convention, result.detection.row_offset);
@@ -39,11 +39,17 @@ void write_check_report(const std::filesystem::path& directory, const std::strin
   reports::ReportSettings settings;
   settings.mode = reports::RunMode::quick;
   settings.command = "pecheck validate";
-  settings.reproduce = "pecheck validate " + shell_quote(file) + " --convention " + convention.name + " --offset " +
-                       std::to_string(result.detection.row_offset) + " --output-dir " + shell_quote(directory.string());
+  settings.reproduce = reproduce;
   settings.budget_kind = "third-party";
   settings.figures = false;  // the figures sweep pecheck's own implementation, not a file
   std::vector<reports::CheckResult> outcomes = reports::run_checks(*subject, checks, reports::run_config(settings));
+  // A failed property replays on the file, not on `pecheck check`'s built-in
+  // subjects: the same command with RapidCheck's reproduce string.
+  for (reports::CheckResult& check : outcomes) {
+    if (!check.outcome.reproduce.empty()) {
+      check.outcome.reproduce_command = "RC_PARAMS=\"" + check.outcome.reproduce + "\" " + reproduce;
+    }
+  }
   const reports::Report report = reports::build_report(*subject, std::move(outcomes), settings);
   reports::write_report_files(report, directory);
 }
@@ -52,7 +58,7 @@ void write_check_report(const std::filesystem::path& directory, const std::strin
 }  // namespace
 
 void write_validation_report(const std::string& directory, const std::string& file, const Table& table,
-                             const validate::ValidationResult& result) {
+                             const validate::ValidationResult& result, const std::string& reproduce) {
   std::error_code error;
   std::filesystem::create_directories(directory, error);
   if (error) throw ConventionError("--output-dir " + directory + ": " + error.message());
@@ -62,10 +68,11 @@ void write_validation_report(const std::string& directory, const std::string& fi
 #ifdef PECHECK_VALIDATE_WITH_REPORTS
   // Only a settled convention names the rows the checks may ask the file for.
   if (result.detection.convention && result.compared) {
-    write_check_report(dir, file, table, result);
+    write_check_report(dir, file, table, result, reproduce);
   }
 #else
   (void)table;
+  (void)reproduce;
 #endif
 }
 

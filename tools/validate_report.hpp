@@ -10,8 +10,9 @@
 
 namespace pecheck::tools {
 
-// `table` holds the values as compared (in result.compared_format).
+// `table` holds the values as compared (in result.compared_format);
+// `reproduce` is the command line that writes the same report.
 void write_validation_report(const std::string& directory, const std::string& file, const Table& table,
-                             const validate::ValidationResult& result);
+                             const validate::ValidationResult& result, const std::string& reproduce);
 
 }  // namespace pecheck::tools

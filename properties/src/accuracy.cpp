@@ -7,7 +7,6 @@
 #include <stdexcept>
 
 #include "check_support.hpp"
-#include "measurement_merge.hpp"
 #include "pecheck/ulp.hpp"
 
 namespace pecheck::properties {
@@ -28,10 +27,37 @@ void count_in_histogram(Histogram& histogram, double ulps) {
   ++histogram.counts[index];
 }
 
+AbsoluteBoundCheck empty_check(std::string name, std::string source) {
+  AbsoluteBoundCheck check;
+  check.name = std::move(name);
+  check.source = std::move(source);
+  return check;
+}
+
+std::string number_text(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", x);
+  return buffer;
+}
+
 }  // namespace
 
+std::string abs_bound_text(const AbsoluteBoundCheck& check) {
+  std::string text = std::to_string(check.beyond_ulp) + (check.beyond_ulp == 1 ? " entry" : " entries") +
+                     " beyond the ULP budget, ";
+  text += check.beyond_bound == 0 ? "all within " + check.name
+                                  : std::to_string(check.beyond_bound) + " of them beyond " + check.name + " too";
+  const WorstInput& w = check.worst;
+  text += " (largest |error| / bound " + number_text(check.worst_ratio) + " at row " + std::to_string(w.row) +
+          " (position " + std::to_string(w.position) + "), column " + std::to_string(w.column) + ": " + w.value_hex +
+          " against exact " + w.exact_text + ", " + number_text(check.worst_ulp) + " ULP, abs error " +
+          number_text(w.abs_error) + ", bound " + number_text(check.worst_bound) + ")";
+  return text;
+}
+
 Measurement measure_accuracy(const Table& computed, const std::vector<DoubleDouble>& exact, const Convention& convention,
-                             const TableRequest& request, double budget_ulp, std::string budget_source) {
+                             const TableRequest& request, double budget_ulp, std::string budget_source,
+                             const Float64AngleAllowance* allowance) {
   if (computed.values.size() != exact.size()) {
     throw std::invalid_argument("measure_accuracy: the table has " + std::to_string(computed.values.size()) +
                                 " entries but " + std::to_string(exact.size()) + " exact values were given");
@@ -43,13 +69,18 @@ Measurement measure_accuracy(const Table& computed, const std::vector<DoubleDoub
   m.budget_source = std::move(budget_source);
   m.ulp_histogram.upper_edges = histogram_edges();
   m.ulp_histogram.counts.assign(m.ulp_histogram.upper_edges.size(), 0);
+  if (allowance != nullptr) {
+    m.abs_bound = empty_check("the float64-angle bound", std::string(float64_angle_allowance_source));
+  }
   double sum_squares = 0.0;
   std::int64_t worst_index = -1;
+  std::int64_t worst_bound_index = -1;
   for (std::size_t k = 0; k < exact.size(); ++k) {
     const double value = computed.values[k];
     const UlpError error = ulp_error(value, exact[k], format);
+    const double abs_error = absolute_error(value, exact[k]);
     ++m.entries;
-    m.max_abs_error = std::max(m.max_abs_error, absolute_error(value, exact[k]));
+    m.max_abs_error = std::max(m.max_abs_error, abs_error);
     if (error.mismatch != Mismatch::none) {
       ++m.mismatches;
       continue;
@@ -60,19 +91,38 @@ Measurement measure_accuracy(const Table& computed, const std::vector<DoubleDoub
       m.max_ulp = error.ulps;
       worst_index = static_cast<std::int64_t>(k);
     }
+    if (allowance != nullptr && error.ulps > budget_ulp) {
+      const auto index = static_cast<std::int64_t>(k);
+      const double bound = allowance->bound(request.row_offset + index / computed.cols, index % computed.cols, exact[k]);
+      // A bound of 0 (an entry computed exactly) admits nothing but the exact value.
+      const double ratio = bound > 0.0 ? abs_error / bound : std::numeric_limits<double>::infinity();
+      AbsoluteBoundCheck& check = *m.abs_bound;
+      ++check.beyond_ulp;
+      if (!(abs_error <= bound)) ++check.beyond_bound;
+      if (worst_bound_index < 0 || ratio > check.worst_ratio) {
+        check.worst_ratio = ratio;
+        check.worst_ulp = error.ulps;
+        check.worst_bound = bound;
+        worst_bound_index = index;
+      }
+    }
   }
   const std::int64_t measured = m.entries - m.mismatches;
   m.rms_ulp = measured > 0 ? std::sqrt(sum_squares / static_cast<double>(measured)) : 0.0;
-  if (worst_index >= 0 && computed.cols > 0) {
-    WorstInput& worst = m.worst;
-    worst.row = request.row_offset + worst_index / computed.cols;
-    worst.position = position_of_row(convention, worst.row);
-    worst.column = worst_index % computed.cols;
-    worst.value = computed.values[static_cast<std::size_t>(worst_index)];
-    worst.value_hex = hex_bits(worst.value, format);
-    worst.exact = exact[static_cast<std::size_t>(worst_index)];
-    worst.exact_text = support::decimal_text(worst.exact, 21);
-  }
+  const auto input_at = [&](std::int64_t index) {
+    WorstInput input;
+    input.row = request.row_offset + index / computed.cols;
+    input.position = position_of_row(convention, input.row);
+    input.column = index % computed.cols;
+    input.value = computed.values[static_cast<std::size_t>(index)];
+    input.value_hex = hex_bits(input.value, format);
+    input.exact = exact[static_cast<std::size_t>(index)];
+    input.exact_text = support::decimal_text(input.exact, 21);
+    input.abs_error = absolute_error(input.value, input.exact);
+    return input;
+  };
+  if (worst_index >= 0 && computed.cols > 0) m.worst = input_at(worst_index);
+  if (worst_bound_index >= 0) m.abs_bound->worst = input_at(worst_bound_index);
   return m;
 }
 
@@ -83,10 +133,25 @@ void merge_measurement(Measurement& total, const Measurement& part) {
   }
   const auto measured = [](const Measurement& m) { return static_cast<double>(m.entries - m.mismatches); };
   const double squares = total.rms_ulp * total.rms_ulp * measured(total) + part.rms_ulp * part.rms_ulp * measured(part);
-  const bool part_is_worse = part.entries - part.mismatches > 0 && part.max_ulp > total.max_ulp;
+  // A part with measured entries is worse when its max is larger, or when the
+  // total has none measured yet (only typed mismatches): its worst is real.
+  const bool part_is_worse = measured(part) > 0 && (measured(total) == 0 || part.max_ulp > total.max_ulp);
   if (part_is_worse) {
     total.max_ulp = part.max_ulp;
     total.worst = part.worst;
+  }
+  if (part.abs_bound) {
+    if (!total.abs_bound) total.abs_bound = empty_check(part.abs_bound->name, part.abs_bound->source);
+    AbsoluteBoundCheck& sum = *total.abs_bound;
+    const AbsoluteBoundCheck& add = *part.abs_bound;
+    if (add.beyond_ulp > 0 && (sum.beyond_ulp == 0 || add.worst_ratio > sum.worst_ratio)) {
+      sum.worst_ratio = add.worst_ratio;
+      sum.worst = add.worst;
+      sum.worst_ulp = add.worst_ulp;
+      sum.worst_bound = add.worst_bound;
+    }
+    sum.beyond_ulp += add.beyond_ulp;
+    sum.beyond_bound += add.beyond_bound;
   }
   total.entries += part.entries;
   total.mismatches += part.mismatches;
@@ -98,7 +163,9 @@ void merge_measurement(Measurement& total, const Measurement& part) {
 }
 
 bool within_budget(const Measurement& measurement) {
-  return measurement.mismatches == 0 && measurement.max_ulp <= measurement.budget_ulp;
+  if (measurement.mismatches != 0) return false;
+  if (measurement.max_ulp <= measurement.budget_ulp) return true;
+  return measurement.abs_bound && measurement.abs_bound->beyond_bound == 0;
 }
 
 std::string summary(const Measurement& m) {
@@ -111,8 +178,9 @@ std::string summary(const Measurement& m) {
   if (m.entries > m.mismatches) {
     text += "; worst at row " + std::to_string(m.worst.row) + " (position " + std::to_string(m.worst.position) +
             "), column " + std::to_string(m.worst.column) + ": " + m.worst.value_hex + " against exact " +
-            m.worst.exact_text;
+            m.worst.exact_text + ", abs error " + number_text(m.worst.abs_error);
   }
+  if (m.abs_bound && m.abs_bound->beyond_ulp > 0) text += "; " + abs_bound_text(*m.abs_bound);
   return text;
 }
 

@@ -109,6 +109,17 @@ double value_error_bound(FormatId format, double ulps) {
   return ulps * std::ldexp(1.0, 1 - format_of(format).precision);
 }
 
+EntryErrorBound::EntryErrorBound(const Subject& subject, const Convention& convention, std::int64_t dim,
+                                 FormatId format) {
+  const UlpBudget& budget = budget_for(subject, format);
+  ulp_bound_ = value_error_bound(format, budget.max_ulp);
+  if (budget.subject == "third-party") allowance_.emplace(convention, dim, format);
+}
+
+double EntryErrorBound::up_to_row(std::int64_t last_row) const {
+  return allowance_ ? std::max(ulp_bound_, allowance_->largest_bound(last_row)) : ulp_bound_;
+}
+
 std::vector<FrequencyPair> frequency_pairs(const Convention& convention, std::int64_t dim) {
   const std::vector<ColumnSpec> columns = column_layout(convention, dim);
   const std::int64_t count = frequency_count(convention, dim);

@@ -4,12 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "pecheck/convention.hpp"
 #include "pecheck/double_double.hpp"
 #include "pecheck/format.hpp"
+#include "pecheck/properties/angle_allowance.hpp"
 #include "pecheck/properties/budgets.hpp"
 #include "pecheck/properties/check.hpp"
 #include "pecheck/properties/generators.hpp"
@@ -51,6 +53,21 @@ const UlpBudget& budget_for(const Subject& subject, FormatId format);
 // `ulps` ULP: ulp(x) <= 2^(1-p) for every |x| <= 1 (equality at x = 1, whose
 // binade is [1, 2)), so the bound is ulps * 2^(1-p).
 double value_error_bound(FormatId format, double ulps);
+
+// The largest |stored - exact| a subject's entries may have in the rows of a
+// case: value_error_bound of its ULP budget and, for a third-party subject,
+// the float64-angle bound (angle_allowance.hpp), whichever is larger, since
+// an entry passes by either. The angle's share grows with the position.
+class EntryErrorBound {
+ public:
+  EntryErrorBound(const Subject& subject, const Convention& convention, std::int64_t dim, FormatId format);
+  // For every entry of convention rows 0 to `last_row`.
+  double up_to_row(std::int64_t last_row) const;
+
+ private:
+  double ulp_bound_;
+  std::optional<Float64AngleAllowance> allowance_;
+};
 
 // The sin and cos columns of each frequency that has both (an extra sin
 // column of an odd width has no partner).

@@ -16,12 +16,13 @@ void register_encoding_bounds(Registry& registry) {
       "Vaswani et al. 2017, section 3.5 (every entry is a sine or a cosine); CONVENTIONS.md fault 8",
       CheckKind::property, unit_interval);
   add(pythagorean_id,
-      "For every frequency, the stored sin^2 + cos^2 equals 1 within the bound the format's ULP budget implies.",
+      "For every frequency, the stored sin^2 + cos^2 equals 1 within the bound the format's ULP budget (a "
+      "third-party subject: or the float64-angle bound) implies.",
       "Vaswani et al. 2017, section 3.5 (each frequency is a sin and cos pair of one angle)", CheckKind::property,
       pythagorean_identity);
   add(squared_norm_id,
       "||PE(p)||^2 equals the number of sin/cos pairs plus the odd sin column's share, within the bound the ULP "
-      "budget implies, and zero rows have norm 0.",
+      "budget (a third-party subject: or the float64-angle bound) implies, and zero rows have norm 0.",
       "Vaswani et al. 2017, section 3.5; the seed question why the encoding is added (its magnitude is fixed)",
       CheckKind::property, squared_norm);
   add(origin_id, "PE(0) is exactly +0 in every sin and zero column and exactly 1 in every cos column.",
@@ -33,7 +34,8 @@ void register_encoding_bounds(Registry& registry) {
       zero_rows);
   add(relative_position_id,
       "PE(p+k) = R(k) PE(p) for a rotation R(k) of each frequency pair that does not depend on p, and "
-      "PE(p).PE(p+k) depends on k alone, within bounds derived from the ULP budget.",
+      "PE(p).PE(p+k) depends on k alone, within bounds derived from the ULP budget (a third-party subject: or the "
+      "float64-angle bound).",
       "Vaswani et al. 2017, section 3.5 (PE(pos+k) is a linear function of PE(pos)); CONVENTIONS.md fault 2 "
       "(angles in low precision: gpt-neox issue 1003, Megatron-LM issue 535)",
       CheckKind::property, relative_position);

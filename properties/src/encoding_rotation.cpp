@@ -96,7 +96,8 @@ Outcome relative_position(const Subject& subject, const RunConfig& config) {
     const std::vector<double> at_q = fetch_row(subject, capabilities, c, q);
     const std::vector<double> at_qk = fetch_row(subject, capabilities, c, q + k);
 
-    const double delta = support::value_error_bound(c.format, support::budget_for(subject, c.format).max_ulp);
+    const double delta =
+        support::EntryErrorBound(subject, c.convention, c.request.dim, c.format).up_to_row(std::max(p, q) + k);
     // Rotation: with theta estimated from (p, p+k), R(theta) applied to the
     // stored pair at q must land on the stored pair at q + k. Each stored
     // point is within sqrt(2) delta of the exact one, so the estimated angle
@@ -192,7 +193,8 @@ Outcome frequency_ladder(const Subject& subject, const RunConfig& config) {
     std::vector<std::vector<double>> at_step;
     for (std::int64_t distance : distances) at_step.push_back(fetch_row(subject, capabilities, c, base + distance));
 
-    const double delta = support::value_error_bound(c.format, support::budget_for(subject, c.format).max_ulp);
+    const double delta = support::EntryErrorBound(subject, c.convention, c.request.dim, c.format)
+                             .up_to_row(base + distances.back());
     // Each measured angle is within asin(sqrt(2) delta) of the exact one (a
     // difference of two: twice that), plus atan2 and the unwrapping sum in
     // double (a few ulps of the total angle, at most 2^-49 max(1, |angle|)).

@@ -88,12 +88,14 @@ Outcome pythagorean_identity(const Subject& subject, const RunConfig& config) {
     RC_TAG(std::string(format_of(c.format).name));
     const Table table = support::fetch_table(subject, capabilities, c);
     // Stored s = sin t + a, c = cos t + b with |a|, |b| <= delta (the budget's
-    // absolute error for values in [-1, 1]). Then
+    // absolute error for values in [-1, 1], or a third-party subject's
+    // float64-angle bound where larger). Then
     //   s^2 + c^2 - 1 = 2 (a sin t + b cos t) + a^2 + b^2,
     // and |a sin t + b cos t| <= sqrt(2) delta (Cauchy-Schwarz), so
     //   |s^2 + c^2 - 1| <= 2 sqrt(2) delta + 2 delta^2.
     // The left side is evaluated exactly enough (ExactSum: < 2^-100).
-    const double delta = support::value_error_bound(c.format, support::budget_for(subject, c.format).max_ulp);
+    const double delta = support::EntryErrorBound(subject, c.convention, c.request.dim, c.format)
+                             .up_to_row(c.request.row_offset + table.rows - 1);
     const double bound = (2.0 * std::numbers::sqrt2 * delta + 2.0 * delta * delta + 0x1.0p-100) * bound_rounding;
     for (std::int64_t r = 0; r < table.rows; ++r) {
       if (is_zero_row(c.convention, c.request.row_offset + r)) continue;  // encoding-bounds/zero-rows
@@ -144,7 +146,7 @@ Outcome squared_norm(const Subject& subject, const RunConfig& config) {
       }
     }
     const double u = support::budget_for(subject, c.format).max_ulp;
-    const double delta = support::value_error_bound(c.format, u);
+    const support::EntryErrorBound entry_bound(subject, c.convention, c.request.dim, c.format);
     // Each pair contributes s^2 + c^2 = 1 within 2 sqrt(2) delta + 2 delta^2
     // (see pythagorean-identity); an unpaired column v = x + a contributes
     // v^2 - x^2 = 2 a x + a^2, within 2 delta + delta^2; a column whose exact
@@ -159,6 +161,7 @@ Outcome squared_norm(const Subject& subject, const RunConfig& config) {
       support::ExactSum norm;
       for (std::int64_t col = 0; col < table.cols; ++col) norm.add_product(table.at(r, col), table.at(r, col));
       support::ExactSum expected;
+      const double delta = entry_bound.up_to_row(row);
       double bound = static_cast<double>(c.request.dim) * zero_delta * zero_delta;
       if (!zero_row) {
         expected.add(n_pairs);

@@ -1,5 +1,7 @@
 #include "pecheck/reports/report_model.hpp"
 
+#include "pecheck/properties/accuracy.hpp"
+
 namespace pecheck::reports {
 
 Summary summarize(const Report& report) {
@@ -17,9 +19,7 @@ Summary summarize(const Report& report) {
 
 bool all_held(const Report& report) { return summarize(report).failed == 0; }
 
-bool within_budget(const properties::Measurement& measurement) {
-  return measurement.mismatches == 0 && measurement.max_ulp <= measurement.budget_ulp;
-}
+bool within_budget(const properties::Measurement& measurement) { return properties::within_budget(measurement); }
 
 std::string_view to_string(RunMode mode) {
   switch (mode) {

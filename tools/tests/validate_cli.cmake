@@ -2,7 +2,8 @@
 # .npy and .safetensors conform (exit 0) with the JSON keys documented in
 # validation_report.hpp; a NumPy table with the PyTorch tutorial's float32
 # angles deviates (exit 1) with angle-precision; --output-dir writes the
-# validation and the report of the checks on the file, as `pecheck report` does.
+# validation and the report of the checks on the file, as `pecheck report` does,
+# with a reproduce line that writes them again.
 #
 #   cmake -DPECHECK=... -DPYTHON=... -DEXAMPLES=... -DWORK_DIR=... -P validate_cli.cmake
 file(REMOVE_RECURSE ${WORK_DIR})
@@ -56,6 +57,48 @@ if(PYTHON)
       set(failures "${failures}\n  --output-dir wrote no ${name}")
     endif()
   endforeach()
+endif()
+
+# A float64 table NumPy computes the ordinary way conforms by the
+# float64-angle bound, and says so; the report's reproduce line names the
+# file and the options given, and running it writes the same validation.
+if(PYTHON)
+  set(file ${WORK_DIR}/float64.npy)
+  set(report_dir ${WORK_DIR}/float64-report)
+  execute_process(COMMAND ${PYTHON} ${EXAMPLES}/numpy_tables.py vaswani 300 32 0 float64 ${file} --angles float64)
+  validate(float64 0 ${file} --json --max-ulp 1.5 --dtype float64 --offset 0 --output-dir ${report_dir})
+  expect_json(float64 verdict conforms)
+  expect_json(float64 "criterion;float64_angle_bound" ON)
+  expect_json(float64 "angle_bound;entries_beyond_bound" 0)
+  foreach(key IN ITEMS "worst;abs_error" "worst;ulp" "angle_bound;worst;value_hex" "angle_bound;worst;bound" "criterion;text")
+    string(JSON ignored ERROR_VARIABLE problem GET "${last_output}" ${key})
+    if(problem)
+      set(failures "${failures}\n  float64: no ${key} in the JSON")
+    endif()
+  endforeach()
+  file(READ ${report_dir}/report.json report)
+  string(JSON reproduce ERROR_VARIABLE problem GET "${report}" configuration reproduce)
+  foreach(part IN ITEMS "pecheck validate '${file}'" "--offset '0'" "--max-ulp 1.5" "--dtype float64"
+                        "--output-dir '${report_dir}'")
+    string(FIND "${reproduce}" "${part}" found)
+    if(problem OR found EQUAL -1)
+      set(failures "${failures}\n  the report's reproduce line '${reproduce}' lacks \"${part}\" ${problem}")
+    endif()
+  endforeach()
+  file(READ ${report_dir}/validation.json first_validation)
+  file(REMOVE_RECURSE ${report_dir})
+  string(REGEX REPLACE "^pecheck " "'${PECHECK}' " replay "${reproduce}")
+  execute_process(COMMAND sh -c "${replay}" RESULT_VARIABLE status OUTPUT_QUIET ERROR_VARIABLE err)
+  if(NOT status EQUAL 0 OR NOT EXISTS ${report_dir}/validation.json)
+    set(failures "${failures}\n  the reproduce line '${replay}' exited ${status}: ${err}")
+  else()
+    file(READ ${report_dir}/validation.json second_validation)
+    file(READ ${report_dir}/report.json second_report)
+    string(JSON second_reproduce ERROR_VARIABLE problem GET "${second_report}" configuration reproduce)
+    if(NOT second_validation STREQUAL first_validation OR NOT second_reproduce STREQUAL reproduce)
+      set(failures "${failures}\n  the reproduce line wrote another validation or reproduce line")
+    endif()
+  endif()
 endif()
 
 if(NOT failures STREQUAL "")

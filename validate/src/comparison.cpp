@@ -14,27 +14,6 @@ constexpr std::int64_t edge_rows = 32;
 constexpr std::int64_t block_rows = 8;
 constexpr std::int64_t least_rows = 64;
 
-// total += part, as if measured together (RMS over the entries without a typed mismatch).
-void merge(properties::Measurement& total, const properties::Measurement& part) {
-  if (total.entries == 0) {
-    total = part;
-    return;
-  }
-  const auto measured = [](const properties::Measurement& m) { return static_cast<double>(m.entries - m.mismatches); };
-  const double squares = total.rms_ulp * total.rms_ulp * measured(total) + part.rms_ulp * part.rms_ulp * measured(part);
-  if (measured(part) > 0 && (measured(total) == 0 || part.max_ulp > total.max_ulp)) {
-    total.max_ulp = part.max_ulp;
-    total.worst = part.worst;
-  }
-  total.entries += part.entries;
-  total.mismatches += part.mismatches;
-  total.max_abs_error = std::max(total.max_abs_error, part.max_abs_error);
-  total.rms_ulp = measured(total) > 0 ? std::sqrt(squares / measured(total)) : 0.0;
-  for (std::size_t k = 0; k < total.ulp_histogram.counts.size() && k < part.ulp_histogram.counts.size(); ++k) {
-    total.ulp_histogram.counts[k] += part.ulp_histogram.counts[k];
-  }
-}
-
 }  // namespace
 
 std::vector<std::int64_t> rows_to_compare(std::int64_t rows, std::int64_t dim, std::int64_t row_offset,
@@ -68,6 +47,7 @@ std::vector<std::int64_t> rows_to_compare(std::int64_t rows, std::int64_t dim, s
 properties::Measurement compare_with_reference(const Table& table, const Convention& convention,
                                                std::int64_t row_offset, const std::vector<std::int64_t>& rows,
                                                double budget_ulp, const std::string& budget_source,
+                                               const properties::Float64AngleAllowance* allowance,
                                                const ComparisonPlan& plan) {
   properties::Measurement total;
   total.format = table.format;
@@ -84,12 +64,15 @@ properties::Measurement compare_with_reference(const Table& table, const Convent
     Table part = make_table(count, table.cols, table.format);
     std::copy(table.values.begin() + rows[start] * table.cols, table.values.begin() + (rows[start] + count) * table.cols,
               part.values.begin());
-    merge(total, properties::measure_accuracy(part, exact.exact, convention, request, budget_ulp, budget_source));
+    properties::merge_measurement(
+        total, properties::measure_accuracy(part, exact.exact, convention, request, budget_ulp, budget_source, allowance));
     done += count;
     if (plan.progress) plan.progress(done, static_cast<std::int64_t>(rows.size()));
     start = end;
   }
-  total.worst.row -= row_offset;  // measure_accuracy names the convention row; report the file's
+  // measure_accuracy names the convention row; report the file's.
+  total.worst.row -= row_offset;
+  if (total.abs_bound) total.abs_bound->worst.row -= row_offset;
   return total;
 }
 

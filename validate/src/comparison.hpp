@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pecheck/convention.hpp"
+#include "pecheck/properties/angle_allowance.hpp"
 #include "pecheck/properties/outcome.hpp"
 #include "pecheck/table.hpp"
 
@@ -28,11 +29,13 @@ std::vector<std::int64_t> rows_to_compare(std::int64_t rows, std::int64_t dim, s
                                           const std::vector<std::int64_t>& priority, const ComparisonPlan& plan);
 
 // Statistics of `rows` of the table (file rows; convention row = file row +
-// row_offset) against the reference, with the budget. The worst input's row
-// is the file row.
+// row_offset) against the reference, with the budget and, when given, the
+// allowance that judges entries beyond it again. The worst inputs' rows are
+// file rows.
 properties::Measurement compare_with_reference(const Table& table, const Convention& convention,
                                                std::int64_t row_offset, const std::vector<std::int64_t>& rows,
                                                double budget_ulp, const std::string& budget_source,
+                                               const properties::Float64AngleAllowance* allowance,
                                                const ComparisonPlan& plan);
 
 }  // namespace pecheck::validate

@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 #include "comparison.hpp"
 #include "faults.hpp"
 #include "narrow_format.hpp"
 #include "pecheck/fast_encoding.hpp"
+#include "pecheck/properties/accuracy.hpp"
 #include "pecheck/properties/budgets.hpp"
 #include "table_rows.hpp"
 
@@ -81,7 +83,16 @@ void decide(ValidationResult& result) {
     result.reasons.push_back(std::to_string(m.mismatches) + " entries are typed mismatches (NaN, infinity or signed zero)");
   }
   if (result.ulp_criterion && m.max_ulp > m.budget_ulp) {
-    result.reasons.push_back("max " + number(m.max_ulp) + " ULP exceeds the budget of " + number(m.budget_ulp) + " ULP");
+    if (!m.abs_bound) {
+      result.reasons.push_back("max " + number(m.max_ulp) + " ULP exceeds the budget of " + number(m.budget_ulp) + " ULP");
+    } else if (m.abs_bound->beyond_bound > 0) {
+      const properties::WorstInput& w = m.abs_bound->worst;
+      const std::int64_t count = m.abs_bound->beyond_bound;
+      result.reasons.push_back(std::to_string(count) + (count == 1 ? " entry exceeds" : " entries exceed") +
+                               " both the budget of " + number(m.budget_ulp) + " ULP and " + m.abs_bound->name +
+                               " (largest |error| / bound " + number(m.abs_bound->worst_ratio) + " at row " +
+                               std::to_string(w.row) + ", column " + std::to_string(w.column) + ")");
+    }
   }
   if (result.max_abs_error_budget && m.max_abs_error > *result.max_abs_error_budget) {
     result.reasons.push_back("max abs error " + number(m.max_abs_error) + " exceeds the budget of " +
@@ -132,6 +143,7 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
   const properties::UlpBudget& budget = properties::ulp_budget("third-party", table.format);
   result.max_abs_error_budget = options.max_abs_error;
   result.ulp_criterion = options.max_ulp || !options.max_abs_error;
+  result.angle_allowance = result.ulp_criterion && !options.ulp_only;
   result.measurement.budget_ulp = options.max_ulp.value_or(budget.max_ulp);
   result.measurement.budget_source =
       options.max_ulp ? "--max-ulp" : "pecheck's third-party budget: " + std::string(budget.source);
@@ -154,19 +166,27 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
 
   ComparisonPlan plan{options.entry_budget, options.full, options.threads, options.progress};
   const std::vector<std::int64_t> rows = rows_to_compare(table.rows, table.cols, offset, worst_rows(scan), plan);
+  std::optional<properties::Float64AngleAllowance> allowance;
+  if (result.angle_allowance) allowance.emplace(convention, table.cols, table.format);
   result.measurement = compare_with_reference(table, convention, offset, rows, result.measurement.budget_ulp,
-                                              result.measurement.budget_source, plan);
+                                              result.measurement.budget_source, allowance ? &*allowance : nullptr, plan);
   result.compared = true;
   result.rows_compared = static_cast<std::int64_t>(rows.size());
   result.sampled = result.rows_compared < table.rows;
 
-  const bool within = result.measurement.max_ulp <= result.measurement.budget_ulp && result.measurement.mismatches == 0;
-  if (!within && detection.sinusoidal) {
+  if (!properties::within_budget(result.measurement) && detection.sinusoidal) {
     // An entry may be off by the ULP budget at the value's own binade; near 1
     // that is budget * 2^(1-p) in absolute terms, the most a row may differ.
     const double tolerance =
         std::max(result.measurement.budget_ulp, 1.0) * std::ldexp(1.0, 1 - format_of(table.format).precision);
     if (auto hazard = position_precision(table, convention, scan, tolerance)) result.hazards.push_back(*hazard);
+    if (allowance) {
+      // Float64 angles are no fault: a row within the float64-angle bound is
+      // no evidence of angles computed in a low precision.
+      for (std::size_t k = 0; k < scan.rows.size(); ++k) {
+        if (scan.errors[k] <= allowance->largest_bound(scan.rows[k] + offset)) scan.errors[k] = 0.0;
+      }
+    }
     if (auto hazard = angle_precision(scan, largest_frequency(convention, table.cols), tolerance)) {
       result.hazards.push_back(*hazard);
     }

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pecheck/properties/angle_allowance.hpp"
 #include "pecheck/validate/validation_report.hpp"
 
 namespace pecheck::validate {
@@ -15,6 +16,17 @@ json number(double x) {
   if (std::isfinite(x)) return x;
   if (std::isnan(x)) return "nan";
   return x > 0 ? "inf" : "-inf";
+}
+
+json input_json(const properties::WorstInput& input, double ulps) {
+  return {{"row", input.row},
+          {"position", input.position},
+          {"column", input.column},
+          {"value", number(input.value)},
+          {"value_hex", input.value_hex},
+          {"exact", input.exact_text},
+          {"ulp", number(ulps)},
+          {"abs_error", number(input.abs_error)}};
 }
 
 json rule_json(const FrequencyRule& rule) {
@@ -56,21 +68,38 @@ std::string validation_json(const ValidationResult& result, const std::string& f
   out["sampled"] = result.sampled;
   out["budget"] = {{"max_ulp", result.ulp_criterion ? json(m.budget_ulp) : json(nullptr)},
                    {"source", m.budget_source},
-                   {"max_abs_error", result.max_abs_error_budget ? json(*result.max_abs_error_budget) : json(nullptr)}};
+                   {"max_abs_error", result.max_abs_error_budget ? json(*result.max_abs_error_budget) : json(nullptr)},
+                   {"float64_angle_bound", result.angle_allowance
+                                               ? json(std::string(properties::float64_angle_allowance_source))
+                                               : json(nullptr)}};
   if (result.compared) {
     out["max_ulp"] = number(m.max_ulp);
     out["rms_ulp"] = number(m.rms_ulp);
     out["max_abs_error"] = number(m.max_abs_error);
     out["mismatches"] = m.mismatches;
-    if (m.entries > m.mismatches) {
-      out["worst"] = {{"row", m.worst.row},           {"position", m.worst.position},
-                      {"column", m.worst.column},     {"value", number(m.worst.value)},
-                      {"value_hex", m.worst.value_hex}, {"exact", m.worst.exact_text}};
+    out["worst"] = m.entries > m.mismatches ? input_json(m.worst, m.max_ulp) : json(nullptr);
+    if (m.abs_bound) {
+      const properties::AbsoluteBoundCheck& check = *m.abs_bound;
+      json worst = nullptr;
+      if (check.beyond_ulp > 0) {
+        worst = input_json(check.worst, check.worst_ulp);
+        worst["bound"] = number(check.worst_bound);
+      }
+      out["angle_bound"] = {{"entries_beyond_ulp", check.beyond_ulp},
+                            {"entries_beyond_bound", check.beyond_bound},
+                            {"worst_ratio", check.beyond_ulp > 0 ? number(check.worst_ratio) : json(nullptr)},
+                            {"worst", worst}};
     } else {
-      out["worst"] = nullptr;
+      out["angle_bound"] = nullptr;
     }
+    out["criterion"] = {{"ulp", result.ulp_criterion},
+                        {"float64_angle_bound", result.angle_allowance},
+                        {"abs_error", result.max_abs_error_budget.has_value()},
+                        {"text", criterion_text(result)}};
   } else {
-    for (const char* key : {"max_ulp", "rms_ulp", "max_abs_error", "mismatches", "worst"}) out[key] = nullptr;
+    for (const char* key : {"max_ulp", "rms_ulp", "max_abs_error", "mismatches", "worst", "angle_bound", "criterion"}) {
+      out[key] = nullptr;
+    }
   }
   json hazards = json::array();
   for (const Hazard& hazard : result.hazards) {

@@ -4,6 +4,49 @@
 
 namespace pecheck::validate {
 
+namespace {
+
+std::string input_text(const properties::WorstInput& input) {
+  return "row " + std::to_string(input.row) + " (position " + std::to_string(input.position) + "), column " +
+         std::to_string(input.column) + ": " + input.value_hex + " against exact " + input.exact_text;
+}
+
+std::string entries(std::int64_t count) { return std::to_string(count) + (count == 1 ? " entry" : " entries"); }
+
+std::string number(double x) {
+  std::ostringstream out;
+  out.precision(4);
+  out << x;
+  return out.str();
+}
+
+}  // namespace
+
+std::string criterion_text(const ValidationResult& result) {
+  const properties::Measurement& m = result.measurement;
+  std::string text;
+  if (!result.ulp_criterion) {
+    text = "the absolute error alone (--max-abs-error): max " + number(m.max_abs_error) + " against " +
+           number(*result.max_abs_error_budget);
+    return text;
+  }
+  const std::string budget = number(m.budget_ulp) + " ULP";
+  if (!m.abs_bound) {
+    text = "the ULP budget alone (--ulp-only): max " + number(m.max_ulp) + " ULP against " + budget;
+  } else if (m.abs_bound->beyond_ulp == 0) {
+    text = "the ULP budget: every entry is within " + budget + " (" + m.abs_bound->name + " was not needed)";
+  } else {
+    text = "the ULP budget or " + m.abs_bound->name + ": " + entries(m.abs_bound->beyond_ulp) + " beyond " + budget +
+           ", ";
+    text += m.abs_bound->beyond_bound == 0 ? "each within the bound"
+                                           : std::to_string(m.abs_bound->beyond_bound) + " of them beyond the bound too";
+  }
+  if (result.max_abs_error_budget) {
+    text += "; and the absolute error: max " + number(m.max_abs_error) + " against " + number(*result.max_abs_error_budget);
+  }
+  return text;
+}
+
 std::string validation_text(const ValidationResult& result, const std::string& file) {
   const Detection& detection = result.detection;
   std::ostringstream out;
@@ -37,13 +80,21 @@ std::string validation_text(const ValidationResult& result, const std::string& f
     if (m.mismatches > 0) out << ", " << m.mismatches << " typed mismatches";
     out << '\n';
     if (m.entries > m.mismatches) {
-      out << "  worst: row " << m.worst.row << " (position " << m.worst.position << "), column " << m.worst.column
-          << ": " << m.worst.value_hex << " against exact " << m.worst.exact_text << '\n';
+      out << "  worst ULP: " << input_text(m.worst) << ": " << m.max_ulp << " ULP, abs error " << m.worst.abs_error
+          << '\n';
     }
     out << "  budget: ";
     if (result.ulp_criterion) out << m.budget_ulp << " ULP (" << m.budget_source << ")";
+    if (m.abs_bound) out << ", or " << m.abs_bound->name << " (" << m.abs_bound->source << ")";
     if (result.max_abs_error_budget) out << (result.ulp_criterion ? "; " : "") << "abs error " << *result.max_abs_error_budget;
     out << '\n';
+    if (m.abs_bound && m.abs_bound->beyond_ulp > 0) {
+      const properties::AbsoluteBoundCheck& check = *m.abs_bound;
+      out << "  worst against " << check.name << ": " << input_text(check.worst) << ": " << check.worst_ulp
+          << " ULP, abs error " << check.worst.abs_error << ", bound " << check.worst_bound << " (|error| / bound "
+          << check.worst_ratio << ")\n";
+    }
+    out << "  criterion: " << criterion_text(result) << '\n';
   }
   for (const Hazard& hazard : result.hazards) out << "  hazard " << to_string(hazard.kind) << ": " << hazard.evidence << '\n';
   for (const std::string& reason : result.reasons) out << "  " << to_string(result.verdict) << ": " << reason << '\n';

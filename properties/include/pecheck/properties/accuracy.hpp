@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "pecheck/convention.hpp"
+#include "pecheck/properties/angle_allowance.hpp"
 #include "pecheck/fast_encoding.hpp"
 #include "pecheck/properties/outcome.hpp"
 #include "pecheck/table.hpp"
@@ -14,8 +16,27 @@ namespace pecheck::properties {
 
 // Statistics of `computed` against `exact` (same shape, row-major) in the
 // format; `request` gives the positions of the rows for the worst input.
+// With an allowance (third-party subjects), entries beyond the ULP budget are
+// judged again against its bound (Measurement::abs_bound).
 Measurement measure_accuracy(const Table& computed, const std::vector<DoubleDouble>& exact, const Convention& convention,
-                             const TableRequest& request, double budget_ulp, std::string budget_source);
+                             const TableRequest& request, double budget_ulp, std::string budget_source,
+                             const Float64AngleAllowance* allowance = nullptr);
+
+// total := the statistics of total's entries and part's entries together
+// (max, RMS from the sums of squares, histogram counts, the worse worst
+// input, the absolute-bound counts). An empty total takes part's format,
+// budget and histogram edges.
+void merge_measurement(Measurement& total, const Measurement& part);
+
+// Whether a measurement is within its budget: no typed mismatch, and the
+// largest ULP error at most the budget or, with an absolute bound, no entry
+// beyond both.
+bool within_budget(const Measurement& measurement);
+
+// "float32: max 0.5 ULP (budget 1), RMS 0.21, max abs 2.9e-08, 123456 entries, worst at ...".
+std::string summary(const Measurement& measurement);
+// "12 entries beyond the ULP budget, all within the float64-angle bound (largest |error| / bound 0.2 at ...)".
+std::string abs_bound_text(const AbsoluteBoundCheck& check);
 
 // Rows sampled for a sweep up to 2^24: the first rows, rows near powers of
 // two, and the last rows below 2^24, as TableRequests of `rows_per_block`.

@@ -27,9 +27,11 @@ namespace pecheck::testing {
 
 // Matches a pecheck::Table whose every entry is within max_ulp (default:
 // pecheck's third-party budget for the table's format) of the correctly
-// rounded value of the convention's rows [row_offset, row_offset + rows),
-// with no NaN, infinity or signed-zero mismatch. On failure it explains with
-// max and RMS ULP and the worst entry (row, column, bits, exact value).
+// rounded value of the convention's rows [row_offset, row_offset + rows), or
+// within the float64-angle bound of an ordinary float64 computation
+// (angle_allowance.hpp), with no NaN, infinity or signed-zero mismatch. On
+// failure it explains with max and RMS ULP and the worst entry (row, column,
+// bits, exact value).
 class ConventionMatcher {
  public:
   using is_gtest_matcher = void;
@@ -52,8 +54,9 @@ class ConventionMatcher {
     const properties::UlpBudget& budget = properties::ulp_budget("third-party", table.format);
     const double max_ulp = max_ulp_.value_or(budget.max_ulp);
     const reference::ReferenceTable exact = reference::reference_table(convention_, request, table.format);
+    const properties::Float64AngleAllowance allowance(convention_, table.cols, table.format);
     const properties::Measurement m = properties::measure_accuracy(
-        table, exact.exact, convention_, request, max_ulp, max_ulp_ ? "given" : std::string(budget.source));
+        table, exact.exact, convention_, request, max_ulp, max_ulp_ ? "given" : std::string(budget.source), &allowance);
     if (why != nullptr) {
       *why << "whose " << format_of(table.format).name << " entries are within max " << m.max_ulp << " ULP (RMS "
            << m.rms_ulp << ", max abs error " << m.max_abs_error << ")";
@@ -62,8 +65,9 @@ class ConventionMatcher {
         *why << "; the worst is row " << m.worst.row - row_offset_ << " (position " << m.worst.position
              << "), column " << m.worst.column << ": " << m.worst.value_hex << " against exact " << m.worst.exact_text;
       }
+      if (m.abs_bound && m.abs_bound->beyond_ulp > 0) *why << "; " << properties::abs_bound_text(*m.abs_bound);
     }
-    return m.mismatches == 0 && m.max_ulp <= max_ulp;
+    return properties::within_budget(m);
   }
 
   void DescribeTo(std::ostream* os) const {

@@ -28,11 +28,27 @@ struct WorstInput {
   std::string value_hex;      // its bit pattern in the format
   DoubleDouble exact;         // the exact value to ~106 bits
   std::string exact_text;     // the exact value in decimal, 21 significant digits
+  double abs_error = 0.0;     // |value - exact|, shown beside the ULP error
 };
 
 struct Histogram {
   std::vector<double> upper_edges;      // bin i counts values <= upper_edges[i] (and > the previous edge)
   std::vector<std::int64_t> counts;     // same length
+};
+
+// The entries beyond the ULP budget, judged again against an absolute bound
+// of the error the subject's computation may have: the third-party
+// float64-angle allowance (angle_allowance.hpp). An entry passes when it is
+// within the ULP budget or within the bound.
+struct AbsoluteBoundCheck {
+  std::string name;               // "the float64-angle bound"
+  std::string source;             // its derivation, in one sentence
+  std::int64_t beyond_ulp = 0;    // entries beyond the ULP budget (typed mismatches apart)
+  std::int64_t beyond_bound = 0;  // of those, beyond the bound too: the entries that fail
+  double worst_ratio = 0.0;       // the largest |error| / bound among them
+  WorstInput worst;               // that entry (when beyond_ulp > 0)
+  double worst_ulp = 0.0;
+  double worst_bound = 0.0;
 };
 
 // A measurement's statistics against its budget.
@@ -47,6 +63,7 @@ struct Measurement {
   Histogram ulp_histogram;
   double budget_ulp = 0.0;              // the budget the max was held against
   std::string budget_source;            // where the budget comes from (derivation or measurement)
+  std::optional<AbsoluteBoundCheck> abs_bound;  // when entries may pass by an absolute bound instead
 };
 
 // A named statistic a check computed (an energy ratio, a variance, a bound),

@@ -164,8 +164,10 @@ Summary summarize(const Report& report);
 // True when no check failed (not-applicable checks do not fail a run).
 bool all_held(const Report& report);
 
-// A measurement within its budget: the max ULP at most the budget and no
-// typed mismatch (signed zero, NaN, infinity).
+// A measurement within its budget: no typed mismatch (signed zero, NaN,
+// infinity) and the max ULP at most the budget, or no entry beyond both the
+// budget and the measurement's absolute bound (third-party subjects), as
+// properties::within_budget.
 bool within_budget(const properties::Measurement& measurement);
 
 std::string_view to_string(RunMode mode);

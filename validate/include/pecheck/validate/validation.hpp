@@ -28,7 +28,8 @@ class ValidationInputError : public std::invalid_argument {
 };
 
 enum class ValidationVerdict {
-  conforms,  // every compared entry is within the budget, and nothing is non-finite or out of range
+  conforms,  // every compared entry is within the budget (or the float64-angle bound), and nothing is
+             // non-finite or out of range
   deviates,  // a compared entry is outside the budget, or the table is not an encoding at all
   unknown,   // the table looks sinusoidal but no convention or offset could be settled
 };
@@ -45,6 +46,9 @@ struct ValidationOptions {
   std::optional<std::int64_t> row_offset;   // skip detection of the offset
   std::optional<double> max_ulp;            // default: the third-party budget of the format
   std::optional<double> max_abs_error;      // alone: replaces the ULP criterion; with max_ulp: both hold
+  // Entries beyond the ULP budget pass when within the float64-angle bound
+  // (properties/angle_allowance.hpp) unless this is set.
+  bool ulp_only = false;
   std::optional<FormatId> compare_as;       // default: the narrowest format holding every value
   // The reference costs about 2 us per entry per core: beyond this many
   // entries rows are sampled (deterministically) unless `full`.
@@ -67,6 +71,8 @@ struct ValidationResult {
   properties::Measurement measurement;   // worst.row is the file row, worst.position its position
   std::optional<double> max_abs_error_budget;
   bool ulp_criterion = true;             // false when --max-abs-error alone replaced it
+  bool angle_allowance = false;          // the ULP criterion admits entries within the float64-angle bound
+                                         // (measurement.abs_bound holds what it admitted)
   std::int64_t rows_compared = 0;
   bool sampled = false;                  // fewer rows than the table's were compared
   std::vector<Hazard> hazards;

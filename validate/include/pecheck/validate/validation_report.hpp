@@ -8,9 +8,12 @@
 // zero_rows (file rows), row_offset, offset_ambiguous, sinusoidal,
 // pair_fraction, compared, entries_compared, rows_compared, sampled,
 // max_ulp, rms_ulp, max_abs_error, mismatches, budget {max_ulp, source,
-// max_abs_error}, worst {row, position, column, value, value_hex, exact},
-// hazards [{kind, evidence}], reasons, notes. Numbers that were not measured
-// are null.
+// max_abs_error, float64_angle_bound (its source, or null under --ulp-only)},
+// worst {row, position, column, value, value_hex, exact, ulp, abs_error},
+// angle_bound {entries_beyond_ulp, entries_beyond_bound, worst_ratio, worst
+// {... as worst, bound}} (null when the bound was not applied), criterion
+// {ulp, float64_angle_bound, abs_error (which applied), text}, hazards
+// [{kind, evidence}], reasons, notes. Numbers that were not measured are null.
 #pragma once
 
 #include <string>
@@ -20,6 +23,10 @@
 namespace pecheck::validate {
 
 std::string validation_text(const ValidationResult& result, const std::string& file);
+// Which criterion decided the comparison, with its figures, in one line: "the
+// ULP budget or the float64-angle bound: 37 entries beyond 2 ULP, each within
+// the bound".
+std::string criterion_text(const ValidationResult& result);
 std::string validation_json(const ValidationResult& result, const std::string& file);
 
 }  // namespace pecheck::validate
