@@ -1,6 +1,7 @@
-// Shared by the .npy and .safetensors tests: temporary directories, bit
-// patterns worth storing, an independent decoder to check values against,
-// and a way to run NumPy when it is installed.
+// Shared by the .npy and .safetensors tests: bit patterns worth storing, an
+// independent decoder to check values against, and the NumPy interop script
+// (temporary directories and the Python finder are the parts' shared
+// pecheck/testing headers).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -10,7 +11,6 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -25,29 +25,10 @@
 
 #include "pecheck/format.hpp"
 #include "pecheck/table_file.hpp"
+#include "pecheck/testing/shell.hpp"
+#include "pecheck/testing/temp_dir.hpp"
 
 namespace pecheck::testing {
-
-// A fresh directory under the system's temporary directory, removed with its contents.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "pecheck-io-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + pattern);
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-  std::filesystem::path operator/(std::string_view name) const { return path_ / name; }
-
- private:
-  std::filesystem::path path_;
-};
 
 inline std::vector<std::byte> to_bytes(std::string_view text) {
   std::vector<std::byte> bytes(text.size());
@@ -208,42 +189,6 @@ inline InteropRecord parse_interop_record(const std::string& text) {
   std::string hex;
   while (in >> hex) record.bits.push_back(std::stoull(hex, nullptr, 16));
   return record;
-}
-
-struct CommandResult {
-  int status = -1;
-  std::string output;
-};
-
-inline CommandResult run_command(const std::string& command) {
-  CommandResult result;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  std::array<char, 4096> buffer{};
-  std::size_t got = 0;
-  while ((got = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.output.append(buffer.data(), got);
-  result.status = ::pclose(pipe);
-  return result;
-}
-
-inline std::string shell_quote(const std::string& text) {
-  std::string quoted = "'";
-  for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
-// A Python interpreter that can import NumPy: $PECHECK_PYTHON if set, else
-// python3 on PATH, else the system's /usr/bin/python3 (a PATH python3 from a
-// version manager often lacks the distribution's numpy).
-inline std::optional<std::string> python_with_numpy() {
-  std::vector<std::string> candidates;
-  if (const char* chosen = std::getenv("PECHECK_PYTHON")) candidates.emplace_back(chosen);
-  candidates.emplace_back("python3");
-  candidates.emplace_back("/usr/bin/python3");
-  for (const auto& candidate : candidates) {
-    if (run_command(shell_quote(candidate) + " -c 'import numpy' 2>/dev/null").status == 0) return candidate;
-  }
-  return std::nullopt;
 }
 
 // The interop script beside these tests (its directory comes from CMake).
