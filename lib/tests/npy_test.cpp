@@ -381,19 +381,7 @@ std::vector<MalformedCase> malformed_npy_cases() {
 TEST(NpyMalformed, everyMalformedInputRaisesAOneLineErrorNamingTheFileAndField) {
   const auto cases = malformed_npy_cases();
   EXPECT_GE(cases.size(), 30u);
-  maybe_keep_corpus(cases, ".npy");
-  TempDir dir;
-  for (const auto& c : cases) {
-    SCOPED_TRACE(c.name);
-    const auto path = dir / (c.name + ".npy");
-    write_bytes(path, c.bytes);
-    try {
-      const TableFile read = read_npy(path);
-      ADD_FAILURE() << "read as a " << read.table.rows << " x " << read.table.cols << " table";
-    } catch (const TableFileError& error) {
-      EXPECT_TRUE(is_good_error_message(error.what(), path.string(), c.field));
-    }
-  }
+  expect_every_malformed_input_refused(cases, ".npy", [](const std::filesystem::path& path) { return read_npy(path); });
 }
 
 TEST(NpyMalformed, nanAndInfinityAreValuesNotFormatErrors) {

@@ -232,4 +232,25 @@ inline void maybe_keep_corpus(const std::vector<MalformedCase>& cases, std::stri
   for (const auto& c : cases) write_bytes(std::filesystem::path(directory) / (c.name + std::string(extension)), c.bytes);
 }
 
+// Each malformed case, written to a file with `extension` (and kept as a
+// fuzz seed when PECHECK_WRITE_CORPUS asks), must make `read` throw a
+// one-line TableFileError naming the file and the case's field.
+template <typename Read>
+void expect_every_malformed_input_refused(const std::vector<MalformedCase>& cases, std::string_view extension,
+                                          Read read) {
+  maybe_keep_corpus(cases, extension);
+  TempDir dir;
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    const auto path = dir / (c.name + std::string(extension));
+    write_bytes(path, c.bytes);
+    try {
+      const TableFile file = read(path);
+      ADD_FAILURE() << "read as a " << file.table.rows << " x " << file.table.cols << " table";
+    } catch (const TableFileError& error) {
+      EXPECT_TRUE(is_good_error_message(error.what(), path.string(), c.field));
+    }
+  }
+}
+
 }  // namespace pecheck::testing
