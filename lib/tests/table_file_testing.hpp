@@ -137,6 +137,22 @@ inline bool same_value(double actual, std::uint64_t expected_bits, FormatId form
   return actual == *expected && std::signbit(actual) == std::signbit(*expected);
 }
 
+// Whether `values` are the values of `bits` in `format`, one for one
+// (same_value: the sign of zero kept, NaN matching NaN); names the first that is not.
+inline ::testing::AssertionResult are_values_of(const std::vector<double>& values, const std::vector<std::uint64_t>& bits,
+                                                FormatId format) {
+  if (values.size() != bits.size()) {
+    return ::testing::AssertionFailure() << values.size() << " values for " << bits.size() << " bit patterns";
+  }
+  for (std::size_t k = 0; k < bits.size(); ++k) {
+    if (!same_value(values[k], bits[k], format)) {
+      return ::testing::AssertionFailure() << "value " << k << " is " << std::hexfloat << values[k]
+                                           << ", not the value of bits 0x" << std::hex << bits[k];
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
 // A double holding the value of bits: reference_value, or for a NaN the
 // placement documented in float_bits.hpp (payload at the top of double's
 // fraction, sign kept), so NaN payloads can be written and compared.
@@ -196,6 +212,24 @@ inline std::string interop_script() { return std::string(PECHECK_TEST_SOURCE_DIR
 
 inline CommandResult run_interop(const std::string& python, const std::string& arguments) {
   return run_command(shell_quote(python) + " -B " + shell_quote(interop_script()) + " " + arguments + " 2>&1");
+}
+
+// A table file that table_interop.py's write-* command left, and the record
+// its .expect sidecar holds.
+struct InteropFile {
+  std::filesystem::path path;
+  InteropRecord expected;
+};
+
+// The files ending in `extension` in `dir`, each with its sidecar's record.
+inline std::vector<InteropFile> interop_files(const std::filesystem::path& dir, std::string_view extension) {
+  std::vector<InteropFile> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != extension) continue;
+    std::ifstream sidecar(std::filesystem::path(entry.path()).replace_extension(".expect"));
+    files.push_back({entry.path(), parse_interop_record(std::string(std::istreambuf_iterator<char>(sidecar), {}))});
+  }
+  return files;
 }
 
 // What a test expects of every TableFileError: one line, naming the file,
