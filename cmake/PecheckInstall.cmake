@@ -8,23 +8,19 @@
 include(CMakePackageConfigHelpers)
 
 set(PECHECK_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/pecheck)
-set(pecheck_installed_targets pecheck_core pecheck_reference)
-foreach(part IN ITEMS properties validate reports)
-  if(TARGET pecheck_${part})
-    list(APPEND pecheck_installed_targets pecheck_${part})
-  endif()
-endforeach()
-
-install(TARGETS ${pecheck_installed_targets}
+# The parts are those pecheck_add_part made (PecheckParts.cmake), all in one
+# export set: install(EXPORT) refuses a part that links a part left out of it.
+# Each one's headers are its include/ directory.
+get_property(pecheck_parts GLOBAL PROPERTY PECHECK_PARTS)
+install(TARGETS ${pecheck_parts}
         EXPORT pecheckTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-foreach(part IN ITEMS lib reference properties validate reports)
-  if(EXISTS ${PROJECT_SOURCE_DIR}/${part}/include)
-    install(DIRECTORY ${PROJECT_SOURCE_DIR}/${part}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-  endif()
+foreach(part IN LISTS pecheck_parts)
+  get_target_property(part_dir ${part} SOURCE_DIR)
+  install(DIRECTORY ${part_dir}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()
 if(TARGET pecheck)
   install(TARGETS pecheck RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

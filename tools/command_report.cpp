@@ -3,9 +3,11 @@
 #include <cstdio>
 #include <ctime>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "commands.hpp"
+#include "pecheck/bench/figures.hpp"
 #include "pecheck/reports/report_files.hpp"
 #include "pecheck/reports/report_run.hpp"
 #include "pecheck/subject.hpp"
@@ -40,7 +42,10 @@ Command add_report_command(CLI::App& app) {
       "Run every check on pecheck's fast implementation and write a report directory: report.html (one\n"
       "self-contained page with SVG figures), report.md (a CI job summary), report.json (versioned, see\n"
       "reports/schema/report.schema.json), report.junit.xml (one testcase per check) and figures/*.svg.\n"
-      "The same seed gives the same bytes. Exit status 0 when every check held, 1 when one failed.\n"
+      "A performance section times the fast path as `pecheck bench` does (10-30 s; not with --quick,\n"
+      "see --performance). The same seed gives the same bytes, except those timings: --no-performance\n"
+      "leaves them out. Exit status 0 when every check held, 1 when one failed; a missed performance\n"
+      "target is reported, not a failure.\n"
       "Example: pecheck report --quick --output-dir /tmp/report");
   struct Options {
     std::string output_dir = "pecheck-report";
@@ -48,6 +53,9 @@ Command add_report_command(CLI::App& app) {
     bool quick = false;
     bool full = false;
     bool html_date = false;
+    bool performance = false;
+    bool no_performance = false;
+    bool measure_performance() const { return performance || (!no_performance && !quick); }
   };
   auto options = std::make_shared<Options>();
   command->add_option("--output-dir", options->output_dir, "Directory to write (created if missing)")
@@ -57,6 +65,13 @@ Command add_report_command(CLI::App& app) {
   CLI::Option* quick = command->add_flag("--quick", options->quick, "Fewer cases and smaller sweeps (a few seconds)");
   CLI::Option* full = command->add_flag("--full", options->full, "More cases and larger sweeps (minutes)");
   quick->excludes(full);
+  CLI::Option* with_performance =
+      command->add_flag("--performance", options->performance,
+                        "Measure the fast path's speed for the performance section (the default, except with --quick,\n"
+                        "where it times tiny sizes: a smoke test, not a measurement)");
+  CLI::Option* without_performance = command->add_flag("--no-performance", options->no_performance,
+                                                       "Leave the performance section out (same seed, same bytes)");
+  with_performance->excludes(without_performance);
   command->add_flag("--html-date", options->html_date,
                     "Show today's date in the HTML page (the page then differs day to day)");
 
@@ -69,13 +84,32 @@ Command add_report_command(CLI::App& app) {
     char seed_text[24];
     std::snprintf(seed_text, sizeof seed_text, "0x%016llx", static_cast<unsigned long long>(options->seed));
     const char* mode_flag = options->quick ? " --quick" : options->full ? " --full" : "";
-    settings.reproduce = std::string("pecheck report --seed ") + seed_text + mode_flag;
+    const char* performance_flag = options->performance      ? " --performance"
+                                   : options->no_performance ? " --no-performance"
+                                                             : "";
+    settings.reproduce = std::string("pecheck report --seed ") + seed_text + mode_flag + performance_flag;
     reports::ensure_directory(options->output_dir);  // a bad --output-dir fails before the checks run
     const reports::Progress progress = progress_line();
+    // Timed first, while nothing else of this run competes for the cores.
+    std::optional<bench::Figures> performance;
+    if (options->measure_performance()) {
+      bench::BenchOptions bench_options;
+      bench_options.quick = options->quick;
+      if (progress) {
+        bench_options.progress = [&progress](const std::string& step) { progress("performance: " + step, 0, 1); };
+      }
+      performance = bench::measure_figures(bench_options);
+    }
     const std::unique_ptr<Subject> subject = make_fast_subject();
     std::vector<reports::CheckResult> checks =
         reports::run_checks(*subject, reports::registered_checks(), reports::run_config(settings), progress);
-    const reports::Report report = reports::build_report(*subject, std::move(checks), settings, progress);
+    reports::Report report = reports::build_report(*subject, std::move(checks), settings, progress);
+    report.performance = std::move(performance);
+    if (!report.performance) {
+      report.notes.push_back(std::string("Performance not measured (") +
+                             (options->quick ? "--quick" : "--no-performance") +
+                             "): pecheck bench measures it, as does pecheck report without that flag.");
+    }
     reports::HtmlOptions html;
     if (options->html_date) html.date = today();
     const auto written = reports::write_report_files(report, options->output_dir, html);

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "pecheck/bench/figures.hpp"
+#include "pecheck/bench/targets.hpp"
 
 namespace pecheck::bench {
 
@@ -14,44 +15,35 @@ std::string printed(const char* format, auto... values) {
   return line;
 }
 
-std::string shape(std::int64_t rows, std::int64_t dim) { return std::to_string(rows) + " x " + std::to_string(dim); }
-
 std::string load_text(double load) { return load < 0.0 ? "unknown" : printed("%.2f", load); }
 
 }  // namespace
 
+std::string conditions_text(const Figures& f) {
+  return printed("%s, %d threads, best of %d rounds%s; load average %s before, %s after", f.convention.c_str(),
+                 f.threads, f.repetitions, f.quick ? " (quick: tiny sizes, not a measurement)" : "",
+                 load_text(f.load_average_before).c_str(), load_text(f.load_average_after).c_str());
+}
+
 std::string figures_text(const Figures& f) {
-  std::string text;
-  text += printed("pecheck bench: %s, %d threads, best of %d rounds%s; load average %s before, %s after\n",
-                  f.convention.c_str(), f.threads, f.repetitions, f.quick ? " (quick: tiny sizes, not a measurement)" : "",
-                  load_text(f.load_average_before).c_str(), load_text(f.load_average_after).c_str());
+  std::string text = "pecheck bench: " + conditions_text(f) + "\n";
   const auto mib = [](double bytes) { return bytes / (1024.0 * 1024.0); };
-  text += printed("%-14s %-40s %9.3f ms %9.2f GB/s\n", "memory write",
+  text += printed("%-14s %-48s %9.3f ms %9.2f GB/s\n", "memory write",
                   printed("streaming store, %.1f MiB", mib(f.write_bandwidth.bytes)).c_str(),
                   f.write_bandwidth.best_seconds * 1e3, f.write_bandwidth.gb_per_s());
-  text += printed("%-14s %-40s %9.3f ms %9.2f GB/s\n", "memory triad",
+  text += printed("%-14s %-48s %9.3f ms %9.2f GB/s\n", "memory triad",
                   printed("c = a + s b, 3 x %.1f MiB", mib(f.triad_bandwidth.bytes / 3)).c_str(),
                   f.triad_bandwidth.best_seconds * 1e3, f.triad_bandwidth.gb_per_s());
-  const auto& t32 = f.pe_table_f32;
-  text += printed("%-14s %-40s %9.3f ms %9.1f Melem/s  %.2f of write bandwidth (target >= 0.5); max %.4f ulp on %lld "
-                  "entries (bound 1)\n",
-                  "pe_table_f32", shape(t32.timing.rows, t32.timing.dim).c_str(), t32.timing.best_seconds * 1e3,
-                  t32.timing.melem_per_s(), t32.fraction_of_write_bw, t32.max_ulp,
-                  static_cast<long long>(t32.sampled_entries));
-  for (const auto& [name, half] : {std::pair{"pe_table_f16", &f.pe_table_f16}, std::pair{"pe_table_bf16", &f.pe_table_bf16}}) {
-    text += printed("%-14s %-40s %9.3f ms %9.1f Melem/s  %.2f x float32's time per element (target <= 1.5)\n", name,
-                    shape(half->timing.rows, half->timing.dim).c_str(), half->timing.best_seconds * 1e3,
-                    half->timing.melem_per_s(), half->time_per_element_vs_f32);
-  }
-  const auto& e = f.embed_forward;
-  text += printed("%-14s %-40s %9.3f ms %9.1f Melem/s  %.2f of triad bandwidth (target >= 0.7)\n", "embed_forward",
-                  (shape(e.batch, e.sequence) + " ids, " + shape(e.vocabulary, e.dim) + " vocabulary").c_str(),
-                  e.best_seconds * 1e3, e.melem_per_s, e.fraction_of_triad_bw);
-  const auto& r = f.reference_f32;
-  if (r.measured) {
-    text += printed("%-14s %-40s %9.3f s  %9.3f Melem/s  %lld entries escalated (target < 30 s)\n", "reference_f32",
-                    (shape(r.rows, r.dim) + ", timed once").c_str(), r.seconds, r.melem_per_s,
-                    static_cast<long long>(r.escalated));
+  for (const JudgedFigure& figure : judged_figures(f)) {
+    const bool seconds = figure.seconds >= 1.0;
+    text += printed("%-14s %-48s %9.3f %-2s %9.1f Melem/s  %s", figure.id.c_str(), figure.workload.c_str(),
+                    seconds ? figure.seconds : figure.seconds * 1e3, seconds ? "s" : "ms", figure.melem_per_s,
+                    f.quick ? "(quick)" : figure.met() ? "met:" : "MISSED:");
+    for (std::size_t i = 0; i < figure.criteria.size(); ++i) {
+      text += (i == 0 ? " " : "; ") + figure.criteria[i].text();
+    }
+    if (!figure.detail.empty()) text += "; " + figure.detail;
+    text += "\n";
   }
   return text;
 }
@@ -100,6 +92,25 @@ std::string figures_json(const Figures& f) {
                             {"escalated", r.escalated}};
   } else {
     out["reference_f32"] = nullptr;
+  }
+  // Each figure judged against its target (targets.hpp), so a CI job reads
+  // "met" without restating the bounds.
+  out["targets"] = json::array();
+  for (const JudgedFigure& figure : judged_figures(f)) {
+    json criteria = json::array();
+    for (const Criterion& c : figure.criteria) {
+      criteria.push_back({{"quantity", c.quantity},
+                          {"value", c.value},
+                          {"comparison", std::string(symbol(c.comparison))},
+                          {"bound", c.bound},
+                          {"met", c.met()},
+                          {"why", c.why}});
+    }
+    out["targets"].push_back({{"figure", figure.id},
+                              {"workload", figure.workload},
+                              {"met", figure.met()},
+                              {"criteria", criteria},
+                              {"detail", figure.detail}});
   }
   return out.dump(2);
 }

@@ -2,6 +2,7 @@
 #include "pecheck/reports/escape.hpp"
 #include "pecheck/reports/svg_plot.hpp"
 #include "pecheck/reports/writers.hpp"
+#include "performance_rows.hpp"
 #include "report_text.hpp"
 #include "text_format.hpp"
 
@@ -77,6 +78,7 @@ void contents(std::string& out, const Report& report) {
   if (!report.findings.empty()) out += "<li><a href=\"#findings\">Findings</a></li>\n";
   if (!report.figures.empty()) out += "<li><a href=\"#figures\">Figures</a></li>\n";
   if (!report.accuracy.empty()) out += "<li><a href=\"#accuracy\">Accuracy</a></li>\n";
+  if (report.performance) out += "<li><a href=\"#performance\">Performance</a></li>\n";
   out += "<li><a href=\"#checks\">Checks</a></li>\n";
   out += "<li><a href=\"#statistics\">Measured statistics</a></li>\n";
   if (!report.notes.empty()) out += "<li><a href=\"#notes\">Notes</a></li>\n";
@@ -137,6 +139,32 @@ void accuracy(std::string& out, const Report& report) {
     out += "</table>\n";
   }
   out += "</section>\n";
+}
+
+std::string result_span(std::string_view result) {
+  const char* kind = result == "met" ? "held" : result == "missed" ? "failed" : "na";
+  return "<span class=\"" + std::string(kind) + "\">" + h(result) + "</span>";
+}
+
+void performance(std::string& out, const Report& report) {
+  if (!report.performance) return;
+  out += "<section id=\"performance\"><h2>Performance</h2>\n<p>The fast path on this machine, each figure as a "
+         "ratio to a reference taken in the same run (" +
+         h(bench::conditions_text(*report.performance)) +
+         "). Timings vary from run to run; reproduce them with <code>pecheck bench</code>.</p>\n";
+  out +=
+      "<table>\n<tr><th>Figure</th><th>Workload</th><th>Time</th><th>Throughput</th><th>Criterion</th>"
+      "<th>Measured</th><th>Target</th><th></th><th>Note</th></tr>\n";
+  for (const PerformanceRow& row : performance_rows(*report.performance)) {
+    out += "<tr>" + td(row.figure) + td(row.workload) + td_num(row.time) + td_num(row.throughput) + td(row.criterion) +
+           td_num(row.measured) + td_num(row.target) + "<td>" + result_span(row.result) + "</td>" + td(row.note) +
+           "</tr>\n";
+  }
+  out += "</table>\n<table>\n<tr><th>In-run reference</th><th>Size</th><th>Best time</th><th>Rate</th></tr>\n";
+  for (const ReferenceRow& row : reference_rows(*report.performance)) {
+    out += "<tr>" + td(row.name) + td_num(row.size) + td_num(row.time) + td_num(row.rate) + "</tr>\n";
+  }
+  out += "</table>\n</section>\n";
 }
 
 void statistics(std::string& out, const Report& report) {
@@ -229,6 +257,7 @@ std::string write_html(const Report& report, const HtmlOptions& options) {
   findings(out, report);
   figures(out, report);
   accuracy(out, report);
+  performance(out, report);
   checks(out, report);
   statistics(out, report);
   notes(out, report);

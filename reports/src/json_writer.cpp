@@ -273,6 +273,8 @@ std::string write_json(const Report& report) {
   Json figures = Json::array();
   for (const Figure& figure : report.figures) figures.push_back(figure_json(figure));
   document["figures"] = figures;
+  // Exactly what `pecheck bench --json` prints for the same figures.
+  document["performance"] = report.performance ? Json::parse(bench::figures_json(*report.performance)) : Json(nullptr);
   document["notes"] = texts(report.notes);
   return collapse_scalar_arrays(document.dump(1)) + "\n";
 }

@@ -4,6 +4,7 @@
 #include "pecheck/format.hpp"
 #include "pecheck/reports/escape.hpp"
 #include "pecheck/reports/writers.hpp"
+#include "performance_rows.hpp"
 #include "report_text.hpp"
 #include "text_format.hpp"
 
@@ -95,6 +96,29 @@ void accuracy_tables(std::string& out, const Report& report) {
   }
 }
 
+void performance(std::string& out, const Report& report) {
+  if (!report.performance) return;
+  // No code spans here: the writer escapes every backtick outside a fence.
+  out += "## Performance\n\nThe fast path on this machine, each figure as a ratio to a reference taken in the same "
+         "run (" +
+         escape_markdown(bench::conditions_text(*report.performance)) +
+         "). Timings vary from run to run; reproduce them with pecheck bench.\n\n";
+  out +=
+      "| Figure | Workload | Time | Throughput | Criterion | Measured | Target | | Note |\n"
+      "| --- | --- | ---: | ---: | --- | ---: | ---: | --- | --- |\n";
+  for (const PerformanceRow& row : performance_rows(*report.performance)) {
+    const char* mark = row.result == "met" ? "\u2705 " : row.result == "missed" ? "\u274c " : "";
+    out += "| " + cell(row.figure) + " | " + cell(row.workload) + " | " + cell(row.time) + " | " + cell(row.throughput) +
+           " | " + cell(row.criterion) + " | " + cell(row.measured) + " | " + cell(row.target) + " | " + mark +
+           cell(row.result) + " | " + cell(row.note) + " |\n";
+  }
+  out += "\n| In-run reference | Size | Best time | Rate |\n| --- | ---: | ---: | ---: |\n";
+  for (const ReferenceRow& row : reference_rows(*report.performance)) {
+    out += "| " + cell(row.name) + " | " + cell(row.size) + " | " + cell(row.time) + " | " + cell(row.rate) + " |\n";
+  }
+  out += "\n";
+}
+
 void findings(std::string& out, const Report& report) {
   if (report.findings.empty()) return;
   out += "## Findings\n\n";
@@ -157,6 +181,7 @@ std::string write_markdown(const Report& report) {
   checks_table(out, report);
   accuracy_tables(out, report);
   statistics_table(out, report);
+  performance(out, report);
   findings(out, report);
   figures(out, report);
   notes(out, report);

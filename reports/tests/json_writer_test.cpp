@@ -54,6 +54,17 @@ TEST(JsonWriter, schemaCheckerRejectsBrokenDocuments) {
   EXPECT_FALSE(checker.validate(bad_version).empty());
 }
 
+TEST(JsonWriter, performanceIsWhatBenchPrintsOrNull) {
+  const Report report = testing::sample_report();
+  const nlohmann::json document = nlohmann::json::parse(write_json(report));
+  EXPECT_EQ(document["performance"], nlohmann::json::parse(bench::figures_json(*report.performance)));
+  // The forward pass at 0.6 of the triad misses its 0.7; the others are met.
+  for (const nlohmann::json& target : document["performance"]["targets"]) {
+    EXPECT_EQ(target["met"], target["figure"] != "embed_forward") << target.dump();
+  }
+  EXPECT_TRUE(nlohmann::json::parse(write_json(Report{}))["performance"].is_null());
+}
+
 TEST(JsonWriter, seedKeepsAllSixtyFourBits) {
   const nlohmann::json document = nlohmann::json::parse(write_json(testing::sample_report()));
   EXPECT_EQ(document["configuration"]["seed"], "0xfedcba9876543210");

@@ -36,6 +36,24 @@ TEST(MarkdownWriter, everyTableRowHasItsHeadersColumnCount) {
   EXPECT_GE(tables, 5);  // run, checks, accuracy, statistics, evidence, environment
 }
 
+TEST(MarkdownWriter, performanceRowsCarryTheirVerdicts) {
+  const std::string text = write_markdown(testing::sample_report());
+  ASSERT_NE(text.find("## Performance"), std::string::npos);
+  int missed = 0;
+  int met = 0;
+  for (const std::string& line : lines(text)) {
+    if (line.find("| embed\\_forward |") == 0) {
+      EXPECT_NE(line.find("missed"), std::string::npos) << line;
+      ++missed;
+    } else if (line.find("| pe\\_table") == 0 || line.find("| reference\\_f32") == 0) {
+      EXPECT_NE(line.find("\u2705 met"), std::string::npos) << line;
+      ++met;
+    }
+  }
+  EXPECT_EQ(missed, 1);
+  EXPECT_EQ(met, 5);  // two criteria for float32 (bandwidth, accuracy), one each for the rest
+}
+
 TEST(MarkdownWriter, hostileStringsCannotOpenHtmlOrCode) {
   const std::string text = write_markdown(testing::sample_report());
   for (char c : text) EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') << int(c);

@@ -95,6 +95,10 @@ struct Figures {
 // ConventionError for an unknown convention name.
 Figures measure_figures(const BenchOptions& options);
 
+// "vaswani, 2 threads, best of 21 rounds; load average 0.12 before, 0.10
+// after" (and that a quick run is not a measurement).
+std::string conditions_text(const Figures& figures);
+
 // The figures as aligned text, one line each with its ratio and target.
 std::string figures_text(const Figures& figures);
 

@@ -4,7 +4,9 @@
 // HTML, Markdown, JSON and JUnit writers each render all of it.
 //
 // Everything here is deterministic for a given subject and seed except
-// CheckResult::seconds, which only the JUnit writer prints.
+// CheckResult::seconds, which only the JUnit writer prints, and the
+// performance figures, which are timings (a run that wants the same bytes
+// leaves them out: `pecheck report --no-performance`, or --quick).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pecheck/bench/figures.hpp"
 #include "pecheck/properties/check.hpp"
 #include "pecheck/properties/outcome.hpp"
 
@@ -141,6 +144,10 @@ struct Report {
   std::vector<AccuracyTable> accuracy;
   std::vector<Finding> findings;
   std::vector<Figure> figures;
+  // The fast path's speed, each figure beside its in-run reference and
+  // judged by bench/targets.hpp: what `pecheck bench` prints. Absent when
+  // the run did not measure it (then a note says so).
+  std::optional<bench::Figures> performance;
   // What could not be computed for this subject, and why (a format it does
   // not offer, rows a file does not hold): said, never silently skipped.
   std::vector<std::string> notes;

@@ -1,0 +1,95 @@
+#include "pecheck/bench/targets.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace pecheck::bench {
+
+namespace {
+
+std::string shape(std::int64_t rows, std::int64_t dim) { return std::to_string(rows) + " x " + std::to_string(dim); }
+
+std::string number(double value, const char* format) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
+}  // namespace
+
+std::string_view symbol(Comparison comparison) {
+  switch (comparison) {
+    case Comparison::at_least:
+      return ">=";
+    case Comparison::at_most:
+      return "<=";
+    case Comparison::below:
+      return "<";
+  }
+  return "?";
+}
+
+bool Criterion::met() const {
+  switch (comparison) {
+    case Comparison::at_least:
+      return value >= bound;
+    case Comparison::at_most:
+      return value <= bound;
+    case Comparison::below:
+      return value < bound;
+  }
+  return false;
+}
+
+std::string Criterion::text() const {
+  return quantity + " " + number(value, "%.4g") + " (target " + std::string(symbol(comparison)) + " " +
+         number(bound, "%g") + ")";
+}
+
+bool JudgedFigure::met() const {
+  return std::all_of(criteria.begin(), criteria.end(), [](const Criterion& c) { return c.met(); });
+}
+
+std::vector<JudgedFigure> judged_figures(const Figures& f) {
+  std::vector<JudgedFigure> figures;
+  const auto& t32 = f.pe_table_f32;
+  figures.push_back({"pe_table_f32",
+                     shape(t32.timing.rows, t32.timing.dim) + " float32 table",
+                     t32.timing.best_seconds,
+                     t32.timing.melem_per_s(),
+                     {{"fraction of write bandwidth", t32.fraction_of_write_bw, Comparison::at_least, 0.5,
+                       "a streaming store of the same bytes, same run"},
+                      {"max ULP on " + std::to_string(t32.sampled_entries) + " sampled entries", t32.max_ulp,
+                       Comparison::at_most, 1.0, "the fast path's proven float32 bound is below 1 ULP"}},
+                     ""});
+  for (const auto& [id, name, half] : {std::tuple{"pe_table_f16", "float16", &f.pe_table_f16},
+                                       std::tuple{"pe_table_bf16", "bfloat16", &f.pe_table_bf16}}) {
+    figures.push_back({id,
+                       shape(half->timing.rows, half->timing.dim) + " " + name + " table",
+                       half->timing.best_seconds,
+                       half->timing.melem_per_s(),
+                       {{"time per element over float32's", half->time_per_element_vs_f32, Comparison::at_most, 1.5,
+                         "the float32 table, same run"}},
+                       ""});
+  }
+  const auto& e = f.embed_forward;
+  figures.push_back({"embed_forward",
+                     shape(e.batch, e.sequence) + " ids into a " + shape(e.vocabulary, e.dim) + " vocabulary",
+                     e.best_seconds,
+                     e.melem_per_s,
+                     {{"fraction of triad bandwidth", e.fraction_of_triad_bw, Comparison::at_least, 0.7,
+                       "c = a + s b over arrays of the output's size, same run"}},
+                     ""});
+  const auto& r = f.reference_f32;
+  if (r.measured) {
+    figures.push_back({"reference_f32",
+                       shape(r.rows, r.dim) + " correctly rounded float32 table",
+                       r.seconds,
+                       r.melem_per_s,
+                       {{"seconds", r.seconds, Comparison::below, 30.0, "keeps verification sweeps cheap"}},
+                       std::to_string(r.escalated) + " entries needed more precision"});
+  }
+  return figures;
+}
+
+}  // namespace pecheck::bench
