@@ -139,8 +139,8 @@ inline bool same_value(double actual, std::uint64_t expected_bits, FormatId form
 
 // Whether `values` are the values of `bits` in `format`, one for one
 // (same_value: the sign of zero kept, NaN matching NaN); names the first that is not.
-inline ::testing::AssertionResult are_values_of(const std::vector<double>& values, const std::vector<std::uint64_t>& bits,
-                                                FormatId format) {
+inline ::testing::AssertionResult are_values_of(const std::vector<double>& values,
+                                                const std::vector<std::uint64_t>& bits, FormatId format) {
   if (values.size() != bits.size()) {
     return ::testing::AssertionFailure() << values.size() << " values for " << bits.size() << " bit patterns";
   }

@@ -69,8 +69,8 @@ inline void expect_caught_while_the_fast_subject_holds(const FaultAndCheck& pair
   ASSERT_NE(find_check(id), nullptr) << "fault " << fault->name << " names an unknown check " << id;
   const std::unique_ptr<Subject> faulty = fault->make(fast_subject());
   const Outcome caught = run_and_print(id, *faulty, fast.config());
-  EXPECT_EQ(caught.verdict, Verdict::failed) << fault->name << " (" << fault->description << ") was not caught by "
-                                             << id;
+  EXPECT_EQ(caught.verdict, Verdict::failed)
+      << fault->name << " (" << fault->description << ") was not caught by " << id;
   EXPECT_FALSE(caught.message.empty()) << fault->name << " was caught by " << id << " without a message";
   const Outcome& correct = fast.of(id);
   EXPECT_EQ(correct.verdict, Verdict::held) << outcome_text(correct);
