@@ -92,9 +92,7 @@ TEST(NpyRoundTrip, everyFormatIsWrittenAndReadBackBitForBit) {
     EXPECT_EQ(read.table.format, bfloat16 ? FormatId::float32 : format);
     EXPECT_EQ(read.info.dtype, "<f" + std::to_string(width));
     EXPECT_EQ(read.info.version, "1.0");
-    for (std::size_t k = 0; k < bits.size(); ++k) {
-      EXPECT_TRUE(same_value(read.table.values[k], bits[k], format)) << "value " << k << " bits " << std::hex << bits[k];
-    }
+    EXPECT_TRUE(are_values_of(read.table.values, bits, format));
     // Written again, the table read gives the same file, NaN payloads included.
     EXPECT_EQ(encode_npy(read.table, "again"), file);
   }
@@ -134,9 +132,7 @@ TEST(NpyRead, everyVersionByteOrderLayoutAndWidthReadsTheSameValues) {
             ASSERT_EQ(read.table.rows, rows);
             ASSERT_EQ(read.table.cols, cols);
             EXPECT_EQ(read.table.format, format);
-            for (std::size_t k = 0; k < bits.size(); ++k) {
-              EXPECT_TRUE(same_value(read.table.values[k], bits[k], format)) << "value " << k;
-            }
+            EXPECT_TRUE(are_values_of(read.table.values, bits, format));
             const auto rewritten = encode_npy(read.table, "again");
             EXPECT_EQ(read_uints(npy_data(rewritten), itemsize), bits) << "NaN payloads must survive";
           }
@@ -281,27 +277,21 @@ TEST(NpyInterop, pecheckReadsWhatNumpyWrites) {
   TempDir dir;
   const CommandResult written = run_interop(*python, "write-npy " + shell_quote(dir.path().string()));
   ASSERT_EQ(written.status, 0) << written.output;
-  int files = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
-    if (entry.path().extension() != ".npy") continue;
-    ++files;
-    SCOPED_TRACE(entry.path().filename().string());
-    std::ifstream sidecar(std::filesystem::path(entry.path()).replace_extension(".expect"));
-    const InteropRecord expected = parse_interop_record(std::string(std::istreambuf_iterator<char>(sidecar), {}));
-    const TableFile read = read_npy(entry.path());
+  const std::vector<InteropFile> files = interop_files(dir.path(), ".npy");
+  for (const auto& [path, expected] : files) {
+    SCOPED_TRACE(path.filename().string());
+    const TableFile read = read_npy(path);
     EXPECT_EQ(read.info.dtype, expected.dtype);
     EXPECT_EQ(read.info.storage_order == StorageOrder::column_major, expected.fortran);
     EXPECT_EQ(read.info.ndim, expected.ndim);
     EXPECT_EQ(read.info.version, expected.version);
     ASSERT_EQ(read.table.rows, expected.rows);
     ASSERT_EQ(read.table.cols, expected.cols);
-    for (std::size_t k = 0; k < expected.bits.size(); ++k) {
-      EXPECT_TRUE(same_value(read.table.values[k], expected.bits[k], read.table.format)) << "value " << k;
-    }
+    EXPECT_TRUE(are_values_of(read.table.values, expected.bits, read.table.format));
     const int width = layout_of_format(read.table.format).bytes();
     EXPECT_EQ(read_uints(npy_data(encode_npy(read.table, "again")), width), expected.bits);
   }
-  EXPECT_EQ(files, 3 * 2 * 2 * 2 * 3);
+  EXPECT_EQ(files.size(), 3u * 2 * 2 * 2 * 3);
 }
 
 // Every input here is malformed; each must raise TableFileError naming the
@@ -381,19 +371,7 @@ std::vector<MalformedCase> malformed_npy_cases() {
 TEST(NpyMalformed, everyMalformedInputRaisesAOneLineErrorNamingTheFileAndField) {
   const auto cases = malformed_npy_cases();
   EXPECT_GE(cases.size(), 30u);
-  maybe_keep_corpus(cases, ".npy");
-  TempDir dir;
-  for (const auto& c : cases) {
-    SCOPED_TRACE(c.name);
-    const auto path = dir / (c.name + ".npy");
-    write_bytes(path, c.bytes);
-    try {
-      const TableFile read = read_npy(path);
-      ADD_FAILURE() << "read as a " << read.table.rows << " x " << read.table.cols << " table";
-    } catch (const TableFileError& error) {
-      EXPECT_TRUE(is_good_error_message(error.what(), path.string(), c.field));
-    }
-  }
+  expect_every_malformed_input_refused(cases, ".npy", [](const std::filesystem::path& path) { return read_npy(path); });
 }
 
 TEST(NpyMalformed, nanAndInfinityAreValuesNotFormatErrors) {

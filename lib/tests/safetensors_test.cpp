@@ -83,9 +83,7 @@ TEST(SafetensorsRoundTrip, everyFormatIsStoredNativelyAndReadBackBitForBit) {
     EXPECT_EQ(read.table.format, format);
     ASSERT_EQ(read.table.rows, 4);
     ASSERT_EQ(read.table.cols, 5);
-    for (std::size_t k = 0; k < bits.size(); ++k) {
-      EXPECT_TRUE(same_value(read.table.values[k], bits[k], format)) << "value " << k;
-    }
+    EXPECT_TRUE(are_values_of(read.table.values, bits, format));
     EXPECT_EQ(encode_safetensors(read.table, "again"), file) << "NaN payloads must survive";
   }
 }
@@ -194,26 +192,20 @@ TEST(SafetensorsInterop, pecheckReadsWhatAnIndependentWriterWrites) {
   TempDir dir;
   const CommandResult written = run_interop(*python, "write-safetensors " + shell_quote(dir.path().string()));
   ASSERT_EQ(written.status, 0) << written.output;
-  int files = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
-    if (entry.path().extension() != ".safetensors") continue;
-    ++files;
-    SCOPED_TRACE(entry.path().filename().string());
-    std::ifstream sidecar(std::filesystem::path(entry.path()).replace_extension(".expect"));
-    const InteropRecord expected = parse_interop_record(std::string(std::istreambuf_iterator<char>(sidecar), {}));
-    const TableFile read = read_safetensors(entry.path(), "pe");
+  const std::vector<InteropFile> files = interop_files(dir.path(), ".safetensors");
+  for (const auto& [path, expected] : files) {
+    SCOPED_TRACE(path.filename().string());
+    const TableFile read = read_safetensors(path, "pe");
     EXPECT_EQ(read.info.dtype, expected.dtype);
     EXPECT_EQ(read.info.ndim, expected.ndim);
     EXPECT_EQ(nlohmann::json(read.info.metadata), nlohmann::json::parse(expected.metadata));
     ASSERT_EQ(read.table.rows, expected.rows);
     ASSERT_EQ(read.table.cols, expected.cols);
-    for (std::size_t k = 0; k < expected.bits.size(); ++k) {
-      EXPECT_TRUE(same_value(read.table.values[k], expected.bits[k], read.table.format)) << "value " << k;
-    }
+    EXPECT_TRUE(are_values_of(read.table.values, expected.bits, read.table.format));
     EXPECT_EQ(read_uints(split(encode_safetensors(read.table, "again")).data, layout_of_format(read.table.format).bytes()),
               expected.bits);
   }
-  EXPECT_EQ(files, 8);
+  EXPECT_EQ(files.size(), 8u);
 }
 
 // Every input here is malformed; each must raise TableFileError naming the
@@ -295,19 +287,8 @@ std::vector<MalformedCase> malformed_safetensors_cases() {
 TEST(SafetensorsMalformed, everyMalformedInputRaisesAOneLineErrorNamingTheFileAndField) {
   const auto cases = malformed_safetensors_cases();
   EXPECT_GE(cases.size(), 30u);
-  maybe_keep_corpus(cases, ".safetensors");
-  TempDir dir;
-  for (const auto& c : cases) {
-    SCOPED_TRACE(c.name);
-    const auto path = dir / (c.name + ".safetensors");
-    write_bytes(path, c.bytes);
-    try {
-      const TableFile read = read_safetensors(path);
-      ADD_FAILURE() << "read as a " << read.table.rows << " x " << read.table.cols << " table";
-    } catch (const TableFileError& error) {
-      EXPECT_TRUE(is_good_error_message(error.what(), path.string(), c.field));
-    }
-  }
+  expect_every_malformed_input_refused(cases, ".safetensors",
+                                       [](const std::filesystem::path& path) { return read_safetensors(path); });
 }
 
 TEST(SafetensorsMalformed, nanIsAValueNotAFormatError) {

@@ -1,6 +1,7 @@
-// Shared by the .npy and .safetensors tests: temporary directories, bit
-// patterns worth storing, an independent decoder to check values against,
-// and a way to run NumPy when it is installed.
+// Shared by the .npy and .safetensors tests: bit patterns worth storing, an
+// independent decoder to check values against, and the NumPy interop script
+// (temporary directories and the Python finder are the parts' shared
+// pecheck/testing headers).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -10,7 +11,6 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -25,29 +25,10 @@
 
 #include "pecheck/format.hpp"
 #include "pecheck/table_file.hpp"
+#include "pecheck/testing/shell.hpp"
+#include "pecheck/testing/temp_dir.hpp"
 
 namespace pecheck::testing {
-
-// A fresh directory under the system's temporary directory, removed with its contents.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "pecheck-io-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + pattern);
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-  std::filesystem::path operator/(std::string_view name) const { return path_ / name; }
-
- private:
-  std::filesystem::path path_;
-};
 
 inline std::vector<std::byte> to_bytes(std::string_view text) {
   std::vector<std::byte> bytes(text.size());
@@ -156,6 +137,22 @@ inline bool same_value(double actual, std::uint64_t expected_bits, FormatId form
   return actual == *expected && std::signbit(actual) == std::signbit(*expected);
 }
 
+// Whether `values` are the values of `bits` in `format`, one for one
+// (same_value: the sign of zero kept, NaN matching NaN); names the first that is not.
+inline ::testing::AssertionResult are_values_of(const std::vector<double>& values,
+                                                const std::vector<std::uint64_t>& bits, FormatId format) {
+  if (values.size() != bits.size()) {
+    return ::testing::AssertionFailure() << values.size() << " values for " << bits.size() << " bit patterns";
+  }
+  for (std::size_t k = 0; k < bits.size(); ++k) {
+    if (!same_value(values[k], bits[k], format)) {
+      return ::testing::AssertionFailure() << "value " << k << " is " << std::hexfloat << values[k]
+                                           << ", not the value of bits 0x" << std::hex << bits[k];
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
 // A double holding the value of bits: reference_value, or for a NaN the
 // placement documented in float_bits.hpp (payload at the top of double's
 // fraction, sign kept), so NaN payloads can be written and compared.
@@ -210,47 +207,29 @@ inline InteropRecord parse_interop_record(const std::string& text) {
   return record;
 }
 
-struct CommandResult {
-  int status = -1;
-  std::string output;
-};
-
-inline CommandResult run_command(const std::string& command) {
-  CommandResult result;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  std::array<char, 4096> buffer{};
-  std::size_t got = 0;
-  while ((got = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.output.append(buffer.data(), got);
-  result.status = ::pclose(pipe);
-  return result;
-}
-
-inline std::string shell_quote(const std::string& text) {
-  std::string quoted = "'";
-  for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
-// A Python interpreter that can import NumPy: $PECHECK_PYTHON if set, else
-// python3 on PATH, else the system's /usr/bin/python3 (a PATH python3 from a
-// version manager often lacks the distribution's numpy).
-inline std::optional<std::string> python_with_numpy() {
-  std::vector<std::string> candidates;
-  if (const char* chosen = std::getenv("PECHECK_PYTHON")) candidates.emplace_back(chosen);
-  candidates.emplace_back("python3");
-  candidates.emplace_back("/usr/bin/python3");
-  for (const auto& candidate : candidates) {
-    if (run_command(shell_quote(candidate) + " -c 'import numpy' 2>/dev/null").status == 0) return candidate;
-  }
-  return std::nullopt;
-}
-
 // The interop script beside these tests (its directory comes from CMake).
 inline std::string interop_script() { return std::string(PECHECK_TEST_SOURCE_DIR) + "/table_interop.py"; }
 
 inline CommandResult run_interop(const std::string& python, const std::string& arguments) {
   return run_command(shell_quote(python) + " -B " + shell_quote(interop_script()) + " " + arguments + " 2>&1");
+}
+
+// A table file that table_interop.py's write-* command left, and the record
+// its .expect sidecar holds.
+struct InteropFile {
+  std::filesystem::path path;
+  InteropRecord expected;
+};
+
+// The files ending in `extension` in `dir`, each with its sidecar's record.
+inline std::vector<InteropFile> interop_files(const std::filesystem::path& dir, std::string_view extension) {
+  std::vector<InteropFile> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != extension) continue;
+    std::ifstream sidecar(std::filesystem::path(entry.path()).replace_extension(".expect"));
+    files.push_back({entry.path(), parse_interop_record(std::string(std::istreambuf_iterator<char>(sidecar), {}))});
+  }
+  return files;
 }
 
 // What a test expects of every TableFileError: one line, naming the file,
@@ -285,6 +264,27 @@ inline void maybe_keep_corpus(const std::vector<MalformedCase>& cases, std::stri
   if (directory == nullptr) return;
   std::filesystem::create_directories(directory);
   for (const auto& c : cases) write_bytes(std::filesystem::path(directory) / (c.name + std::string(extension)), c.bytes);
+}
+
+// Each malformed case, written to a file with `extension` (and kept as a
+// fuzz seed when PECHECK_WRITE_CORPUS asks), must make `read` throw a
+// one-line TableFileError naming the file and the case's field.
+template <typename Read>
+void expect_every_malformed_input_refused(const std::vector<MalformedCase>& cases, std::string_view extension,
+                                          Read read) {
+  maybe_keep_corpus(cases, extension);
+  TempDir dir;
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    const auto path = dir / (c.name + std::string(extension));
+    write_bytes(path, c.bytes);
+    try {
+      const TableFile file = read(path);
+      ADD_FAILURE() << "read as a " << file.table.rows << " x " << file.table.cols << " table";
+    } catch (const TableFileError& error) {
+      EXPECT_TRUE(is_good_error_message(error.what(), path.string(), c.field));
+    }
+  }
 }
 
 }  // namespace pecheck::testing

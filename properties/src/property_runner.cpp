@@ -15,6 +15,12 @@ std::string reproduce_string(const std::string& check_id, const rc::detail::Repr
   return rc::detail::configToMinimalString(config);
 }
 
+// Whether RC_PARAMS is set. Only then is RapidCheck's configuration read:
+// loading it prints "Using configuration: seed=N" to stderr, and without
+// RC_PARAMS that N is a fresh random seed that pecheck does not use (its
+// seed is RunConfig's), so the line would name the wrong seed.
+bool rc_params_given() { return std::getenv("RC_PARAMS") != nullptr; }
+
 // Whether RC_PARAMS names `key` ("seed=42 max_success=1000"). RapidCheck
 // draws a random seed when RC_PARAMS gives none, so its configured seed alone
 // cannot tell a chosen seed from a random one.
@@ -36,7 +42,7 @@ rc::detail::TestParams params_for(const RunConfig& config) {
   params.seed = config.seed;
   params.maxSuccess = config.max_cases;
   params.maxSize = config.max_size;
-  if (config.honour_rc_params) {
+  if (config.honour_rc_params && rc_params_given()) {
     // RC_PARAMS, when set, overrides seed and counts: a printed failure replays.
     const rc::detail::TestParams& configured = rc::detail::configuration().testParams;
     const rc::detail::TestParams defaults;
@@ -50,7 +56,7 @@ rc::detail::TestParams params_for(const RunConfig& config) {
 
 std::unordered_map<std::string, rc::detail::Reproduce> reproduce_map(const RunConfig& config) {
   if (!config.reproduce.empty()) return rc::detail::configFromString(config.reproduce).reproduce;
-  if (config.honour_rc_params) return rc::detail::configuration().reproduce;
+  if (config.honour_rc_params && rc_params_given()) return rc::detail::configuration().reproduce;
   return {};
 }
 

@@ -2,62 +2,28 @@
 // that name it, while the correct fast subject passes the same checks.
 #include <gtest/gtest.h>
 
-#include <iostream>
-#include <map>
 #include <set>
 
-#include "outcome_printing.hpp"
+#include "fault_cases.hpp"
 #include "pecheck/properties/faulty_subjects.hpp"
 #include "pecheck/properties/registry.hpp"
 
 namespace pecheck::properties {
 namespace {
 
-struct FaultAndCheck {
-  const Fault* fault;
-  std::string check_id;
-};
-
-std::vector<FaultAndCheck> pairs() {
-  std::vector<FaultAndCheck> all;
-  for (const Fault& fault : faults()) {
-    for (const std::string& id : fault.caught_by) all.push_back({&fault, id});
-  }
-  return all;
-}
-
-std::shared_ptr<const Subject> fast_subject() {
-  static const std::shared_ptr<const Subject> subject = make_fast_subject();
-  return subject;
-}
-
-// The fast subject's outcome per check, computed once.
-const Outcome& fast_outcome(const Check& check) {
-  static std::map<std::string, Outcome> outcomes;
-  auto found = outcomes.find(check.id);
-  if (found == outcomes.end()) found = outcomes.emplace(check.id, run_check(check, *fast_subject(), RunConfig{})).first;
-  return found->second;
+// The default RunConfig (sweeps neither quick nor full) for both subjects.
+FastSubjectOutcomes& fast() {
+  static FastSubjectOutcomes outcomes{RunConfig{}};
+  return outcomes;
 }
 
 class FaultIsCaught : public ::testing::TestWithParam<FaultAndCheck> {};
 
 TEST_P(FaultIsCaught, byTheCheckThatNamesItWhileTheFastSubjectPasses) {
-  const auto& [fault, id] = GetParam();
-  const Check* check = find_check(id);
-  ASSERT_NE(check, nullptr) << "fault " << fault->name << " names an unknown check " << id;
-  const std::unique_ptr<Subject> faulty = fault->make(fast_subject());
-  const Outcome caught = run_check(*check, *faulty, RunConfig{});
-  std::cout << outcome_text(caught);
-  EXPECT_EQ(caught.verdict, Verdict::failed) << fault->name << " (" << fault->description << ") was not caught by "
-                                             << id << "\n" << outcome_text(caught);
-  const Outcome& correct = fast_outcome(*check);
-  EXPECT_EQ(correct.verdict, Verdict::held) << outcome_text(correct);
+  expect_caught_while_the_fast_subject_holds(GetParam(), fast());
 }
 
-INSTANTIATE_TEST_SUITE_P(Faults, FaultIsCaught, ::testing::ValuesIn(pairs()),
-                         [](const ::testing::TestParamInfo<FaultAndCheck>& param_info) {
-                           return test_name(param_info.param.fault->name + "_" + param_info.param.check_id);
-                         });
+INSTANTIATE_TEST_SUITE_P(Faults, FaultIsCaught, ::testing::ValuesIn(fault_check_pairs(faults())), fault_case_name);
 
 TEST(Faults, everyEncodingBoundsAndConformanceCheckIsNamedByAFault) {
   std::set<std::string> named;

@@ -1,7 +1,9 @@
 // Test output for an Outcome: the message, statistics and measurements (max
-// ULP beside the budget), and for a failure the seed, the counterexample and
-// the command that replays it.
+// ULP beside the budget), the series, and for a failure the seed, the
+// counterexample and the command that replays it; and test names from check ids.
 #pragma once
+
+#include <gtest/gtest.h>
 
 #include <sstream>
 #include <string>
@@ -36,12 +38,31 @@ inline std::string outcome_text(const Outcome& outcome) {
   return out.str();
 }
 
+// Each series with its first 24 points, enough to see its shape in a test log.
+inline std::string series_text(const Outcome& outcome) {
+  std::string out;
+  for (const Series& s : outcome.series) {
+    out += "  series " + s.name + " (" + s.y_label + " against " + s.x_label + "):";
+    for (std::size_t i = 0; i < s.x.size() && i < 24; ++i) {
+      out += " (" + std::to_string(s.x[i]) + ", " + std::to_string(s.y[i]) + ")";
+    }
+    if (s.x.size() > 24) out += " ... " + std::to_string(s.x.size()) + " points";
+    out += '\n';
+  }
+  return out;
+}
+
 // A GoogleTest parameter name from a check id ("encoding-bounds/unit-interval" -> "encoding_bounds_unit_interval").
 inline std::string test_name(std::string id) {
   for (char& c : id) {
     if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) c = '_';
   }
   return id;
+}
+
+// INSTANTIATE_TEST_SUITE_P's name generator for tests over check ids.
+inline std::string check_id_test_name(const ::testing::TestParamInfo<std::string>& param_info) {
+  return test_name(param_info.param);
 }
 
 }  // namespace pecheck::properties

@@ -50,8 +50,7 @@ TEST_P(EveryCheck, holdsOnTheReference) {
   expect_held(run_check(*check, *subject, config));
 }
 
-INSTANTIATE_TEST_SUITE_P(Registry, EveryCheck, ::testing::ValuesIn(check_ids()),
-                         [](const ::testing::TestParamInfo<std::string>& param_info) { return test_name(param_info.param); });
+INSTANTIATE_TEST_SUITE_P(Registry, EveryCheck, ::testing::ValuesIn(check_ids()), check_id_test_name);
 
 TEST(Registry, idsAreUniqueAndEveryCheckHasAClaimAndASource) {
   std::set<std::string> seen;

@@ -2,27 +2,12 @@
 // the correct fast subject passes the same checks.
 #include <gtest/gtest.h>
 
-#include <map>
-
+#include "fault_cases.hpp"
 #include "pecheck/properties/faulty_subjects.hpp"
 #include "pecheck/properties/registry.hpp"
-#include "scaling_outcomes.hpp"
 
 namespace pecheck::properties {
 namespace {
-
-struct FaultAndCheck {
-  const Fault* fault;
-  std::string check_id;
-};
-
-std::vector<FaultAndCheck> pairs() {
-  std::vector<FaultAndCheck> all;
-  for (const Fault& fault : scaling_faults()) {
-    for (const std::string& id : fault.caught_by) all.push_back({&fault, id});
-  }
-  return all;
-}
 
 // Quick sweeps for both subjects: the faults are caught by orders of magnitude,
 // and the correct subject is held to the same configuration.
@@ -32,44 +17,29 @@ RunConfig quick() {
   return config;
 }
 
-std::shared_ptr<const Subject> fast_subject() {
-  static const std::shared_ptr<const Subject> subject = make_fast_subject();
-  return subject;
-}
-
-const Outcome& fast_outcome(const std::string& id) {
-  static std::map<std::string, Outcome> outcomes;
-  auto found = outcomes.find(id);
-  if (found == outcomes.end()) found = outcomes.emplace(id, run_and_print(id, *fast_subject(), quick())).first;
-  return found->second;
+FastSubjectOutcomes& fast() {
+  static FastSubjectOutcomes outcomes{quick()};
+  return outcomes;
 }
 
 class ScalingFaultIsCaught : public ::testing::TestWithParam<FaultAndCheck> {};
 
 TEST_P(ScalingFaultIsCaught, byTheCheckThatNamesItWhileTheFastSubjectPasses) {
-  const auto& [fault, id] = GetParam();
-  const std::unique_ptr<Subject> faulty = fault->make(fast_subject());
-  const Outcome caught = run_and_print(id, *faulty, quick());
-  EXPECT_EQ(caught.verdict, Verdict::failed) << fault->name << " (" << fault->description << ") was not caught by "
-                                             << id;
-  EXPECT_FALSE(caught.message.empty());
-  EXPECT_EQ(fast_outcome(id).verdict, Verdict::held) << outcome_text(fast_outcome(id));
+  expect_caught_while_the_fast_subject_holds(GetParam(), fast());
 }
 
-INSTANTIATE_TEST_SUITE_P(ScalingFaults, ScalingFaultIsCaught, ::testing::ValuesIn(pairs()),
-                         [](const ::testing::TestParamInfo<FaultAndCheck>& param_info) {
-                           return test_name(param_info.param.fault->name + "_" + param_info.param.check_id);
-                         });
+INSTANTIATE_TEST_SUITE_P(ScalingFaults, ScalingFaultIsCaught, ::testing::ValuesIn(fault_check_pairs(scaling_faults())),
+                         fault_case_name);
 
 // Encoding faults (faulty_subjects.hpp) that the add-vs-concat family's
 // column-energy check catches too: its per-column variances are held to the reference's.
 TEST(EncodingFaults, areCaughtByTheColumnEnergyCheck) {
   for (const auto& make : {make_random_init_subject, make_sin_cos_swapped_subject, make_float16_storage_subject}) {
     const std::unique_ptr<Subject> faulty = make(fast_subject());
-    const Outcome caught = run_and_print("add-vs-concat/column-energy", *faulty, quick());
+    const Outcome caught = run_and_print("add-vs-concat/column-energy", *faulty, fast().config());
     EXPECT_EQ(caught.verdict, Verdict::failed) << faulty->name();
   }
-  EXPECT_EQ(fast_outcome("add-vs-concat/column-energy").verdict, Verdict::held);
+  EXPECT_EQ(fast().of("add-vs-concat/column-energy").verdict, Verdict::held);
 }
 
 TEST(ScalingFaults, everyNamedCheckExistsAndEveryFaultNamesOne) {

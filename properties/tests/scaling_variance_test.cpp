@@ -5,52 +5,35 @@
 
 #include <cmath>
 
+#include "check_runs.hpp"
 #include "pecheck/properties/registry.hpp"
-#include "scaling_outcomes.hpp"
 
 namespace pecheck::properties {
 namespace {
 
-const Subject& fast() {
-  static const std::unique_ptr<Subject> subject = make_fast_subject();
-  return *subject;
-}
-
 class ScalingVarianceCheck : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(ScalingVarianceCheck, holdsOnTheFastSubject) {
-  const Outcome outcome = run_and_print(GetParam(), fast());
-  EXPECT_EQ(outcome.verdict, Verdict::held) << outcome_text(outcome);
-  EXPECT_GT(outcome.cases, 0);
-}
+TEST_P(ScalingVarianceCheck, holdsOnTheFastSubject) { expect_holds_on_the_fast_subject(GetParam()); }
 
-std::vector<std::string> family_ids() {
-  std::vector<std::string> ids;
-  for (const Check& check : all_checks()) {
-    if (check.family == Family::scaling_variance) ids.push_back(check.id);
-  }
-  return ids;
-}
+INSTANTIATE_TEST_SUITE_P(ScalingVariance, ScalingVarianceCheck,
+                         ::testing::ValuesIn(family_check_ids(Family::scaling_variance)), check_id_test_name);
 
-INSTANTIATE_TEST_SUITE_P(ScalingVariance, ScalingVarianceCheck, ::testing::ValuesIn(family_ids()),
-                         [](const ::testing::TestParamInfo<std::string>& param_info) { return test_name(param_info.param); });
-
-TEST(ScalingVariance, hasAtLeastFiveChecks) { EXPECT_GE(family_ids().size(), 5u); }
+TEST(ScalingVariance, hasAtLeastFiveChecks) { EXPECT_GE(family_check_ids(Family::scaling_variance).size(), 5u); }
 
 // The findings, stated as the figures the report prints.
 TEST(ScalingVarianceFindings, bfloat16RoundsGemmasScaleTo55Point5AndInflatesTheVarianceByAQuarterPercent) {
-  const Outcome scale = run_and_print("scaling-variance/scale-factor-rounding", fast());
+  const Outcome scale = run_and_print("scaling-variance/scale-factor-rounding", *fast_subject());
   const Statistic* gemma = find_statistic(scale, "bfloat16: sqrt(3072)");
   ASSERT_NE(gemma, nullptr);
   EXPECT_EQ(gemma->value, 55.5);
-  const Outcome variance = run_and_print("scaling-variance/unit-variance-closed-form", fast());
+  const Outcome variance = run_and_print("scaling-variance/unit-variance-closed-form", *fast_subject());
   const Statistic* inflated = find_statistic(variance, "bfloat16: Var(s*E) at d = 3072");
   ASSERT_NE(inflated, nullptr);
   EXPECT_DOUBLE_EQ(inflated->value, 55.5 * 55.5 / 3072.0);  // 1.00268...
 }
 
 TEST(ScalingVarianceFindings, theEnergyRatioIsTwoScaledAndTwoOverDUnscaled) {
-  const Outcome outcome = run_and_print("scaling-variance/energy-ratio", fast());
+  const Outcome outcome = run_and_print("scaling-variance/energy-ratio", *fast_subject());
   const Statistic* scaled = find_statistic(outcome, "float32: energy ratio E||s*e||^2");
   const Statistic* unscaled = find_statistic(outcome, "float32: energy ratio E||e||^2");
   ASSERT_NE(scaled, nullptr);
@@ -64,14 +47,14 @@ TEST(ScalingVarianceFindings, measurementsAreDeterministicForASeedAndDifferAcros
   RunConfig config;
   config.honour_rc_params = false;
   config.quick = true;
-  const Outcome first = run_and_print("scaling-variance/unit-variance-sampled", fast(), config);
-  const Outcome again = run_and_print("scaling-variance/unit-variance-sampled", fast(), config);
+  const Outcome first = run_and_print("scaling-variance/unit-variance-sampled", *fast_subject(), config);
+  const Outcome again = run_and_print("scaling-variance/unit-variance-sampled", *fast_subject(), config);
   ASSERT_EQ(first.statistics.size(), again.statistics.size());
   for (std::size_t i = 0; i < first.statistics.size(); ++i) {
     EXPECT_EQ(first.statistics[i].value, again.statistics[i].value) << first.statistics[i].name;
   }
   config.seed += 1;
-  const Outcome other = run_and_print("scaling-variance/unit-variance-sampled", fast(), config);
+  const Outcome other = run_and_print("scaling-variance/unit-variance-sampled", *fast_subject(), config);
   EXPECT_EQ(other.verdict, Verdict::held);
   EXPECT_NE(other.statistics.front().value, first.statistics.front().value);
 }

@@ -1,12 +1,11 @@
 #include "pecheck/reports/report_files.hpp"
 
-#include <unistd.h>
-
 #include <fstream>
 #include <sstream>
 
 #include <gtest/gtest.h>
 
+#include "pecheck/testing/temp_dir.hpp"
 #include "support/sample_report.hpp"
 
 namespace pecheck::reports {
@@ -16,13 +15,6 @@ namespace fs = std::filesystem;
 
 class ReportFiles : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "pecheck-report-test-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    directory_ = pattern;
-  }
-  void TearDown() override { fs::remove_all(directory_); }
-
   static std::string read(const fs::path& path) {
     std::ifstream file(path, std::ios::binary);
     std::ostringstream bytes;
@@ -30,7 +22,8 @@ class ReportFiles : public ::testing::Test {
     return bytes.str();
   }
 
-  fs::path directory_;
+  pecheck::testing::TempDir temp_;
+  const fs::path directory_ = temp_.path();
 };
 
 TEST_F(ReportFiles, writesEveryRenderingAndOneSvgPerFigure) {

@@ -2,11 +2,8 @@
 // tests: one Python run writes every table a test needs.
 #pragma once
 
-#include <gtest/gtest.h>
 #include <stdlib.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -16,63 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "pecheck/testing/shell.hpp"
+
 namespace pecheck::testing {
-
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "pecheck-validate-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + pattern);
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
-struct CommandResult {
-  int status = -1;
-  std::string output;
-};
-
-inline CommandResult run_command(const std::string& command) {
-  CommandResult result;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  std::array<char, 4096> buffer{};
-  std::size_t got = 0;
-  while ((got = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.output.append(buffer.data(), got);
-  result.status = ::pclose(pipe);
-  return result;
-}
-
-inline std::string quote(const std::string& text) {
-  std::string quoted = "'";
-  for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
-// A Python that imports NumPy: $PECHECK_PYTHON, python3 on PATH, or the
-// system's /usr/bin/python3 (a PATH python3 from a version manager often
-// lacks the distribution's numpy).
-inline std::optional<std::string> python_with_numpy() {
-  std::vector<std::string> candidates;
-  if (const char* chosen = std::getenv("PECHECK_PYTHON")) candidates.emplace_back(chosen);
-  candidates.emplace_back("python3");
-  candidates.emplace_back("/usr/bin/python3");
-  for (const auto& candidate : candidates) {
-    if (run_command(quote(candidate) + " -c 'import numpy' 2>/dev/null").status == 0) return candidate;
-  }
-  return std::nullopt;
-}
 
 inline std::string numpy_tables_script() { return std::string(PECHECK_EXAMPLES_DIR) + "/numpy_tables.py"; }
 
@@ -101,8 +44,8 @@ inline NumpyTables numpy_tables(const std::string& python, const std::vector<std
   std::ofstream batch(writing / "batch.txt");
   for (const std::string& line : lines) batch << line << '\n';
   batch.close();
-  const CommandResult run = run_command("cd " + quote(writing.string()) + " && " + quote(python) + " -B " +
-                                        quote(numpy_tables_script()) + " --batch batch.txt 2>&1");
+  const CommandResult run = run_command("cd " + shell_quote(writing.string()) + " && " + shell_quote(python) + " -B " +
+                                        shell_quote(numpy_tables_script()) + " --batch batch.txt 2>&1");
   std::error_code ignored;
   if (run.status != 0) {
     tables.failure = run.output;

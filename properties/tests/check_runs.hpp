@@ -1,0 +1,60 @@
+// Test helpers that run registered checks: one check on a subject with its
+// outcome printed (series included), so the test log carries the measured
+// figures, and every check of a family on pecheck's fast subject.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "outcome_printing.hpp"
+#include "pecheck/properties/registry.hpp"
+
+namespace pecheck::properties {
+
+inline Outcome run_and_print(const std::string& id, const Subject& subject, const RunConfig& config = {}) {
+  const Check* check = find_check(id);
+  if (check == nullptr) {
+    ADD_FAILURE() << "no check " << id;
+    return {};
+  }
+  Outcome outcome = run_check(*check, subject, config);
+  std::cout << outcome_text(outcome) << series_text(outcome);
+  return outcome;
+}
+
+inline const Statistic* find_statistic(const Outcome& outcome, const std::string& fragment) {
+  for (const Statistic& s : outcome.statistics) {
+    if (s.name.find(fragment) != std::string::npos) return &s;
+  }
+  return nullptr;
+}
+
+// pecheck's own fast implementation, made once per test process; shared, so
+// the fault-injected subjects can wrap it.
+inline std::shared_ptr<const Subject> fast_subject() {
+  static const std::shared_ptr<const Subject> subject = make_fast_subject();
+  return subject;
+}
+
+// The ids of one family's registered checks, in registry order.
+inline std::vector<std::string> family_check_ids(Family family) {
+  std::vector<std::string> ids;
+  for (const Check& check : all_checks()) {
+    if (check.family == family) ids.push_back(check.id);
+  }
+  return ids;
+}
+
+// What a family test claims of each of its checks: it holds on the fast
+// subject, and on at least one case.
+inline void expect_holds_on_the_fast_subject(const std::string& id) {
+  const Outcome outcome = run_and_print(id, *fast_subject());
+  EXPECT_EQ(outcome.verdict, Verdict::held) << outcome_text(outcome);
+  EXPECT_GT(outcome.cases, 0);
+}
+
+}  // namespace pecheck::properties
