@@ -13,12 +13,14 @@ if(PECHECK_SANITIZE)
 endif()
 
 # pecheck_add_test(NAME SOURCES... LIBS...): one GoogleTest executable,
-# its tests discovered into ctest.
+# its tests discovered into ctest. Every parameterised test names its cases
+# with a name generator, so the printed parameter (NO_PRETTY_VALUES) would
+# only repeat the name.
 function(pecheck_add_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest_main pecheck_options)
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60)
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 NO_PRETTY_VALUES)
 endfunction()
 
 # The fast path is written for the vector units of the build machine; the
