@@ -36,33 +36,27 @@ const std::vector<ConventionCase>& cases() {
   return all;
 }
 
-class NumpyConventions : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    python_ = testing::python_with_numpy();
-    if (!python_) return;
-    std::vector<std::string> lines;
-    for (std::size_t k = 0; k < cases().size(); ++k) {
-      // Appended piece by piece, here and in table(): GCC 12 warns falsely
-      // (-Wrestrict, its bug 105651) on "t" + std::to_string(k).
-      std::string line = cases()[k].arguments;
-      line.append(" t").append(std::to_string(k)).append(".npy");
-      lines.push_back(line);
-    }
-    tables_ = testing::numpy_tables(*python_, lines);
-  }
-  void SetUp() override {
-    if (!python_) GTEST_SKIP() << "no python3 with numpy";
-    ASSERT_FALSE(tables_.failure.has_value()) << *tables_.failure;
-  }
-  static Table table(std::size_t k) {
-    std::string name = "t";
-    name.append(std::to_string(k)).append(".npy");
-    return read_table_file(tables_.dir / name).table;
-  }
+// numpy_tables.py's line for case k writes t<k>.npy.
+std::string table_name(std::size_t k) {
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict, its bug
+  // 105651) on "t" + std::to_string(k).
+  std::string name = "t";
+  name.append(std::to_string(k)).append(".npy");
+  return name;
+}
 
-  static inline std::optional<std::string> python_;
-  static inline testing::NumpyTables tables_;
+const std::vector<std::string>& case_lines() {
+  static const std::vector<std::string> lines = [] {
+    std::vector<std::string> all;
+    for (std::size_t k = 0; k < cases().size(); ++k) all.push_back(cases()[k].arguments + " " + table_name(k));
+    return all;
+  }();
+  return lines;
+}
+
+class NumpyConventions : public testing::NumpyTablesTest<case_lines> {
+ protected:
+  static Table table(std::size_t k) { return NumpyTablesTest::table(table_name(k)); }
 };
 
 TEST_F(NumpyConventions, everyPresetIsDetectedWithItsOffsetAndConforms) {

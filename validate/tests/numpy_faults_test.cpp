@@ -24,22 +24,11 @@ const std::vector<std::string>& tables() {
   return all;
 }
 
-class NumpyFaults : public ::testing::Test {
+class NumpyFaults : public testing::NumpyTablesTest<tables> {
  protected:
-  static void SetUpTestSuite() {
-    python_ = testing::python_with_numpy();
-    if (python_) tables_ = testing::numpy_tables(*python_, tables());
-  }
-  void SetUp() override {
-    if (!python_) GTEST_SKIP() << "no python3 with numpy";
-    ASSERT_FALSE(tables_.failure.has_value()) << *tables_.failure;
-  }
   static ValidationResult validate(const std::string& name, const ValidationOptions& options = {}) {
-    return validate_table(read_table_file(tables_.dir / name).table, options);
+    return validate_table(table(name), options);
   }
-
-  static inline std::optional<std::string> python_;
-  static inline testing::NumpyTables tables_;
 };
 
 const Hazard* find_hazard(const ValidationResult& result, HazardKind kind) {

@@ -29,21 +29,7 @@ const std::vector<std::string>& tables() {
   return all;
 }
 
-class NumpyFloat64 : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    python_ = testing::python_with_numpy();
-    if (python_) tables_ = testing::numpy_tables(*python_, tables());
-  }
-  void SetUp() override {
-    if (!python_) GTEST_SKIP() << "no python3 with numpy";
-    ASSERT_FALSE(tables_.failure.has_value()) << *tables_.failure;
-  }
-  static Table table(const std::string& name) { return read_table_file(tables_.dir / name).table; }
-
-  static inline std::optional<std::string> python_;
-  static inline testing::NumpyTables tables_;
-};
+class NumpyFloat64 : public testing::NumpyTablesTest<tables> {};
 
 std::string explain(const ValidationResult& result) { return validation_text(result, "table"); }
 

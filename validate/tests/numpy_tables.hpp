@@ -13,6 +13,9 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
+#include "pecheck/table_file.hpp"
 #include "pecheck/testing/shell.hpp"
 
 namespace pecheck::testing {
@@ -55,5 +58,26 @@ inline NumpyTables numpy_tables(const std::string& python, const std::vector<std
   std::filesystem::remove_all(writing, ignored);
   return tables;
 }
+
+// A test suite over the tables of Lines() (numpy_tables.py lines), written
+// once for the suite; its tests skip when no python3 has NumPy, and fail
+// when the script did.
+template <const std::vector<std::string>& (*Lines)()>
+class NumpyTablesTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    python_ = python_with_numpy();
+    if (python_) tables_ = numpy_tables(*python_, Lines());
+  }
+  void SetUp() override {
+    if (!python_) GTEST_SKIP() << "no python3 with numpy";
+    ASSERT_FALSE(tables_.failure.has_value()) << *tables_.failure;
+  }
+  static Table table(const std::string& name) { return read_table_file(tables_.dir / name).table; }
+
+ private:
+  static inline std::optional<std::string> python_;
+  static inline NumpyTables tables_;
+};
 
 }  // namespace pecheck::testing
