@@ -219,14 +219,14 @@ Check construction_check() {
           "With zero-padded tables, add([s*E, 0], [0, P]) equals concat(s*E[t], P[p]) bit for bit in every format, "
           "except that a -0 of the concatenation is +0 in the sum (-0 + +0 = +0); padded with -0, the additive "
           "identity, they are equal bit for bit everywhere (NaN compared as NaN).",
-          "seed question 002 (adding is a superset of concatenating)", CheckKind::property, run_construction};
+          "the report's question (c) (adding is a superset of concatenating)", CheckKind::property, run_construction};
 }
 
 Check linearity_check() {
   return {kLinearityId, Family::add_vs_concat,
           "A linear layer cannot tell concatenation from a sum: W.concat(e, p) = W_e.e + W_p.p exactly, and "
           "within (gamma_n + gamma_{max(d_t,d_p)+1}) sum|W||x| + 4 n eta when both sides are evaluated in the format.",
-          "seed question 002; Higham, Accuracy and Stability of Numerical Algorithms, section 3.1",
+          "the report's question (c); Higham, Accuracy and Stability of Numerical Algorithms, section 3.1",
           CheckKind::property, run_linearity};
 }
 

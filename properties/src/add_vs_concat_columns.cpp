@@ -124,7 +124,7 @@ Check column_energy_check() {
           "Across positions 0..511 (d = 512) the encoding's variance per column matches the reference's within the "
           "entries' rounding, and sits in the fast first columns: the last columns vary by less than 1% of the "
           "scaled embedding's unit variance, carrying the token as a concatenation would.",
-          "seed question 002 (the first dimensions are distorted, the last hardly affected)",
+          "the report's question (c) (the first dimensions are distorted, the last hardly affected)",
           CheckKind::measurement, run_column_energy};
 }
 

@@ -167,7 +167,8 @@ Check strictness_check() {
           "For every split d = d_t + d_p the subject's sums s*E[t] + PE[p] are reproduced by no concatenation of "
           "that split, even after any linear map: their token and position differences have exact ranks with "
           "r_T + r_P > d, where a concatenation has r_T <= d_t and r_P <= d_p.",
-          "seed question 002 (adding is a strict superset of concatenating)", CheckKind::measurement, run_strictness};
+          "the report's question (c) (adding is a strict superset of concatenating)", CheckKind::measurement,
+          run_strictness};
 }
 
 Check near_orthogonality_check() {
@@ -175,7 +176,7 @@ Check near_orthogonality_check() {
           "Random embeddings (sigma = d^-0.5, scaled by sqrt(d)) are nearly orthogonal to every encoding row: over "
           "128 x 128 pairs every |cos| stays below sqrt(2 ln(2 pairs / 1e-9) / d) (the spherical cap bound), "
           "with RMS cos = 1/sqrt(d).",
-          "seed question 002; K. Ball 1997, Lemma 2.2", CheckKind::measurement, run_near_orthogonality};
+          "the report's question (c); K. Ball 1997, Lemma 2.2", CheckKind::measurement, run_near_orthogonality};
 }
 
 }  // namespace pecheck::properties::add_vs_concat

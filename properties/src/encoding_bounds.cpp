@@ -23,7 +23,7 @@ void register_encoding_bounds(Registry& registry) {
   add(squared_norm_id,
       "||PE(p)||^2 equals the number of sin/cos pairs plus the odd sin column's share, within the bound the ULP "
       "budget (a third-party subject: or the float64-angle bound) implies, and zero rows have norm 0.",
-      "Vaswani et al. 2017, section 3.5; the seed question why the encoding is added (its magnitude is fixed)",
+      "Vaswani et al. 2017, section 3.5; the report's question (c), why the encoding is added (its magnitude is fixed)",
       CheckKind::property, squared_norm);
   add(origin_id, "PE(0) is exactly +0 in every sin and zero column and exactly 1 in every cos column.",
       "Vaswani et al. 2017, section 3.5 (sin 0 = 0, cos 0 = 1); CONVENTIONS.md fault 3 (wrong layout)",

@@ -214,7 +214,7 @@ Check attention_logit_check() {
           "q.k / sqrt(d_k) has unit variance for unit-variance components (d_k without the division), and the "
           "sqrt(d) input scale does not cancel 1/sqrt(d_k): the first layer's logit variance with both scales, "
           "either and neither, from the subject's input layer.",
-          "Vaswani et al. 2017, section 3.2.1; seed questions 000 and 001 (does sqrt(d) cancel 1/sqrt(d_k)?)",
+          "Vaswani et al. 2017, section 3.2.1; the report's questions (a) and (b) (does sqrt(d) cancel 1/sqrt(d_k)?)",
           CheckKind::measurement, run_attention_logits};
 }
 

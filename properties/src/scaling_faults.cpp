@@ -187,7 +187,7 @@ const std::vector<Fault>& scaling_faults() {
        {"scaling-variance/scaled-second-moment", "scaling-variance/unit-variance-sampled", "scaling-variance/energy-ratio"},
        make_scale_divided_subject},
       {"scale-missing", "the sqrt(d) scale left out (E + PE)",
-       "CONVENTIONS.md fault 7 (seed question 000: the scale is easy to miss)",
+       "CONVENTIONS.md fault 7 (the report's question (a): the scale is easy to miss)",
        {"scaling-variance/scaled-second-moment", "scaling-variance/unit-variance-sampled", "scaling-variance/energy-ratio",
         "scaling-variance/token-recoverability"},
        make_scale_missing_subject},

@@ -262,7 +262,7 @@ Check sampled_variance_check() {
           "With tensor2tensor/fairseq's initialisation sigma = d^-0.5 and the scale s = sqrt(d), the subject's s*E "
           "has unit variance per component in every format (Laurent-Massart chi-square bound, false alarm < 1e-9); "
           "without the scale the variance is 1/d.",
-          "CONVENTIONS.md, embedding scale and initialisation; seed question 000 (why scale before adding)",
+          "CONVENTIONS.md, embedding scale and initialisation; the report's question (a) (why scale before adding)",
           CheckKind::measurement, run_sampled_variance};
 }
 
@@ -270,7 +270,7 @@ Check energy_ratio_check() {
   return {"scaling-variance/energy-ratio", Family::scaling_variance,
           "With sigma = d^-0.5 and s = sqrt(d) the expected energy of a scaled token embedding is twice the "
           "encoding's, E||s*e||^2 / ||PE||^2 = d / (d/2) = 2; without the scale it is 2/d.",
-          "seed question 000 (the encoding would otherwise overwhelm the embedding)", CheckKind::measurement,
+          "the report's question (a) (the encoding would otherwise overwhelm the embedding)", CheckKind::measurement,
           run_energy_ratio};
 }
 

@@ -161,7 +161,7 @@ Check recoverability_check() {
   return {"scaling-variance/token-recoverability", Family::scaling_variance,
           "At the paper's scale s = sqrt(d) the token is recovered from round(s*E[t] + PE[p]) as the nearest row of "
           "s*E for every query in every format; the series show how recovery falls as the scale falls toward 1.",
-          "seed question 000 (the encoding would overwhelm the token's signal without the scale)",
+          "the report's question (a) (the encoding would overwhelm the token's signal without the scale)",
           CheckKind::measurement, run_recoverability};
 }
 

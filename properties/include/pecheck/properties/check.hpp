@@ -38,7 +38,7 @@ struct Check {
   std::string id;      // "encoding-bounds/unit-interval"
   Family family;
   std::string claim;   // one sentence, the same the report prints
-  std::string source;  // paper section, seed question, public issue
+  std::string source;  // paper section, the report's question it answers, public issue
   CheckKind kind;
   std::function<Outcome(const Subject&, const RunConfig&)> run;
 };
