@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -19,10 +20,16 @@ std::string load_text(double load) { return load < 0.0 ? "unknown" : printed("%.
 
 }  // namespace
 
+bool machine_was_busy(const Figures& f) {
+  return f.load_average_before > busy_load_per_thread * std::max(f.threads, 1);
+}
+
 std::string conditions_text(const Figures& f) {
-  return printed("%s, %d threads, best of %d rounds%s; load average %s before, %s after", f.convention.c_str(),
+  return printed("%s, %d threads, best of %d rounds%s; load average %s before, %s after%s", f.convention.c_str(),
                  f.threads, f.repetitions, f.quick ? " (quick: tiny sizes, not a measurement)" : "",
-                 load_text(f.load_average_before).c_str(), load_text(f.load_average_after).c_str());
+                 load_text(f.load_average_before).c_str(), load_text(f.load_average_after).c_str(),
+                 machine_was_busy(f) ? " (a busy machine: other work shares the memory bus, so the ratios may be low)"
+                                     : "");
 }
 
 std::string figures_text(const Figures& f) {
@@ -60,7 +67,8 @@ std::string figures_json(const Figures& f) {
                        {"taken_as", "best of the repetitions"},
                        {"convention", f.convention},
                        {"load_average_before", f.load_average_before},
-                       {"load_average_after", f.load_average_after}};
+                       {"load_average_after", f.load_average_after},
+                       {"busy", machine_was_busy(f)}};
   out["write_bandwidth"] = {{"bytes", f.write_bandwidth.bytes},
                             {"best_seconds", f.write_bandwidth.best_seconds},
                             {"gb_per_s", f.write_bandwidth.gb_per_s()}};

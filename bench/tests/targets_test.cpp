@@ -83,5 +83,18 @@ TEST(BenchTargets, criterionTextNamesValueAndTarget) {
   EXPECT_EQ(c.text(), "fraction of write bandwidth 0.8003 (target >= 0.5)");
 }
 
+TEST(BenchTargets, aBusyMachineIsSaidBesideTheFigures) {
+  Figures f;
+  f.threads = 2;
+  f.load_average_before = 2 * busy_load_per_thread;  // at the line: not busy
+  EXPECT_FALSE(machine_was_busy(f));
+  EXPECT_EQ(conditions_text(f).find("busy"), std::string::npos);
+  f.load_average_before = std::nextafter(2 * busy_load_per_thread, 10.0);
+  EXPECT_TRUE(machine_was_busy(f));
+  EXPECT_NE(conditions_text(f).find("a busy machine"), std::string::npos);
+  f.load_average_before = -1.0;  // unknown (no /proc/loadavg): not claimed busy
+  EXPECT_FALSE(machine_was_busy(f));
+}
+
 }  // namespace
 }  // namespace pecheck::bench

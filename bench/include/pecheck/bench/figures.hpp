@@ -95,8 +95,16 @@ struct Figures {
 // ConventionError for an unknown convention name.
 Figures measure_figures(const BenchOptions& options);
 
+// The load average before the run above which the machine counts as busy,
+// per thread used. The 1-minute average of an idle 2-core machine here was
+// 0.05-0.3; during another build it was above 4, and the float32 table then
+// measured 0.47 of the write bandwidth against 0.89 idle. The figure after
+// the run includes the run's own threads, so only the one before is judged.
+inline constexpr double busy_load_per_thread = 0.25;
+bool machine_was_busy(const Figures& figures);
+
 // "vaswani, 2 threads, best of 21 rounds; load average 0.12 before, 0.10
-// after" (and that a quick run is not a measurement).
+// after" (and that a quick run is not a measurement, or the machine busy).
 std::string conditions_text(const Figures& figures);
 
 // The figures as aligned text, one line each with its ratio and target.
