@@ -11,6 +11,7 @@
 #include "pecheck/validate/validation.hpp"
 #include "pecheck/validate/validation_report.hpp"
 #include "validate_exec.hpp"
+#include "validate_input_layer.hpp"
 #include "validate_report.hpp"
 
 namespace pecheck::tools {
@@ -33,6 +34,7 @@ struct ValidateOptions {
   bool ulp_only = false;
   bool json = false;
   ExecOptions exec;
+  InputLayerOptions input_layer;
 };
 
 std::optional<std::int64_t> parse_offset(const std::string& text) {
@@ -153,8 +155,22 @@ Command add_validate_command(CLI::App& app) {
   command->add_flag("--json", options->json, "Print one JSON object on stdout");
   command->add_option("--output-dir", options->output_dir, "Also write the result to DIR: validation.json and .txt, and the HTML/Markdown/JSON/JUnit report of the checks on the file");
   add_exec_options(*command, options->exec);
+  add_input_layer_options(*command, options->input_layer);
 
   return {command, [options] {
+    if (options->input_layer.given()) {
+      // The flags that shape a table's reading or report have no meaning for an input layer's output.
+      const std::pair<const char*, bool> table_only[] = {
+          {"--exec", !options->exec.command.empty()}, {"--tensor", !options->tensor.empty()},
+          {"--offset", options->offset != "auto"},    {"--dtype", !options->dtype.empty()},
+          {"--output-dir", !options->output_dir.empty()}, {"--budget", options->budget != default_entry_budget},
+          {"--full", options->full},                  {"--ulp-only", options->ulp_only}};
+      for (const auto& [flag, given] : table_only) {
+        if (given) throw ConventionError(std::string("validate: ") + flag + " does not apply with --vocabulary/--ids");
+      }
+      return validate_input_layer_file(options->input_layer, {options->file, options->convention, options->max_ulp,
+                                                              options->max_abs_error, options->json});
+    }
     if (!options->exec.command.empty()) {
       if (!options->file.empty()) throw ConventionError("validate: give FILE or --exec, not both");
       return validate_exec(options->exec, options->convention, options->json);
