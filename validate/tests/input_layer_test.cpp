@@ -28,6 +28,8 @@ const std::vector<std::string>& layers() {
       "input-layer vaswani 4 16 3072 bfloat16 sqrt gemma_correct",
       "input-layer fairseq 4 32 64 float32 sqrt fairseq --first-position 2",
       "input-layer vaswani 1 32 64 float32 sqrt single",
+      "input-layer vaswani 4 16 3072 float16 sqrt-float16 half",
+      "input-layer vaswani 2 64 96 bfloat16 sqrt undecided",
   };
   return all;
 }
@@ -117,6 +119,27 @@ TEST_F(InputLayer, bfloat16ActivationsAloneAreNoFault) {
   ASSERT_TRUE(result.scale.match.has_value()) << text(result);
   EXPECT_TRUE(result.scale.conforms) << text(result);
   EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << text(result);
+}
+
+TEST_F(InputLayer, sqrtDRoundedToFloat16IsNamedInFloat16Activations) {
+  const InputLayerResult result = check("half");
+  EXPECT_EQ(result.scale.estimate.activation_format, FormatId::float16);
+  ASSERT_TRUE(result.scale.match.has_value()) << text(result);
+  EXPECT_EQ(result.scale.match->name, "sqrt(d) rounded to float16");
+  EXPECT_EQ(result.scale.match->value, 55.4375);
+  EXPECT_EQ(result.verdict, ValidationVerdict::deviates) << text(result);
+}
+
+TEST_F(InputLayer, valuesCloserThanTheToleranceLeaveTheScaleUndecided) {
+  const InputLayerResult result = check("undecided");
+  // The premise: at d = 96, float16's rounding of sqrt(d) is 0.0011 from it,
+  // closer than 128 bfloat16 tokens can resolve.
+  const double gap = std::sqrt(96.0) - 9.796875;
+  ASSERT_LT(gap, result.scale.estimate.tolerance) << text(result);
+  EXPECT_FALSE(result.scale.decided) << text(result);
+  EXPECT_EQ(result.verdict, ValidationVerdict::unknown) << text(result);
+  EXPECT_NE(result.scale.sentence.find("more tokens sharing positions are needed"), std::string::npos)
+      << result.scale.sentence;
 }
 
 TEST_F(InputLayer, givenPositionsPlaceTheRecoveredEncoding) {
