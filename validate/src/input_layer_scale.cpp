@@ -61,6 +61,10 @@ std::vector<ScaleCandidate> scale_candidates(std::int64_t dim) {
 // variance ulp_a(x_i)^2 / 12, independent of the others, so
 //   sigma^2 = sum e_c,i^2 ulp_a(x_i)^2 / 12 / S^2,   tolerance = 6 sigma,
 // and c is equal when |s_hat - c| or |s_hat - c - b_c| is within it.
+// Measured on layers written by examples/numpy_input_layer.py (d = 3072 and
+// 64, bfloat16, float16 and float32 activations, 8 seeds): the true scale's
+// |s_hat - c - b_c| stayed below 2.2 sigma, and the variance of d_i was
+// within 8% of the model's.
 // The estimate itself is summed in long double (unit roundoff u_L: 2^-64 on
 // x86-64, 2^-113 on AArch64, 2^-53 where long double is double): recursive
 // summation of n terms errs by at most n u_L relative (Higham, Accuracy and
