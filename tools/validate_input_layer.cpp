@@ -14,7 +14,8 @@ void add_input_layer_options(CLI::App& command, InputLayerOptions& options) {
                      "VOCAB the (V, d) embedding table E. The scale s is measured from tokens at the same\n"
                      "position (their difference is s (E[a] - E[b]), whatever PE is) and named against sqrt(d):\n"
                      "missing, applied twice, divided, rounded to bfloat16/float16; then PE = x - s E[id] is\n"
-                     "validated as a table. Needs at least two sequences whose ids differ at the same positions");
+                     "validated as a table. Needs at least two sequences whose ids differ at the same positions, or\n"
+                     "--convention NAME: then s is fitted against that convention's encoding");
   command.add_option("--ids", options.ids, "The (B, L) or (L,) integer token ids (.npy int32/int64), with --vocabulary");
   command.add_option("--positions", options.positions,
                      "The positions of the tokens (.npy integers, as --ids or (L,)); default 0..L-1 in each sequence");

@@ -45,6 +45,8 @@ check(divided 1 "scale: deviates: divided by sqrt\\(d\\) instead of multiplied: 
 check(other 1 "scale: deviates: a scale that is none of the known faults: 7.5 instead of 8" other)
 check(gemma 1 "scale: deviates: sqrt\\(d\\) rounded to bfloat16: 55.5 instead of 55.4256" gemma)
 check(fairseq 0 "positions 2..33" fairseq --positions ${WORK_DIR}/fairseq.positions.npy)
+# A single sequence: s is fitted against the named convention's encoding.
+check(single 0 "tokens of a single sequence against the convention's encoding" single --convention vaswani)
 check(json 1 "\"verdict\"" missing --json)
 string(JSON match ERROR_VARIABLE problem GET "${last_output}" scale match name)
 if(problem OR NOT match STREQUAL "sqrt(d) missing")

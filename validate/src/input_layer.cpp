@@ -4,6 +4,7 @@
 
 #include "input_layer_scale.hpp"
 #include "narrow_format.hpp"
+#include "pecheck/fast_encoding.hpp"
 #include "pecheck/validate/input_layer.hpp"
 
 namespace pecheck::validate {
@@ -192,14 +193,6 @@ InputLayerResult validate_input_layer(const InputLayerFiles& files, const Valida
   tokens.output = &output.values;
   tokens.activation_format = narrowest_format(output).format;
 
-  try {
-    result.scale = diagnose_scale(estimate_scale(tokens), shapes.dim);
-  } catch (const ValidationInputError& e) {
-    refuse(files.output_name, e.what());
-  }
-  const ScaleDiagnosis& scale = result.scale;
-  result.scale_used = scale.match ? scale.match->value : scale.estimate.value;
-
   const auto [lowest, highest] = std::minmax_element(tokens.positions.begin(), tokens.positions.end());
   result.first_position = *lowest;
   const std::int64_t rows = *highest - *lowest + 1;
@@ -213,9 +206,24 @@ InputLayerResult validate_input_layer(const InputLayerFiles& files, const Valida
                                      " (expected every position from the first to the last: the recovered encoding "
                                      "is a table of consecutive positions)");
   }
-  result.recovered =
-      recovered_encoding(tokens, result.scale_used, scale.product_rounded, scale.estimate.tolerance, *lowest, rows, result.pe_error_bound,
-                         result.pulled_to_unit);
+
+  ScaleEstimate estimate;
+  Table known;
+  try {
+    estimate = estimate_scale(tokens);
+  } catch (const ValidationInputError& e) {
+    if (!options.convention) refuse(files.output_name, e.what());
+    known = fast_table(*options.convention, {rows, shapes.dim, *lowest}, tokens.activation_format);
+    tokens.known_encoding = &known;
+    tokens.known_first = *lowest;
+    estimate = estimate_scale(tokens);
+  }
+  result.scale = diagnose_scale(estimate, shapes.dim);
+  const ScaleDiagnosis& scale = result.scale;
+  result.scale_used = scale.match ? scale.match->value : scale.estimate.value;
+
+  result.recovered = recovered_encoding(tokens, result.scale_used, scale.product_rounded, scale.estimate.tolerance,
+                                        *lowest, rows, result.pe_error_bound, result.pulled_to_unit);
 
   ValidationOptions table_options = options;
   table_options.row_offset = *lowest;

@@ -43,8 +43,10 @@ std::string input_layer_text(const InputLayerResult& result, const std::string& 
       << result.length << " tokens, d = " << result.dim << ", vocabulary " << result.vocabulary_size
       << ", activations " << activations << '\n';
   out << "  scale: measured " << number(estimate.value, "%.9g") << ", tolerance " << number(estimate.tolerance)
-      << " (6 sigma of " << activations << " rounding; " << estimate.tokens << " tokens sharing " << estimate.positions
-      << " positions); sqrt(d) = " << number(scale.sqrt_d, "%.9g") << '\n';
+      << " (6 sigma of " << activations << " rounding; " << estimate.tokens
+      << (estimate.against_known_encoding ? " tokens of a single sequence against the convention's encoding at "
+                                          : " tokens sharing ")
+      << estimate.positions << " positions); sqrt(d) = " << number(scale.sqrt_d, "%.9g") << '\n';
   out << "  scale: " << (scale.conforms ? "conforms" : scale.decided ? "deviates" : "unknown") << ": "
       << scale.sentence;
   if (scale.match) {
@@ -90,6 +92,7 @@ std::string input_layer_json(const InputLayerResult& result, const std::string& 
                   {"tolerance", finite_or_text(estimate.tolerance)},
                   {"tokens", estimate.tokens},
                   {"positions", estimate.positions},
+                  {"against_known_encoding", estimate.against_known_encoding},
                   {"sqrt_d", scale.sqrt_d},
                   {"match", scale.match ? candidate_json(*scale.match) : json(nullptr)},
                   {"distance", scale.match ? json(scale.distance) : json(nullptr)},

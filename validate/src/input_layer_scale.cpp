@@ -61,6 +61,9 @@ std::vector<ScaleCandidate> scale_candidates(std::int64_t dim) {
 // variance ulp_a(x_i)^2 / 12, independent of the others, so
 //   sigma^2 = sum e_c,i^2 ulp_a(x_i)^2 / 12 / S^2,   tolerance = 6 sigma,
 // and c is equal when |s_hat - c| or |s_hat - c - b_c| is within it.
+// With a known encoding (a single sequence and a given convention) each token
+// is its own group, centred on the known PE instead of the group mean, and
+// the PE's own rounding to a adds ulp_a(PE_i)^2 / 12 to var(d_i).
 // Measured on layers written by examples/numpy_input_layer.py (d = 3072 and
 // 64, bfloat16, float16 and float32 activations, 8 seeds): the true scale's
 // |s_hat - c - b_c| stayed below 2.2 sigma, and the variance of d_i was
@@ -89,17 +92,23 @@ ScaleEstimate estimate_scale(const InputTokens& tokens) {
   std::vector<Wide> shifts(candidates.size(), 0.0L);
   std::int64_t terms = 0;
   std::vector<Wide> mean_e(static_cast<std::size_t>(dim)), mean_x(static_cast<std::size_t>(dim));
+  const Table* known = tokens.known_encoding;
+  estimate.against_known_encoding = known != nullptr;
   for (const auto& [position, members] : groups) {
     const bool distinct = std::any_of(members.begin(), members.end(),
                                       [&](std::size_t k) { return tokens.ids[k] != tokens.ids[members[0]]; });
-    if (!distinct) continue;
+    if (!distinct && known == nullptr) continue;
     estimate.positions += 1;
     estimate.tokens += static_cast<std::int64_t>(members.size());
     std::fill(mean_e.begin(), mean_e.end(), 0.0L);
     std::fill(mean_x.begin(), mean_x.end(), 0.0L);
     const Wide n = static_cast<Wide>(members.size());
+    for (std::int64_t c = 0; c < dim && known != nullptr; ++c) {
+      // The known PE takes the place of the group mean: x - PE = s E + d.
+      mean_x[static_cast<std::size_t>(c)] = known->at(position - tokens.known_first, c);
+    }
     for (const std::size_t k : members) {
-      for (std::int64_t c = 0; c < dim; ++c) {
+      for (std::int64_t c = 0; c < dim && known == nullptr; ++c) {
         mean_e[static_cast<std::size_t>(c)] += vocabulary.at(tokens.ids[k], c) / n;
         mean_x[static_cast<std::size_t>(c)] += row(k)[c] / n;
       }
@@ -113,6 +122,11 @@ ScaleEstimate estimate_scale(const InputTokens& tokens) {
         denominator += e_c * e_c;
         const double ulp_x = ulp_in(x, format);
         variance += e_c * e_c * ulp_x * ulp_x / 12.0L;
+        if (known != nullptr) {
+          // The implementation's PE may differ from the known one by its own rounding to a.
+          const double ulp_pe = ulp_in(static_cast<double>(mean_x[static_cast<std::size_t>(c)]), format);
+          variance += e_c * e_c * ulp_pe * ulp_pe / 12.0L;
+        }
         for (std::size_t j = 0; j < candidates.size(); ++j) {
           // sum_G e_c = 0, so the rounding error needs no centring.
           const double product = candidates[j].value * e;
@@ -126,7 +140,7 @@ ScaleEstimate estimate_scale(const InputTokens& tokens) {
     throw ValidationInputError(
         "no position holds two tokens with different embeddings, so the scale cannot be told apart from the "
         "positional encoding (x = s E[id] + PE[pos] fits any s with some PE); expected at least two sequences "
-        "whose token ids differ at the same positions");
+        "whose token ids differ at the same positions, or the convention, to fit s against its encoding");
   }
   estimate.value = static_cast<double>(numerator / denominator);
   estimate.sigma = static_cast<double>(std::sqrt(variance) / denominator);

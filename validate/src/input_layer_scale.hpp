@@ -18,6 +18,11 @@ struct InputTokens {
   std::vector<std::int64_t> positions;   // N
   const std::vector<double>* output = nullptr;  // N * d
   FormatId activation_format = FormatId::float32;
+  // A single sequence leaves s and PE confounded; with the convention known,
+  // its encoding (rows from position known_first, in the activation format)
+  // stands for PE and every token is used alone.
+  const Table* known_encoding = nullptr;
+  std::int64_t known_first = 0;
 };
 
 // The unit in the last place of v in `format` (v's binade, floored at the
@@ -25,7 +30,8 @@ struct InputTokens {
 double ulp_in(double v, const Format& format);
 
 // Throws ValidationInputError when no position holds two tokens with
-// different embeddings (the scale is then not identifiable).
+// different embeddings (the scale is then not identifiable) and no known
+// encoding is given.
 ScaleEstimate estimate_scale(const InputTokens& tokens);
 
 }  // namespace pecheck::validate

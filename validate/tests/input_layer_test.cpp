@@ -30,6 +30,8 @@ const std::vector<std::string>& layers() {
       "input-layer vaswani 1 32 64 float32 sqrt single",
       "input-layer vaswani 4 16 3072 float16 sqrt-float16 half",
       "input-layer vaswani 2 64 96 bfloat16 sqrt undecided",
+      "input-layer vaswani 1 32 64 float32 twice single_twice",
+      "input-layer vaswani 1 32 3072 bfloat16 sqrt-bfloat16 single_gemma",
   };
   return all;
 }
@@ -156,6 +158,21 @@ TEST_F(InputLayer, aSingleSequenceIsRefusedSayingWhatIsNeeded) {
     EXPECT_NE(std::string(e.what()).find("single.output.npy: "), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("at least two sequences"), std::string::npos) << e.what();
   }
+}
+
+TEST_F(InputLayer, aSingleSequenceIsFittedAgainstAGivenConventionsEncoding) {
+  ValidationOptions vaswani;
+  vaswani.convention = find_preset("vaswani");
+  const InputLayerResult correct = validate_input_layer(files("single"), vaswani);
+  EXPECT_TRUE(correct.scale.estimate.against_known_encoding);
+  EXPECT_EQ(correct.verdict, ValidationVerdict::conforms) << text(correct);
+  const InputLayerResult twice = validate_input_layer(files("single_twice"), vaswani);
+  ASSERT_TRUE(twice.scale.match.has_value()) << text(twice);
+  EXPECT_EQ(twice.scale.match->name, "sqrt(d) applied twice") << text(twice);
+  const InputLayerResult gemma = validate_input_layer(files("single_gemma"), vaswani);
+  ASSERT_TRUE(gemma.scale.match.has_value()) << text(gemma);
+  EXPECT_EQ(gemma.scale.match->name, "sqrt(d) rounded to bfloat16") << text(gemma);
+  EXPECT_EQ(gemma.verdict, ValidationVerdict::deviates) << text(gemma);
 }
 
 std::string refusal(const InputLayerFiles& files) {

@@ -15,8 +15,9 @@
 //   s_hat - s = sum_i <e_c,i, d_i> / sum <e_c, e_c>   exactly,
 // which is what the tolerance in input_layer_scale.cpp is derived from.
 // With a single sequence (no position holding two different ids), any s fits
-// with some PE: the scale is not identifiable and the input is refused, saying
-// what is needed.
+// with some PE: the scale is not identifiable from the output alone. With the
+// convention given, its encoding stands for PE and s is fitted against it;
+// without, the input is refused, saying what is needed.
 #pragma once
 
 #include <cstdint>
@@ -60,6 +61,7 @@ struct ScaleEstimate {
   double tolerance = 0.0;   // what "equal" allows: see input_layer_scale.cpp
   std::int64_t tokens = 0;  // tokens in groups with at least two different ids
   std::int64_t positions = 0;  // such groups
+  bool against_known_encoding = false;  // a single sequence fitted against the given convention's encoding
   FormatId activation_format = FormatId::float32;  // the narrowest format holding every output value
   // For each of scale_candidates(d): how far s_hat moves from the candidate's
   // value when the implementation rounds c E to the activation format before
