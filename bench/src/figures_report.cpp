@@ -4,6 +4,7 @@
 
 #include "pecheck/bench/figures.hpp"
 #include "pecheck/bench/targets.hpp"
+#include "pecheck/count_text.hpp"
 
 namespace pecheck::bench {
 
@@ -20,8 +21,8 @@ std::string load_text(double load) { return load < 0.0 ? "unknown" : printed("%.
 }  // namespace
 
 std::string conditions_text(const Figures& f) {
-  return printed("%s, %d threads, best of %d rounds%s; load average %s before, %s after", f.convention.c_str(),
-                 f.threads, f.repetitions, f.quick ? " (quick: tiny sizes, not a measurement)" : "",
+  return printed("%s, %s, best of %s%s; load average %s before, %s after", f.convention.c_str(),
+                 count_of(f.threads, "thread").c_str(), count_of(f.repetitions, "round").c_str(), f.quick ? " (quick: tiny sizes, not a measurement)" : "",
                  load_text(f.load_average_before).c_str(), load_text(f.load_average_after).c_str());
 }
 
