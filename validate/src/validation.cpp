@@ -80,7 +80,9 @@ void decide(ValidationResult& result) {
   if (has(HazardKind::non_finite)) result.reasons.push_back("the table holds NaN or infinity");
   if (has(HazardKind::out_of_range)) result.reasons.push_back("the table holds values outside [-1, 1]");
   if (m.mismatches > 0) {
-    result.reasons.push_back(std::to_string(m.mismatches) + " entries are typed mismatches (NaN, infinity or signed zero)");
+    result.reasons.push_back((m.mismatches == 1 ? std::string("1 entry is a typed mismatch")
+                                                   : std::to_string(m.mismatches) + " entries are typed mismatches") +
+                             " (NaN, infinity or signed zero)");
   }
   if (result.ulp_criterion && m.max_ulp > m.budget_ulp) {
     if (!m.abs_bound) {
