@@ -91,7 +91,7 @@ std::string offset_words(const Reading& reading) {
 }
 
 std::vector<FieldDifference> differences(const Reading& found, const Reading& given, std::int64_t cols,
-                                         std::int64_t rows) {
+                                         std::int64_t rows, bool offset_given) {
   const Convention& f = found.convention;
   const Convention& g = given.convention;
   std::vector<FieldDifference> list;
@@ -100,7 +100,11 @@ std::vector<FieldDifference> differences(const Reading& found, const Reading& gi
     list.push_back({"frequency rule", rule_words(f.frequency), rule_words(g.frequency), 3});
   }
   if (cols % 2 == 1 && f.odd_dim != g.odd_dim) list.push_back({"odd-width policy", odd_words(f.odd_dim), odd_words(g.odd_dim), 5});
-  if (!given.settled || found.row_offset + f.position_offset != given.row_offset + g.position_offset) {
+  // An offset searched under the wrong layout or rule means nothing: it is a
+  // difference only when the user gave it, or when nothing else differs.
+  const bool offset_differs =
+      !given.settled || found.row_offset + f.position_offset != given.row_offset + g.position_offset;
+  if (offset_differs && (offset_given || list.empty())) {
     list.push_back({"row offset", offset_words(found), offset_words(given), 4});
   }
   const std::vector<std::int64_t> found_zeros = zero_file_rows(found, rows);
@@ -141,11 +145,13 @@ double fit_error(const Table& table, const Reading& reading, const std::vector<s
   return max_abs_difference(table, rows, encoding_rows(reading.convention, table.cols, shifted(rows, reading.row_offset)));
 }
 
-std::string found_name(const Detection& found) {
-  if (!found.preset) return "a custom convention";
-  std::string name = *found.preset;
-  for (const std::string& other : found.also_matches) name += " (also " + other + ")";
-  return name;
+std::string found_name(const Detection& found) { return found.preset ? *found.preset : "a custom convention"; }
+
+// Presets that hold the same table at this width (tf-tutorial and marian-hf at even d).
+std::string identical_presets(const Detection& found) {
+  std::string text;
+  for (const std::string& other : found.also_matches) text += "; " + other + " is identical at this width";
+  return text;
 }
 
 std::string given_name(const Detection& given, const DetectionOptions& options) {
@@ -193,7 +199,7 @@ std::optional<ConventionMismatch> convention_mismatch(const Table& table, const 
   } else {
     return std::nullopt;  // an offset alone, and no convention fits it: nothing to set side by side
   }
-  const std::vector<FieldDifference> diffs = differences(found_reading, given_reading, table.cols, table.rows);
+  const std::vector<FieldDifference> diffs = differences(found_reading, given_reading, table.cols, table.rows, options.row_offset.has_value());
   if (diffs.empty()) return std::nullopt;
 
   const std::vector<std::int64_t> rows = rows_to_fit(table.rows, found, found_reading, given_reading);
@@ -215,9 +221,9 @@ std::optional<ConventionMismatch> convention_mismatch(const Table& table, const 
     fields += (k == 0 ? "" : k + 1 == diffs.size() ? " and " : ", ") + diffs[k].field;
   }
   std::ostringstream evidence;
-  evidence << "the table is " << found_text << " (" << summary(found_reading, diffs, true) << "), not " << given_text
-           << " (" << summary(given_reading, diffs, false) << "): the " << fields
-           << (diffs.size() == 1 ? " differs" : " differ") << ". ";
+  evidence << "the table is " << found_text << " (" << summary(found_reading, diffs, true) << identical_presets(found)
+           << "), not " << given_text << " (" << summary(given_reading, diffs, false) << "): they differ in the "
+           << fields << ". ";
   if (given_reading.settled) {
     evidence << "|table - " << given_text << "| reaches " << number(given_error) << " on " << rows.size()
              << " rows spread over the table, |table - " << found_text << "| " << number(found_error);
@@ -233,8 +239,7 @@ std::optional<ConventionMismatch> convention_mismatch(const Table& table, const 
 
   ConventionMismatch mismatch;
   mismatch.hazard = {HazardKind::convention_mismatch, evidence.str()};
-  mismatch.reason = "the table is " + found_text + ", not " + given_text + " (the " + fields +
-                    (diffs.size() == 1 ? " differs)" : " differ)");
+  mismatch.reason = "the table is " + found_text + ", not " + given_text + " (they differ in the " + fields + ")";
   mismatch.found = std::move(found);
   return mismatch;
 }

@@ -64,7 +64,7 @@ std::optional<Drift> drift_from_encoding(const Table& table, const DetectionOpti
            << " at row " << worst_row << ", column " << worst_column << ") of " << name << " with file row 0 holding row "
            << near.row_offset << ", over " << rows.size() << " rows spread over the table";
   if (options.convention && near.preset != options.convention->name) {
-    evidence << " (found without --convention " << options.convention->name << ")";
+    evidence << " (detected without --convention; not " << options.convention->name << ")";
   }
   evidence << ": a sinusoidal table moved by training or overwritten with small random values (CONVENTIONS.md fault 6).";
   Drift drift;

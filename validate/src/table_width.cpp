@@ -9,7 +9,7 @@ std::optional<std::string> width_problem(const Convention& convention, std::int6
            " (the original divides by d/2 - 1)";
   }
   if (cols % 2 == 1 && convention.odd_dim == OddDimPolicy::reject) {
-    return table + convention.name + " needs an even width (it rejects odd ones)";
+    return table + convention.name + " needs an even width";
   }
   return std::nullopt;
 }

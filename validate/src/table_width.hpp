@@ -11,9 +11,9 @@
 namespace pecheck::validate {
 
 // Empty when the convention produces `cols` columns; else one sentence such
-// as "the table has 5 columns; tf-tutorial needs an even width (it rejects
-// odd ones)". The widths themselves (1 to max_dim) are checked with the
-// table's shape, before any convention.
+// as "the table has 5 columns; tf-tutorial needs an even width". The widths
+// themselves (1 to max_dim) are checked with the table's shape, before any
+// convention.
 std::optional<std::string> width_problem(const Convention& convention, std::int64_t cols);
 
 }  // namespace pecheck::validate

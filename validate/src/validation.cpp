@@ -71,8 +71,8 @@ std::vector<std::int64_t> worst_rows(const RowErrors& scan) {
 std::string what_it_is(const Table& table, FormatId value_format) {
   const Detection found = detect_convention(table, DetectionOptions{std::nullopt, std::nullopt, value_format});
   if (!found.sinusoidal || !found.convention) return "";
-  if (!found.preset) return " (detection finds a custom convention: validate with --convention auto)";
-  return " (detection finds " + *found.preset + ": validate with --convention " + *found.preset + " or auto)";
+  if (!found.preset) return "; detection finds a custom convention: validate with --convention auto";
+  return "; detection finds " + *found.preset + ": validate with --convention " + *found.preset + " or auto";
 }
 
 void decide(ValidationResult& result) {
