@@ -44,9 +44,12 @@ std::string number(double x, int digits = 3) {
 
 std::string layout_words(Layout layout) {
   switch (layout) {
-    case Layout::interleaved: return "interleaved";
-    case Layout::sin_cos_halves: return "sin-cos halves";
-    case Layout::cos_sin_halves: return "cos-sin halves";
+    case Layout::interleaved:
+      return "interleaved";
+    case Layout::sin_cos_halves:
+      return "sin-cos halves";
+    case Layout::cos_sin_halves:
+      return "cos-sin halves";
   }
   return "?";
 }
@@ -58,9 +61,12 @@ std::string rule_words(const FrequencyRule& rule) {
 
 std::string odd_words(OddDimPolicy policy) {
   switch (policy) {
-    case OddDimPolicy::reject: return "odd width rejected";
-    case OddDimPolicy::extra_sin: return "odd width: sin gets the extra column";
-    case OddDimPolicy::zero_column: return "odd width: one zero column appended";
+    case OddDimPolicy::reject:
+      return "odd width rejected";
+    case OddDimPolicy::extra_sin:
+      return "odd width: sin gets the extra column";
+    case OddDimPolicy::zero_column:
+      return "odd width: one zero column appended";
   }
   return "?";
 }
@@ -80,7 +86,8 @@ std::vector<std::int64_t> zero_file_rows(const Reading& reading, std::int64_t ro
 std::string zero_words(const std::vector<std::int64_t>& file_rows) {
   if (file_rows.empty()) return "no zero row";
   std::string words = file_rows.size() == 1 ? "file row" : "file rows";
-  for (std::size_t k = 0; k < file_rows.size() && k < 8; ++k) words += (k == 0 ? " " : ", ") + std::to_string(file_rows[k]);
+  for (std::size_t k = 0; k < file_rows.size() && k < 8; ++k)
+    words += (k == 0 ? " " : ", ") + std::to_string(file_rows[k]);
   if (file_rows.size() > 8) words += ", ...";
   return words + " all zeros";
 }
@@ -99,7 +106,8 @@ std::vector<FieldDifference> differences(const Reading& found, const Reading& gi
   if (!same_rule(f.frequency, g.frequency)) {
     list.push_back({"frequency rule", rule_words(f.frequency), rule_words(g.frequency), 3});
   }
-  if (cols % 2 == 1 && f.odd_dim != g.odd_dim) list.push_back({"odd-width policy", odd_words(f.odd_dim), odd_words(g.odd_dim), 5});
+  if (cols % 2 == 1 && f.odd_dim != g.odd_dim)
+    list.push_back({"odd-width policy", odd_words(f.odd_dim), odd_words(g.odd_dim), 5});
   // An offset searched under the wrong layout or rule means nothing: it is a
   // difference only when the user gave it, or when nothing else differs.
   const bool offset_differs =
@@ -109,7 +117,8 @@ std::vector<FieldDifference> differences(const Reading& found, const Reading& gi
   }
   const std::vector<std::int64_t> found_zeros = zero_file_rows(found, rows);
   const std::vector<std::int64_t> given_zeros = zero_file_rows(given, rows);
-  if (given.settled && found_zeros != given_zeros) list.push_back({"zero rows", zero_words(found_zeros), zero_words(given_zeros), 4});
+  if (given.settled && found_zeros != given_zeros)
+    list.push_back({"zero rows", zero_words(found_zeros), zero_words(given_zeros), 4});
   return list;
 }
 
@@ -130,10 +139,12 @@ std::vector<std::int64_t> rows_to_fit(std::int64_t rows, const Detection& found,
   std::vector<std::int64_t> chosen;
   const std::int64_t count = std::min(rows, fit_rows);
   for (std::int64_t k = 0; k < count; ++k) chosen.push_back(count == 1 ? 0 : k * (rows - 1) / (count - 1));
-  for (std::size_t k = 0; k < found.zero_rows.size() && k < zero_rows_checked; ++k) chosen.push_back(found.zero_rows[k]);
+  for (std::size_t k = 0; k < found.zero_rows.size() && k < zero_rows_checked; ++k)
+    chosen.push_back(found.zero_rows[k]);
   for (const Reading* reading : {&a, &b}) {
     const std::vector<std::int64_t> zeros = zero_file_rows(*reading, rows);
-    chosen.insert(chosen.end(), zeros.begin(), zeros.begin() + static_cast<std::ptrdiff_t>(std::min(zeros.size(), zero_rows_checked)));
+    chosen.insert(chosen.end(), zeros.begin(),
+                  zeros.begin() + static_cast<std::ptrdiff_t>(std::min(zeros.size(), zero_rows_checked)));
   }
   std::sort(chosen.begin(), chosen.end());
   chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
@@ -142,7 +153,8 @@ std::vector<std::int64_t> rows_to_fit(std::int64_t rows, const Detection& found,
 
 double fit_error(const Table& table, const Reading& reading, const std::vector<std::int64_t>& rows) {
   if (!reading.settled) return std::numeric_limits<double>::infinity();
-  return max_abs_difference(table, rows, encoding_rows(reading.convention, table.cols, shifted(rows, reading.row_offset)));
+  return max_abs_difference(table, rows,
+                            encoding_rows(reading.convention, table.cols, shifted(rows, reading.row_offset)));
 }
 
 std::string found_name(const Detection& found) { return found.preset ? *found.preset : "a custom convention"; }
@@ -199,7 +211,8 @@ std::optional<ConventionMismatch> convention_mismatch(const Table& table, const 
   } else {
     return std::nullopt;  // an offset alone, and no convention fits it: nothing to set side by side
   }
-  const std::vector<FieldDifference> diffs = differences(found_reading, given_reading, table.cols, table.rows, options.row_offset.has_value());
+  const std::vector<FieldDifference> diffs =
+      differences(found_reading, given_reading, table.cols, table.rows, options.row_offset.has_value());
   if (diffs.empty()) return std::nullopt;
 
   const std::vector<std::int64_t> rows = rows_to_fit(table.rows, found, found_reading, given_reading);

@@ -43,7 +43,8 @@ std::optional<Drift> drift_from_encoding(const Table& table, const DetectionOpti
   std::int64_t worst_column = 0;
   for (std::size_t k = 0; k < rows.size(); ++k) {
     for (std::int64_t c = 0; c < table.cols; ++c) {
-      const double difference = table.at(rows[k], c) - expected[k * static_cast<std::size_t>(table.cols) + static_cast<std::size_t>(c)];
+      const double difference =
+          table.at(rows[k], c) - expected[k * static_cast<std::size_t>(table.cols) + static_cast<std::size_t>(c)];
       if (!std::isfinite(difference)) continue;  // reported on its own (non-finite)
       squares += difference * difference;
       ++entries;
@@ -61,12 +62,14 @@ std::optional<Drift> drift_from_encoding(const Table& table, const DetectionOpti
   std::ostringstream evidence;
   evidence << "sin^2 + cos^2 misses 1 by more than " << format_of(format).name
            << " rounding allows, yet the table lies within RMS " << number(rms) << " (max " << number(worst)
-           << " at row " << worst_row << ", column " << worst_column << ") of " << name << " with file row 0 holding row "
-           << near.row_offset << ", over " << rows.size() << " rows spread over the table";
+           << " at row " << worst_row << ", column " << worst_column << ") of " << name
+           << " with file row 0 holding row " << near.row_offset << ", over " << rows.size()
+           << " rows spread over the table";
   if (options.convention && near.preset != options.convention->name) {
     evidence << " (detected without --convention; not " << options.convention->name << ")";
   }
-  evidence << ": a sinusoidal table moved by training or overwritten with small random values (CONVENTIONS.md fault 6).";
+  evidence
+      << ": a sinusoidal table moved by training or overwritten with small random values (CONVENTIONS.md fault 6).";
   Drift drift;
   drift.hazard.kind = HazardKind::drifted;
   drift.hazard.evidence = evidence.str();

@@ -19,8 +19,8 @@ namespace pecheck::validate {
 namespace {
 
 const Hazard* find_hazard(const ValidationResult& result, HazardKind kind) {
-  const auto found = std::find_if(result.hazards.begin(), result.hazards.end(),
-                                  [&](const Hazard& h) { return h.kind == kind; });
+  const auto found =
+      std::find_if(result.hazards.begin(), result.hazards.end(), [&](const Hazard& h) { return h.kind == kind; });
   return found == result.hazards.end() ? nullptr : &*found;
 }
 
@@ -72,7 +72,8 @@ TEST(ConventionMismatch, everyPresetValidatedAsAnotherThatDiffersNamesWhatItIs) 
       }
       expect_mismatch_naming(result, "the table is " + *detected.preset);
       if (*detected.preset != given.name) {
-        EXPECT_TRUE(contains(result.hazards.back().evidence, "--convention " + *detected.preset)) << hazard_list(result);
+        EXPECT_TRUE(contains(result.hazards.back().evidence, "--convention " + *detected.preset))
+            << hazard_list(result);
       }
     }
   }

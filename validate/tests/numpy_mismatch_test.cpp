@@ -30,8 +30,8 @@ const std::vector<std::string>& tables() {
 class NumpyMismatch : public testing::NumpyTablesTest<tables> {};
 
 const Hazard* find_hazard(const ValidationResult& result, HazardKind kind) {
-  const auto found = std::find_if(result.hazards.begin(), result.hazards.end(),
-                                  [&](const Hazard& h) { return h.kind == kind; });
+  const auto found =
+      std::find_if(result.hazards.begin(), result.hazards.end(), [&](const Hazard& h) { return h.kind == kind; });
   return found == result.hazards.end() ? nullptr : &*found;
 }
 
