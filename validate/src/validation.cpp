@@ -5,6 +5,7 @@
 #include <numeric>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 #include "comparison.hpp"
 #include "convention_mismatch.hpp"
@@ -130,6 +131,12 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
     throw ConventionError("--offset " + std::to_string(*options.row_offset) + " with " + std::to_string(stored.rows) +
                           " rows puts a row at or past position 2^24 = " + std::to_string(max_exact_position) +
                           " (expected an offset in [0, " + std::to_string(max_exact_position - stored.rows) + "])");
+  }
+  // A NaN budget would compare false against every error and pass any table.
+  for (const auto& [flag, budget] : {std::pair{"--max-ulp", options.max_ulp}, {"--max-abs-error", options.max_abs_error}}) {
+    if (budget && !(std::isfinite(*budget) && *budget >= 0.0)) {
+      throw ConventionError(std::string(flag) + " " + std::to_string(*budget) + ": expected a finite number >= 0");
+    }
   }
   ValidationResult result;
   result.rows = stored.rows;
