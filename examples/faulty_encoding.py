@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A deliberately broken --exec command, one fault per MODE, for the tests of
-`pecheck validate --exec` (each must be reported, never crash pecheck):
+`pecheck validate --exec` (each must be reported, never crash pecheck; crash,
+segfault and no-file fail on the first call, so pecheck stops with exit 2):
 
   faulty_encoding.py MODE ROWS DIM OFFSET DTYPE OUTPUT
 

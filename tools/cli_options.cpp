@@ -1,5 +1,11 @@
 #include "cli_options.hpp"
 
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
 #include "pecheck/format.hpp"
 
 namespace pecheck::tools {
@@ -15,7 +21,76 @@ std::string preset_names() {
   return names;
 }
 
+// The text with no blanks around it, as CLI11 hands it over.
+std::string trimmed(const std::string& text) {
+  std::size_t first = 0;
+  std::size_t last = text.size();
+  while (first < last && std::isspace(static_cast<unsigned char>(text[first])) != 0) ++first;
+  while (last > first && std::isspace(static_cast<unsigned char>(text[last - 1])) != 0) --last;
+  return text.substr(first, last - first);
+}
+
+std::string number_text(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%g", x);
+  return buffer;
+}
+
 }  // namespace
+
+CLI::Validator finite_number_at_least(double minimum, bool exclusive) {
+  const std::string expected =
+      "expected a finite number " + std::string(exclusive ? "> " : ">= ") + number_text(minimum);
+  return CLI::Validator(
+      [minimum, exclusive, expected](std::string& value) -> std::string {
+        const std::string text = trimmed(value);
+        char* end = nullptr;
+        errno = 0;
+        const double x = text.empty() ? 0.0 : std::strtod(text.c_str(), &end);
+        if (text.empty() || end != text.c_str() + text.size()) return expected + ", got '" + value + "'";
+        if (!std::isfinite(x) || errno == ERANGE) return expected + ", got '" + value + "' (not finite)";
+        if (exclusive ? !(x > minimum) : !(x >= minimum)) return expected + ", got '" + value + "'";
+        return {};
+      },
+      std::string(exclusive ? "NUMBER>" : "NUMBER>=") + number_text(minimum));
+}
+
+CLI::Validator whole_number_at_least(long long minimum) {
+  const std::string expected = "expected a whole number >= " + std::to_string(minimum);
+  return CLI::Validator(
+      [minimum, expected](std::string& value) -> std::string {
+        const std::string text = trimmed(value);
+        char* end = nullptr;
+        errno = 0;
+        const long long x = text.empty() ? 0 : std::strtoll(text.c_str(), &end, 0);
+        if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || x < minimum) {
+          return expected + ", got '" + value + "'";
+        }
+        return {};
+      },
+      "INT>=" + std::to_string(minimum));
+}
+
+CLI::Validator seed_number() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        const std::string text = trimmed(value);
+        char* end = nullptr;
+        errno = 0;
+        if (!text.empty() && std::isdigit(static_cast<unsigned char>(text[0])) != 0) {
+          (void)std::strtoull(text.c_str(), &end, 0);
+          if (end == text.c_str() + text.size() && errno != ERANGE) return {};
+        }
+        return "expected a seed from 0 to 0xffffffffffffffff (decimal or 0x hex), got '" + value + "'";
+      },
+      "SEED");
+}
+
+std::string seed_hex(std::uint64_t seed) {
+  char buffer[24];
+  std::snprintf(buffer, sizeof buffer, "0x%016llx", static_cast<unsigned long long>(seed));
+  return buffer;
+}
 
 CLI::Option* add_convention_option(CLI::App& command, std::string& name) {
   return command

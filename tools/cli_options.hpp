@@ -2,6 +2,7 @@
 // validation read the same everywhere.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -14,6 +15,19 @@ namespace pecheck::tools {
 CLI::Option* add_convention_option(CLI::App& command, std::string& name);
 // --dtype float64|float32|float16|bfloat16 (default float32).
 CLI::Option* add_dtype_option(CLI::App& command, std::string& dtype);
+
+// A finite number >= minimum (> minimum when `exclusive`). NaN, infinity and
+// anything below are refused with the expectation in words: a NaN budget
+// would otherwise compare false against every error and let every table pass.
+CLI::Validator finite_number_at_least(double minimum, bool exclusive = false);
+// A whole number >= minimum, refused in words (CLI11's own ranges print the
+// limits of a double, 300 digits long).
+CLI::Validator whole_number_at_least(long long minimum);
+// A seed: a whole number >= 0, decimal or 0x hex. "-1" is refused rather than
+// wrapped around to 0xffffffffffffffff.
+CLI::Validator seed_number();
+// Seeds are printed one way everywhere: 0x and 16 hex digits.
+std::string seed_hex(std::uint64_t seed);
 
 // The preset named, or ConventionError listing the valid names.
 Convention convention_by_name(const std::string& name);

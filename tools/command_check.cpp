@@ -2,17 +2,20 @@
 #include <string>
 #include <vector>
 
+#include "cli_options.hpp"
 #include "commands.hpp"
 #include "pecheck/properties/registry.hpp"
 #include "pecheck/reference/reference_subject.hpp"
 #include "pecheck/subject.hpp"
+#include "pecheck/count_text.hpp"
 
 namespace pecheck::tools {
 
 namespace {
 
 void print_outcome(const properties::Check& check, const properties::Outcome& outcome) {
-  std::cout << check.id << ": " << properties::to_string(outcome.verdict) << " (" << outcome.cases << " cases)\n"
+  std::cout << check.id << ": " << properties::to_string(outcome.verdict) << " (" << count_of(outcome.cases, "case")
+            << ")\n"
             << "  claim: " << check.claim << "\n  source: " << check.source << '\n';
   if (!outcome.message.empty()) std::cout << "  " << outcome.message << '\n';
   for (const properties::Measurement& m : outcome.measurements) {
@@ -32,7 +35,7 @@ void print_outcome(const properties::Check& check, const properties::Outcome& ou
     std::cout << "  counterexample:\n";
     for (const auto& [name, value] : outcome.counterexample) std::cout << "    " << name << " = " << value << '\n';
   }
-  if (outcome.seed) std::cout << "  seed: " << *outcome.seed << '\n';
+  if (outcome.seed) std::cout << "  seed: " << seed_hex(*outcome.seed) << '\n';
   if (!outcome.reproduce_command.empty()) std::cout << "  reproduce: " << outcome.reproduce_command << '\n';
 }
 
@@ -56,11 +59,20 @@ Command add_check_command(CLI::App& app) {
   command->add_option("--subject", options->subject, "Subject: fast (pecheck's implementation) or reference")
       ->check(CLI::IsMember({"fast", "reference"}))
       ->capture_default_str();
-  command->add_option("--seed", options->seed, "Seed for generated cases (RC_PARAMS overrides)")->capture_default_str();
+  command->add_option("--seed", options->seed, "Seed for generated cases, decimal or 0x hex (RC_PARAMS overrides)")
+      ->check(seed_number())
+      ->default_str(seed_hex(options->seed));
   command->add_flag("--list", options->list, "List the registered checks and exit");
 
-  return {command, [options] {
+  return {command, [command, options] {
     if (options->list) {
+      // --list runs nothing: what would shape a run is refused, not ignored.
+      if (!options->ids.empty()) throw ConventionError("check: --list prints every check and runs none; drop the ids");
+      for (const char* flag : {"--subject", "--seed"}) {
+        if (command->count(flag) > 0) {
+          throw ConventionError("check: --list prints every check and runs none; drop " + std::string(flag));
+        }
+      }
       for (const properties::Check& check : properties::all_checks()) {
         std::cout << check.id << " [" << properties::to_string(check.kind) << "]\n  " << check.claim << '\n';
       }

@@ -6,11 +6,13 @@
 #include <optional>
 #include <string>
 
+#include "cli_options.hpp"
 #include "commands.hpp"
 #include "pecheck/bench/figures.hpp"
 #include "pecheck/reports/report_files.hpp"
 #include "pecheck/reports/report_run.hpp"
 #include "pecheck/subject.hpp"
+#include "pecheck/count_text.hpp"
 
 namespace pecheck::tools {
 
@@ -61,7 +63,8 @@ Command add_report_command(CLI::App& app) {
   command->add_option("--output-dir", options->output_dir, "Directory to write (created if missing)")
       ->capture_default_str();
   command->add_option("--seed", options->seed, "Seed for generated cases and samples (decimal or 0x hex)")
-      ->capture_default_str();
+      ->check(seed_number())
+      ->default_str(seed_hex(options->seed));
   CLI::Option* quick = command->add_flag("--quick", options->quick, "Fewer cases and smaller sweeps (a few seconds)");
   CLI::Option* full = command->add_flag("--full", options->full, "More cases and larger sweeps (minutes)");
   quick->excludes(full);
@@ -81,8 +84,7 @@ Command add_report_command(CLI::App& app) {
     settings.mode = options->quick  ? reports::RunMode::quick
                     : options->full ? reports::RunMode::full
                                     : reports::RunMode::standard;
-    char seed_text[24];
-    std::snprintf(seed_text, sizeof seed_text, "0x%016llx", static_cast<unsigned long long>(options->seed));
+    const std::string seed_text = seed_hex(options->seed);
     const char* mode_flag = options->quick ? " --quick" : options->full ? " --full" : "";
     const char* performance_flag = options->performance      ? " --performance"
                                    : options->no_performance ? " --no-performance"
@@ -115,7 +117,7 @@ Command add_report_command(CLI::App& app) {
     const auto written = reports::write_report_files(report, options->output_dir, html);
     if (progress) std::cerr << "\r\033[K";
     const reports::Summary summary = reports::summarize(report);
-    std::cout << "pecheck report: " << summary.checks << " checks, " << summary.held << " held, "
+    std::cout << "pecheck report: " << count_of(summary.checks, "check") << ", " << summary.held << " held, "
               << summary.failed << " failed, " << summary.not_applicable << " not applicable (seed "
               << seed_text << ")\n";
     for (const auto& path : written) std::cout << "  " << path.string() << '\n';

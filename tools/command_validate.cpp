@@ -88,6 +88,10 @@ std::function<void(std::int64_t, std::int64_t)> terminal_progress() {
 }
 
 int validate_file(const ValidateOptions& options) {
+  if (!options.tensor.empty() && table_file_kind(options.file) == TableFileKind::npy) {
+    throw ConventionError("validate: --tensor applies only to a .safetensors file; " + options.file +
+                          " is .npy (one array)");
+  }
   const TableFile file =
       read_table_file(options.file, options.tensor.empty() ? std::nullopt : std::optional<std::string>(options.tensor));
   validate::ValidationOptions validation;
@@ -116,6 +120,13 @@ int validate_file(const ValidateOptions& options) {
   return result.verdict == validate::ValidationVerdict::conforms ? 0 : 1;
 }
 
+// Flags of one mode given in the other are refused, never silently ignored.
+void refuse_flags(const CLI::App& command, std::initializer_list<const char*> flags, const std::string& why) {
+  for (const char* flag : flags) {
+    if (command.count(flag) > 0) throw ConventionError("validate: " + std::string(flag) + " " + why);
+  }
+}
+
 }  // namespace
 
 Command add_validate_command(CLI::App& app) {
@@ -129,8 +140,11 @@ Command add_validate_command(CLI::App& app) {
       "[-1, 1], NaN or infinity, a table that is not a sinusoidal encoding.\n"
       "An entry passes when it is within the ULP budget, or within the error an ordinary float64\n"
       "computation may have (angle p * w rounded in float64, then sin/cos; the bound is derived in\n"
-      "properties/angle_allowance.hpp); the output says which criterion decided.\n"
-      "With --exec, an external command that writes tables is checked instead (see --exec).\n"
+      "properties/include/pecheck/properties/angle_allowance.hpp); the output says which criterion\n"
+      "decided.\n"
+      "With --exec, an external command that writes tables is checked instead (see --exec); --timeout,\n"
+      "--exec-dtype, --check, --cases, --seed and --quick apply only to it, the comparison options only\n"
+      "to a FILE. A command that fails on its first call exits 2: it is broken, not deviating.\n"
       "Exit status: 0 conforms, 1 deviates or unknown, 2 bad input.\n"
       "Example: pecheck validate pe.npy --json");
   auto options = std::make_shared<ValidateOptions>();
@@ -140,13 +154,15 @@ Command add_validate_command(CLI::App& app) {
   command->add_option("--offset", options->offset, "File row 0 holds the convention's row K, or auto (detect)")
       ->capture_default_str();
   command->add_option("--max-ulp", options->max_ulp,
-                      "Largest ULP error allowed (default: pecheck's third-party budget for the format)");
+                      "Largest ULP error allowed (default: pecheck's third-party budget for the format)")
+      ->check(finite_number_at_least(0));
   command->add_option("--max-abs-error", options->max_abs_error,
-                      "Largest absolute error allowed; alone it replaces the ULP criterion, with --max-ulp both hold");
+                      "Largest absolute error allowed; alone it replaces the ULP criterion, with --max-ulp both hold")
+      ->check(finite_number_at_least(0));
   command->add_option("--dtype", options->dtype, "Compare as this format (default: the narrowest holding every value)")
       ->check(CLI::IsMember({"float64", "float32", "float16", "bfloat16"}));
   command->add_option("--budget", options->budget, "Entries compared with the reference before rows are sampled")
-      ->check(CLI::PositiveNumber)
+      ->check(whole_number_at_least(1))
       ->capture_default_str();
   command->add_flag("--full", options->full, "Compare every row with the reference, however large the table");
   command->add_flag("--ulp-only", options->ulp_only,
@@ -157,25 +173,32 @@ Command add_validate_command(CLI::App& app) {
   add_exec_options(*command, options->exec);
   add_input_layer_options(*command, options->input_layer);
 
-  return {command, [options] {
+  return {command, [command, options] {
     if (options->input_layer.given()) {
-      // The flags that shape a table's reading or report have no meaning for an input layer's output.
-      const std::pair<const char*, bool> table_only[] = {
-          {"--exec", !options->exec.command.empty()}, {"--tensor", !options->tensor.empty()},
-          {"--offset", options->offset != "auto"},    {"--dtype", !options->dtype.empty()},
-          {"--output-dir", !options->output_dir.empty()}, {"--budget", options->budget != default_entry_budget},
-          {"--full", options->full},                  {"--ulp-only", options->ulp_only}};
-      for (const auto& [flag, given] : table_only) {
-        if (given) throw ConventionError(std::string("validate: ") + flag + " does not apply with --vocabulary/--ids");
-      }
+      refuse_flags(*command,
+                   {"--exec", "--tensor", "--offset", "--dtype", "--budget", "--full", "--ulp-only", "--output-dir",
+                    "--timeout", "--exec-dtype", "--check", "--cases", "--seed", "--quick"},
+                   "does not apply with --vocabulary/--ids (an input layer's output is read from .npy, its positions "
+                   "are given, and its recovered encoding is compared entry by entry)");
       return validate_input_layer_file(options->input_layer, {options->file, options->convention, options->max_ulp,
                                                               options->max_abs_error, options->json});
     }
     if (!options->exec.command.empty()) {
       if (!options->file.empty()) throw ConventionError("validate: give FILE or --exec, not both");
+      refuse_flags(*command,
+                   {"--tensor", "--offset", "--max-ulp", "--max-abs-error", "--dtype", "--budget", "--full",
+                    "--ulp-only", "--output-dir"},
+                   "applies only to a FILE, not with --exec (the checks on a command use pecheck's third-party "
+                   "budgets; --exec-dtype sets its formats)");
       return validate_exec(options->exec, options->convention, options->json);
     }
     if (options->file.empty()) throw ConventionError("validate: a FILE (.npy or .safetensors) or --exec COMMAND is required");
+    refuse_flags(*command, {"--timeout", "--exec-dtype", "--check", "--cases", "--seed", "--quick"},
+                 "applies only with --exec COMMAND, not to a FILE (a file is compared entry by entry, not by "
+                 "generated cases)");
+    if (options->full && command->count("--budget") > 0) {
+      throw ConventionError("validate: --budget and --full exclude each other (--full compares every row)");
+    }
     return validate_file(*options);
   }};
 }

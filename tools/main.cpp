@@ -28,6 +28,20 @@ int main(int argc, char** argv) {
       pecheck::tools::add_bench_command(app),
   };
 
+  // CLI11 reports a mistyped command as "A subcommand is required"; name it.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string names;
+    bool known = false;
+    for (const pecheck::tools::Command& command : commands) {
+      known = known || command.parsed_from->get_name() == argv[1];
+      names += (names.empty() ? "" : ", ") + command.parsed_from->get_name();
+    }
+    if (!known) {
+      std::cerr << "pecheck: unknown command '" << argv[1] << "'; commands: " << names << " (see --help)\n";
+      return exit_bad_usage;
+    }
+  }
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

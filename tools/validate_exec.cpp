@@ -1,19 +1,108 @@
 #include "validate_exec.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <iostream>
 #include <memory>
+#include <mutex>
+#include <optional>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "cli_options.hpp"
 #include "pecheck/external_subjects.hpp"
 #include "pecheck/properties/registry.hpp"
+#include "pecheck/count_text.hpp"
 
 namespace pecheck::tools {
 
 namespace {
+
+constexpr int exit_broken_subject = 2;
+
+// The placeholders a template must hold: without {output} the command cannot
+// write where pecheck reads, and every request varies the rows, the width and
+// the first row; {dtype} only when the command is asked for several formats.
+void require_placeholders(const ExecOptions& options) {
+  std::vector<std::string> needed = {"{rows}", "{dim}", "{offset}", "{output}"};
+  if (options.dtypes.size() > 1) needed.push_back("{dtype}");
+  std::string missing;
+  for (const std::string& name : needed) {
+    if (options.command.find(name) != std::string::npos) continue;
+    missing += (missing.empty() ? "" : ", ") + name;
+  }
+  if (!missing.empty()) {
+    throw ConventionError("--exec '" + options.command + "' lacks " + missing +
+                          ": the template must hold {rows} {dim} {offset} {output} (and {dtype} with several "
+                          "--exec-dtype), replaced for each call");
+  }
+}
+
+// Forwards every call to the command, and remembers when its very first call
+// fails to run (a non-zero exit, a signal, no file written). Such a command is
+// broken, not inaccurate: later calls rethrow that failure without running
+// it, and the caller stops with one message instead of a traceback per check.
+class FirstCallGuard final : public Subject {
+ public:
+  explicit FirstCallGuard(const Subject& command) : command_(command) {}
+
+  std::string name() const override { return command_.name(); }
+  SubjectCapabilities capabilities() const override { return command_.capabilities(); }
+
+  Table encoding_table(const Convention& convention, const TableRequest& request, FormatId format) const override {
+    bool first = false;
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      if (broken_) throw CommandFailedError(*broken_);
+      first = !called_;
+      called_ = true;
+    }
+    try {
+      return command_.encoding_table(convention, request, format);
+    } catch (const CommandFailedError& e) {
+      if (first) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        broken_ = e.what();
+      }
+      throw;
+    }
+  }
+
+  std::optional<std::string> broken() const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return broken_;
+  }
+
+ private:
+  const Subject& command_;
+  mutable std::mutex mutex_;
+  mutable bool called_ = false;
+  mutable std::optional<std::string> broken_;
+};
+
+// The failure's first line, then at most `max_lines` lines of what the command
+// printed, indented, so a traceback reads once rather than once per check.
+std::string broken_subject_message(const std::string& failure, std::size_t max_lines = 10) {
+  std::istringstream lines(failure);
+  std::string line;
+  std::getline(lines, line);
+  std::string message = "--exec: the command failed on its first call, so no check can run (the subject is broken, "
+                        "not deviating): " + line + "\n";
+  std::size_t shown = 0;
+  std::size_t more = 0;
+  while (std::getline(lines, line)) {
+    if (shown < max_lines) {
+      message += "  " + line + "\n";
+      ++shown;
+    } else {
+      ++more;
+    }
+  }
+  if (more > 0) message += "  ... (" + count_of(static_cast<std::int64_t>(more), "more line") + ")\n";
+  return message;
+}
 
 std::vector<const properties::Check*> selected_checks(const ExecOptions& options) {
   std::vector<const properties::Check*> checks;
@@ -52,7 +141,7 @@ std::vector<std::string> replay_calls(const properties::Check& check, CommandSub
 
 void print_text(const ExecRun& run) {
   const properties::Outcome& o = run.outcome;
-  std::cout << run.check->id << ": " << properties::to_string(o.verdict) << " (" << o.cases << " cases)\n"
+  std::cout << run.check->id << ": " << properties::to_string(o.verdict) << " (" << count_of(o.cases, "case") << ")\n"
             << "  claim: " << run.check->claim << '\n';
   if (!o.message.empty()) std::cout << "  " << o.message << '\n';
   if (o.verdict == properties::Verdict::failed) {
@@ -83,31 +172,38 @@ std::string quoted_for_shell(const std::string& text) { return shell_quote(text)
 void add_exec_options(CLI::App& command, ExecOptions& options) {
   command.add_option("--exec", options.command,
                      "Check an external command instead of a file: {rows} {dim} {offset} {dtype} {output} are "
-                     "replaced (shell-quoted); it must write a .npy table to {output}. Needs --convention NAME");
+                     "replaced (shell-quoted); it must write a .npy table to {output}. The template must hold {rows} {dim} "
+                     "{offset} {output} ({dtype} too with several --exec-dtype). Needs --convention NAME");
   command.add_option("--timeout", options.timeout_seconds, "--exec: seconds one call may take")
-      ->check(CLI::PositiveNumber)
+      ->check(finite_number_at_least(0, true))
       ->capture_default_str();
   command.add_option("--exec-dtype", options.dtypes, "--exec: formats the command can write (default float32)")
       ->check(CLI::IsMember({"float64", "float32", "float16", "bfloat16"}));
   command.add_option("--check", options.checks, "--exec: run only these check ids (see pecheck check --list)");
   command.add_option("--cases", options.cases, "--exec: generated cases per property")
-      ->check(CLI::PositiveNumber)
+      ->check(whole_number_at_least(1))
       ->capture_default_str();
-  command.add_option("--seed", options.seed, "--exec: seed for generated cases (RC_PARAMS overrides)")
+  command
+      .add_option("--seed", options.seed, "--exec: seed for generated cases, decimal or 0x hex (RC_PARAMS overrides)")
+      ->check(seed_number())
       ->each([&options](const std::string&) { options.seed_given = true; });
   command.add_flag("--quick", options.quick, "--exec: smaller conformance sweeps");
 }
 
 int validate_exec(const ExecOptions& options, const std::string& convention_name, bool json) {
   if (convention_name == "auto") throw ConventionError("--exec needs --convention NAME: the command's convention");
+  require_placeholders(options);
   CommandSubjectOptions subject_options;
   subject_options.command_template = options.command;
   subject_options.convention = convention_by_name(convention_name);
-  subject_options.timeout = std::chrono::milliseconds(static_cast<long long>(std::ceil(options.timeout_seconds * 1000.0)));
+  // --timeout is finite and positive (its validator); past 1e9 s it cannot matter.
+  const double timeout_seconds = std::min(options.timeout_seconds, 1e9);
+  subject_options.timeout = std::chrono::milliseconds(static_cast<long long>(std::ceil(timeout_seconds * 1000.0)));
   subject_options.formats.clear();
   for (const std::string& dtype : options.dtypes) subject_options.formats.push_back(*parse_format(dtype));
   if (subject_options.formats.empty()) subject_options.formats.push_back(FormatId::float32);
-  const std::unique_ptr<Subject> subject = make_command_subject(subject_options);
+  const std::unique_ptr<Subject> command = make_command_subject(subject_options);
+  const FirstCallGuard subject(*command);
 
   properties::RunConfig config;
   if (options.seed_given) config.seed = options.seed;
@@ -116,7 +212,11 @@ int validate_exec(const ExecOptions& options, const std::string& convention_name
   std::vector<ExecRun> runs;
   int status = 0;
   for (const properties::Check* check : selected_checks(options)) {
-    ExecRun run{check, properties::run_check(*check, *subject, config), {}};
+    ExecRun run{check, properties::run_check(*check, subject, config), {}};
+    if (const std::optional<std::string> broken = subject.broken()) {
+      std::cerr << "pecheck: " << broken_subject_message(*broken);
+      return exit_broken_subject;
+    }
     if (run.outcome.verdict == properties::Verdict::failed) {
       status = 1;
       if (!run.outcome.reproduce.empty()) {
@@ -132,14 +232,16 @@ int validate_exec(const ExecOptions& options, const std::string& convention_name
   if (json) {
     nlohmann::json out = {{"command", options.command},
                           {"convention", convention_name},
+                          {"seed", seed_hex(config.seed)},
                           {"verdict", status == 0 ? "conforms" : "deviates"}};
     nlohmann::json checks = nlohmann::json::array();
     for (const ExecRun& run : runs) checks.push_back(to_json(run));
     out["checks"] = checks;
     std::cout << out.dump(2) << '\n';
   } else {
-    std::cout << (status == 0 ? "conforms" : "deviates") << ": " << runs.size() << " checks on `" << options.command
-              << "`\n";
+    std::cout << (status == 0 ? "conforms" : "deviates") << ": "
+              << count_of(static_cast<std::int64_t>(runs.size()), "check") << " on `" << options.command << "` (seed "
+              << seed_hex(config.seed) << ")\n";
   }
   return status;
 }

@@ -10,6 +10,7 @@
 #include "accuracy_sample.hpp"
 #include "pecheck/bench/workloads.hpp"
 #include "pecheck/reference/reference.hpp"
+#include "pecheck/count_text.hpp"
 
 namespace pecheck::bench {
 
@@ -81,7 +82,7 @@ Figures measure_figures(const BenchOptions& options) {
   EmbedForward forward(*convention, shape, options.seed);
   Triad triad(forward.output_buffer());
 
-  report(options, "timing the fast path: best of " + std::to_string(figures.repetitions) + " rounds");
+  report(options, "timing the fast path: best of " + count_of(figures.repetitions, "round"));
   double store_best = 0.0;
   double triad_best = 0.0;
   double f32_best = 0.0;

@@ -5,6 +5,7 @@
 
 #include "pecheck/bench/figures.hpp"
 #include "pecheck/bench/targets.hpp"
+#include "pecheck/count_text.hpp"
 
 namespace pecheck::bench {
 
@@ -25,9 +26,10 @@ bool machine_was_busy(const Figures& f) {
 }
 
 std::string conditions_text(const Figures& f) {
-  return printed("%s, %d threads, best of %d rounds%s; load average %s before, %s after%s", f.convention.c_str(),
-                 f.threads, f.repetitions, f.quick ? " (quick: tiny sizes, not a measurement)" : "",
-                 load_text(f.load_average_before).c_str(), load_text(f.load_average_after).c_str(),
+  return printed("%s, %s, best of %s%s; load average %s before, %s after%s", f.convention.c_str(),
+                 count_of(f.threads, "thread").c_str(), count_of(f.repetitions, "round").c_str(),
+                 f.quick ? " (quick: tiny sizes, not a measurement)" : "", load_text(f.load_average_before).c_str(),
+                 load_text(f.load_average_after).c_str(),
                  machine_was_busy(f) ? " (a busy machine: other work shares the memory bus, so the ratios may be low)"
                                      : "");
 }

@@ -75,13 +75,16 @@ class CommandSubject final : public Subject {
     // The shell reports a command a signal ended as status 128 + the signal.
     const int signal = run.signal != 0 ? run.signal : (run.exit_status > 128 && run.exit_status < 160 ? run.exit_status - 128 : 0);
     if (signal != 0) {
-      throw SubjectError(call + " was killed by signal " + std::to_string(signal) + " (" + strsignal(signal) + ")" +
+      throw CommandFailedError(call + " was killed by signal " + std::to_string(signal) + " (" + strsignal(signal) + ")" +
                          what_it_printed(run));
     }
     if (run.exit_status != 0) {
-      throw SubjectError(call + " exited with status " + std::to_string(run.exit_status) + what_it_printed(run));
+      throw CommandFailedError(call + " exited with status " + std::to_string(run.exit_status) + what_it_printed(run));
     }
-    if (!std::filesystem::exists(output)) throw SubjectError(call + " wrote no file at {output}" + what_it_printed(run));
+    if (!std::filesystem::exists(output)) {
+      throw CommandFailedError(call + " wrote no file at {output} (" + options_.output_name + ")" +
+                               what_it_printed(run));
+    }
     TableFile file;
     try {
       file = read_table_file(output);

@@ -59,7 +59,7 @@ const detail::SafetensorsEntry& select_tensor(const std::vector<detail::Safetens
   if (tensors.size() != 1) {
     throw TableFileError(name, "tensor name",
                          "the file holds " + std::to_string(tensors.size()) + " tensors: " + names_list(tensors),
-                         "a tensor name to choose one");
+                         "a tensor name to choose one: pecheck validate --tensor NAME");
   }
   return tensors.front();
 }

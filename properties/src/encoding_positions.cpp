@@ -108,7 +108,8 @@ Outcome distinct_positions(const Subject& subject, const RunConfig& config) {
         first_collision.value = static_cast<double>(position_of_row(target.convention, request.row_offset + q));
         first_collision.note = support::position_text(target.convention, request.row_offset + q) + " equals " +
                                support::position_text(target.convention, request.row_offset + p) + "; " +
-                               std::to_string(collisions.size()) + " rows repeat an earlier row";
+                               (collisions.size() == 1 ? std::string("1 row repeats") : std::to_string(collisions.size()) + " rows repeat") +
+                               " an earlier row";
       }
       outcome.statistics.push_back(first_collision);
       const double u = support::budget_for(subject, format).max_ulp;

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "rapidcheck/detail/Configuration.h"
+#include "pecheck/count_text.hpp"
 
 namespace pecheck::properties::detail {
 
@@ -77,7 +78,7 @@ Outcome outcome_from_result(const std::string& check_id, const rc::detail::TestR
       for (const std::string& tag : tags) label += (label.empty() ? "" : ", ") + tag;
       outcome.distribution.emplace_back(label, count);
     }
-    outcome.message = "held on " + std::to_string(success.numSuccess) + " generated cases";
+    outcome.message = "held on " + count_of(success.numSuccess, "generated case");
   } else if (result.match(failure)) {
     outcome.verdict = Verdict::failed;
     outcome.cases = failure.numSuccess + 1;

@@ -10,6 +10,7 @@
 #include "pecheck/ulp.hpp"
 #include "sweeps.hpp"
 #include "text_format.hpp"
+#include "pecheck/count_text.hpp"
 
 namespace pecheck::reports::detail {
 
@@ -181,7 +182,7 @@ std::vector<AccuracyTable> accuracy_tables(const FigureData& data, const std::ve
     table.title = "Each convention and format against the correctly rounded reference";
     std::int64_t entries = 0;
     for (const UlpCurve& curve : data.ulp.curves) entries = std::max(entries, curve.measurement.entries);
-    table.note = "Each row: " + std::to_string(entries) + " entries (d = " + std::to_string(data.ulp.dim) + ", " +
+    table.note = "Each row: " + count_of(entries, "entry", "entries") + " (d = " + std::to_string(data.ulp.dim) + ", " +
                  std::to_string(data.ulp.rows_per_block) +
                  " consecutive rows at each sampled position, log-spaced from the first row to the last row below "
                  "2^24). ULP error is the distance to the exact value in units of the exact value's binade in the "

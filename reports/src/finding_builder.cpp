@@ -2,6 +2,7 @@
 
 #include "report_text.hpp"
 #include "text_format.hpp"
+#include "pecheck/count_text.hpp"
 
 namespace pecheck::reports::detail {
 
@@ -45,8 +46,7 @@ int FindingBuilder::family_evidence(properties::Family family) {
     if (check.family != family) continue;
     ran += check.outcome.verdict != properties::Verdict::not_applicable;
     evidence(check.claim,
-             std::string(properties::to_string(check.outcome.verdict)) + ", " + std::to_string(check.outcome.cases) +
-                 " cases",
+             std::string(properties::to_string(check.outcome.verdict)) + ", " + count_of(check.outcome.cases, "case"),
              check.id);
   }
   return ran;
@@ -66,8 +66,8 @@ std::string FindingBuilder::family_summary(properties::Family family) const {
     }
   }
   const std::string name(properties::to_string(family));
-  std::string text = "In this run the " + std::to_string(count) + " " + name + " checks ran " + std::to_string(cases) +
-                     " generated cases and swept entries";
+  std::string text = "In this run the " + std::to_string(count) + " " + name + " " + noun_for(count, "check") +
+                     " ran " + count_of(cases, "generated case") + " and swept entries";
   if (failed.empty()) {
     text += " and held";
   } else {
@@ -82,7 +82,7 @@ std::string FindingBuilder::status(std::string_view check_id) const {
   if (check == nullptr) return std::string(check_id) + " did not run";
   const std::string verdict(properties::to_string(check->outcome.verdict));
   if (check->outcome.verdict == properties::Verdict::held) {
-    return std::string(check_id) + " held on " + std::to_string(check->outcome.cases) + " cases";
+    return std::string(check_id) + " held on " + count_of(check->outcome.cases, "case");
   }
   return std::string(check_id) + " " + verdict + ": " + check->outcome.message;
 }

@@ -5,6 +5,7 @@
 #include "performance_rows.hpp"
 #include "report_text.hpp"
 #include "text_format.hpp"
+#include "pecheck/count_text.hpp"
 
 namespace pecheck::reports {
 
@@ -61,12 +62,12 @@ void header(std::string& out, const Report& report, const HtmlOptions& options) 
   const bool held = all_held(report);
   out += "<header>\n<h1>pecheck report: " + h(c.subject) + "</h1>\n";
   out += std::string("<p class=\"banner ") + (held ? "held\">All checks held." : "failed\">Some checks failed.") + " " +
-         std::to_string(s.checks) + " checks: " + std::to_string(s.held) + " held, " + std::to_string(s.failed) +
+         count_of(s.checks, "check") + ": " + std::to_string(s.held) + " held, " + std::to_string(s.failed) +
          " failed, " + std::to_string(s.not_applicable) + " not applicable.</p>\n<dl class=\"run\">\n";
   out += "<dt>Subject</dt><dd>" + h(c.subject) + "</dd>\n";
   out += "<dt>Seed</dt><dd class=\"mono\">" + hex64(c.seed) + "</dd>\n";
   out +=
-      "<dt>Mode</dt><dd>" + h(to_string(c.mode)) + " (" + std::to_string(c.max_cases) + " cases per property)</dd>\n";
+      "<dt>Mode</dt><dd>" + h(to_string(c.mode)) + " (" + count_of(c.max_cases, "case") + " per property)</dd>\n";
   out += "<dt>Reproduce</dt><dd><code>" + h(c.reproduce) + "</code></dd>\n";
   if (options.date) out += "<dt>Date</dt><dd>" + h(*options.date) + "</dd>\n";
   out += "</dl>\n</header>\n";

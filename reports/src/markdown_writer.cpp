@@ -7,6 +7,7 @@
 #include "performance_rows.hpp"
 #include "report_text.hpp"
 #include "text_format.hpp"
+#include "pecheck/count_text.hpp"
 
 namespace pecheck::reports {
 
@@ -28,12 +29,12 @@ void header(std::string& out, const Report& report) {
   const Configuration& c = report.configuration;
   out += "# pecheck report: " + escape_markdown(c.subject) + "\n\n";
   out += std::string(all_held(report) ? "**\u2705 All checks held.**" : "**\u274c Some checks failed.**") + " " +
-         std::to_string(s.checks) + " checks: " + std::to_string(s.held) + " held, " + std::to_string(s.failed) +
+         count_of(s.checks, "check") + ": " + std::to_string(s.held) + " held, " + std::to_string(s.failed) +
          " failed, " + std::to_string(s.not_applicable) + " not applicable.\n\n";
   out += "| Run | |\n| --- | --- |\n";
   out += "| Subject | " + cell(c.subject) + " |\n";
   out += "| Seed | " + hex64(c.seed) + " |\n";
-  out += "| Mode | " + std::string(to_string(c.mode)) + " (" + std::to_string(c.max_cases) + " cases per property) |\n";
+  out += "| Mode | " + std::string(to_string(c.mode)) + " (" + count_of(c.max_cases, "case") + " per property) |\n";
   out += "| Reproduce | " + cell(c.reproduce) + " |\n\n";
 }
 

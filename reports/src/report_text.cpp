@@ -4,6 +4,7 @@
 
 #include "pecheck/format.hpp"
 #include "text_format.hpp"
+#include "pecheck/count_text.hpp"
 
 namespace pecheck::reports {
 
@@ -61,8 +62,7 @@ std::string worst_input_text(const properties::Measurement& m) {
 
 std::string measurement_line(const properties::Measurement& m) {
   return std::string(format_of(m.format).name) + ": max " + ulps(m.max_ulp) + " ULP, RMS " + ulps(m.rms_ulp) +
-         " ULP, max abs error " + scientific(m.max_abs_error) + " over " + std::to_string(m.entries) +
-         " entries (budget " + ulps(m.budget_ulp) + " ULP)";
+         " ULP, max abs error " + scientific(m.max_abs_error) + " over " + count_of(m.entries, "entry", "entries") + " (budget " + ulps(m.budget_ulp) + " ULP)";
 }
 
 }  // namespace pecheck::reports

@@ -72,6 +72,75 @@ math(EXPR count "${count} + 2")
 expect_bad_input("no file")
 expect_bad_input("file and --exec" ${good} --exec "true")
 
+# Refused budgets, tolerances and flag combinations: exit 2, one line that
+# names the flag (`needle`), short enough to read (CLI11's own range message
+# printed the limits of a double, 300 digits).
+function(expect_refused label needle)
+  expect_bad_input("${label}" ${ARGN})
+  execute_process(COMMAND ${PECHECK} validate ${ARGN} OUTPUT_QUIET ERROR_VARIABLE err)
+  string(FIND "${err}" "${needle}" at)
+  string(LENGTH "${err}" length)
+  if(at EQUAL -1)
+    set(failures "${failures}\n  ${label}: the message does not name '${needle}': ${err}" PARENT_SCOPE)
+  elseif(length GREATER 400)
+    set(failures "${failures}\n  ${label}: a ${length}-character message: ${err}" PARENT_SCOPE)
+  endif()
+endfunction()
+# A NaN budget compares false against every error: it would pass any table.
+foreach(flag IN ITEMS --max-ulp --max-abs-error)
+  foreach(value IN ITEMS nan NaN inf -inf -1 -0.5 1e999)
+    math(EXPR count "${count} + 1")
+    expect_refused("${flag} ${value}" "${flag}" ${good} ${flag} ${value})
+  endforeach()
+endforeach()
+expect_refused("--max-ulp nan --ulp-only" "--max-ulp" ${good} --max-ulp nan --ulp-only)
+expect_refused("--budget 0" "expected a whole number >= 1, got '0'" ${good} --budget 0)
+expect_refused("--budget -5" "--budget" ${good} --budget -5)
+expect_refused("--budget with --full" "--full" ${good} --budget 100 --full)
+expect_refused("--tensor on .npy" "--tensor" ${good} --tensor pe)
+# Flags of --exec given with a FILE, and flags of a FILE given with --exec.
+set(exec_command "true {rows} {dim} {offset} {output}")
+foreach(flags IN ITEMS "--cases;3" "--timeout;5" "--check;encoding-bounds/unit-interval" "--quick" "--seed;1"
+                       "--exec-dtype;float32")
+  math(EXPR count "${count} + 1")
+  list(GET flags 0 flag)
+  expect_refused("FILE with ${flags}" "${flag} applies only with --exec" ${good} ${flags})
+endforeach()
+foreach(flags IN ITEMS "--max-ulp;1" "--max-abs-error;1e-6" "--budget;10" "--full" "--ulp-only" "--dtype;float32"
+                       "--offset;0" "--tensor;pe" "--output-dir;${WORK_DIR}/unused")
+  math(EXPR count "${count} + 1")
+  list(GET flags 0 flag)
+  expect_refused("--exec with ${flags}" "${flag} applies only to a FILE" --exec ${exec_command} --convention vaswani
+                 ${flags})
+endforeach()
+foreach(flags IN ITEMS "--timeout;nan" "--timeout;0" "--timeout;-1" "--cases;0" "--seed;-1" "--seed;x")
+  math(EXPR count "${count} + 1")
+  list(GET flags 0 flag)
+  expect_refused("--exec with ${flags}" "${flag}" --exec ${exec_command} --convention vaswani ${flags})
+endforeach()
+if(EXISTS ${WORK_DIR}/unused)
+  set(failures "${failures}\n  a refused --exec run wrote its --output-dir")
+endif()
+
+# A .safetensors file with several tensors names them and the flag to choose.
+if(PYTHON)
+  execute_process(COMMAND ${PYTHON} -c "
+import json, struct, sys
+import numpy as np
+a = np.zeros((4, 8), dtype=np.float32)
+header = {'pe_a': {'dtype': 'F32', 'shape': [4, 8], 'data_offsets': [0, a.nbytes]},
+          'pe_b': {'dtype': 'F32', 'shape': [4, 8], 'data_offsets': [a.nbytes, 2 * a.nbytes]}}
+text = json.dumps(header).encode()
+text += b' ' * (-len(text) % 8)
+with open(sys.argv[1], 'wb') as f:
+    f.write(struct.pack('<Q', len(text)) + text + a.tobytes() + a.tobytes())
+" ${WORK_DIR}/two.safetensors RESULT_VARIABLE status)
+  math(EXPR count "${count} + 1")
+  foreach(needle IN ITEMS "pe_a" "pe_b" "--tensor NAME")
+    expect_refused("two tensors (${needle})" "${needle}" ${WORK_DIR}/two.safetensors)
+  endforeach()
+endif()
+
 if(NOT failures STREQUAL "")
   message(FATAL_ERROR "validate mishandled bad inputs:${failures}")
 endif()

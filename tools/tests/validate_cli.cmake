@@ -101,6 +101,22 @@ if(PYTHON)
   endif()
 endif()
 
+# JSON has no infinity: a table holding one reports it as the string
+# "Infinity", as report.json does (its schema's "real"), never "inf".
+if(PYTHON)
+  set(file ${WORK_DIR}/infinity.npy)
+  execute_process(COMMAND ${PYTHON} ${EXAMPLES}/numpy_tables.py vaswani 64 16 0 float32 ${file})
+  execute_process(COMMAND ${PYTHON} -c "
+import sys
+import numpy as np
+t = np.load(sys.argv[1])
+t[5, 3] = np.inf
+np.save(sys.argv[1], t)
+" ${file})
+  validate(infinity 1 ${file} --json --convention vaswani --offset 0)
+  expect_json(infinity max_abs_error Infinity)
+endif()
+
 if(NOT failures STREQUAL "")
   message(FATAL_ERROR "pecheck validate:${failures}")
 endif()

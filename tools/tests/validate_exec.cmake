@@ -1,14 +1,17 @@
-# `pecheck validate --exec`: a correct command conforms; each broken one is a
-# reported failure with what it printed, never a crash of pecheck; a subtly
-# wrong one is shrunk to its smallest failing call, printed as a command line.
+# `pecheck validate --exec`: a correct command conforms; a command that fails
+# on its very first call is a broken subject (exit 2, one message with its
+# output, not a traceback per check); a command that fails only on some calls
+# is a reported failure with what it printed, never a crash of pecheck; a
+# subtly wrong one is shrunk to its smallest failing call, printed as a
+# command line.
 #
-#   cmake -DPECHECK=... -DPYTHON=... -DEXAMPLES=... -P validate_exec.cmake
+#   cmake -DPECHECK=... -DPYTHON=... -DEXAMPLES=... -DWORK_DIR=... -P validate_exec.cmake
 set(good "${PYTHON} ${EXAMPLES}/numpy_tables.py vaswani {rows} {dim} {offset} {dtype} {output}")
 set(faulty "${PYTHON} ${EXAMPLES}/faulty_encoding.py")
 set(failures "")
 
 # pecheck validate --exec COMMAND ARGS...: the status must be `expected` and
-# the output must contain `needle`.
+# stdout (stderr when the status is 2) must contain `needle`.
 function(expect label expected needle command)
   execute_process(COMMAND ${CMAKE_COMMAND} -E env RC_PARAMS=noshrink=${NOSHRINK}
                           ${PECHECK} validate --exec "${command}" --convention vaswani ${ARGN}
@@ -16,11 +19,17 @@ function(expect label expected needle command)
   if(NOT status EQUAL expected)
     set(failures "${failures}\n  ${label}: exit status ${status} (expected ${expected})\n${out}${err}" PARENT_SCOPE)
   elseif(NOT needle STREQUAL "")
-    string(FIND "${out}" "${needle}" at)
+    set(searched "${out}")
+    if(status EQUAL 2)
+      set(searched "${err}")
+    endif()
+    string(FIND "${searched}" "${needle}" at)
     if(at EQUAL -1)
       set(failures "${failures}\n  ${label}: the output lacks '${needle}':\n${out}${err}" PARENT_SCOPE)
     endif()
   endif()
+  set(last_out "${out}" PARENT_SCOPE)
+  set(last_err "${err}" PARENT_SCOPE)
 endfunction()
 
 # Broken commands fail on their first call: no shrinking needed to show them.
@@ -28,12 +37,52 @@ set(NOSHRINK 1)
 set(one --check encoding-bounds/unit-interval --cases 2)
 expect(correct 0 "conforms: 2 checks" "${good}" --check encoding-bounds/unit-interval --check conformance/any-position
        --cases 3)
-expect(crash 1 "broken on purpose" "${faulty} crash {rows} {dim} {offset} {dtype} {output}" ${one})
-expect(segfault 1 "killed by signal 11" "${faulty} segfault {rows} {dim} {offset} {dtype} {output}" ${one})
+# The seed is printed, as `pecheck check` and `pecheck report` print it, and
+# one check is "1 check".
+expect(one-check 0 "conforms: 1 check on" "${good}" ${one} --seed 0x2a)
+string(FIND "${last_out}" "(seed 0x000000000000002a)" at)
+if(at EQUAL -1)
+  set(failures "${failures}\n  one-check: no '(seed 0x000000000000002a)' in:\n${last_out}")
+endif()
+expect(json-seed 0 "\"seed\": \"0x" "${good}" ${one} --json)
+
+# A command that fails on its first call is broken: exit 2 with one message
+# that shows the command, its status and what it printed, once.
+expect(crash 2 "broken on purpose" "${faulty} crash {rows} {dim} {offset} {dtype} {output}" ${one})
+expect(segfault 2 "killed by signal 11" "${faulty} segfault {rows} {dim} {offset} {dtype} {output}" ${one})
+expect(no-file 2 "wrote no file" "${faulty} no-file {rows} {dim} {offset} {dtype} {output}" ${one} --json)
+expect(missing-module 2 "exited with status 1"
+       "${PYTHON} -c \"import pecheck_no_such_module\" {rows} {dim} {offset} {output}")
+foreach(needle IN ITEMS "failed on its first call" "pecheck_no_such_module" "python")
+  string(FIND "${last_err}" "${needle}" at)
+  if(at EQUAL -1)
+    set(failures "${failures}\n  missing-module: stderr lacks '${needle}':\n${last_err}")
+  endif()
+endforeach()
+string(REGEX MATCHALL "\n" newlines "${last_err}")
+list(LENGTH newlines lines)
+string(FIND "${last_err}" "Traceback" first_traceback)
+string(FIND "${last_err}" "Traceback" last_traceback REVERSE)
+if(lines GREATER 13 OR NOT first_traceback EQUAL last_traceback)
+  set(failures "${failures}\n  missing-module: ${lines} lines on stderr (expected the failure once, at most 13):\n${last_err}")
+endif()
+if(NOT last_out STREQUAL "")
+  set(failures "${failures}\n  missing-module: printed checks on stdout:\n${last_out}")
+endif()
+# A template that cannot work is refused before anything runs.
+expect(no-output 2 "lacks {rows}, {dim}, {offset}, {output}" "echo hi")
+expect(no-dtype 2 "lacks {dtype}" "${PYTHON} ${EXAMPLES}/numpy_tables.py vaswani {rows} {dim} {offset} float32 {output}"
+       --exec-dtype float32 --exec-dtype float16)
+
+# Failures that are not the command being broken stay failures (exit 1): a
+# timeout, a wrong table, and a crash that happens only after a good call.
 expect(hang 1 "did not finish within 500 ms" "${faulty} hang {rows} {dim} {offset} {dtype} {output}" ${one}
        --timeout 0.5)
-expect(no-file 1 "wrote no file" "${faulty} no-file {rows} {dim} {offset} {dtype} {output}" ${one} --json)
 expect(wrong-shape 1 "table; expected" "${faulty} wrong-shape {rows} {dim} {offset} {dtype} {output}" ${one})
+file(REMOVE_RECURSE ${WORK_DIR})
+file(MAKE_DIRECTORY ${WORK_DIR})
+expect(later-crash 1 "exited with status 3"
+       "if [ -e ${WORK_DIR}/called ]; then exit 3; fi; touch ${WORK_DIR}/called; ${good}" ${one})
 
 # A table that is wrong only in its values: RapidCheck shrinks the case, and
 # the smallest failing call is printed as a command line to run.

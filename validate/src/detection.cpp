@@ -10,6 +10,7 @@
 #include "position_search.hpp"
 #include "preset_match.hpp"
 #include "table_rows.hpp"
+#include "table_width.hpp"
 
 namespace pecheck::validate {
 
@@ -74,12 +75,14 @@ void name_the_convention(Detection& detection, const Table& table, Convention fo
 
 Detection with_given_convention(const Table& table, const Convention& convention, const DetectionOptions& options,
                                 const RowSplit& split, Detection detection) {
-  check_dim(convention, table.cols);
+  const FormatId format = options.value_format.value_or(table.format);
+  if (const auto problem = width_problem(convention, table.cols)) throw ConventionError(*problem);
+  check_dim(convention, table.cols);  // widths past max_dim
   const Structure structure = structure_of(convention, table.cols);
   const std::vector<std::int64_t> sample = spread_sample(split.live, pairing_rows);
   detection.convention = convention;
   if (find_preset(convention.name)) detection.preset = convention.name;
-  detection.pair_fraction = pair_fraction(table, structure, sample, table.format);
+  detection.pair_fraction = pair_fraction(table, structure, sample, format);
   detection.sinusoidal = structure.pairs.empty() || detection.pair_fraction >= sinusoidal_fraction;
   if (options.row_offset) {
     detection.row_offset = *options.row_offset;
@@ -87,7 +90,7 @@ Detection with_given_convention(const Table& table, const Convention& convention
     detection.notes.push_back("the row offset was not searched: the columns do not pair as " +
                               std::string(to_string(convention.layout)));
     return detection;
-  } else if (const auto fit = find_row_offset(table, convention, structure, split.live, table.format)) {
+  } else if (const auto fit = find_row_offset(table, convention, structure, split.live, format)) {
     detection.row_offset = fit->row_offset;
     detection.offset_ambiguous = fit->ambiguous;
   } else {
@@ -103,6 +106,7 @@ Detection with_given_convention(const Table& table, const Convention& convention
 }  // namespace
 
 Detection detect_convention(const Table& table, const DetectionOptions& options) {
+  const FormatId format = options.value_format.value_or(table.format);
   Detection detection;
   const RowSplit split = split_rows(table);
   detection.zero_rows = split.zero;
@@ -114,7 +118,7 @@ Detection detect_convention(const Table& table, const DetectionOptions& options)
   if (split.live.size() > 1) detection.zero_columns = zero_columns(table, sample);
   if (options.convention) return with_given_convention(table, *options.convention, options, split, detection);
 
-  const std::vector<Structure> structures = candidate_structures(table, sample, table.format);
+  const std::vector<Structure> structures = candidate_structures(table, sample, format);
   if (table.cols < 2) {
     detection.sinusoidal = true;
     detection.notes.push_back("a table of width 1 has no sin/cos pair to read: give --convention and --offset");
@@ -123,7 +127,7 @@ Detection detect_convention(const Table& table, const DetectionOptions& options)
   detection.pair_fraction = structures.empty() ? 0.0 : structures.front().pair_fraction;
   if (detection.pair_fraction < sinusoidal_fraction) {
     detection.notes.push_back("no layout pairs the columns: sin^2 + cos^2 is within " +
-                              number(pair_tolerance(table.format), 2) + " of 1 in at most " +
+                              number(pair_tolerance(format), 2) + " of 1 in at most " +
                               percent(detection.pair_fraction) + " of the pairs");
     return detection;
   }
@@ -135,7 +139,7 @@ Detection detect_convention(const Table& table, const DetectionOptions& options)
   for (std::size_t s = 0; s < structures.size(); ++s) {
     const Structure& structure = structures[s];
     if (structure.pair_fraction < detection.pair_fraction - 0.05) continue;
-    const std::vector<FrequencyEstimate> estimates = estimate_frequencies(table, run, structure.pairs, table.format);
+    const std::vector<FrequencyEstimate> estimates = estimate_frequencies(table, run, structure.pairs, format);
     if (orientation(estimates) < 0) continue;  // sin and cos the other way round: its mirror layout is a candidate
     Convention shape;
     shape.layout = structure.layout;
@@ -145,7 +149,7 @@ Detection detect_convention(const Table& table, const DetectionOptions& options)
     for (std::size_t k = 0; k < rules.size(); ++k) {
       Convention convention = shape;
       convention.frequency = rules[k];
-      const auto offset = find_row_offset(table, convention, structure, split.live, table.format, options.row_offset);
+      const auto offset = find_row_offset(table, convention, structure, split.live, format, options.row_offset);
       if (!offset) continue;
       for (std::int64_t row : split.zero) convention.zero_rows.push_back(row + offset->row_offset);
       const double error = candidate_error(table, convention, offset->row_offset, scoring);
@@ -162,7 +166,7 @@ Detection detect_convention(const Table& table, const DetectionOptions& options)
   // by more than the format's rounding.
   double best_error = candidates.front().error;
   for (const Candidate& c : candidates) best_error = std::min(best_error, c.error);
-  const double slack = std::max(0.5 * best_error, std::ldexp(1.0, -format_of(table.format).precision));
+  const double slack = std::max(0.5 * best_error, std::ldexp(1.0, -format_of(format).precision));
   std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
     return a.rule_rank != b.rule_rank ? a.rule_rank < b.rule_rank : a.structure_rank < b.structure_rank;
   });
@@ -172,7 +176,7 @@ Detection detect_convention(const Table& table, const DetectionOptions& options)
   detection.offset_ambiguous = chosen->offset.ambiguous;
   detection.candidate_error = chosen->error;
   detection.notes.push_back("columns pair as " + std::string(to_string(chosen->convention.layout)) +
-                            ": sin^2 + cos^2 within " + number(pair_tolerance(table.format), 2) + " of 1 in " +
+                            ": sin^2 + cos^2 within " + number(pair_tolerance(format), 2) + " of 1 in " +
                             percent(detection.pair_fraction) + " of the pairs");
   detection.notes.push_back("file row 0 holds row " + std::to_string(detection.row_offset) +
                             " of the convention (from the angles of the slowest to the fastest frequency)");

@@ -107,7 +107,7 @@ std::optional<Hazard> position_precision(const Table& table, const Convention& c
     const Collisions collisions = identical_successive_rows(table, errors.rows);
     const std::int64_t exact_limit = std::int64_t{1} << format.precision;
     std::ostringstream evidence;
-    evidence << explained << " of the " << affected.size() << " rows whose position " << format.name
+    evidence << explained << " of the " << affected.size() << (affected.size() == 1 ? " row" : " rows") << " whose position " << format.name
              << " cannot hold (integers past " << exact_limit << ") match the encoding at their position rounded to "
              << format.name << " and not their own: row " << rows[example] << " (position "
              << errors.positions[affected[example]] << ") holds position " << rounded[example] << " within "

@@ -82,7 +82,9 @@ std::optional<OffsetFit> find_row_offset(const Table& table, const Convention& c
     const auto count = std::min<std::int64_t>(
         static_cast<std::int64_t>(top_position * ladder.w[0] / two_pi) + 1, max_candidates);
     std::vector<std::pair<double, std::int64_t>> scored;
-    for (std::int64_t k = 0; k < count; ++k) {
+    // k = -1 too: in a noisy table (a drifted one) the angle of a row near
+    // position 0 can come out just below 2 pi instead of just above 0.
+    for (std::int64_t k = -1; k < count; ++k) {
       double p = (phase + two_pi * static_cast<double>(k)) / ladder.w[0];
       for (std::size_t j = 1; j < ladder.w.size(); ++j) {
         if (std::isfinite(first_angles[j])) p += wrap(first_angles[j] - p * ladder.w[j]) / ladder.w[j];

@@ -6,12 +6,6 @@ namespace pecheck::validate {
 
 namespace {
 
-bool same_rule(const FrequencyRule& a, const FrequencyRule& b) {
-  if (a.kind != b.kind) return false;
-  if (a.kind == FrequencyRuleKind::paper) return a.base == b.base;
-  return a.min_timescale == b.min_timescale && a.max_timescale == b.max_timescale;
-}
-
 std::vector<std::int64_t> zero_rows_within(const Convention& convention, std::int64_t first, std::int64_t end) {
   std::vector<std::int64_t> rows;
   for (std::int64_t row : convention.zero_rows) {
@@ -23,6 +17,12 @@ std::vector<std::int64_t> zero_rows_within(const Convention& convention, std::in
 }
 
 }  // namespace
+
+bool same_rule(const FrequencyRule& a, const FrequencyRule& b) {
+  if (a.kind != b.kind) return false;
+  if (a.kind == FrequencyRuleKind::paper) return a.base == b.base;
+  return a.min_timescale == b.min_timescale && a.max_timescale == b.max_timescale;
+}
 
 bool same_table(const Convention& preset, const Convention& found, std::int64_t dim, std::int64_t row_offset,
                 std::int64_t rows) {

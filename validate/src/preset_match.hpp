@@ -8,6 +8,9 @@
 
 namespace pecheck::validate {
 
+// True when the two rules give the same frequencies at every width.
+bool same_rule(const FrequencyRule& a, const FrequencyRule& b);
+
 // True when `preset` produces the same table as `found` at width d for
 // convention rows [row_offset, row_offset + rows): same layout and rule, the
 // same zero rows within those rows, and the same odd-width policy when d is odd.

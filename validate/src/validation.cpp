@@ -5,14 +5,18 @@
 #include <numeric>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 #include "comparison.hpp"
+#include "convention_mismatch.hpp"
+#include "drift.hpp"
 #include "faults.hpp"
 #include "narrow_format.hpp"
 #include "pecheck/fast_encoding.hpp"
 #include "pecheck/properties/accuracy.hpp"
 #include "pecheck/properties/budgets.hpp"
 #include "table_rows.hpp"
+#include "table_width.hpp"
 
 namespace pecheck::validate {
 
@@ -63,6 +67,15 @@ std::vector<std::int64_t> worst_rows(const RowErrors& scan) {
   return rows;
 }
 
+// What detection finds in a table a given convention cannot produce, as the
+// end of that error's message.
+std::string what_it_is(const Table& table, FormatId value_format) {
+  const Detection found = detect_convention(table, DetectionOptions{std::nullopt, std::nullopt, value_format});
+  if (!found.sinusoidal || !found.convention) return "";
+  if (!found.preset) return "; detection finds a custom convention: validate with --convention auto";
+  return "; detection finds " + *found.preset + ": validate with --convention " + *found.preset + " or auto";
+}
+
 void decide(ValidationResult& result) {
   const auto has = [&](HazardKind kind) {
     return std::any_of(result.hazards.begin(), result.hazards.end(), [&](const Hazard& h) { return h.kind == kind; });
@@ -72,15 +85,19 @@ void decide(ValidationResult& result) {
     result.reasons.push_back("the table is not a sinusoidal encoding");
     return;
   }
+  // Their reasons are in already; the comparison's figures follow them.
+  const bool mismatched = has(HazardKind::convention_mismatch) || has(HazardKind::drifted);
   if (!result.compared) {
-    result.verdict = ValidationVerdict::unknown;
+    result.verdict = mismatched ? ValidationVerdict::deviates : ValidationVerdict::unknown;
     return;
   }
   const properties::Measurement& m = result.measurement;
   if (has(HazardKind::non_finite)) result.reasons.push_back("the table holds NaN or infinity");
   if (has(HazardKind::out_of_range)) result.reasons.push_back("the table holds values outside [-1, 1]");
   if (m.mismatches > 0) {
-    result.reasons.push_back(std::to_string(m.mismatches) + " entries are typed mismatches (NaN, infinity or signed zero)");
+    result.reasons.push_back((m.mismatches == 1 ? std::string("1 entry is a typed mismatch")
+                                                   : std::to_string(m.mismatches) + " entries are typed mismatches") +
+                             " (NaN, infinity or signed zero)");
   }
   if (result.ulp_criterion && m.max_ulp > m.budget_ulp) {
     if (!m.abs_bound) {
@@ -99,7 +116,7 @@ void decide(ValidationResult& result) {
                              number(*result.max_abs_error_budget));
   }
   result.verdict = result.reasons.empty() ? ValidationVerdict::conforms : ValidationVerdict::deviates;
-  if (result.verdict == ValidationVerdict::deviates && result.detection.offset_ambiguous) {
+  if (result.verdict == ValidationVerdict::deviates && result.detection.offset_ambiguous && !mismatched) {
     // It deviates at the offset chosen, but another fits the angles as well.
     result.verdict = ValidationVerdict::unknown;
     result.reasons.push_back("another row offset fits the table about as well: give --offset");
@@ -115,30 +132,65 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
                           " rows puts a row at or past position 2^24 = " + std::to_string(max_exact_position) +
                           " (expected an offset in [0, " + std::to_string(max_exact_position - stored.rows) + "])");
   }
+  // A NaN budget would compare false against every error and pass any table.
+  for (const auto& [flag, budget] : {std::pair{"--max-ulp", options.max_ulp}, {"--max-abs-error", options.max_abs_error}}) {
+    if (budget && !(std::isfinite(*budget) && *budget >= 0.0)) {
+      throw ConventionError(std::string(flag) + " " + std::to_string(*budget) + ": expected a finite number >= 0");
+    }
+  }
   ValidationResult result;
   result.rows = stored.rows;
   result.dim = stored.cols;
   result.stored_format = stored.format;
   Table table = stored;
+  // The precision the values carry, whatever they are compared as: the
+  // tolerances of detection and of the fault diagnoses follow it.
+  const FormatChoice values = narrowest_format(stored);
+  if (options.convention) {
+    if (const auto problem = width_problem(*options.convention, stored.cols)) {
+      throw ConventionError("--convention " + options.convention->name + ": " + *problem +
+                            what_it_is(stored, values.format));
+    }
+  }
   if (options.compare_as) {
     if (const auto problem = not_representable(stored, *options.compare_as)) {
       throw ValidationInputError("--dtype " + std::string(format_of(*options.compare_as).name) + ": " + *problem +
                                  " (expected values of that format)");
     }
     table.format = *options.compare_as;
+    if (format_of(values.format).precision < format_of(table.format).precision) {
+      result.format_note = "every value is a " + std::string(format_of(values.format).name) + " value: compared as " +
+                           std::string(format_of(table.format).name) + " as --dtype asks, so " +
+                           std::string(format_of(values.format).name) +
+                           "'s own rounding counts as error (the convention is detected with " +
+                           std::string(format_of(values.format).name) + "'s tolerances)";
+    }
   } else {
-    const FormatChoice choice = narrowest_format(stored);
-    table.format = choice.format;
-    result.format_note = choice.note;
+    table.format = values.format;
+    result.format_note = values.note;
   }
   result.compared_format = table.format;
   result.hazards = value_hazards(table);
 
-  result.detection = detect_convention(table, DetectionOptions{options.convention, options.row_offset});
+  DetectionOptions detection_options{options.convention, options.row_offset, std::nullopt};
+  if (format_of(values.format).precision < format_of(table.format).precision) detection_options.value_format = values.format;
+  const FormatId value_format = detection_options.value_format.value_or(table.format);
+  result.detection = detect_convention(table, detection_options);
   const Detection& detection = result.detection;
-  if (!detection.sinusoidal) {
-    result.hazards.push_back({HazardKind::not_sinusoidal,
-                              detection.notes.empty() ? "no column pairing has sin^2 + cos^2 = 1" : detection.notes.back()});
+  // A given convention or offset that does not fit: what the table is instead.
+  const std::optional<ConventionMismatch> mismatch = convention_mismatch(table, detection, detection_options);
+  if (mismatch) {
+    result.hazards.push_back(mismatch->hazard);
+    result.reasons.push_back(mismatch->reason);
+  } else if (!detection.sinusoidal) {
+    if (const std::optional<Drift> drift = drift_from_encoding(table, detection_options)) {
+      result.hazards.push_back(drift->hazard);
+      result.reasons.push_back(drift->reason);
+    } else {
+      result.hazards.push_back({HazardKind::not_sinusoidal, detection.notes.empty()
+                                                                ? "no column pairing has sin^2 + cos^2 = 1"
+                                                                : detection.notes.back()});
+    }
   }
   const properties::UlpBudget& budget = properties::ulp_budget("third-party", table.format);
   result.max_abs_error_budget = options.max_abs_error;
@@ -174,11 +226,15 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
   result.rows_compared = static_cast<std::int64_t>(rows.size());
   result.sampled = result.rows_compared < table.rows;
 
-  if (!properties::within_budget(result.measurement) && detection.sinusoidal) {
+  // Against the wrong convention or offset every row is wrong: the faults of
+  // positions and angles would be read into the mismatch's errors.
+  if (!properties::within_budget(result.measurement) && detection.sinusoidal && !mismatch) {
     // An entry may be off by the ULP budget at the value's own binade; near 1
-    // that is budget * 2^(1-p) in absolute terms, the most a row may differ.
+    // that is budget * 2^(1-p) in absolute terms, the most a row may differ
+    // (p of the values' own format: compared as a wider one, its rounding is
+    // no fault of positions or angles).
     const double tolerance =
-        std::max(result.measurement.budget_ulp, 1.0) * std::ldexp(1.0, 1 - format_of(table.format).precision);
+        std::max(result.measurement.budget_ulp, 1.0) * std::ldexp(1.0, 1 - format_of(value_format).precision);
     if (auto hazard = position_precision(table, convention, scan, tolerance)) result.hazards.push_back(*hazard);
     if (allowance) {
       // Float64 angles are no fault: a row within the float64-angle bound is
@@ -211,6 +267,8 @@ std::string_view to_string(HazardKind kind) {
     case HazardKind::out_of_range: return "out-of-range";
     case HazardKind::non_finite: return "non-finite";
     case HazardKind::not_sinusoidal: return "not-sinusoidal";
+    case HazardKind::convention_mismatch: return "convention-mismatch";
+    case HazardKind::drifted: return "drifted";
   }
   return "?";
 }

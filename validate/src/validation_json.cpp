@@ -11,11 +11,12 @@ namespace {
 
 using nlohmann::json;
 
-// JSON has no infinity or NaN: a non-finite statistic is written as a string.
+// JSON has no infinity or NaN: a non-finite statistic is written as the
+// string "NaN", "Infinity" or "-Infinity", as in report.json (its schema's "real").
 json number(double x) {
   if (std::isfinite(x)) return x;
-  if (std::isnan(x)) return "nan";
-  return x > 0 ? "inf" : "-inf";
+  if (std::isnan(x)) return "NaN";
+  return x > 0 ? "Infinity" : "-Infinity";
 }
 
 json input_json(const properties::WorstInput& input, double ulps) {

@@ -1,5 +1,6 @@
 #include <sstream>
 
+#include "pecheck/count_text.hpp"
 #include "pecheck/validate/validation_report.hpp"
 
 namespace pecheck::validate {
@@ -52,7 +53,7 @@ std::string validation_text(const ValidationResult& result, const std::string& f
   std::ostringstream out;
   out.precision(4);
   out << file << ": " << to_string(result.verdict) << '\n';
-  out << "  table: " << result.rows << " rows x " << result.dim << " columns, "
+  out << "  table: " << count_of(result.rows, "row") << " x " << count_of(result.dim, "column") << ", "
       << format_of(result.stored_format).name << '\n';
   if (!result.format_note.empty()) out << "  format: " << result.format_note << '\n';
   if (detection.convention) {
@@ -73,11 +74,11 @@ std::string validation_text(const ValidationResult& result, const std::string& f
   for (const std::string& note : detection.notes) out << "  note: " << note << '\n';
   if (result.compared) {
     const properties::Measurement& m = result.measurement;
-    out << "  compared: " << m.entries << " entries of " << result.rows_compared << " rows against the correctly rounded "
+    out << "  compared: " << entries(m.entries) << " of " << count_of(result.rows_compared, "row") << " against the correctly rounded "
         << format_of(result.compared_format).name << " reference";
     if (result.sampled) out << " (rows sampled: --full compares all " << result.rows << ")";
     out << "\n  max " << m.max_ulp << " ULP, RMS " << m.rms_ulp << " ULP, max abs error " << m.max_abs_error;
-    if (m.mismatches > 0) out << ", " << m.mismatches << " typed mismatches";
+    if (m.mismatches > 0) out << ", " << count_of(m.mismatches, "typed mismatch", "typed mismatches");
     out << '\n';
     if (m.entries > m.mismatches) {
       out << "  worst ULP: " << input_text(m.worst) << ": " << m.max_ulp << " ULP, abs error " << m.worst.abs_error

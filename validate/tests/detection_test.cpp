@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "pecheck/fast_encoding.hpp"
 #include "pecheck/properties/generators.hpp"
@@ -107,6 +108,19 @@ TEST(Validation, maxAbsErrorAloneReplacesTheUlpCriterion) {
   EXPECT_EQ(validate_table(table, options).verdict, ValidationVerdict::conforms);
   options.max_ulp = 2.0;  // both must hold
   EXPECT_EQ(validate_table(table, options).verdict, ValidationVerdict::deviates);
+}
+
+// A NaN budget compares false against every error: it would pass any table.
+TEST(Validation, budgetsThatAreNotFiniteOrAreNegativeAreRefused) {
+  const Table table = fast_table(*find_preset("vaswani"), TableRequest{8, 16, 0}, FormatId::float32);
+  for (const double bad : {std::nan(""), -1.0, std::numeric_limits<double>::infinity()}) {
+    ValidationOptions ulp;
+    ulp.max_ulp = bad;
+    EXPECT_THROW(validate_table(table, ulp), ConventionError) << bad;
+    ValidationOptions abs;
+    abs.max_abs_error = bad;
+    EXPECT_THROW(validate_table(table, abs), ConventionError) << bad;
+  }
 }
 
 }  // namespace

@@ -30,6 +30,14 @@ std::unique_ptr<Subject> make_table_file_subject(std::string name, Table table, 
 // that times out, is killed by a signal, exits non-zero, writes no file, or
 // writes the wrong shape or values of another format is a SubjectError with
 // its output (stdout and stderr, the last 2000 bytes), never a crash.
+//
+// A command that did not run to completion (killed by a signal, non-zero exit)
+// or wrote no file is a CommandFailedError: a caller may stop when the very
+// first call fails so, since the command is broken rather than inaccurate.
+class CommandFailedError : public SubjectError {
+ public:
+  using SubjectError::SubjectError;
+};
 struct CommandSubjectOptions {
   std::string command_template;
   Convention convention;                                 // the one convention it implements

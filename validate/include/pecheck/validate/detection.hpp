@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "pecheck/convention.hpp"
+#include "pecheck/format.hpp"
 #include "pecheck/table.hpp"
 
 namespace pecheck::validate {
@@ -26,6 +27,11 @@ namespace pecheck::validate {
 struct DetectionOptions {
   std::optional<Convention> convention;  // given: only the row offset is searched
   std::optional<std::int64_t> row_offset;  // given: only the convention is searched
+  // The format whose rounding the values carry, for every tolerance of the
+  // search (default: the table's format). A table compared as a wider format
+  // than its values hold (bfloat16 values under --dtype float32) must still
+  // be paired and placed with the tolerance of its values.
+  std::optional<FormatId> value_format;
 };
 
 struct Detection {

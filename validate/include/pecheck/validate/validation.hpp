@@ -30,11 +30,20 @@ class ValidationInputError : public std::invalid_argument {
 enum class ValidationVerdict {
   conforms,  // every compared entry is within the budget (or the float64-angle bound), and nothing is
              // non-finite or out of range
-  deviates,  // a compared entry is outside the budget, or the table is not an encoding at all
+  deviates,  // a compared entry is outside the budget, the table is not an encoding at all, or it is
+             // another convention or offset than the one given
   unknown,   // the table looks sinusoidal but no convention or offset could be settled
 };
 
-enum class HazardKind { position_precision, angle_precision, out_of_range, non_finite, not_sinusoidal };
+enum class HazardKind {
+  position_precision,   // fault 1
+  angle_precision,      // fault 2
+  out_of_range,         // fault 8
+  non_finite,           // fault 8
+  not_sinusoidal,       // fault 6, when nothing sinusoidal is left
+  convention_mismatch,  // faults 3, 4, 5: the given --convention or --offset is not what the table holds
+  drifted,              // fault 6: a sinusoidal table moved by training or small noise
+};
 
 struct Hazard {
   HazardKind kind;
@@ -42,6 +51,8 @@ struct Hazard {
 };
 
 struct ValidationOptions {
+  // Given, the table is compared with them; when they do not fit, detection
+  // runs all the same and a convention_mismatch hazard says what the table is.
   std::optional<Convention> convention;     // skip detection of the convention
   std::optional<std::int64_t> row_offset;   // skip detection of the offset
   std::optional<double> max_ulp;            // default: the third-party budget of the format
@@ -49,7 +60,11 @@ struct ValidationOptions {
   // Entries beyond the ULP budget pass when within the float64-angle bound
   // (properties/angle_allowance.hpp) unless this is set.
   bool ulp_only = false;
-  std::optional<FormatId> compare_as;       // default: the narrowest format holding every value
+  // Default: the narrowest format holding every value. Detection's
+  // tolerances come from that narrowest format all the same (or from this
+  // one when it is coarser): bfloat16 values compared as float32 are still
+  // paired and placed with bfloat16's tolerance.
+  std::optional<FormatId> compare_as;
   // The reference costs about 2 us per entry per core: beyond this many
   // entries rows are sampled (deterministically) unless `full`.
   std::int64_t entry_budget = std::int64_t{1} << 20;

@@ -13,7 +13,9 @@
 // angle_bound {entries_beyond_ulp, entries_beyond_bound, worst_ratio, worst
 // {... as worst, bound}} (null when the bound was not applied), criterion
 // {ulp, float64_angle_bound, abs_error (which applied), text}, hazards
-// [{kind, evidence}], reasons, notes. Numbers that were not measured are null.
+// [{kind, evidence}], reasons, notes. Numbers that were not measured are null;
+// JSON has no NaN or infinity, so a measured one is the string "NaN",
+// "Infinity" or "-Infinity" (as in report.json, see its schema's "real").
 #pragma once
 
 #include <string>

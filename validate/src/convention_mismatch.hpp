@@ -1,0 +1,33 @@
+// Faults 3, 4 and 5 of CONVENTIONS.md against a checkpoint: the convention or
+// row offset the user gave (--convention, --offset) is not the one the table
+// holds. The table is compared with what it should match, as asked; this says
+// what it is instead, in the CLI's terms, so the user can tell a wrong table
+// from a wrong flag.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "pecheck/table.hpp"
+#include "pecheck/validate/detection.hpp"
+#include "pecheck/validate/validation.hpp"
+
+namespace pecheck::validate {
+
+struct ConventionMismatch {
+  Hazard hazard;       // convention_mismatch: what the table is, what differs, the flags to give
+  std::string reason;  // one line for the verdict
+  Detection found;     // detection with nothing given
+};
+
+// Runs detection with nothing given (but options.value_format) and compares
+// the two readings on rows spread over the table, every zero row included:
+// a mismatch when the detected convention and offset differ from the given
+// ones in some field (layout, frequency rule, row offset, zero rows, odd-width
+// policy) and fit the table clearly better. `given` is detection's result
+// under `options`. Empty when nothing was given, when the given reading fits
+// as well, or when detection finds nothing better.
+std::optional<ConventionMismatch> convention_mismatch(const Table& table, const Detection& given,
+                                                      const DetectionOptions& options);
+
+}  // namespace pecheck::validate
