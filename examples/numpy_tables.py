@@ -3,7 +3,8 @@
 implementations compute them, for `pecheck validate`.
 
   numpy_tables.py CONVENTION ROWS DIM OFFSET DTYPE OUTPUT [--angles F] [--positions F] [--noise]
-  numpy_tables.py --batch FILE     one set of the arguments above per line
+  numpy_tables.py --batch FILE     one set of the arguments above per line, or
+                                   "input-layer ARGS" for numpy_input_layer.py ARGS
 
 CONVENTION is one of pecheck's presets (vaswani, tf-tutorial, tensor2tensor,
 fairseq, musicgen, marian-hf) or pytorch-tutorial (vaswani computed as the
@@ -109,6 +110,11 @@ def table(name, rows, dim, offset, angles="longdouble", positions=None):
 
 
 def write(args):
+    if args and args[0] == "input-layer":  # a batch line for numpy_input_layer.py
+        import numpy_input_layer
+
+        numpy_input_layer.write(args[1:])
+        return
     options = {}
     positional = []
     k = 0

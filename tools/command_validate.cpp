@@ -11,6 +11,7 @@
 #include "pecheck/validate/validation.hpp"
 #include "pecheck/validate/validation_report.hpp"
 #include "validate_exec.hpp"
+#include "validate_input_layer.hpp"
 #include "validate_report.hpp"
 
 namespace pecheck::tools {
@@ -33,6 +34,7 @@ struct ValidateOptions {
   bool ulp_only = false;
   bool json = false;
   ExecOptions exec;
+  InputLayerOptions input_layer;
 };
 
 std::optional<std::int64_t> parse_offset(const std::string& text) {
@@ -169,8 +171,18 @@ Command add_validate_command(CLI::App& app) {
   command->add_flag("--json", options->json, "Print one JSON object on stdout");
   command->add_option("--output-dir", options->output_dir, "Also write the result to DIR: validation.json and .txt, and the HTML/Markdown/JSON/JUnit report of the checks on the file");
   add_exec_options(*command, options->exec);
+  add_input_layer_options(*command, options->input_layer);
 
   return {command, [command, options] {
+    if (options->input_layer.given()) {
+      refuse_flags(*command,
+                   {"--exec", "--tensor", "--offset", "--dtype", "--budget", "--full", "--ulp-only", "--output-dir",
+                    "--timeout", "--exec-dtype", "--check", "--cases", "--seed", "--quick"},
+                   "does not apply with --vocabulary/--ids (an input layer's output is read from .npy, its positions "
+                   "are given, and its recovered encoding is compared entry by entry)");
+      return validate_input_layer_file(options->input_layer, {options->file, options->convention, options->max_ulp,
+                                                              options->max_abs_error, options->json});
+    }
     if (!options->exec.command.empty()) {
       if (!options->file.empty()) throw ConventionError("validate: give FILE or --exec, not both");
       refuse_flags(*command,

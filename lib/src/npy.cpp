@@ -7,6 +7,7 @@
 #include "byte_io.hpp"
 #include "float_bits.hpp"
 #include "npy_header.hpp"
+#include "npy_layout.hpp"
 #include "table_codec.hpp"
 
 namespace pecheck {
@@ -47,7 +48,9 @@ NpyDtype parse_descr(const std::string& descr, std::string_view name) {
   return dtype;
 }
 
-std::string shape_text(const std::vector<std::uint64_t>& shape) {
+}  // namespace
+
+std::string detail::npy_shape_text(const std::vector<std::uint64_t>& shape) {
   std::string text = "(";
   for (std::size_t i = 0; i < shape.size(); ++i) {
     if (i > 0) text += ", ";
@@ -55,6 +58,10 @@ std::string shape_text(const std::vector<std::uint64_t>& shape) {
   }
   return text + (shape.size() == 1 ? ",)" : ")");
 }
+
+namespace {
+
+using detail::npy_shape_text;
 
 struct Preamble {
   std::string version;
@@ -120,33 +127,38 @@ void check_header_encoding(std::string_view header, const std::string& version, 
 
 }  // namespace
 
-TableFile read_npy_bytes(std::span<const std::byte> bytes, std::string_view name) {
+detail::NpyLayout detail::read_npy_layout(std::span<const std::byte> bytes, std::string_view name) {
   const Preamble preamble = read_preamble(bytes, name);
   const std::string_view header_text = detail::as_chars(bytes.subspan(preamble.header_start, preamble.header_length));
   check_header_encoding(header_text, preamble.version, name);
-  const detail::NpyHeader header = detail::parse_npy_header(header_text, name);
+  return {preamble.version, detail::parse_npy_header(header_text, name), preamble.header_start + preamble.header_length};
+}
+
+TableFile read_npy_bytes(std::span<const std::byte> bytes, std::string_view name) {
+  const detail::NpyLayout layout = detail::read_npy_layout(bytes, name);
+  const detail::NpyHeader& header = layout.header;
   const NpyDtype dtype = parse_descr(header.descr, name);
 
   if (header.shape.size() != 1 && header.shape.size() != 2) {
     throw TableFileError(name, "shape",
-                         shape_text(header.shape) + " has " + std::to_string(header.shape.size()) + " dimensions",
+                         npy_shape_text(header.shape) + " has " + std::to_string(header.shape.size()) + " dimensions",
                          "1 or 2 dimensions");
   }
   const std::uint64_t rows = header.shape.size() == 2 ? header.shape[0] : 1;
   const std::uint64_t cols = header.shape.back();
-  const std::size_t data_start = preamble.header_start + preamble.header_length;
+  const std::size_t data_start = layout.data_start;
   const std::uint64_t data_bytes = bytes.size() - data_start;
   // Checked against the bytes actually present before anything is allocated:
   // a header that claims more (or fewer) values than the file holds is refused.
   const auto entries = detail::checked_entries(rows, cols, dtype.itemsize, data_bytes, name, "shape",
-                                               shape_text(header.shape) + " of " + detail::quoted_excerpt(header.descr));
+                                               npy_shape_text(header.shape) + " of " + detail::quoted_excerpt(header.descr));
 
   TableFile file;
   file.info.dtype = header.descr;
   file.info.byte_order = dtype.byte_order;
   file.info.storage_order = header.fortran_order ? StorageOrder::column_major : StorageOrder::row_major;
   file.info.ndim = static_cast<int>(header.shape.size());
-  file.info.version = preamble.version;
+  file.info.version = layout.version;
   file.table = detail::make_checked_table(rows, cols, dtype.format, name);
   const auto data = bytes.subspan(data_start);
   Table& table = file.table;

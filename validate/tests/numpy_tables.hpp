@@ -35,6 +35,8 @@ struct NumpyTables {
 inline NumpyTables numpy_tables(const std::string& python, const std::vector<std::string>& lines) {
   std::ifstream script_file(numpy_tables_script());
   std::string key((std::istreambuf_iterator<char>(script_file)), std::istreambuf_iterator<char>());
+  std::ifstream input_layer_file(std::string(PECHECK_EXAMPLES_DIR) + "/numpy_input_layer.py");  // "input-layer" lines
+  key.append(std::istreambuf_iterator<char>(input_layer_file), std::istreambuf_iterator<char>());
   for (const std::string& line : lines) key += "\n" + line;
   const std::filesystem::path cache = PECHECK_TABLE_CACHE_DIR;
   NumpyTables tables;
@@ -74,6 +76,7 @@ class NumpyTablesTest : public ::testing::Test {
     ASSERT_FALSE(tables_.failure.has_value()) << *tables_.failure;
   }
   static Table table(const std::string& name) { return read_table_file(tables_.dir / name).table; }
+  static std::filesystem::path file(const std::string& name) { return tables_.dir / name; }
 
  private:
   static inline std::optional<std::string> python_;

@@ -1,0 +1,128 @@
+#include "pecheck/npy_array.hpp"
+
+#include <limits>
+
+#include "byte_io.hpp"
+#include "float_bits.hpp"
+#include "npy_layout.hpp"
+#include "pecheck/table_file.hpp"
+#include "table_codec.hpp"
+
+namespace pecheck {
+
+namespace {
+
+// The same limit tables have (table_codec.cpp): 2^31 values.
+constexpr std::uint64_t max_array_entries = std::uint64_t{1} << 31;
+
+struct ArrayDtype {
+  char kind;  // 'f', 'i' or 'u'
+  int itemsize;
+  ByteOrder byte_order;
+};
+
+ArrayDtype parse_array_descr(const std::string& descr, std::string_view name) {
+  constexpr std::string_view expected =
+      "a float ('<f2', '<f4', '<f8') or integer ('<i4', '<i8', '|i1', '<u2', ...) dtype, '>' for big-endian";
+  const bool shaped = descr.size() == 3 && (descr[1] == 'f' || descr[1] == 'i' || descr[1] == 'u') &&
+                      (descr[2] == '1' || descr[2] == '2' || descr[2] == '4' || descr[2] == '8');
+  if (!shaped || (descr[1] == 'f' && descr[2] == '1')) {
+    throw TableFileError(name, "descr", "unsupported dtype " + detail::quoted_excerpt(descr), expected);
+  }
+  ArrayDtype dtype{descr[1], descr[2] - '0', ByteOrder::little};
+  // One byte has no order: NumPy writes '|'. Wider values need an explicit
+  // order, since the file moves between machines.
+  if (descr[0] == '>') {
+    dtype.byte_order = ByteOrder::big;
+  } else if (descr[0] == '|' ? dtype.itemsize != 1 : descr[0] != '<') {
+    throw TableFileError(name, "descr",
+                         "byte order " + detail::quoted_excerpt(descr.substr(0, 1)) + " in " +
+                             detail::quoted_excerpt(descr) + " does not say how the file stores the bytes",
+                         expected);
+  }
+  return dtype;
+}
+
+std::int64_t signed_value(std::uint64_t bits, int itemsize) {
+  const int shift = 64 - 8 * itemsize;
+  return static_cast<std::int64_t>(bits << shift) >> shift;  // sign-extends (C++20: arithmetic shift)
+}
+
+}  // namespace
+
+std::string shape_text(const std::vector<std::int64_t>& shape) {
+  return detail::npy_shape_text(std::vector<std::uint64_t>(shape.begin(), shape.end()));
+}
+
+NpyArray read_npy_array_bytes(std::span<const std::byte> bytes, std::string_view name) {
+  const detail::NpyLayout layout = detail::read_npy_layout(bytes, name);
+  const detail::NpyHeader& header = layout.header;
+  const ArrayDtype dtype = parse_array_descr(header.descr, name);
+  const std::string what = detail::npy_shape_text(header.shape) + " of " + detail::quoted_excerpt(header.descr);
+
+  // The leading dimensions as one count of rows (checked for overflow), the
+  // last as columns: then the table readers' check of the shape against the
+  // data bytes applies unchanged.
+  std::uint64_t rows = 1;
+  for (std::size_t k = 0; k + 1 < header.shape.size(); ++k) {
+    const std::uint64_t extent = header.shape[k];
+    if (extent != 0 && rows > std::numeric_limits<std::uint64_t>::max() / extent) {
+      throw TableFileError(name, "shape", what + " has more than 2^64 values", "a shape that matches the data");
+    }
+    rows *= extent;
+  }
+  const std::uint64_t cols = header.shape.empty() ? 1 : header.shape.back();
+  const std::uint64_t entries =
+      detail::checked_entries(rows, cols, dtype.itemsize, bytes.size() - layout.data_start, name, "shape", what);
+  if (entries > max_array_entries) {
+    throw TableFileError(name, "shape", what + " is " + std::to_string(entries) + " values", "at most 2^31 values");
+  }
+
+  NpyArray array;
+  array.dtype = header.descr;
+  array.integer = dtype.kind != 'f';
+  for (const std::uint64_t extent : header.shape) array.shape.push_back(static_cast<std::int64_t>(extent));
+  if (array.integer) {
+    array.integers.resize(entries);
+  } else {
+    array.format = dtype.itemsize == 2 ? FormatId::float16 : dtype.itemsize == 4 ? FormatId::float32 : FormatId::float64;
+    array.values.resize(entries);
+  }
+  // Fortran order stores the first index fastest: element k of the file is
+  // the element whose C-order index reverses the roles of the dimensions.
+  std::vector<std::uint64_t> strides(header.shape.size(), 1);  // C-order strides
+  for (std::size_t k = header.shape.size(); k-- > 1;) strides[k - 1] = strides[k] * header.shape[k];
+  const auto data = bytes.subspan(layout.data_start);
+  for (std::uint64_t k = 0; k < entries; ++k) {
+    const std::uint64_t bits =
+        detail::load_uint(data.subspan(k * static_cast<std::uint64_t>(dtype.itemsize)), dtype.itemsize, dtype.byte_order);
+    std::uint64_t index = k;
+    if (header.fortran_order) {
+      index = 0;
+      std::uint64_t rest = k;
+      for (std::size_t d = 0; d < header.shape.size(); ++d) {
+        index += (rest % header.shape[d]) * strides[d];
+        rest /= header.shape[d];
+      }
+    }
+    if (!array.integer) {
+      array.values[index] = detail::decode_float_bits(bits, array.format);
+    } else if (dtype.kind == 'i') {
+      array.integers[index] = signed_value(bits, dtype.itemsize);
+    } else if (bits > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+      throw TableFileError(name, "data", "value " + std::to_string(bits) + " at flat index " + std::to_string(index) +
+                                             " does not fit a signed 64-bit integer",
+                           "values below 2^63");
+    } else {
+      array.integers[index] = static_cast<std::int64_t>(bits);
+    }
+  }
+  return array;
+}
+
+NpyArray read_npy_array(const std::filesystem::path& path) {
+  const std::vector<std::byte> bytes = read_file_bytes(path);
+  return read_npy_array_bytes(bytes, path.string());
+}
+
+}  // namespace pecheck

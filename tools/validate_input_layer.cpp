@@ -1,0 +1,48 @@
+#include "validate_input_layer.hpp"
+
+#include <iostream>
+
+#include "cli_options.hpp"
+#include "pecheck/npy_array.hpp"
+#include "pecheck/validate/input_layer.hpp"
+
+namespace pecheck::tools {
+
+void add_input_layer_options(CLI::App& command, InputLayerOptions& options) {
+  command.add_option("--vocabulary", options.vocabulary,
+                     "With --ids: FILE is an input layer's output x = s E[id] + PE[pos] ((B, L, d) or (B*L, d) .npy),\n"
+                     "VOCAB the (V, d) embedding table E. The scale s is measured from tokens at the same\n"
+                     "position (their difference is s (E[a] - E[b]), whatever PE is) and named against sqrt(d):\n"
+                     "missing, applied twice, divided, rounded to bfloat16/float16; then PE = x - s E[id] is\n"
+                     "validated as a table. Needs at least two sequences whose ids differ at the same positions, or\n"
+                     "--convention NAME: then s is fitted against that convention's encoding");
+  command.add_option("--ids", options.ids, "The (B, L) or (L,) integer token ids (.npy int32/int64), with --vocabulary");
+  command.add_option("--positions", options.positions,
+                     "The positions of the tokens (.npy integers, as --ids or (L,)); default 0..L-1 in each sequence");
+}
+
+int validate_input_layer_file(const InputLayerOptions& options, const InputLayerCheck& check) {
+  if (options.vocabulary.empty() || options.ids.empty()) {
+    throw ConventionError("validate: --vocabulary and --ids go together (and --positions needs both)");
+  }
+  if (check.output.empty()) throw ConventionError("validate: --vocabulary needs FILE, the input layer's output (.npy)");
+  validate::InputLayerFiles files;
+  files.output = read_npy_array(check.output);
+  files.vocabulary = read_npy_array(options.vocabulary);
+  files.ids = read_npy_array(options.ids);
+  if (!options.positions.empty()) files.positions = read_npy_array(options.positions);
+  files.output_name = check.output;
+  files.vocabulary_name = options.vocabulary;
+  files.ids_name = options.ids;
+  files.positions_name = options.positions.empty() ? "the default positions" : options.positions;
+  validate::ValidationOptions validation;
+  if (check.convention != "auto") validation.convention = convention_by_name(check.convention);
+  validation.max_ulp = check.max_ulp;
+  validation.max_abs_error = check.max_abs_error;
+  const validate::InputLayerResult result = validate::validate_input_layer(files, validation);
+  std::cout << (check.json ? validate::input_layer_json(result, check.output)
+                           : validate::input_layer_text(result, check.output));
+  return result.verdict == validate::ValidationVerdict::conforms ? 0 : 1;
+}
+
+}  // namespace pecheck::tools

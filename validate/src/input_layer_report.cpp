@@ -1,0 +1,114 @@
+// An input layer's result as text and as one JSON object, in the style of
+// validation_text / validation_json (the recovered encoding's own report is
+// nested: indented in the text, an object under "encoding" in the JSON).
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "pecheck/validate/input_layer.hpp"
+#include "pecheck/validate/validation_report.hpp"
+
+namespace pecheck::validate {
+
+namespace {
+
+using nlohmann::json;
+
+std::string number(double x, const char* format = "%.4g") {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, format, x);
+  return buffer;
+}
+
+json finite_or_text(double x) {
+  if (std::isfinite(x)) return x;
+  return std::isnan(x) ? json("nan") : json(x > 0 ? "inf" : "-inf");
+}
+
+json candidate_json(const ScaleCandidate& candidate) {
+  return {{"name", candidate.name}, {"value", candidate.value}, {"conforms", candidate.conforms}};
+}
+
+}  // namespace
+
+std::string input_layer_text(const InputLayerResult& result, const std::string& file) {
+  const ScaleDiagnosis& scale = result.scale;
+  const ScaleEstimate& estimate = scale.estimate;
+  const std::string activations(format_of(estimate.activation_format).name);
+  std::ostringstream out;
+  out << file << ": " << to_string(result.verdict) << '\n';
+  out << "  input layer: " << result.batch << (result.batch == 1 ? " sequence" : " sequences") << " x "
+      << result.length << " tokens, d = " << result.dim << ", vocabulary " << result.vocabulary_size
+      << ", activations " << activations << '\n';
+  out << "  scale: measured " << number(estimate.value, "%.9g") << ", tolerance " << number(estimate.tolerance)
+      << " (6 sigma of " << activations << " rounding; " << estimate.tokens
+      << (estimate.against_known_encoding ? " tokens of a single sequence against the convention's encoding at "
+                                          : " tokens sharing ")
+      << estimate.positions << " positions); sqrt(d) = " << number(scale.sqrt_d, "%.9g") << '\n';
+  out << "  scale: " << (scale.conforms ? "conforms" : scale.decided ? "deviates" : "unknown") << ": "
+      << scale.sentence;
+  if (scale.match) {
+    out << " (off by " << number(scale.distance) << (scale.product_rounded ? ", with s E rounded to " + activations +
+                                                                                 " before PE is added)"
+                                                                           : ")");
+  }
+  out << '\n';
+  for (const ScaleCandidate& other : scale.also_within) {
+    out << "    also within the tolerance: " << other.name << " = " << number(other.value, "%.9g") << '\n';
+  }
+  out << "  positional encoding: PE[p] = x - " << number(result.scale_used, "%.9g") << " E[id], positions "
+      << result.first_position << ".." << result.first_position + result.recovered.rows - 1
+      << ", abs error allowed " << number(result.pe_error_bound) << " (rounding of x and s E in " << activations
+      << ", and 2 ULP of PE)";
+  if (result.pulled_to_unit > 0) {
+    out << "; " << result.pulled_to_unit << " estimates past +-1 by less than that were set to +-1";
+  }
+  out << '\n';
+  std::istringstream encoding(validation_text(result.encoding, "recovered encoding"));
+  for (std::string line; std::getline(encoding, line);) out << "  " << line << '\n';
+  for (const std::string& reason : result.reasons) out << "  " << to_string(result.verdict) << ": " << reason << '\n';
+  return out.str();
+}
+
+std::string input_layer_json(const InputLayerResult& result, const std::string& file) {
+  const ScaleDiagnosis& scale = result.scale;
+  const ScaleEstimate& estimate = scale.estimate;
+  json candidates = json::array();
+  for (const ScaleCandidate& candidate : scale_candidates(result.dim)) candidates.push_back(candidate_json(candidate));
+  json also = json::array();
+  for (const ScaleCandidate& other : scale.also_within) also.push_back(candidate_json(other));
+  json out;
+  out["file"] = file;
+  out["verdict"] = to_string(result.verdict);
+  out["batch"] = result.batch;
+  out["length"] = result.length;
+  out["dim"] = result.dim;
+  out["vocabulary_size"] = result.vocabulary_size;
+  out["activations"] = format_of(estimate.activation_format).name;
+  out["scale"] = {{"measured", finite_or_text(estimate.value)},
+                  {"sigma", finite_or_text(estimate.sigma)},
+                  {"tolerance", finite_or_text(estimate.tolerance)},
+                  {"tokens", estimate.tokens},
+                  {"positions", estimate.positions},
+                  {"against_known_encoding", estimate.against_known_encoding},
+                  {"sqrt_d", scale.sqrt_d},
+                  {"match", scale.match ? candidate_json(*scale.match) : json(nullptr)},
+                  {"distance", scale.match ? json(scale.distance) : json(nullptr)},
+                  {"product_rounded", scale.product_rounded},
+                  {"also_within", also},
+                  {"conforms", scale.conforms},
+                  {"decided", scale.decided},
+                  {"text", scale.sentence},
+                  {"candidates", candidates}};
+  out["scale_used"] = finite_or_text(result.scale_used);
+  out["pe_error_bound"] = finite_or_text(result.pe_error_bound);
+  out["pulled_to_unit"] = result.pulled_to_unit;
+  out["first_position"] = result.first_position;
+  out["encoding"] = json::parse(validation_json(result.encoding, "recovered encoding"));
+  out["reasons"] = result.reasons;
+  return out.dump(2) + "\n";
+}
+
+}  // namespace pecheck::validate

@@ -1,0 +1,202 @@
+#include "input_layer_scale.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+
+namespace pecheck::validate {
+
+namespace {
+
+// How many standard deviations "equal" allows. The estimate's error is a sum
+// of many independent roundings, so by the central limit theorem it is
+// close to normal: a correct scale lands beyond 6 sigma with probability
+// P(|Z| > 6) = 2.0e-9.
+constexpr double sigmas = 6.0;
+
+std::string number(double x, const char* format = "%.6g") {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, format, x);
+  return buffer;
+}
+
+}  // namespace
+
+double ulp_in(double v, const Format& format) {
+  if (!std::isfinite(v)) return 0.0;  // a NaN or infinity has no rounding error to model
+  const int exponent = v == 0.0 ? format.min_exponent : std::max(std::ilogb(v), format.min_exponent);
+  return std::ldexp(1.0, exponent - (format.precision - 1));
+}
+
+std::vector<ScaleCandidate> scale_candidates(std::int64_t dim) {
+  const double d = static_cast<double>(dim);
+  const double root = std::sqrt(d);  // correctly rounded to float64 (IEEE sqrt)
+  return {
+      {root, "sqrt(d)", true},
+      {round_to_format(root, format_of(FormatId::float32)), "sqrt(d) rounded to float32", true},
+      {round_to_format(root, format_of(FormatId::bfloat16)), "sqrt(d) rounded to bfloat16", false},
+      {round_to_format(root, format_of(FormatId::float16)), "sqrt(d) rounded to float16", false},
+      {1.0, "sqrt(d) missing", false},
+      {d, "sqrt(d) applied twice", false},
+      {1.0 / root, "divided by sqrt(d) instead of multiplied", false},
+  };
+}
+
+// The tolerance. Each output value is x_i = s E_i + PE_i + d_i, where d_i is
+// the rounding the implementation did in the activation format a. Two ways
+// of computing x are usual, and "equal to candidate c" means either fits:
+//  (1) fused: x_i = round_a(c E_i + PE_i), one rounding; then s_hat - c =
+//      sum e_c,i d_i / S (input_layer.hpp), S = sum e_c,i^2;
+//  (2) op by op, as frameworks do: x_i = round_a(round_a(c E_i) + PE_i); the
+//      first rounding is known exactly (E and c are), and moves the estimate
+//      by the shift b_c = sum e_c,i (round_a(c E_i) - c E_i) / S, so
+//      s_hat - c - b_c = sum e_c,i d_i / S with d_i the second rounding only.
+//      (b_c is not noise: when c and E have few significant bits, as
+//      bf16(sqrt(3072)) = 55.5 times bfloat16 weights, the products lie on a
+//      lattice whose rounding errors are biased; measured: 10 sigma at 128
+//      tokens of d = 3072.)
+// The remaining d_i is one rounding to nearest: uniform on +-ulp_a(x_i)/2,
+// variance ulp_a(x_i)^2 / 12, independent of the others, so
+//   sigma^2 = sum e_c,i^2 ulp_a(x_i)^2 / 12 / S^2,   tolerance = 6 sigma,
+// and c is equal when |s_hat - c| or |s_hat - c - b_c| is within it.
+// With a known encoding (a single sequence and a given convention) each token
+// is its own group, centred on the known PE instead of the group mean, and
+// the PE's own rounding to a adds ulp_a(PE_i)^2 / 12 to var(d_i).
+// Measured on layers written by examples/numpy_input_layer.py (d = 3072 and
+// 64, bfloat16, float16 and float32 activations, 8 seeds): the true scale's
+// |s_hat - c - b_c| stayed below 2.2 sigma, and the variance of d_i was
+// within 8% of the model's.
+// The estimate itself is summed in long double (unit roundoff u_L: 2^-64 on
+// x86-64, 2^-113 on AArch64, 2^-53 where long double is double): recursive
+// summation of n terms errs by at most n u_L relative (Higham, Accuracy and
+// Stability, section 4.2), so the tolerance is never below 2 n u_L |s_hat|
+// (numerator and denominator). The output's own float64 rounding (2^-53 per
+// value) is in sigma.
+ScaleEstimate estimate_scale(const InputTokens& tokens) {
+  const Table& vocabulary = *tokens.vocabulary;
+  const std::vector<double>& output = *tokens.output;
+  const std::int64_t dim = vocabulary.cols;
+  const auto row = [&](std::size_t k) { return output.data() + k * static_cast<std::size_t>(dim); };
+  std::map<std::int64_t, std::vector<std::size_t>> groups;  // position -> tokens
+  for (std::size_t k = 0; k < tokens.ids.size(); ++k) groups[tokens.positions[k]].push_back(k);
+
+  ScaleEstimate estimate;
+  estimate.activation_format = tokens.activation_format;
+  const Format& format = format_of(tokens.activation_format);
+  const std::vector<ScaleCandidate> candidates = scale_candidates(dim);
+  // Accumulated in long double (see the summation floor above).
+  using Wide = long double;
+  Wide numerator = 0.0L, denominator = 0.0L, variance = 0.0L;
+  std::vector<Wide> shifts(candidates.size(), 0.0L);
+  std::int64_t terms = 0;
+  std::vector<Wide> mean_e(static_cast<std::size_t>(dim)), mean_x(static_cast<std::size_t>(dim));
+  const Table* known = tokens.known_encoding;
+  estimate.against_known_encoding = known != nullptr;
+  for (const auto& [position, members] : groups) {
+    const bool distinct = std::any_of(members.begin(), members.end(),
+                                      [&](std::size_t k) { return tokens.ids[k] != tokens.ids[members[0]]; });
+    if (!distinct && known == nullptr) continue;
+    estimate.positions += 1;
+    estimate.tokens += static_cast<std::int64_t>(members.size());
+    std::fill(mean_e.begin(), mean_e.end(), 0.0L);
+    std::fill(mean_x.begin(), mean_x.end(), 0.0L);
+    const Wide n = static_cast<Wide>(members.size());
+    for (std::int64_t c = 0; c < dim && known != nullptr; ++c) {
+      // The known PE takes the place of the group mean: x - PE = s E + d.
+      mean_x[static_cast<std::size_t>(c)] = known->at(position - tokens.known_first, c);
+    }
+    for (const std::size_t k : members) {
+      for (std::int64_t c = 0; c < dim && known == nullptr; ++c) {
+        mean_e[static_cast<std::size_t>(c)] += vocabulary.at(tokens.ids[k], c) / n;
+        mean_x[static_cast<std::size_t>(c)] += row(k)[c] / n;
+      }
+    }
+    for (const std::size_t k : members) {
+      for (std::int64_t c = 0; c < dim; ++c) {
+        const double e = vocabulary.at(tokens.ids[k], c);
+        const double x = row(k)[c];
+        const Wide e_c = e - mean_e[static_cast<std::size_t>(c)];
+        numerator += (x - mean_x[static_cast<std::size_t>(c)]) * e_c;
+        denominator += e_c * e_c;
+        const double ulp_x = ulp_in(x, format);
+        variance += e_c * e_c * ulp_x * ulp_x / 12.0L;
+        if (known != nullptr) {
+          // The implementation's PE may differ from the known one by its own rounding to a.
+          const double ulp_pe = ulp_in(static_cast<double>(mean_x[static_cast<std::size_t>(c)]), format);
+          variance += e_c * e_c * ulp_pe * ulp_pe / 12.0L;
+        }
+        for (std::size_t j = 0; j < candidates.size(); ++j) {
+          // sum_G e_c = 0, so the rounding error needs no centring.
+          const double product = candidates[j].value * e;
+          shifts[j] += e_c * (round_to_format(product, format) - product);  // both terms exact in double
+        }
+        terms += 1;
+      }
+    }
+  }
+  if (!(denominator > 0.0)) {
+    throw ValidationInputError(
+        "no position holds two tokens with different embeddings, so the scale cannot be told apart from the "
+        "positional encoding (x = s E[id] + PE[pos] fits any s with some PE); expected at least two sequences "
+        "whose token ids differ at the same positions, or the convention, to fit s against its encoding");
+  }
+  estimate.value = static_cast<double>(numerator / denominator);
+  estimate.sigma = static_cast<double>(std::sqrt(variance) / denominator);
+  for (const Wide shift : shifts) estimate.product_rounding_shifts.push_back(static_cast<double>(shift / denominator));
+  const double unit_roundoff = std::numeric_limits<Wide>::epsilon() / 2;
+  const double summation_floor = 2.0 * static_cast<double>(terms) * unit_roundoff * std::abs(estimate.value);
+  estimate.tolerance = std::max(sigmas * estimate.sigma, summation_floor);
+  return estimate;
+}
+
+ScaleDiagnosis diagnose_scale(const ScaleEstimate& estimate, std::int64_t dim) {
+  ScaleDiagnosis diagnosis;
+  diagnosis.estimate = estimate;
+  diagnosis.sqrt_d = std::sqrt(static_cast<double>(dim));
+  struct Fit {
+    ScaleCandidate candidate;
+    double distance;
+    bool product_rounded;
+  };
+  std::vector<Fit> within;
+  const std::vector<ScaleCandidate> candidates = scale_candidates(dim);
+  for (std::size_t j = 0; j < candidates.size(); ++j) {
+    const double fused = std::abs(estimate.value - candidates[j].value);
+    const double shift = j < estimate.product_rounding_shifts.size() ? estimate.product_rounding_shifts[j] : 0.0;
+    const double rounded = std::abs(estimate.value - candidates[j].value - shift);
+    const Fit fit{candidates[j], std::min(fused, rounded), rounded < fused};
+    if (!(fit.distance <= estimate.tolerance)) continue;
+    const bool seen = std::any_of(within.begin(), within.end(),
+                                  [&](const Fit& f) { return f.candidate.value == fit.candidate.value; });
+    if (!seen) within.push_back(fit);  // the first listed names a value several candidates share
+  }
+  const std::string root = number(diagnosis.sqrt_d);
+  if (within.empty()) {
+    diagnosis.sentence = "a scale that is none of the known faults: " + number(estimate.value) + " instead of " + root;
+    return diagnosis;
+  }
+  std::stable_sort(within.begin(), within.end(), [](const Fit& a, const Fit& b) { return a.distance < b.distance; });
+  const Fit& best = within.front();
+  diagnosis.match = best.candidate;
+  diagnosis.product_rounded = best.product_rounded;
+  diagnosis.distance = best.distance;
+  for (std::size_t k = 1; k < within.size(); ++k) diagnosis.also_within.push_back(within[k].candidate);
+  diagnosis.decided = std::all_of(within.begin(), within.end(),
+                                  [&](const Fit& f) { return f.candidate.conforms == best.candidate.conforms; });
+  diagnosis.conforms = best.candidate.conforms && diagnosis.decided;
+  diagnosis.sentence = best.candidate.conforms
+                           ? best.candidate.name + ": " + number(best.candidate.value, "%.9g")
+                           : best.candidate.name + ": " + number(best.candidate.value) + " instead of " + root;
+  if (!diagnosis.decided) {
+    // The first value within the tolerance that would change the verdict.
+    const ScaleCandidate& rival = *std::find_if(diagnosis.also_within.begin(), diagnosis.also_within.end(),
+                                                [&](const ScaleCandidate& c) { return c.conforms != best.candidate.conforms; });
+    diagnosis.sentence += " (but " + rival.name + ", " + number(rival.value) +
+                          ", is also within the tolerance: more tokens sharing positions are needed to tell them apart)";
+  }
+  return diagnosis;
+}
+
+}  // namespace pecheck::validate

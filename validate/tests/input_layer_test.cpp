@@ -1,0 +1,234 @@
+// An input layer's output x = s E[id] + PE[pos], written by NumPy as
+// frameworks compute it (examples/numpy_input_layer.py): the scale is
+// measured and named against sqrt(d) for each form of fault 7 of
+// CONVENTIONS.md, the encoding recovered from x is validated, and malformed
+// inputs are refused with the file, the shape or the id that is wrong.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "numpy_tables.hpp"
+#include "pecheck/npy_array.hpp"
+#include "pecheck/validate/input_layer.hpp"
+
+namespace pecheck::validate {
+namespace {
+
+// d = 64 unless the case needs Gemma's width; 4 sequences of 32 tokens, so
+// every position holds 4 tokens (with 97 ids, almost always different).
+const std::vector<std::string>& layers() {
+  static const std::vector<std::string> all = {
+      "input-layer vaswani 4 32 64 float32 sqrt correct",
+      "input-layer vaswani 4 32 64 float32 one missing",
+      "input-layer vaswani 4 32 64 float32 twice twice",
+      "input-layer vaswani 4 32 64 float32 divided divided",
+      "input-layer vaswani 4 32 64 float32 7.5 other",
+      "input-layer vaswani 4 32 64 float64 sqrt correct64",
+      "input-layer vaswani 4 16 3072 bfloat16 sqrt-bfloat16 gemma",
+      "input-layer vaswani 4 16 3072 bfloat16 sqrt gemma_correct",
+      "input-layer fairseq 4 32 64 float32 sqrt fairseq --first-position 2",
+      "input-layer vaswani 1 32 64 float32 sqrt single",
+      "input-layer vaswani 4 16 3072 float16 sqrt-float16 half",
+      "input-layer vaswani 2 64 96 bfloat16 sqrt undecided",
+      "input-layer vaswani 1 32 64 float32 twice single_twice",
+      "input-layer vaswani 1 32 3072 bfloat16 sqrt-bfloat16 single_gemma",
+  };
+  return all;
+}
+
+class InputLayer : public testing::NumpyTablesTest<layers> {
+ protected:
+  static InputLayerFiles files(const std::string& prefix, bool positions = false) {
+    InputLayerFiles files;
+    files.output = read_npy_array(file(prefix + ".output.npy"));
+    files.vocabulary = read_npy_array(file(prefix + ".vocab.npy"));
+    files.ids = read_npy_array(file(prefix + ".ids.npy"));
+    if (positions) files.positions = read_npy_array(file(prefix + ".positions.npy"));
+    files.output_name = prefix + ".output.npy";
+    files.vocabulary_name = prefix + ".vocab.npy";
+    files.ids_name = prefix + ".ids.npy";
+    return files;
+  }
+  static InputLayerResult check(const std::string& prefix) { return validate_input_layer(files(prefix)); }
+  static std::string text(const InputLayerResult& result) { return input_layer_text(result, "x.npy"); }
+};
+
+TEST_F(InputLayer, aCorrectFloat32LayerConformsAndItsEncodingIsTheConventions) {
+  const InputLayerResult result = check("correct");
+  EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << text(result);
+  ASSERT_TRUE(result.scale.match.has_value()) << text(result);
+  EXPECT_TRUE(result.scale.match->conforms);
+  // float32 opmath multiplies by float32(sqrt(64)) = 8 exactly.
+  EXPECT_EQ(result.scale_used, 8.0);
+  EXPECT_EQ(result.encoding.detection.preset, "vaswani") << text(result);
+  EXPECT_EQ(result.scale.estimate.activation_format, FormatId::float32);
+}
+
+TEST_F(InputLayer, aFloat64LayerConformsWithAMuchNarrowerTolerance) {
+  const InputLayerResult f64 = check("correct64");
+  const InputLayerResult f32 = check("correct");
+  EXPECT_EQ(f64.verdict, ValidationVerdict::conforms) << text(f64);
+  EXPECT_EQ(f64.scale.estimate.activation_format, FormatId::float64);
+  // The tolerance scales with the activation format's ULP: 2^29 times smaller, give or take the data.
+  EXPECT_LT(f64.scale.estimate.tolerance, f32.scale.estimate.tolerance * 1e-6) << text(f64) << text(f32);
+}
+
+struct Fault {
+  const char* prefix;
+  const char* name;
+  double value;
+};
+
+TEST_F(InputLayer, eachScaleFaultIsNamedWithItsValue) {
+  const Fault faults[] = {{"missing", "sqrt(d) missing", 1.0},
+                          {"twice", "sqrt(d) applied twice", 64.0},
+                          {"divided", "divided by sqrt(d) instead of multiplied", 0.125}};
+  for (const Fault& fault : faults) {
+    const InputLayerResult result = check(fault.prefix);
+    EXPECT_EQ(result.verdict, ValidationVerdict::deviates) << text(result);
+    ASSERT_TRUE(result.scale.match.has_value()) << text(result);
+    EXPECT_EQ(result.scale.match->name, fault.name) << text(result);
+    EXPECT_EQ(result.scale.match->value, fault.value);
+    EXPECT_FALSE(result.scale.conforms);
+    // The scale alone deviates: the encoding recovered with the measured scale is still the convention's.
+    EXPECT_EQ(result.encoding.verdict, ValidationVerdict::conforms) << text(result);
+    EXPECT_NE(text(result).find(std::string(fault.name) + ": "), std::string::npos) << text(result);
+  }
+}
+
+TEST_F(InputLayer, anOtherScaleIsReportedWithItsMeasuredValue) {
+  const InputLayerResult result = check("other");
+  EXPECT_EQ(result.verdict, ValidationVerdict::deviates) << text(result);
+  EXPECT_FALSE(result.scale.match.has_value()) << text(result);
+  EXPECT_NEAR(result.scale.estimate.value, 7.5, result.scale.estimate.tolerance);
+  EXPECT_NE(result.scale.sentence.find("7.5 instead of 8"), std::string::npos) << result.scale.sentence;
+}
+
+TEST_F(InputLayer, gemmasBfloat16ScaleIsToldFromSqrtDInBfloat16Activations) {
+  const InputLayerResult result = check("gemma");
+  EXPECT_EQ(result.scale.estimate.activation_format, FormatId::bfloat16);
+  ASSERT_TRUE(result.scale.match.has_value()) << text(result);
+  EXPECT_EQ(result.scale.match->name, "sqrt(d) rounded to bfloat16");
+  EXPECT_EQ(result.scale.match->value, 55.5);
+  EXPECT_EQ(result.verdict, ValidationVerdict::deviates) << text(result);
+  EXPECT_NE(result.scale.sentence.find("55.5 instead of 55.4256"), std::string::npos) << result.scale.sentence;
+  // The gap between 55.5 and sqrt(3072) (0.074) is many tolerances wide.
+  EXPECT_LT(result.scale.estimate.tolerance, 0.074 / 4) << text(result);
+}
+
+TEST_F(InputLayer, bfloat16ActivationsAloneAreNoFault) {
+  const InputLayerResult result = check("gemma_correct");
+  ASSERT_TRUE(result.scale.match.has_value()) << text(result);
+  EXPECT_TRUE(result.scale.conforms) << text(result);
+  EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << text(result);
+}
+
+TEST_F(InputLayer, sqrtDRoundedToFloat16IsNamedInFloat16Activations) {
+  const InputLayerResult result = check("half");
+  EXPECT_EQ(result.scale.estimate.activation_format, FormatId::float16);
+  ASSERT_TRUE(result.scale.match.has_value()) << text(result);
+  EXPECT_EQ(result.scale.match->name, "sqrt(d) rounded to float16");
+  EXPECT_EQ(result.scale.match->value, 55.4375);
+  EXPECT_EQ(result.verdict, ValidationVerdict::deviates) << text(result);
+}
+
+TEST_F(InputLayer, valuesCloserThanTheToleranceLeaveTheScaleUndecided) {
+  const InputLayerResult result = check("undecided");
+  // The premise: at d = 96, float16's rounding of sqrt(d) is 0.0011 from it,
+  // closer than 128 bfloat16 tokens can resolve.
+  const double gap = std::sqrt(96.0) - 9.796875;
+  ASSERT_LT(gap, result.scale.estimate.tolerance) << text(result);
+  EXPECT_FALSE(result.scale.decided) << text(result);
+  EXPECT_EQ(result.verdict, ValidationVerdict::unknown) << text(result);
+  EXPECT_NE(result.scale.sentence.find("more tokens sharing positions are needed"), std::string::npos)
+      << result.scale.sentence;
+}
+
+TEST_F(InputLayer, givenPositionsPlaceTheRecoveredEncoding) {
+  const InputLayerResult result = validate_input_layer(files("fairseq", true));
+  EXPECT_EQ(result.first_position, 2);
+  EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << text(result);
+}
+
+TEST_F(InputLayer, aSingleSequenceIsRefusedSayingWhatIsNeeded) {
+  try {
+    (void)check("single");
+    FAIL() << "a single sequence was accepted";
+  } catch (const ValidationInputError& e) {
+    EXPECT_NE(std::string(e.what()).find("single.output.npy: "), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("at least two sequences"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(InputLayer, aSingleSequenceIsFittedAgainstAGivenConventionsEncoding) {
+  ValidationOptions vaswani;
+  vaswani.convention = find_preset("vaswani");
+  const InputLayerResult correct = validate_input_layer(files("single"), vaswani);
+  EXPECT_TRUE(correct.scale.estimate.against_known_encoding);
+  EXPECT_EQ(correct.verdict, ValidationVerdict::conforms) << text(correct);
+  const InputLayerResult twice = validate_input_layer(files("single_twice"), vaswani);
+  ASSERT_TRUE(twice.scale.match.has_value()) << text(twice);
+  EXPECT_EQ(twice.scale.match->name, "sqrt(d) applied twice") << text(twice);
+  const InputLayerResult gemma = validate_input_layer(files("single_gemma"), vaswani);
+  ASSERT_TRUE(gemma.scale.match.has_value()) << text(gemma);
+  EXPECT_EQ(gemma.scale.match->name, "sqrt(d) rounded to bfloat16") << text(gemma);
+  EXPECT_EQ(gemma.verdict, ValidationVerdict::deviates) << text(gemma);
+}
+
+std::string refusal(const InputLayerFiles& files) {
+  try {
+    (void)validate_input_layer(files);
+  } catch (const ValidationInputError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+TEST_F(InputLayer, anIdOutOfRangeIsNamedWithItsIndex) {
+  InputLayerFiles bad = files("correct");
+  bad.ids.integers[37] = 97;  // (1, 5): the vocabulary has 97 rows
+  EXPECT_EQ(refusal(bad), "correct.ids.npy: id 97 at index (1, 5) is out of range (expected 0 <= id < 97, the rows of "
+                          "correct.vocab.npy)");
+  bad.ids.integers[37] = -1;
+  EXPECT_NE(refusal(bad).find("id -1 at index (1, 5)"), std::string::npos);
+}
+
+TEST_F(InputLayer, mismatchedShapesNameTheFileTheShapeAndTheShapeExpected) {
+  InputLayerFiles bad = files("correct");
+  bad.output.shape = {4, 64, 32};
+  const std::string message = refusal(bad);
+  EXPECT_EQ(message.rfind("correct.output.npy: shape (4, 64, 32)", 0), 0u) << message;
+  EXPECT_NE(message.find("expected (4, 32, 64) or (128, 64)"), std::string::npos) << message;
+
+  bad = files("correct");
+  bad.vocabulary.shape = {97 * 64};
+  EXPECT_EQ(refusal(bad).rfind("correct.vocab.npy: shape (6208,)", 0), 0u) << refusal(bad);
+
+  bad = files("correct");
+  bad.ids.integer = false;
+  bad.ids.dtype = "<f4";
+  EXPECT_NE(refusal(bad).find("correct.ids.npy: dtype '<f4'"), std::string::npos) << refusal(bad);
+
+  bad = files("correct");
+  bad.positions = NpyArray{{5}, "<i8", true, FormatId::float32, {}, {0, 1, 2, 3, 4}};
+  bad.positions_name = "pos.npy";
+  EXPECT_NE(refusal(bad).find("pos.npy: shape (5,) (expected (4, 32)"), std::string::npos) << refusal(bad);
+}
+
+TEST(ScaleCandidates, gemmasWidthRoundsSqrtDAsTheFormatsDo) {
+  const std::vector<ScaleCandidate> candidates = scale_candidates(3072);
+  const auto value = [&](const std::string& name) {
+    for (const ScaleCandidate& c : candidates) {
+      if (c.name == name) return c.value;
+    }
+    return std::nan("");
+  };
+  EXPECT_EQ(value("sqrt(d)"), std::sqrt(3072.0));
+  EXPECT_EQ(value("sqrt(d) rounded to bfloat16"), 55.5);     // 8 significant bits: steps of 0.25 in [32, 64)
+  EXPECT_EQ(value("sqrt(d) rounded to float16"), 55.4375);   // 11 bits: steps of 1/32
+  EXPECT_EQ(value("sqrt(d) applied twice"), 3072.0);
+  EXPECT_EQ(value("sqrt(d) missing"), 1.0);
+}
+
+}  // namespace
+}  // namespace pecheck::validate
