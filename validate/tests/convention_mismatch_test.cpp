@@ -13,22 +13,11 @@
 
 #include "pecheck/fast_encoding.hpp"
 #include "pecheck/validate/detection.hpp"
+#include "hazard_lookup.hpp"
 #include "pecheck/validate/validation.hpp"
 
 namespace pecheck::validate {
 namespace {
-
-const Hazard* find_hazard(const ValidationResult& result, HazardKind kind) {
-  const auto found =
-      std::find_if(result.hazards.begin(), result.hazards.end(), [&](const Hazard& h) { return h.kind == kind; });
-  return found == result.hazards.end() ? nullptr : &*found;
-}
-
-std::string hazard_list(const ValidationResult& result) {
-  std::string text;
-  for (const Hazard& h : result.hazards) text += std::string(to_string(h.kind)) + ": " + h.evidence + "\n";
-  return text.empty() ? "no hazard" : text;
-}
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 

@@ -7,6 +7,7 @@
 
 #include "numpy_tables.hpp"
 #include "pecheck/table_file.hpp"
+#include "hazard_lookup.hpp"
 #include "pecheck/validate/validation.hpp"
 
 namespace pecheck::validate {
@@ -30,18 +31,6 @@ class NumpyFaults : public testing::NumpyTablesTest<tables> {
     return validate_table(table(name), options);
   }
 };
-
-const Hazard* find_hazard(const ValidationResult& result, HazardKind kind) {
-  const auto found = std::find_if(result.hazards.begin(), result.hazards.end(),
-                                  [&](const Hazard& h) { return h.kind == kind; });
-  return found == result.hazards.end() ? nullptr : &*found;
-}
-
-std::string hazard_list(const ValidationResult& result) {
-  std::string text;
-  for (const Hazard& h : result.hazards) text += std::string(to_string(h.kind)) + ": " + h.evidence + "\n";
-  return text.empty() ? "no hazard" : text;
-}
 
 TEST_F(NumpyFaults, thePyTorchTutorialsFloat32AnglesDeviateWithAnglePrecision) {
   const ValidationResult result = validate("tutorial.npy");

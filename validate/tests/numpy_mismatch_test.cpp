@@ -9,6 +9,7 @@
 #include <string>
 
 #include "numpy_tables.hpp"
+#include "hazard_lookup.hpp"
 #include "pecheck/validate/validation.hpp"
 
 namespace pecheck::validate {
@@ -28,18 +29,6 @@ const std::vector<std::string>& tables() {
 }
 
 class NumpyMismatch : public testing::NumpyTablesTest<tables> {};
-
-const Hazard* find_hazard(const ValidationResult& result, HazardKind kind) {
-  const auto found =
-      std::find_if(result.hazards.begin(), result.hazards.end(), [&](const Hazard& h) { return h.kind == kind; });
-  return found == result.hazards.end() ? nullptr : &*found;
-}
-
-std::string hazard_list(const ValidationResult& result) {
-  std::string text;
-  for (const Hazard& h : result.hazards) text += std::string(to_string(h.kind)) + ": " + h.evidence + "\n";
-  return text.empty() ? "no hazard" : text;
-}
 
 struct MismatchCase {
   std::string file;
