@@ -4,6 +4,7 @@ frameworks compute it, with the embedding-scale faults of CONVENTIONS.md (fault 
 for `pecheck validate OUTPUT --vocabulary VOCAB --ids IDS`.
 
   numpy_input_layer.py CONVENTION BATCH LENGTH DIM DTYPE SCALE PREFIX [--vocabulary V] [--first-position P]
+      [--angles float32|float16] [--positions bfloat16|float16]
 
 CONVENTION is a preset of numpy_tables.py (vaswani, tensor2tensor, ...). DTYPE is the
 activation dtype: float64, float32, float16 or bfloat16 (the embedding table and the
@@ -19,7 +20,9 @@ float32 holding bfloat16 values). SCALE is
   a number         that scale
 The files written: PREFIX.output.npy (BATCH, LENGTH, DIM), PREFIX.vocab.npy (V, DIM),
 PREFIX.ids.npy (BATCH, LENGTH) int64 and, with --first-position, PREFIX.positions.npy
-(LENGTH,) int32 holding P..P+LENGTH-1. E is normal with standard deviation d^-0.5
+(LENGTH,) int32 holding P..P+LENGTH-1. --angles and --positions compute the encoding
+with numpy_tables.py's faults 2 and 1 (angles, or integer positions, in that format)
+inside a layer whose scale is right. E is normal with standard deviation d^-0.5
 (tensor2tensor's and fairseq's initialisation); the seed is fixed (20240611).
 """
 import math
@@ -54,11 +57,12 @@ def scale_value(name, dim):
     return named[name] if name in named else float(name)
 
 
-def input_layer(convention, batch, length, dim, dtype, scale, vocabulary, first):
+def input_layer(convention, batch, length, dim, dtype, scale, vocabulary, first, angles="longdouble",
+                positions=None):
     rng = np.random.default_rng(SEED)
     table = round_act(rng.normal(0.0, dim**-0.5, (vocabulary, dim)), dtype)
     ids = rng.integers(0, vocabulary, (batch, length), dtype=np.int64)
-    pe = round_act(numpy_tables.table(convention, length, dim, first), dtype)
+    pe = round_act(numpy_tables.table(convention, length, dim, first, angles, positions), dtype)
     s = scale_value(scale, dim)
     if dtype != "float64":
         s = float(np.float32(s))  # PyTorch's opmath for float32, float16 and bfloat16 tensors is float32
@@ -70,7 +74,7 @@ def input_layer(convention, batch, length, dim, dtype, scale, vocabulary, first)
 
 
 def write(args):
-    options = {"--vocabulary": "97", "--first-position": None}
+    options = {"--vocabulary": "97", "--first-position": None, "--angles": "longdouble", "--positions": None}
     positional = []
     k = 0
     while k < len(args):
@@ -83,7 +87,7 @@ def write(args):
     convention, batch, length, dim, dtype, scale, prefix = positional
     first = int(options["--first-position"] or 0)
     table, ids, output = input_layer(convention, int(batch), int(length), int(dim), dtype, scale,
-                                     int(options["--vocabulary"]), first)
+                                     int(options["--vocabulary"]), first, options["--angles"], options["--positions"])
     stored = np.float32 if dtype == "bfloat16" else numpy_tables.FLOAT[dtype]
     np.save(prefix + ".output.npy", output.astype(stored))
     np.save(prefix + ".vocab.npy", table.astype(stored))

@@ -169,19 +169,21 @@ Command add_validate_command(CLI::App& app) {
                     "Hold every entry to the ULP budget alone: no entry passes by the float64-angle bound (the\n"
                     "error an ordinary float64 computation of the angle p * w can have, near the zeros of sin)");
   command->add_flag("--json", options->json, "Print one JSON object on stdout");
-  command->add_option("--output-dir", options->output_dir, "Also write the result to DIR: validation.json and .txt, and the HTML/Markdown/JSON/JUnit report of the checks on the file");
+  command->add_option("--output-dir", options->output_dir, "Also write the result to DIR: validation.json and .txt, and the HTML/Markdown/JSON/JUnit report of the checks on the file\n"
+                      "(with --vocabulary/--ids: input_layer.json and .txt, and validation.json and .txt of the recovered encoding)");
   add_exec_options(*command, options->exec);
   add_input_layer_options(*command, options->input_layer);
 
   return {command, [command, options] {
     if (options->input_layer.given()) {
       refuse_flags(*command,
-                   {"--exec", "--tensor", "--offset", "--dtype", "--budget", "--full", "--ulp-only", "--output-dir",
+                   {"--exec", "--tensor", "--offset", "--dtype", "--budget", "--full", "--ulp-only",
                     "--timeout", "--exec-dtype", "--check", "--cases", "--seed", "--quick"},
                    "does not apply with --vocabulary/--ids (an input layer's output is read from .npy, its positions "
                    "are given, and its recovered encoding is compared entry by entry)");
       return validate_input_layer_file(options->input_layer, {options->file, options->convention, options->max_ulp,
-                                                              options->max_abs_error, options->json});
+                                                              options->max_abs_error, options->json,
+                                                              options->output_dir});
     }
     if (!options->exec.command.empty()) {
       if (!options->file.empty()) throw ConventionError("validate: give FILE or --exec, not both");

@@ -167,6 +167,41 @@ nlohmann::json to_json(const ExecRun& run) {
 
 std::string quoted_for_shell(const std::string& text) { return shell_quote(text); }
 
+// A double as text that parses back to the same double.
+std::string exact_number(double x) {
+  std::ostringstream out;
+  out.precision(17);
+  out << x;
+  return out.str();
+}
+
+// The options after --check that shape a run, as `validate FILE`'s reproduce
+// line gives them: the formats the command is asked for, the seed (always:
+// the default may change), the case count, --quick and the timeout when not
+// the default. RC_PARAMS's reproduce string replays the shrunk case itself.
+std::string run_options(const ExecOptions& options, std::uint64_t seed) {
+  const ExecOptions defaults;
+  std::string text;
+  for (const std::string& dtype : options.dtypes) text += " --exec-dtype " + dtype;
+  text += " --seed " + seed_hex(seed);
+  if (options.cases != defaults.cases) text += " --cases " + std::to_string(options.cases);
+  if (options.quick) text += " --quick";
+  if (options.timeout_seconds != defaults.timeout_seconds) text += " --timeout " + exact_number(options.timeout_seconds);
+  return text;
+}
+
+// The seed the cases came from, when RC_PARAMS overrode the run's: the first
+// outcome RapidCheck gave a seed.
+std::optional<std::uint64_t> overriding_seed(const std::vector<ExecRun>& runs, std::uint64_t seed) {
+  for (const ExecRun& run : runs) {
+    if (run.outcome.seed) {
+      if (*run.outcome.seed != seed) return run.outcome.seed;
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 void add_exec_options(CLI::App& command, ExecOptions& options) {
@@ -223,22 +258,34 @@ int validate_exec(const ExecOptions& options, const std::string& convention_name
         run.failing_calls = replay_calls(*check, subject_options, config, run.outcome.reproduce);
         run.outcome.reproduce_command = "RC_PARAMS=\"" + run.outcome.reproduce + "\" pecheck validate --exec " +
                                         quoted_for_shell(options.command) + " --convention " + convention_name +
-                                        " --check " + check->id;
+                                        " --check " + check->id + run_options(options, config.seed);
       }
     }
     if (!json) print_text(run);
     runs.push_back(std::move(run));
   }
+  // RC_PARAMS's seed= wins over --seed (properties::params_for), so the
+  // printed --seed would not be the one the cases came from.
+  const std::optional<std::uint64_t> overridden = overriding_seed(runs, config.seed);
+  const std::string override_note =
+      overridden ? "RC_PARAMS sets the seed: the cases came from seed " + seed_hex(*overridden) + ", not --seed " +
+                       seed_hex(config.seed)
+                 : "";
   if (json) {
     nlohmann::json out = {{"command", options.command},
                           {"convention", convention_name},
                           {"seed", seed_hex(config.seed)},
                           {"verdict", status == 0 ? "conforms" : "deviates"}};
+    if (overridden) {
+      out["rc_params_seed"] = seed_hex(*overridden);
+      out["note"] = override_note;
+    }
     nlohmann::json checks = nlohmann::json::array();
     for (const ExecRun& run : runs) checks.push_back(to_json(run));
     out["checks"] = checks;
     std::cout << out.dump(2) << '\n';
   } else {
+    if (overridden) std::cout << override_note << '\n';
     std::cout << (status == 0 ? "conforms" : "deviates") << ": "
               << count_of(static_cast<std::int64_t>(runs.size()), "check") << " on `" << options.command << "` (seed "
               << seed_hex(config.seed) << ")\n";

@@ -5,6 +5,7 @@
 #include "cli_options.hpp"
 #include "pecheck/npy_array.hpp"
 #include "pecheck/validate/input_layer.hpp"
+#include "validate_report.hpp"
 
 namespace pecheck::tools {
 
@@ -40,6 +41,7 @@ int validate_input_layer_file(const InputLayerOptions& options, const InputLayer
   validation.max_ulp = check.max_ulp;
   validation.max_abs_error = check.max_abs_error;
   const validate::InputLayerResult result = validate::validate_input_layer(files, validation);
+  if (!check.output_dir.empty()) write_input_layer_report(check.output_dir, check.output, result);
   std::cout << (check.json ? validate::input_layer_json(result, check.output)
                            : validate::input_layer_text(result, check.output));
   return result.verdict == validate::ValidationVerdict::conforms ? 0 : 1;

@@ -28,6 +28,7 @@ struct InputLayerCheck {
   std::optional<double> max_ulp;
   std::optional<double> max_abs_error;
   bool json = false;
+  std::string output_dir;  // also write the recovered encoding's validation report there
 };
 
 // Exit status 0 conforms, 1 deviates or unknown; bad input throws (exit 2).

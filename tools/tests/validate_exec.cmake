@@ -46,6 +46,19 @@ if(at EQUAL -1)
 endif()
 expect(json-seed 0 "\"seed\": \"0x" "${good}" ${one} --json)
 
+# RC_PARAMS's seed wins over --seed: one line says so, since the printed
+# --seed (and a reproduce line's) is not the one the cases came from.
+set(NOSHRINK "1 seed=7")
+expect(rc-seed 0 "RC_PARAMS sets the seed: the cases came from seed 0x0000000000000007, not --seed 0x000000000000002a"
+       "${good}" ${one} --seed 0x2a)
+expect(rc-seed-json 0 "\"rc_params_seed\": \"0x0000000000000007\"" "${good}" ${one} --seed 0x2a --json)
+set(NOSHRINK 1)
+expect(no-rc-seed 0 "conforms" "${good}" ${one} --seed 0x2a)
+string(FIND "${last_out}" "RC_PARAMS sets the seed" at)
+if(NOT at EQUAL -1)
+  set(failures "${failures}\n  no-rc-seed: an override is reported without one:\n${last_out}")
+endif()
+
 # A command that fails on its first call is broken: exit 2 with one message
 # that shows the command, its status and what it printed, once.
 expect(crash 2 "broken on purpose" "${faulty} crash {rows} {dim} {offset} {dtype} {output}" ${one})
@@ -85,11 +98,32 @@ expect(later-crash 1 "exited with status 3"
        "if [ -e ${WORK_DIR}/called ]; then exit 3; fi; touch ${WORK_DIR}/called; ${good}" ${one})
 
 # A table that is wrong only in its values: RapidCheck shrinks the case, and
-# the smallest failing call is printed as a command line to run.
+# the smallest failing call is printed as a command line to run. The
+# reproduce line carries every option that shapes the run (the formats, the
+# seed, the case count), and running it fails again on the same call.
 set(NOSHRINK 0)
 expect(shrunk 1 "smallest failing call: ${faulty} float32-angles"
        "${faulty} float32-angles {rows} {dim} {offset} {dtype} {output}" --check encoding-bounds/unit-interval
-       --check conformance/any-position --cases 10)
+       --check conformance/any-position --cases 10 --exec-dtype float32 --exec-dtype float16)
+string(REGEX MATCH "  smallest failing call: ([^\n]*)\n  reproduce: ([^\n]*)" found "${last_out}")
+set(smallest "${CMAKE_MATCH_1}")
+set(reproduce "${CMAKE_MATCH_2}")
+if(NOT found)
+  set(failures "${failures}\n  shrunk: no smallest failing call and reproduce line:\n${last_out}")
+else()
+  foreach(needle IN ITEMS " --exec-dtype float32 --exec-dtype float16" " --seed 0x00005eed20170612" " --cases 10")
+    string(FIND "${reproduce}" "${needle}" at)
+    if(at EQUAL -1)
+      set(failures "${failures}\n  shrunk: the reproduce line lacks '${needle}': ${reproduce}")
+    endif()
+  endforeach()
+  string(REPLACE "pecheck validate " "'${PECHECK}' validate " replay "${reproduce}")
+  execute_process(COMMAND sh -c "${replay}" RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  string(FIND "${out}" "smallest failing call: ${smallest}" at)
+  if(NOT status EQUAL 1 OR at EQUAL -1)
+    set(failures "${failures}\n  shrunk: the reproduce line (status ${status}) does not fail on '${smallest}':\n${replay}\n${out}${err}")
+  endif()
+endif()
 
 if(NOT failures STREQUAL "")
   message(FATAL_ERROR "pecheck validate --exec:${failures}")

@@ -94,6 +94,35 @@ expect_bad("missing vocabulary" "nowhere.npy" ${WORK_DIR}/correct.output.npy --v
 # int32 ids read as well as int64.
 check(int32 0 "conforms" int32)
 
+# --output-dir writes the input layer's result and the recovered encoding's
+# validation, as `validate FILE --output-dir` writes a table's (no check
+# report: its ULP budgets do not apply to an estimate).
+set(report_dir ${WORK_DIR}/report)
+check(output-dir 1 "scale: deviates" missing --output-dir ${report_dir})
+foreach(name IN ITEMS input_layer.json input_layer.txt validation.json validation.txt)
+  if(NOT EXISTS ${report_dir}/${name})
+    set(failures "${failures}\n  output-dir: no ${name} in ${report_dir}")
+  endif()
+endforeach()
+if(EXISTS ${report_dir}/validation.json AND EXISTS ${report_dir}/input_layer.json)
+  file(READ ${report_dir}/input_layer.json layer)
+  string(JSON verdict ERROR_VARIABLE problem GET "${layer}" verdict)
+  if(problem OR NOT verdict STREQUAL "deviates")
+    set(failures "${failures}\n  output-dir: input_layer.json verdict '${verdict}' (expected deviates) ${problem}")
+  endif()
+  # The scale deviates; the encoding recovered with the measured scale conforms.
+  file(READ ${report_dir}/validation.json validation)
+  string(JSON verdict ERROR_VARIABLE problem GET "${validation}" verdict)
+  if(problem OR NOT verdict STREQUAL "conforms")
+    set(failures "${failures}\n  output-dir: validation.json verdict '${verdict}' (expected conforms) ${problem}")
+  endif()
+  file(READ ${report_dir}/validation.txt validation_text)
+  string(FIND "${validation_text}" "missing.output.npy (recovered encoding)" at)
+  if(at EQUAL -1)
+    set(failures "${failures}\n  output-dir: validation.txt does not name the recovered encoding:\n${validation_text}")
+  endif()
+endif()
+
 if(NOT failures STREQUAL "")
   message(FATAL_ERROR "validate --vocabulary:${failures}")
 endif()

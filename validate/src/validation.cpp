@@ -233,8 +233,11 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
     // that is budget * 2^(1-p) in absolute terms, the most a row may differ
     // (p of the values' own format: compared as a wider one, its rounding is
     // no fault of positions or angles).
+    // An estimated table (options.estimate_abs_error) may be off by more
+    // than that without any fault: its error floor is the tolerance then.
     const double tolerance =
-        std::max(result.measurement.budget_ulp, 1.0) * std::ldexp(1.0, 1 - format_of(value_format).precision);
+        std::max(std::max(result.measurement.budget_ulp, 1.0) * std::ldexp(1.0, 1 - format_of(value_format).precision),
+                 options.estimate_abs_error.value_or(0.0));
     if (auto hazard = position_precision(table, convention, scan, tolerance)) result.hazards.push_back(*hazard);
     if (allowance) {
       // Float64 angles are no fault: a row within the float64-angle bound is

@@ -57,6 +57,13 @@ struct ValidationOptions {
   std::optional<std::int64_t> row_offset;   // skip detection of the offset
   std::optional<double> max_ulp;            // default: the third-party budget of the format
   std::optional<double> max_abs_error;      // alone: replaces the ULP criterion; with max_ulp: both hold
+  // The table is an estimate whose entries may be off by this much without
+  // any fault of the encoding (the PE recovered from an input layer's output,
+  // input_layer.cpp): a row within it of the encoding at some position is no
+  // evidence of positions or angles held in a low precision, so the fault
+  // diagnoses (faults.hpp) count only deviations past it. Verdicts are not
+  // affected: the budgets above decide them.
+  std::optional<double> estimate_abs_error;
   // Entries beyond the ULP budget pass when within the float64-angle bound
   // (properties/angle_allowance.hpp) unless this is set.
   bool ulp_only = false;
