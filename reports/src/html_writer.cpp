@@ -142,9 +142,9 @@ void accuracy(std::string& out, const Report& report) {
   out += "</section>\n";
 }
 
-std::string result_span(std::string_view result) {
-  const char* kind = result == "met" ? "held" : result == "missed" ? "failed" : "na";
-  return "<span class=\"" + std::string(kind) + "\">" + h(result) + "</span>";
+std::string result_span(TargetResult result) {
+  const char* kind = result == TargetResult::met ? "held" : result == TargetResult::missed ? "failed" : "na";
+  return "<span class=\"" + std::string(kind) + "\">" + h(to_string(result)) + "</span>";
 }
 
 void performance(std::string& out, const Report& report) {

@@ -108,10 +108,12 @@ void performance(std::string& out, const Report& report) {
       "| Figure | Workload | Time | Throughput | Criterion | Measured | Target | | Note |\n"
       "| --- | --- | ---: | ---: | --- | ---: | ---: | --- | --- |\n";
   for (const PerformanceRow& row : performance_rows(*report.performance)) {
-    const char* mark = row.result == "met" ? "\u2705 " : row.result == "missed" ? "\u274c " : "";
+    const char* mark = row.result == TargetResult::met      ? "\u2705 "
+                       : row.result == TargetResult::missed ? "\u274c "
+                                                            : "";
     out += "| " + cell(row.figure) + " | " + cell(row.workload) + " | " + cell(row.time) + " | " + cell(row.throughput) +
            " | " + cell(row.criterion) + " | " + cell(row.measured) + " | " + cell(row.target) + " | " + mark +
-           cell(row.result) + " | " + cell(row.note) + " |\n";
+           cell(to_string(row.result)) + " | " + cell(row.note) + " |\n";
   }
   out += "\n| In-run reference | Size | Best time | Rate |\n| --- | ---: | ---: | ---: |\n";
   for (const ReferenceRow& row : reference_rows(*report.performance)) {

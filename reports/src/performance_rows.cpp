@@ -23,6 +23,15 @@ std::string mib(double bytes) { return fixed(bytes / (1024.0 * 1024.0), "%.1f Mi
 
 }  // namespace
 
+std::string_view to_string(TargetResult result) {
+  switch (result) {
+    case TargetResult::met: return "met";
+    case TargetResult::missed: return "missed";
+    case TargetResult::not_judged: return "quick";
+  }
+  return "?";
+}
+
 std::vector<PerformanceRow> performance_rows(const bench::Figures& figures) {
   std::vector<PerformanceRow> rows;
   for (const bench::JudgedFigure& figure : bench::judged_figures(figures)) {
@@ -35,7 +44,9 @@ std::vector<PerformanceRow> performance_rows(const bench::Figures& figures) {
       row.criterion = criterion.quantity;
       row.measured = significant(criterion.value, 4);
       row.target = std::string(bench::symbol(criterion.comparison)) + " " + significant(criterion.bound, 4);
-      row.result = figures.quick ? "quick" : criterion.met() ? "met" : "missed";
+      row.result = figures.quick     ? TargetResult::not_judged
+                   : criterion.met() ? TargetResult::met
+                                     : TargetResult::missed;
       row.note = criterion.why;
       if (!figure.detail.empty()) row.note += "; " + figure.detail;
       rows.push_back(std::move(row));

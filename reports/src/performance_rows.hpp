@@ -4,11 +4,17 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pecheck/bench/figures.hpp"
 
 namespace pecheck::reports {
+
+// A quick run's tiny sizes are a smoke test: its figures are not judged.
+enum class TargetResult { met, missed, not_judged };
+// "met", "missed", "quick".
+std::string_view to_string(TargetResult result);
 
 struct PerformanceRow {
   std::string figure;      // "pe_table_f32"
@@ -18,7 +24,7 @@ struct PerformanceRow {
   std::string criterion;   // "fraction of write bandwidth"
   std::string measured;    // "0.8003"
   std::string target;      // ">= 0.5"
-  std::string result;      // "met", "missed", or "quick" (tiny sizes: not judged)
+  TargetResult result = TargetResult::not_judged;
   std::string note;        // where the bound comes from; what else was counted
 };
 

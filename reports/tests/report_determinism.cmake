@@ -1,19 +1,13 @@
-# Runs `pecheck report --quick` twice into two fresh directories and requires
-# byte-identical JSON, Markdown, HTML and figures (same seed, same bytes;
-# only the JUnit durations may differ), and exit statuses 0 or 1 (a failed
-# check is a report, not a crash).
-# Then checks the first directory's files with check_report_files.py: the
-# JSON against its schema, one JUnit testcase per check, every figure inline.
+# Runs `pecheck report --quick` twice into two fresh directories, each run's
+# files valid (quick_report.cmake), and requires byte-identical JSON,
+# Markdown, HTML and figures (same seed, same bytes; only the JUnit durations
+# may differ).
 # Invoked by ctest with -DPECHECK=<the pecheck binary> -DWORK_DIR=<scratch>
 # -DPYTHON=<python3> -DCHECKER=<check_report_files.py> -DSCHEMA=<schema file>.
+include("${CMAKE_CURRENT_LIST_DIR}/quick_report.cmake")
 file(REMOVE_RECURSE "${WORK_DIR}")
-foreach(run IN ITEMS first second)
-  execute_process(COMMAND "${PECHECK}" report --quick --output-dir "${WORK_DIR}/${run}"
-                  RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE errors)
-  if(NOT status EQUAL 0 AND NOT status EQUAL 1)
-    message(FATAL_ERROR "pecheck report --quick (${run} run) exited with ${status}:\n${output}\n${errors}")
-  endif()
-endforeach()
+quick_report(first)
+quick_report(second)
 foreach(file IN ITEMS report.json report.md report.junit.xml)
   if(NOT EXISTS "${WORK_DIR}/first/${file}")
     message(FATAL_ERROR "pecheck report did not write ${file}")
@@ -30,9 +24,4 @@ foreach(file IN ITEMS report.json report.md report.html ${figures})
     message(FATAL_ERROR "two runs with the same seed wrote different ${file}: see ${WORK_DIR}")
   endif()
 endforeach()
-execute_process(COMMAND "${PYTHON}" "${CHECKER}" "${WORK_DIR}/first" "${SCHEMA}" RESULT_VARIABLE invalid
-                ERROR_VARIABLE problems)
-if(invalid)
-  message(FATAL_ERROR "the report's files are not valid:\n${problems}")
-endif()
 file(REMOVE_RECURSE "${WORK_DIR}")
