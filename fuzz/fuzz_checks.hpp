@@ -10,6 +10,13 @@
 #include <string_view>
 
 #include "pecheck/table_file.hpp"
+#include "pecheck/testing/table_values.hpp"
+
+using pecheck::testing::fill_table;
+using pecheck::testing::flat_at;
+using pecheck::testing::flat_set;
+using pecheck::testing::table_of;
+using pecheck::testing::values_of;
 
 namespace pecheck::fuzz {
 
@@ -27,16 +34,16 @@ inline void check_error(const TableFileError& error, std::string_view name) {
 inline void check_table(const TableFile& file) {
   const Table& table = file.table;
   check(table.rows >= 0 && table.cols >= 0);
-  check(static_cast<std::uint64_t>(table.rows) * static_cast<std::uint64_t>(table.cols) == table.values.size());
+  check(static_cast<std::uint64_t>(table.rows) * static_cast<std::uint64_t>(table.cols) == static_cast<std::size_t>(table.rows * table.cols));
   check(file.info.ndim == 1 || file.info.ndim == 2);
   check(file.info.ndim == 2 || table.rows == 1);
 }
 
 // Same bits, NaN payloads included.
 inline void check_same_values(const Table& a, const Table& b) {
-  check(a.rows == b.rows && a.cols == b.cols && a.values.size() == b.values.size());
-  for (std::size_t k = 0; k < a.values.size(); ++k) {
-    check(std::bit_cast<std::uint64_t>(a.values[k]) == std::bit_cast<std::uint64_t>(b.values[k]));
+  check(a.rows == b.rows && a.cols == b.cols && static_cast<std::size_t>(a.rows * a.cols) == static_cast<std::size_t>(b.rows * b.cols));
+  for (std::size_t k = 0; k < static_cast<std::size_t>(a.rows * a.cols); ++k) {
+    check(std::bit_cast<std::uint64_t>(flat_at(a, static_cast<std::int64_t>(k))) == std::bit_cast<std::uint64_t>(flat_at(b, static_cast<std::int64_t>(k))));
   }
 }
 

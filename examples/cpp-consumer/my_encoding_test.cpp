@@ -18,7 +18,7 @@ pecheck::Table my_encoding(std::int64_t rows, std::int64_t dim, std::int64_t fir
     for (std::int64_t c = 0; c < dim; ++c) {
       const double w = std::pow(10000.0, -2.0 * static_cast<double>(c / 2) / static_cast<double>(dim));
       const double angle = static_cast<double>(first_position + r) * w;
-      table.at(r, c) = static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
+      table.set(r, c, static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle)));
     }
   }
   return table;

@@ -100,14 +100,13 @@ class CommandSubject final : public Subject {
       // A bfloat16 table arrives as float32 from NumPy; any wider storage is
       // accepted when every value is a value of the format asked for.
       const Format& wanted = format_of(format);
-      for (double v : table.values) {
-        if (!std::isnan(v) && round_to_format(v, wanted) != v) {
-          throw SubjectError(call + " wrote " + std::string(format_of(table.format).name) + " values for {dtype} " +
-                             std::string(wanted.name) + ", and " + hex_float(v) + " is not a " +
-                             std::string(wanted.name) + " value");
-        }
+      if (const auto outside = first_entry_outside(table, format)) {
+        const double v = table.at(outside->row, outside->col);
+        throw SubjectError(call + " wrote " + std::string(format_of(table.format).name) + " values for {dtype} " +
+                           std::string(wanted.name) + ", and " + hex_float(v) + " is not a " +
+                           std::string(wanted.name) + " value");
       }
-      table.format = format;
+      table = convert_table(table, format);
     }
     return table;
   }

@@ -164,7 +164,7 @@ Table add_embeddings(const EmbeddingInput& input, FormatId format_id) {
     const std::int64_t p = input.positions[static_cast<std::size_t>(j)];
     for (std::int64_t c = 0; c < d; ++c) {
       const double scaled = round_to(scale * input.embeddings->at(t, c), format_id, format);
-      out.at(j, c) = round_to(scaled + input.encoding->at(p, c), format_id, format);
+      out.set(j, c, round_to(scaled + input.encoding->at(p, c), format_id, format));
     }
   }
   return out;
@@ -180,8 +180,8 @@ Table concat_embeddings(const EmbeddingInput& input, FormatId format_id) {
   for (std::int64_t j = 0; j < out.rows; ++j) {
     const std::int64_t t = input.token_ids[static_cast<std::size_t>(j)];
     const std::int64_t p = input.positions[static_cast<std::size_t>(j)];
-    for (std::int64_t c = 0; c < d_t; ++c) out.at(j, c) = round_to(scale * input.embeddings->at(t, c), format_id, format);
-    for (std::int64_t c = 0; c < d_p; ++c) out.at(j, d_t + c) = input.encoding->at(p, c);
+    for (std::int64_t c = 0; c < d_t; ++c) out.set(j, c, round_to(scale * input.embeddings->at(t, c), format_id, format));
+    for (std::int64_t c = 0; c < d_p; ++c) out.set(j, d_t + c, input.encoding->at(p, c));
   }
   return out;
 }
@@ -193,18 +193,12 @@ Table zero_pad(const Table& table, std::int64_t left, std::int64_t right) {
   }
   Table out = make_table(table.rows, left + table.cols + right, table.format);  // zero-filled: +0
   for (std::int64_t r = 0; r < table.rows; ++r) {
-    for (std::int64_t c = 0; c < table.cols; ++c) out.at(r, left + c) = table.at(r, c);
+    for (std::int64_t c = 0; c < table.cols; ++c) out.set(r, left + c, table.at(r, c));
   }
   return out;
 }
 
-Table rounded_to(const Table& table, FormatId format_id) {
-  const Format& format = format_of(format_id);
-  Table out = table;
-  out.format = format_id;
-  for (double& value : out.values) value = round_to_format(value, format);
-  return out;
-}
+Table rounded_to(const Table& table, FormatId format_id) { return convert_table(table, format_id); }
 
 // sqrt(d) in double is correctly rounded (IEEE 754 requires it of sqrt), and
 // rounding that double to a narrower format rounds twice, which in general

@@ -7,7 +7,6 @@
 #include "encoding_plan.hpp"
 #include "pecheck/format.hpp"
 #include "row_blocks.hpp"
-#include "unit_rounding.hpp"
 
 namespace pecheck {
 
@@ -43,30 +42,23 @@ void fast_encoding_bfloat16(const Convention& convention, const TableRequest& re
       .fill_rows_bfloat16(0, request.rows, request.row_offset, out, threads_for(request, threads));
 }
 
-Table fast_table(const Convention& convention, const TableRequest& request, FormatId format) {
+Table fast_table(const Convention& convention, const TableRequest& request, FormatId format, int threads) {
   check_request(convention, request);
-  Table table = make_table(request.rows, request.dim, format);
-  const EncodingPlan plan(convention, request.dim);
-  const std::span<double> values(table.values);
-  const int threads = threads_for(request, 0);
-  if (format == FormatId::float64) {
-    plan.fill_rows(0, request.rows, request.row_offset, values, threads);
-    return table;
-  }
-  // The doubles the narrow formats are rounded from, each then rounded once
-  // in place: the same values the typed entry points produce.
-  plan.fill_rows_narrow_source(0, request.rows, request.row_offset, values, threads);
+  // The kernel writes every entry in the format's own type, straight into the
+  // table's storage: no double is held for a narrow format.
+  Table table = make_uninitialized_table(request.rows, request.dim, format);
   switch (format) {
     case FormatId::float64:
+      fast_encoding(convention, request, table.storage<double>(), threads);
       break;
     case FormatId::float32:
-      for (double& value : table.values) value = static_cast<double>(static_cast<float>(value));
+      fast_encoding(convention, request, table.storage<float>(), threads);
       break;
     case FormatId::float16:
-      for (double& value : table.values) value = float16_bits_to_double(unit_interval_float16_bits(value));
+      fast_encoding_float16(convention, request, table.storage<std::uint16_t>(), threads);
       break;
     case FormatId::bfloat16:
-      for (double& value : table.values) value = bfloat16_bits_to_double(unit_interval_bfloat16_bits(value));
+      fast_encoding_bfloat16(convention, request, table.storage<std::uint16_t>(), threads);
       break;
   }
   return table;

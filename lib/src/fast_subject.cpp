@@ -1,4 +1,6 @@
 #include <memory>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "pecheck/embedding.hpp"
@@ -8,12 +10,6 @@
 namespace pecheck {
 
 namespace {
-
-std::vector<float> to_floats(const Table& table) {
-  // Exact for the rows the ids select (checked to be float32 values); the
-  // other rows are never read.
-  return std::vector<float>(table.values.begin(), table.values.end());
-}
 
 // pecheck's own implementation: the fast encoding tables, and the embedding
 // operations of embedding.hpp, with the float32 sum on the fused hot path.
@@ -38,15 +34,22 @@ class FastSubject final : public Subject {
   Table add_embeddings(const EmbeddingInput& input, FormatId format) const override {
     if (format != FormatId::float32) return pecheck::add_embeddings(input, format);
     // The fused loop computes the same bits as the generic path (lib/tests
-    // asserts it); the values it converts are float32 values, checked here.
+    // asserts it). It reads float32 storage; a wider table of float32 values
+    // (checked here) is converted first.
     check_embedding_input(input, format, "add_embeddings", true);
-    const std::vector<float> vocabulary = to_floats(*input.embeddings);
-    const std::vector<float> encoding = to_floats(*input.encoding);
-    std::vector<float> out(input.token_ids.size() * static_cast<std::size_t>(input.embeddings->cols));
-    add_embeddings_float32(vocabulary, encoding, input.embeddings->cols, input.token_ids, input.positions,
-                           static_cast<float>(input.scale), out);
-    Table table = make_table(static_cast<std::int64_t>(input.token_ids.size()), input.embeddings->cols, format);
-    for (std::size_t i = 0; i < out.size(); ++i) table.values[i] = out[i];
+    std::optional<Table> converted_vocabulary;
+    std::optional<Table> converted_encoding;
+    const auto float32_storage = [](const Table& table, std::optional<Table>& converted) {
+      if (table.format == FormatId::float32) return table.storage<float>();
+      converted = convert_table(table, FormatId::float32);
+      return std::as_const(*converted).storage<float>();
+    };
+    const std::span<const float> vocabulary = float32_storage(*input.embeddings, converted_vocabulary);
+    const std::span<const float> encoding = float32_storage(*input.encoding, converted_encoding);
+    Table table = make_uninitialized_table(static_cast<std::int64_t>(input.token_ids.size()), input.embeddings->cols,
+                                           format);
+    add_embeddings_float32(vocabulary, encoding, input.embeddings->cols,
+                           input.token_ids, input.positions, static_cast<float>(input.scale), table.storage<float>());
     return table;
   }
 

@@ -1,13 +1,16 @@
 #include "pecheck/npy.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <limits>
 #include <string>
 
 #include "byte_io.hpp"
+#include "byte_source.hpp"
 #include "float_bits.hpp"
 #include "npy_header.hpp"
 #include "npy_layout.hpp"
+#include "pecheck/atomic_file.hpp"
 #include "table_codec.hpp"
 
 namespace pecheck {
@@ -69,19 +72,28 @@ struct Preamble {
   std::uint64_t header_length;
 };
 
-Preamble read_preamble(std::span<const std::byte> bytes, std::string_view name) {
-  if (bytes.empty()) throw TableFileError(name, "magic", "the file is empty", "an .npy file starting with '\\x93NUMPY'");
+// NumPy's own reader refuses headers past 10000 bytes unless told otherwise
+// (numpy.lib.format, max_header_size, since NumPy 1.24); pecheck allows a
+// hundred times that, and never reads a header the size of a file.
+constexpr std::uint64_t max_header_bytes = std::uint64_t{1} << 20;
+
+Preamble read_preamble(const detail::ByteSource& source) {
+  const std::string_view name = source.name();
+  const std::uint64_t size = source.size();
+  if (size == 0) throw TableFileError(name, "magic", "the file is empty", "an .npy file starting with '\\x93NUMPY'");
+  const std::vector<std::byte> bytes = source.read_vector(0, static_cast<std::size_t>(std::min<std::uint64_t>(size, preamble_v2)));
   const std::size_t magic_seen = std::min(bytes.size(), magic.size());
-  if (detail::as_chars(bytes.first(magic_seen)) != magic.substr(0, magic_seen)) {
-    throw TableFileError(name, "magic", "the file starts with " + detail::quoted_excerpt(detail::as_chars(bytes.first(magic_seen))),
+  const std::span<const std::byte> seen(bytes.data(), magic_seen);
+  if (detail::as_chars(seen) != magic.substr(0, magic_seen)) {
+    throw TableFileError(name, "magic", "the file starts with " + detail::quoted_excerpt(detail::as_chars(seen)),
                          "'\\x93NUMPY'");
   }
   if (magic_seen < magic.size()) {
-    throw TableFileError(name, "magic", "the file ends after " + std::to_string(bytes.size()) + " bytes",
+    throw TableFileError(name, "magic", "the file ends after " + std::to_string(size) + " bytes",
                          "the 6-byte magic '\\x93NUMPY'");
   }
-  if (bytes.size() < magic.size() + 2) {
-    throw TableFileError(name, "version", "the file ends after " + std::to_string(bytes.size()) + " bytes",
+  if (size < magic.size() + 2) {
+    throw TableFileError(name, "version", "the file ends after " + std::to_string(size) + " bytes",
                          "two version bytes after the magic");
   }
   const auto major = std::to_integer<int>(bytes[6]);
@@ -92,17 +104,22 @@ Preamble read_preamble(std::span<const std::byte> bytes, std::string_view name) 
   }
   const std::size_t header_start = major == 1 ? preamble_v1 : preamble_v2;
   const int length_width = major == 1 ? 2 : 4;
-  if (bytes.size() < header_start) {
-    throw TableFileError(name, "header length", "the file ends after " + std::to_string(bytes.size()) + " bytes",
+  if (size < header_start) {
+    throw TableFileError(name, "header length", "the file ends after " + std::to_string(size) + " bytes",
                          "a " + std::to_string(length_width) + "-byte header length for version " + version);
   }
-  const std::uint64_t header_length = detail::load_uint(bytes.subspan(8), length_width, ByteOrder::little);
+  const std::uint64_t header_length =
+      detail::load_uint(std::span<const std::byte>(bytes).subspan(8), length_width, ByteOrder::little);
   if (header_length == 0) throw TableFileError(name, "header length", "the header is empty", "a header dict");
-  if (header_length > bytes.size() - header_start) {
+  if (header_length > size - header_start) {
     throw TableFileError(name, "header length",
                          std::to_string(header_length) + " bytes runs past the end of the file (" +
-                             std::to_string(bytes.size() - header_start) + " bytes follow the length)",
+                             std::to_string(size - header_start) + " bytes follow the length)",
                          "a header within the file");
+  }
+  if (header_length > max_header_bytes) {
+    throw TableFileError(name, "header length", std::to_string(header_length) + " bytes is too long",
+                         "a header of at most " + std::to_string(max_header_bytes) + " bytes");
   }
   return {version, header_start, header_length};
 }
@@ -127,15 +144,21 @@ void check_header_encoding(std::string_view header, const std::string& version, 
 
 }  // namespace
 
-detail::NpyLayout detail::read_npy_layout(std::span<const std::byte> bytes, std::string_view name) {
-  const Preamble preamble = read_preamble(bytes, name);
-  const std::string_view header_text = detail::as_chars(bytes.subspan(preamble.header_start, preamble.header_length));
-  check_header_encoding(header_text, preamble.version, name);
-  return {preamble.version, detail::parse_npy_header(header_text, name), preamble.header_start + preamble.header_length};
+detail::NpyLayout detail::read_npy_layout(const ByteSource& source) {
+  const Preamble preamble = read_preamble(source);
+  const std::vector<std::byte> header_bytes =
+      source.read_vector(preamble.header_start, static_cast<std::size_t>(preamble.header_length));
+  const std::string_view header_text = detail::as_chars(header_bytes);
+  check_header_encoding(header_text, preamble.version, source.name());
+  return {preamble.version, detail::parse_npy_header(header_text, source.name()),
+          preamble.header_start + preamble.header_length};
 }
 
-TableFile read_npy_bytes(std::span<const std::byte> bytes, std::string_view name) {
-  const detail::NpyLayout layout = detail::read_npy_layout(bytes, name);
+namespace {
+
+TableFile read_npy_source(const detail::ByteSource& source) {
+  const std::string_view name = source.name();
+  const detail::NpyLayout layout = detail::read_npy_layout(source);
   const detail::NpyHeader& header = layout.header;
   const NpyDtype dtype = parse_descr(header.descr, name);
 
@@ -146,12 +169,11 @@ TableFile read_npy_bytes(std::span<const std::byte> bytes, std::string_view name
   }
   const std::uint64_t rows = header.shape.size() == 2 ? header.shape[0] : 1;
   const std::uint64_t cols = header.shape.back();
-  const std::size_t data_start = layout.data_start;
-  const std::uint64_t data_bytes = bytes.size() - data_start;
+  const std::uint64_t data_start = layout.data_start;
   // Checked against the bytes actually present before anything is allocated:
   // a header that claims more (or fewer) values than the file holds is refused.
-  const auto entries = detail::checked_entries(rows, cols, dtype.itemsize, data_bytes, name, "shape",
-                                               npy_shape_text(header.shape) + " of " + detail::quoted_excerpt(header.descr));
+  detail::checked_entries(rows, cols, dtype.itemsize, source.size() - data_start, name, "shape",
+                          npy_shape_text(header.shape) + " of " + detail::quoted_excerpt(header.descr));
 
   TableFile file;
   file.info.dtype = header.descr;
@@ -159,31 +181,19 @@ TableFile read_npy_bytes(std::span<const std::byte> bytes, std::string_view name
   file.info.storage_order = header.fortran_order ? StorageOrder::column_major : StorageOrder::row_major;
   file.info.ndim = static_cast<int>(header.shape.size());
   file.info.version = layout.version;
-  file.table = detail::make_checked_table(rows, cols, dtype.format, name);
-  const auto data = bytes.subspan(data_start);
-  Table& table = file.table;
-  for (std::uint64_t k = 0; k < entries; ++k) {
-    const std::uint64_t bits = detail::load_uint(data.subspan(k * static_cast<std::uint64_t>(dtype.itemsize)),
-                                                 dtype.itemsize, dtype.byte_order);
-    // Fortran order stores column after column: element k is (k % rows, k / rows).
-    const std::uint64_t index = header.fortran_order ? (k % rows) * cols + k / rows : k;
-    table.values[index] = detail::decode_float_bits(bits, dtype.format);
-  }
+  file.table = detail::read_table_payload(source, data_start, rows, cols, dtype.format, dtype.byte_order,
+                                          file.info.storage_order);
   return file;
 }
 
-TableFile read_npy(const std::filesystem::path& path) {
-  const std::vector<std::byte> bytes = read_file_bytes(path);
-  return read_npy_bytes(bytes, path.string());
-}
+// NumPy has no bfloat16: its values are stored exactly as float32.
+FormatId npy_stored_format(FormatId format) { return format == FormatId::bfloat16 ? FormatId::float32 : format; }
 
-std::vector<std::byte> encode_npy(const Table& table, std::string_view name) {
-  detail::check_table_shape(table, name);
-  // NumPy has no bfloat16: its values are stored exactly as float32.
-  const FormatId stored = table.format == FormatId::bfloat16 ? FormatId::float32 : table.format;
-  const int itemsize = detail::storage_bytes(stored);
+// The preamble and header dict of a C-order little-endian table.
+std::vector<std::byte> npy_header_bytes(const TableView& view) {
+  const int itemsize = storage_bytes(npy_stored_format(view.format()));
   const std::string dict = "{'descr': '<f" + std::to_string(itemsize) + "', 'fortran_order': False, 'shape': (" +
-                           std::to_string(table.rows) + ", " + std::to_string(table.cols) + "), }";
+                           std::to_string(view.rows()) + ", " + std::to_string(view.cols()) + "), }";
   // Version 1.0 holds a header of at most 65535 bytes; pad with spaces so the
   // data starts at a multiple of 64 bytes, the newline last (NumPy's rule).
   const bool version_2 = preamble_v1 + dict.size() + 1 > std::numeric_limits<std::uint16_t>::max();
@@ -193,21 +203,34 @@ std::vector<std::byte> encode_npy(const Table& table, std::string_view name) {
   const std::string header = dict + std::string(padded - unpadded, ' ') + "\n";
 
   std::vector<std::byte> out;
-  out.reserve(padded + table.values.size() * static_cast<std::size_t>(itemsize));
+  out.reserve(padded);
   for (const char c : magic) out.push_back(static_cast<std::byte>(c));
   out.push_back(std::byte{version_2 ? std::uint8_t{2} : std::uint8_t{1}});
   out.push_back(std::byte{0});
   detail::append_uint_le(out, header.size(), version_2 ? 4 : 2);
   for (const char c : header) out.push_back(static_cast<std::byte>(c));
-  for (std::size_t k = 0; k < table.values.size(); ++k) {
-    detail::append_uint_le(out, detail::table_value_bits(table, k, stored, name), itemsize);
-  }
   return out;
 }
 
-void write_npy(const std::filesystem::path& path, const Table& table) {
-  const std::vector<std::byte> bytes = encode_npy(table, path.string());
-  write_file_atomically(path, bytes);
+}  // namespace
+
+TableFile read_npy_bytes(std::span<const std::byte> bytes, std::string_view name) {
+  return read_npy_source(detail::MemorySource(bytes, name));
+}
+
+TableFile read_npy(const std::filesystem::path& path) { return read_npy_source(detail::FileSource(path)); }
+
+std::vector<std::byte> encode_npy(const Table& table) {
+  const TableView view = table.view();
+  std::vector<std::byte> out = npy_header_bytes(view);
+  out.reserve(out.size() + detail::payload_bytes(view, npy_stored_format(view.format())));
+  detail::write_table_payload(view, npy_stored_format(view.format()),
+                              [&](std::span<const std::byte> bytes) { out.insert(out.end(), bytes.begin(), bytes.end()); });
+  return out;
+}
+
+void write_npy(const std::filesystem::path& path, const TableView& view) {
+  detail::write_table_atomically(path, npy_header_bytes(view), view, npy_stored_format(view.format()));
 }
 
 }  // namespace pecheck

@@ -54,8 +54,11 @@ std::string shape_text(const std::vector<std::int64_t>& shape) {
   return detail::npy_shape_text(std::vector<std::uint64_t>(shape.begin(), shape.end()));
 }
 
-NpyArray read_npy_array_bytes(std::span<const std::byte> bytes, std::string_view name) {
-  const detail::NpyLayout layout = detail::read_npy_layout(bytes, name);
+namespace {
+
+NpyArray read_npy_array_source(const detail::ByteSource& source) {
+  const std::string_view name = source.name();
+  const detail::NpyLayout layout = detail::read_npy_layout(source);
   const detail::NpyHeader& header = layout.header;
   const ArrayDtype dtype = parse_array_descr(header.descr, name);
   const std::string what = detail::npy_shape_text(header.shape) + " of " + detail::quoted_excerpt(header.descr);
@@ -73,7 +76,7 @@ NpyArray read_npy_array_bytes(std::span<const std::byte> bytes, std::string_view
   }
   const std::uint64_t cols = header.shape.empty() ? 1 : header.shape.back();
   const std::uint64_t entries =
-      detail::checked_entries(rows, cols, dtype.itemsize, bytes.size() - layout.data_start, name, "shape", what);
+      detail::checked_entries(rows, cols, dtype.itemsize, source.size() - layout.data_start, name, "shape", what);
   if (entries > max_array_entries) {
     throw TableFileError(name, "shape", what + " is " + std::to_string(entries) + " values", "at most 2^31 values");
   }
@@ -92,7 +95,10 @@ NpyArray read_npy_array_bytes(std::span<const std::byte> bytes, std::string_view
   // the element whose C-order index reverses the roles of the dimensions.
   std::vector<std::uint64_t> strides(header.shape.size(), 1);  // C-order strides
   for (std::size_t k = header.shape.size(); k-- > 1;) strides[k - 1] = strides[k] * header.shape[k];
-  const auto data = bytes.subspan(layout.data_start);
+  // Checked above: the payload is what the file holds past its header.
+  const std::vector<std::byte> payload =
+      source.read_vector(layout.data_start, static_cast<std::size_t>(source.size() - layout.data_start));
+  const std::span<const std::byte> data(payload);
   for (std::uint64_t k = 0; k < entries; ++k) {
     const std::uint64_t bits =
         detail::load_uint(data.subspan(k * static_cast<std::uint64_t>(dtype.itemsize)), dtype.itemsize, dtype.byte_order);
@@ -120,9 +126,12 @@ NpyArray read_npy_array_bytes(std::span<const std::byte> bytes, std::string_view
   return array;
 }
 
-NpyArray read_npy_array(const std::filesystem::path& path) {
-  const std::vector<std::byte> bytes = read_file_bytes(path);
-  return read_npy_array_bytes(bytes, path.string());
+}  // namespace
+
+NpyArray read_npy_array_bytes(std::span<const std::byte> bytes, std::string_view name) {
+  return read_npy_array_source(detail::MemorySource(bytes, name));
 }
+
+NpyArray read_npy_array(const std::filesystem::path& path) { return read_npy_array_source(detail::FileSource(path)); }
 
 }  // namespace pecheck

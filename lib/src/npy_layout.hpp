@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "byte_source.hpp"
 #include "npy_header.hpp"
 
 namespace pecheck::detail {
@@ -20,8 +21,9 @@ struct NpyLayout {
   std::size_t data_start;  // offset of the first data byte
 };
 
-// Throws TableFileError naming display_name.
-NpyLayout read_npy_layout(std::span<const std::byte> bytes, std::string_view display_name);
+// Reads the preamble and the header, and nothing past them. Throws
+// TableFileError naming the source.
+NpyLayout read_npy_layout(const ByteSource& source);
 
 // "(3, 4)", "(5,)", "()": as NumPy prints a shape.
 std::string npy_shape_text(const std::vector<std::uint64_t>& shape);

@@ -3,7 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include "byte_io.hpp"
-#include "float_bits.hpp"
+#include "byte_source.hpp"
+#include "pecheck/atomic_file.hpp"
 #include "safetensors_header.hpp"
 #include "table_codec.hpp"
 
@@ -74,14 +75,18 @@ void check_utf8(std::string_view text, std::string_view name, std::string_view f
 
 }  // namespace
 
-TableFile read_safetensors_bytes(std::span<const std::byte> bytes, std::string_view name,
-                                 const std::optional<std::string>& tensor_name) {
-  if (bytes.size() < length_bytes) {
-    throw TableFileError(name, "header length", "the file has " + std::to_string(bytes.size()) + " bytes",
+namespace {
+
+TableFile read_safetensors_source(const detail::ByteSource& source, const std::optional<std::string>& tensor_name) {
+  const std::string_view name = source.name();
+  const std::uint64_t size = source.size();
+  if (size < length_bytes) {
+    throw TableFileError(name, "header length", "the file has " + std::to_string(size) + " bytes",
                          "an 8-byte little-endian header length");
   }
-  const std::uint64_t header_bytes = detail::load_uint(bytes, length_bytes, ByteOrder::little);
-  const std::uint64_t available = bytes.size() - length_bytes;
+  const std::vector<std::byte> length = source.read_vector(0, length_bytes);
+  const std::uint64_t header_bytes = detail::load_uint(length, length_bytes, ByteOrder::little);
+  const std::uint64_t available = size - length_bytes;
   if (header_bytes == 0) throw TableFileError(name, "header length", "the header is empty", "a JSON object");
   if (header_bytes > max_header_bytes) {
     throw TableFileError(name, "header length", std::to_string(header_bytes) + " bytes is too long",
@@ -93,13 +98,14 @@ TableFile read_safetensors_bytes(std::span<const std::byte> bytes, std::string_v
                              std::to_string(available) + " bytes follow the length)",
                          "a header within the file");
   }
-  const std::string_view header_text = detail::as_chars(bytes.subspan(length_bytes, header_bytes));
+  const std::vector<std::byte> header_data = source.read_vector(length_bytes, static_cast<std::size_t>(header_bytes));
+  const std::string_view header_text = detail::as_chars(header_data);
   check_utf8(header_text, name, "header");
   if (header_text.front() != '{') {
     throw TableFileError(name, "header", "starts with " + detail::quoted_excerpt(header_text, 8), "'{'");
   }
-  const auto data = bytes.subspan(length_bytes + header_bytes);
-  const detail::SafetensorsHeader header = detail::parse_safetensors_header(header_text, data.size(), name);
+  const std::uint64_t data_start = length_bytes + header_bytes;
+  const detail::SafetensorsHeader header = detail::parse_safetensors_header(header_text, size - data_start, name);
   const detail::SafetensorsEntry& entry = select_tensor(header.tensors, tensor_name, name);
 
   const std::string dtype_field = "tensor " + detail::quoted_excerpt(entry.name) + " dtype";
@@ -114,7 +120,6 @@ TableFile read_safetensors_bytes(std::span<const std::byte> bytes, std::string_v
   }
   const std::uint64_t rows = entry.shape.size() == 2 ? entry.shape[0] : 1;
   const std::uint64_t cols = entry.shape.back();
-  const int itemsize = detail::storage_bytes(*format);
 
   TableFile file;
   file.info.dtype = entry.dtype;
@@ -125,24 +130,15 @@ TableFile read_safetensors_bytes(std::span<const std::byte> bytes, std::string_v
   file.info.metadata = header.metadata;
   // The header check matched shape * itemsize against data_offsets, which lie
   // within the data area: every read below is in bounds.
-  file.table = detail::make_checked_table(rows, cols, *format, name);
-  const auto tensor_bytes = data.subspan(entry.begin, entry.end - entry.begin);
-  for (std::size_t k = 0; k < file.table.values.size(); ++k) {
-    const std::uint64_t bits =
-        detail::load_uint(tensor_bytes.subspan(k * static_cast<std::size_t>(itemsize)), itemsize, ByteOrder::little);
-    file.table.values[k] = detail::decode_float_bits(bits, *format);
-  }
+  file.table = detail::read_table_payload(source, data_start + entry.begin, rows, cols, *format, ByteOrder::little,
+                                          StorageOrder::row_major);
   return file;
 }
 
-TableFile read_safetensors(const std::filesystem::path& path, const std::optional<std::string>& tensor_name) {
-  const std::vector<std::byte> bytes = read_file_bytes(path);
-  return read_safetensors_bytes(bytes, path.string(), tensor_name);
-}
-
-std::vector<std::byte> encode_safetensors(const Table& table, std::string_view name, std::string_view tensor_name,
-                                          const std::map<std::string, std::string>& metadata) {
-  detail::check_table_shape(table, name);
+// The length and the JSON header, padded so the data starts aligned.
+std::vector<std::byte> safetensors_header_bytes(const TableView& view, std::string_view name,
+                                                std::string_view tensor_name,
+                                                const std::map<std::string, std::string>& metadata) {
   if (tensor_name.empty() || tensor_name == "__metadata__") {
     throw TableFileError(name, "tensor name", detail::quoted_excerpt(tensor_name) + " cannot name a tensor",
                          "a non-empty name other than '__metadata__'");
@@ -152,14 +148,11 @@ std::vector<std::byte> encode_safetensors(const Table& table, std::string_view n
     check_utf8(key, name, "__metadata__");
     check_utf8(value, name, "__metadata__");
   }
-  const int itemsize = detail::storage_bytes(table.format);
-  const std::uint64_t data_bytes = table.values.size() * static_cast<std::uint64_t>(itemsize);
-
   nlohmann::json header;
   header[std::string(tensor_name)] = {
-      {"dtype", dtype_name(table.format)},
-      {"shape", {table.rows, table.cols}},
-      {"data_offsets", {0, data_bytes}},
+      {"dtype", dtype_name(view.format())},
+      {"shape", {view.rows(), view.cols()}},
+      {"data_offsets", {0, detail::payload_bytes(view, view.format())}},
   };
   if (!metadata.empty()) header["__metadata__"] = metadata;
   std::string text = header.dump();
@@ -167,19 +160,35 @@ std::vector<std::byte> encode_safetensors(const Table& table, std::string_view n
   text.append((data_alignment - text.size() % data_alignment) % data_alignment, ' ');
 
   std::vector<std::byte> out;
-  out.reserve(length_bytes + text.size() + data_bytes);
+  out.reserve(length_bytes + text.size());
   detail::append_uint_le(out, text.size(), length_bytes);
   for (const char c : text) out.push_back(static_cast<std::byte>(c));
-  for (std::size_t k = 0; k < table.values.size(); ++k) {
-    detail::append_uint_le(out, detail::table_value_bits(table, k, table.format, name), itemsize);
-  }
   return out;
 }
 
-void write_safetensors(const std::filesystem::path& path, const Table& table, std::string_view tensor_name,
+}  // namespace
+
+TableFile read_safetensors_bytes(std::span<const std::byte> bytes, std::string_view name,
+                                 const std::optional<std::string>& tensor_name) {
+  return read_safetensors_source(detail::MemorySource(bytes, name), tensor_name);
+}
+
+TableFile read_safetensors(const std::filesystem::path& path, const std::optional<std::string>& tensor_name) {
+  return read_safetensors_source(detail::FileSource(path), tensor_name);
+}
+
+std::vector<std::byte> encode_safetensors(const Table& table, std::string_view name, std::string_view tensor_name,
+                                          const std::map<std::string, std::string>& metadata) {
+  std::vector<std::byte> out = safetensors_header_bytes(table, name, tensor_name, metadata);
+  detail::write_table_payload(table, table.format,
+                              [&](std::span<const std::byte> bytes) { out.insert(out.end(), bytes.begin(), bytes.end()); });
+  return out;
+}
+
+void write_safetensors(const std::filesystem::path& path, const TableView& table, std::string_view tensor_name,
                        const std::map<std::string, std::string>& metadata) {
-  const std::vector<std::byte> bytes = encode_safetensors(table, path.string(), tensor_name, metadata);
-  write_file_atomically(path, bytes);
+  const std::vector<std::byte> header = safetensors_header_bytes(table, path.string(), tensor_name, metadata);
+  detail::write_table_atomically(path, header, table, table.format());
 }
 
 }  // namespace pecheck

@@ -1,30 +1,176 @@
 #include "pecheck/table.hpp"
 
-#include <limits>
+#include <cstring>
 #include <new>
+#include <stdexcept>
 #include <string>
 
-#include "pecheck/convention.hpp"
+#include "pecheck/table_errors.hpp"
+#include "pecheck/memory_limit.hpp"
 
 namespace pecheck {
 
-Table make_table(std::int64_t rows, std::int64_t cols, FormatId format) {
-  const std::string shape = std::to_string(rows) + " x " + std::to_string(cols);
-  if (rows < 0 || cols < 0) throw ConventionError("table shape " + shape + " is negative");
-  // Refuse before allocating: 2^31 entries (16 GiB of doubles) is past any
-  // machine this runs on, and rows * cols must not overflow.
-  constexpr std::int64_t max_entries = std::int64_t{1} << 31;
-  if (cols != 0 && rows > max_entries / cols) {
-    throw ConventionError("table shape " + shape + " is too large (at most 2^31 entries)");
+namespace detail {
+
+void throw_storage_type_mismatch(FormatId format, std::size_t element_size) {
+  throw std::logic_error("a " + std::string(format_of(format).name) + " table read as " +
+                         std::to_string(element_size) + "-byte elements (its storage holds " +
+                         std::to_string(storage_bytes(format)) + "-byte elements)");
+}
+
+}  // namespace detail
+
+namespace {
+
+// Buffers start on a cache line: the kernels store whole lines, and AVX-512
+// loads of a row never straddle one.
+constexpr std::align_val_t buffer_alignment{64};
+
+std::size_t checked_bytes(std::int64_t rows, std::int64_t cols, FormatId format) {
+  if (rows < 0 || cols < 0) throw TableShapeError(rows, cols, format, "is negative");
+  const auto size = static_cast<std::uint64_t>(storage_bytes(format));
+  const auto r = static_cast<std::uint64_t>(rows);
+  const auto c = static_cast<std::uint64_t>(cols);
+  if (c != 0 && r > (std::uint64_t{1} << 62) / c / size) {
+    throw TableShapeError(rows, cols, format, "needs more than 2^62 bytes");
   }
+  const std::uint64_t bytes = r * c * size;
+  check_memory_available(bytes, "a " + std::to_string(rows) + " x " + std::to_string(cols) + " " +
+                                    std::string(format_of(format).name) + " table");
+  return static_cast<std::size_t>(bytes);
+}
+
+}  // namespace
+
+void Table::AlignedDelete::operator()(std::byte* p) const { ::operator delete[](p, buffer_alignment); }
+
+void Table::allocate(std::size_t bytes) {
+  try {
+    // At least one byte, so data_ is never null for an empty table.
+    owned_.reset(static_cast<std::byte*>(::operator new[](bytes == 0 ? 1 : bytes, buffer_alignment)));
+  } catch (const std::bad_alloc&) {
+    throw TableShapeError(rows, cols, format, "could not be allocated (" + std::to_string(bytes) + " bytes)");
+  }
+  data_ = owned_.get();
+}
+
+Table::Table(const Table& other) : rows(other.rows), cols(other.cols), format(other.format) {
+  if (other.data_ != nullptr) {
+    allocate(other.bytes().size());
+    std::memcpy(owned_.get(), other.data_, other.bytes().size());
+  }
+}
+
+Table& Table::operator=(const Table& other) {
+  if (this != &other) {
+    Table copy(other);
+    *this = std::move(copy);
+  }
+  return *this;
+}
+
+void Table::set(std::int64_t row, std::int64_t col, double x) {
+  std::byte* p = mutable_data() + (row * cols + col) * storage_bytes(format);
+  switch (format) {
+    case FormatId::float64:
+      std::memcpy(p, &x, sizeof x);
+      return;
+    case FormatId::float32: {
+      // The conversion rounds to nearest even (the default rounding mode, which
+      // pecheck never changes), with subnormals and overflow to infinity.
+      const auto f = static_cast<float>(x);
+      std::memcpy(p, &f, sizeof f);
+      return;
+    }
+    case FormatId::float16: {
+      const std::uint16_t bits = round_to_float16_bits(x);
+      std::memcpy(p, &bits, sizeof bits);
+      return;
+    }
+    case FormatId::bfloat16: {
+      const std::uint16_t bits = round_to_bfloat16_bits(x);
+      std::memcpy(p, &bits, sizeof bits);
+      return;
+    }
+  }
+}
+
+Table make_uninitialized_table(std::int64_t rows, std::int64_t cols, FormatId format) {
+  const std::size_t bytes = checked_bytes(rows, cols, format);
   Table table;
   table.rows = rows;
   table.cols = cols;
   table.format = format;
-  try {
-    table.values.assign(static_cast<std::size_t>(rows * cols), 0.0);
-  } catch (const std::bad_alloc&) {
-    throw ConventionError("table shape " + shape + " could not be allocated");
+  table.allocate(bytes);
+  return table;
+}
+
+Table make_table(std::int64_t rows, std::int64_t cols, FormatId format) {
+  Table table = make_uninitialized_table(rows, cols, format);
+  // All-zero bytes are +0 in every format.
+  std::memset(table.owned_.get(), 0, table.bytes().size());
+  return table;
+}
+
+namespace {
+
+// x rounded to format through the hot-path conversions (exact, see half_bits.hpp).
+double rounded_to(double x, FormatId format) {
+  switch (format) {
+    case FormatId::float64:
+      return x;
+    case FormatId::float32:
+      return static_cast<double>(static_cast<float>(x));
+    case FormatId::float16:
+      return float16_bits_to_double(round_to_float16_bits(x));
+    case FormatId::bfloat16:
+      return bfloat16_bits_to_double(round_to_bfloat16_bits(x));
+  }
+  return x;
+}
+
+}  // namespace
+
+std::optional<TableEntry> first_entry_outside(const TableView& view, FormatId format) {
+  if (storage_bytes(format) >= storage_bytes(view.format()) && format != FormatId::bfloat16 &&
+      !(format == FormatId::float16 && view.format() == FormatId::bfloat16)) {
+    return std::nullopt;  // a format at least as wide holds every value (bfloat16 and float16 hold different ones)
+  }
+  for (std::int64_t r = 0; r < view.rows(); ++r) {
+    for (std::int64_t c = 0; c < view.cols(); ++c) {
+      const double x = view.at(r, c);
+      if (x == x && rounded_to(x, format) != x) return TableEntry{r, c};
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<double> table_doubles(const TableView& view) {
+  std::vector<double> values;
+  values.reserve(static_cast<std::size_t>(view.rows() * view.cols()));
+  for (std::int64_t r = 0; r < view.rows(); ++r) {
+    for (std::int64_t c = 0; c < view.cols(); ++c) values.push_back(view.at(r, c));
+  }
+  return values;
+}
+
+Table convert_table(const TableView& view, FormatId format) {
+  Table table = make_uninitialized_table(view.rows(), view.cols(), format);
+  for (std::int64_t r = 0; r < view.rows(); ++r) {
+    for (std::int64_t c = 0; c < view.cols(); ++c) table.set(r, c, view.at(r, c));
+  }
+  return table;
+}
+
+Table copy_table(const TableView& view) {
+  Table table = make_uninitialized_table(view.rows(), view.cols(), view.format());
+  const auto element = static_cast<std::size_t>(storage_bytes(view.format()));
+  const auto row_bytes = static_cast<std::size_t>(view.cols()) * element;
+  std::byte* out = table.mutable_bytes().data();
+  const auto* in = static_cast<const std::byte*>(view.data());
+  for (std::int64_t r = 0; r < view.rows(); ++r) {
+    std::memcpy(out + static_cast<std::size_t>(r) * row_bytes,
+                in + static_cast<std::size_t>(r * view.stride()) * element, row_bytes);
   }
   return table;
 }

@@ -1,18 +1,34 @@
 #include "table_codec.hpp"
 
-#include <cstdio>
+#include <algorithm>
+#include <bit>
+#include <cstring>
 #include <limits>
+#include <stdexcept>
+#include <vector>
 
-#include "float_bits.hpp"
-#include "pecheck/convention.hpp"
-#include "pecheck/table_file.hpp"
+#include "pecheck/atomic_file.hpp"
+#include "pecheck/memory_limit.hpp"
+#include "pecheck/table_errors.hpp"
 
 namespace pecheck::detail {
 
 namespace {
 
-// make_table's limit, checked here first so the error names the file.
-constexpr std::uint64_t max_entries = std::uint64_t{1} << 31;
+// Block size for reads and writes that convert: large enough that a call
+// costs nothing beside the copy, small enough to stay in L2.
+constexpr std::size_t block_bytes = std::size_t{1} << 20;
+
+void swap_elements(std::span<std::byte> bytes, int itemsize) {
+  for (std::size_t k = 0; k + static_cast<std::size_t>(itemsize) <= bytes.size(); k += static_cast<std::size_t>(itemsize)) {
+    std::reverse(bytes.begin() + static_cast<std::ptrdiff_t>(k),
+                 bytes.begin() + static_cast<std::ptrdiff_t>(k) + itemsize);
+  }
+}
+
+bool host_order_is(ByteOrder order) {
+  return (order == ByteOrder::little) == (std::endian::native == std::endian::little);
+}
 
 }  // namespace
 
@@ -34,45 +50,105 @@ std::uint64_t checked_entries(std::uint64_t rows, std::uint64_t cols, int itemsi
   return entries;
 }
 
-Table make_checked_table(std::uint64_t rows, std::uint64_t cols, FormatId format, std::string_view name) {
-  if (cols != 0 && rows > max_entries / cols) {
-    throw TableFileError(name, "shape", std::to_string(rows) + " x " + std::to_string(cols) + " is too many values",
-                         "at most 2^31 values");
-  }
+Table read_table_payload(const ByteSource& source, std::uint64_t offset, std::uint64_t rows, std::uint64_t cols,
+                         FormatId format, ByteOrder byte_order, StorageOrder storage_order) {
+  Table table;
   try {
-    return make_table(static_cast<std::int64_t>(rows), static_cast<std::int64_t>(cols), format);
-  } catch (const ConventionError& error) {
-    throw TableFileError(name, "shape", error.what(), "a table that fits in memory");
+    table = make_uninitialized_table(static_cast<std::int64_t>(rows), static_cast<std::int64_t>(cols), format);
+  } catch (const MemoryLimitError& error) {
+    throw TableFileError(source.name(), "shape", error.what(), "a table that fits in memory");
+  } catch (const TableShapeError& error) {
+    throw TableFileError(source.name(), "shape", error.what(), "a table that fits in memory");
   }
+  const std::span<std::byte> out = table.mutable_bytes();
+  const int itemsize = storage_bytes(format);
+  const bool swap = !host_order_is(byte_order);
+  if (storage_order == StorageOrder::row_major || rows <= 1 || cols <= 1) {
+    // Straight into the table's storage, then swapped in place if need be.
+    for (std::size_t done = 0; done < out.size();) {
+      const std::size_t count = std::min(out.size() - done, block_bytes * 64);
+      source.read(offset + done, out.subspan(done, count));
+      if (swap) swap_elements(out.subspan(done, count), itemsize);
+      done += count;
+    }
+    return table;
+  }
+  // Fortran order stores column after column: stored element k is (k % rows, k / rows).
+  std::vector<std::byte> block(block_bytes);
+  const std::uint64_t entries = rows * cols;
+  const std::uint64_t per_block = block_bytes / static_cast<std::uint64_t>(itemsize);
+  for (std::uint64_t first = 0; first < entries; first += per_block) {
+    const std::uint64_t count = std::min(per_block, entries - first);
+    const std::span<std::byte> chunk(block.data(), count * static_cast<std::uint64_t>(itemsize));
+    source.read(offset + first * static_cast<std::uint64_t>(itemsize), chunk);
+    if (swap) swap_elements(chunk, itemsize);
+    for (std::uint64_t j = 0; j < count; ++j) {
+      const std::uint64_t k = first + j;
+      const std::uint64_t index = (k % rows) * cols + k / rows;
+      std::memcpy(out.data() + index * static_cast<std::uint64_t>(itemsize),
+                  chunk.data() + j * static_cast<std::uint64_t>(itemsize), static_cast<std::size_t>(itemsize));
+    }
+  }
+  return table;
 }
 
-void check_table_shape(const Table& table, std::string_view name) {
-  const std::string shape = std::to_string(table.rows) + " x " + std::to_string(table.cols);
-  if (table.rows < 0 || table.cols < 0) throw TableFileError(name, "table", "shape " + shape + " is negative", "rows, cols >= 0");
-  const auto rows = static_cast<std::uint64_t>(table.rows);
-  const auto cols = static_cast<std::uint64_t>(table.cols);
-  if ((cols != 0 && rows > max_entries / cols) || rows * cols != table.values.size()) {
-    throw TableFileError(name, "table",
-                         "shape " + shape + " does not match its " + std::to_string(table.values.size()) + " values",
-                         "rows * cols values");
-  }
+std::uint64_t payload_bytes(const TableView& view, FormatId stored) {
+  return static_cast<std::uint64_t>(view.rows()) * static_cast<std::uint64_t>(view.cols()) *
+         static_cast<std::uint64_t>(storage_bytes(stored));
 }
 
-std::uint64_t table_value_bits(const Table& table, std::size_t k, FormatId stored, std::string_view name) {
-  const double value = table.values[k];
-  const auto own = encode_float_bits(value, table.format);
-  if (!own) {
-    const auto cols = static_cast<std::size_t>(table.cols);
-    char number[32];
-    std::snprintf(number, sizeof number, "%.17g", value);
-    const std::string format_name(detail::format_name(table.format));
-    throw TableFileError(name, "value at row " + std::to_string(k / cols) + ", column " + std::to_string(k % cols),
-                         std::string(number) + " is not a " + format_name + " value",
-                         "every value exactly representable in " + format_name);
+void write_table_payload(const TableView& view, FormatId stored, const ByteSink& sink) {
+  const int itemsize = storage_bytes(stored);
+  const bool little_host = std::endian::native == std::endian::little;
+  if (stored == view.format() && little_host && view.contiguous()) {
+    const auto* data = static_cast<const std::byte*>(view.data());
+    sink({data, static_cast<std::size_t>(payload_bytes(view, stored))});
+    return;
   }
-  if (stored == table.format) return *own;
-  // A wider format holds every value of the narrower one exactly.
-  return *encode_float_bits(value, stored);
+  // A row at a time through a block: converted to `stored` (only bfloat16 to
+  // float32, exact: the bfloat16 bits are the top half of the float32's) and
+  // to little endian.
+  std::vector<std::byte> block;
+  const auto row_bytes = static_cast<std::size_t>(view.cols()) * static_cast<std::size_t>(itemsize);
+  block.reserve(std::max(block_bytes, row_bytes));
+  for (std::int64_t r = 0; r < view.rows(); ++r) {
+    const std::size_t at = block.size();
+    block.resize(at + row_bytes);
+    std::byte* out = block.data() + at;
+    if (stored == view.format()) {
+      const auto* row = static_cast<const std::byte*>(view.data()) +
+                        static_cast<std::size_t>(r * view.stride()) * static_cast<std::size_t>(itemsize);
+      std::memcpy(out, row, row_bytes);
+    } else if (view.format() == FormatId::bfloat16 && stored == FormatId::float32) {
+      const std::span<const std::uint16_t> row = view.row<std::uint16_t>(r);
+      for (std::size_t c = 0; c < row.size(); ++c) {
+        const std::uint32_t bits = std::uint32_t{row[c]} << 16;
+        std::memcpy(out + c * 4, &bits, 4);
+      }
+    } else {
+      throw std::logic_error("write_table_payload: a " + std::string(format_of(view.format()).name) +
+                             " table cannot be stored as " + std::string(format_of(stored).name));
+    }
+    if (!little_host) swap_elements({out, row_bytes}, itemsize);
+    if (block.size() >= block_bytes) {
+      sink(block);
+      block.clear();
+    }
+  }
+  if (!block.empty()) sink(block);
+}
+
+void write_table_atomically(const std::filesystem::path& path, std::span<const std::byte> header,
+                            const TableView& view, FormatId stored) {
+  try {
+    AtomicFile file(path);
+    file.write(header);
+    write_table_payload(view, stored, [&](std::span<const std::byte> bytes) { file.write(bytes); });
+    file.commit();
+  } catch (const FileWriteError& error) {
+    // The message already reads "<path>: write: <reason> (expected ...)".
+    throw TableFileError(error.what());
+  }
 }
 
 }  // namespace pecheck::detail

@@ -1,12 +1,18 @@
-// What both table formats do the same way: check a claimed shape against the
-// bytes present before allocating, and turn table values into stored bits.
+// What both table file formats do the same way: check a claimed shape against
+// the bytes present before allocating, read the payload straight into the
+// table's typed storage, and write the payload from it.
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 
+#include "byte_source.hpp"
 #include "pecheck/table.hpp"
+#include "pecheck/table_file.hpp"
 
 namespace pecheck::detail {
 
@@ -17,16 +23,26 @@ namespace pecheck::detail {
 std::uint64_t checked_entries(std::uint64_t rows, std::uint64_t cols, int itemsize, std::uint64_t data_bytes,
                               std::string_view name, std::string_view field, const std::string& what);
 
-// make_table for a shape already checked against the file, with its limit
-// (2^31 entries) and allocation failure reported as TableFileError.
-Table make_checked_table(std::uint64_t rows, std::uint64_t cols, FormatId format, std::string_view name);
+// The table a checked header describes, read from source at offset: rows *
+// cols elements of format's storage width in byte_order, stored row after row
+// or column after column. A table this machine cannot hold is a TableFileError
+// naming the size it needs, raised before anything is allocated.
+Table read_table_payload(const ByteSource& source, std::uint64_t offset, std::uint64_t rows, std::uint64_t cols,
+                         FormatId format, ByteOrder byte_order, StorageOrder storage_order);
 
-// The writer's precondition: rows, cols >= 0 and rows * cols values.
-void check_table_shape(const Table& table, std::string_view name);
+// Receives a writer's bytes in order: an AtomicFile, or a vector in memory.
+using ByteSink = std::function<void(std::span<const std::byte>)>;
 
-// The bits of table.values[k] stored as format stored (table.format itself,
-// or float32 for a bfloat16 table in .npy); TableFileError naming the row and
-// column when the value is not exactly a value of table.format.
-std::uint64_t table_value_bits(const Table& table, std::size_t k, FormatId stored, std::string_view name);
+// The view's values as `stored` (the view's own format, or float32 for a
+// bfloat16 table in .npy, which holds every bfloat16 value exactly), little
+// endian, row-major. A contiguous view in its own format on a little-endian
+// machine is handed to the sink as it is, in one piece.
+void write_table_payload(const TableView& view, FormatId stored, const ByteSink& sink);
+
+std::uint64_t payload_bytes(const TableView& view, FormatId stored);
+
+// header then the payload, atomically; a failure is a TableFileError naming path.
+void write_table_atomically(const std::filesystem::path& path, std::span<const std::byte> header,
+                            const TableView& view, FormatId stored);
 
 }  // namespace pecheck::detail

@@ -39,10 +39,7 @@ class TableFileSubject final : public Subject {
                          "; asked for rows [" + std::to_string(request.row_offset) + ", " +
                          std::to_string(request.row_offset + request.rows) + ") at width " + std::to_string(request.dim));
     }
-    Table part = make_table(request.rows, request.dim, format);
-    std::copy(table_.values.begin() + first * table_.cols, table_.values.begin() + (first + request.rows) * table_.cols,
-              part.values.begin());
-    return part;
+    return copy_table(table_.view().row_block(first, request.rows));
   }
 
  private:

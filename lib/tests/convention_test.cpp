@@ -1,4 +1,6 @@
 #include "pecheck/convention.hpp"
+#include "pecheck/memory_limit.hpp"
+#include "pecheck/table_errors.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,6 +8,13 @@
 #include <set>
 
 #include "pecheck/table.hpp"
+#include "pecheck/testing/table_values.hpp"
+
+using pecheck::testing::fill_table;
+using pecheck::testing::flat_at;
+using pecheck::testing::flat_set;
+using pecheck::testing::table_of;
+using pecheck::testing::values_of;
 
 namespace pecheck {
 namespace {
@@ -153,10 +162,10 @@ TEST(Describe, namesEachPresetsFormulaDistinctly) {
 }
 
 TEST(Tables, impossibleShapesAreRefusedBeforeAllocating) {
-  EXPECT_THROW(make_table(-1, 4, FormatId::float32), ConventionError);
-  EXPECT_THROW(make_table(std::int64_t{1} << 40, 1024, FormatId::float32), ConventionError);
+  EXPECT_THROW(make_table(-1, 4, FormatId::float32), TableShapeError);
+  EXPECT_THROW(make_table(std::int64_t{1} << 40, 1024, FormatId::float32), MemoryLimitError);
   const Table table = make_table(3, 5, FormatId::float16);
-  EXPECT_EQ(table.values.size(), 15u);
+  EXPECT_EQ(static_cast<std::size_t>(table.rows * table.cols), 15u);
 }
 
 }  // namespace

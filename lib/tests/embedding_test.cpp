@@ -10,10 +10,18 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pecheck/double_double.hpp"
 #include "pecheck/subject.hpp"
+#include "pecheck/testing/table_values.hpp"
+
+using pecheck::testing::fill_table;
+using pecheck::testing::flat_at;
+using pecheck::testing::flat_set;
+using pecheck::testing::table_of;
+using pecheck::testing::values_of;
 
 namespace pecheck {
 namespace {
@@ -121,8 +129,8 @@ RC_GTEST_PROP(AddEmbeddings, roundsEachOperationOnceInTheFormat, ()) {
   const std::int64_t d = *rc::gen::inRange<std::int64_t>(1, 9).as("d");
   Table embeddings = make_table(3, d, id);
   Table encoding = make_table(2, d, id);
-  for (double& v : embeddings.values) v = *finite_format_value(id);
-  for (double& v : encoding.values) v = *finite_format_value(id);
+  fill_table(embeddings, [&] { return *finite_format_value(id); });
+  fill_table(encoding, [&] { return *finite_format_value(id); });
   const double scale = *finite_format_value(id).as("scale");
   const std::vector<std::int64_t> ids = {2, 0, 1, 2};
   const std::vector<std::int64_t> positions = {0, 1, 1, 0};
@@ -139,33 +147,31 @@ RC_GTEST_PROP(AddEmbeddings, fusedFloat32PathGivesTheSameBitsAsTheGenericPath, (
   const std::int64_t d = *rc::gen::inRange<std::int64_t>(1, 40).as("d");
   Table embeddings = make_table(4, d, FormatId::float32);
   Table encoding = make_table(3, d, FormatId::float32);
-  for (double& v : embeddings.values) v = *finite_format_value(FormatId::float32);
-  for (double& v : encoding.values) v = *finite_format_value(FormatId::float32);
+  fill_table(embeddings, [&] { return *finite_format_value(FormatId::float32); });
+  fill_table(encoding, [&] { return *finite_format_value(FormatId::float32); });
   const double scale = *finite_format_value(FormatId::float32).as("scale");
   const std::vector<std::int64_t> ids = {3, 1, 0, 3, 2};
   const std::vector<std::int64_t> positions = {0, 2, 1, 1, 0};
   const Table generic = add_embeddings({&embeddings, &encoding, ids, positions, scale}, FormatId::float32);
 
-  const std::vector<float> vocabulary(embeddings.values.begin(), embeddings.values.end());
-  const std::vector<float> table(encoding.values.begin(), encoding.values.end());
   std::vector<float> fused(ids.size() * static_cast<std::size_t>(d));
-  add_embeddings_float32(vocabulary, table, d, ids, positions, static_cast<float>(scale), fused);
+  add_embeddings_float32(std::as_const(embeddings).storage<float>(), std::as_const(encoding).storage<float>(), d, ids, positions, static_cast<float>(scale), fused);
   for (std::size_t i = 0; i < fused.size(); ++i) {
-    RC_ASSERT(same_bits(generic.values[i], static_cast<double>(fused[i]), format_of(FormatId::float32)));
+    RC_ASSERT(same_bits(flat_at(generic, static_cast<std::int64_t>(i)), static_cast<double>(fused[i]), format_of(FormatId::float32)));
   }
 }
 
 TEST(AddEmbeddings, followsIeeeSignedZeroRules) {
   Table embeddings = make_table(1, 3, FormatId::bfloat16);
   Table encoding = make_table(1, 3, FormatId::bfloat16);
-  embeddings.values = {-0.0, -0.0, 0.0};
-  encoding.values = {0.0, -0.0, -0.0};
+  embeddings = table_of(embeddings.rows, embeddings.cols, embeddings.format, {-0.0, -0.0, 0.0});
+  encoding = table_of(encoding.rows, encoding.cols, encoding.format, {0.0, -0.0, -0.0});
   const std::vector<std::int64_t> ids = {0};
   const std::vector<std::int64_t> positions = {0};
   const Table x = add_embeddings({&embeddings, &encoding, ids, positions, 2.0}, FormatId::bfloat16);
-  EXPECT_FALSE(std::signbit(x.values[0])) << "2 * -0 = -0, and -0 + +0 = +0 in round-to-nearest";
-  EXPECT_TRUE(std::signbit(x.values[1])) << "-0 + -0 = -0";
-  EXPECT_FALSE(std::signbit(x.values[2])) << "+0 + -0 = +0";
+  EXPECT_FALSE(std::signbit(flat_at(x, static_cast<std::int64_t>(0)))) << "2 * -0 = -0, and -0 + +0 = +0 in round-to-nearest";
+  EXPECT_TRUE(std::signbit(flat_at(x, static_cast<std::int64_t>(1)))) << "-0 + -0 = -0";
+  EXPECT_FALSE(std::signbit(flat_at(x, static_cast<std::int64_t>(2)))) << "+0 + -0 = +0";
 }
 
 TEST(AddEmbeddings, overflowsToInfinityAsTheFormatWould) {
@@ -173,21 +179,21 @@ TEST(AddEmbeddings, overflowsToInfinityAsTheFormatWould) {
     const Format& format = format_of(id);
     Table embeddings = make_table(1, 2, id);
     Table encoding = make_table(1, 2, id);
-    embeddings.values = {largest_finite(format), -largest_finite(format)};
-    encoding.values = {0.0, 1.0};
+    embeddings = table_of(embeddings.rows, embeddings.cols, embeddings.format, {largest_finite(format), -largest_finite(format)});
+    encoding = table_of(encoding.rows, encoding.cols, encoding.format, {0.0, 1.0});
     const std::vector<std::int64_t> ids = {0};
     const std::vector<std::int64_t> positions = {0};
     const Table x = add_embeddings({&embeddings, &encoding, ids, positions, 2.0}, id);
-    EXPECT_EQ(x.values[0], std::numeric_limits<double>::infinity()) << format.name;
-    EXPECT_EQ(x.values[1], -std::numeric_limits<double>::infinity()) << format.name;
+    EXPECT_EQ(flat_at(x, static_cast<std::int64_t>(0)), std::numeric_limits<double>::infinity()) << format.name;
+    EXPECT_EQ(flat_at(x, static_cast<std::int64_t>(1)), -std::numeric_limits<double>::infinity()) << format.name;
     // The largest value plus a quarter of its ulp (less than half) rounds back to it.
     const double quarter_ulp = std::ldexp(1.0, format.max_exponent - format.precision - 1);  // ulp = 2^(emax - p + 1)
     Table near = make_table(1, 1, id);
-    near.values = {quarter_ulp};
+    near = table_of(near.rows, near.cols, near.format, {quarter_ulp});
     Table top = make_table(1, 1, id);
-    top.values = {largest_finite(format)};
+    top = table_of(top.rows, top.cols, top.format, {largest_finite(format)});
     const Table y = add_embeddings({&top, &near, ids, positions, 1.0}, id);
-    EXPECT_EQ(y.values[0], largest_finite(format)) << format.name;
+    EXPECT_EQ(flat_at(y, static_cast<std::int64_t>(0)), largest_finite(format)) << format.name;
   }
 }
 
@@ -196,24 +202,24 @@ TEST(AddEmbeddings, overflowsToInfinityAsTheFormatWould) {
 TEST(ConcatEmbeddings, placesTheScaledTokenRowBeforeTheEncodingRow) {
   Table embeddings = make_table(2, 2, FormatId::float32);
   Table encoding = make_table(3, 3, FormatId::float32);
-  embeddings.values = {1.5, -0.0, 3.0, 0.25};
-  encoding.values = {0.0, 1.0, -1.0, 0.5, 0.75, -0.0, 2.0, 4.0, 8.0};
+  embeddings = table_of(embeddings.rows, embeddings.cols, embeddings.format, {1.5, -0.0, 3.0, 0.25});
+  encoding = table_of(encoding.rows, encoding.cols, encoding.format, {0.0, 1.0, -1.0, 0.5, 0.75, -0.0, 2.0, 4.0, 8.0});
   const std::vector<std::int64_t> ids = {1, 0};
   const std::vector<std::int64_t> positions = {2, 1};
   const Table x = concat_embeddings({&embeddings, &encoding, ids, positions, 2.0}, FormatId::float32);
   ASSERT_EQ(x.cols, 5);
-  EXPECT_EQ(x.values, (std::vector<double>{6.0, 0.5, 2.0, 4.0, 8.0, 3.0, -0.0, 0.5, 0.75, -0.0}));
+  EXPECT_EQ(values_of(x), (std::vector<double>{6.0, 0.5, 2.0, 4.0, 8.0, 3.0, -0.0, 0.5, 0.75, -0.0}));
   EXPECT_TRUE(std::signbit(x.at(1, 1))) << "2 * -0 keeps its sign";
   EXPECT_TRUE(std::signbit(x.at(1, 4))) << "the encoding row is copied bit for bit";
 }
 
 TEST(ZeroPad, putsPositiveZeroColumnsOnEachSide) {
   Table table = make_table(2, 2, FormatId::float16);
-  table.values = {1.0, -0.0, 2.0, 3.0};
+  table = table_of(table.rows, table.cols, table.format, {1.0, -0.0, 2.0, 3.0});
   const Table padded = zero_pad(table, 1, 2);
   ASSERT_EQ(padded.cols, 5);
   EXPECT_EQ(padded.format, FormatId::float16);
-  EXPECT_EQ(padded.values, (std::vector<double>{0.0, 1.0, -0.0, 0.0, 0.0, 0.0, 2.0, 3.0, 0.0, 0.0}));
+  EXPECT_EQ(values_of(padded), (std::vector<double>{0.0, 1.0, -0.0, 0.0, 0.0, 0.0, 2.0, 3.0, 0.0, 0.0}));
   EXPECT_FALSE(std::signbit(padded.at(0, 0)));
   EXPECT_TRUE(std::signbit(padded.at(0, 2)));
   EXPECT_THROW(zero_pad(table, -1, 0), SubjectError);
@@ -246,10 +252,12 @@ TEST(AddEmbeddings, rejectsBadInputWithAMessageNamingIt) {
                        "positions");
   expect_subject_error([&] { add_embeddings({&embeddings, &encoding, ids, positions, 0.1}, FormatId::bfloat16); },
                        "scale");
-  embeddings.at(1, 2) = 0.1;  // not a bfloat16 value
-  expect_subject_error([&] { add_embeddings({&embeddings, &encoding, ids, positions, 1.0}, FormatId::bfloat16); },
+  // A float32 table may be given for a bfloat16 operation when its rows hold bfloat16 values.
+  Table wide = convert_table(embeddings, FormatId::float32);
+  wide.set(1, 2, 0.1);  // not a bfloat16 value
+  expect_subject_error([&] { add_embeddings({&wide, &encoding, ids, positions, 1.0}, FormatId::bfloat16); },
                        "row 1, column 2");
-  const Table rounded = rounded_to(embeddings, FormatId::bfloat16);
+  const Table rounded = rounded_to(wide, FormatId::bfloat16);
   EXPECT_NO_THROW(add_embeddings({&rounded, &encoding, ids, positions, 1.0}, FormatId::bfloat16));
 }
 
@@ -330,16 +338,16 @@ TEST(FastSubject, offersTheEmbeddingOperationsWithTheCorrectlyRoundedScale) {
   Table embeddings = make_table(2, 4, FormatId::float32);
   Table encoding = make_table(2, 4, FormatId::float32);
   for (std::size_t i = 0; i < 8; ++i) {
-    embeddings.values[i] = static_cast<double>(static_cast<float>(0.1 * static_cast<double>(i) - 0.3));
-    encoding.values[i] = static_cast<double>(static_cast<float>(std::sin(static_cast<double>(i))));
+    flat_set(embeddings, static_cast<std::int64_t>(i), static_cast<double>(static_cast<float>(0.1 * static_cast<double>(i) - 0.3)));
+    flat_set(encoding, static_cast<std::int64_t>(i), static_cast<double>(static_cast<float>(std::sin(static_cast<double>(i)))));
   }
   const std::vector<std::int64_t> ids = {1, 0, 1};
   const std::vector<std::int64_t> positions = {0, 1, 1};
   const double scale = subject->embedding_scale(4, FormatId::float32);
   const EmbeddingInput input{&embeddings, &encoding, ids, positions, scale};
-  EXPECT_EQ(subject->add_embeddings(input, FormatId::float32).values, add_embeddings(input, FormatId::float32).values);
-  EXPECT_EQ(subject->concat_embeddings(input, FormatId::float32).values,
-            concat_embeddings(input, FormatId::float32).values);
+  EXPECT_EQ(values_of(subject->add_embeddings(input, FormatId::float32)), values_of(add_embeddings(input, FormatId::float32)));
+  EXPECT_EQ(values_of(subject->concat_embeddings(input, FormatId::float32)),
+            values_of(concat_embeddings(input, FormatId::float32)));
 }
 
 }  // namespace

@@ -6,6 +6,13 @@
 #include "pecheck/npy.hpp"
 #include "pecheck/safetensors.hpp"
 #include "table_file_testing.hpp"
+#include "pecheck/testing/table_values.hpp"
+
+using pecheck::testing::fill_table;
+using pecheck::testing::flat_at;
+using pecheck::testing::flat_set;
+using pecheck::testing::table_of;
+using pecheck::testing::values_of;
 
 namespace pecheck {
 namespace {
@@ -37,12 +44,12 @@ TEST(TableFileKind, isChosenByExtensionIgnoringCase) {
 TEST(TableFile, readAndWriteDispatchOnTheExtension) {
   TempDir dir;
   Table table = make_table(2, 2, FormatId::bfloat16);
-  table.values = {1.0, -0.5, 0x1p-133, 3.0};  // 2^-133 is bfloat16's smallest subnormal
+  table = table_of(table.rows, table.cols, table.format, {1.0, -0.5, 0x1p-133, 3.0});  // 2^-133 is bfloat16's smallest subnormal
   for (const char* name : {"t.npy", "t.safetensors"}) {
     SCOPED_TRACE(name);
     write_table_file(dir / name, table);
     const TableFile read = read_table_file(dir / name);
-    EXPECT_EQ(read.table.values, table.values);
+    EXPECT_EQ(values_of(read.table), values_of(table));
   }
   EXPECT_EQ(read_table_file(dir / "t.npy").table.format, FormatId::float32) << ".npy has no bfloat16";
   EXPECT_EQ(read_table_file(dir / "t.safetensors").table.format, FormatId::bfloat16);

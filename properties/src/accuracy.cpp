@@ -55,16 +55,17 @@ std::string abs_bound_text(const AbsoluteBoundCheck& check) {
   return text;
 }
 
-Measurement measure_accuracy(const Table& computed, const std::vector<DoubleDouble>& exact, const Convention& convention,
+Measurement measure_accuracy(const TableView& computed, const std::vector<DoubleDouble>& exact, const Convention& convention,
                              const TableRequest& request, double budget_ulp, std::string budget_source,
                              const Float64AngleAllowance* allowance) {
-  if (computed.values.size() != exact.size()) {
-    throw std::invalid_argument("measure_accuracy: the table has " + std::to_string(computed.values.size()) +
+  const auto entries = static_cast<std::size_t>(computed.rows() * computed.cols());
+  if (entries != exact.size()) {
+    throw std::invalid_argument("measure_accuracy: the table has " + std::to_string(entries) +
                                 " entries but " + std::to_string(exact.size()) + " exact values were given");
   }
-  const Format& format = format_of(computed.format);
+  const Format& format = format_of(computed.format());
   Measurement m;
-  m.format = computed.format;
+  m.format = computed.format();
   m.budget_ulp = budget_ulp;
   m.budget_source = std::move(budget_source);
   m.ulp_histogram.upper_edges = histogram_edges();
@@ -76,7 +77,8 @@ Measurement measure_accuracy(const Table& computed, const std::vector<DoubleDoub
   std::int64_t worst_index = -1;
   std::int64_t worst_bound_index = -1;
   for (std::size_t k = 0; k < exact.size(); ++k) {
-    const double value = computed.values[k];
+    const auto index = static_cast<std::int64_t>(k);
+    const double value = computed.at(index / computed.cols(), index % computed.cols());
     const UlpError error = ulp_error(value, exact[k], format);
     const double abs_error = absolute_error(value, exact[k]);
     ++m.entries;
@@ -89,11 +91,10 @@ Measurement measure_accuracy(const Table& computed, const std::vector<DoubleDoub
     count_in_histogram(m.ulp_histogram, error.ulps);
     if (worst_index < 0 || error.ulps > m.max_ulp) {
       m.max_ulp = error.ulps;
-      worst_index = static_cast<std::int64_t>(k);
+      worst_index = index;
     }
     if (allowance != nullptr && error.ulps > budget_ulp) {
-      const auto index = static_cast<std::int64_t>(k);
-      const double bound = allowance->bound(request.row_offset + index / computed.cols, index % computed.cols, exact[k]);
+      const double bound = allowance->bound(request.row_offset + index / computed.cols(), index % computed.cols(), exact[k]);
       // A bound of 0 (an entry computed exactly) admits nothing but the exact value.
       const double ratio = bound > 0.0 ? abs_error / bound : std::numeric_limits<double>::infinity();
       AbsoluteBoundCheck& check = *m.abs_bound;
@@ -111,17 +112,17 @@ Measurement measure_accuracy(const Table& computed, const std::vector<DoubleDoub
   m.rms_ulp = measured > 0 ? std::sqrt(sum_squares / static_cast<double>(measured)) : 0.0;
   const auto input_at = [&](std::int64_t index) {
     WorstInput input;
-    input.row = request.row_offset + index / computed.cols;
+    input.row = request.row_offset + index / computed.cols();
     input.position = position_of_row(convention, input.row);
-    input.column = index % computed.cols;
-    input.value = computed.values[static_cast<std::size_t>(index)];
+    input.column = index % computed.cols();
+    input.value = computed.at(index / computed.cols(), index % computed.cols());
     input.value_hex = hex_bits(input.value, format);
     input.exact = exact[static_cast<std::size_t>(index)];
     input.exact_text = support::decimal_text(input.exact, 21);
     input.abs_error = absolute_error(input.value, input.exact);
     return input;
   };
-  if (worst_index >= 0 && computed.cols > 0) m.worst = input_at(worst_index);
+  if (worst_index >= 0 && computed.cols() > 0) m.worst = input_at(worst_index);
   if (worst_bound_index >= 0) m.abs_bound->worst = input_at(worst_bound_index);
   return m;
 }

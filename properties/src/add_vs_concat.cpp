@@ -46,9 +46,9 @@ void require_shape(const Table& table, std::int64_t rows, std::int64_t cols, con
 // (the subject's zero_pad pads with +0, as torch.zeros does).
 Table negative_zero_pad(const Table& table, std::int64_t left, std::int64_t right) {
   Table out = make_table(table.rows, left + table.cols + right, table.format);
-  std::fill(out.values.begin(), out.values.end(), -0.0);
+  for (std::int64_t k = 0; k < out.size(); ++k) out.set_flat(k, -0.0);
   for (std::int64_t r = 0; r < table.rows; ++r) {
-    for (std::int64_t c = 0; c < table.cols; ++c) out.at(r, left + c) = table.at(r, c);
+    for (std::int64_t c = 0; c < table.cols; ++c) out.set(r, left + c, table.at(r, c));
   }
   return out;
 }
@@ -171,17 +171,21 @@ Outcome run_linearity(const Subject& subject, const RunConfig& config) {
     // Scale 1: the scale is the other family's subject; here e is E[t] itself.
     const Table x = subject.concat_embeddings({&embeddings, &encoding, ids, positions, 1.0}, id);
     require_shape(x, 1, d_t + d_p, "concat_embeddings");
-    const std::vector<double> e(embeddings.values.begin() + d_t, embeddings.values.end());
-    const std::vector<double> p(encoding.values.begin() + positions[0] * d_p,
-                                encoding.values.begin() + (positions[0] + 1) * d_p);
+    const std::vector<double> embedding_values = table_doubles(embeddings);
+    const std::vector<double> encoding_values = table_doubles(encoding);
+    const std::vector<double> x_values = table_doubles(x);
+    const std::vector<double> e(embedding_values.begin() + d_t, embedding_values.end());
+    const std::vector<double> p(encoding_values.begin() + positions[0] * d_p,
+                                encoding_values.begin() + (positions[0] + 1) * d_p);
     const double u = scaling_support::unit_roundoff(format);
     const double eta = scaling_support::underflow_error(format);
     int rows_differing = 0;
     for (std::int64_t i = 0; i < 3; ++i) {
-      const std::vector<double> w(weights.values.begin() + i * weights.cols, weights.values.begin() + (i + 1) * weights.cols);
+      const std::vector<double> weight_values = table_doubles(weights.view().row_block(i, 1));
+      const std::vector<double>& w = weight_values;
       // Exactly: W.concat(e, p) - W_e.e - W_p.p = 0 (every product exact as hi + lo).
       ExactSum difference;
-      for (std::size_t j = 0; j < n; ++j) difference.add_product(w[j], x.values[j]);
+      for (std::size_t j = 0; j < n; ++j) difference.add_product(w[j], x.flat(static_cast<std::int64_t>(j)));
       for (std::size_t j = 0; j < e.size(); ++j) difference.add_product(-w[j], e[j]);
       for (std::size_t j = 0; j < p.size(); ++j) difference.add_product(-w[e.size() + j], p[j]);
       if (!difference.is_zero()) {
@@ -192,12 +196,12 @@ Outcome run_linearity(const Subject& subject, const RunConfig& config) {
       // (Higham's model fl(a op b) = (a op b)(1 + delta) + eta: each side is off
       // the exact W x by its recursive-sum bound, the right side's last addition
       // adds u; the underflow terms are at most 2 eta per operation).
-      const double left = dot_in_format(w, x.values, 0, n, 0, format);
+      const double left = dot_in_format(w, x_values, 0, n, 0, format);
       const double right = round_to_format(dot_in_format(w, e, 0, e.size(), 0, format) +
                                                dot_in_format(w, p, e.size(), n, 0, format),
                                            format);
       double magnitude = 0.0;
-      for (std::size_t j = 0; j < n; ++j) magnitude += std::fabs(w[j] * x.values[j]);
+      for (std::size_t j = 0; j < n; ++j) magnitude += std::fabs(w[j] * x.flat(static_cast<std::int64_t>(j)));
       const auto longest = static_cast<double>(std::max(e.size(), p.size()));
       const double bound = ((gamma_n(static_cast<double>(n), u) + gamma_n(longest + 1, u)) * magnitude +
                             4.0 * static_cast<double>(n) * eta) * (1 + 0x1p-40);

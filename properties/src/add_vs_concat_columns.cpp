@@ -78,7 +78,7 @@ Outcome run_column_energy(const Subject& subject, const RunConfig& config) {
     double last_quarter = 0.0;
     double total = 0.0;
     for (std::int64_t c = 0; c < d; ++c) {
-      const double measured = column_variance(table.values, rows, d, c);
+      const double measured = column_variance(table_doubles(table), rows, d, c);
       const double expected = column_variance(reference, rows, d, c);
       if (std::fabs(measured - expected) > std::fabs(worst)) {
         worst = measured - expected;

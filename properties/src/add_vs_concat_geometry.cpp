@@ -122,8 +122,10 @@ Outcome run_near_orthogonality(const Subject& subject, const RunConfig& config) 
       const double s = subject.embedding_scale(d, formats[k]);
       const Table scaled = scaling_support::scaled_rows(subject, embeddings, s, formats[k]);
       const Table encoding = subject.encoding_table(scaling_support::paper_convention(), {positions, d, 0}, formats[k]);
-      RowMatrix a = Eigen::Map<const RowMatrix>(scaled.values.data(), vocab, d);
-      RowMatrix b = Eigen::Map<const RowMatrix>(encoding.values.data(), positions, d);
+      const std::vector<double> scaled_values = table_doubles(scaled);
+      const std::vector<double> encoding_values = table_doubles(encoding);
+      RowMatrix a = Eigen::Map<const RowMatrix>(scaled_values.data(), vocab, d);
+      RowMatrix b = Eigen::Map<const RowMatrix>(encoding_values.data(), positions, d);
       const double smallest_norm = a.rowwise().norm().minCoeff();
       a.rowwise().normalize();
       b.rowwise().normalize();

@@ -36,7 +36,7 @@ Table fetch_table(const Subject& subject, const SubjectCapabilities& capabilitie
   if (!capabilities.fixed_request) {
     Table table = subject.encoding_table(convention, request, format);
     if (table.rows != request.rows || table.cols != request.dim ||
-        table.values.size() != static_cast<std::size_t>(request.rows * request.dim)) {
+        static_cast<std::size_t>(table.size()) != static_cast<std::size_t>(request.rows * request.dim)) {
       throw SubjectError("subject '" + subject.name() + "' returned a " + std::to_string(table.rows) + " x " +
                          std::to_string(table.cols) + " table for " + rows_text(request));
     }
@@ -50,14 +50,11 @@ Table fetch_table(const Subject& subject, const SubjectCapabilities& capabilitie
   }
   const Table whole = subject.encoding_table(convention, fixed, format);
   if (whole.rows != fixed.rows || whole.cols != fixed.dim ||
-      whole.values.size() != static_cast<std::size_t>(fixed.rows * fixed.dim)) {
+      static_cast<std::size_t>(whole.size()) != static_cast<std::size_t>(fixed.rows * fixed.dim)) {
     throw SubjectError("subject '" + subject.name() + "' returned a " + std::to_string(whole.rows) + " x " +
                        std::to_string(whole.cols) + " table for " + rows_text(fixed));
   }
-  Table part = make_table(request.rows, request.dim, whole.format);
-  const auto first = whole.values.begin() + (request.row_offset - fixed.row_offset) * fixed.dim;
-  std::copy(first, first + request.rows * request.dim, part.values.begin());
-  return part;
+  return copy_table(whole.view().row_block(request.row_offset - fixed.row_offset, request.rows));
 }
 
 RowRange servable_rows(const SubjectCapabilities& capabilities, const Convention& convention) {

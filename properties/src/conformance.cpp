@@ -79,12 +79,12 @@ Outcome any_position(const Subject& subject, const RunConfig& config) {
     if (third_party) allowance.emplace(c.convention, c.request.dim, c.format);
     for (std::int64_t k = 0; k < computed.rows * computed.cols; ++k) {
       const auto index = static_cast<std::size_t>(k);
-      const UlpError error = ulp_error(computed.values[index], exact.exact[index], format);
+      const UlpError error = ulp_error(computed.flat(static_cast<std::int64_t>(index)), exact.exact[index], format);
       const std::int64_t row = c.request.row_offset + k / computed.cols;
       const std::string where = support::position_text(c.convention, row) + ", column " +
                                 std::to_string(k % computed.cols);
       const bool beyond_ulp = error.mismatch != Mismatch::none || !(error.ulps <= budget);
-      const double abs_error = absolute_error(computed.values[index], exact.exact[index]);
+      const double abs_error = absolute_error(computed.flat(static_cast<std::int64_t>(index)), exact.exact[index]);
       const double bound = beyond_ulp && allowance ? allowance->bound(row, k % computed.cols, exact.exact[index]) : 0.0;
       const bool within_bound = beyond_ulp && allowance && error.mismatch == Mismatch::none && abs_error <= bound;
       if (!within_bound && error.ulps / budget > worst_ratio) {
@@ -93,7 +93,7 @@ Outcome any_position(const Subject& subject, const RunConfig& config) {
       }
       if (beyond_ulp && !within_bound) {
         std::ostringstream message;
-        message << where << " holds " << support::value_text(computed.values[index], c.format) << "; the exact value is "
+        message << where << " holds " << support::value_text(computed.flat(static_cast<std::int64_t>(index)), c.format) << "; the exact value is "
                 << support::decimal_text(exact.exact[index]) << ": ";
         if (error.mismatch != Mismatch::none) {
           message << "a " << to_string(error.mismatch) << " mismatch";

@@ -39,7 +39,7 @@ double angle_error_bound(double delta) {
 std::vector<double> fetch_row(const Subject& subject, const SubjectCapabilities& capabilities, const EncodingCase& c,
                               std::int64_t row) {
   const Table table = support::fetch_table(subject, capabilities, c.convention, TableRequest{1, c.request.dim, row}, c.format);
-  return table.values;
+  return table_doubles(table);
 }
 
 // The first row at or after `row` (or before, if none fits) such that row

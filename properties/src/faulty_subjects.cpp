@@ -27,7 +27,11 @@ class SinCosSwapped final : public ForwardingSubject {
   Table encoding_table(const Convention& convention, const TableRequest& request, FormatId format) const override {
     Table table = inner().encoding_table(convention, request, format);
     for (const support::FrequencyPair& pair : support::frequency_pairs(convention, request.dim)) {
-      for (std::int64_t r = 0; r < table.rows; ++r) std::swap(table.at(r, pair.sin_column), table.at(r, pair.cos_column));
+      for (std::int64_t r = 0; r < table.rows; ++r) {
+        const double sin_value = table.at(r, pair.sin_column);
+        table.set(r, pair.sin_column, table.at(r, pair.cos_column));
+        table.set(r, pair.cos_column, sin_value);
+      }
     }
     return table;
   }
@@ -57,7 +61,7 @@ class Float32Angles final : public ForwardingSubject {
         const float value = columns[k].kind == ColumnKind::sin   ? std::sin(angle)
                             : columns[k].kind == ColumnKind::cos ? std::cos(angle)
                                                                  : 0.0f;
-        table.at(r, c) = round_to_format(static_cast<double>(value), f);
+        table.set(r, c, round_to_format(static_cast<double>(value), f));
       }
     }
     return table;
@@ -110,7 +114,7 @@ class Bfloat16Positions final : public ForwardingSubject {
     for (std::int64_t r = 0; r < request.rows; ++r) {
       if (is_zero_row(convention, request.row_offset + r)) continue;
       const std::int64_t from = rounded(request.row_offset + r) - first;
-      for (std::int64_t c = 0; c < request.dim; ++c) table.at(r, c) = source.at(from, c);
+      for (std::int64_t c = 0; c < request.dim; ++c) table.set(r, c, source.at(from, c));
     }
     return table;
   }
@@ -121,9 +125,8 @@ class Float16Storage final : public ForwardingSubject {
   using ForwardingSubject::ForwardingSubject;
   Table encoding_table(const Convention& convention, const TableRequest& request, FormatId format) const override {
     Table table = inner().encoding_table(convention, request, FormatId::float16);
-    const Format& f = format_of(format);
-    for (double& v : table.values) v = round_to_format(v, f);  // exact except into bfloat16
-    table.format = format;
+    // The float16 values rounded to the format: exact except into bfloat16.
+    table = convert_table(table, format);
     return table;
   }
 };

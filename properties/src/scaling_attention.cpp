@@ -21,7 +21,8 @@ using scaling_support::format_number;
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 RowMatrix as_matrix(const Table& table) {
-  return Eigen::Map<const RowMatrix>(table.values.data(), table.rows, table.cols);
+  const std::vector<double> values = table_doubles(table);
+  return Eigen::Map<const RowMatrix>(values.data(), table.rows, table.cols);
 }
 
 RowMatrix gaussian_matrix(std::uint64_t seed, std::int64_t rows, std::int64_t cols, double sigma) {
@@ -144,8 +145,8 @@ Outcome run_attention_logits(const Subject& subject, const RunConfig& config) {
 Interval tied_interval(const Table& stored, double h_norm, double sigma_squared_d, double delta) {
   const Format& format = format_of(stored.format);
   const double u = scaling_support::unit_roundoff(format);
-  const double eta_term = scaling_support::underflow_error(format) * std::sqrt(static_cast<double>(stored.values.size()));
-  const double stored_norm = std::sqrt(scaling_support::mean_square(stored.values) * static_cast<double>(stored.values.size()));
+  const double eta_term = scaling_support::underflow_error(format) * std::sqrt(static_cast<double>(static_cast<std::size_t>(stored.size())));
+  const double stored_norm = std::sqrt(scaling_support::mean_square(table_doubles(stored)) * static_cast<double>(static_cast<std::size_t>(stored.size())));
   const double exact_norm_bound = (stored_norm + eta_term) / (1 - u);
   const double double_u = std::ldexp(1.0, -53);
   const double drift = h_norm * (u * exact_norm_bound + eta_term) +

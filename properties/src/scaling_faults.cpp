@@ -16,10 +16,8 @@ std::string fault_name(const std::string& name) { return "fault:" + name; }
 // E with every value v replaced by round(op(v)) in the format.
 template <typename Op>
 Table transformed(const Table& table, FormatId format, Op op) {
-  Table out = table;
-  out.format = format;
-  const Format& f = format_of(format);
-  for (double& v : out.values) v = round_to_format(op(v), f);
+  Table out = make_table(table.rows, table.cols, format);
+  for (std::int64_t k = 0; k < out.size(); ++k) out.set_flat(k, op(table.flat(k)));  // set rounds to the format
   return out;
 }
 
@@ -142,8 +140,8 @@ class ConcatReversed final : public ForwardingSubject {
     Table out = right_order;
     const std::int64_t d_p = out.cols - d_t;
     for (std::int64_t r = 0; r < out.rows; ++r) {
-      for (std::int64_t c = 0; c < d_p; ++c) out.at(r, c) = right_order.at(r, d_t + c);
-      for (std::int64_t c = 0; c < d_t; ++c) out.at(r, d_p + c) = right_order.at(r, c);
+      for (std::int64_t c = 0; c < d_p; ++c) out.set(r, c, right_order.at(r, d_t + c));
+      for (std::int64_t c = 0; c < d_t; ++c) out.set(r, d_p + c, right_order.at(r, c));
     }
     return out;
   }

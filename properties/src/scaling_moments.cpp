@@ -34,7 +34,7 @@ double sum_of_squares(const std::vector<double>& values) {
 // float64 squares of values beyond 2^-400 or 2^400 leave double's normal
 // range; the float64 moment claim is stated where they do not.
 bool squares_stay_normal(const Table& table) {
-  for (double v : table.values) {
+  for (double v : table_doubles(table)) {
     if (v != 0.0 && (std::fabs(v) < 0x1p-400 || std::fabs(v) > 0x1p400)) return false;
   }
   return true;
@@ -71,10 +71,10 @@ Outcome run_scaled_second_moment(const Subject& subject, const RunConfig& config
     for (std::int64_t c = 0; c < n; ++c) {
       // The exact product rounded once: exact in double for p <= 24 (48-bit
       // significands), IEEE's own product for float64.
-      const double expected = round_to_format(s * e.values[c], format);
-      const double got = x.values[c];
+      const double expected = round_to_format(s * e.flat(static_cast<std::int64_t>(c)), format);
+      const double got = x.flat(static_cast<std::int64_t>(c));
       if (!(got == expected || (std::isnan(got) && std::isnan(expected)))) {
-        support::fail_case("component " + std::to_string(c) + ": s * e = " + hex_float(s) + " * " + hex_float(e.values[c]) +
+        support::fail_case("component " + std::to_string(c) + ": s * e = " + hex_float(s) + " * " + hex_float(e.flat(static_cast<std::int64_t>(c))) +
                 " rounds to " + hex_float(expected) + " in " + std::string(format.name) + ", the subject gives " +
                 hex_float(got));
       }
@@ -84,8 +84,8 @@ Outcome run_scaled_second_moment(const Subject& subject, const RunConfig& config
       RC_TAG("second moment undefined (overflow) or float64 extremes");
       return;
     }
-    const double moment_e = sum_of_squares(e.values);
-    const double moment_x = sum_of_squares(x.values);
+    const double moment_e = sum_of_squares(table_doubles(e));
+    const double moment_x = sum_of_squares(table_doubles(x));
     if (is_power_of_two(s)) {
       // s = 2^k: every product is exact, and scaling by 4^k commutes with every
       // double rounding in the sum of squares (no double under/overflow here).
@@ -179,17 +179,17 @@ Outcome run_sampled_variance(const Subject& subject, const RunConfig& config) {
     const Format& format = format_of(formats[k]);
     const std::string f(format.name);
     const ScaledDraw draw = draw_scaled(subject, scaling_support::stream_seed(seed, k), vocab, d, formats[k]);
-    const double m2 = scaling_support::mean_square(draw.scaled.values);
+    const double m2 = scaling_support::mean_square(table_doubles(draw.scaled));
     scaling_support::hold_within(outcome, f + ": Var(s*E) per component, E ~ N(0, 1/d), s = sqrt(d), d = 512", m2,
                          scaled_interval(format, draw.scale, count, delta),
                          "second moment of " + std::to_string(count) +
                              " components (mean known 0); the bound fails a correct subject < 1e-9 of runs");
     double mean = 0.0;
-    for (double v : draw.scaled.values) mean += v;
+    for (double v : table_doubles(draw.scaled)) mean += v;
     mean /= static_cast<double>(count);
     outcome.statistics.push_back(scaling_support::statistic(f + ": mean of s*E per component", mean, std::nullopt,
                                                     std::nullopt, "0 in expectation"));
-    const double m2_unscaled = scaling_support::mean_square(draw.embeddings.values);
+    const double m2_unscaled = scaling_support::mean_square(table_doubles(draw.embeddings));
     scaling_support::hold_within(outcome, f + ": Var(E) per component without the scale", m2_unscaled,
                          unscaled_interval(format, d, count, delta), "1/d = " + format_number(1.0 / d));
     outcome.cases += count;
@@ -221,7 +221,7 @@ Outcome run_energy_ratio(const Subject& subject, const RunConfig& config) {
     const ScaledDraw draw = draw_scaled(subject, scaling_support::stream_seed(seed, 100 + k), vocab, d, formats[k]);
     const Table encoding = subject.encoding_table(scaling_support::paper_convention(), {positions, d, 0}, formats[k]);
     // mean ||PE(p)||^2 over the rows: d/2 for the paper's even d (one per sin/cos pair).
-    const double encoding_energy = scaling_support::mean_square(encoding.values) * static_cast<double>(d);
+    const double encoding_energy = scaling_support::mean_square(table_doubles(encoding)) * static_cast<double>(d);
     outcome.statistics.push_back(scaling_support::statistic(f + ": mean ||PE(p)||^2 over positions 0..511, d = 512",
                                                     encoding_energy, std::nullopt, std::nullopt, "d/2 = 256 exactly"));
     // E||s e||^2 = d s^2 sigma^2 = d; the numerator is d times the mean square,
@@ -229,11 +229,11 @@ Outcome run_energy_ratio(const Subject& subject, const RunConfig& config) {
     const auto ratio_interval = [&](Interval per_component) {
       return Interval{per_component.lower * d / encoding_energy, per_component.upper * d / encoding_energy};
     };
-    const double scaled_ratio = scaling_support::mean_square(draw.scaled.values) * d / encoding_energy;
+    const double scaled_ratio = scaling_support::mean_square(table_doubles(draw.scaled)) * d / encoding_energy;
     scaling_support::hold_within(outcome, f + ": energy ratio E||s*e||^2 / ||PE||^2 with s = sqrt(d)", scaled_ratio,
                          ratio_interval(scaled_interval(format, draw.scale, count, delta)),
                          "paper's choices: d / (d/2) = 2");
-    const double unscaled_ratio = scaling_support::mean_square(draw.embeddings.values) * d / encoding_energy;
+    const double unscaled_ratio = scaling_support::mean_square(table_doubles(draw.embeddings)) * d / encoding_energy;
     scaling_support::hold_within(outcome, f + ": energy ratio E||e||^2 / ||PE||^2 without the scale", unscaled_ratio,
                          ratio_interval(unscaled_interval(format, d, count, delta)),
                          "1 / (d/2) = 2/d = " + format_number(2.0 / d));

@@ -41,12 +41,13 @@ namespace {
 using scaling_support::format_number;
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-Eigen::Map<const RowMatrix> as_matrix(const Table& table) {
-  return Eigen::Map<const RowMatrix>(table.values.data(), table.rows, table.cols);
+RowMatrix as_matrix(const Table& table) {
+  const std::vector<double> values = table_doubles(table);
+  return Eigen::Map<const RowMatrix>(values.data(), table.rows, table.cols);
 }
 
 // The fraction of rows of `queries` whose unique nearest row of `rows` is `truth[j]`.
-double nearest_row_rate(const RowMatrix& queries, const Eigen::Map<const RowMatrix>& rows,
+double nearest_row_rate(const RowMatrix& queries, const RowMatrix& rows,
                         const std::vector<std::int64_t>& truth) {
   // |q - r|^2 = |q|^2 - 2 q.r + |r|^2; |q|^2 is the same for every candidate.
   const Eigen::VectorXd norms = rows.rowwise().squaredNorm();
@@ -98,7 +99,7 @@ Outcome run_recoverability(const Subject& subject, const RunConfig& config) {
     const Table embeddings =
         gen::gaussian_table(scaling_support::stream_seed(seed, 301), vocab, d, 1.0 / std::sqrt(static_cast<double>(d)), id);
     const Table encoding = subject.encoding_table(scaling_support::paper_convention(), {positions, d, 0}, id);
-    const Eigen::Map<const RowMatrix> pe = as_matrix(encoding);
+    const RowMatrix pe = as_matrix(encoding);
     std::vector<ScalePoint> points;
     for (int k = 0; k <= 10; ++k) {
       ScalePoint point;
@@ -107,7 +108,7 @@ Outcome run_recoverability(const Subject& subject, const RunConfig& config) {
                               : round_to_format(std::pow(static_cast<double>(d), point.exponent), format);
       const Table scaled = scaling_support::scaled_rows(subject, embeddings, s, id);
       const Table x = subject.add_embeddings({&embeddings, &encoding, ids, rows, s}, id);
-      const Eigen::Map<const RowMatrix> table = as_matrix(scaled);
+      const RowMatrix table = as_matrix(scaled);
       const RowMatrix inputs = as_matrix(x);
       RowMatrix minus_encoding = inputs;
       double residual_sum = 0.0;

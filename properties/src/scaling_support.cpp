@@ -70,7 +70,7 @@ const Convention& paper_convention() {
 
 Table scaled_rows(const Subject& subject, const Table& embeddings, double scale, FormatId format) {
   Table identity = make_table(1, embeddings.cols, format);
-  std::fill(identity.values.begin(), identity.values.end(), -0.0);
+  for (std::int64_t c = 0; c < identity.cols; ++c) identity.set(0, c, -0.0);
   std::vector<std::int64_t> ids(static_cast<std::size_t>(embeddings.rows));
   std::iota(ids.begin(), ids.end(), std::int64_t{0});
   const std::vector<std::int64_t> positions(ids.size(), 0);

@@ -18,6 +18,13 @@
 #include "pecheck/properties/registry.hpp"
 #include "pecheck/reference/reference.hpp"
 #include "pecheck/ulp.hpp"
+#include "pecheck/testing/table_values.hpp"
+
+using pecheck::testing::fill_table;
+using pecheck::testing::flat_at;
+using pecheck::testing::flat_set;
+using pecheck::testing::table_of;
+using pecheck::testing::values_of;
 
 namespace pecheck::properties {
 namespace {
@@ -63,7 +70,7 @@ Table ordinary_table(const Convention& convention, const TableRequest& request, 
         const double theta = p * w;
         value = spec.kind == ColumnKind::sin ? std::sin(theta) : std::cos(theta);
       }
-      table.at(r, c) = round_to_format(value, format_of(format));
+      table.set(r, c, round_to_format(value, format_of(format)));
     }
   }
   return table;
@@ -109,11 +116,11 @@ Judged judge(const Target& target, FormatId format, AngleOrder order) {
     for (std::int64_t k = 0; k < request.rows * request.dim; ++k) {
       const auto index = static_cast<std::size_t>(k);
       ++judged.entries;
-      const UlpError error = ulp_error(table.values[index], exact.exact[index], format_of(format));
+      const UlpError error = ulp_error(flat_at(table, static_cast<std::int64_t>(index)), exact.exact[index], format_of(format));
       if (error.mismatch == Mismatch::none && error.ulps <= budget) continue;
       ++judged.beyond_ulp;
       const double bound = allowance.bound(start + k / request.dim, k % request.dim, exact.exact[index]);
-      const double abs_error = absolute_error(table.values[index], exact.exact[index]);
+      const double abs_error = absolute_error(flat_at(table, static_cast<std::int64_t>(index)), exact.exact[index]);
       if (!(abs_error <= bound)) ++judged.beyond_both;
       judged.largest_ratio = std::max(judged.largest_ratio, bound > 0 ? abs_error / bound : std::numeric_limits<double>::infinity());
     }

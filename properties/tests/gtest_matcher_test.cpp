@@ -23,7 +23,7 @@ Table careful_vaswani(std::int64_t rows, std::int64_t dim, std::int64_t offset, 
       const double w = std::pow(10000.0, -2.0 * static_cast<double>(i) / static_cast<double>(dim));
       const auto p = static_cast<double>(r + offset);
       const double angle = float32_angles ? static_cast<float>(static_cast<float>(p) * static_cast<float>(w)) : p * w;
-      table.at(r, c) = static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
+      table.set(r, c, static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle)));
     }
   }
   return table;

@@ -87,7 +87,7 @@ class TableJob {
 
   int store(std::int64_t row, std::int64_t col, const EntryResult& result) {
     const auto index = static_cast<std::size_t>(row * request_.dim + col);
-    out_.rounded.values[index] = result.rounded;
+    out_.rounded.set(row, col, result.rounded);
     out_.exact[index] = result.exact;
     return result.escalated ? 1 : 0;
   }
@@ -125,7 +125,7 @@ ReferenceTable build_reference_table(const Convention& convention, const TableRe
 
   ReferenceTable out;
   out.rounded = make_table(request.rows, request.dim, format.id);
-  out.exact.assign(out.rounded.values.size(), DoubleDouble{});
+  out.exact.assign(static_cast<std::size_t>(out.rounded.size()), DoubleDouble{});
 
   TableJob job(convention, request, format, first_precision, out);
   if (workers == 1) {

@@ -18,6 +18,13 @@
 #include "../src/entry_evaluator.hpp"
 #include "../src/table_builder.hpp"
 #include "pecheck/reference/reference.hpp"
+#include "pecheck/testing/table_values.hpp"
+
+using pecheck::testing::fill_table;
+using pecheck::testing::flat_at;
+using pecheck::testing::flat_set;
+using pecheck::testing::table_of;
+using pecheck::testing::values_of;
 
 namespace pecheck::reference {
 namespace {
@@ -63,7 +70,7 @@ TEST(ReferenceEscalation, resultsDoNotDependOnTheFirstPrecisionAndEscalationsAre
       const ReferenceTable low = build_reference_table(convention, c.request, format, 2, first);
       EXPECT_EQ(low.escalations, evaluated_entries(convention, c.request)) << c.preset << " first=" << first;
       for (std::size_t k = 0; k < baseline.exact.size(); ++k) {
-        ASSERT_TRUE(same_bits(low.rounded.values[k], baseline.rounded.values[k]))
+        ASSERT_TRUE(same_bits(flat_at(low.rounded, static_cast<std::int64_t>(k)), flat_at(baseline.rounded, static_cast<std::int64_t>(k))))
             << c.preset << " first=" << first << " entry " << k;
         ASSERT_TRUE(same_bits(low.exact[k].hi, baseline.exact[k].hi)) << c.preset << " entry " << k;
         ASSERT_TRUE(same_bits(low.exact[k].lo, baseline.exact[k].lo)) << c.preset << " entry " << k;
@@ -108,7 +115,7 @@ TEST(ReferenceEscalation, entriesNearAFloat64RoundingBoundaryEscalate) {
   for (std::size_t n = 0; n < 8; ++n) {
     const auto [distance, k] = ranked[n];
     const EntryResult result = evaluate(low_start, k);
-    EXPECT_EQ(result.rounded, table.rounded.values[k]);
+    EXPECT_EQ(result.rounded, flat_at(table.rounded, static_cast<std::int64_t>(k)));
     if (result.escalated) ++escalated_near;
     std::cout << "entry " << k << ": " << std::log2(distance) << " (log2 relative distance to a float64 boundary), "
               << (result.escalated ? "escalated" : "decided") << " from 64 bits, "

@@ -13,6 +13,13 @@
 
 #include "independent_oracle.hpp"
 #include "pecheck/reference/reference.hpp"
+#include "pecheck/testing/table_values.hpp"
+
+using pecheck::testing::fill_table;
+using pecheck::testing::flat_at;
+using pecheck::testing::flat_set;
+using pecheck::testing::table_of;
+using pecheck::testing::values_of;
 
 namespace pecheck::reference {
 namespace {
@@ -24,7 +31,7 @@ bool same_tables(const ReferenceTable& a, const ReferenceTable& b) {
     return false;
   }
   for (std::size_t k = 0; k < a.exact.size(); ++k) {
-    if (!same_bits(a.rounded.values[k], b.rounded.values[k]) || !same_bits(a.exact[k].hi, b.exact[k].hi) ||
+    if (!same_bits(flat_at(a.rounded, static_cast<std::int64_t>(k)), flat_at(b.rounded, static_cast<std::int64_t>(k))) || !same_bits(a.exact[k].hi, b.exact[k].hi) ||
         !same_bits(a.exact[k].lo, b.exact[k].lo)) {
       return false;
     }
@@ -55,7 +62,7 @@ TEST(ReferenceTable, everyEntryEqualsTheSingleEntryFunctions) {
           for (std::int64_t c = 0; c < d; ++c) {
             const std::int64_t row = r + offset;
             const std::size_t k = static_cast<std::size_t>(r * d + c);
-            EXPECT_TRUE(same_bits(table.rounded.values[k], correctly_rounded(convention, d, row, c, format)))
+            EXPECT_TRUE(same_bits(flat_at(table.rounded, static_cast<std::int64_t>(k)), correctly_rounded(convention, d, row, c, format)))
                 << convention.name << " d=" << d << " row=" << row << " col=" << c << ' ' << format.name;
             const DoubleDouble exact = exact_value(convention, d, row, c);
             EXPECT_TRUE(same_bits(table.exact[k].hi, exact.hi) && same_bits(table.exact[k].lo, exact.lo))
@@ -73,7 +80,7 @@ TEST(ReferenceTable, anOffsetShiftsTheRows) {
   const ReferenceTable from_seven = reference_table(convention, {13, 12, 7}, FormatId::float32, 1);
   for (std::size_t k = 0; k < from_seven.exact.size(); ++k) {
     const std::size_t shifted = k + 7 * 12;
-    EXPECT_TRUE(same_bits(from_seven.rounded.values[k], from_zero.rounded.values[shifted])) << "entry " << k;
+    EXPECT_TRUE(same_bits(flat_at(from_seven.rounded, static_cast<std::int64_t>(k)), flat_at(from_zero.rounded, static_cast<std::int64_t>(shifted)))) << "entry " << k;
     EXPECT_TRUE(same_bits(from_seven.exact[k].hi, from_zero.exact[shifted].hi)) << "entry " << k;
   }
 }
@@ -83,10 +90,10 @@ TEST(ReferenceTable, fairseqPaddingRowIsPositiveZeroWithAnExactZero) {
   const ReferenceTable table = reference_table(fairseq, {4, 8, 0}, FormatId::bfloat16, 1);
   for (std::int64_t c = 0; c < 8; ++c) {
     const std::size_t k = static_cast<std::size_t>(1 * 8 + c);  // row padding_idx = 1
-    EXPECT_EQ(std::bit_cast<std::uint64_t>(table.rounded.values[k]), 0u) << "col " << c;
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(flat_at(table.rounded, static_cast<std::int64_t>(k))), 0u) << "col " << c;
     EXPECT_EQ(table.exact[k].hi, 0.0);
     EXPECT_EQ(table.exact[k].lo, 0.0);
-    EXPECT_NE(table.rounded.values[static_cast<std::size_t>(2 * 8 + c)], 0.0) << "row 2 is a real position";
+    EXPECT_NE(flat_at(table.rounded, static_cast<std::int64_t>(static_cast<std::size_t>(2 * 8 + c))), 0.0) << "row 2 is a real position";
   }
   // With the padding row above the table, no row is zeroed.
   const ReferenceTable shifted = reference_table(fairseq, {4, 8, 2}, FormatId::bfloat16, 1);
@@ -106,7 +113,7 @@ TEST(ReferenceTable, oddWidthsFollowEachPresetsPolicy) {
     for (std::int64_t c = 0; c < d; ++c) {
       bool all_zero = true;
       for (std::int64_t r = 0; r < 3; ++r) {
-        const double v = table.rounded.values[static_cast<std::size_t>(r * d + c)];
+        const double v = flat_at(table.rounded, static_cast<std::int64_t>(static_cast<std::size_t>(r * d + c)));
         all_zero = all_zero && std::bit_cast<std::uint64_t>(v) == 0u;
       }
       zero_columns += all_zero ? 1 : 0;

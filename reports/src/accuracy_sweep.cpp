@@ -117,7 +117,7 @@ void sweep_accuracy(const Subject& subject, const FigureSettings& settings, cons
       try {
         for (std::size_t i = 0; i < starts.size(); ++i) {
           const Table computed = subject.encoding_table(convention, {rows, range.dim, starts[i]}, format);
-          if (computed.values.size() != block_entries) {
+          if (static_cast<std::size_t>(computed.size()) != block_entries) {
             throw SubjectError("asked for " + std::to_string(rows) + " x " + std::to_string(range.dim) +
                                " values, got " + std::to_string(computed.rows) + " x " + std::to_string(computed.cols));
           }
@@ -125,11 +125,11 @@ void sweep_accuracy(const Subject& subject, const FigureSettings& settings, cons
           double block_abs = 0.0;
           for (std::size_t k = 0; k < block_entries; ++k) {
             const DoubleDouble& x = exact[i * block_entries + k];
-            const UlpError error = ulp_error(computed.values[k], x, f);
+            const UlpError error = ulp_error(computed.flat(static_cast<std::int64_t>(k)), x, f);
             if (error.mismatch == Mismatch::none)
               block_ulp = std::isnan(block_ulp) ? error.ulps : std::max(block_ulp, error.ulps);
-            block_abs = std::max(block_abs, absolute_error(computed.values[k], x));
-            sweep.values[i * block_entries + k] = computed.values[k];
+            block_abs = std::max(block_abs, absolute_error(computed.flat(static_cast<std::int64_t>(k)), x));
+            sweep.set_flat(static_cast<std::int64_t>(i * block_entries + k), computed.flat(static_cast<std::int64_t>(k)));
           }
           curve.positions.push_back(static_cast<double>(position_of_row(convention, starts[i])));
           curve.max_ulp.push_back(block_ulp);

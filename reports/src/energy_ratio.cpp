@@ -19,7 +19,7 @@ EnergyRatioCurve measure_energy_ratio(const Subject& subject, const Convention& 
   for (std::int64_t d = 8; d <= max_dim; d *= 2) {
     const Table pe = subject.encoding_table(convention, {curve.positions, d, 0}, FormatId::float32);
     double pe_energy = 0.0;
-    for (double value : pe.values) pe_energy += value * value;
+    for (double value : table_doubles(pe)) pe_energy += value * value;
     pe_energy /= static_cast<double>(pe.rows);
 
     // The families' sampler (splitmix64 and Box-Muller): the same seed gives
@@ -28,7 +28,7 @@ EnergyRatioCurve measure_energy_ratio(const Subject& subject, const Convention& 
     const Table sample =
         properties::gen::gaussian_table(stream, tokens, d, 1.0 / std::sqrt(static_cast<double>(d)), FormatId::float64);
     double embedding_energy = 0.0;
-    for (double e : sample.values) embedding_energy += e * e;
+    for (double e : table_doubles(sample)) embedding_energy += e * e;
     embedding_energy /= static_cast<double>(tokens);
     const double scale =
         curve.subject_scale ? subject.embedding_scale(d, FormatId::float32) : std::sqrt(static_cast<double>(d));

@@ -55,7 +55,7 @@ Heatmap encoding_map(const Subject& subject, const Convention& convention, std::
   Heatmap map;
   map.rows = table.rows;
   map.cols = table.cols;
-  map.values = table.values;
+  map.values = table_doubles(table);
   map.value_label = "PE value (float32)";
   map.row_origin = static_cast<double>(position_of_row(convention, request.row_offset));
   return map;

@@ -61,9 +61,7 @@ properties::Measurement compare_with_reference(const Table& table, const Convent
     const auto count = static_cast<std::int64_t>(end - start);
     const TableRequest request{count, table.cols, rows[start] + row_offset};
     const reference::ReferenceTable exact = reference::reference_table(convention, request, table.format, plan.threads);
-    Table part = make_table(count, table.cols, table.format);
-    std::copy(table.values.begin() + rows[start] * table.cols, table.values.begin() + (rows[start] + count) * table.cols,
-              part.values.begin());
+    const TableView part = table.view().row_block(rows[start], count);
     properties::merge_measurement(
         total, properties::measure_accuracy(part, exact.exact, convention, request, budget_ulp, budget_source, allowance));
     done += count;

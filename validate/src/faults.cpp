@@ -71,8 +71,11 @@ Collisions identical_successive_rows(const Table& table, const std::vector<std::
   Collisions collisions;
   for (std::size_t k = 1; k < rows.size(); ++k) {
     if (rows[k] != rows[k - 1] + 1) continue;
-    const auto begin = table.values.begin() + rows[k] * table.cols;
-    if (std::equal(begin, begin + table.cols, begin - table.cols)) {
+    // Bit for bit: the rows' stored bytes are equal.
+    const std::span<const std::byte> bytes = table.bytes();
+    const auto row_bytes = static_cast<std::size_t>(table.cols * storage_bytes(table.format));
+    const auto begin = bytes.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(rows[k]) * row_bytes);
+    if (std::equal(begin, begin + static_cast<std::ptrdiff_t>(row_bytes), begin - static_cast<std::ptrdiff_t>(row_bytes))) {
       if (collisions.count++ == 0) collisions.first = rows[k - 1];
     }
   }

@@ -116,8 +116,8 @@ std::vector<std::int64_t> token_positions(const InputLayerFiles& files, const Sh
 }
 
 Table table_of(const NpyArray& array) {
-  Table table = make_table(array.shape[0], array.shape[1], array.format);
-  table.values = array.values;
+  Table table = make_uninitialized_table(array.shape[0], array.shape[1], array.format);
+  for (std::int64_t k = 0; k < table.size(); ++k) table.set_flat(k, array.values[static_cast<std::size_t>(k)]);
   return table;
 }
 
@@ -146,7 +146,7 @@ Table recovered_encoding(const InputTokens& tokens, double scale, bool product_r
     for (std::int64_t c = 0; c < dim; ++c) {
       const double e = vocabulary.at(tokens.ids[k], c);
       const double x = (*tokens.output)[k * static_cast<std::size_t>(dim) + static_cast<std::size_t>(c)];
-      sums.at(row, c) += x - (product_rounded ? round_to_format(scale * e, format) : scale * e);
+      sums.set(row, c, sums.at(row, c) + (x - (product_rounded ? round_to_format(scale * e, format) : scale * e)));
       worst = std::max(worst, (ulp_in(x, format) + ulp_in(scale * e, format)) / 2.0 + 2.0 * tolerance * std::abs(e));
     }
   }
@@ -155,7 +155,7 @@ Table recovered_encoding(const InputTokens& tokens, double scale, bool product_r
   for (std::int64_t r = 0; r < rows; ++r) {
     for (std::int64_t c = 0; c < dim; ++c) {
       const double value = round_to_format(sums.at(r, c) / counts[static_cast<std::size_t>(r)], format);
-      recovered.at(r, c) = value;
+      recovered.set(r, c, value);
       final_rounding = std::max(final_rounding, ulp_in(value, format) / 2.0);
     }
   }
@@ -164,9 +164,10 @@ Table recovered_encoding(const InputTokens& tokens, double scale, bool product_r
   // the encoding (x carried the rounding, not PE): it is set to +-1 and
   // counted, so that only a value past +-1 by more than the bound reaches
   // the out-of-range check (fault 8).
-  for (double& value : recovered.values) {
+  for (std::int64_t k = 0; k < recovered.size(); ++k) {
+    const double value = recovered.flat(k);
     if (std::abs(value) > 1.0 && std::abs(value) - 1.0 <= bound) {
-      value = std::copysign(1.0, value);
+      recovered.set_flat(k, std::copysign(1.0, value));
       pulled_to_unit += 1;
     }
   }
@@ -185,12 +186,12 @@ InputLayerResult validate_input_layer(const InputLayerFiles& files, const Valida
 
   const Table vocabulary = table_of(files.vocabulary);
   Table output = make_table(shapes.batch * shapes.length, shapes.dim, files.output.format);
-  output.values = files.output.values;
+  for (std::int64_t k = 0; k < output.size(); ++k) output.set_flat(k, files.output.values[static_cast<std::size_t>(k)]);
   InputTokens tokens;
   tokens.vocabulary = &vocabulary;
   tokens.ids = files.ids.integers;
   tokens.positions = token_positions(files, shapes);
-  tokens.output = &output.values;
+  tokens.output = &files.output.values;
   tokens.activation_format = narrowest_format(output).format;
 
   const auto [lowest, highest] = std::minmax_element(tokens.positions.begin(), tokens.positions.end());

@@ -9,15 +9,16 @@ namespace {
 constexpr std::int64_t least_telling_values = 8;
 
 bool holds_every_value(const Table& table, const Format& format) {
-  for (double v : table.values) {
-    if (std::isfinite(v) && round_to_format(v, format) != v) return false;
-  }
-  return true;
+  return !first_entry_outside(table, format.id).has_value();
 }
 
+// Stops counting once there are enough: a large table is not read twice for nothing.
 std::int64_t telling_values(const Table& table) {
   std::int64_t count = 0;
-  for (double v : table.values) count += std::isfinite(v) && v != 0.0 && std::fabs(v) != 1.0;
+  for (std::int64_t k = 0; k < table.size() && count < least_telling_values; ++k) {
+    const double v = table.flat(k);
+    count += std::isfinite(v) && v != 0.0 && std::fabs(v) != 1.0;
+  }
   return count;
 }
 
@@ -40,15 +41,11 @@ FormatChoice narrowest_format(const Table& table) {
 }
 
 std::optional<std::string> not_representable(const Table& table, FormatId format) {
-  const Format& target = format_of(format);
-  for (std::int64_t k = 0; k < static_cast<std::int64_t>(table.values.size()); ++k) {
-    const double v = table.values[static_cast<std::size_t>(k)];
-    if (std::isfinite(v) && round_to_format(v, target) != v) {
-      return "row " + std::to_string(k / table.cols) + ", column " + std::to_string(k % table.cols) + " holds " +
-             hex_float(v) + ", which is not a " + std::string(target.name) + " value";
-    }
-  }
-  return std::nullopt;
+  const auto outside = first_entry_outside(table, format);
+  if (!outside) return std::nullopt;
+  return "row " + std::to_string(outside->row) + ", column " + std::to_string(outside->col) + " holds " +
+         hex_float(table.at(outside->row, outside->col)) + ", which is not a " +
+         std::string(format_of(format).name) + " value";
 }
 
 }  // namespace pecheck::validate

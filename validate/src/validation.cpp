@@ -142,10 +142,10 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
   result.rows = stored.rows;
   result.dim = stored.cols;
   result.stored_format = stored.format;
-  Table table = stored;
   // The precision the values carry, whatever they are compared as: the
   // tolerances of detection and of the fault diagnoses follow it.
   const FormatChoice values = narrowest_format(stored);
+  const FormatId compared = options.compare_as.value_or(values.format);
   if (options.convention) {
     if (const auto problem = width_problem(*options.convention, stored.cols)) {
       throw ConventionError("--convention " + options.convention->name + ": " + *problem +
@@ -157,18 +157,22 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
       throw ValidationInputError("--dtype " + std::string(format_of(*options.compare_as).name) + ": " + *problem +
                                  " (expected values of that format)");
     }
-    table.format = *options.compare_as;
-    if (format_of(values.format).precision < format_of(table.format).precision) {
+    if (format_of(values.format).precision < format_of(compared).precision) {
       result.format_note = "every value is a " + std::string(format_of(values.format).name) + " value: compared as " +
-                           std::string(format_of(table.format).name) + " as --dtype asks, so " +
+                           std::string(format_of(compared).name) + " as --dtype asks, so " +
                            std::string(format_of(values.format).name) +
                            "'s own rounding counts as error (the convention is detected with " +
                            std::string(format_of(values.format).name) + "'s tolerances)";
     }
   } else {
-    table.format = values.format;
     result.format_note = values.note;
   }
+  // Compared in the format's own storage: the file's table itself when it is
+  // stored so (no copy), else its values converted (exactly: checked above, or
+  // found by narrowest_format), which is at most the file's size again.
+  std::optional<Table> converted;
+  if (compared != stored.format) converted = convert_table(stored, compared);
+  const Table& table = converted ? *converted : stored;
   result.compared_format = table.format;
   result.hazards = value_hazards(table);
 

@@ -19,18 +19,18 @@ std::vector<Hazard> value_hazards(const Table& table) {
   std::int64_t outside = 0;
   std::size_t first_non_finite = 0;
   std::size_t worst_outside = 0;
-  for (std::size_t k = 0; k < table.values.size(); ++k) {
-    const double v = table.values[k];
+  for (std::size_t k = 0; k < static_cast<std::size_t>(table.size()); ++k) {
+    const double v = table.flat(static_cast<std::int64_t>(k));
     if (!std::isfinite(v)) {
       if (non_finite++ == 0) first_non_finite = k;
     } else if (std::fabs(v) > 1.0) {
-      if (outside++ == 0 || std::fabs(v) > std::fabs(table.values[worst_outside])) worst_outside = k;
+      if (outside++ == 0 || std::fabs(v) > std::fabs(table.flat(static_cast<std::int64_t>(worst_outside)))) worst_outside = k;
     }
   }
   std::vector<Hazard> hazards;
   const Format& format = format_of(table.format);
   if (non_finite > 0) {
-    const double v = table.values[first_non_finite];
+    const double v = table.flat(static_cast<std::int64_t>(first_non_finite));
     std::ostringstream evidence;
     evidence << non_finite << " entr" << (non_finite == 1 ? "y is" : "ies are") << " NaN or infinite; the first, at "
              << where(table, first_non_finite) << ", is " << (std::isnan(v) ? "NaN" : (v > 0 ? "+inf" : "-inf"))
@@ -38,7 +38,7 @@ std::vector<Hazard> value_hazards(const Table& table) {
     hazards.push_back({HazardKind::non_finite, evidence.str()});
   }
   if (outside > 0) {
-    const double v = table.values[worst_outside];
+    const double v = table.flat(static_cast<std::int64_t>(worst_outside));
     std::ostringstream evidence;
     evidence.precision(9);
     evidence << outside << " entr" << (outside == 1 ? "y lies" : "ies lie") << " outside [-1, 1]; the largest, at "

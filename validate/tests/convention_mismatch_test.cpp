@@ -15,6 +15,13 @@
 #include "pecheck/validate/detection.hpp"
 #include "hazard_lookup.hpp"
 #include "pecheck/validate/validation.hpp"
+#include "pecheck/testing/table_values.hpp"
+
+using pecheck::testing::fill_table;
+using pecheck::testing::flat_at;
+using pecheck::testing::flat_set;
+using pecheck::testing::table_of;
+using pecheck::testing::values_of;
 
 namespace pecheck::validate {
 namespace {
@@ -54,7 +61,7 @@ TEST(ConventionMismatch, everyPresetValidatedAsAnotherThatDiffersNamesWhatItIs) 
       const Table other = fast_table(given, TableRequest{rows, dim, 0}, FormatId::float32);
       SCOPED_TRACE(truth.name + " validated as " + given.name);
       const ValidationResult result = validate_as(table, given.name);
-      if (other.values == table.values) {
+      if (values_of(other) == values_of(table)) {
         EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << hazard_list(result);
         EXPECT_EQ(find_hazard(result, HazardKind::convention_mismatch), nullptr) << hazard_list(result);
         continue;
@@ -163,9 +170,7 @@ TEST(ConventionMismatch, theGivenConventionThatFitsIsNoMismatch) {
 
 // A bfloat16 table as NumPy stores it: float32 holding bfloat16 values.
 Table bfloat16_in_float32(const Convention& convention, const TableRequest& request) {
-  Table table = fast_table(convention, request, FormatId::bfloat16);
-  table.format = FormatId::float32;
-  return table;
+  return convert_table(fast_table(convention, request, FormatId::bfloat16), FormatId::float32);
 }
 
 TEST(DtypeOption, aWiderDtypeThanTheValuesStillFindsTheConvention) {
@@ -200,7 +205,7 @@ TEST(Drift, aTableWithSmallNoiseNamesTheConventionItDriftedFromAndHowFar) {
   const double sigma = 1e-3;
   std::normal_distribution<double> noise(0.0, sigma);
   Table table = fast_table(*find_preset("tensor2tensor"), TableRequest{256, 64, 0}, FormatId::float32);
-  for (double& v : table.values) v = round_to_format(v + noise(random), format_of(FormatId::float32));
+  for (std::int64_t k = 0; k < table.size(); ++k) table.set_flat(k, table.flat(k) + noise(random));  // set rounds to float32
   const ValidationResult result = validate_table(table);
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
   const Hazard* drift = find_hazard(result, HazardKind::drifted);

@@ -77,8 +77,8 @@ TEST(Detection, anAllZeroTableIsNotSinusoidal) {
 TEST(Validation, nanAndOutOfRangeValuesAreHazardsAndDeviate) {
   const Convention vaswani = *find_preset("vaswani");
   Table table = fast_table(vaswani, TableRequest{32, 16, 0}, FormatId::float32);
-  table.at(20, 3) = std::nan("");
-  table.at(21, 4) = 1.0000001192092896;  // the float32 after 1
+  table.set(20, 3, std::nan(""));
+  table.set(21, 4, 1.0000001192092896);  // the float32 after 1
   const ValidationResult result = validate_table(table);
   EXPECT_EQ(result.detection.preset, "vaswani");
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
@@ -101,7 +101,7 @@ TEST(Validation, tablesThatCannotBeEncodingsAreInputErrors) {
 TEST(Validation, maxAbsErrorAloneReplacesTheUlpCriterion) {
   const Convention vaswani = *find_preset("vaswani");
   Table table = fast_table(vaswani, TableRequest{32, 16, 0}, FormatId::float32);
-  table.at(5, 2) = round_to_format(table.at(5, 2) + 1e-6, format_of(FormatId::float32));  // ~17 ULP at 0.96
+  table.set(5, 2, round_to_format(table.at(5, 2) + 1e-6, format_of(FormatId::float32)));  // ~17 ULP at 0.96
   ValidationOptions options;
   EXPECT_EQ(validate_table(table, options).verdict, ValidationVerdict::deviates);
   options.max_abs_error = 1e-5;

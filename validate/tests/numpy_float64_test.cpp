@@ -102,7 +102,7 @@ Entry most_bound_dependent_entry(const Table& table, const Convention& conventio
 // The table with one entry moved to exact + factor * bound, rounded to the format.
 Table with_error(Table table, const Entry& entry, double factor) {
   const double value = round_to_format(entry.exact.hi + (entry.exact.lo + factor * entry.bound), format_of(table.format));
-  table.at(entry.row, entry.column) = value;
+  table.set(entry.row, entry.column, value);
   return table;
 }
 

@@ -53,7 +53,7 @@ TEST(TableFileSubject, float32AnglesFailConformance) {
     for (std::int64_t c = 0; c < table.cols; ++c) {
       const auto w = static_cast<float>(frequency_value(vaswani, 32, c / 2));
       const float angle = static_cast<float>(r + 5000) * w;
-      table.at(r, c) = c % 2 == 0 ? std::sin(angle) : std::cos(angle);
+      table.set(r, c, c % 2 == 0 ? std::sin(angle) : std::cos(angle));
     }
   }
   const auto subject = make_table_file_subject("pe.npy", table, vaswani, 5000);

@@ -40,7 +40,8 @@ void fast_encoding_float16(const Convention& convention, const TableRequest& req
 void fast_encoding_bfloat16(const Convention& convention, const TableRequest& request, std::span<std::uint16_t> out,
                             int threads = 0);
 
-// Any format, as a Table.
-Table fast_table(const Convention& convention, const TableRequest& request, FormatId format);
+// Any format, as a Table in the format's own type: the same kernels as the
+// typed entry points above, writing straight into the table's storage.
+Table fast_table(const Convention& convention, const TableRequest& request, FormatId format, int threads = 0);
 
 }  // namespace pecheck

@@ -32,16 +32,19 @@
 
 namespace pecheck {
 
-// Throws TableFileError for anything but a well-formed file as described above.
+// Throws TableFileError for anything but a well-formed file as described
+// above. The preamble and header are read first and the shape checked against
+// the file's size before anything else is read or allocated; the values are
+// then read straight into the table's storage (swapped only for a big-endian
+// file, transposed only for Fortran order).
 TableFile read_npy(const std::filesystem::path& path);
 // The same from memory; display_name stands for the path in error messages.
 TableFile read_npy_bytes(std::span<const std::byte> bytes, std::string_view display_name);
 
-// The file's bytes. Throws TableFileError (naming display_name) when the
-// table's shape does not match its values or a value is not exactly a value
-// of the table's format.
-std::vector<std::byte> encode_npy(const Table& table, std::string_view display_name);
-// Atomic: see write_file_atomically.
-void write_npy(const std::filesystem::path& path, const Table& table);
+// The file's bytes: the header, then the payload as the table stores it.
+std::vector<std::byte> encode_npy(const Table& table);
+// Atomic (see atomic_file.hpp); the payload goes from the table's storage to
+// the file without a copy of the table.
+void write_npy(const std::filesystem::path& path, const TableView& table);
 
 }  // namespace pecheck

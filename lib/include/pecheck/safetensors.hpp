@@ -41,15 +41,14 @@ TableFile read_safetensors(const std::filesystem::path& path,
 TableFile read_safetensors_bytes(std::span<const std::byte> bytes, std::string_view display_name,
                                  const std::optional<std::string>& tensor_name = std::nullopt);
 
-// The file's bytes. Throws TableFileError (naming display_name) for a table
-// whose shape does not match its values, a value not exactly in the table's
-// format, a tensor name that is empty, "__metadata__" or not UTF-8, or
-// metadata that is not UTF-8.
+// The file's bytes. Throws TableFileError (naming display_name) for a tensor
+// name that is empty, "__metadata__" or not UTF-8, or metadata that is not UTF-8.
 std::vector<std::byte> encode_safetensors(const Table& table, std::string_view display_name,
                                           std::string_view tensor_name = "pe",
                                           const std::map<std::string, std::string>& metadata = {});
-// Atomic: see write_file_atomically.
-void write_safetensors(const std::filesystem::path& path, const Table& table, std::string_view tensor_name = "pe",
+// Atomic (see atomic_file.hpp); the payload goes from the table's storage to
+// the file without a copy of the table.
+void write_safetensors(const std::filesystem::path& path, const TableView& table, std::string_view tensor_name = "pe",
                        const std::map<std::string, std::string>& metadata = {});
 
 }  // namespace pecheck

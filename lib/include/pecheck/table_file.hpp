@@ -1,6 +1,6 @@
 // What the table readers and writers share: the error type, what a reader
 // found in the file besides the values, dispatch by file extension, and the
-// atomic write every writer uses.
+// atomic write every writer uses (atomic_file.hpp).
 //
 // The formats themselves are in npy.hpp and safetensors.hpp.
 #pragma once
@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pecheck/atomic_file.hpp"
 #include "pecheck/table.hpp"
 
 namespace pecheck {
@@ -28,6 +29,8 @@ class TableFileError : public std::runtime_error {
  public:
   TableFileError(std::string_view path, std::string_view field, std::string_view problem,
                  std::string_view expected);
+  // A message already in that form (from FileWriteError).
+  explicit TableFileError(const std::string& message) : std::runtime_error(message) {}
 };
 
 enum class ByteOrder { little, big };
@@ -59,15 +62,6 @@ std::optional<TableFileKind> table_file_kind(const std::filesystem::path& path);
 // tensor_name is used by .safetensors only (see read_safetensors / write_safetensors).
 TableFile read_table_file(const std::filesystem::path& path,
                           const std::optional<std::string>& tensor_name = std::nullopt);
-void write_table_file(const std::filesystem::path& path, const Table& table);
-
-// The whole file in memory, or a TableFileError naming the path and the OS reason.
-std::vector<std::byte> read_file_bytes(const std::filesystem::path& path);
-
-// Writes bytes to a temporary file in the same directory, flushes it to disk
-// and renames it over path, so a reader never sees a half-written file. On
-// failure the temporary is removed and a TableFileError names the path and
-// the OS reason.
-void write_file_atomically(const std::filesystem::path& path, std::span<const std::byte> bytes);
+void write_table_file(const std::filesystem::path& path, const TableView& table);
 
 }  // namespace pecheck

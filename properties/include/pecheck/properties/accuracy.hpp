@@ -18,7 +18,7 @@ namespace pecheck::properties {
 // format; `request` gives the positions of the rows for the worst input.
 // With an allowance (third-party subjects), entries beyond the ULP budget are
 // judged again against its bound (Measurement::abs_bound).
-Measurement measure_accuracy(const Table& computed, const std::vector<DoubleDouble>& exact, const Convention& convention,
+Measurement measure_accuracy(const TableView& computed, const std::vector<DoubleDouble>& exact, const Convention& convention,
                              const TableRequest& request, double budget_ulp, std::string budget_source,
                              const Float64AngleAllowance* allowance = nullptr);
 

@@ -365,7 +365,7 @@ inline rc::Gen<Table> table_of(std::int64_t rows, std::int64_t cols, FormatId id
   return rc::gen::map(rc::gen::container<std::vector<double>>(static_cast<std::size_t>(rows * cols), std::move(element)),
                       [=](std::vector<double> values) {
                         Table table = make_table(rows, cols, id);
-                        table.values = std::move(values);
+                        for (std::int64_t k = 0; k < rows * cols; ++k) table.set_flat(k, values[static_cast<std::size_t>(k)]);
                         return table;
                       });
 }
@@ -391,11 +391,11 @@ inline Table gaussian_table(std::uint64_t seed, std::int64_t rows, std::int64_t 
     return (static_cast<double>(z >> 11) + 0.5) * 0x1.0p-53;
   };
   const Format format = format_of(id);
-  for (std::size_t k = 0; k < table.values.size(); k += 2) {
+  for (std::size_t k = 0; k < static_cast<std::size_t>(table.size()); k += 2) {
     const double radius = sigma * std::sqrt(-2.0 * std::log(next_unit()));
     const double angle = 2.0 * std::numbers::pi * next_unit();
-    table.values[k] = round_to_format(radius * std::cos(angle), format);
-    if (k + 1 < table.values.size()) table.values[k + 1] = round_to_format(radius * std::sin(angle), format);
+    table.set_flat(static_cast<std::int64_t>(k), round_to_format(radius * std::cos(angle), format));
+    if (k + 1 < static_cast<std::size_t>(table.size())) table.set_flat(static_cast<std::int64_t>(k + 1), round_to_format(radius * std::sin(angle), format));
   }
   return table;
 }

@@ -47,8 +47,8 @@ class ConventionMatcher {
       if (why != nullptr) *why << "which the convention cannot produce: " << e.what();
       return false;
     }
-    if (table.values.size() != static_cast<std::size_t>(table.rows * table.cols)) {
-      if (why != nullptr) *why << "which holds " << table.values.size() << " values for " << table.rows << " x " << table.cols;
+    if (static_cast<std::size_t>(table.size()) != static_cast<std::size_t>(table.rows * table.cols)) {
+      if (why != nullptr) *why << "which holds " << static_cast<std::size_t>(table.size()) << " values for " << table.rows << " x " << table.cols;
       return false;
     }
     const properties::UlpBudget& budget = properties::ulp_budget("third-party", table.format);
