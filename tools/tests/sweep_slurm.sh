@@ -26,21 +26,23 @@ PATH=$PATH:/usr/sbin
 
 rm -rf "$work"
 mkdir -p "$work"/{state,spool,run,sweep}
-chmod 0700 "$work/run"
+chmod 0755 "$work/run"  # munged wants its socket reachable by every user
 export SLURM_CONF=$work/slurm.conf
 
 pids=()
 cleanup() {
   local status=$?
   # Our cluster's jobs, then the daemons we started, by their process ids.
-  scancel --quiet --full "$(squeue -h -o %i 2>/dev/null | tr '\n' ' ')" 2>/dev/null || true
+  local jobs
+  jobs=$(timeout 5 squeue -h -o %i 2>/dev/null || true)
+  [ -z "$jobs" ] || timeout 5 scancel --quiet $jobs 2>/dev/null || true
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do
     for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
     kill -9 "$pid" 2>/dev/null || true
   done
   if [ "$status" -ne 0 ] && [ "$status" -ne 77 ]; then
-    for log in "$work"/*.log "$work"/sweep/*.log; do
+    for log in "$work"/*.out "$work"/*.log "$work"/sweep/*.log; do
       [ -f "$log" ] && { echo "---- $log"; tail -n 30 "$log"; }
     done
   fi
@@ -59,7 +61,7 @@ print(*[s.getsockname()[1] for s in sockets])')
 dd if=/dev/urandom of="$work/munge.key" bs=1024 count=1 status=none
 chmod 0400 "$work/munge.key"
 munged --force --key-file="$work/munge.key" --socket="$work/run/munge.socket" \
-  --pid-file="$work/run/munged.pid" --log-file="$work/munged.log" --seed-file="$work/run/munged.seed" --foreground &
+  --pid-file="$work/run/munged.pid" --log-file="$work/munged.log" --seed-file="$work/run/munged.seed" --foreground >"$work/munged.out" 2>&1 &
 pids+=($!)
 
 host=$(hostname -s)
@@ -83,9 +85,9 @@ SlurmctldLogFile=$work/slurmctld.log
 SlurmdLogFile=$work/slurmd.log
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
-JobAcctGatherType=jobacctgather/none
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
+MailProg=/bin/true
 SchedulerType=sched/builtin
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
@@ -98,14 +100,20 @@ EOF
 
 for _ in $(seq 50); do [ -S "$work/run/munge.socket" ] && break; sleep 0.1; done
 [ -S "$work/run/munge.socket" ] || { echo "munged did not start"; exit 1; }
-slurmctld -D -c -f "$SLURM_CONF" &
+slurmctld -D -c -f "$SLURM_CONF" >"$work/slurmctld.out" 2>&1 &
 pids+=($!)
-slurmd -D -f "$SLURM_CONF" &
+slurmd -D -f "$SLURM_CONF" >"$work/slurmd.out" 2>&1 &
 pids+=($!)
 
-# Wait for the node to be idle (registered) before submitting.
-for _ in $(seq 120); do
-  state=$(sinfo -h -n "$host" -o %T 2>/dev/null || true)
+# Wait for the node to be idle (registered) before submitting; a daemon
+# that died fails the test at once, with its log.
+alive() {
+  for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null || { echo "a daemon (pid $pid) exited"; return 1; }; done
+}
+state=""
+for _ in $(seq 60); do
+  alive || exit 1
+  state=$(timeout 5 sinfo -h -n "$host" -o %T 2>/dev/null || true)
   [ "$state" = "idle" ] && break
   sleep 0.5
 done
@@ -127,3 +135,14 @@ if ! cmp "$work/unsharded.json" "$work/merged.json"; then
   exit 1
 fi
 echo "merged result of the 4-task Slurm array equals the unsharded run byte for byte"
+
+# afterok: a task that fails (pecheck's exit 2: tf-tutorial rejects odd
+# widths) cancels the merge, and --wait reports it.
+status=0
+timeout 120 "$sweep_slurm" --shards 2 --output "$work/refused.json" --dir "$work/refused" --pecheck "$pecheck" \
+  --wait -- --convention tf-tutorial --dim 7 --positions 0:9 || status=$?
+if [ "$status" -eq 0 ] || [ -e "$work/refused.json" ]; then
+  echo "a failed array task did not stop the merge (status $status)"
+  exit 1
+fi
+echo "a failed array task cancelled the merge (status $status)"
