@@ -65,12 +65,13 @@ munged --force --key-file="$work/munge.key" --socket="$work/run/munge.socket" \
 pids+=($!)
 
 host=$(hostname -s)
-# The node as slurmd sees it (CPUs, sockets, memory), so it registers at once.
+# The node as slurmd sees it (CPUs, sockets, memory), so it registers at once;
+# addresses given as 127.0.0.1, so nothing depends on the host name resolving.
 node_line=$(slurmd -C | head -n 1 | sed "s/^NodeName=[^ ]*/NodeName=$host/")
 user=$(id -un)
 cat > "$SLURM_CONF" <<EOF
 ClusterName=pecheck-test
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$ctld_port
 SlurmdPort=$slurmd_port
 SlurmUser=$user
@@ -94,7 +95,7 @@ SelectTypeParameters=CR_CPU
 MpiDefault=none
 ReturnToService=2
 SlurmdTimeout=30
-$node_line State=UNKNOWN
+$node_line NodeAddr=127.0.0.1 State=UNKNOWN
 PartitionName=pecheck Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
 
