@@ -21,5 +21,7 @@ Command add_report_command(CLI::App& app);
 Command add_check_command(CLI::App& app);
 Command add_validate_command(CLI::App& app);
 Command add_bench_command(CLI::App& app);
+Command add_sweep_command(CLI::App& app);
+Command add_merge_command(CLI::App& app);
 
 }  // namespace pecheck::tools
