@@ -78,15 +78,17 @@ TEST_F(ReportDirectoryTest, staleStagingOfAKilledRunIsRemoved) {
 }
 
 TEST_F(ReportDirectoryTest, aSecondRunIntoTheSameDirectoryIsRefusedWhileTheFirstHoldsIt) {
-  ReportDirectory first(out_);
-  try {
-    ReportDirectory second(out_);
-    FAIL() << "two runs hold " << out_;
-  } catch (const ReportWriteError& e) {
-    EXPECT_NE(std::string(e.what()).find("another pecheck run is writing it"), std::string::npos) << e.what();
+  {
+    ReportDirectory first(out_);
+    try {
+      ReportDirectory second(out_);
+      FAIL() << "two runs hold " << out_;
+    } catch (const ReportWriteError& e) {
+      EXPECT_NE(std::string(e.what()).find("another pecheck run is writing it"), std::string::npos) << e.what();
+    }
+    first.commit();
   }
-  first.commit();
-  EXPECT_NO_THROW(ReportDirectory again(out_));  // released with the first
+  EXPECT_NO_THROW(ReportDirectory again(out_));  // released when the first ended
 }
 
 TEST_F(ReportDirectoryTest, anUnwritableDestinationFailsAtOnce) {
