@@ -41,8 +41,13 @@ void install_interrupt_handlers() {
   // No SA_RESTART: a blocking poll() or read() returns EINTR and the caller
   // notices at once. SA_RESETHAND: a second signal takes the default action.
   action.sa_flags = SA_RESETHAND;
-  ::sigaction(SIGINT, &action, nullptr);
-  ::sigaction(SIGTERM, &action, nullptr);
+  for (const int signal : {SIGINT, SIGTERM}) {
+    // A signal ignored from the start stays ignored: a shell starts a
+    // background command with SIGINT ignored so that Ctrl-C spares it.
+    struct sigaction previous {};
+    ::sigaction(signal, nullptr, &previous);
+    if (previous.sa_handler != SIG_IGN) ::sigaction(signal, &action, nullptr);
+  }
 }
 
 int interrupt_signal() { return received.load(); }

@@ -119,7 +119,9 @@ foreach(signal IN ITEMS INT TERM)
   file(REMOVE ${pid_file})
   set(template "sleep 300 & echo $! > ${pid_file}; wait; : {rows} {dim} {offset} {output}")
   execute_process(
-    COMMAND sh -c "TMPDIR='${WORK_DIR}/tmp-${signal}' '${PECHECK}' validate --exec '${template}' --convention vaswani \
+    # env --default-signal: sh starts a background job with SIGINT ignored,
+    # which pecheck keeps ignoring, as a background job should.
+    COMMAND sh -c "TMPDIR='${WORK_DIR}/tmp-${signal}' env --default-signal=INT '${PECHECK}' validate --exec '${template}' --convention vaswani \
                    --check encoding-bounds/unit-interval --cases 2 --timeout 100 2>'${WORK_DIR}/err-${signal}' & pecheck=$!
                    for i in $(seq 100); do [ -s '${pid_file}' ] && break; sleep 0.1; done
                    kill -${signal} $pecheck; wait $pecheck; echo $?"

@@ -20,7 +20,8 @@ class Interrupted : public std::runtime_error {
   int signal_;
 };
 
-// Installs the SIGINT and SIGTERM handlers (idempotent).
+// Installs the SIGINT and SIGTERM handlers (idempotent); a signal ignored
+// when pecheck started (a shell's background job) stays ignored.
 void install_interrupt_handlers();
 
 // The signal received since install_interrupt_handlers(), or 0.
