@@ -141,7 +141,7 @@ Command add_validate_command(CLI::App& app) {
       "computation may have (angle p * w rounded in float64, then sin/cos; the bound is derived in\n"
       "properties/include/pecheck/properties/angle_allowance.hpp); the output says which criterion\n"
       "decided.\n"
-      "With --exec, an external command that writes tables is checked instead (see --exec); --timeout,\n"
+      "With --exec, an external command that writes tables is checked instead (see --exec); --exec-protocol, --timeout,\n"
       "--exec-dtype, --check, --cases, --seed and --quick apply only to it, the comparison options only\n"
       "to a FILE. A command that fails on its first call exits 2: it is broken, not deviating.\n"
       "Exit status: 0 conforms, 1 deviates or unknown, 2 bad input.\n"
