@@ -5,6 +5,9 @@ implementations compute them, for `pecheck validate`.
   numpy_tables.py CONVENTION ROWS DIM OFFSET DTYPE OUTPUT [--angles F] [--positions F] [--noise]
   numpy_tables.py --batch FILE     one set of the arguments above per line, or
                                    "input-layer ARGS" for numpy_input_layer.py ARGS
+  numpy_tables.py --serve CONVENTION [--angles F] [--positions F] [--noise]
+                                   answer --exec-protocol lines requests
+                                   (ROWS DIM OFFSET DTYPE OUTPUT per stdin line)
 
 CONVENTION is one of pecheck's presets (vaswani, tf-tutorial, tensor2tensor,
 fairseq, musicgen, marian-hf) or pytorch-tutorial (vaswani computed as the
@@ -25,8 +28,9 @@ Faults seen in real code (CONVENTIONS.md, "Numeric faults seen in real code"):
   --positions bfloat16|float16  integer positions rounded to that format first
   --noise                    a random normal table (a table overwritten by initialisation)
 
-It doubles as an --exec command:
+It doubles as an --exec command, started per table or once:
   pecheck validate --exec 'python3 numpy_tables.py vaswani {rows} {dim} {offset} {dtype} {output}' --convention vaswani
+  pecheck validate --exec 'python3 numpy_tables.py --serve vaswani' --exec-protocol lines --convention vaswani
 """
 import math
 import shlex
@@ -137,6 +141,14 @@ def write(args):
 
 
 def main(argv):
+    if len(argv) >= 2 and argv[0] == "--serve":
+        import exec_protocol
+
+        name, options = argv[1], argv[2:]
+        exec_protocol.serve(
+            lambda rows, dim, offset, dtype, output: write([name, str(rows), str(dim), str(offset), dtype, output] + options)
+        )
+        return
     if len(argv) == 2 and argv[0] == "--batch":
         with open(argv[1]) as lines:
             for line in lines:

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "pecheck/format.hpp"
+#include "pecheck/one_line_text.hpp"
 
 namespace pecheck::tools {
 
@@ -55,17 +56,28 @@ CLI::Validator finite_number_at_least(double minimum, bool exclusive) {
       std::string(exclusive ? "NUMBER>" : "NUMBER>=") + number_text(minimum));
 }
 
+std::optional<std::uint64_t> parse_decimal(std::string_view text, std::uint64_t max) {
+  if (text.empty() || text.size() > 20) return std::nullopt;
+  std::uint64_t x = 0;
+  for (const char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    const auto digit = static_cast<std::uint64_t>(c - '0');
+    if (x > (UINT64_MAX - digit) / 10) return std::nullopt;
+    x = x * 10 + digit;
+  }
+  if (x > max) return std::nullopt;
+  return x;
+}
+
 CLI::Validator whole_number_at_least(long long minimum) {
   const std::string expected = "expected a whole number >= " + std::to_string(minimum);
   return CLI::Validator(
       [minimum, expected](std::string& value) -> std::string {
-        const std::string text = trimmed(value);
-        char* end = nullptr;
-        errno = 0;
-        const long long x = text.empty() ? 0 : std::strtoll(text.c_str(), &end, 0);
-        if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || x < minimum) {
-          return expected + ", got '" + value + "'";
+        const std::optional<std::uint64_t> x = parse_decimal(trimmed(value));
+        if (!x || static_cast<long long>(*x) < minimum) {
+          return expected + ", got '" + escape_control_characters(value) + "' (decimal digits only)";
         }
+        value = std::to_string(*x);
         return {};
       },
       "INT>=" + std::to_string(minimum));
@@ -75,13 +87,21 @@ CLI::Validator seed_number() {
   return CLI::Validator(
       [](std::string& value) -> std::string {
         const std::string text = trimmed(value);
-        char* end = nullptr;
-        errno = 0;
-        if (!text.empty() && std::isdigit(static_cast<unsigned char>(text[0])) != 0) {
-          (void)std::strtoull(text.c_str(), &end, 0);
-          if (end == text.c_str() + text.size() && errno != ERANGE) return {};
+        std::optional<std::uint64_t> seed;
+        if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+          const std::string digits = text.substr(2);
+          if (digits.size() <= 16 && digits.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos) {
+            seed = std::strtoull(digits.c_str(), nullptr, 16);
+          }
+        } else {
+          seed = parse_decimal(text, UINT64_MAX);
         }
-        return "expected a seed from 0 to 0xffffffffffffffff (decimal or 0x hex), got '" + value + "'";
+        if (!seed) {
+          return "expected a seed from 0 to 0xffffffffffffffff (decimal or 0x hex), got '" +
+                 escape_control_characters(value) + "'";
+        }
+        value = std::to_string(*seed);
+        return {};
       },
       "SEED");
 }

@@ -31,9 +31,9 @@ Command add_bench_command(CLI::App& app) {
   command->add_flag("--quick", options->quick, "Tiny sizes and one round: a smoke test, not a measurement");
   command->add_flag("--no-reference", options->skip_reference, "Skip the reference table (it takes seconds)");
   command->add_option("--threads", options->threads, "Threads (default: one per hardware thread)")
-      ->check(whole_number_at_least(1));
+      ->transform(whole_number_at_least(1));
   command->add_option("--repetitions", options->repetitions, "Rounds to take the best of (default 21)")
-      ->check(whole_number_at_least(1));
+      ->transform(whole_number_at_least(1));
   add_convention_option(*command, options->convention);
 
   return {command, [options] {

@@ -60,7 +60,7 @@ Command add_check_command(CLI::App& app) {
       ->check(CLI::IsMember({"fast", "reference"}))
       ->capture_default_str();
   command->add_option("--seed", options->seed, "Seed for generated cases, decimal or 0x hex (RC_PARAMS overrides)")
-      ->check(seed_number())
+      ->transform(seed_number())
       ->default_str(seed_hex(options->seed));
   command->add_flag("--list", options->list, "List the registered checks and exit");
 

@@ -3,12 +3,14 @@
 #include <cstdio>
 #include <ctime>
 #include <iostream>
+#include <filesystem>
 #include <optional>
 #include <string>
 
 #include "cli_options.hpp"
 #include "commands.hpp"
 #include "pecheck/bench/figures.hpp"
+#include "pecheck/reports/report_directory.hpp"
 #include "pecheck/reports/report_files.hpp"
 #include "pecheck/reports/report_run.hpp"
 #include "pecheck/subject.hpp"
@@ -63,7 +65,7 @@ Command add_report_command(CLI::App& app) {
   command->add_option("--output-dir", options->output_dir, "Directory to write (created if missing)")
       ->capture_default_str();
   command->add_option("--seed", options->seed, "Seed for generated cases and samples (decimal or 0x hex)")
-      ->check(seed_number())
+      ->transform(seed_number())
       ->default_str(seed_hex(options->seed));
   CLI::Option* quick = command->add_flag("--quick", options->quick, "Fewer cases and smaller sweeps (a few seconds)");
   CLI::Option* full = command->add_flag("--full", options->full, "More cases and larger sweeps (minutes)");
@@ -90,7 +92,8 @@ Command add_report_command(CLI::App& app) {
                                    : options->no_performance ? " --no-performance"
                                                              : "";
     settings.reproduce = std::string("pecheck report --seed ") + seed_text + mode_flag + performance_flag;
-    reports::ensure_directory(options->output_dir);  // a bad --output-dir fails before the checks run
+    // Locked, cleaned and proven writable before the checks run; written as a whole at the end.
+    reports::ReportDirectory directory(options->output_dir);
     const reports::Progress progress = progress_line();
     // Timed first, while nothing else of this run competes for the cores.
     std::optional<bench::Figures> performance;
@@ -114,7 +117,9 @@ Command add_report_command(CLI::App& app) {
     }
     reports::HtmlOptions html;
     if (options->html_date) html.date = today();
-    const auto written = reports::write_report_files(report, options->output_dir, html);
+    std::vector<std::filesystem::path> written = reports::write_report_files(report, directory.staging(), html);
+    directory.commit();
+    for (std::filesystem::path& path : written) path = directory.destination() / path.lexically_relative(directory.staging());
     if (progress) std::cerr << "\r\033[K";
     const reports::Summary summary = reports::summarize(report);
     std::cout << "pecheck report: " << count_of(summary.checks, "check") << ", " << summary.held << " held, "

@@ -29,10 +29,10 @@ Command add_table_command(CLI::App& app) {
   };
   auto options = std::make_shared<Options>();
   add_convention_option(*command, options->convention)->required();
-  command->add_option("--rows", options->rows, "Number of rows N")->required()->check(whole_number_at_least(1));
-  command->add_option("--dim", options->dim, "Model width D (d_model)")->required()->check(whole_number_at_least(1));
+  command->add_option("--rows", options->rows, "Number of rows N")->required()->transform(whole_number_at_least(1));
+  command->add_option("--dim", options->dim, "Model width D (d_model)")->required()->transform(whole_number_at_least(1));
   command->add_option("--offset", options->offset, "Row offset K: row r holds the convention's row r + K")
-      ->check(whole_number_at_least(0))
+      ->transform(whole_number_at_least(0))
       ->capture_default_str();
   add_dtype_option(*command, options->dtype);
   command->add_option("--impl", options->impl, "Implementation: fast or reference")

@@ -1,9 +1,11 @@
+#include <optional>
 #include <unistd.h>
 
 #include <cstdio>
 #include <iostream>
 #include <string>
 
+#include "pecheck/reports/report_directory.hpp"
 #include "cli_options.hpp"
 #include "commands.hpp"
 #include "pecheck/external_subjects.hpp"
@@ -39,17 +41,10 @@ struct ValidateOptions {
 
 std::optional<std::int64_t> parse_offset(const std::string& text) {
   if (text == "auto") return std::nullopt;
-  std::size_t used = 0;
-  long long value = -1;
-  try {
-    value = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || value < 0) {
-    throw ConventionError("--offset '" + text + "': expected 'auto' or a row offset >= 0");
-  }
-  return value;
+  // The command line's one number parser: decimal, as --offset of `pecheck table` reads it.
+  const std::optional<std::uint64_t> value = parse_decimal(text);
+  if (!value) throw ConventionError("--offset '" + text + "': expected 'auto' or a row offset >= 0 in decimal digits");
+  return static_cast<std::int64_t>(*value);
 }
 
 // A double as text that parses back to the same double.
@@ -104,6 +99,9 @@ int validate_file(const ValidateOptions& options) {
   validation.entry_budget = options.budget;
   validation.full = options.full;
   validation.progress = terminal_progress();
+  // Locked, cleaned and proven writable before the comparison runs.
+  std::optional<reports::ReportDirectory> report_directory;
+  if (!options.output_dir.empty()) report_directory.emplace(options.output_dir);
   validate::ValidationResult result;
   try {
     result = validate::validate_table(file.table, validation);
@@ -113,7 +111,8 @@ int validate_file(const ValidateOptions& options) {
   if (!options.output_dir.empty()) {
     Table compared = file.table;
     compared.format = result.compared_format;  // the values are those of the format compared
-    write_validation_report(options.output_dir, options.file, compared, result, reproduce_command(options));
+    write_validation_report(report_directory->staging(), options.file, compared, result, reproduce_command(options));
+    report_directory->commit();
   }
   std::cout << (options.json ? validate::validation_json(result, options.file)
                              : validate::validation_text(result, options.file));
@@ -142,7 +141,7 @@ Command add_validate_command(CLI::App& app) {
       "computation may have (angle p * w rounded in float64, then sin/cos; the bound is derived in\n"
       "properties/include/pecheck/properties/angle_allowance.hpp); the output says which criterion\n"
       "decided.\n"
-      "With --exec, an external command that writes tables is checked instead (see --exec); --timeout,\n"
+      "With --exec, an external command that writes tables is checked instead (see --exec); --exec-protocol, --timeout,\n"
       "--exec-dtype, --check, --cases, --seed and --quick apply only to it, the comparison options only\n"
       "to a FILE. A command that fails on its first call exits 2: it is broken, not deviating.\n"
       "Exit status: 0 conforms, 1 deviates or unknown, 2 bad input.\n"
@@ -162,7 +161,7 @@ Command add_validate_command(CLI::App& app) {
   command->add_option("--dtype", options->dtype, "Compare as this format (default: the narrowest holding every value)")
       ->check(CLI::IsMember({"float64", "float32", "float16", "bfloat16"}));
   command->add_option("--budget", options->budget, "Entries compared with the reference before rows are sampled")
-      ->check(whole_number_at_least(1))
+      ->transform(whole_number_at_least(1))
       ->capture_default_str();
   command->add_flag("--full", options->full, "Compare every row with the reference, however large the table");
   command->add_flag("--ulp-only", options->ulp_only,
@@ -178,7 +177,7 @@ Command add_validate_command(CLI::App& app) {
     if (options->input_layer.given()) {
       refuse_flags(*command,
                    {"--exec", "--tensor", "--offset", "--dtype", "--budget", "--full", "--ulp-only",
-                    "--timeout", "--exec-dtype", "--check", "--cases", "--seed", "--quick"},
+                    "--timeout", "--exec-protocol", "--exec-dtype", "--check", "--cases", "--seed", "--quick"},
                    "does not apply with --vocabulary/--ids (an input layer's output is read from .npy, its positions "
                    "are given, and its recovered encoding is compared entry by entry)");
       return validate_input_layer_file(options->input_layer, {options->file, options->convention, options->max_ulp,
@@ -195,7 +194,7 @@ Command add_validate_command(CLI::App& app) {
       return validate_exec(options->exec, options->convention, options->json);
     }
     if (options->file.empty()) throw ConventionError("validate: a FILE (.npy or .safetensors) or --exec COMMAND is required");
-    refuse_flags(*command, {"--timeout", "--exec-dtype", "--check", "--cases", "--seed", "--quick"},
+    refuse_flags(*command, {"--timeout", "--exec-protocol", "--exec-dtype", "--check", "--cases", "--seed", "--quick"},
                  "applies only with --exec COMMAND, not to a FILE (a file is compared entry by entry, not by "
                  "generated cases)");
     if (options->full && command->count("--budget") > 0) {

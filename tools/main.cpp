@@ -1,3 +1,7 @@
+#include <signal.h>
+
+#include <cerrno>
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <vector>
@@ -5,14 +9,39 @@
 
 #include "commands.hpp"
 #include "pecheck/convention.hpp"
+#include "pecheck/one_line_text.hpp"
 
 namespace {
 
 constexpr int exit_bad_usage = 2;
 
+// Every error line goes out as one line, whatever user text (a path, file
+// content, a flag's value) it quotes.
+void print_error(const std::string& message) {
+  std::cerr << "pecheck: " << pecheck::escape_control_characters(message) << '\n';
+}
+
+// What was printed must have arrived: a full disk (> /dev/full) or a reader
+// that is gone (| head -c 0) is an error, exit 2, not a silent success.
+int finish_stdout(int status) {
+  errno = 0;
+  std::cout.flush();
+  if (!std::cout.good()) {
+    const int error = errno;
+    print_error(std::string("cannot write the output to stdout: ") +
+                (error != 0 ? std::strerror(error) : "the write failed"));
+    return exit_bad_usage;
+  }
+  return status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A closed stdout then fails a write with EPIPE, which finish_stdout
+  // reports, instead of killing pecheck silently. Commands pecheck runs get
+  // the default action back (see run_process.cpp).
+  ::signal(SIGPIPE, SIG_IGN);
   CLI::App app{
       "pecheck: numerical verification of the Transformer input layer (token embeddings scaled by\n"
       "sqrt(d_model) plus a sinusoidal positional encoding) against a correctly rounded oracle."};
@@ -39,7 +68,7 @@ int main(int argc, char** argv) {
       names += (names.empty() ? "" : ", ") + command.parsed_from->get_name();
     }
     if (!known) {
-      std::cerr << "pecheck: unknown command '" << argv[1] << "'; commands: " << names << " (see --help)\n";
+      print_error("unknown command '" + std::string(argv[1]) + "'; commands: " + names + " (see --help)");
       return exit_bad_usage;
     }
   }
@@ -47,25 +76,25 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return finish_stdout(app.exit(e));
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return finish_stdout(app.exit(e));
   } catch (const CLI::ParseError& e) {
     // One line on stderr naming the flag and what is wrong.
-    std::cerr << "pecheck: " << e.what() << " (see --help)\n";
+    print_error(std::string(e.what()) + " (see --help)");
     return exit_bad_usage;
   }
 
   try {
     for (const pecheck::tools::Command& command : commands) {
-      if (command.parsed_from->parsed()) return command.run();
+      if (command.parsed_from->parsed()) return finish_stdout(command.run());
     }
   } catch (const pecheck::ConventionError& e) {
-    std::cerr << "pecheck: " << e.what() << '\n';
-    return exit_bad_usage;
+    print_error(e.what());
+    return finish_stdout(exit_bad_usage);
   } catch (const std::exception& e) {
-    std::cerr << "pecheck: " << e.what() << '\n';
-    return exit_bad_usage;
+    print_error(e.what());
+    return finish_stdout(exit_bad_usage);
   }
   return exit_bad_usage;
 }

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <optional>
 #include <sstream>
+#include <cstring>
 
 #include <nlohmann/json.hpp>
 
@@ -15,6 +16,8 @@
 #include "pecheck/external_subjects.hpp"
 #include "pecheck/properties/registry.hpp"
 #include "pecheck/count_text.hpp"
+#include "pecheck/interrupts.hpp"
+#include "pecheck/one_line_text.hpp"
 
 namespace pecheck::tools {
 
@@ -26,6 +29,15 @@ constexpr int exit_broken_subject = 2;
 // write where pecheck reads, and every request varies the rows, the width and
 // the first row; {dtype} only when the command is asked for several formats.
 void require_placeholders(const ExecOptions& options) {
+  if (options.protocol == "lines") {
+    for (const char* name : {"{rows}", "{dim}", "{offset}", "{dtype}", "{output}"}) {
+      if (options.command.find(name) == std::string::npos) continue;
+      throw ConventionError("--exec '" + escape_control_characters(options.command) + "' holds " + name +
+                            ": with --exec-protocol lines the command is started once and reads each request "
+                            "(ROWS DIM OFFSET DTYPE OUTPUT) from its stdin, so its template holds no placeholders");
+    }
+    return;
+  }
   std::vector<std::string> needed = {"{rows}", "{dim}", "{offset}", "{output}"};
   if (options.dtypes.size() > 1) needed.push_back("{dtype}");
   std::string missing;
@@ -34,7 +46,7 @@ void require_placeholders(const ExecOptions& options) {
     missing += (missing.empty() ? "" : ", ") + name;
   }
   if (!missing.empty()) {
-    throw ConventionError("--exec '" + options.command + "' lacks " + missing +
+    throw ConventionError("--exec '" + escape_control_characters(options.command) + "' lacks " + missing +
                           ": the template must hold {rows} {dim} {offset} {output} (and {dtype} with several "
                           "--exec-dtype), replaced for each call");
   }
@@ -182,6 +194,7 @@ std::string exact_number(double x) {
 std::string run_options(const ExecOptions& options, std::uint64_t seed) {
   const ExecOptions defaults;
   std::string text;
+  if (options.protocol != defaults.protocol) text += " --exec-protocol " + options.protocol;
   for (const std::string& dtype : options.dtypes) text += " --exec-dtype " + dtype;
   text += " --seed " + seed_hex(seed);
   if (options.cases != defaults.cases) text += " --cases " + std::to_string(options.cases);
@@ -207,8 +220,16 @@ std::optional<std::uint64_t> overriding_seed(const std::vector<ExecRun>& runs, s
 void add_exec_options(CLI::App& command, ExecOptions& options) {
   command.add_option("--exec", options.command,
                      "Check an external command instead of a file: {rows} {dim} {offset} {dtype} {output} are "
-                     "replaced (shell-quoted); it must write a .npy table to {output}. The template must hold {rows} {dim} "
+                     "replaced, shell-quoted by pecheck (write them unquoted; '{output}' or \"{output}\" lose their "
+                     "quotes); it must write a .npy table to {output}. The template must hold {rows} {dim} "
                      "{offset} {output} ({dtype} too with several --exec-dtype). Needs --convention NAME");
+  command
+      .add_option("--exec-protocol", options.protocol,
+                  "--exec: one-shot runs the template once per table; lines starts the command once and sends it one "
+                  "request line per table (ROWS DIM OFFSET DTYPE OUTPUT on its stdin; it answers 'ok' or "
+                  "'error MESSAGE' on its stdout), so a framework loads once")
+      ->check(CLI::IsMember({"one-shot", "lines"}))
+      ->capture_default_str();
   command.add_option("--timeout", options.timeout_seconds, "--exec: seconds one call may take")
       ->check(finite_number_at_least(0, true))
       ->capture_default_str();
@@ -216,20 +237,46 @@ void add_exec_options(CLI::App& command, ExecOptions& options) {
       ->check(CLI::IsMember({"float64", "float32", "float16", "bfloat16"}));
   command.add_option("--check", options.checks, "--exec: run only these check ids (see pecheck check --list)");
   command.add_option("--cases", options.cases, "--exec: generated cases per property")
-      ->check(whole_number_at_least(1))
+      ->transform(whole_number_at_least(1))
       ->capture_default_str();
   command
       .add_option("--seed", options.seed, "--exec: seed for generated cases, decimal or 0x hex (RC_PARAMS overrides)")
-      ->check(seed_number())
+      ->transform(seed_number())
       ->each([&options](const std::string&) { options.seed_given = true; });
   command.add_flag("--quick", options.quick, "--exec: smaller conformance sweeps");
 }
 
-int validate_exec(const ExecOptions& options, const std::string& convention_name, bool json) {
+namespace {
+
+// A temporary directory pecheck cannot make is pecheck's environment at fault,
+// not the command: refused before any call, naming TMPDIR.
+void require_temporary_directory() {
+  try {
+    check_temporary_directory();
+  } catch (const TemporaryDirectoryError& e) {
+    throw ConventionError(std::string("--exec: ") + e.what() +
+                          " (the command's tables are written there; set TMPDIR to a writable directory)");
+  }
+}
+
+// One line per check on stderr, terminal or not: a CI log shows where a long
+// run is, and stdout keeps only the results.
+void print_progress(std::size_t done, std::size_t total, const ExecRun& run, double seconds) {
+  std::ostringstream line;
+  line.precision(3);
+  line << "pecheck: [" << done << "/" << total << "] " << run.check->id << ": "
+       << properties::to_string(run.outcome.verdict) << " (" << count_of(run.outcome.cases, "case") << ", " << seconds
+       << " s)\n";
+  std::cerr << line.str() << std::flush;
+}
+
+int run_exec(const ExecOptions& options, const std::string& convention_name, bool json) {
   if (convention_name == "auto") throw ConventionError("--exec needs --convention NAME: the command's convention");
   require_placeholders(options);
+  require_temporary_directory();
   CommandSubjectOptions subject_options;
   subject_options.command_template = options.command;
+  if (options.protocol == "lines") subject_options.protocol = CommandProtocol::lines;
   subject_options.convention = convention_by_name(convention_name);
   // --timeout is finite and positive (its validator); past 1e9 s it cannot matter.
   const double timeout_seconds = std::min(options.timeout_seconds, 1e9);
@@ -246,8 +293,13 @@ int validate_exec(const ExecOptions& options, const std::string& convention_name
   config.quick = options.quick;
   std::vector<ExecRun> runs;
   int status = 0;
-  for (const properties::Check* check : selected_checks(options)) {
+  const std::vector<const properties::Check*> selected = selected_checks(options);
+  for (const properties::Check* check : selected) {
+    const auto started = std::chrono::steady_clock::now();
     ExecRun run{check, properties::run_check(*check, subject, config), {}};
+    // An interrupt reaches a property as an exception it reports as a
+    // failure; it ends the run here instead.
+    throw_if_interrupted();
     if (const std::optional<std::string> broken = subject.broken()) {
       std::cerr << "pecheck: " << broken_subject_message(*broken);
       return exit_broken_subject;
@@ -261,6 +313,8 @@ int validate_exec(const ExecOptions& options, const std::string& convention_name
                                         " --check " + check->id + run_options(options, config.seed);
       }
     }
+    print_progress(runs.size() + 1, selected.size(), run,
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     if (!json) print_text(run);
     runs.push_back(std::move(run));
   }
@@ -291,6 +345,24 @@ int validate_exec(const ExecOptions& options, const std::string& convention_name
               << seed_hex(config.seed) << ")\n";
   }
   return status;
+}
+
+}  // namespace
+
+int validate_exec(const ExecOptions& options, const std::string& convention_name, bool json) {
+  // Ctrl-C or SIGTERM: the handlers kill the command's process group at once;
+  // the exception unwinds through every temporary directory and the
+  // persistent process, then pecheck dies of the same signal (128 + N).
+  install_interrupt_handlers();
+  int signal = 0;
+  try {
+    return run_exec(options, convention_name, json);
+  } catch (const Interrupted& e) {
+    signal = e.signal();
+  }
+  std::cerr << "pecheck: interrupted by signal " << signal << " (" << ::strsignal(signal)
+            << "): the command was stopped and its temporary directories removed\n";
+  die_of_signal(signal);
 }
 
 }  // namespace pecheck::tools

@@ -14,6 +14,7 @@ namespace pecheck::tools {
 
 struct ExecOptions {
   std::string command;
+  std::string protocol = "one-shot";  // or "lines"
   double timeout_seconds = 60.0;
   std::vector<std::string> dtypes;  // default float32
   std::vector<std::string> checks;  // default: every encoding-bounds and conformance check

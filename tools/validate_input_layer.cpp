@@ -1,5 +1,7 @@
+#include "pecheck/reports/report_directory.hpp"
 #include "validate_input_layer.hpp"
 
+#include <optional>
 #include <iostream>
 
 #include "cli_options.hpp"
@@ -40,8 +42,13 @@ int validate_input_layer_file(const InputLayerOptions& options, const InputLayer
   if (check.convention != "auto") validation.convention = convention_by_name(check.convention);
   validation.max_ulp = check.max_ulp;
   validation.max_abs_error = check.max_abs_error;
+  std::optional<reports::ReportDirectory> report_directory;
+  if (!check.output_dir.empty()) report_directory.emplace(check.output_dir);
   const validate::InputLayerResult result = validate::validate_input_layer(files, validation);
-  if (!check.output_dir.empty()) write_input_layer_report(check.output_dir, check.output, result);
+  if (report_directory) {
+    write_input_layer_report(report_directory->staging(), check.output, result);
+    report_directory->commit();
+  }
   std::cout << (check.json ? validate::input_layer_json(result, check.output)
                            : validate::input_layer_text(result, check.output));
   return result.verdict == validate::ValidationVerdict::conforms ? 0 : 1;

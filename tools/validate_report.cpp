@@ -57,13 +57,9 @@ void write_check_report(const std::filesystem::path& directory, const std::strin
 
 }  // namespace
 
-void write_validation_report(const std::string& directory, const std::string& file, const Table& table,
+void write_validation_report(const std::filesystem::path& dir, const std::string& file, const Table& table,
                              const validate::ValidationResult& result, const std::string& reproduce,
                              bool check_report) {
-  std::error_code error;
-  std::filesystem::create_directories(directory, error);
-  if (error) throw ConventionError("--output-dir " + directory + ": " + error.message());
-  const std::filesystem::path dir = directory;
   write_file_atomically(dir / "validation.json", bytes_of(validate::validation_json(result, file)));
   write_file_atomically(dir / "validation.txt", bytes_of(validate::validation_text(result, file)));
 #ifdef PECHECK_VALIDATE_WITH_REPORTS
@@ -78,10 +74,9 @@ void write_validation_report(const std::string& directory, const std::string& fi
 #endif
 }
 
-void write_input_layer_report(const std::string& directory, const std::string& file,
+void write_input_layer_report(const std::filesystem::path& dir, const std::string& file,
                               const validate::InputLayerResult& result) {
-  write_validation_report(directory, file + " (recovered encoding)", result.recovered, result.encoding, "", false);
-  const std::filesystem::path dir = directory;
+  write_validation_report(dir, file + " (recovered encoding)", result.recovered, result.encoding, "", false);
   write_file_atomically(dir / "input_layer.json", bytes_of(validate::input_layer_json(result, file)));
   write_file_atomically(dir / "input_layer.txt", bytes_of(validate::input_layer_text(result, file)));
 }

@@ -3,6 +3,7 @@
 // writes (HTML, Markdown, JSON, JUnit) with the file as its subject.
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 #include "pecheck/table.hpp"
@@ -14,7 +15,7 @@ namespace pecheck::tools {
 // `table` holds the values as compared (in result.compared_format);
 // `reproduce` is the command line that writes the same report. Without
 // `check_report`, only validation.json and .txt are written.
-void write_validation_report(const std::string& directory, const std::string& file, const Table& table,
+void write_validation_report(const std::filesystem::path& directory, const std::string& file, const Table& table,
                              const validate::ValidationResult& result, const std::string& reproduce,
                              bool check_report = true);
 
@@ -23,7 +24,7 @@ void write_validation_report(const std::string& directory, const std::string& fi
 // validation.json and .txt. No check report: its property checks hold the
 // table to pecheck's third-party ULP budgets, which an estimate bounded only
 // in absolute error cannot meet (a correct bfloat16 layer failed 5 of 14).
-void write_input_layer_report(const std::string& directory, const std::string& file,
+void write_input_layer_report(const std::filesystem::path& directory, const std::string& file,
                               const validate::InputLayerResult& result);
 
 }  // namespace pecheck::tools

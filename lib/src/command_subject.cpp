@@ -1,47 +1,16 @@
-#include <stdlib.h>
+#include <string>
 
-#include <cmath>
-#include <cstring>
-#include <filesystem>
-#include <system_error>
-
+#include "command_call.hpp"
+#include "lines_command_subject.hpp"
 #include "pecheck/external_subjects.hpp"
-#include "pecheck/table_file.hpp"
+#include "pecheck/one_line_text.hpp"
 #include "run_process.hpp"
 
 namespace pecheck {
 
 namespace {
 
-// A directory of its own for one call, removed with whatever the command left.
-class CallDirectory {
- public:
-  CallDirectory() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "pecheck-exec-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      throw SubjectError("cannot create a temporary directory " + pattern + ": " + std::strerror(errno));
-    }
-    path_ = pattern;
-  }
-  ~CallDirectory() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  CallDirectory(const CallDirectory&) = delete;
-  CallDirectory& operator=(const CallDirectory&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
-std::string what_it_printed(const ProcessResult& run) {
-  if (run.output.empty()) return "; it printed nothing";
-  std::string text = run.output;
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  return "; its output ends:\n" + text;
-}
-
+// The one-shot protocol: one shell per table request.
 class CommandSubject final : public Subject {
  public:
   explicit CommandSubject(CommandSubjectOptions options) : options_(std::move(options)) {}
@@ -67,53 +36,29 @@ class CommandSubject final : public Subject {
     const std::string shown = command_for(options_.command_template, request, format, options_.output_name);
     if (options_.call_log) options_.call_log->push_back(shown);
     const ProcessResult run = run_shell(command, options_.timeout);
-    const std::string call = "the command `" + shown + "`";
+    const std::string call = "the command `" + escape_control_characters(shown) + "`";
     if (run.timed_out) {
-      throw SubjectError(call + " did not finish within " + std::to_string(options_.timeout.count()) + " ms" +
-                         what_it_printed(run));
+      throw CommandFailedError(call + " did not finish within " + std::to_string(options_.timeout.count()) + " ms" +
+                               what_it_printed(run.output));
     }
-    // The shell reports a command a signal ended as status 128 + the signal.
-    const int signal = run.signal != 0 ? run.signal : (run.exit_status > 128 && run.exit_status < 160 ? run.exit_status - 128 : 0);
-    if (signal != 0) {
-      throw CommandFailedError(call + " was killed by signal " + std::to_string(signal) + " (" + strsignal(signal) + ")" +
-                         what_it_printed(run));
-    }
-    if (run.exit_status != 0) {
-      throw CommandFailedError(call + " exited with status " + std::to_string(run.exit_status) + what_it_printed(run));
+    if (run.signal != 0 || run.exit_status != 0) {
+      throw CommandFailedError(call + " " + describe_exit(run) + what_it_printed(run.output));
     }
     if (!std::filesystem::exists(output)) {
       throw CommandFailedError(call + " wrote no file at {output} (" + options_.output_name + ")" +
-                               what_it_printed(run));
+                               what_it_printed(run.output));
     }
-    TableFile file;
-    try {
-      file = read_table_file(output);
-    } catch (const TableFileError& e) {
-      throw SubjectError(call + " wrote a file pecheck cannot read: " + e.what());
-    }
-    Table& table = file.table;
-    if (table.rows != request.rows || table.cols != request.dim) {
-      throw SubjectError(call + " wrote a " + std::to_string(table.rows) + " x " + std::to_string(table.cols) +
-                         " table; expected " + std::to_string(request.rows) + " x " + std::to_string(request.dim));
-    }
-    if (table.format != format) {
-      // A bfloat16 table arrives as float32 from NumPy; any wider storage is
-      // accepted when every value is a value of the format asked for.
-      const Format& wanted = format_of(format);
-      if (const auto outside = first_entry_outside(table, format)) {
-        const double v = table.at(outside->row, outside->col);
-        throw SubjectError(call + " wrote " + std::string(format_of(table.format).name) + " values for {dtype} " +
-                           std::string(wanted.name) + ", and " + hex_float(v) + " is not a " +
-                           std::string(wanted.name) + " value");
-      }
-      table = convert_table(table, format);
-    }
-    return table;
+    return read_requested_table(call, output, request, format);
   }
 
  private:
   CommandSubjectOptions options_;
 };
+
+// The length of a placeholder at `at` in `text`, or 0.
+std::size_t placeholder_at(const std::string& text, std::size_t at, const std::string& name) {
+  return text.compare(at, name.size(), name) == 0 ? name.size() : 0;
+}
 
 }  // namespace
 
@@ -137,7 +82,17 @@ std::string command_for(const std::string& command_template, const TableRequest&
   while (k < command_template.size()) {
     bool replaced = false;
     for (const auto& [name, value] : substitutions) {
-      if (command_template.compare(k, name.size(), name) == 0) {
+      // '{output}' or "{output}": the user quoted what pecheck quotes already;
+      // quoting twice would hand the command a path with quotes in it.
+      const char c = command_template[k];
+      if ((c == '\'' || c == '"') && placeholder_at(command_template, k + 1, name) != 0 &&
+          k + 1 + name.size() < command_template.size() && command_template[k + 1 + name.size()] == c) {
+        command += shell_quote(value);
+        k += name.size() + 2;
+        replaced = true;
+        break;
+      }
+      if (placeholder_at(command_template, k, name) != 0) {
         command += shell_quote(value);
         k += name.size();
         replaced = true;
@@ -150,7 +105,10 @@ std::string command_for(const std::string& command_template, const TableRequest&
 }
 
 std::unique_ptr<Subject> make_command_subject(CommandSubjectOptions options) {
+  if (options.protocol == CommandProtocol::lines) return make_lines_command_subject(std::move(options));
   return std::make_unique<CommandSubject>(std::move(options));
 }
+
+void check_temporary_directory() { const CallDirectory probe; }
 
 }  // namespace pecheck

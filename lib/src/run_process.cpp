@@ -6,16 +6,22 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
-#include <thread>
+
+#include "pecheck/interrupts.hpp"
 
 namespace pecheck {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// How often the loop asks whether the shell exited while its output is still
+// open (held by a background child): the latency of noticing such an exit.
+constexpr int exit_poll_ms = 10;
 
 int milliseconds_left(Clock::time_point deadline) {
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
@@ -26,9 +32,25 @@ void keep_tail(std::string& output, std::size_t kept) {
   if (output.size() > 2 * kept) output.erase(0, output.size() - kept);
 }
 
+// Reads what is there now (the descriptor is non-blocking); false at end of file.
+bool read_available(int fd, std::string& output, std::size_t kept) {
+  char buffer[4096];
+  for (;;) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got > 0) {
+      output.append(buffer, static_cast<std::size_t>(got));
+      keep_tail(output, kept);
+      continue;
+    }
+    if (got < 0 && errno == EINTR) continue;
+    return got < 0;  // EAGAIN: open, nothing more now; 0: closed
+  }
+}
+
 }  // namespace
 
 ProcessResult run_shell(const std::string& command, std::chrono::milliseconds timeout, std::size_t kept_output) {
+  throw_if_interrupted();
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
   const pid_t child = ::fork();
@@ -44,54 +66,70 @@ ProcessResult run_shell(const std::string& command, std::chrono::milliseconds ti
     if (null >= 0) ::dup2(null, STDIN_FILENO);
     ::dup2(fds[1], STDOUT_FILENO);
     ::dup2(fds[1], STDERR_FILENO);
+    ::signal(SIGINT, SIG_DFL);
+    ::signal(SIGTERM, SIG_DFL);
+    ::signal(SIGPIPE, SIG_DFL);  // pecheck ignores it; the command gets the usual action
     ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }
   ::setpgid(child, child);  // also here: whichever runs first, the group exists before a kill
+  const TrackedProcessGroup tracked(child);
   ::close(fds[1]);
+  ::fcntl(fds[0], F_SETFL, ::fcntl(fds[0], F_GETFL) | O_NONBLOCK);
   ProcessResult result;
   const Clock::time_point deadline = Clock::now() + timeout;
-  char buffer[4096];
   bool open = true;
-  while (open) {
-    pollfd fd{fds[0], POLLIN, 0};
-    const int ready = ::poll(&fd, 1, milliseconds_left(deadline));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) {
+  bool exited = false;
+  int status = 0;
+  for (;;) {
+    const pid_t done = ::waitpid(child, &status, WNOHANG);
+    if (done == child) exited = true;
+    if (open) open = read_available(fds[0], result.output, kept_output);
+    if (exited) break;
+    if (interrupt_signal() != 0) break;
+    const int left = milliseconds_left(deadline);
+    if (left == 0) {
       result.timed_out = true;
       break;
     }
-    const ssize_t got = ::read(fds[0], buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) {
-      open = false;
+    const int wait_ms = std::min(left, exit_poll_ms);
+    if (open) {
+      pollfd fd{fds[0], POLLIN, 0};
+      ::poll(&fd, 1, wait_ms);  // EINTR and timeouts alike: the loop looks again
     } else {
-      result.output.append(buffer, static_cast<std::size_t>(got));
-      keep_tail(result.output, kept_output);
+      ::poll(nullptr, 0, wait_ms);
+    }
+  }
+  // Whatever is left of the group (a background child, or all of it on a
+  // timeout or an interrupt) goes now.
+  ::kill(-child, SIGKILL);
+  if (!exited) {
+    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
   }
   ::close(fds[0]);
-  int status = 0;
-  if (result.timed_out) {
-    ::kill(-child, SIGKILL);
-    ::waitpid(child, &status, 0);
+  throw_if_interrupted();
+  if (!result.timed_out) {
+    if (WIFEXITED(status)) result.exit_status = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
   }
-  while (!result.timed_out) {  // the output is closed; the command may still be running
-    const pid_t done = ::waitpid(child, &status, WNOHANG);
-    if (done == child || (done < 0 && errno != EINTR)) break;
-    if (milliseconds_left(deadline) == 0) {
-      result.timed_out = true;
-      ::kill(-child, SIGKILL);
-      ::waitpid(child, &status, 0);
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  if (result.timed_out) ::kill(-child, SIGKILL);  // children that outlived the shell
-  if (WIFEXITED(status)) result.exit_status = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
   if (result.output.size() > kept_output) result.output.erase(0, result.output.size() - kept_output);
   return result;
+}
+
+std::string describe_exit(const ProcessResult& result) {
+  if (result.signal != 0) {
+    return "was killed by signal " + std::to_string(result.signal) + " (" + ::strsignal(result.signal) + ")";
+  }
+  std::string text = "exited with status " + std::to_string(result.exit_status);
+  // The status is reported as it is: `exit 130` is status 130. A shell gives
+  // a command a signal killed 128 + the signal, so say what that would be.
+  const int maybe = result.exit_status - 128;
+  if (maybe > 0 && maybe < NSIG) {
+    text += " (a shell's status for a command killed by signal " + std::to_string(maybe) + ", " + ::strsignal(maybe) +
+            ", or the command's own exit status)";
+  }
+  return text;
 }
 
 }  // namespace pecheck

@@ -8,13 +8,20 @@ namespace pecheck {
 
 struct ProcessResult {
   bool timed_out = false;
-  int exit_status = -1;   // when it exited
-  int signal = 0;         // when a signal ended it (0 otherwise)
+  int exit_status = -1;   // when it exited, the status as it is (a shell's 128 + N included)
+  int signal = 0;         // when a signal ended the shell itself (0 otherwise)
   std::string output;     // stdout and stderr together, the last `kept_output` bytes
 };
 
-// /bin/sh -c command in its own process group, stdin from /dev/null. On
-// timeout the whole group is killed (SIGKILL), so a command's children go too.
+// /bin/sh -c command in its own process group, stdin from /dev/null. The call
+// ends when the shell EXITS (not when its output closes: a background child
+// may hold the pipe), or at the timeout; then the whole group is killed
+// (SIGKILL), so no child outlives the call. Throws Interrupted (after killing
+// the group) when SIGINT or SIGTERM arrives, with pecheck's handlers installed.
 ProcessResult run_shell(const std::string& command, std::chrono::milliseconds timeout, std::size_t kept_output = 2000);
+
+// "exited with status N" or "was killed by signal N (NAME)", with a note when
+// N > 128 that a shell reports a command a signal killed as 128 + the signal.
+std::string describe_exit(const ProcessResult& result);
 
 }  // namespace pecheck

@@ -226,6 +226,20 @@ std::optional<int> safetensors_itemsize(std::string_view dtype) {
 
 SafetensorsHeader parse_safetensors_header(std::string_view json_text, std::uint64_t data_bytes,
                                            std::string_view name) {
+  // JSON never holds a raw NUL, and the JSON parser takes one for the end of
+  // its input: a second object behind a NUL would go unread. The format pads
+  // the header with spaces (0x20) only, so whatever ends the object but
+  // spaces is refused too.
+  if (const std::size_t nul = json_text.find('\0'); nul != std::string_view::npos) {
+    throw TableFileError(name, "header", "a NUL byte at offset " + std::to_string(nul),
+                         "a JSON object padded with spaces only");
+  }
+  const std::size_t last = json_text.find_last_not_of(' ');
+  if (last != std::string_view::npos && json_text[last] != '}') {
+    throw TableFileError(name, "header",
+                         "ends in " + quoted_excerpt(json_text.substr(last, 1)) + " at offset " + std::to_string(last),
+                         "'}' then spaces only");
+  }
   StructureCheck structure;
   Json::sax_parse(json_text.begin(), json_text.end(), &structure);
   if (!structure.error.empty()) throw TableFileError(name, "header", structure.error, structure.expected);

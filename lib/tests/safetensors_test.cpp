@@ -245,6 +245,14 @@ std::vector<MalformedCase> malformed_safetensors_cases() {
        "header length"},
       {"bad_json", with_header(R"({"pe":{"dtype":"F32","shape":[2,3],"data_offsets":[0,24]})"), "header"},
       {"trailing_garbage", with_header(good_header + " x"), "header"},
+      // The format pads a header with spaces (0x20) only. A NUL used to end
+      // parsing, so a second object could hide behind it.
+      {"nul_hides_a_second_tensor",
+       with_header(good_header + std::string(1, '\0') + R"({"pe":{"dtype":"F32","shape":[6],"data_offsets":[0,24]}})"),
+       "header"},
+      {"nul_padding", with_header(good_header + std::string(4, '\0')), "header"},
+      {"newline_after_object", with_header(good_header + "\n"), "header"},
+      {"tab_after_object", with_header(good_header + "  \t"), "header"},
       {"not_an_object", with_header("[1, 2, 3]"), "header"},
       {"leading_space", with_header(" " + good_header), "header"},
       {"non_utf8_name", with_header(R"({"p)" "\xff" R"(":{"dtype":"F32","shape":[2,3],"data_offsets":[0,24]}})"), "header"},
@@ -297,6 +305,13 @@ TEST(SafetensorsMalformed, everyMalformedInputRaisesAOneLineErrorNamingTheFileAn
   EXPECT_GE(cases.size(), 30u);
   expect_every_malformed_input_refused(cases, ".safetensors",
                                        [](const std::filesystem::path& path) { return read_safetensors(path); });
+}
+
+TEST(SafetensorsRead, aHeaderPaddedWithSpacesIsRead) {
+  const auto file = safetensors_file(R"({"pe":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})" + std::string(7, ' '),
+                                     encode_bits({0x3f800000, 0x40000000}, 4));
+  const TableFile read = read_safetensors_bytes(file, "padded.safetensors");
+  EXPECT_EQ(read.table.at(0, 1), 2.0);
 }
 
 TEST(SafetensorsMalformed, nanIsAValueNotAFormatError) {

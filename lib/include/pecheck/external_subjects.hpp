@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -22,24 +23,51 @@ namespace pecheck {
 std::unique_ptr<Subject> make_table_file_subject(std::string name, Table table, Convention convention,
                                                  std::int64_t row_offset);
 
-// An external command as a subject. Each table request runs
-//   /bin/sh -c COMMAND
-// with {rows}, {dim}, {offset}, {dtype} and {output} replaced by the request
-// (shell-quoted), in a fresh temporary directory per call that holds
-// {output}; the file it writes there is read with read_table_file. A command
-// that times out, is killed by a signal, exits non-zero, writes no file, or
-// writes the wrong shape or values of another format is a SubjectError with
-// its output (stdout and stderr, the last 2000 bytes), never a crash.
+// An external command as a subject, in one of two protocols.
 //
-// A command that did not run to completion (killed by a signal, non-zero exit)
-// or wrote no file is a CommandFailedError: a caller may stop when the very
-// first call fails so, since the command is broken rather than inaccurate.
+// one-shot (the default): each table request runs
+//   /bin/sh -c COMMAND
+// with {rows}, {dim}, {offset}, {dtype} and {output} replaced by the request,
+// each shell-quoted (a placeholder written inside its own quotes, '{output}'
+// or "{output}", loses those quotes: it is quoted once, by pecheck), in a
+// fresh temporary directory per call that holds {output}; the file it writes
+// there is read with read_table_file. The call ends when the shell exits
+// (not when its output closes); whatever is left of its process group is
+// then killed.
+//
+// lines: COMMAND is started once (/bin/sh -c COMMAND, no placeholders) and
+// answers requests on its stdin, one line each,
+//   ROWS DIM OFFSET DTYPE OUTPUT
+// (OUTPUT, the rest of the line, is an absolute path in a fresh temporary
+// directory), with one line on its stdout: "ok" once the table is written
+// at OUTPUT, or "error MESSAGE". It prints nothing else on stdout. When
+// pecheck is done it closes the command's stdin; the command then exits
+// (it is killed, with its process group, 5 s later). A command that exits,
+// times out or breaks the protocol is started again for the next request.
+//
+// A command that times out, is killed by a signal, exits non-zero, writes no
+// file, or writes the wrong shape or values of another format is a
+// SubjectError with its output (stdout and stderr, the last 2000 bytes,
+// control characters escaped), never a crash.
+//
+// A command that did not run to completion (timed out, killed by a signal,
+// non-zero exit, an error reply) or wrote no file is a CommandFailedError: a
+// caller may stop when the very first call fails so, since the command is
+// broken rather than inaccurate.
 class CommandFailedError : public SubjectError {
  public:
   using SubjectError::SubjectError;
 };
+// No temporary directory can be made (TMPDIR missing, not writable, full):
+// pecheck's environment is at fault, never the command.
+class TemporaryDirectoryError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+enum class CommandProtocol { one_shot, lines };
 struct CommandSubjectOptions {
   std::string command_template;
+  CommandProtocol protocol = CommandProtocol::one_shot;
   Convention convention;                                 // the one convention it implements
   std::vector<FormatId> formats = {FormatId::float32};   // what it can write
   std::chrono::milliseconds timeout{60'000};
@@ -50,7 +78,13 @@ struct CommandSubjectOptions {
 };
 std::unique_ptr<Subject> make_command_subject(CommandSubjectOptions options);
 
-// The command line for one request, each substitution shell-quoted.
+// Makes and removes one temporary directory as a call would; throws
+// TemporaryDirectoryError naming TMPDIR when it cannot, so a caller can
+// refuse to start rather than blame every call on the command.
+void check_temporary_directory();
+
+// The command line for one request, each substitution shell-quoted (and a
+// placeholder inside its own quotes, '{x}' or "{x}", stripped of them).
 // Unknown {names} are left as they are.
 std::string command_for(const std::string& command_template, const TableRequest& request, FormatId format,
                         const std::string& output);

@@ -1,0 +1,94 @@
+#include "lines_command_subject.hpp"
+
+#include <mutex>
+#include <string>
+
+#include "command_call.hpp"
+#include "pecheck/one_line_text.hpp"
+#include "persistent_process.hpp"
+
+namespace pecheck {
+
+namespace {
+
+class LinesCommandSubject final : public Subject {
+ public:
+  explicit LinesCommandSubject(CommandSubjectOptions options) : options_(std::move(options)) {}
+
+  std::string name() const override { return "command"; }
+
+  SubjectCapabilities capabilities() const override {
+    SubjectCapabilities capabilities;
+    capabilities.any_convention = false;
+    capabilities.fixed_convention = options_.convention;
+    capabilities.formats = options_.formats;
+    return capabilities;
+  }
+
+  Table encoding_table(const Convention& convention, const TableRequest& request, FormatId format) const override {
+    if (convention.name != options_.convention.name) {
+      throw SubjectError("the command implements convention '" + options_.convention.name + "', not '" +
+                         convention.name + "'");
+    }
+    // One process answers one request at a time.
+    const std::lock_guard<std::mutex> lock(mutex_);
+    const CallDirectory directory;
+    const std::filesystem::path output = directory.path() / options_.output_name;
+    if (output.string().find('\n') != std::string::npos) {
+      throw TemporaryDirectoryError("the temporary directory's path holds a newline, which a request line cannot "
+                                    "carry: " + escape_control_characters(output.string()));
+    }
+    // What a user can run to repeat this request alone.
+    const std::string shown = "echo " + shell_quote(request_line(request, format, options_.output_name)) + " | " +
+                              options_.command_template;
+    if (options_.call_log) options_.call_log->push_back(shown);
+    const std::string call = "the command `" + escape_control_characters(shown) + "`";
+    if (!process_ || !process_->usable()) process_ = std::make_unique<PersistentProcess>(options_.command_template);
+    const PersistentProcess::Exchange exchange = process_->exchange(request_line(request, format, output), options_.timeout);
+    const std::string printed = process_->stderr_tail();
+    switch (exchange.outcome) {
+      case PersistentProcess::Outcome::timed_out:
+        process_.reset();
+        throw CommandFailedError(call + " did not answer within " + std::to_string(options_.timeout.count()) + " ms" +
+                                 what_it_printed(printed));
+      case PersistentProcess::Outcome::exited:
+        process_.reset();
+        throw CommandFailedError(call + " " + exchange.exit_text + " instead of answering" + what_it_printed(printed));
+      case PersistentProcess::Outcome::replied:
+        break;
+    }
+    if (exchange.reply.rfind("error", 0) == 0) {
+      throw CommandFailedError(call + " answered " + escape_control_characters(exchange.reply) +
+                               what_it_printed(printed));
+    }
+    if (exchange.reply != "ok") {
+      process_.reset();  // out of step: a fresh process for the next request
+      throw CommandFailedError(call + " broke the protocol: it printed '" + escape_control_characters(exchange.reply) +
+                               "' on stdout, where only the reply 'ok' or 'error MESSAGE' belongs" +
+                               what_it_printed(printed));
+    }
+    if (!std::filesystem::exists(output)) {
+      throw CommandFailedError(call + " answered ok but wrote no file at OUTPUT (" + options_.output_name + ")" +
+                               what_it_printed(printed));
+    }
+    return read_requested_table(call, output, request, format);
+  }
+
+ private:
+  CommandSubjectOptions options_;
+  mutable std::mutex mutex_;
+  mutable std::unique_ptr<PersistentProcess> process_;
+};
+
+}  // namespace
+
+std::string request_line(const TableRequest& request, FormatId format, const std::string& output) {
+  return std::to_string(request.rows) + " " + std::to_string(request.dim) + " " + std::to_string(request.row_offset) +
+         " " + std::string(format_of(format).name) + " " + output;
+}
+
+std::unique_ptr<Subject> make_lines_command_subject(CommandSubjectOptions options) {
+  return std::make_unique<LinesCommandSubject>(std::move(options));
+}
+
+}  // namespace pecheck
