@@ -21,6 +21,9 @@ about p 2^-53, is many ULP of any value near a zero of sin, so such a table
 conforms by pecheck's float64-angle bound instead, not by the ULP budget.
 Faults seen in real code (CONVENTIONS.md, "Numeric faults seen in real code"):
   --angles float32|float16   frequencies, positions and p * w in that format
+  --angles bfloat16          the same in bfloat16, as a module cast with .to(torch.bfloat16)
+                             computes them: frequencies in float32 rounded to bfloat16,
+                             positions `t.type_as(inv_freq)` and the product rounded to bfloat16
   (--angles float64 is not a fault: see above)
   --positions bfloat16|float16  integer positions rounded to that format first
   --noise                    a random normal table (a table overwritten by initialisation)
@@ -82,13 +85,18 @@ def table(name, rows, dim, offset, angles="longdouble", positions=None):
     n = dim // 2
     extra = dim % 2 == 1 and odd == "extra-sin"
     count = n + 1 if extra else n
-    ftype = FLOAT[angles]
     p = np.arange(offset, offset + rows, dtype=np.float64)
-    if positions == "bfloat16":
+    if positions == "bfloat16" or angles == "bfloat16":
         p = round_bfloat16(p)
     elif positions is not None:
         p = p.astype(FLOAT[positions]).astype(np.float64)
-    theta = p.astype(ftype)[:, None] * frequencies(rule, count, dim, count if rule == "timescale" else n, ftype)[None, :]
+    n_rule = count if rule == "timescale" else n
+    if angles == "bfloat16":  # every operand and the product rounded to bfloat16
+        w = round_bfloat16(frequencies(rule, count, dim, n_rule, np.float32))
+        theta = round_bfloat16(p[:, None] * w[None, :])
+    else:
+        ftype = FLOAT[angles]
+        theta = p.astype(ftype)[:, None] * frequencies(rule, count, dim, n_rule, ftype)[None, :]
     s = np.sin(theta)
     c = np.cos(theta[:, :n])
     out = np.zeros((rows, dim), dtype=np.longdouble)

@@ -116,10 +116,18 @@ void decide(ValidationResult& result) {
                              number(*result.max_abs_error_budget));
   }
   result.verdict = result.reasons.empty() ? ValidationVerdict::conforms : ValidationVerdict::deviates;
-  if (result.verdict == ValidationVerdict::deviates && result.detection.offset_ambiguous && !mismatched) {
-    // It deviates at the offset chosen, but another fits the angles as well.
-    result.verdict = ValidationVerdict::unknown;
-    result.reasons.push_back("another row offset fits the table about as well: give --offset");
+  if (result.verdict == ValidationVerdict::deviates && result.rival && !mismatched) {
+    // It deviates at the offset chosen, and another fits about as well: the
+    // verdict stands only if the table deviates there too.
+    const std::string rival = "row offset " + std::to_string(result.rival->row_offset) + ", which fits the table about as well as " +
+                              std::to_string(result.detection.row_offset) + ",";
+    if (properties::within_budget(result.rival->measurement)) {
+      result.verdict = ValidationVerdict::unknown;
+      result.reasons.push_back("at " + rival + " every entry is within the budget: give --offset");
+    } else {
+      result.reasons.push_back("at " + rival + " it deviates too (max " + number(result.rival->measurement.max_ulp) +
+                               " ULP, max abs error " + number(result.rival->measurement.max_abs_error) + ")");
+    }
   }
 }
 
@@ -224,6 +232,19 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
                                               result.measurement.budget_source, allowance ? &*allowance : nullptr, plan);
   result.compared = true;
   result.rows_compared = static_cast<std::int64_t>(rows.size());
+  if (!properties::within_budget(result.measurement) && detection.offset_ambiguous && detection.rival_offset &&
+      !options.row_offset) {
+    // Another offset fits about as well: the table is compared there too, so
+    // the verdict says whether it deviates at every offset that fits.
+    const std::int64_t rival = *detection.rival_offset;
+    ComparisonPlan quiet = plan;
+    quiet.progress = nullptr;  // the progress shown is the comparison at the chosen offset
+    const std::vector<std::int64_t> rival_rows = rows_to_compare(
+        table.rows, table.cols, rival, worst_rows(scan_row_errors(table, convention, rival, all_rows)), quiet);
+    result.rival = RivalOffset{rival, compare_with_reference(table, convention, rival, rival_rows, result.measurement.budget_ulp,
+                                                             result.measurement.budget_source,
+                                                             allowance ? &*allowance : nullptr, quiet)};
+  }
   result.sampled = result.rows_compared < table.rows;
 
   // Against the wrong convention or offset every row is wrong: the faults of
@@ -238,7 +259,9 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
     const double tolerance =
         std::max(std::max(result.measurement.budget_ulp, 1.0) * std::ldexp(1.0, 1 - format_of(value_format).precision),
                  options.estimate_abs_error.value_or(0.0));
-    if (auto hazard = position_precision(table, convention, scan, tolerance)) result.hazards.push_back(*hazard);
+    if (auto hazard = position_precision(table, convention, detection, scan, tolerance)) {
+      result.hazards.push_back(*hazard);
+    }
     if (allowance) {
       // Float64 angles are no fault: a row within the float64-angle bound is
       // no evidence of angles computed in a low precision.
