@@ -1,8 +1,8 @@
 // A row offset that another fits about as well (a narrow, coarse table sits
 // at several positions within its rounding): the verdict is `deviates` only
 // when the table deviates at both, and then the message names the other one;
-// when it conforms at the other, it is `unknown`. pecheck's own tables, no
-// Python needed.
+// when it conforms at the other, it is `unknown` (detection_test's property
+// over narrow coarse tables). pecheck's own tables, no Python needed.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -37,11 +37,6 @@ TEST(RivalOffset, aTableThatDeviatesAtEveryOffsetThatFitsDeviatesAndNamesTheOthe
   const std::string rival = "row offset " + std::to_string(*result.detection.rival_offset);
   EXPECT_NE(reasons(result).find(rival), std::string::npos) << reasons(result);
   EXPECT_NE(reasons(result).find("deviates too"), std::string::npos) << reasons(result);
-}
-
-TEST(RivalOffset, aCorrectTableIsNeverCalledDeviatingForAnOffsetItCannotTellApart) {
-  const ValidationResult result = validate_table(one_pair_table());
-  EXPECT_NE(result.verdict, ValidationVerdict::deviates) << reasons(result);
 }
 
 }  // namespace
