@@ -214,13 +214,16 @@ Detection detect_convention(const Table& table, const DetectionOptions& options)
   const auto chosen = std::find_if(candidates.begin(), candidates.end(),
                                    [&](const Candidate& c) { return c.error <= best_error + slack; });
   record_offset(detection, chosen->offset);
-  record_steps(detection, successive, steps, 0);
   detection.candidate_error = chosen->error;
   detection.notes.push_back("columns pair as " + std::string(to_string(chosen->convention.layout)) +
                             ": sin^2 + cos^2 within " + number(pair_tolerance(format), 2) + " of 1 in " +
                             percent(detection.pair_fraction) + " of the pairs");
-  detection.notes.push_back("file row 0 holds row " + std::to_string(detection.row_offset) +
-                            " of the convention (from the angles of the slowest to the fastest frequency)");
+  record_steps(detection, successive, steps, 0);
+  detection.notes.push_back("file row 0 holds row " + std::to_string(detection.row_offset) + " of the convention " +
+                            (detection.positions_held_in
+                                 ? "(from the steps of the identical rows, the encoding at the rounded positions "
+                                   "choosing among the offsets they allow)"
+                                 : "(from the angles of the slowest to the fastest frequency)"));
   name_the_convention(detection, table, chosen->convention);
   return detection;
 }

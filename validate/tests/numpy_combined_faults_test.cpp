@@ -63,8 +63,12 @@ TEST_F(NumpyCombinedFaults, aModuleCastToBfloat16GetsPositionPrecision) {
   EXPECT_EQ(result.detection.row_offset, 0);
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
   expect_positions_held_in(result, "bfloat16");
-  // Positions 256 to 4095 take 3 * 128 + 128 = 512 bfloat16 values for 3840 rows.
+  // Positions 256 to 4095 take 4 * 128 = 512 bfloat16 values for 3840 rows.
   EXPECT_GT(result.detection.identical_pairs, 3000);
+  // Compared at the rounded positions, what is left grows with the position: the angles' 8 bits.
+  const Hazard* angles = find_hazard(result, HazardKind::angle_precision);
+  ASSERT_NE(angles, nullptr) << hazard_list(result);
+  EXPECT_NE(angles->evidence.find("bfloat16 angles"), std::string::npos) << angles->evidence;
 }
 
 TEST_F(NumpyCombinedFaults, aModuleCastToFloat16At8192RowsGetsPositionPrecision) {
@@ -73,6 +77,9 @@ TEST_F(NumpyCombinedFaults, aModuleCastToFloat16At8192RowsGetsPositionPrecision)
   EXPECT_EQ(result.detection.row_offset, 0);
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
   expect_positions_held_in(result, "float16");
+  const Hazard* angles = find_hazard(result, HazardKind::angle_precision);
+  ASSERT_NE(angles, nullptr) << hazard_list(result);
+  EXPECT_NE(angles->evidence.find("float16 angles"), std::string::npos) << angles->evidence;
 }
 
 TEST_F(NumpyCombinedFaults, aThousandIdenticalPairsInASliceGivePositionPrecisionAndTheOffset) {
