@@ -45,10 +45,7 @@ std::string number(double x, int digits = 3) {
   return out.str();
 }
 
-struct NamedPrecision {
-  const char* name;
-  int bits;
-};
+}  // namespace
 
 // The format whose significand is nearest q bits, within 2.5 bits.
 std::optional<NamedPrecision> nearest_precision(double q) {
@@ -60,7 +57,6 @@ std::optional<NamedPrecision> nearest_precision(double q) {
   return nearest;
 }
 
-}  // namespace
 
 RowErrors scan_row_errors(const Table& table, const Convention& convention, std::int64_t row_offset,
                           const std::vector<std::int64_t>& rows) {

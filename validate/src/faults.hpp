@@ -44,6 +44,13 @@ std::vector<double> errors_at(const Table& table, const Convention& convention, 
 std::optional<Hazard> position_precision(const Table& table, const Convention& convention, const Detection& detection,
                                          RowErrors& errors, double tolerance);
 
+// A format by its significand bits, and the one nearest q bits (within 2.5).
+struct NamedPrecision {
+  const char* name;
+  int bits;
+};
+std::optional<NamedPrecision> nearest_precision(double q);
+
 // Fault 2: angles p * w computed in a low precision, whose error grows in
 // proportion to the position: max abs error ~ 2^-q p w_max, with q the
 // significand bits of the angle. Fitted per octave of positions where the

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <utility>
 
+#include "angle_growth.hpp"
 #include "comparison.hpp"
 #include "convention_mismatch.hpp"
 #include "drift.hpp"
@@ -271,6 +272,9 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
     }
     if (auto hazard = angle_precision(scan, largest_frequency(convention, table.cols), tolerance)) {
       result.hazards.push_back(*hazard);
+    } else if (auto hidden = angle_precision_through_rounding(table, convention, scan, value_format)) {
+      // Each row's largest error is the values' own rounding: the angles show entry by entry.
+      result.hazards.push_back(*hidden);
     }
   }
   decide(result);

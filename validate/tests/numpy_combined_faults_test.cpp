@@ -27,6 +27,9 @@ const std::vector<std::string>& tables() {
       "tensor2tensor 3000 64 0 float32 bf16_positions_f32_angles.npy --positions bfloat16 --angles float32",
       // A slice of a bfloat16-position cache that never holds an exact position past 256.
       "vaswani 2048 128 5000 float32 bf16_positions_slice.npy --positions bfloat16",
+      // The PyTorch tutorial's float32 table cast with .half() or .to(torch.bfloat16).
+      "pytorch-tutorial 8192 128 0 float16 tutorial_fp16.npy",
+      "pytorch-tutorial 8192 128 0 bfloat16 tutorial_bf16.npy",
   };
   return all;
 }
@@ -105,6 +108,24 @@ TEST_F(NumpyCombinedFaults, aSliceOfBfloat16PositionsIsPlacedByItsSteps) {
   EXPECT_EQ(result.detection.row_offset, 5000);
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
   expect_positions_held_in(result, "bfloat16");
+}
+
+// Float32 angle errors (about 5e-4 at position 8192) lie below float16's
+// and bfloat16's ULP near 1: every row's largest error is the cast's own
+// rounding, and only the entries that crossed a rounding boundary show them.
+TEST_F(NumpyCombinedFaults, float32AnglesCastToANarrowFormatGetTheirCause) {
+  for (const std::string name : {"tutorial_fp16.npy", "tutorial_bf16.npy"}) {
+    SCOPED_TRACE(name);
+    const ValidationResult result = validate(name);
+    EXPECT_EQ(result.detection.preset, "vaswani");
+    EXPECT_EQ(result.detection.row_offset, 0);
+    EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
+    const Hazard* angles = find_hazard(result, HazardKind::angle_precision);
+    ASSERT_NE(angles, nullptr) << hazard_list(result);
+    EXPECT_NE(angles->evidence.find("own rounding"), std::string::npos) << angles->evidence;
+    EXPECT_NE(angles->evidence.find("float32 angles"), std::string::npos) << angles->evidence;
+    EXPECT_EQ(find_hazard(result, HazardKind::position_precision), nullptr) << hazard_list(result);
+  }
 }
 
 }  // namespace
