@@ -27,6 +27,7 @@ Faults seen in real code (CONVENTIONS.md, "Numeric faults seen in real code"):
   (--angles float64 is not a fault: see above)
   --positions bfloat16|float16  integer positions rounded to that format first
   --noise                    a random normal table (a table overwritten by initialisation)
+  --buffer n1d|1nd|11nd      saved as a registered buffer is: (N, 1, D), (1, N, D) or (1, 1, N, D)
 
 It doubles as an --exec command:
   pecheck validate --exec 'python3 numpy_tables.py vaswani {rows} {dim} {offset} {dtype} {output}' --convention vaswani
@@ -129,7 +130,7 @@ def write(args):
     while k < len(args):
         if args[k] == "--noise":
             options["noise"] = True
-        elif args[k] in ("--angles", "--positions"):
+        elif args[k] in ("--angles", "--positions", "--buffer"):
             options[args[k][2:]] = args[k + 1]
             k += 1
         else:
@@ -141,7 +142,11 @@ def write(args):
         values = np.random.default_rng(20240611).standard_normal((rows, dim))
     else:
         values = table(name, rows, dim, offset, options.get("angles", "longdouble"), options.get("positions"))
-    np.save(output, round_to(values, dtype))
+    values = round_to(values, dtype)
+    buffer = options.get("buffer")
+    if buffer is not None:
+        values = {"n1d": values[:, None, :], "1nd": values[None], "11nd": values[None, None]}[buffer]
+    np.save(output, values)
 
 
 def main(argv):

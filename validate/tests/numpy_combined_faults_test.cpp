@@ -8,6 +8,7 @@
 
 #include "hazard_lookup.hpp"
 #include "numpy_tables.hpp"
+#include "pecheck/table_file.hpp"
 #include "pecheck/validate/validation.hpp"
 
 namespace pecheck::validate {
@@ -30,6 +31,10 @@ const std::vector<std::string>& tables() {
       // The PyTorch tutorial's float32 table cast with .half() or .to(torch.bfloat16).
       "pytorch-tutorial 8192 128 0 float16 tutorial_fp16.npy",
       "pytorch-tutorial 8192 128 0 bfloat16 tutorial_bf16.npy",
+      // Buffers saved as registered: (N, 1, d), (1, N, d), (1, 1, N, d).
+      "fairseq 300 64 0 float32 buffer_n1d.npy --buffer n1d",
+      "vaswani 2048 256 0 float32 buffer_1nd.npy --positions bfloat16 --buffer 1nd",
+      "tensor2tensor 100 32 7 float16 buffer_11nd.npy --buffer 11nd",
   };
   return all;
 }
@@ -125,6 +130,26 @@ TEST_F(NumpyCombinedFaults, float32AnglesCastToANarrowFormatGetTheirCause) {
     EXPECT_NE(angles->evidence.find("own rounding"), std::string::npos) << angles->evidence;
     EXPECT_NE(angles->evidence.find("float32 angles"), std::string::npos) << angles->evidence;
     EXPECT_EQ(find_hazard(result, HazardKind::position_precision), nullptr) << hazard_list(result);
+  }
+}
+
+TEST_F(NumpyCombinedFaults, buffersWithExtentsOfOneAreValidatedAsTheirTable) {
+  struct Case {
+    const char* name;
+    const char* preset;
+    std::int64_t offset;
+    ValidationVerdict verdict;
+  };
+  for (const Case& c : {Case{"buffer_n1d.npy", "fairseq", 0, ValidationVerdict::conforms},
+                        Case{"buffer_1nd.npy", "vaswani", 0, ValidationVerdict::deviates},
+                        Case{"buffer_11nd.npy", "tensor2tensor", 7, ValidationVerdict::conforms}}) {
+    SCOPED_TRACE(c.name);
+    const TableFile file = read_table_file(NumpyTablesTest::file(c.name));
+    EXPECT_NE(file.info.shape_note.find("extents of 1 dropped"), std::string::npos) << file.info.shape_note;
+    const ValidationResult result = validate_table(file.table);
+    EXPECT_EQ(result.detection.preset, c.preset);
+    EXPECT_EQ(result.detection.row_offset, c.offset);
+    EXPECT_EQ(result.verdict, c.verdict) << hazard_list(result);
   }
 }
 
