@@ -28,6 +28,8 @@ Faults seen in real code (CONVENTIONS.md, "Numeric faults seen in real code"):
   --positions bfloat16|float16  integer positions rounded to that format first
   --noise                    a random normal table (a table overwritten by initialisation)
   --buffer n1d|1nd|11nd      saved as a registered buffer is: (N, 1, D), (1, N, D) or (1, 1, N, D)
+  --scale sqrt-d|inv-sqrt-d|S  the table times sqrt(D), 1/sqrt(D) or S (NeMo's xscale, sockeye's
+                             scale-down, x-transformers' ScaledSinusoidalEmbedding), rounded once
 
 It doubles as an --exec command:
   pecheck validate --exec 'python3 numpy_tables.py vaswani {rows} {dim} {offset} {dtype} {output}' --convention vaswani
@@ -130,7 +132,7 @@ def write(args):
     while k < len(args):
         if args[k] == "--noise":
             options["noise"] = True
-        elif args[k] in ("--angles", "--positions", "--buffer"):
+        elif args[k] in ("--angles", "--positions", "--buffer", "--scale"):
             options[args[k][2:]] = args[k + 1]
             k += 1
         else:
@@ -142,6 +144,10 @@ def write(args):
         values = np.random.default_rng(20240611).standard_normal((rows, dim))
     else:
         values = table(name, rows, dim, offset, options.get("angles", "longdouble"), options.get("positions"))
+    scale = options.get("scale")
+    if scale is not None:
+        factor = {"sqrt-d": np.sqrt(np.longdouble(dim)), "inv-sqrt-d": 1 / np.sqrt(np.longdouble(dim))}
+        values = values * (factor[scale] if scale in factor else np.longdouble(scale))
     values = round_to(values, dtype)
     buffer = options.get("buffer")
     if buffer is not None:

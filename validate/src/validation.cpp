@@ -13,6 +13,7 @@
 #include "drift.hpp"
 #include "faults.hpp"
 #include "narrow_format.hpp"
+#include "scaled.hpp"
 #include "pecheck/fast_encoding.hpp"
 #include "pecheck/properties/accuracy.hpp"
 #include "pecheck/properties/budgets.hpp"
@@ -87,7 +88,8 @@ void decide(ValidationResult& result) {
     return;
   }
   // Their reasons are in already; the comparison's figures follow them.
-  const bool mismatched = has(HazardKind::convention_mismatch) || has(HazardKind::drifted);
+  const bool mismatched =
+      has(HazardKind::convention_mismatch) || has(HazardKind::drifted) || has(HazardKind::scaled);
   if (!result.compared) {
     result.verdict = mismatched ? ValidationVerdict::deviates : ValidationVerdict::unknown;
     return;
@@ -192,7 +194,10 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
     result.hazards.push_back(mismatch->hazard);
     result.reasons.push_back(mismatch->reason);
   } else if (!detection.sinusoidal) {
-    if (const std::optional<Drift> drift = drift_from_encoding(table, detection_options)) {
+    if (const std::optional<ScaledEncoding> scaled = scaled_encoding(table, detection_options)) {
+      result.hazards.push_back(scaled->hazard);
+      result.reasons.push_back(scaled->reason);
+    } else if (const std::optional<Drift> drift = drift_from_encoding(table, detection_options)) {
       result.hazards.push_back(drift->hazard);
       result.reasons.push_back(drift->reason);
     } else {
@@ -299,6 +304,7 @@ std::string_view to_string(HazardKind kind) {
     case HazardKind::not_sinusoidal: return "not-sinusoidal";
     case HazardKind::convention_mismatch: return "convention-mismatch";
     case HazardKind::drifted: return "drifted";
+    case HazardKind::scaled: return "scaled";
   }
   return "?";
 }

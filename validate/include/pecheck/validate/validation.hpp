@@ -43,6 +43,7 @@ enum class HazardKind {
   not_sinusoidal,       // fault 6, when nothing sinusoidal is left
   convention_mismatch,  // faults 3, 4, 5: the given --convention or --offset is not what the table holds
   drifted,              // fault 6: a sinusoidal table moved by training or small noise
+  scaled,               // a correctly shaped sinusoid times a constant (NeMo xscale, sockeye, x-transformers)
 };
 
 struct Hazard {
