@@ -45,8 +45,10 @@ std::string number(double x, int digits = 3) {
 
 std::optional<Hazard> angle_precision_through_rounding(const Table& table, const Convention& convention,
                                                        const RowErrors& scan, FormatId format) {
-  if (scan.rows.empty()) return std::nullopt;
   const Format& f = format_of(format);
+  // Wider formats show the angles' error in each row's largest error
+  // (faults.hpp); and float64 angles are no fault (the float64-angle bound).
+  if (scan.rows.empty() || f.precision >= format_of(FormatId::float32).precision) return std::nullopt;
   const std::vector<ColumnSpec> columns = column_layout(convention, table.cols);
   std::vector<double> w(columns.size(), 0.0);
   for (std::size_t c = 0; c < columns.size(); ++c) {

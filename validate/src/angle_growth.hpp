@@ -23,7 +23,7 @@ namespace pecheck::validate {
 // Over the rows of `scan` (at the positions it holds, after fault 1 moved
 // them), the mean |table - exact rounded to `format`| per octave of
 // positions: reported when it grows in proportion to the position, with the
-// angles' fitted significant bits.
+// angles' fitted significant bits. Only for formats narrower than float32.
 std::optional<Hazard> angle_precision_through_rounding(const Table& table, const Convention& convention,
                                                        const RowErrors& scan, FormatId format);
 
