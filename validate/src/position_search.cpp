@@ -77,8 +77,9 @@ double row_score(const std::vector<double>& angles, const Ladder& ladder, std::i
 // by the likelihood under Gaussian errors of one variance: the smallest sum
 // of squared differences. The largest differences of all offsets are then
 // alike (choosing by them put a 2048-row table of bfloat16 positions at
-// offset 1, 5, 7 or 14 instead of 0), while the sum still counts every entry the right offset fits and the others do not. Its
-// rival is ambiguous within `likelihood_margin` of the best RMS difference.
+// offset 1, 5, 7 or 14 instead of 0), while the sum still counts every
+// entry the right offset fits and the others do not. Its rival is ambiguous
+// within `likelihood_margin` of the best RMS difference.
 std::optional<OffsetFit> closest_offset(const Table& table, const Convention& convention,
                                         const std::vector<std::int64_t>& rows, const std::vector<std::int64_t>& offsets,
                                         FormatId format, std::optional<FormatId> held) {
