@@ -91,6 +91,7 @@ void record_offset(Detection& detection, const OffsetFit& fit) {
   detection.row_offset = fit.row_offset;
   detection.offset_ambiguous = fit.ambiguous;
   detection.rival_offset = fit.ambiguous ? fit.rival : std::nullopt;
+  detection.offset_within_rounding = fit.ambiguous && fit.within_rounding;
 }
 
 void name_the_convention(Detection& detection, const Table& table, Convention found) {

@@ -113,6 +113,7 @@ std::optional<OffsetFit> closest_offset(const Table& table, const Convention& co
   if (scored[0].largest <= 2.0 * ulp_of_one) {
     fit.row_offset = scored[0].offset;
     fit.error = scored[0].largest;
+    fit.within_rounding = true;
     if (scored.size() > 1) {
       fit.rival = scored[1].offset;
       fit.ambiguous = scored[1].largest <= std::max(1.5 * scored[0].largest, ulp_of_one);

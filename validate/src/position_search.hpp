@@ -29,6 +29,9 @@ struct OffsetFit {
   double error = 0.0;           // the largest |table - encoding| on the rows compared
   bool ambiguous = false;       // another offset is as close, within half an ULP of 1
   std::optional<std::int64_t> rival;  // the next closest offset
+  // The chosen offset fits within two ULP of 1 of the encoding: offsets that
+  // fit as well are the table's own rounding, and any of them may conform.
+  bool within_rounding = false;
 };
 
 // Empty when the structure has no pair or no row carries values. Offsets

@@ -127,6 +127,11 @@ void decide(ValidationResult& result) {
     if (properties::within_budget(result.rival->measurement)) {
       result.verdict = ValidationVerdict::unknown;
       result.reasons.push_back("at " + rival + " every entry is within the budget: give --offset");
+    } else if (result.detection.offset_within_rounding) {
+      // Both fit within the table's rounding, and so may others, where it may conform.
+      result.verdict = ValidationVerdict::unknown;
+      result.reasons.push_back("at " + rival + " it deviates too, but the table fits other offsets within its "
+                               "rounding as well, where it may not: give --offset");
     } else {
       result.reasons.push_back("at " + rival + " it deviates too (max " + number(result.rival->measurement.max_ulp) +
                                " ULP, max abs error " + number(result.rival->measurement.max_abs_error) + ")");

@@ -53,6 +53,11 @@ struct Detection {
   std::int64_t row_offset = 0;  // file row r holds the convention's row r + row_offset
   bool offset_ambiguous = false;  // another offset fits as well (tiny widths, or faults that spoil every row)
   std::optional<std::int64_t> rival_offset;  // that other offset, when offset_ambiguous
+  // Both fit within the table's rounding (a narrow, coarse table), so more
+  // offsets may: the table deviating at two of them says nothing of the rest.
+  // False when they were told apart by the likelihood, every offset far
+  // from the table (a fault): then deviating at both is deviating.
+  bool offset_within_rounding = false;
   // Successive rows that are identical: a correct table has none. When
   // positions held in `positions_held_in` (CONVENTIONS.md fault 1) group the
   // rows exactly so, row_offset is one those steps allow, and the encoding
