@@ -24,9 +24,15 @@ about p 2^-53, is many ULP of any value near a zero of sin, so such a table
 conforms by pecheck's float64-angle bound instead, not by the ULP budget.
 Faults seen in real code (CONVENTIONS.md, "Numeric faults seen in real code"):
   --angles float32|float16   frequencies, positions and p * w in that format
+  --angles bfloat16          the same in bfloat16, as a module cast with .to(torch.bfloat16)
+                             computes them: frequencies in float32 rounded to bfloat16,
+                             positions `t.type_as(inv_freq)` and the product rounded to bfloat16
   (--angles float64 is not a fault: see above)
   --positions bfloat16|float16  integer positions rounded to that format first
   --noise                    a random normal table (a table overwritten by initialisation)
+  --buffer n1d|1nd|11nd      saved as a registered buffer is: (N, 1, D), (1, N, D) or (1, 1, N, D)
+  --scale sqrt-d|inv-sqrt-d|S  the table times sqrt(D), 1/sqrt(D) or S (NeMo's xscale, sockeye's
+                             scale-down, x-transformers' ScaledSinusoidalEmbedding), rounded once
 
 It doubles as an --exec command, started per table or once:
   pecheck validate --exec 'python3 numpy_tables.py vaswani {rows} {dim} {offset} {dtype} {output}' --convention vaswani
@@ -86,13 +92,18 @@ def table(name, rows, dim, offset, angles="longdouble", positions=None):
     n = dim // 2
     extra = dim % 2 == 1 and odd == "extra-sin"
     count = n + 1 if extra else n
-    ftype = FLOAT[angles]
     p = np.arange(offset, offset + rows, dtype=np.float64)
-    if positions == "bfloat16":
+    if positions == "bfloat16" or angles == "bfloat16":
         p = round_bfloat16(p)
     elif positions is not None:
         p = p.astype(FLOAT[positions]).astype(np.float64)
-    theta = p.astype(ftype)[:, None] * frequencies(rule, count, dim, count if rule == "timescale" else n, ftype)[None, :]
+    n_rule = count if rule == "timescale" else n
+    if angles == "bfloat16":  # every operand and the product rounded to bfloat16
+        w = round_bfloat16(frequencies(rule, count, dim, n_rule, np.float32))
+        theta = round_bfloat16(p[:, None] * w[None, :])
+    else:
+        ftype = FLOAT[angles]
+        theta = p.astype(ftype)[:, None] * frequencies(rule, count, dim, n_rule, ftype)[None, :]
     s = np.sin(theta)
     c = np.cos(theta[:, :n])
     out = np.zeros((rows, dim), dtype=np.longdouble)
@@ -125,7 +136,7 @@ def write(args):
     while k < len(args):
         if args[k] == "--noise":
             options["noise"] = True
-        elif args[k] in ("--angles", "--positions"):
+        elif args[k] in ("--angles", "--positions", "--buffer", "--scale"):
             options[args[k][2:]] = args[k + 1]
             k += 1
         else:
@@ -137,7 +148,15 @@ def write(args):
         values = np.random.default_rng(20240611).standard_normal((rows, dim))
     else:
         values = table(name, rows, dim, offset, options.get("angles", "longdouble"), options.get("positions"))
-    np.save(output, round_to(values, dtype))
+    scale = options.get("scale")
+    if scale is not None:
+        factor = {"sqrt-d": np.sqrt(np.longdouble(dim)), "inv-sqrt-d": 1 / np.sqrt(np.longdouble(dim))}
+        values = values * (factor[scale] if scale in factor else np.longdouble(scale))
+    values = round_to(values, dtype)
+    buffer = options.get("buffer")
+    if buffer is not None:
+        values = {"n1d": values[:, None, :], "1nd": values[None], "11nd": values[None, None]}[buffer]
+    np.save(output, values)
 
 
 def main(argv):

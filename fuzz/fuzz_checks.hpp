@@ -34,9 +34,11 @@ inline void check_error(const TableFileError& error, std::string_view name) {
 inline void check_table(const TableFile& file) {
   const Table& table = file.table;
   check(table.rows >= 0 && table.cols >= 0);
-  check(static_cast<std::uint64_t>(table.rows) * static_cast<std::uint64_t>(table.cols) == static_cast<std::size_t>(table.rows * table.cols));
-  check(file.info.ndim == 1 || file.info.ndim == 2);
-  check(file.info.ndim == 2 || table.rows == 1);
+  check(table.bytes().size() == static_cast<std::size_t>(table.rows * table.cols * storage_bytes(table.format)));
+  // (d,), (N, d), or (N, 1, d), (1, N, d), (1, 1, N, d) read as (N, d), saying so.
+  check(file.info.ndim >= 1 && file.info.ndim <= 4);
+  check(file.info.ndim != 1 || table.rows == 1);
+  check((file.info.ndim > 2) == !file.info.shape_note.empty());
 }
 
 // Same bits, NaN payloads included.

@@ -108,6 +108,8 @@ int validate_file(const ValidateOptions& options) {
   } catch (const validate::ValidationInputError& e) {
     throw ConventionError(options.file + ": " + e.what());
   }
+  // A (N, 1, d), (1, N, d) or (1, 1, N, d) buffer: say what was read.
+  if (!file.info.shape_note.empty()) result.detection.notes.insert(result.detection.notes.begin(), file.info.shape_note);
   if (!options.output_dir.empty()) {
     Table compared = file.table;
     compared.format = result.compared_format;  // the values are those of the format compared

@@ -11,6 +11,7 @@
 #include "npy_header.hpp"
 #include "npy_layout.hpp"
 #include "pecheck/atomic_file.hpp"
+#include "table_extents.hpp"
 #include "table_codec.hpp"
 
 namespace pecheck {
@@ -162,13 +163,14 @@ TableFile read_npy_source(const detail::ByteSource& source) {
   const detail::NpyHeader& header = layout.header;
   const NpyDtype dtype = parse_descr(header.descr, name);
 
-  if (header.shape.size() != 1 && header.shape.size() != 2) {
+  const std::optional<detail::TableExtents> extents = detail::table_extents(header.shape);
+  if (!extents) {
     throw TableFileError(name, "shape",
                          npy_shape_text(header.shape) + " has " + std::to_string(header.shape.size()) + " dimensions",
-                         "1 or 2 dimensions");
+                         detail::table_shapes_accepted);
   }
-  const std::uint64_t rows = header.shape.size() == 2 ? header.shape[0] : 1;
-  const std::uint64_t cols = header.shape.back();
+  const std::uint64_t rows = extents->rows;
+  const std::uint64_t cols = extents->cols;
   const std::uint64_t data_start = layout.data_start;
   // Checked against the bytes actually present before anything is allocated:
   // a header that claims more (or fewer) values than the file holds is refused.
@@ -180,6 +182,10 @@ TableFile read_npy_source(const detail::ByteSource& source) {
   file.info.byte_order = dtype.byte_order;
   file.info.storage_order = header.fortran_order ? StorageOrder::column_major : StorageOrder::row_major;
   file.info.ndim = static_cast<int>(header.shape.size());
+  if (extents->squeezed) {
+    file.info.shape_note = "the array's shape " + npy_shape_text(header.shape) + " is read as " + std::to_string(rows) +
+                           " rows of " + std::to_string(cols) + " columns (its extents of 1 dropped)";
+  }
   file.info.version = layout.version;
   file.table = detail::read_table_payload(source, data_start, rows, cols, dtype.format, dtype.byte_order,
                                           file.info.storage_order);

@@ -6,6 +6,7 @@
 #include "byte_source.hpp"
 #include "pecheck/atomic_file.hpp"
 #include "safetensors_header.hpp"
+#include "table_extents.hpp"
 #include "table_codec.hpp"
 
 namespace pecheck {
@@ -114,18 +115,25 @@ TableFile read_safetensors_source(const detail::ByteSource& source, const std::o
     throw TableFileError(name, dtype_field, "unsupported dtype " + detail::quoted_excerpt(entry.dtype),
                          "F16, BF16, F32 or F64");
   }
-  if (entry.shape.size() != 1 && entry.shape.size() != 2) {
+  const std::optional<detail::TableExtents> extents = detail::table_extents(entry.shape);
+  if (!extents) {
     throw TableFileError(name, "tensor " + detail::quoted_excerpt(entry.name) + " shape",
-                         std::to_string(entry.shape.size()) + " dimensions", "1 or 2 dimensions");
+                         std::to_string(entry.shape.size()) + " dimensions", detail::table_shapes_accepted);
   }
-  const std::uint64_t rows = entry.shape.size() == 2 ? entry.shape[0] : 1;
-  const std::uint64_t cols = entry.shape.back();
+  const std::uint64_t rows = extents->rows;
+  const std::uint64_t cols = extents->cols;
 
   TableFile file;
   file.info.dtype = entry.dtype;
   file.info.byte_order = ByteOrder::little;
   file.info.storage_order = StorageOrder::row_major;
   file.info.ndim = static_cast<int>(entry.shape.size());
+  if (extents->squeezed) {
+    std::string shape;
+    for (std::uint64_t extent : entry.shape) shape += (shape.empty() ? "[" : ", ") + std::to_string(extent);
+    file.info.shape_note = "tensor " + detail::quoted_excerpt(entry.name) + " of shape " + shape + "] is read as " +
+                           std::to_string(rows) + " rows of " + std::to_string(cols) + " columns (its extents of 1 dropped)";
+  }
   file.info.tensor_name = entry.name;
   file.info.metadata = header.metadata;
   // The header check matched shape * itemsize against data_offsets, which lie

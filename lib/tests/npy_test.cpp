@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -185,6 +186,33 @@ TEST(NpyRead, oneDimensionalArrayIsOneRowAndEmptyShapesAreTables) {
   EXPECT_TRUE(values_of(empty.table).empty());
 }
 
+// Buffers dumped as registered: (N, 1, d), (1, N, d), (1, 1, N, d) are the
+// (N, d) table, in either storage order, and the reader says what it read.
+TEST(NpyRead, arraysWhoseOtherExtentsAreOneAreReadAsTheTable) {
+  std::vector<std::uint64_t> c_order;
+  for (int k = 0; k < 12; ++k) c_order.push_back(std::bit_cast<std::uint64_t>(static_cast<double>(k)));
+  std::vector<std::uint64_t> fortran_order;
+  for (int col = 0; col < 4; ++col) {
+    for (int row = 0; row < 3; ++row) fortran_order.push_back(c_order[static_cast<std::size_t>(row * 4 + col)]);
+  }
+  for (const char* shape : {"(3, 1, 4)", "(1, 3, 4)", "(1, 1, 3, 4)"}) {
+    for (const bool fortran : {false, true}) {
+      SCOPED_TRACE(std::string(shape) + (fortran ? " Fortran order" : " C order"));
+      const TableFile read = read_npy_bytes(
+          npy_file(1, npy_dict("<f8", fortran, shape), encode_bits(fortran ? fortran_order : c_order, 8, false)), "b.npy");
+      ASSERT_EQ(read.table.rows, 3);
+      ASSERT_EQ(read.table.cols, 4);
+      for (int row = 0; row < 3; ++row) {
+        for (int col = 0; col < 4; ++col) EXPECT_EQ(read.table.at(row, col), row * 4 + col);
+      }
+      EXPECT_NE(read.info.shape_note.find(shape), std::string::npos) << read.info.shape_note;
+      EXPECT_NE(read.info.shape_note.find("3 rows of 4 columns"), std::string::npos) << read.info.shape_note;
+    }
+  }
+  const TableFile plain = read_npy_bytes(npy_file(1, npy_dict("<f8", false, "(3, 4)"), encode_bits(c_order, 8, false)), "p");
+  EXPECT_TRUE(plain.info.shape_note.empty());
+}
+
 TEST(NpyWrite, headerFollowsNumpysLayoutRules) {
   for (const auto& [rows, cols] : {std::pair<std::int64_t, std::int64_t>{0, 0}, {1, 1}, {3, 4}, {12345, 7},
                                    {std::int64_t{1} << 31, 0}}) {
@@ -341,7 +369,8 @@ std::vector<MalformedCase> malformed_npy_cases() {
       {"leading_zero_dimension", with_shape("(03, 4)"), "shape"},
       {"integer_not_tuple", with_shape("(12)"), "shape"},
       {"shape_is_a_list", with_shape("[3, 4]"), "shape"},
-      {"three_dimensions", with_shape("(1, 3, 4)"), "shape"},
+      {"three_dimensions", with_shape("(3, 2, 2)"), "shape"},
+      {"four_dimensions_not_led_by_ones", with_shape("(3, 1, 1, 4)"), "shape"},
       {"zero_dimensions", npy_file(1, npy_dict("<f4", false, "()"), encode_bits({0}, 4, false)), "shape"},
       {"int32_dtype", with_descr("<i4"), "descr"},
       {"complex_dtype", with_descr("<c8"), "descr"},

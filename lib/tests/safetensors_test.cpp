@@ -140,6 +140,21 @@ TEST(SafetensorsRead, theNamedTensorIsReadAmongOthers) {
   EXPECT_EQ(values_of(other.table), (std::vector<double>{1, -1, 0x1p-24}));
 }
 
+// A buffer registered as (1, N, d) (or (N, 1, d), (1, 1, N, d)) is the (N, d) table.
+TEST(SafetensorsRead, tensorsWhoseOtherExtentsAreOneAreReadAsTheTable) {
+  const auto data = encode_bits({0x3f800000, 0x40000000, 0x40400000, 0x40800000, 0x40a00000, 0x40c00000}, 4);
+  for (const char* shape : {"[3,1,2]", "[1,3,2]", "[1,1,3,2]"}) {
+    SCOPED_TRACE(shape);
+    const TableFile read = read_safetensors_bytes(
+        safetensors_file(std::string(R"({"pe":{"dtype":"F32","shape":)") + shape + R"(,"data_offsets":[0,24]}})", data),
+        "pe.safetensors", std::nullopt);
+    EXPECT_EQ(read.table.rows, 3);
+    EXPECT_EQ(read.table.cols, 2);
+    EXPECT_EQ(read.table.at(2, 1), 6.0);
+    EXPECT_NE(read.info.shape_note.find("3 rows of 2 columns"), std::string::npos) << read.info.shape_note;
+  }
+}
+
 TEST(SafetensorsRead, withoutANameSeveralTensorsAreAnErrorListingThem) {
   const auto file = three_tensor_file();
   for (const std::optional<std::string>& name : {std::optional<std::string>(), std::optional<std::string>("missing")}) {
@@ -280,7 +295,7 @@ std::vector<MalformedCase> malformed_safetensors_cases() {
       {"shape_negative", with_entry(R"({"dtype":"F32","shape":[-2,-3],"data_offsets":[0,24]})"), "shape"},
       {"shape_float", with_entry(R"({"dtype":"F32","shape":[2.0,3],"data_offsets":[0,24]})"), "shape"},
       {"shape_not_array", with_entry(R"({"dtype":"F32","shape":"2x3","data_offsets":[0,24]})"), "shape"},
-      {"three_dimensions", with_entry(R"({"dtype":"F32","shape":[1,2,3],"data_offsets":[0,24]})"), "shape"},
+      {"three_dimensions", with_entry(R"({"dtype":"F32","shape":[2,3,1],"data_offsets":[0,24]})"), "shape"},
       {"zero_dimensions",
        safetensors_file(R"({"pe":{"dtype":"F32","shape":[],"data_offsets":[0,4]}})", std::span(data).first(4)),
        "shape"},

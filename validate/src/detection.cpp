@@ -8,6 +8,7 @@
 #include "encoding_rows.hpp"
 #include "frequency_fit.hpp"
 #include "position_search.hpp"
+#include "position_steps.hpp"
 #include "preset_match.hpp"
 #include "table_rows.hpp"
 #include "table_width.hpp"
@@ -55,9 +56,42 @@ std::vector<std::int64_t> zero_columns(const Table& table, const std::vector<std
   return columns;
 }
 
+// At the rounded positions when the rows step as positions held in `held`.
 double candidate_error(const Table& table, const Convention& convention, std::int64_t row_offset,
-                       const std::vector<std::int64_t>& rows) {
-  return max_abs_difference(table, rows, encoding_rows(convention, table.cols, shifted(rows, row_offset)));
+                       const std::vector<std::int64_t>& rows, std::optional<FormatId> held) {
+  return max_abs_difference(
+      table, rows,
+      encoding_rows(convention, table.cols, held_convention_rows(rows, row_offset, convention.position_offset, held)));
+}
+
+// The steps fit for a convention's position offset: P0 ranges over the
+// positions of row 0 that keep every row in [0, 2^24).
+std::optional<PositionSteps> steps_for(const SuccessiveRows& successive, const Table& table,
+                                       const Convention& convention) {
+  const std::int64_t shift = convention.position_offset;
+  return fit_position_steps(successive, std::max<std::int64_t>(0, shift), max_exact_position - table.rows);
+}
+
+// After the offset is settled: the steps count only when they allow it.
+void record_steps(Detection& detection, const SuccessiveRows& successive, const std::optional<PositionSteps>& steps,
+                  std::int64_t position_offset) {
+  detection.identical_pairs = successive.identical_pairs;
+  detection.first_identical = successive.first_identical;
+  const std::int64_t p0 = detection.row_offset + position_offset;
+  if (steps && std::binary_search(steps->first_positions.begin(), steps->first_positions.end(), p0)) {
+    detection.positions_held_in = steps->format;
+    detection.notes.push_back(std::to_string(steps->identical_pairs) +
+                              " pairs of successive rows are identical, in the steps of positions rounded to " +
+                              std::string(format_of(steps->format).name) +
+                              ": the row offset is one those steps allow");
+  }
+}
+
+void record_offset(Detection& detection, const OffsetFit& fit) {
+  detection.row_offset = fit.row_offset;
+  detection.offset_ambiguous = fit.ambiguous;
+  detection.rival_offset = fit.ambiguous ? fit.rival : std::nullopt;
+  detection.offset_within_rounding = fit.ambiguous && fit.within_rounding;
 }
 
 void name_the_convention(Detection& detection, const Table& table, Convention found) {
@@ -74,7 +108,7 @@ void name_the_convention(Detection& detection, const Table& table, Convention fo
 }
 
 Detection with_given_convention(const Table& table, const Convention& convention, const DetectionOptions& options,
-                                const RowSplit& split, Detection detection) {
+                                const RowSplit& split, const SuccessiveRows& successive, Detection detection) {
   const FormatId format = options.value_format.value_or(table.format);
   if (const auto problem = width_problem(convention, table.cols)) throw ConventionError(*problem);
   check_dim(convention, table.cols);  // widths past max_dim
@@ -84,22 +118,24 @@ Detection with_given_convention(const Table& table, const Convention& convention
   if (find_preset(convention.name)) detection.preset = convention.name;
   detection.pair_fraction = pair_fraction(table, structure, sample, format);
   detection.sinusoidal = structure.pairs.empty() || detection.pair_fraction >= sinusoidal_fraction;
+  const std::optional<PositionSteps> steps = steps_for(successive, table, convention);
   if (options.row_offset) {
     detection.row_offset = *options.row_offset;
   } else if (!detection.sinusoidal) {
     detection.notes.push_back("the row offset was not searched: the columns do not pair as " +
                               std::string(to_string(convention.layout)));
     return detection;
-  } else if (const auto fit = find_row_offset(table, convention, structure, split.live, format)) {
-    detection.row_offset = fit->row_offset;
-    detection.offset_ambiguous = fit->ambiguous;
+  } else if (const auto fit = find_row_offset(table, convention, structure, split.live, format, std::nullopt,
+                                              steps ? &*steps : nullptr)) {
+    record_offset(detection, *fit);
   } else {
     detection.notes.push_back("the row offset cannot be found without a sin/cos pair: give --offset");
     detection.convention.reset();  // nothing to compare with: the verdict is unknown
     return detection;
   }
+  record_steps(detection, successive, steps, convention.position_offset);
   detection.candidate_error = candidate_error(table, convention, detection.row_offset,
-                                              spread_sample(split.live, scoring_rows));
+                                              spread_sample(split.live, scoring_rows), detection.positions_held_in);
   return detection;
 }
 
@@ -116,7 +152,8 @@ Detection detect_convention(const Table& table, const DetectionOptions& options)
   }
   const std::vector<std::int64_t> sample = spread_sample(split.live, pairing_rows);
   if (split.live.size() > 1) detection.zero_columns = zero_columns(table, sample);
-  if (options.convention) return with_given_convention(table, *options.convention, options, split, detection);
+  const SuccessiveRows successive = successive_rows(table.view());
+  if (options.convention) return with_given_convention(table, *options.convention, options, split, successive, detection);
 
   const std::vector<Structure> structures = candidate_structures(table, sample, format);
   if (table.cols < 2) {
@@ -136,6 +173,9 @@ Detection detect_convention(const Table& table, const DetectionOptions& options)
   const std::vector<std::int64_t> run = longest_consecutive_run(split.live, frequency_rows);
   const std::vector<std::int64_t> scoring = spread_sample(split.live, scoring_rows);
   std::vector<Candidate> candidates;
+  // Detected conventions have no position offset: one fit of the steps serves every candidate.
+  const std::optional<PositionSteps> steps = steps_for(successive, table, Convention{});
+  const PositionSteps* pinned = steps && !steps->first_positions.empty() ? &*steps : nullptr;
   for (std::size_t s = 0; s < structures.size(); ++s) {
     const Structure& structure = structures[s];
     if (structure.pair_fraction < detection.pair_fraction - 0.05) continue;
@@ -149,10 +189,12 @@ Detection detect_convention(const Table& table, const DetectionOptions& options)
     for (std::size_t k = 0; k < rules.size(); ++k) {
       Convention convention = shape;
       convention.frequency = rules[k];
-      const auto offset = find_row_offset(table, convention, structure, split.live, format, options.row_offset);
+      const auto offset =
+          find_row_offset(table, convention, structure, split.live, format, options.row_offset, pinned);
       if (!offset) continue;
       for (std::int64_t row : split.zero) convention.zero_rows.push_back(row + offset->row_offset);
-      const double error = candidate_error(table, convention, offset->row_offset, scoring);
+      const double error = candidate_error(table, convention, offset->row_offset, scoring,
+                                           pinned ? std::optional<FormatId>(pinned->format) : std::nullopt);
       candidates.push_back({convention, *offset, error, k, s});
     }
   }
@@ -172,14 +214,17 @@ Detection detect_convention(const Table& table, const DetectionOptions& options)
   });
   const auto chosen = std::find_if(candidates.begin(), candidates.end(),
                                    [&](const Candidate& c) { return c.error <= best_error + slack; });
-  detection.row_offset = chosen->offset.row_offset;
-  detection.offset_ambiguous = chosen->offset.ambiguous;
+  record_offset(detection, chosen->offset);
   detection.candidate_error = chosen->error;
   detection.notes.push_back("columns pair as " + std::string(to_string(chosen->convention.layout)) +
                             ": sin^2 + cos^2 within " + number(pair_tolerance(format), 2) + " of 1 in " +
                             percent(detection.pair_fraction) + " of the pairs");
-  detection.notes.push_back("file row 0 holds row " + std::to_string(detection.row_offset) +
-                            " of the convention (from the angles of the slowest to the fastest frequency)");
+  record_steps(detection, successive, steps, 0);
+  detection.notes.push_back("file row 0 holds row " + std::to_string(detection.row_offset) + " of the convention " +
+                            (detection.positions_held_in
+                                 ? "(from the steps of the identical rows, the encoding at the rounded positions "
+                                   "choosing among the offsets they allow)"
+                                 : "(from the angles of the slowest to the fastest frequency)"));
   name_the_convention(detection, table, chosen->convention);
   return detection;
 }

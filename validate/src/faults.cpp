@@ -17,6 +17,8 @@ constexpr std::size_t chunk_rows = 4096;
 // Past this the error of sin or cos no longer grows with the angle's error.
 constexpr double saturation = 0.25;
 
+}  // namespace
+
 std::vector<double> errors_at(const Table& table, const Convention& convention, const std::vector<std::int64_t>& rows,
                               const std::vector<std::int64_t>& positions) {
   std::vector<double> errors;
@@ -34,6 +36,8 @@ std::vector<double> errors_at(const Table& table, const Convention& convention, 
   return errors;
 }
 
+namespace {
+
 std::string number(double x, int digits = 3) {
   std::ostringstream out;
   out.precision(digits);
@@ -41,10 +45,7 @@ std::string number(double x, int digits = 3) {
   return out.str();
 }
 
-struct NamedPrecision {
-  const char* name;
-  int bits;
-};
+}  // namespace
 
 // The format whose significand is nearest q bits, within 2.5 bits.
 std::optional<NamedPrecision> nearest_precision(double q) {
@@ -56,7 +57,6 @@ std::optional<NamedPrecision> nearest_precision(double q) {
   return nearest;
 }
 
-}  // namespace
 
 RowErrors scan_row_errors(const Table& table, const Convention& convention, std::int64_t row_offset,
                           const std::vector<std::int64_t>& rows) {
@@ -65,69 +65,6 @@ RowErrors scan_row_errors(const Table& table, const Convention& convention, std:
   for (std::int64_t r : rows) scan.positions.push_back(position_of_row(convention, r + row_offset));
   scan.errors = errors_at(table, convention, scan.rows, scan.positions);
   return scan;
-}
-
-Collisions identical_successive_rows(const Table& table, const std::vector<std::int64_t>& rows) {
-  Collisions collisions;
-  for (std::size_t k = 1; k < rows.size(); ++k) {
-    if (rows[k] != rows[k - 1] + 1) continue;
-    // Bit for bit: the rows' stored bytes are equal.
-    const std::span<const std::byte> bytes = table.bytes();
-    const auto row_bytes = static_cast<std::size_t>(table.cols * storage_bytes(table.format));
-    const auto begin = bytes.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(rows[k]) * row_bytes);
-    if (std::equal(begin, begin + static_cast<std::ptrdiff_t>(row_bytes), begin - static_cast<std::ptrdiff_t>(row_bytes))) {
-      if (collisions.count++ == 0) collisions.first = rows[k - 1];
-    }
-  }
-  return collisions;
-}
-
-std::optional<Hazard> position_precision(const Table& table, const Convention& convention,
-                                         RowErrors& errors, double tolerance) {
-  for (FormatId id : {FormatId::bfloat16, FormatId::float16}) {
-    const Format& format = format_of(id);
-    std::vector<std::size_t> affected;  // indices into errors
-    std::vector<std::int64_t> rows;
-    std::vector<std::int64_t> rounded;
-    for (std::size_t k = 0; k < errors.rows.size(); ++k) {
-      const std::int64_t p = errors.positions[k];
-      const auto held = static_cast<std::int64_t>(round_to_format(static_cast<double>(p), format));
-      if (held == p || held >= max_exact_position || held - convention.position_offset < 0) continue;
-      affected.push_back(k);
-      rows.push_back(errors.rows[k]);
-      rounded.push_back(held);
-    }
-    if (affected.empty()) continue;
-    const std::vector<double> at_rounded = errors_at(table, convention, rows, rounded);
-    std::int64_t explained = 0;
-    std::size_t example = affected.size();
-    for (std::size_t k = 0; k < affected.size(); ++k) {
-      if (at_rounded[k] <= tolerance && errors.errors[affected[k]] > tolerance) {
-        if (explained++ == 0) example = k;
-      }
-    }
-    if (2 * explained < static_cast<std::int64_t>(affected.size())) continue;
-    const Collisions collisions = identical_successive_rows(table, errors.rows);
-    const std::int64_t exact_limit = std::int64_t{1} << format.precision;
-    std::ostringstream evidence;
-    evidence << explained << " of the " << affected.size() << (affected.size() == 1 ? " row" : " rows") << " whose position " << format.name
-             << " cannot hold (integers past " << exact_limit << ") match the encoding at their position rounded to "
-             << format.name << " and not their own: row " << rows[example] << " (position "
-             << errors.positions[affected[example]] << ") holds position " << rounded[example] << " within "
-             << number(at_rounded[example]) << ", and is " << number(errors.errors[affected[example]])
-             << " from its own";
-    if (collisions.count > 0) {
-      evidence << "; " << collisions.count << " pairs of successive rows are identical (the first: rows "
-               << collisions.first << " and " << collisions.first + 1 << ")";
-    }
-    evidence << ". Positions were held in " << format.name << " (CONVENTIONS.md fault 1).";
-    for (std::size_t k = 0; k < affected.size(); ++k) {
-      errors.positions[affected[k]] = rounded[k];
-      errors.errors[affected[k]] = at_rounded[k];
-    }
-    return Hazard{HazardKind::position_precision, evidence.str()};
-  }
-  return std::nullopt;
 }
 
 std::optional<Hazard> angle_precision(const RowErrors& errors, double w_max, double tolerance) {

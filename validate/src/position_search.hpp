@@ -8,7 +8,8 @@
 // ladder's small ratios between neighbours guarantee), until the fastest one
 // rounds it to an integer. The candidates that fit the first row best are
 // then compared with the encoding on rows spread over the table, with
-// neighbours one or two rows away, so one noisy row cannot move the answer.
+// neighbours one or two rows away, by the likelihood of all those rows, so
+// neither one noisy row nor a fault that spoils every row moves the answer.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "column_pairs.hpp"
+#include "position_steps.hpp"
 #include "pecheck/convention.hpp"
 #include "pecheck/format.hpp"
 #include "pecheck/table.hpp"
@@ -26,13 +28,20 @@ struct OffsetFit {
   std::int64_t row_offset = 0;  // file row r holds convention row r + row_offset
   double error = 0.0;           // the largest |table - encoding| on the rows compared
   bool ambiguous = false;       // another offset is as close, within half an ULP of 1
+  std::optional<std::int64_t> rival;  // the next closest offset
+  // The chosen offset fits within two ULP of 1 of the encoding: offsets that
+  // fit as well are the table's own rounding, and any of them may conform.
+  bool within_rounding = false;
 };
 
 // Empty when the structure has no pair or no row carries values. Offsets
 // range over [0, 2^24 - position_offset - rows], so every row's position is
 // below 2^24; `fixed` restricts the search to one offset (scored all the same).
+// With `steps` that pin row 0 (position_steps.hpp), the offsets are those
+// the steps allow, compared at the positions rounded as the steps show.
 std::optional<OffsetFit> find_row_offset(const Table& table, const Convention& convention, const Structure& structure,
                                          const std::vector<std::int64_t>& live_rows, FormatId format,
-                                         std::optional<std::int64_t> fixed = std::nullopt);
+                                         std::optional<std::int64_t> fixed = std::nullopt,
+                                         const PositionSteps* steps = nullptr);
 
 }  // namespace pecheck::validate

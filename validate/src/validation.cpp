@@ -7,11 +7,13 @@
 #include <sstream>
 #include <utility>
 
+#include "angle_growth.hpp"
 #include "comparison.hpp"
 #include "convention_mismatch.hpp"
 #include "drift.hpp"
 #include "faults.hpp"
 #include "narrow_format.hpp"
+#include "scaled.hpp"
 #include "pecheck/fast_encoding.hpp"
 #include "pecheck/properties/accuracy.hpp"
 #include "pecheck/properties/budgets.hpp"
@@ -86,7 +88,8 @@ void decide(ValidationResult& result) {
     return;
   }
   // Their reasons are in already; the comparison's figures follow them.
-  const bool mismatched = has(HazardKind::convention_mismatch) || has(HazardKind::drifted);
+  const bool mismatched =
+      has(HazardKind::convention_mismatch) || has(HazardKind::drifted) || has(HazardKind::scaled);
   if (!result.compared) {
     result.verdict = mismatched ? ValidationVerdict::deviates : ValidationVerdict::unknown;
     return;
@@ -116,10 +119,23 @@ void decide(ValidationResult& result) {
                              number(*result.max_abs_error_budget));
   }
   result.verdict = result.reasons.empty() ? ValidationVerdict::conforms : ValidationVerdict::deviates;
-  if (result.verdict == ValidationVerdict::deviates && result.detection.offset_ambiguous && !mismatched) {
-    // It deviates at the offset chosen, but another fits the angles as well.
-    result.verdict = ValidationVerdict::unknown;
-    result.reasons.push_back("another row offset fits the table about as well: give --offset");
+  if (result.verdict == ValidationVerdict::deviates && result.rival && !mismatched) {
+    // It deviates at the offset chosen, and another fits about as well: the
+    // verdict stands only if the table deviates there too.
+    const std::string rival = "row offset " + std::to_string(result.rival->row_offset) + ", which fits the table about as well as " +
+                              std::to_string(result.detection.row_offset) + ",";
+    if (properties::within_budget(result.rival->measurement)) {
+      result.verdict = ValidationVerdict::unknown;
+      result.reasons.push_back("at " + rival + " every entry is within the budget: give --offset");
+    } else if (result.detection.offset_within_rounding) {
+      // Both fit within the table's rounding, and so may others, where it may conform.
+      result.verdict = ValidationVerdict::unknown;
+      result.reasons.push_back("at " + rival + " it deviates too, but the table fits other offsets within its "
+                               "rounding as well, where it may not: give --offset");
+    } else {
+      result.reasons.push_back("at " + rival + " it deviates too (max " + number(result.rival->measurement.max_ulp) +
+                               " ULP, max abs error " + number(result.rival->measurement.max_abs_error) + ")");
+    }
   }
 }
 
@@ -187,7 +203,10 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
     result.hazards.push_back(mismatch->hazard);
     result.reasons.push_back(mismatch->reason);
   } else if (!detection.sinusoidal) {
-    if (const std::optional<Drift> drift = drift_from_encoding(table, detection_options)) {
+    if (const std::optional<ScaledEncoding> scaled = scaled_encoding(table, detection_options)) {
+      result.hazards.push_back(scaled->hazard);
+      result.reasons.push_back(scaled->reason);
+    } else if (const std::optional<Drift> drift = drift_from_encoding(table, detection_options)) {
       result.hazards.push_back(drift->hazard);
       result.reasons.push_back(drift->reason);
     } else {
@@ -228,6 +247,19 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
                                               result.measurement.budget_source, allowance ? &*allowance : nullptr, plan);
   result.compared = true;
   result.rows_compared = static_cast<std::int64_t>(rows.size());
+  if (!properties::within_budget(result.measurement) && detection.offset_ambiguous && detection.rival_offset &&
+      !options.row_offset) {
+    // Another offset fits about as well: the table is compared there too, so
+    // the verdict says whether it deviates at every offset that fits.
+    const std::int64_t rival = *detection.rival_offset;
+    ComparisonPlan quiet = plan;
+    quiet.progress = nullptr;  // the progress shown is the comparison at the chosen offset
+    const std::vector<std::int64_t> rival_rows = rows_to_compare(
+        table.rows, table.cols, rival, worst_rows(scan_row_errors(table, convention, rival, all_rows)), quiet);
+    result.rival = RivalOffset{rival, compare_with_reference(table, convention, rival, rival_rows, result.measurement.budget_ulp,
+                                                             result.measurement.budget_source,
+                                                             allowance ? &*allowance : nullptr, quiet)};
+  }
   result.sampled = result.rows_compared < table.rows;
 
   // Against the wrong convention or offset every row is wrong: the faults of
@@ -242,7 +274,9 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
     const double tolerance =
         std::max(std::max(result.measurement.budget_ulp, 1.0) * std::ldexp(1.0, 1 - format_of(value_format).precision),
                  options.estimate_abs_error.value_or(0.0));
-    if (auto hazard = position_precision(table, convention, scan, tolerance)) result.hazards.push_back(*hazard);
+    if (auto hazard = position_precision(table, convention, detection, scan, tolerance)) {
+      result.hazards.push_back(*hazard);
+    }
     if (allowance) {
       // Float64 angles are no fault: a row within the float64-angle bound is
       // no evidence of angles computed in a low precision.
@@ -252,6 +286,9 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
     }
     if (auto hazard = angle_precision(scan, largest_frequency(convention, table.cols), tolerance)) {
       result.hazards.push_back(*hazard);
+    } else if (auto hidden = angle_precision_through_rounding(table, convention, scan, value_format)) {
+      // Each row's largest error is the values' own rounding: the angles show entry by entry.
+      result.hazards.push_back(*hidden);
     }
   }
   decide(result);
@@ -276,6 +313,7 @@ std::string_view to_string(HazardKind kind) {
     case HazardKind::not_sinusoidal: return "not-sinusoidal";
     case HazardKind::convention_mismatch: return "convention-mismatch";
     case HazardKind::drifted: return "drifted";
+    case HazardKind::scaled: return "scaled";
   }
   return "?";
 }

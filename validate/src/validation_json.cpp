@@ -60,6 +60,8 @@ std::string validation_json(const ValidationResult& result, const std::string& f
   out["zero_rows"] = detection.zero_rows;
   out["row_offset"] = detection.convention ? json(detection.row_offset) : json(nullptr);
   out["offset_ambiguous"] = detection.offset_ambiguous;
+  out["rival_offset"] = detection.rival_offset ? json(*detection.rival_offset) : json(nullptr);
+  out["identical_successive_rows"] = detection.identical_pairs;
   out["sinusoidal"] = detection.sinusoidal;
   out["pair_fraction"] = detection.pair_fraction;
   out["compared"] = result.compared;

@@ -61,7 +61,10 @@ std::string validation_text(const ValidationResult& result, const std::string& f
     for (const std::string& name : detection.also_matches) out << " (also " << name << ")";
     out << "\n    " << describe(*detection.convention) << '\n';
     out << "  row offset: file row 0 holds convention row " << detection.row_offset
-        << (detection.offset_ambiguous ? " (ambiguous: another offset fits as well)" : "") << '\n';
+        << (!detection.offset_ambiguous ? ""
+            : detection.rival_offset ? " (ambiguous: row " + std::to_string(*detection.rival_offset) + " fits about as well)"
+                                     : std::string(" (ambiguous: another offset fits as well)"))
+        << '\n';
   } else {
     out << "  convention: not found\n";
   }

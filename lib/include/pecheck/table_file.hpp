@@ -42,7 +42,9 @@ struct TableFileInfo {
   std::string dtype;  // as stored: "<f4", ">f8", "BF16", ...
   ByteOrder byte_order = ByteOrder::little;
   StorageOrder storage_order = StorageOrder::row_major;
-  int ndim = 2;              // 1 or 2; a 1-D array of length d is read as one row of d columns
+  int ndim = 2;              // 1 or 2; a 1-D array of length d is read as one row of d columns;
+                             // 3 or 4 for (N, 1, d), (1, N, d) and (1, 1, N, d), read as (N, d)
+  std::string shape_note;    // what was read when extents of 1 were dropped; empty otherwise
   std::string version;       // .npy: "1.0", "2.0" or "3.0"; empty for .safetensors
   std::string tensor_name;   // .safetensors: the tensor read; empty for .npy
   std::map<std::string, std::string> metadata;  // .safetensors "__metadata__"; empty for .npy

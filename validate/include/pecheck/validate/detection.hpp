@@ -8,7 +8,9 @@
 //   - the frequencies w_i, from the angles atan2(sin, cos) of successive rows,
 //     and the rule they follow (paper with a base, or timescales);
 //   - the row held by file row 0: the slowest frequency gives it modulo
-//     2 pi / w_min, the faster ones pick the candidate;
+//     2 pi / w_min, the faster ones pick the candidate; when successive rows
+//     are identical in the steps of positions rounded to bfloat16 or float16,
+//     the steps give it instead (position_steps.hpp);
 // then keeps the candidate convention whose table is closest to the file's,
 // and names the preset it is, if any.
 #pragma once
@@ -49,7 +51,20 @@ struct Detection {
   std::optional<std::string> preset;
   std::vector<std::string> also_matches;
   std::int64_t row_offset = 0;  // file row r holds the convention's row r + row_offset
-  bool offset_ambiguous = false;  // another offset fits as well (tiny widths)
+  bool offset_ambiguous = false;  // another offset fits as well (tiny widths, or faults that spoil every row)
+  std::optional<std::int64_t> rival_offset;  // that other offset, when offset_ambiguous
+  // Both fit within the table's rounding (a narrow, coarse table), so more
+  // offsets may: the table deviating at two of them says nothing of the rest.
+  // False when they were told apart by the likelihood, every offset far
+  // from the table (a fault): then deviating at both is deviating.
+  bool offset_within_rounding = false;
+  // Successive rows that are identical: a correct table has none. When
+  // positions held in `positions_held_in` (CONVENTIONS.md fault 1) group the
+  // rows exactly so, row_offset is one those steps allow, and the encoding
+  // it was chosen by is taken at the rounded positions.
+  std::int64_t identical_pairs = 0;
+  std::int64_t first_identical = -1;  // r of the first identical pair (r, r + 1)
+  std::optional<FormatId> positions_held_in;
   // The largest |table - encoding| of the chosen candidate over the rows it
   // was scored on (pecheck's fast float64 table as the encoding).
   double candidate_error = 0.0;

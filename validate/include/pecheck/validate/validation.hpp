@@ -43,6 +43,7 @@ enum class HazardKind {
   not_sinusoidal,       // fault 6, when nothing sinusoidal is left
   convention_mismatch,  // faults 3, 4, 5: the given --convention or --offset is not what the table holds
   drifted,              // fault 6: a sinusoidal table moved by training or small noise
+  scaled,               // a correctly shaped sinusoid times a constant (NeMo xscale, sockeye, x-transformers)
 };
 
 struct Hazard {
@@ -81,6 +82,13 @@ struct ValidationOptions {
   std::function<void(std::int64_t, std::int64_t)> progress;
 };
 
+// The comparison at the other offset detection found about as close, when
+// the table deviates at the one it chose.
+struct RivalOffset {
+  std::int64_t row_offset = 0;
+  properties::Measurement measurement;
+};
+
 struct ValidationResult {
   ValidationVerdict verdict = ValidationVerdict::unknown;
   std::int64_t rows = 0;
@@ -97,6 +105,7 @@ struct ValidationResult {
                                          // (measurement.abs_bound holds what it admitted)
   std::int64_t rows_compared = 0;
   bool sampled = false;                  // fewer rows than the table's were compared
+  std::optional<RivalOffset> rival;       // compared when detection.offset_ambiguous and the table deviates
   std::vector<Hazard> hazards;
   std::vector<std::string> reasons;      // why the verdict is not `conforms`
 };

@@ -1,0 +1,128 @@
+#include "position_steps.hpp"
+
+#include <cmath>
+
+namespace pecheck::validate {
+
+namespace {
+
+// Past this many first positions that group the rows alike, the steps do not
+// pin the position of row 0 (a few identical pairs in a long table): the
+// angles' search is left to it.
+constexpr std::size_t most_first_positions = 256;
+
+bool is_zero_row(const TableView& table, std::int64_t row) {
+  for (std::int64_t c = 0; c < table.cols(); ++c) {
+    if (table.at(row, c) != 0.0) return false;
+  }
+  return true;
+}
+
+bool same_row(const TableView& table, std::int64_t a, std::int64_t b) {
+  for (std::int64_t c = 0; c < table.cols(); ++c) {
+    if (table.at(a, c) != table.at(b, c)) return false;  // NaN differs from everything
+  }
+  return true;
+}
+
+// True when positions p0, p0 + 1, ... held in `format` are equal exactly
+// where the table's successive rows are identical.
+bool groups_rows(const SuccessiveRows& rows, FormatId format, std::int64_t p0) {
+  std::int64_t previous = held_position(p0, format);
+  for (std::size_t r = 0; r < rows.identical.size(); ++r) {
+    const std::int64_t next = held_position(p0 + static_cast<std::int64_t>(r) + 1, format);
+    if (rows.identical[r] >= 0 && (rows.identical[r] == 1) != (previous == next)) return false;
+    previous = next;
+  }
+  return true;
+}
+
+// Every P0 whose rounding puts a step between rows `boundary` and
+// `boundary + 1`: for each pair of neighbouring integers v < v + s of the
+// format with s >= 2 (a step two rows can share), the tie m = v + s / 2
+// rounds to whichever of the two has an even significand, so the step lies
+// between positions m and m + 1 (m goes down) or m - 1 and m (m goes up).
+std::vector<std::int64_t> first_positions_at_step(FormatId format, std::int64_t boundary, std::int64_t min_first,
+                                                  std::int64_t max_first) {
+  const int q = format_of(format).precision;
+  std::vector<std::int64_t> found;
+  for (int e = q; e < 24; ++e) {
+    const std::int64_t spacing = std::int64_t{1} << (e - q + 1);
+    const std::int64_t count = std::int64_t{1} << (q - 1);  // values in [2^e, 2^(e+1))
+    for (std::int64_t j = 0; j < count; ++j) {
+      const std::int64_t m = (std::int64_t{1} << e) + j * spacing + spacing / 2;
+      const bool goes_down = j % 2 == 0;  // v's significand 2^(q-1) + j is even
+      const std::int64_t p0 = (goes_down ? m : m - 1) - boundary;
+      if (p0 >= min_first && p0 <= max_first) found.push_back(p0);
+    }
+  }
+  return found;
+}
+
+}  // namespace
+
+SuccessiveRows successive_rows(const TableView& table) {
+  SuccessiveRows rows;
+  if (table.rows() < 2) return rows;
+  rows.identical.assign(static_cast<std::size_t>(table.rows() - 1), 0);
+  bool previous_zero = is_zero_row(table, 0);
+  for (std::int64_t r = 0; r + 1 < table.rows(); ++r) {
+    const bool next_zero = is_zero_row(table, r + 1);
+    std::int8_t& identical = rows.identical[static_cast<std::size_t>(r)];
+    if (previous_zero || next_zero) {
+      identical = -1;
+    } else if (same_row(table, r, r + 1)) {
+      identical = 1;
+      if (rows.identical_pairs++ == 0) rows.first_identical = r;
+    }
+    previous_zero = next_zero;
+  }
+  return rows;
+}
+
+std::int64_t held_position(std::int64_t p, FormatId format) {
+  return static_cast<std::int64_t>(round_to_format(static_cast<double>(p), format_of(format)));
+}
+
+std::vector<std::int64_t> held_convention_rows(const std::vector<std::int64_t>& rows, std::int64_t row_offset,
+                                               std::int64_t position_offset, std::optional<FormatId> held) {
+  std::vector<std::int64_t> out;
+  out.reserve(rows.size());
+  for (std::int64_t r : rows) {
+    const std::int64_t p = r + row_offset + position_offset;
+    out.push_back((held ? held_position(p, *held) : p) - position_offset);
+  }
+  return out;
+}
+
+std::optional<PositionSteps> fit_position_steps(const SuccessiveRows& rows, std::int64_t min_first,
+                                                std::int64_t max_first) {
+  if (rows.identical_pairs == 0) return std::nullopt;
+  // The first step after the first identical pair: a boundary between two
+  // runs, at least one of them shared by two positions.
+  std::int64_t boundary = -1;
+  for (std::size_t r = static_cast<std::size_t>(rows.first_identical) + 1; r < rows.identical.size(); ++r) {
+    if (rows.identical[r] == 0) {
+      boundary = static_cast<std::int64_t>(r);
+      break;
+    }
+  }
+  if (boundary < 0) return std::nullopt;  // one run to the end: nothing pins P0
+  const auto last_row = static_cast<std::int64_t>(rows.identical.size());
+  for (FormatId format : {FormatId::bfloat16, FormatId::float16}) {
+    // Positions past the largest finite value become infinity: no step there.
+    const auto largest = static_cast<std::int64_t>(largest_finite(format_of(format)));
+    PositionSteps steps{format, rows.identical_pairs, rows.first_identical, {}};
+    for (std::int64_t p0 : first_positions_at_step(format, boundary, min_first, std::min(max_first, largest - last_row - 1))) {
+      if (!groups_rows(rows, format, p0)) continue;
+      steps.first_positions.push_back(p0);
+      if (steps.first_positions.size() > most_first_positions) break;
+    }
+    if (steps.first_positions.empty()) continue;
+    if (steps.first_positions.size() > most_first_positions) steps.first_positions.clear();
+    return steps;
+  }
+  return std::nullopt;
+}
+
+}  // namespace pecheck::validate
