@@ -5,6 +5,7 @@
 #include <chrono>
 #include <thread>
 
+#include "pecheck/properties/faulty_subjects.hpp"
 #include "pecheck/properties/registry.hpp"
 #include "pecheck/reports/findings.hpp"
 
@@ -39,6 +40,8 @@ std::vector<CheckResult> run_checks(const Subject& subject, const std::vector<co
     result.id = check.id;
     result.family = check.family;
     result.kind = check.kind;
+    result.role = check.role;
+    result.catches = properties::faults_caught_by(check.id);
     result.claim = check.claim;
     result.source = check.source;
     result.outcome = properties::run_check(check, subject, config);

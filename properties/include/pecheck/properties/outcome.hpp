@@ -17,7 +17,17 @@ enum class Verdict {
   held,            // the claim held on every case / the statistics are within budget
   failed,          // a counterexample, or a statistic outside its budget
   not_applicable,  // the subject does not offer what the check needs (said in `message`)
+  // The claim was exercised on fewer cases than its minimum (RC_PARAMS
+  // max_success=0, an empty sweep): nothing was shown, so it is no pass.
+  not_run,
+  // An observation: figures a check measured that no bound asserts (it can
+  // catch no fault), shown for what they say and never as "held".
+  info,
 };
+
+// Whether a run with this verdict among its checks cannot be called a pass:
+// a failure, or a claim that was never exercised.
+constexpr bool spoils_a_pass(Verdict verdict) { return verdict == Verdict::failed || verdict == Verdict::not_run; }
 
 // The entry with the largest ULP error, Boost.Math style.
 struct WorstInput {
