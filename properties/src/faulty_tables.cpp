@@ -97,7 +97,7 @@ class OneUlpNoise final : public ForwardingSubject {
     for (std::int64_t r = 0; r < table.rows; ++r) {
       const auto position = static_cast<std::uint64_t>(position_of_row(convention, request.row_offset + r));
       for (std::int64_t c = 0; c < table.cols; ++c) {
-        if (mix(position * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(c)) % 1'000'000 != 0) continue;
+        if (mix((position + 1) * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(c)) % 1'000'000 != 0) continue;
         const double v = table.at(r, c);
         table.set(r, c, next_away_from_zero(v, f));
       }
