@@ -5,6 +5,7 @@
 #include <chrono>
 #include <thread>
 
+#include "pecheck/properties/accuracy_by_position.hpp"
 #include "pecheck/properties/faulty_subjects.hpp"
 #include "pecheck/properties/registry.hpp"
 #include "pecheck/reports/findings.hpp"
@@ -89,8 +90,10 @@ Report build_report(const Subject& subject, std::vector<CheckResult> checks, con
   report.checks = std::move(checks);
   if (settings.figures) {
     if (progress) progress("figures: the accuracy sweep against the reference", 0, 1);
-    const FigureData data =
-        compute_figure_data(subject, {settings.mode, settings.seed, settings.budget_kind, settings.threads});
+    const CheckResult* accuracy = find_check_result(report, properties::accuracy_by_position_id);
+    const FigureData data = compute_figure_data(
+        subject, {settings.mode, settings.seed, settings.budget_kind, settings.threads,
+                  accuracy != nullptr ? &accuracy->outcome : nullptr});
     report.accuracy = accuracy_tables(data, report.checks);
     report.figures = build_figures(data, report.checks);
     report.findings = write_findings(report, data);

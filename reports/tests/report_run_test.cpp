@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "pecheck/properties/accuracy_by_position.hpp"
+#include "pecheck/properties/faulty_subjects.hpp"
 #include "pecheck/properties/registry.hpp"
 
 namespace pecheck::reports {
@@ -104,6 +106,31 @@ TEST(BuildReport, withFiguresHasAccuracyTablesFiguresAndThreeFindings) {
   EXPECT_FALSE(report.accuracy.empty());
   EXPECT_GE(report.figures.size(), 5u);
   EXPECT_EQ(report.findings.size(), 3u);
+}
+
+// The headline accuracy table is conformance/accuracy-by-position's
+// Outcome: a row beyond its budget is a failed check, so the run fails.
+TEST(BuildReport, anAccuracyRowBeyondBudgetFailsTheRun) {
+  const properties::Check* accuracy = properties::find_check(properties::accuracy_by_position_id);
+  ASSERT_NE(accuracy, nullptr);
+  ReportSettings settings;
+  settings.mode = RunMode::quick;
+  const std::shared_ptr<const Subject> fast = make_fast_subject();
+  const std::unique_ptr<Subject> faulty = properties::make_float32_angle_subject(fast);
+  const Report report = build_report(*faulty, run_checks(*faulty, {accuracy}, run_config(settings)), settings);
+  ASSERT_FALSE(report.accuracy.empty());
+  bool beyond = false;
+  for (const AccuracyRow& row : report.accuracy.front().rows) {
+    EXPECT_EQ(row.check_id, properties::accuracy_by_position_id);
+    beyond = beyond || !within_budget(row.measurement);
+  }
+  EXPECT_TRUE(beyond) << "float32 angles should put a row beyond its budget";
+  EXPECT_FALSE(all_held(report));
+  // And the correct subject's table, from the same check, holds.
+  const Report correct = build_report(*fast, run_checks(*fast, {accuracy}, run_config(settings)), settings);
+  EXPECT_TRUE(all_held(correct));
+  ASSERT_FALSE(correct.accuracy.empty());
+  for (const AccuracyRow& row : correct.accuracy.front().rows) EXPECT_TRUE(within_budget(row.measurement));
 }
 
 TEST(RegisteredChecks, areTheRegistrysInOrder) {

@@ -61,6 +61,14 @@ struct AbsoluteBoundCheck {
   double worst_bound = 0.0;
 };
 
+// The largest errors block by block of a sweep over positions: what the
+// report's ulp-error-by-position figure plots.
+struct PositionProfile {
+  std::vector<double> positions;      // first position of each block
+  std::vector<double> max_ulp;        // NaN where the block had only typed mismatches
+  std::vector<double> max_abs_error;
+};
+
 // A measurement's statistics against its budget.
 struct Measurement {
   FormatId format = FormatId::float32;
@@ -74,6 +82,10 @@ struct Measurement {
   double budget_ulp = 0.0;              // the budget the max was held against
   std::string budget_source;            // where the budget comes from (derivation or measurement)
   std::optional<AbsoluteBoundCheck> abs_bound;  // when entries may pass by an absolute bound instead
+  // Set when a check measures each convention apart (the accuracy sweep).
+  std::string convention;
+  std::int64_t dim = 0;
+  std::optional<PositionProfile> profile;
 };
 
 // A named statistic a check computed (an energy ratio, a variance, a bound),
