@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <string>
 
 #include "pecheck/count_text.hpp"
@@ -38,6 +39,21 @@ void sweep_accuracy(const Subject& subject, const FigureSettings& settings, cons
     curve.max_abs_error = m.profile->max_abs_error;
     curve.measurement = m;
     data.ulp.curves.push_back(std::move(curve));
+  }
+  // What the check could not measure: the formats the subject does not offer.
+  std::vector<std::string> conventions;
+  for (const UlpCurve& curve : data.ulp.curves) {
+    if (std::find(conventions.begin(), conventions.end(), curve.convention) == conventions.end()) {
+      conventions.push_back(curve.convention);
+    }
+  }
+  for (const std::string& convention : conventions) {
+    for (FormatId format : {FormatId::float64, FormatId::float32, FormatId::float16, FormatId::bfloat16}) {
+      if (!offers_format(subject, format)) {
+        data.ulp.skipped.push_back(convention + "/" + std::string(format_of(format).name) +
+                                   ": the subject does not offer the format");
+      }
+    }
   }
   for (const properties::Series& model : outcome->series) {
     if (model.name.rfind(properties::float32_angle_model_series, 0) != 0) continue;
