@@ -133,6 +133,22 @@ TEST(BuildReport, anAccuracyRowBeyondBudgetFailsTheRun) {
   for (const AccuracyRow& row : correct.accuracy.front().rows) EXPECT_TRUE(within_budget(row.measurement));
 }
 
+// A check that was not run (RC_PARAMS max_success=0) makes the run no pass,
+// like a failure; an observation's info does not.
+TEST(BuildReport, aCheckNotRunIsNoPassAndInfoIsNoFailure) {
+  const auto subject = make_fast_subject();
+  ReportSettings settings;
+  settings.figures = false;
+  const properties::Check not_run = check_returning("encoding-bounds/not-run", properties::Verdict::not_run);
+  const properties::Check info = check_returning("encoding-bounds/info", properties::Verdict::info);
+  const Report with_not_run = build_report(*subject, run_checks(*subject, {&not_run, &info}, {}), settings);
+  EXPECT_FALSE(all_held(with_not_run));
+  EXPECT_EQ(summarize(with_not_run).not_run, 1);
+  const Report only_info = build_report(*subject, run_checks(*subject, {&info}, {}), settings);
+  EXPECT_TRUE(all_held(only_info));
+  EXPECT_EQ(summarize(only_info).info, 1);
+}
+
 TEST(RegisteredChecks, areTheRegistrysInOrder) {
   const std::vector<const properties::Check*> checks = registered_checks();
   ASSERT_EQ(checks.size(), properties::all_checks().size());
