@@ -4,6 +4,7 @@
 
 #include "cli_options.hpp"
 #include "commands.hpp"
+#include "pecheck/properties/faulty_subjects.hpp"
 #include "pecheck/properties/registry.hpp"
 #include "pecheck/reference/reference_subject.hpp"
 #include "pecheck/subject.hpp"
@@ -37,6 +38,14 @@ void print_outcome(const properties::Check& check, const properties::Outcome& ou
   }
   if (outcome.seed) std::cout << "  seed: " << seed_hex(*outcome.seed) << '\n';
   if (!outcome.reproduce_command.empty()) std::cout << "  reproduce: " << outcome.reproduce_command << '\n';
+}
+
+// "scale-missing, scale-divided", or what an observation is.
+std::string catches_text(const std::vector<std::string>& faults) {
+  if (faults.empty()) return "no fault (an observation: shown as info, never as held)";
+  std::string text;
+  for (const std::string& fault : faults) text += (text.empty() ? "" : ", ") + fault;
+  return text;
 }
 
 }  // namespace
@@ -74,7 +83,9 @@ Command add_check_command(CLI::App& app) {
         }
       }
       for (const properties::Check& check : properties::all_checks()) {
-        std::cout << check.id << " [" << properties::to_string(check.kind) << "]\n  " << check.claim << '\n';
+        std::cout << check.id << " [" << properties::to_string(check.kind) << ", " << properties::to_string(check.role)
+                  << "]\n  " << check.claim << "\n  catches: " << catches_text(properties::faults_caught_by(check.id))
+                  << '\n';
       }
       return 0;
     }
@@ -95,7 +106,7 @@ Command add_check_command(CLI::App& app) {
     for (const properties::Check* check : selected) {
       const properties::Outcome outcome = properties::run_check(*check, *subject, config);
       print_outcome(*check, outcome);
-      if (outcome.verdict == properties::Verdict::failed) status = 1;
+      if (properties::spoils_a_pass(outcome.verdict)) status = 1;
     }
     return status;
   }};

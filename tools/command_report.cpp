@@ -122,8 +122,8 @@ Command add_report_command(CLI::App& app) {
     for (std::filesystem::path& path : written) path = directory.destination() / path.lexically_relative(directory.staging());
     if (progress) std::cerr << "\r\033[K";
     const reports::Summary summary = reports::summarize(report);
-    std::cout << "pecheck report: " << count_of(summary.checks, "check") << ", " << summary.held << " held, "
-              << summary.failed << " failed, " << summary.not_applicable << " not applicable (seed "
+    std::cout << "pecheck report: " << count_of(summary.checks, "check") << ", " << reports::summary_counts(summary)
+              << " (seed "
               << seed_text << ")\n";
     for (const auto& path : written) std::cout << "  " << path.string() << '\n';
     return reports::all_held(report) ? 0 : 1;

@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "pecheck/convention.hpp"
 #include "pecheck/one_line_text.hpp"
+#include "pecheck/properties/property_runner.hpp"
 
 namespace {
 
@@ -87,7 +88,12 @@ int main(int argc, char** argv) {
 
   try {
     for (const pecheck::tools::Command& command : commands) {
-      if (command.parsed_from->parsed()) return finish_stdout(command.run());
+      if (!command.parsed_from->parsed()) continue;
+      // The commands that run properties read RC_PARAMS: an unreadable one is
+      // bad input (exit 2), not a failed check.
+      const std::string& name = command.parsed_from->get_name();
+      if (name == "check" || name == "report" || name == "validate") pecheck::properties::require_readable_rc_params();
+      return finish_stdout(command.run());
     }
   } catch (const pecheck::ConventionError& e) {
     print_error(e.what());

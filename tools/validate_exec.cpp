@@ -293,6 +293,7 @@ int run_exec(const ExecOptions& options, const std::string& convention_name, boo
   config.quick = options.quick;
   std::vector<ExecRun> runs;
   int status = 0;
+  bool any_not_run = false;  // a check on no cases: the command may never have been called
   const std::vector<const properties::Check*> selected = selected_checks(options);
   for (const properties::Check* check : selected) {
     const auto started = std::chrono::steady_clock::now();
@@ -304,6 +305,7 @@ int run_exec(const ExecOptions& options, const std::string& convention_name, boo
       std::cerr << "pecheck: " << broken_subject_message(*broken);
       return exit_broken_subject;
     }
+    any_not_run = any_not_run || run.outcome.verdict == properties::Verdict::not_run;
     if (run.outcome.verdict == properties::Verdict::failed) {
       status = 1;
       if (!run.outcome.reproduce.empty()) {
@@ -318,6 +320,9 @@ int run_exec(const ExecOptions& options, const std::string& convention_name, boo
     if (!json) print_text(run);
     runs.push_back(std::move(run));
   }
+  // Nothing failed but something was not tried: no conformance was shown.
+  const std::string verdict = status != 0 ? "deviates" : any_not_run ? "not run" : "conforms";
+  if (any_not_run) status = 1;
   // RC_PARAMS's seed= wins over --seed (properties::params_for), so the
   // printed --seed would not be the one the cases came from.
   const std::optional<std::uint64_t> overridden = overriding_seed(runs, config.seed);
@@ -329,7 +334,7 @@ int run_exec(const ExecOptions& options, const std::string& convention_name, boo
     nlohmann::json out = {{"command", options.command},
                           {"convention", convention_name},
                           {"seed", seed_hex(config.seed)},
-                          {"verdict", status == 0 ? "conforms" : "deviates"}};
+                          {"verdict", verdict}};
     if (overridden) {
       out["rc_params_seed"] = seed_hex(*overridden);
       out["note"] = override_note;
@@ -340,7 +345,7 @@ int run_exec(const ExecOptions& options, const std::string& convention_name, boo
     std::cout << out.dump(2) << '\n';
   } else {
     if (overridden) std::cout << override_note << '\n';
-    std::cout << (status == 0 ? "conforms" : "deviates") << ": "
+    std::cout << verdict << ": "
               << count_of(static_cast<std::int64_t>(runs.size()), "check") << " on `" << options.command << "` (seed "
               << seed_hex(config.seed) << ")\n";
   }

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "check_support.hpp"
+#include "pecheck/properties/accuracy_by_position.hpp"
 #include "pecheck/properties/accuracy.hpp"
 #include "pecheck/properties/generators.hpp"
 #include "pecheck/properties/property_runner.hpp"
@@ -140,6 +141,7 @@ void register_conformance(Registry& registry) {
                            "within the float64-angle bound of an ordinary float64 computation).",
                            source + "; 2^24 is the largest range in which float32 holds every integer position",
                            CheckKind::property, any_position});
+  registry.push_back(accuracy_by_position_check());
 }
 
 }  // namespace pecheck::properties

@@ -91,18 +91,23 @@ class UnzeroedPadding final : public ForwardingSubject {
   }
 };
 
-class Bfloat16Positions final : public ForwardingSubject {
+// Positions held in a 16-bit format (bfloat16: exact to 256; float16: to
+// 2048, and 65504 is its largest finite value).
+class LowPrecisionPositions final : public ForwardingSubject {
  public:
-  using ForwardingSubject::ForwardingSubject;
+  LowPrecisionPositions(std::shared_ptr<const Subject> inner, std::string name, FormatId positions)
+      : ForwardingSubject(std::move(inner), std::move(name)), positions_(positions) {}
   Table encoding_table(const Convention& convention, const TableRequest& request, FormatId format) const override {
     require_valid(convention, request);
     Table table = make_table(request.rows, request.dim, format);
     if (request.rows == 0) return table;
-    // Position p becomes bf16(p); a position that rounds up to 2^24 is kept
-    // at 2^24 - 1, the last one the inner subject serves.
-    const Format& bf16 = format_of(FormatId::bfloat16);
+    // Position p becomes fmt(p); a position that rounds up to 2^24 (or
+    // overflows float16) is kept at 2^24 - 1, the last one the inner subject serves.
+    const Format& low = format_of(positions_);
     const auto rounded = [&](std::int64_t row) {
-      const auto p = static_cast<std::int64_t>(round_to_format(static_cast<double>(position_of_row(convention, row)), bf16));
+      const double held = round_to_format(static_cast<double>(position_of_row(convention, row)), low);
+      if (!std::isfinite(held)) return max_exact_position - 1;
+      const auto p = static_cast<std::int64_t>(held);
       return std::min(p, max_exact_position - 1);
     };
     const std::int64_t first = rounded(request.row_offset);
@@ -118,6 +123,9 @@ class Bfloat16Positions final : public ForwardingSubject {
     }
     return table;
   }
+
+ private:
+  FormatId positions_;
 };
 
 class Float16Storage final : public ForwardingSubject {
@@ -162,42 +170,16 @@ std::unique_ptr<Subject> make_unzeroed_padding_subject(std::shared_ptr<const Sub
   return make<UnzeroedPadding>(std::move(inner), "unzeroed-padding");
 }
 std::unique_ptr<Subject> make_bfloat16_position_subject(std::shared_ptr<const Subject> inner) {
-  return make<Bfloat16Positions>(std::move(inner), "bfloat16-positions");
+  return std::make_unique<LowPrecisionPositions>(std::move(inner), fault_name("bfloat16-positions"), FormatId::bfloat16);
+}
+std::unique_ptr<Subject> make_float16_position_subject(std::shared_ptr<const Subject> inner) {
+  return std::make_unique<LowPrecisionPositions>(std::move(inner), fault_name("float16-positions"), FormatId::float16);
 }
 std::unique_ptr<Subject> make_float16_storage_subject(std::shared_ptr<const Subject> inner) {
   return make<Float16Storage>(std::move(inner), "float16-storage");
 }
 std::unique_ptr<Subject> make_random_init_subject(std::shared_ptr<const Subject> inner) {
   return make<RandomInit>(std::move(inner), "random-init");
-}
-
-const std::vector<Fault>& faults() {
-  static const std::vector<Fault> all = {
-      {"sin-cos-swapped", "sin and cos exchanged in every frequency pair",
-       "CONVENTIONS.md fault 3 (wrong layout against the checkpoint: tensorflow/text issue 1122)",
-       {"encoding-bounds/origin"}, make_sin_cos_swapped_subject},
-      {"float32-angles", "the angle p*w computed in float32, then sinf and cosf",
-       "CONVENTIONS.md fault 2 (gpt-neox issue 1003, Megatron-LM issue 535; the PyTorch tutorial's float32 angles)",
-       {"encoding-bounds/relative-position", "conformance/float64", "conformance/float32", "conformance/any-position"},
-       make_float32_angle_subject},
-      {"timescale-rule", "the timescale frequency rule where the paper's is expected",
-       "CONVENTIONS.md fault 3 (tensor2tensor PR 177, fairseq issue 4648)", {"encoding-bounds/frequency-ladder"},
-       make_timescale_rule_subject},
-      {"unzeroed-padding", "the convention's zero rows (fairseq's padding row) not zeroed",
-       "CONVENTIONS.md fault 4 (fairseq padding_idx)", {"encoding-bounds/zero-rows"}, make_unzeroed_padding_subject},
-      {"bfloat16-positions", "integer positions held in bfloat16 before the angle is computed",
-       "CONVENTIONS.md fault 1 (pytorch issues 137774 and 114544, transformers issue 28685)",
-       {"encoding-bounds/distinct-positions", "conformance/float16", "conformance/bfloat16"},
-       make_bfloat16_position_subject},
-      {"float16-storage", "the table computed in float16 and handed out as a wider format",
-       "CONVENTIONS.md fault 2 (values carry the precision they were computed in)",
-       {"encoding-bounds/pythagorean-identity", "encoding-bounds/squared-norm", "encoding-bounds/slow-columns"},
-       make_float16_storage_subject},
-      {"random-init", "the table overwritten by a random N(0, 1) initialisation",
-       "CONVENTIONS.md fault 6 (transformers issue 29807)", {"encoding-bounds/unit-interval"},
-       make_random_init_subject},
-  };
-  return all;
 }
 
 }  // namespace pecheck::properties

@@ -6,6 +6,23 @@
 #include "rapidcheck/detail/Configuration.h"
 #include "pecheck/count_text.hpp"
 
+namespace pecheck::properties {
+
+void require_readable_rc_params() {
+  const char* text = std::getenv("RC_PARAMS");
+  if (text == nullptr) return;
+  try {
+    const rc::detail::Configuration read = rc::detail::configFromString(text);
+    if (read.testParams.maxSuccess < 0 || read.testParams.maxSize < 0) {
+      throw rc::detail::ConfigurationException("max_success and max_size must not be negative");
+    }
+  } catch (const rc::detail::ConfigurationException& e) {
+    throw RcParamsError(std::string("RC_PARAMS: cannot read \"") + text + "\": " + e.what());
+  }
+}
+
+}  // namespace pecheck::properties
+
 namespace pecheck::properties::detail {
 
 namespace {

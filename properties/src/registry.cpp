@@ -1,6 +1,9 @@
 #include "pecheck/properties/registry.hpp"
 
+#include <algorithm>
 #include <exception>
+
+#include "pecheck/count_text.hpp"
 
 namespace pecheck::properties {
 
@@ -33,6 +36,16 @@ Outcome run_check(const Check& check, const Subject& subject, const RunConfig& c
   }
   outcome.check_id = check.id;
   outcome.subject = subject.name();
+  // An observation asserts nothing a fault can break: what it measured is
+  // shown, never called "held".
+  if (outcome.verdict == Verdict::held && check.role == CheckRole::observation) outcome.verdict = Verdict::info;
+  if (outcome.verdict == Verdict::held && outcome.cases < std::max<std::int64_t>(config.min_cases, 1)) {
+    outcome.verdict = Verdict::not_run;
+    outcome.message = "not run: " + count_of(outcome.cases, "case") + ", fewer than the " +
+                      std::to_string(std::max<std::int64_t>(config.min_cases, 1)) +
+                      " a pass needs (RC_PARAMS max_success or the sweep gave none)" +
+                      (outcome.message.empty() ? "" : "; " + outcome.message);
+  }
   // The replay command must name the subject it failed on; `pecheck check`
   // offers the built-in ones (third-party subjects print their own command).
   if (!outcome.reproduce_command.empty() && (outcome.subject == "fast" || outcome.subject == "reference")) {
@@ -46,6 +59,8 @@ std::string_view to_string(Verdict verdict) {
     case Verdict::held: return "held";
     case Verdict::failed: return "failed";
     case Verdict::not_applicable: return "not applicable";
+    case Verdict::not_run: return "not run";
+    case Verdict::info: return "info";
   }
   return "?";
 }
@@ -56,6 +71,14 @@ std::string_view to_string(Family family) {
     case Family::scaling_variance: return "scaling-variance";
     case Family::add_vs_concat: return "add-vs-concat";
     case Family::conformance: return "conformance";
+  }
+  return "?";
+}
+
+std::string_view to_string(CheckRole role) {
+  switch (role) {
+    case CheckRole::claim: return "claim";
+    case CheckRole::observation: return "observation";
   }
   return "?";
 }

@@ -216,7 +216,9 @@ Check attention_logit_check() {
           "sqrt(d) input scale does not cancel 1/sqrt(d_k): the first layer's logit variance with both scales, "
           "either and neither, from the subject's input layer.",
           "Vaswani et al. 2017, section 3.2.1; the report's questions (a) and (b) (does sqrt(d) cancel 1/sqrt(d_k)?)",
-          CheckKind::measurement, run_attention_logits};
+          CheckKind::measurement, run_attention_logits,
+          // Its bounded statistics use only the checker's own Gaussian draws: no subject fault moves them.
+          CheckRole::observation};
 }
 
 Check tied_logit_check() {
@@ -224,7 +226,9 @@ Check tied_logit_check() {
           "Tied output logits h.E^T have unit variance for |h|^2 = d when sigma = d^-0.5 (and variance d when "
           "sigma = 1, as flax initialises, which divides the logits by sqrt(d)).",
           "Vaswani et al. 2017, section 3.4 (shared embedding and pre-softmax weights); CONVENTIONS.md, flax wmt",
-          CheckKind::measurement, run_tied_logits};
+          CheckKind::measurement, run_tied_logits,
+          // h and E are the checker's draws; one bound is the other times 64: no subject fault moves them.
+          CheckRole::observation};
 }
 
 }  // namespace pecheck::properties::scaling

@@ -179,33 +179,4 @@ std::unique_ptr<Subject> make_concat_reversed_subject(std::shared_ptr<const Subj
   return make<ConcatReversed>(std::move(inner), "concat-reversed");
 }
 
-const std::vector<Fault>& scaling_faults() {
-  static const std::vector<Fault> all = {
-      {"scale-divided", "the embeddings divided by sqrt(d) instead of multiplied", "CONVENTIONS.md fault 7",
-       {"scaling-variance/scaled-second-moment", "scaling-variance/unit-variance-sampled", "scaling-variance/energy-ratio"},
-       make_scale_divided_subject},
-      {"scale-missing", "the sqrt(d) scale left out (E + PE)",
-       "CONVENTIONS.md fault 7 (the report's question (a): the scale is easy to miss)",
-       {"scaling-variance/scaled-second-moment", "scaling-variance/unit-variance-sampled", "scaling-variance/energy-ratio",
-        "scaling-variance/token-recoverability"},
-       make_scale_missing_subject},
-      {"scale-applied-twice", "sqrt(d) applied twice (s * s * E + PE)", "CONVENTIONS.md fault 7",
-       {"scaling-variance/scaled-second-moment", "scaling-variance/unit-variance-sampled", "scaling-variance/energy-ratio"},
-       make_scale_applied_twice_subject},
-      {"scale-truncated", "sqrt(d) rounded toward zero in the format, not to nearest",
-       "CONVENTIONS.md fault 7 (the scale rounded in the activation dtype, wrongly)",
-       {"scaling-variance/scale-factor-rounding"}, make_scale_truncated_subject},
-      {"embedding-dropped", "the token embedding left out of the sum (PE alone)",
-       "the encoding overwhelming the token, taken to its end", {"add-vs-concat/strictness", "scaling-variance/token-recoverability"},
-       make_embedding_dropped_subject},
-      {"padding-wrong-side", "zero_pad puts the zero block on the wrong side", "the add-as-concat construction",
-       {"add-vs-concat/construction"}, make_padding_wrong_side_subject},
-      {"padding-off-by-one", "zero_pad moves one zero column to the other side", "the add-as-concat construction",
-       {"add-vs-concat/construction"}, make_padding_off_by_one_subject},
-      {"concat-reversed", "concat_embeddings puts the encoding before the token", "the add-as-concat construction",
-       {"add-vs-concat/construction", "add-vs-concat/linearity"}, make_concat_reversed_subject},
-  };
-  return all;
-}
-
 }  // namespace pecheck::properties

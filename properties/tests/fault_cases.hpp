@@ -74,6 +74,7 @@ inline void expect_caught_while_the_fast_subject_holds(const FaultAndCheck& pair
   EXPECT_FALSE(caught.message.empty()) << fault->name << " was caught by " << id << " without a message";
   const Outcome& correct = fast.of(id);
   EXPECT_EQ(correct.verdict, Verdict::held) << outcome_text(correct);
+  EXPECT_GT(correct.cases, 0) << id;
 }
 
 }  // namespace pecheck::properties

@@ -19,13 +19,15 @@ std::vector<std::string> check_ids() {
   return ids;
 }
 
-void expect_held(const Outcome& outcome) {
+void expect_held(const Check& check, const Outcome& outcome) {
   std::cout << outcome_text(outcome);
   if (outcome.verdict == Verdict::not_applicable) {
     EXPECT_FALSE(outcome.message.empty()) << "a check that does not apply must say why";
     return;
   }
-  EXPECT_EQ(outcome.verdict, Verdict::held) << outcome_text(outcome);
+  // An observation is never "held": it ran and is "info".
+  EXPECT_EQ(outcome.verdict, check.role == CheckRole::observation ? Verdict::info : Verdict::held)
+      << outcome_text(outcome);
 }
 
 class EveryCheck : public ::testing::TestWithParam<std::string> {};
@@ -34,7 +36,7 @@ TEST_P(EveryCheck, holdsOnTheFastSubject) {
   const Check* check = find_check(GetParam());
   ASSERT_NE(check, nullptr);
   const std::unique_ptr<Subject> subject = make_fast_subject();
-  expect_held(run_check(*check, *subject, RunConfig{}));
+  expect_held(*check, run_check(*check, *subject, RunConfig{}));
 }
 
 // The reference is correctly rounded, so every claim must hold on it too (a
@@ -47,10 +49,38 @@ TEST_P(EveryCheck, holdsOnTheReference) {
   RunConfig config;
   config.quick = true;
   config.max_cases = 20;
-  expect_held(run_check(*check, *subject, config));
+  expect_held(*check, run_check(*check, *subject, config));
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, EveryCheck, ::testing::ValuesIn(check_ids()), check_id_test_name);
+
+// A claim tried on no case, or on fewer than the minimum, shows nothing: it
+// is "not run", which no runner counts as a pass.
+TEST(Registry, aPropertyRunOnNoCasesIsNotRunNeverHeld) {
+  const Check* check = find_check("encoding-bounds/unit-interval");
+  ASSERT_NE(check, nullptr);
+  const std::unique_ptr<Subject> subject = make_fast_subject();
+  RunConfig none;
+  none.max_cases = 0;
+  none.honour_rc_params = false;
+  const Outcome outcome = run_check(*check, *subject, none);
+  EXPECT_EQ(outcome.verdict, Verdict::not_run) << outcome_text(outcome);
+  EXPECT_EQ(outcome.cases, 0);
+  EXPECT_TRUE(spoils_a_pass(outcome.verdict));
+}
+
+TEST(Registry, aPropertyRunOnFewerCasesThanItsMinimumIsNotRun) {
+  const Check* check = find_check("encoding-bounds/unit-interval");
+  ASSERT_NE(check, nullptr);
+  const std::unique_ptr<Subject> subject = make_fast_subject();
+  RunConfig few;
+  few.max_cases = 3;
+  few.min_cases = 4;
+  few.honour_rc_params = false;
+  EXPECT_EQ(run_check(*check, *subject, few).verdict, Verdict::not_run);
+  few.min_cases = 3;
+  EXPECT_EQ(run_check(*check, *subject, few).verdict, Verdict::held);
+}
 
 TEST(Registry, idsAreUniqueAndEveryCheckHasAClaimAndASource) {
   std::set<std::string> seen;

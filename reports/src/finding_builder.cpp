@@ -60,7 +60,7 @@ std::string FindingBuilder::family_summary(properties::Family family) const {
     if (check.family != family) continue;
     ++count;
     cases += check.outcome.cases;
-    if (check.outcome.verdict == properties::Verdict::failed) failed += (failed.empty() ? "" : ", ") + check.id;
+    if (properties::spoils_a_pass(check.outcome.verdict)) failed += (failed.empty() ? "" : ", ") + check.id;
     if (check.outcome.verdict == properties::Verdict::not_applicable) {
       not_applicable += (not_applicable.empty() ? "" : ", ") + check.id;
     }
@@ -71,7 +71,7 @@ std::string FindingBuilder::family_summary(properties::Family family) const {
   if (failed.empty()) {
     text += " and held";
   } else {
-    text += "; these failed, so the argument is not confirmed for this subject: " + failed;
+    text += "; these failed or were not run, so the argument is not confirmed for this subject: " + failed;
   }
   if (!not_applicable.empty()) text += " (not applicable to the subject: " + not_applicable + ")";
   return text + ".";

@@ -49,6 +49,8 @@ std::string verdict_span(properties::Verdict verdict) {
     case properties::Verdict::held: return "<span class=\"held\">held</span>";
     case properties::Verdict::failed: return "<span class=\"failed\">failed</span>";
     case properties::Verdict::not_applicable: return "<span class=\"na\">not applicable</span>";
+    case properties::Verdict::not_run: return "<span class=\"failed\">not run</span>";
+    case properties::Verdict::info: return "<span class=\"na\">info</span>";
   }
   return "?";
 }
@@ -61,9 +63,11 @@ void header(std::string& out, const Report& report, const HtmlOptions& options) 
   const Summary s = summarize(report);
   const bool held = all_held(report);
   out += "<header>\n<h1>pecheck report: " + h(c.subject) + "</h1>\n";
-  out += std::string("<p class=\"banner ") + (held ? "held\">All checks held." : "failed\">Some checks failed.") + " " +
-         count_of(s.checks, "check") + ": " + std::to_string(s.held) + " held, " + std::to_string(s.failed) +
-         " failed, " + std::to_string(s.not_applicable) + " not applicable.</p>\n<dl class=\"run\">\n";
+  out += std::string("<p class=\"banner ") +
+         (held           ? "held\">All checks held."
+          : s.failed > 0 ? "failed\">Some checks failed."
+                         : "failed\">Some checks were not run.") +
+         " " + count_of(s.checks, "check") + ": " + h(summary_counts(s)) + ".</p>\n<dl class=\"run\">\n";
   out += "<dt>Subject</dt><dd>" + h(c.subject) + "</dd>\n";
   out += "<dt>Seed</dt><dd class=\"mono\">" + hex64(c.seed) + "</dd>\n";
   out +=
@@ -90,7 +94,7 @@ void failures(std::string& out, const Report& report) {
   if (all_held(report)) return;
   out += "<section id=\"failures\"><h2>Failed checks</h2>\n";
   for (const CheckResult& check : report.checks) {
-    if (check.outcome.verdict != properties::Verdict::failed) continue;
+    if (!properties::spoils_a_pass(check.outcome.verdict)) continue;
     out += "<h3 class=\"failed\">" + h(check.id) + "</h3>\n<pre>" + h(failure_details(check)) + "</pre>\n";
   }
   out += "</section>\n";
@@ -99,16 +103,16 @@ void failures(std::string& out, const Report& report) {
 void checks(std::string& out, const Report& report) {
   out +=
       "<section id=\"checks\"><h2>Checks</h2>\n<table>\n<tr><th>Result</th><th>Check</th><th>Kind</th>"
-      "<th>Cases</th><th>Claim</th><th>Source</th></tr>\n";
+      "<th>Cases</th><th>Catches</th><th>Claim</th><th>Source</th></tr>\n";
   for (const CheckResult& check : report.checks) {
     out += "<tr><td>" + verdict_span(check.outcome.verdict) + "</td>" + td(check.id) +
-           td(properties::to_string(check.kind)) + td_num(std::to_string(check.outcome.cases)) + td(check.claim) +
+           td(properties::to_string(check.kind)) + td_num(std::to_string(check.outcome.cases)) + td(catches_text(check)) + td(check.claim) +
            td(check.source) + "</tr>\n";
   }
   out += "</table>\n<h3>Details</h3>\n";
   for (const CheckResult& check : report.checks) {
     out += "<details><summary>" + h(check.id) + ": " + verdict_span(check.outcome.verdict) + "</summary>\n<pre>" +
-           h(check.outcome.verdict == properties::Verdict::failed ? failure_details(check) : measured_details(check));
+           h(properties::spoils_a_pass(check.outcome.verdict) ? failure_details(check) : measured_details(check));
     if (!check.outcome.distribution.empty()) {
       out += h("generated cases by class:\n");
       for (const auto& [label, count] : check.outcome.distribution) {
@@ -175,7 +179,7 @@ void statistics(std::string& out, const Report& report) {
   for (const CheckResult& check : report.checks) {
     for (const properties::Statistic& s : check.outcome.statistics) {
       out += "<tr>" + td(check.id) + td(s.name) + td_num(significant(s.value, 6)) + td(bounds_text(s)) + "<td>" +
-             verdict_span(within_bounds(s) ? properties::Verdict::held : properties::Verdict::failed) + "</td>" +
+             verdict_span(statistic_verdict(s)) + "</td>" +
              td(s.note) + "</tr>\n";
     }
   }

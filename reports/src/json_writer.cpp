@@ -89,9 +89,13 @@ Json check_json(const CheckResult& check) {
   }
   Json distribution = Json::array();
   for (const auto& [label, count] : o.distribution) distribution.push_back({{"label", text(label)}, {"count", count}});
+  Json catches = Json::array();
+  for (const std::string& fault : check.catches) catches.push_back(text(fault));
   return {{"id", text(check.id)},
           {"family", std::string(properties::to_string(check.family))},
           {"kind", std::string(properties::to_string(check.kind))},
+          {"role", std::string(properties::to_string(check.role))},
+          {"catches", catches},
           {"claim", text(check.claim)},
           {"source", text(check.source)},
           {"verdict", std::string(properties::to_string(o.verdict))},
@@ -256,11 +260,13 @@ std::string write_json(const Report& report) {
                                {"seed", hex64(c.seed)},
                                {"mode", std::string(to_string(c.mode))},
                                {"max_cases", c.max_cases}};
-  document["summary"] = {{"status", all_held(report) ? "passed" : "failed"},
+  document["summary"] = {{"status", all_held(report) ? "passed" : summary.failed > 0 ? "failed" : "not run"},
                          {"checks", summary.checks},
                          {"held", summary.held},
                          {"failed", summary.failed},
-                         {"not_applicable", summary.not_applicable}};
+                         {"not_applicable", summary.not_applicable},
+                         {"not_run", summary.not_run},
+                         {"info", summary.info}};
   Json checks = Json::array();
   for (const CheckResult& check : report.checks) checks.push_back(check_json(check));
   document["checks"] = checks;

@@ -39,20 +39,22 @@ std::string write_junit(const Report& report) {
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += "<testsuites" + attribute("name", "pecheck " + report.configuration.subject) +
          attribute("tests", std::to_string(summary.checks)) + attribute("failures", std::to_string(summary.failed)) +
-         attribute("errors", "0") + attribute("skipped", std::to_string(summary.not_applicable)) +
-         attribute("time", seconds(total_seconds)) + ">\n";
+         attribute("errors", std::to_string(summary.not_run)) +
+         attribute("skipped", std::to_string(summary.not_applicable)) + attribute("time", seconds(total_seconds)) +
+         ">\n";
   for (properties::Family family : order) {
     const auto& checks = by_family[family];
-    int failures = 0, skipped = 0;
+    int failures = 0, errors = 0, skipped = 0;
     double suite_seconds = 0.0;
     for (const CheckResult* check : checks) {
       failures += check->outcome.verdict == properties::Verdict::failed;
       skipped += check->outcome.verdict == properties::Verdict::not_applicable;
+      errors += check->outcome.verdict == properties::Verdict::not_run;
       suite_seconds += check->seconds;
     }
     out += "  <testsuite" + attribute("name", properties::to_string(family)) +
            attribute("tests", std::to_string(checks.size())) + attribute("failures", std::to_string(failures)) +
-           attribute("errors", "0") + attribute("skipped", std::to_string(skipped)) +
+           attribute("errors", std::to_string(errors)) + attribute("skipped", std::to_string(skipped)) +
            attribute("time", seconds(suite_seconds)) + ">\n";
     out +=
         "    <properties>"
@@ -73,7 +75,13 @@ std::string write_junit(const Report& report) {
         case properties::Verdict::not_applicable:
           out += "      <skipped" + attribute("message", check->outcome.message) + "/>\n";
           break;
+        case properties::Verdict::not_run:
+          // An error, not a skip: CI must not show a claim tried on nothing as green.
+          out += "      <error" + attribute("message", first_line(check->outcome.message)) +
+                 attribute("type", "not run") + "/>\n";
+          break;
         case properties::Verdict::held:
+        case properties::Verdict::info:
           out += "      <system-out>" + escape_xml_text(measured_details(*check)) + "</system-out>\n";
           break;
       }

@@ -20,6 +20,8 @@ std::string verdict_cell(properties::Verdict verdict) {
     case properties::Verdict::held: return "\u2705 held";
     case properties::Verdict::failed: return "\u274c failed";
     case properties::Verdict::not_applicable: return "\u2796 not applicable";
+    case properties::Verdict::not_run: return "\u26a0\ufe0f not run";
+    case properties::Verdict::info: return "\u2139\ufe0f info";
   }
   return "?";
 }
@@ -28,9 +30,10 @@ void header(std::string& out, const Report& report) {
   const Summary s = summarize(report);
   const Configuration& c = report.configuration;
   out += "# pecheck report: " + escape_markdown(c.subject) + "\n\n";
-  out += std::string(all_held(report) ? "**\u2705 All checks held.**" : "**\u274c Some checks failed.**") + " " +
-         count_of(s.checks, "check") + ": " + std::to_string(s.held) + " held, " + std::to_string(s.failed) +
-         " failed, " + std::to_string(s.not_applicable) + " not applicable.\n\n";
+  out += std::string(all_held(report) ? "**\u2705 All checks held.**"
+                     : s.failed > 0  ? "**\u274c Some checks failed.**"
+                                     : "**\u26a0\ufe0f Some checks were not run.**") +
+         " " + count_of(s.checks, "check") + ": " + summary_counts(s) + ".\n\n";
   out += "| Run | |\n| --- | --- |\n";
   out += "| Subject | " + cell(c.subject) + " |\n";
   out += "| Seed | " + hex64(c.seed) + " |\n";
@@ -42,7 +45,7 @@ void failures(std::string& out, const Report& report) {
   if (all_held(report)) return;
   out += "## Failed checks\n\n";
   for (const CheckResult& check : report.checks) {
-    if (check.outcome.verdict != properties::Verdict::failed) continue;
+    if (!properties::spoils_a_pass(check.outcome.verdict)) continue;
     out += "### " + escape_markdown(check.id) + "\n\n";
     out += "Claim: " + escape_markdown(check.claim) + "\n\n";
     out += markdown_code_block(failure_details(check)) + "\n";
@@ -50,11 +53,11 @@ void failures(std::string& out, const Report& report) {
 }
 
 void checks_table(std::string& out, const Report& report) {
-  out += "## Checks\n\n| Result | Check | Kind | Cases | Claim |\n| --- | --- | --- | ---: | --- |\n";
+  out += "## Checks\n\n| Result | Check | Kind | Cases | Catches | Claim |\n| --- | --- | --- | ---: | --- | --- |\n";
   for (const CheckResult& check : report.checks) {
     out += "| " + verdict_cell(check.outcome.verdict) + " | " + cell(check.id) + " | " +
            std::string(properties::to_string(check.kind)) + " | " + std::to_string(check.outcome.cases) + " | " +
-           cell(check.claim) + " |\n";
+           cell(catches_text(check)) + " | " + cell(check.claim) + " |\n";
   }
   out += "\n";
 }
@@ -63,11 +66,11 @@ void statistics_table(std::string& out, const Report& report) {
   bool any = false;
   for (const CheckResult& check : report.checks) any = any || !check.outcome.statistics.empty();
   if (!any) return;
-  out += "## Measured statistics\n\n| Check | Statistic | Value | Bounds | Note |\n| --- | --- | ---: | --- | --- |\n";
+  out += "## Measured statistics\n\n| Check | Statistic | Value | Bounds | | Note |\n| --- | --- | ---: | --- | --- | --- |\n";
   for (const CheckResult& check : report.checks) {
     for (const properties::Statistic& s : check.outcome.statistics) {
       out += "| " + cell(check.id) + " | " + cell(s.name) + " | " + cell(significant(s.value, 6)) + " | " +
-             cell(bounds_text(s)) + " | " + cell(s.note) + " |\n";
+             cell(bounds_text(s)) + " | " + verdict_cell(statistic_verdict(s)) + " | " + cell(s.note) + " |\n";
     }
   }
   out += "\n";

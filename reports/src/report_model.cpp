@@ -12,12 +12,25 @@ Summary summarize(const Report& report) {
       case properties::Verdict::held: ++summary.held; break;
       case properties::Verdict::failed: ++summary.failed; break;
       case properties::Verdict::not_applicable: ++summary.not_applicable; break;
+      case properties::Verdict::not_run: ++summary.not_run; break;
+      case properties::Verdict::info: ++summary.info; break;
     }
   }
   return summary;
 }
 
-bool all_held(const Report& report) { return summarize(report).failed == 0; }
+std::string summary_counts(const Summary& s) {
+  std::string text = std::to_string(s.held) + " held, " + std::to_string(s.failed) + " failed, " +
+                     std::to_string(s.not_applicable) + " not applicable";
+  if (s.not_run > 0) text += ", " + std::to_string(s.not_run) + " not run";
+  if (s.info > 0) text += ", " + std::to_string(s.info) + " info";
+  return text;
+}
+
+bool all_held(const Report& report) {
+  const Summary summary = summarize(report);
+  return summary.failed == 0 && summary.not_run == 0;
+}
 
 bool within_budget(const properties::Measurement& measurement) { return properties::within_budget(measurement); }
 

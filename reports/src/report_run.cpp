@@ -5,6 +5,8 @@
 #include <chrono>
 #include <thread>
 
+#include "pecheck/properties/accuracy_by_position.hpp"
+#include "pecheck/properties/faulty_subjects.hpp"
 #include "pecheck/properties/registry.hpp"
 #include "pecheck/reports/findings.hpp"
 
@@ -39,6 +41,8 @@ std::vector<CheckResult> run_checks(const Subject& subject, const std::vector<co
     result.id = check.id;
     result.family = check.family;
     result.kind = check.kind;
+    result.role = check.role;
+    result.catches = properties::faults_caught_by(check.id);
     result.claim = check.claim;
     result.source = check.source;
     result.outcome = properties::run_check(check, subject, config);
@@ -86,8 +90,10 @@ Report build_report(const Subject& subject, std::vector<CheckResult> checks, con
   report.checks = std::move(checks);
   if (settings.figures) {
     if (progress) progress("figures: the accuracy sweep against the reference", 0, 1);
-    const FigureData data =
-        compute_figure_data(subject, {settings.mode, settings.seed, settings.budget_kind, settings.threads});
+    const CheckResult* accuracy = find_check_result(report, properties::accuracy_by_position_id);
+    const FigureData data = compute_figure_data(
+        subject, {settings.mode, settings.seed, settings.budget_kind, settings.threads,
+                  accuracy != nullptr ? &accuracy->outcome : nullptr});
     report.accuracy = accuracy_tables(data, report.checks);
     report.figures = build_figures(data, report.checks);
     report.findings = write_findings(report, data);

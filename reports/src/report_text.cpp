@@ -53,6 +53,18 @@ bool within_bounds(const properties::Statistic& s) {
          (!s.upper_bound || s.value <= *s.upper_bound);
 }
 
+std::string catches_text(const CheckResult& check) {
+  if (check.catches.empty()) return "none (an observation)";
+  std::string text;
+  for (const std::string& fault : check.catches) text += (text.empty() ? "" : ", ") + fault;
+  return text;
+}
+
+properties::Verdict statistic_verdict(const properties::Statistic& s) {
+  if (!s.lower_bound && !s.upper_bound) return properties::Verdict::info;
+  return within_bounds(s) ? properties::Verdict::held : properties::Verdict::failed;
+}
+
 std::string dim_text(const AccuracyRow& row) { return row.dim > 0 ? std::to_string(row.dim) : "several"; }
 
 std::string worst_input_text(const properties::Measurement& m) {

@@ -15,9 +15,16 @@ std::string failure_details(const CheckResult& check);
 // The message, then one line per measurement and statistic.
 std::string measured_details(const CheckResult& check);
 
+// The faults a check is proven to catch, "random-init, float16-storage", or
+// "none (an observation)".
+std::string catches_text(const CheckResult& check);
+
 // "[0.99, 1.01]", ">= 0.5", "<= 2", or "none".
 std::string bounds_text(const properties::Statistic& statistic);
 bool within_bounds(const properties::Statistic& statistic);
+// A statistic's own status: info when it has no bound (nothing asserts it,
+// so it is never shown as held), else held or failed by its bounds.
+properties::Verdict statistic_verdict(const properties::Statistic& statistic);
 
 // The width of an accuracy row: "512", or "several" for a check that sweeps several (dim 0).
 std::string dim_text(const AccuracyRow& row);

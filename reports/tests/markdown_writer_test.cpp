@@ -111,3 +111,30 @@ TEST(MarkdownWriter, sameReportSameBytesWithoutDurations) {
 
 }  // namespace
 }  // namespace pecheck::reports
+
+namespace pecheck::reports {
+namespace {
+
+// A statistic nothing bounds asserts nothing: its row says info, never held;
+// a bounded one says held or failed by its bounds.
+TEST(MarkdownWriter, aStatisticWithoutBoundsIsInfoNeverHeld) {
+  Report report = testing::sample_report();
+  ASSERT_FALSE(report.checks.empty());
+  report.checks.front().outcome.statistics = {{"unbounded figure", 3.5, std::nullopt, std::nullopt, "measured"},
+                                              {"bounded figure", 3.5, 1.0, 2.0, "measured"}};
+  bool unbounded = false, bounded = false;
+  for (const std::string& line : lines(write_markdown(report))) {
+    if (line.find("unbounded figure") != std::string::npos) {
+      unbounded = true;
+      EXPECT_NE(line.find("info"), std::string::npos) << line;
+      EXPECT_EQ(line.find("held"), std::string::npos) << line;
+    } else if (line.find("bounded figure") != std::string::npos) {
+      bounded = true;
+      EXPECT_NE(line.find("failed"), std::string::npos) << line;
+    }
+  }
+  EXPECT_TRUE(unbounded && bounded);
+}
+
+}  // namespace
+}  // namespace pecheck::reports

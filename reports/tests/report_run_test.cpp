@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "pecheck/properties/accuracy_by_position.hpp"
+#include "pecheck/properties/faulty_subjects.hpp"
 #include "pecheck/properties/registry.hpp"
 
 namespace pecheck::reports {
@@ -104,6 +106,47 @@ TEST(BuildReport, withFiguresHasAccuracyTablesFiguresAndThreeFindings) {
   EXPECT_FALSE(report.accuracy.empty());
   EXPECT_GE(report.figures.size(), 5u);
   EXPECT_EQ(report.findings.size(), 3u);
+}
+
+// The headline accuracy table is conformance/accuracy-by-position's
+// Outcome: a row beyond its budget is a failed check, so the run fails.
+TEST(BuildReport, anAccuracyRowBeyondBudgetFailsTheRun) {
+  const properties::Check* accuracy = properties::find_check(properties::accuracy_by_position_id);
+  ASSERT_NE(accuracy, nullptr);
+  ReportSettings settings;
+  settings.mode = RunMode::quick;
+  const std::shared_ptr<const Subject> fast = make_fast_subject();
+  const std::unique_ptr<Subject> faulty = properties::make_float32_angle_subject(fast);
+  const Report report = build_report(*faulty, run_checks(*faulty, {accuracy}, run_config(settings)), settings);
+  ASSERT_FALSE(report.accuracy.empty());
+  bool beyond = false;
+  for (const AccuracyRow& row : report.accuracy.front().rows) {
+    EXPECT_EQ(row.check_id, properties::accuracy_by_position_id);
+    beyond = beyond || !within_budget(row.measurement);
+  }
+  EXPECT_TRUE(beyond) << "float32 angles should put a row beyond its budget";
+  EXPECT_FALSE(all_held(report));
+  // And the correct subject's table, from the same check, holds.
+  const Report correct = build_report(*fast, run_checks(*fast, {accuracy}, run_config(settings)), settings);
+  EXPECT_TRUE(all_held(correct));
+  ASSERT_FALSE(correct.accuracy.empty());
+  for (const AccuracyRow& row : correct.accuracy.front().rows) EXPECT_TRUE(within_budget(row.measurement));
+}
+
+// A check that was not run (RC_PARAMS max_success=0) makes the run no pass,
+// like a failure; an observation's info does not.
+TEST(BuildReport, aCheckNotRunIsNoPassAndInfoIsNoFailure) {
+  const auto subject = make_fast_subject();
+  ReportSettings settings;
+  settings.figures = false;
+  const properties::Check not_run = check_returning("encoding-bounds/not-run", properties::Verdict::not_run);
+  const properties::Check info = check_returning("encoding-bounds/info", properties::Verdict::info);
+  const Report with_not_run = build_report(*subject, run_checks(*subject, {&not_run, &info}, {}), settings);
+  EXPECT_FALSE(all_held(with_not_run));
+  EXPECT_EQ(summarize(with_not_run).not_run, 1);
+  const Report only_info = build_report(*subject, run_checks(*subject, {&info}, {}), settings);
+  EXPECT_TRUE(all_held(only_info));
+  EXPECT_EQ(summarize(only_info).info, 1);
 }
 
 TEST(RegisteredChecks, areTheRegistrysInOrder) {

@@ -20,6 +20,12 @@ enum class CheckKind {
   measurement,  // a deterministic sweep yielding statistics against a budget
 };
 
+// Whether a check asserts something a broken subject can violate.
+enum class CheckRole {
+  claim,        // the fault matrix (faulty_subjects.hpp) names a fault it catches, and a test proves it
+  observation,  // it measures and shows, but no fault fails it: "info", never "held"
+};
+
 // How hard to look. RC_PARAMS overrides the seed and the case count of
 // properties (RapidCheck's own configuration), so a printed failure replays.
 struct RunConfig {
@@ -29,6 +35,9 @@ struct RunConfig {
   bool quick = false;                        // smaller sweeps (report --quick)
   bool full = false;                         // larger sweeps (report --full)
   bool honour_rc_params = true;              // take seed and counts from RC_PARAMS when set
+  // Fewer cases (generated cases, or swept entries) than this and the check
+  // is "not run", never "held": a claim tried on nothing was not shown.
+  std::int64_t min_cases = 1;
   // A failed property's Outcome::reproduce string: when set, properties run
   // that one (shrunk) case alone, e.g. to record what it asked a subject for.
   std::string reproduce;
@@ -41,9 +50,11 @@ struct Check {
   std::string source;  // paper section, the report's question it answers, public issue
   CheckKind kind;
   std::function<Outcome(const Subject&, const RunConfig&)> run;
+  CheckRole role = CheckRole::claim;
 };
 
 std::string_view to_string(Family family);
 std::string_view to_string(CheckKind kind);
+std::string_view to_string(CheckRole role);
 
 }  // namespace pecheck::properties

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pecheck/subject.hpp"
@@ -24,11 +25,27 @@ std::unique_ptr<Subject> make_timescale_rule_subject(std::shared_ptr<const Subje
 std::unique_ptr<Subject> make_unzeroed_padding_subject(std::shared_ptr<const Subject> inner);
 // Positions held in bfloat16 before the angle is computed: exact only to 256.
 std::unique_ptr<Subject> make_bfloat16_position_subject(std::shared_ptr<const Subject> inner);
+// Positions held in float16 before the angle is computed: exact only to 2048.
+std::unique_ptr<Subject> make_float16_position_subject(std::shared_ptr<const Subject> inner);
 // The table computed in float16 and handed out in the requested format (a
 // float16 checkpoint upcast): values carry 11 bits whatever the format says.
 std::unique_ptr<Subject> make_float16_storage_subject(std::shared_ptr<const Subject> inner);
 // The table overwritten by a random initialisation, N(0, 1) entries.
 std::unique_ptr<Subject> make_random_init_subject(std::shared_ptr<const Subject> inner);
+
+// Small, local faults (faulty_tables.cpp).
+// sin and cos exchanged in the middle frequency pair only.
+std::unique_ptr<Subject> make_one_pair_swapped_subject(std::shared_ptr<const Subject> inner);
+// Interleaved columns where halves are expected, halves where interleaved are.
+std::unique_ptr<Subject> make_wrong_layout_subject(std::shared_ptr<const Subject> inner);
+// Row r holds position r + 1.
+std::unique_ptr<Subject> make_offset_by_one_subject(std::shared_ptr<const Subject> inner);
+// The row of position 1 stored with its signs flipped.
+std::unique_ptr<Subject> make_corrupted_row_subject(std::shared_ptr<const Subject> inner);
+// One entry in a million (by a hash of position and column) 1 ULP away from zero.
+std::unique_ptr<Subject> make_one_ulp_noise_subject(std::shared_ptr<const Subject> inner);
+// sqrt(d) rounded to bfloat16 whatever the format (then to the format).
+std::unique_ptr<Subject> make_scale_rounded_bfloat16_subject(std::shared_ptr<const Subject> inner);
 
 // Faults of the embedding operations (CONVENTIONS.md fault 7 and the
 // concatenation's zero padding), in scaling_faults.cpp.
@@ -49,17 +66,25 @@ std::unique_ptr<Subject> make_padding_off_by_one_subject(std::shared_ptr<const S
 // concat_embeddings in the wrong order: [PE[p], s * E[t]].
 std::unique_ptr<Subject> make_concat_reversed_subject(std::shared_ptr<const Subject> inner);
 
+// One row of the fault matrix: a fault, and the checks it must fail. A
+// check no row names can catch nothing and is an observation (check.hpp's
+// CheckRole): the registry test holds the two together.
 struct Fault {
   std::string name;                    // the subject is named "fault:" + name
   std::string description;             // one sentence
   std::string source;                  // where the fault was seen
-  std::vector<std::string> caught_by;  // check ids that must fail on it
+  std::vector<std::string> caught_by;  // check ids that must fail on it (at least these)
   std::function<std::unique_ptr<Subject>(std::shared_ptr<const Subject>)> make;
 };
 
-const std::vector<Fault>& faults();
-// The embedding-operation faults above, with the scaling-variance and
-// add-vs-concat checks that must catch them.
-const std::vector<Fault>& scaling_faults();
+// Every fault subject with the checks that catch it (fault_matrix.cpp); the
+// fault matrix test proves every cell.
+const std::vector<Fault>& fault_matrix();
+// Faults no check catches today (caught_by empty), each with why: the test
+// proves they still escape, so a check that starts catching one moves it
+// into the matrix.
+const std::vector<Fault>& escaping_faults();
+// The names of the faults the matrix says `check_id` catches, in matrix order.
+std::vector<std::string> faults_caught_by(std::string_view check_id);
 
 }  // namespace pecheck::properties

@@ -17,7 +17,17 @@ enum class Verdict {
   held,            // the claim held on every case / the statistics are within budget
   failed,          // a counterexample, or a statistic outside its budget
   not_applicable,  // the subject does not offer what the check needs (said in `message`)
+  // The claim was exercised on fewer cases than its minimum (RC_PARAMS
+  // max_success=0, an empty sweep): nothing was shown, so it is no pass.
+  not_run,
+  // An observation: figures a check measured that no bound asserts (it can
+  // catch no fault), shown for what they say and never as "held".
+  info,
 };
+
+// Whether a run with this verdict among its checks cannot be called a pass:
+// a failure, or a claim that was never exercised.
+constexpr bool spoils_a_pass(Verdict verdict) { return verdict == Verdict::failed || verdict == Verdict::not_run; }
 
 // The entry with the largest ULP error, Boost.Math style.
 struct WorstInput {
@@ -51,6 +61,14 @@ struct AbsoluteBoundCheck {
   double worst_bound = 0.0;
 };
 
+// The largest errors block by block of a sweep over positions: what the
+// report's ulp-error-by-position figure plots.
+struct PositionProfile {
+  std::vector<double> positions;      // first position of each block
+  std::vector<double> max_ulp;        // NaN where the block had only typed mismatches
+  std::vector<double> max_abs_error;
+};
+
 // A measurement's statistics against its budget.
 struct Measurement {
   FormatId format = FormatId::float32;
@@ -64,6 +82,10 @@ struct Measurement {
   double budget_ulp = 0.0;              // the budget the max was held against
   std::string budget_source;            // where the budget comes from (derivation or measurement)
   std::optional<AbsoluteBoundCheck> abs_bound;  // when entries may pass by an absolute bound instead
+  // Set when a check measures each convention apart (the accuracy sweep).
+  std::string convention;
+  std::int64_t dim = 0;
+  std::optional<PositionProfile> profile;
 };
 
 // A named statistic a check computed (an energy ratio, a variance, a bound),

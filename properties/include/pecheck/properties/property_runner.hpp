@@ -6,11 +6,21 @@
 
 #include "rapidcheck/detail/TestListenerAdapter.h"
 
+#include <stdexcept>
 #include <string>
 
 #include "pecheck/properties/check.hpp"
 
 namespace pecheck::properties {
+
+// Throws RcParamsError, naming the variable, when RC_PARAMS is set but
+// RapidCheck cannot read it. Call it before any property runs: RapidCheck's
+// own reading of a malformed RC_PARAMS ends the process with status 1, which
+// a caller would take for a failed check rather than for bad input.
+struct RcParamsError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+void require_readable_rc_params();
 
 namespace detail {
 Outcome outcome_from_result(const std::string& check_id, const rc::detail::TestResult& result,

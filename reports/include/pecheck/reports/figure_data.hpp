@@ -22,6 +22,9 @@ struct FigureSettings {
   std::uint64_t seed = 0;
   std::string budget_kind = "fast";  // which ULP budgets apply: "fast", "reference", "third-party"
   int threads = 0;                   // 0: the hardware's concurrency
+  // The outcome of conformance/accuracy-by-position when the report ran it:
+  // the accuracy figure plots its measurements. Null: the figures run it.
+  const properties::Outcome* accuracy = nullptr;
 };
 
 // How large each sweep is in each mode (documented in the report).

@@ -50,6 +50,8 @@ struct CheckResult {
   properties::CheckKind kind = properties::CheckKind::property;
   std::string claim;
   std::string source;
+  properties::CheckRole role = properties::CheckRole::claim;
+  std::vector<std::string> catches;  // the faults the fault matrix proves it fails on (none: an observation)
   properties::Outcome outcome;
   double seconds = 0.0;  // wall time; varies between runs, so only JUnit prints it
 };
@@ -158,10 +160,15 @@ struct Summary {
   int held = 0;
   int failed = 0;
   int not_applicable = 0;
+  int not_run = 0;  // exercised on fewer cases than the minimum: no pass
+  int info = 0;     // observations: measured, asserted by nothing
 };
 
 Summary summarize(const Report& report);
-// True when no check failed (not-applicable checks do not fail a run).
+// "25 held, 0 failed, 0 not applicable, 2 info": not run and info named only when present.
+std::string summary_counts(const Summary& summary);
+// True when no check failed and every claim was exercised (not-applicable
+// checks and observations do not fail a run; a check that was not run does).
 bool all_held(const Report& report);
 
 // A measurement within its budget: no typed mismatch (signed zero, NaN,

@@ -1,0 +1,181 @@
+// conformance/accuracy-by-position: the report's headline accuracy table as a
+// check with a budget. Every convention the subject offers, every format, at
+// blocks of rows log-spaced from the first row to the last below 2^24; one
+// Measurement per (convention, format) with its block-by-block profile, and
+// beside it the tutorials' float32-angle model measured on the same rows. A
+// row beyond its budget fails the check, and so the run.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "check_support.hpp"
+#include "pecheck/properties/accuracy.hpp"
+#include "pecheck/properties/accuracy_by_position.hpp"
+#include "pecheck/properties/registry.hpp"
+#include "pecheck/reference/reference.hpp"
+#include "pecheck/ulp.hpp"
+
+namespace pecheck::properties {
+
+namespace {
+
+// Block starts from `first` to the last block ending at `end`, spaced
+// evenly in log(1 + row - first): dense near position 0 where the table
+// changes fastest, and reaching the last rows below 2^24 where float32
+// positions run out. Blocks never overlap.
+std::vector<std::int64_t> block_starts(std::int64_t first, std::int64_t end, std::int64_t rows, int samples) {
+  const std::int64_t last = end - rows;
+  if (last < first || samples < 1) return {};
+  std::vector<std::int64_t> wanted = {first};
+  const double span = static_cast<double>(last - first);
+  for (int k = 1; k < samples; ++k) {
+    const double t = std::pow(span + 1.0, static_cast<double>(k) / (samples - 1)) - 1.0;
+    wanted.push_back(first + std::llround(t));
+  }
+  std::vector<std::int64_t> starts;
+  std::int64_t covered = first;
+  for (std::int64_t start : wanted) {
+    start = std::max(start, covered);
+    if (start > last) continue;
+    starts.push_back(start);
+    covered = start + rows;
+  }
+  return starts;
+}
+
+// The PyTorch tutorial's float32 encoding entry: div_term = exp(2i *
+// (-ln(base) / d)) with the scalar rounded to float32 and exp in float32, the
+// position converted to float32, the angle p * div_term rounded to float32,
+// then sinf or cosf. Every operation is a float32 operation.
+double float32_angle_entry(const Convention& convention, std::int64_t dim, const ColumnSpec& column,
+                           std::int64_t position) {
+  if (column.kind == ColumnKind::zero) return 0.0;
+  const float exponent_scale = static_cast<float>(-std::log(convention.frequency.base) / static_cast<double>(dim));
+  const float div_term = std::exp(static_cast<float>(2 * column.frequency_index) * exponent_scale);
+  const float angle = static_cast<float>(position) * div_term;
+  return column.kind == ColumnKind::sin ? std::sin(angle) : std::cos(angle);
+}
+
+// The tutorial's way applies to the paper's frequency rule.
+bool has_float32_angle_twin(const Convention& convention) {
+  return convention.frequency.kind == FrequencyRuleKind::paper && convention.zero_rows.empty() &&
+         convention.position_offset == 0;
+}
+
+Outcome run_accuracy_by_position(const Subject& subject, const RunConfig& config) {
+  const AccuracySweepSize size = accuracy_sweep_size(config);
+  const SubjectCapabilities capabilities = subject.capabilities();
+  Outcome outcome;
+  bool model_traced = false;
+  for (const support::ConventionWidth& target : support::sweep_targets(capabilities, {size.dim})) {
+    const support::RowRange range = support::servable_rows(capabilities, target.convention);
+    const std::int64_t rows = std::min(size.rows_per_block, range.end - range.begin);
+    const std::vector<std::int64_t> starts = block_starts(range.begin, range.end, rows, size.samples);
+    if (starts.empty()) continue;
+    const std::size_t block_entries = static_cast<std::size_t>(rows * target.dim);
+    // Exact values do not depend on the format: one reference sweep serves all four.
+    std::vector<DoubleDouble> exact;
+    exact.reserve(starts.size() * block_entries);
+    for (std::int64_t start : starts) {
+      const std::vector<DoubleDouble> block =
+          reference::reference_table(target.convention, {rows, target.dim, start}, FormatId::float32, 1).exact;
+      exact.insert(exact.end(), block.begin(), block.end());
+    }
+    for (FormatId format : {FormatId::float64, FormatId::float32, FormatId::float16, FormatId::bfloat16}) {
+      if (!support::offers(capabilities, format)) continue;
+      const Format& f = format_of(format);
+      PositionProfile profile;
+      const UlpBudget& budget = support::budget_for(subject, format);
+      // A third-party entry beyond the ULP budget may still be within the
+      // float64-angle bound (angle_allowance.hpp), as in conformance/<format>.
+      const Float64AngleAllowance allowance(target.convention, target.dim, format);
+      const bool third_party = budget.subject == "third-party";
+      Measurement m;
+      for (std::size_t i = 0; i < starts.size(); ++i) {
+        const TableRequest block{rows, target.dim, starts[i]};
+        const Table computed = support::fetch_table(subject, capabilities, target.convention, block, format);
+        const std::vector<DoubleDouble> block_exact(exact.begin() + static_cast<std::ptrdiff_t>(i * block_entries),
+                                                    exact.begin() + static_cast<std::ptrdiff_t>((i + 1) * block_entries));
+        double block_ulp = std::numeric_limits<double>::quiet_NaN();  // stays NaN if every entry is a typed mismatch
+        double block_abs = 0.0;
+        for (std::int64_t r = 0; r < rows; ++r) {
+          for (std::int64_t c = 0; c < target.dim; ++c) {
+            const double value = computed.at(r, c);
+            const DoubleDouble& x = block_exact[static_cast<std::size_t>(r * target.dim + c)];
+            const UlpError error = ulp_error(value, x, f);
+            if (error.mismatch == Mismatch::none) {
+              block_ulp = std::isnan(block_ulp) ? error.ulps : std::max(block_ulp, error.ulps);
+            }
+            block_abs = std::max(block_abs, absolute_error(value, x));
+          }
+        }
+        merge_measurement(m, measure_accuracy(computed, block_exact, target.convention, block, budget.max_ulp,
+                                              std::string(budget.source), third_party ? &allowance : nullptr));
+        profile.positions.push_back(static_cast<double>(position_of_row(target.convention, starts[i])));
+        profile.max_ulp.push_back(block_ulp);
+        profile.max_abs_error.push_back(block_abs);
+      }
+      m.convention = target.convention.name;
+      m.dim = target.dim;
+      m.profile = std::move(profile);
+      outcome.cases += m.entries;
+      if (!within_budget(m)) {
+        outcome.verdict = Verdict::failed;
+        outcome.message += (outcome.message.empty() ? "" : "; ") + target.convention.name + " " + summary(m);
+      }
+      outcome.measurements.push_back(std::move(m));
+    }
+    if (!model_traced && has_float32_angle_twin(target.convention)) {
+      // The tutorials' float32 angles on the same rows: the error a float32
+      // angle computation has, for the figure beside the subject's.
+      model_traced = true;
+      const std::vector<ColumnSpec> columns = column_layout(target.convention, target.dim);
+      Series model{std::string(float32_angle_model_series), "position", "max abs error", {}, {}};
+      for (std::size_t i = 0; i < starts.size(); ++i) {
+        double worst = 0.0;
+        for (std::int64_t r = 0; r < rows; ++r) {
+          const std::int64_t position = position_of_row(target.convention, starts[i] + r);
+          for (std::int64_t c = 0; c < target.dim; ++c) {
+            const double value =
+                float32_angle_entry(target.convention, target.dim, columns[static_cast<std::size_t>(c)], position);
+            worst = std::max(
+                worst, absolute_error(value, exact[i * block_entries + static_cast<std::size_t>(r * target.dim + c)]));
+          }
+        }
+        model.x.push_back(static_cast<double>(position_of_row(target.convention, starts[i])));
+        model.y.push_back(worst);
+      }
+      model.name += " (" + target.convention.name + ")";
+      outcome.series.push_back(std::move(model));
+    }
+  }
+  if (outcome.measurements.empty()) return support::not_applicable("the subject holds no rows to sample");
+  if (outcome.verdict == Verdict::held) {
+    outcome.message = "every convention and format within its ULP budget at " + std::to_string(size.samples) +
+                      " log-spaced blocks of " + std::to_string(size.rows_per_block) + " rows up to 2^24";
+  }
+  return outcome;
+}
+
+}  // namespace
+
+AccuracySweepSize accuracy_sweep_size(const RunConfig& config) {
+  // The reference costs a few microseconds per entry: the standard sweep is
+  // 6 conventions x 64 blocks x 4 rows x 256 columns, about 0.4 million exact values.
+  if (config.quick) return {64, 24, 2};
+  if (config.full) return {512, 160, 8};
+  return {256, 64, 4};
+}
+
+Check accuracy_by_position_check() {
+  return {std::string(accuracy_by_position_id),
+          Family::conformance,
+          "Every convention the subject offers, in every format, is within the subject's ULP budget of the correctly "
+          "rounded value at blocks of rows log-spaced from the first row to the last below 2^24 (the report's "
+          "accuracy table).",
+          "the design's accuracy contract; Boost.Math-style accuracy tables (max and RMS ULP, the worst input)",
+          CheckKind::measurement,
+          run_accuracy_by_position};
+}
+
+}  // namespace pecheck::properties
