@@ -37,12 +37,17 @@ constexpr std::int64_t rows_per_block = 4;
 class TableJob {
  public:
   TableJob(const Convention& convention, const TableRequest& request, const Format& format,
-           mpfr_prec_t first_precision, ReferenceTable& out)
-      : convention_(convention), request_(request), format_(format), first_precision_(first_precision), out_(out) {}
+           mpfr_prec_t first_precision, FirstStep first_step, ReferenceTable& out)
+      : convention_(convention),
+        request_(request),
+        format_(format),
+        first_precision_(first_precision),
+        first_step_(first_step),
+        out_(out) {}
 
   void run_worker() {
     try {
-      EntryEvaluator evaluator(convention_, request_.dim, first_precision_);
+      EntryEvaluator evaluator(convention_, request_.dim, first_precision_, first_step_);
       const FrequencyColumns columns = frequency_columns(evaluator.columns(), evaluator.frequency_count());
       std::int64_t escalations = 0;
       while (!failed_.load()) {
@@ -86,9 +91,8 @@ class TableJob {
   }
 
   int store(std::int64_t row, std::int64_t col, const EntryResult& result) {
-    const auto index = static_cast<std::size_t>(row * request_.dim + col);
-    out_.rounded.values[index] = result.rounded;
-    out_.exact[index] = result.exact;
+    out_.rounded.set(row, col, result.rounded);
+    out_.exact[static_cast<std::size_t>(row * request_.dim + col)] = result.exact;
     return result.escalated ? 1 : 0;
   }
 
@@ -96,6 +100,7 @@ class TableJob {
   const TableRequest& request_;
   const Format& format_;
   mpfr_prec_t first_precision_;
+  FirstStep first_step_;
   ReferenceTable& out_;
   std::atomic<std::int64_t> next_row_{0};
   std::atomic<std::int64_t> escalations_{0};
@@ -118,16 +123,16 @@ int worker_count(int threads, std::int64_t rows) {
 }  // namespace
 
 ReferenceTable build_reference_table(const Convention& convention, const TableRequest& request, const Format& format,
-                                     int threads, mpfr_prec_t first_precision) {
+                                     int threads, mpfr_prec_t first_precision, FirstStep first_step) {
   check_request(convention, request);
   check_frequency_rule(convention);
   const int workers = worker_count(threads, request.rows);
 
   ReferenceTable out;
   out.rounded = make_table(request.rows, request.dim, format.id);
-  out.exact.assign(out.rounded.values.size(), DoubleDouble{});
+  out.exact.assign(static_cast<std::size_t>(request.rows * request.dim), DoubleDouble{});
 
-  TableJob job(convention, request, format, first_precision, out);
+  TableJob job(convention, request, format, first_precision, first_step, out);
   if (workers == 1) {
     job.run_worker();
   } else {
