@@ -23,9 +23,9 @@ constexpr mpfr_prec_t error_bits = 64;
 // Positions beyond this would not fit position_bits exactly.
 constexpr std::int64_t max_position_magnitude = std::int64_t{1} << 62;
 
-// Takes from the first step's enclosure what it decides, and leaves in
-// `query` only what is still to decide; true when nothing is left.
-bool decide_first(DoubleWord value, double error, EntryQuery& query, EntryResult& result) {
+}  // namespace
+
+bool decide_from_first_step(DoubleWord value, double error, EntryQuery& query, EntryResult& result) {
   if (query.format != nullptr) {
     if (const std::optional<double> rounded = decided_rounding(value, error, *query.format)) {
       result.rounded = *rounded;
@@ -38,8 +38,6 @@ bool decide_first(DoubleWord value, double error, EntryQuery& query, EntryResult
   }
   return query.format == nullptr && !query.exact;
 }
-
-}  // namespace
 
 struct EntryEvaluator::Level {
   Level(mpfr_prec_t bits, std::int64_t frequency_count)
@@ -183,8 +181,8 @@ void EntryEvaluator::sin_cos(std::int64_t position, std::int64_t frequency_index
   bool first_step_tried = false;
   if (const StepsFrequency* steps = steps_frequency(frequency_index, position)) {
     const SinCosEnclosure enclosure = first_step_sin_cos(position, *steps);
-    if (need_sin) need_sin = !decide_first(enclosure.sin_value, enclosure.sin_error, sin_query, sin_result);
-    if (need_cos) need_cos = !decide_first(enclosure.cos_value, enclosure.cos_error, cos_query, cos_result);
+    if (need_sin) need_sin = !decide_from_first_step(enclosure.sin_value, enclosure.sin_error, sin_query, sin_result);
+    if (need_cos) need_cos = !decide_from_first_step(enclosure.cos_value, enclosure.cos_error, cos_query, cos_result);
     sin_result.escalated = need_sin;
     cos_result.escalated = need_cos;
     first_step_tried = true;
@@ -199,6 +197,17 @@ void EntryEvaluator::sin_cos(std::int64_t position, std::int64_t frequency_index
       cos_result.escalated = need_cos;
     }
   }
+}
+
+bool EntryEvaluator::first_step_row(std::int64_t position, RowEnclosures& out) {
+  if (first_step_ != FirstStep::double_word) return false;
+  if (!row_frequencies_) {
+    for (std::int64_t i = 0; i < frequency_count_; ++i) steps_frequency(i, 1);  // fills every slot
+    row_frequencies_ = std::make_unique<StepsFrequencies>(steps_frequencies_);
+  }
+  if (!first_step_applies_to_row(position, *row_frequencies_)) return false;
+  pecheck::reference::first_step_row(position, *row_frequencies_, out);
+  return true;
 }
 
 // The first step's frequency, or null when the first step is off or its

@@ -46,6 +46,10 @@ struct EntryResult {
 // `none`: the Ziv loop alone, exact values always the nearest double-double.
 enum class FirstStep { none, double_word };
 
+// Takes from a first-step enclosure what it decides (the rounding, the exact
+// value), leaves in `query` only what is still to decide; true when nothing is.
+bool decide_from_first_step(DoubleWord value, double error, EntryQuery& query, EntryResult& result);
+
 // One evaluator per thread: it owns the MPFR variables and the frequency
 // cache, and allocates nothing per entry once warm.
 class EntryEvaluator {
@@ -66,6 +70,11 @@ class EntryEvaluator {
   // and `want_cos` say which of the two to decide.
   void sin_cos(std::int64_t position, std::int64_t frequency, bool want_sin, bool want_cos, const EntryQuery& query,
                EntryResult& sin_result, EntryResult& cos_result);
+
+  // The first step's enclosures of a whole row (frequency i at entry i);
+  // false, with nothing done, when the first step is off or does not apply
+  // to every frequency at this position (then sin_cos decides entry by entry).
+  bool first_step_row(std::int64_t position, RowEnclosures& out);
 
   // sin(p w_i) or cos(p w_i) as evaluated at working precision
   // first_precision << level_index, with the error bound the decisions use
@@ -92,6 +101,7 @@ class EntryEvaluator {
   FirstStep first_step_;
   std::vector<StepsFrequency> steps_frequencies_;  // for the first step, filled on first use
   std::vector<bool> steps_frequency_ready_;
+  std::unique_ptr<StepsFrequencies> row_frequencies_;  // every frequency, on the first first_step_row
   std::vector<std::unique_ptr<Level>> levels_;  // levels_[k] works at first_precision << k
   RoundingScratch rounding_;
   Format float64_format_;  // the format of both halves of an exact value

@@ -1,5 +1,6 @@
 #include "first_step.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -75,47 +76,68 @@ bool first_step_applies(std::int64_t position, const StepsFrequency& frequency) 
          std::isfinite(frequency.error);
 }
 
-SinCosEnclosure first_step_sin_cos(std::int64_t position, const StepsFrequency& frequency) {
-  const TurnConstants& k = turn_constants();
-  const double p = static_cast<double>(position);
+namespace {
 
+// The whole first step for one position and frequency, without branches so
+// that the row loop below vectorises (the constants' gather included).
+// The constants as plain values, copied once before a loop: the vectoriser
+// takes neither aggregate loads nor loads it cannot prove invariant.
+struct KernelConstants {
+  DoubleWord radians_per_step;
+  DoubleWord s3, s5, s7, s9;       // sin_tail
+  DoubleWord c2, c4, c6, c8, c10;  // cos_tail
+  const double* sin_hi;
+  const double* sin_lo;
+  const double* cos_hi;
+  const double* cos_lo;
+};
+
+KernelConstants kernel_constants(const TurnConstants& t) {
+  return {t.radians_per_step, t.sin_tail[0], t.sin_tail[1], t.sin_tail[2], t.sin_tail[3], t.cos_tail[0],
+          t.cos_tail[1],      t.cos_tail[2], t.cos_tail[3], t.cos_tail[4], t.sin_hi.data(), t.sin_lo.data(),
+          t.cos_hi.data(),    t.cos_lo.data()};
+}
+
+[[gnu::always_inline]] inline SinCosEnclosure enclose(double p, double f0, double f1, double f2, double f_error,
+                                                      const KernelConstants& k) {
   // The argument, in steps.
-  const DoubleWord a = exact_product(p, frequency.f0);
+  const DoubleWord a = exact_product(p, f0);
   const double n = std::nearbyint(a.hi);
   const double r0 = a.hi - n;
-  const DoubleWord b = exact_product(p, frequency.f1);
-  const double c0 = p * frequency.f2;
+  const DoubleWord b = exact_product(p, f1);
+  const double c0 = p * f2;
   const DoubleWord s1 = exact_sum(r0, a.lo);
   const DoubleWord s2 = exact_sum(s1.hi, b.hi);
   const double lows = ((s1.lo + s2.lo) + b.lo) + c0;
   const DoubleWord y = exact_sum(s2.hi, lows);
-  const double y_error = std::fabs(p) * frequency.error + 0x1p-52 * std::fabs(c0) +
+  const double y_error = std::fabs(p) * f_error + 0x1p-52 * std::fabs(c0) +
                          0x1p-51 * (std::fabs(s1.lo) + std::fabs(s2.lo) + std::fabs(b.lo) + std::fabs(c0));
 
   // In radians.
   const DoubleWord x = dw_mul(y, k.radians_per_step);
   const double x_abs = std::fabs(x.hi);
-  if (!(x_abs >= min_remainder)) {
-    const double infinite = std::numeric_limits<double>::infinity();
-    return {{}, {}, infinite, infinite};
-  }
   const double eta = k.radians_per_step.hi * y_error + product_error * x_abs;
 
   // The polynomials.
   const DoubleWord z = dw_mul(x, x);
-  DoubleWord sin_tail = k.sin_tail[3];
-  for (int i = 2; i >= 0; --i) sin_tail = dw_add(k.sin_tail[static_cast<std::size_t>(i)], dw_mul(z, sin_tail));
+  DoubleWord sin_tail = k.s9;
+  sin_tail = dw_add(k.s7, dw_mul(z, sin_tail));
+  sin_tail = dw_add(k.s5, dw_mul(z, sin_tail));
+  sin_tail = dw_add(k.s3, dw_mul(z, sin_tail));
   const DoubleWord s = dw_add(x, dw_mul(x, dw_mul(z, sin_tail)));
-  DoubleWord cos_tail = k.cos_tail[4];
-  for (int i = 3; i >= 0; --i) cos_tail = dw_add(k.cos_tail[static_cast<std::size_t>(i)], dw_mul(z, cos_tail));
+  DoubleWord cos_tail = k.c10;
+  cos_tail = dw_add(k.c8, dw_mul(z, cos_tail));
+  cos_tail = dw_add(k.c6, dw_mul(z, cos_tail));
+  cos_tail = dw_add(k.c4, dw_mul(z, cos_tail));
+  cos_tail = dw_add(k.c2, dw_mul(z, cos_tail));
   const DoubleWord c = dw_add(DoubleWord{1.0, 0.0}, dw_mul(z, cos_tail));
   const double sin_x_error = 0x1p-104 * std::fabs(s.hi) + 0x1p-108 * x_abs + eta;
   const double cos_x_error = 0x1p-104 * std::fabs(c.hi) + 0x1p-118 + eta * (x_abs + eta);
 
   // The angle sum with the table point j = n mod N (n's two's complement low bits).
   const auto j = static_cast<std::size_t>(static_cast<std::int64_t>(n) & (table_steps - 1));
-  const DoubleWord& big_s = k.sin_of_step[j];
-  const DoubleWord& big_c = k.cos_of_step[j];
+  const DoubleWord big_s{k.sin_hi[j], k.sin_lo[j]};
+  const DoubleWord big_c{k.cos_hi[j], k.cos_lo[j]};
   const DoubleWord sc = dw_mul(big_s, c);
   const DoubleWord cs = dw_mul(big_c, s);
   const DoubleWord cc = dw_mul(big_c, c);
@@ -126,13 +148,72 @@ SinCosEnclosure first_step_sin_cos(std::int64_t position, const StepsFrequency& 
   out.cos_value = dw_add(cc, dw_neg(ss));
   const double abs_s = std::fabs(big_s.hi);
   const double abs_c = std::fabs(big_c.hi);
+  // Below min_remainder the bound is given up (see "Underflow" above).
+  const double give_up = x_abs >= min_remainder ? 1.0 : std::numeric_limits<double>::infinity();
   out.sin_error = (dw_add_error * std::fabs(out.sin_value.hi) + product_error * (std::fabs(sc.hi) + std::fabs(cs.hi)) +
                    abs_s * cos_x_error + abs_c * sin_x_error) *
-                  bound_margin;
+                  bound_margin * give_up;
   out.cos_error = (dw_add_error * std::fabs(out.cos_value.hi) + product_error * (std::fabs(cc.hi) + std::fabs(ss.hi)) +
                    abs_c * cos_x_error + abs_s * sin_x_error) *
-                  bound_margin;
+                  bound_margin * give_up;
   return out;
+}
+
+}  // namespace
+
+SinCosEnclosure first_step_sin_cos(std::int64_t position, const StepsFrequency& frequency) {
+  return enclose(static_cast<double>(position), frequency.f0, frequency.f1, frequency.f2, frequency.error,
+                 kernel_constants(turn_constants()));
+}
+
+bool first_step_applies_to_row(std::int64_t position, const StepsFrequencies& frequencies) {
+  const double p = std::fabs(static_cast<double>(position));
+  return position != 0 && p <= max_position && frequencies.smallest_f0 >= min_frequency &&
+         p * frequencies.largest_f0 <= max_steps && frequencies.all_errors_finite;
+}
+
+void first_step_row(std::int64_t position, const StepsFrequencies& frequencies, RowEnclosures& out) {
+  const KernelConstants k = kernel_constants(turn_constants());
+  const double p = static_cast<double>(position);
+  const std::size_t count = frequencies.f0.size();
+  out.resize(count);
+  const double* __restrict f0 = frequencies.f0.data();
+  const double* __restrict f1 = frequencies.f1.data();
+  const double* __restrict f2 = frequencies.f2.data();
+  const double* __restrict f_error = frequencies.error.data();
+  double* __restrict sin_hi = out.sin_hi.data();
+  double* __restrict sin_lo = out.sin_lo.data();
+  double* __restrict sin_error = out.sin_error.data();
+  double* __restrict cos_hi = out.cos_hi.data();
+  double* __restrict cos_lo = out.cos_lo.data();
+  double* __restrict cos_error = out.cos_error.data();
+  // The outputs alias neither the frequencies nor the constants' tables.
+#pragma GCC ivdep
+  for (std::size_t i = 0; i < count; ++i) {
+    const SinCosEnclosure e = enclose(p, f0[i], f1[i], f2[i], f_error[i], k);
+    sin_hi[i] = e.sin_value.hi;
+    sin_lo[i] = e.sin_value.lo;
+    sin_error[i] = e.sin_error;
+    cos_hi[i] = e.cos_value.hi;
+    cos_lo[i] = e.cos_value.lo;
+    cos_error[i] = e.cos_error;
+  }
+}
+
+StepsFrequencies::StepsFrequencies(const std::vector<StepsFrequency>& all) {
+  for (const StepsFrequency& f : all) {
+    f0.push_back(f.f0);
+    f1.push_back(f.f1);
+    f2.push_back(f.f2);
+    error.push_back(f.error);
+    smallest_f0 = std::min(smallest_f0, f.f0);
+    largest_f0 = std::max(largest_f0, f.f0);
+    all_errors_finite = all_errors_finite && std::isfinite(f.error);
+  }
+}
+
+void RowEnclosures::resize(std::size_t count) {
+  for (std::vector<double>* v : {&sin_hi, &sin_lo, &sin_error, &cos_hi, &cos_lo, &cos_error}) v->resize(count);
 }
 
 }  // namespace pecheck::reference

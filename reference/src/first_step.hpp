@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
+#include <vector>
 
 #include "double_word.hpp"
 #include "steps_frequency.hpp"
@@ -25,5 +27,26 @@ bool first_step_applies(std::int64_t position, const StepsFrequency& frequency);
 
 // Requires first_step_applies(position, frequency).
 SinCosEnclosure first_step_sin_cos(std::int64_t position, const StepsFrequency& frequency);
+
+// The frequencies of a table, column by column (a loop over them vectorises).
+struct StepsFrequencies {
+  explicit StepsFrequencies(const std::vector<StepsFrequency>& all);
+  std::vector<double> f0, f1, f2, error;
+  double smallest_f0 = std::numeric_limits<double>::infinity();
+  double largest_f0 = 0.0;
+  bool all_errors_finite = true;
+};
+
+// The enclosures of a whole row, column by column: entry i is frequency i's.
+struct RowEnclosures {
+  std::vector<double> sin_hi, sin_lo, sin_error, cos_hi, cos_lo, cos_error;
+  void resize(std::size_t count);
+};
+
+// Whether first_step_applies to this position and every frequency.
+bool first_step_applies_to_row(std::int64_t position, const StepsFrequencies& frequencies);
+
+// first_step_sin_cos for every frequency, the same bits; requires first_step_applies_to_row.
+void first_step_row(std::int64_t position, const StepsFrequencies& frequencies, RowEnclosures& out);
 
 }  // namespace pecheck::reference

@@ -23,9 +23,14 @@ TurnConstants build() {
   for (std::int64_t j = 0; j < table_steps; ++j) {
     mpfr_set_si(raw(step), static_cast<long>(j), MPFR_RNDN);
     mpfr_sinu(raw(x), raw(step), static_cast<unsigned long>(table_steps), MPFR_RNDN);
-    constants.sin_of_step[static_cast<std::size_t>(j)] = nearest_double_word(raw(x));
+    const auto slot = static_cast<std::size_t>(j);
+    const DoubleWord sin_word = nearest_double_word(raw(x));
+    constants.sin_hi[slot] = sin_word.hi;
+    constants.sin_lo[slot] = sin_word.lo;
     mpfr_cosu(raw(x), raw(step), static_cast<unsigned long>(table_steps), MPFR_RNDN);
-    constants.cos_of_step[static_cast<std::size_t>(j)] = nearest_double_word(raw(x));
+    const DoubleWord cos_word = nearest_double_word(raw(x));
+    constants.cos_hi[slot] = cos_word.hi;
+    constants.cos_lo[slot] = cos_word.lo;
   }
   mpfr_const_pi(raw(x), MPFR_RNDN);
   mpfr_mul_2si(raw(x), raw(x), 1 - static_cast<long>(table_steps_log2), MPFR_RNDN);

@@ -24,8 +24,8 @@ inline constexpr double constant_error = 0x1p-106;
 struct TurnConstants {
   // sin and cos of 2 pi j / table_steps; exact (0 or +-1) at the quarter turns,
   // because MPFR's sinu/cosu evaluate sin(2 pi x / u) without rounding pi.
-  std::array<DoubleWord, table_steps> sin_of_step;
-  std::array<DoubleWord, table_steps> cos_of_step;
+  // Word by word (separate arrays), so a vectorised loop gathers them.
+  std::array<double, table_steps> sin_hi, sin_lo, cos_hi, cos_lo;
   DoubleWord radians_per_step;  // 2 pi / table_steps
   // Taylor coefficients (-1)^k / (2k+1)! (sin) and (-1)^k / (2k)! (cos), from
   // the x^3 and x^2 terms up: sin x = x + x z S(z), cos x = 1 + z C(z), z = x^2.
