@@ -20,8 +20,6 @@ namespace pecheck::tools {
 
 namespace {
 
-constexpr std::int64_t default_entry_budget = std::int64_t{1} << 20;
-
 struct ValidateOptions {
   std::string file;
   std::string tensor;
@@ -31,8 +29,8 @@ struct ValidateOptions {
   std::optional<double> max_abs_error;
   std::string dtype;
   std::string output_dir;
-  std::int64_t budget = default_entry_budget;
-  bool full = false;
+  std::int64_t sample = 0;  // 0: every entry
+  bool full = false;        // the default since every entry is compared; kept for old scripts
   bool ulp_only = false;
   bool json = false;
   ExecOptions exec;
@@ -66,8 +64,7 @@ std::string reproduce_command(const ValidateOptions& options) {
   if (options.max_abs_error) command += " --max-abs-error " + exact_number(*options.max_abs_error);
   if (options.ulp_only) command += " --ulp-only";
   if (!options.dtype.empty()) command += " --dtype " + options.dtype;
-  if (options.budget != default_entry_budget) command += " --budget " + std::to_string(options.budget);
-  if (options.full) command += " --full";
+  if (options.sample > 0) command += " --sample " + std::to_string(options.sample);
   return command + " --output-dir " + shell_quote(options.output_dir);
 }
 
@@ -96,8 +93,7 @@ int validate_file(const ValidateOptions& options) {
   validation.max_abs_error = options.max_abs_error;
   validation.ulp_only = options.ulp_only;
   if (!options.dtype.empty()) validation.compare_as = *parse_format(options.dtype);
-  validation.entry_budget = options.budget;
-  validation.full = options.full;
+  validation.sample_rows = options.sample;
   validation.progress = terminal_progress();
   // Locked, cleaned and proven writable before the comparison runs.
   std::optional<reports::ReportDirectory> report_directory;
@@ -135,8 +131,8 @@ Command add_validate_command(CLI::App& app) {
       "validate",
       "Check a third-party positional-encoding table (.npy or .safetensors) against the correctly rounded\n"
       "reference. The convention, layout, frequency rule and the row that file row 0 holds are detected\n"
-      "from the table unless given; every entry (or, past --budget entries, a deterministic sample of\n"
-      "rows that includes the worst ones) is compared in the table's format, and known numeric faults\n"
+      "from the table unless given; every entry (or, with --sample N, N deterministically sampled rows\n"
+      "that include the worst ones, and the verdict says so) is compared in the table's format, and known numeric faults\n"
       "are diagnosed: positions held in bf16/fp16, angles computed in low precision, values outside\n"
       "[-1, 1], NaN or infinity, a table that is not a sinusoidal encoding.\n"
       "An entry passes when it is within the ULP budget, or within the error an ordinary float64\n"
@@ -162,10 +158,11 @@ Command add_validate_command(CLI::App& app) {
       ->check(finite_number_at_least(0));
   command->add_option("--dtype", options->dtype, "Compare as this format (default: the narrowest holding every value)")
       ->check(CLI::IsMember({"float64", "float32", "float16", "bfloat16"}));
-  command->add_option("--budget", options->budget, "Entries compared with the reference before rows are sampled")
-      ->transform(whole_number_at_least(1))
-      ->capture_default_str();
-  command->add_flag("--full", options->full, "Compare every row with the reference, however large the table");
+  command->add_option("--sample", options->sample,
+                      "Compare only N rows with the reference, chosen deterministically (the worst rows the fast\n"
+                      "scan finds first); the verdict says it was sampled. Default: every entry")
+      ->transform(whole_number_at_least(1));
+  command->add_flag("--full", options->full, "Compare every entry (the default; accepted for old scripts)");
   command->add_flag("--ulp-only", options->ulp_only,
                     "Hold every entry to the ULP budget alone: no entry passes by the float64-angle bound (the\n"
                     "error an ordinary float64 computation of the angle p * w can have, near the zeros of sin)");
@@ -178,7 +175,7 @@ Command add_validate_command(CLI::App& app) {
   return {command, [command, options] {
     if (options->input_layer.given()) {
       refuse_flags(*command,
-                   {"--exec", "--tensor", "--offset", "--dtype", "--budget", "--full", "--ulp-only",
+                   {"--exec", "--tensor", "--offset", "--dtype", "--sample", "--full", "--ulp-only",
                     "--timeout", "--exec-protocol", "--exec-dtype", "--check", "--cases", "--seed", "--quick"},
                    "does not apply with --vocabulary/--ids (an input layer's output is read from .npy, its positions "
                    "are given, and its recovered encoding is compared entry by entry)");
@@ -189,7 +186,7 @@ Command add_validate_command(CLI::App& app) {
     if (!options->exec.command.empty()) {
       if (!options->file.empty()) throw ConventionError("validate: give FILE or --exec, not both");
       refuse_flags(*command,
-                   {"--tensor", "--offset", "--max-ulp", "--max-abs-error", "--dtype", "--budget", "--full",
+                   {"--tensor", "--offset", "--max-ulp", "--max-abs-error", "--dtype", "--sample", "--full",
                     "--ulp-only", "--output-dir"},
                    "applies only to a FILE, not with --exec (the checks on a command use pecheck's third-party "
                    "budgets; --exec-dtype sets its formats)");
@@ -199,8 +196,8 @@ Command add_validate_command(CLI::App& app) {
     refuse_flags(*command, {"--timeout", "--exec-protocol", "--exec-dtype", "--check", "--cases", "--seed", "--quick"},
                  "applies only with --exec COMMAND, not to a FILE (a file is compared entry by entry, not by "
                  "generated cases)");
-    if (options->full && command->count("--budget") > 0) {
-      throw ConventionError("validate: --budget and --full exclude each other (--full compares every row)");
+    if (options->full && command->count("--sample") > 0) {
+      throw ConventionError("validate: --sample and --full exclude each other (--full compares every entry)");
     }
     return validate_file(*options);
   }};

@@ -126,16 +126,19 @@ Figures measure_figures(const BenchOptions& options) {
 
   if (options.reference) {
     const TableRequest& request = sizes.reference;
-    report(options, "timing the correctly rounded reference table (" + std::to_string(request.rows) + " x " +
-                        std::to_string(request.dim) + ", once)");
-    reference::ReferenceTable table;
-    auto& ref = figures.reference_f32;
-    ref.seconds = seconds_of([&] { table = reference::reference_table(*convention, request, FormatId::float32, threads); });
-    ref.measured = true;
-    ref.rows = request.rows;
-    ref.dim = request.dim;
-    ref.melem_per_s = static_cast<double>(request.rows * request.dim) / ref.seconds / 1e6;
-    ref.escalated = table.escalations;
+    const auto time_reference = [&](FormatId format, ReferenceFigure& figure) {
+      report(options, "timing the correctly rounded " + std::string(format_of(format).name) + " reference table (" +
+                          std::to_string(request.rows) + " x " + std::to_string(request.dim) + ", once)");
+      reference::ReferenceTable table;
+      figure.seconds = seconds_of([&] { table = reference::reference_table(*convention, request, format, threads); });
+      figure.measured = true;
+      figure.rows = request.rows;
+      figure.dim = request.dim;
+      figure.melem_per_s = static_cast<double>(request.rows * request.dim) / figure.seconds / 1e6;
+      figure.escalated = table.escalations;
+    };
+    time_reference(FormatId::float32, figures.reference_f32);
+    time_reference(FormatId::float64, figures.reference_f64);
   }
   figures.load_average_after = load_average();
   return figures;

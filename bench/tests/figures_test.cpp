@@ -34,6 +34,8 @@ TEST(BenchFigures, quickRunMeasuresEveryFigure) {
   EXPECT_EQ(figures.pe_table_f32.sampled_entries, 64);
   EXPECT_TRUE(figures.reference_f32.measured);
   EXPECT_GE(figures.reference_f32.escalated, 0);
+  EXPECT_TRUE(figures.reference_f64.measured);
+  EXPECT_GE(figures.reference_f64.escalated, 0);
 
   const nlohmann::json json = nlohmann::json::parse(figures_json(figures));
   for (const char* key : {"melem_per_s", "fraction_of_write_bw", "max_ulp"}) {
@@ -45,6 +47,7 @@ TEST(BenchFigures, quickRunMeasuresEveryFigure) {
   EXPECT_TRUE(json["embed_forward"]["fraction_of_triad_bw"].is_number());
   EXPECT_TRUE(json["reference_f32"]["melem_per_s"].is_number());
   EXPECT_TRUE(json["reference_f32"]["escalated"].is_number_integer());
+  EXPECT_TRUE(json["reference_f64"]["escalated"].is_number_integer());
   EXPECT_NE(figures_text(figures).find("pe_table_f32"), std::string::npos);
 }
 

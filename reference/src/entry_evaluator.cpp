@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "enclosure_decision.hpp"
+
 namespace pecheck::reference {
 
 namespace {
@@ -22,6 +24,20 @@ constexpr mpfr_prec_t error_bits = 64;
 constexpr std::int64_t max_position_magnitude = std::int64_t{1} << 62;
 
 }  // namespace
+
+bool decide_from_first_step(DoubleWord value, double error, EntryQuery& query, EntryResult& result) {
+  if (query.format != nullptr) {
+    if (const std::optional<double> rounded = decided_rounding(value, error, *query.format)) {
+      result.rounded = *rounded;
+      query.format = nullptr;
+    }
+  }
+  if (query.exact && good_as_exact(value, error)) {
+    result.exact = {value.hi, value.lo};
+    query.exact = false;
+  }
+  return query.format == nullptr && !query.exact;
+}
 
 struct EntryEvaluator::Level {
   Level(mpfr_prec_t bits, std::int64_t frequency_count)
@@ -45,12 +61,16 @@ struct EntryEvaluator::Level {
   Real lower, upper;  // the enclosure of the exact value being decided
 };
 
-EntryEvaluator::EntryEvaluator(const Convention& convention, std::int64_t dim, mpfr_prec_t first_precision)
+EntryEvaluator::EntryEvaluator(const Convention& convention, std::int64_t dim, mpfr_prec_t first_precision,
+                               FirstStep first_step)
     : convention_(convention),
       dim_(dim),
       columns_(column_layout(convention, dim)),
       frequency_count_(pecheck::frequency_count(convention, dim)),
       first_precision_(first_precision),
+      first_step_(first_step),
+      steps_frequencies_(static_cast<std::size_t>(frequency_count_)),
+      steps_frequency_ready_(static_cast<std::size_t>(frequency_count_), false),
       float64_format_{FormatId::float64, "float64", 53, -1022, 1023, 64} {
   check_frequency_rule(convention);
   if (first_precision < 8 || first_precision > max_working_precision) {
@@ -156,16 +176,51 @@ void EntryEvaluator::sin_cos(std::int64_t position, std::int64_t frequency_index
   }
   bool need_sin = want_sin;
   bool need_cos = want_cos;
+  EntryQuery sin_query = query;
+  EntryQuery cos_query = query;
+  bool first_step_tried = false;
+  if (const StepsFrequency* steps = steps_frequency(frequency_index, position)) {
+    const SinCosEnclosure enclosure = first_step_sin_cos(position, *steps);
+    if (need_sin) need_sin = !decide_from_first_step(enclosure.sin_value, enclosure.sin_error, sin_query, sin_result);
+    if (need_cos) need_cos = !decide_from_first_step(enclosure.cos_value, enclosure.cos_error, cos_query, cos_result);
+    sin_result.escalated = need_sin;
+    cos_result.escalated = need_cos;
+    first_step_tried = true;
+  }
   for (std::size_t k = 0; need_sin || need_cos; ++k) {
     Level& current = level(k);
     evaluate(current, position, frequency_index);
-    if (need_sin && decide(current, raw(current.sin), raw(current.sin_error), query, sin_result)) need_sin = false;
-    if (need_cos && decide(current, raw(current.cos), raw(current.cos_error), query, cos_result)) need_cos = false;
-    if (k == 0) {
+    if (need_sin && decide(current, raw(current.sin), raw(current.sin_error), sin_query, sin_result)) need_sin = false;
+    if (need_cos && decide(current, raw(current.cos), raw(current.cos_error), cos_query, cos_result)) need_cos = false;
+    if (k == 0 && !first_step_tried) {
       sin_result.escalated = need_sin;
       cos_result.escalated = need_cos;
     }
   }
+}
+
+bool EntryEvaluator::first_step_row(std::int64_t position, RowEnclosures& out) {
+  if (first_step_ != FirstStep::double_word) return false;
+  if (!row_frequencies_) {
+    for (std::int64_t i = 0; i < frequency_count_; ++i) steps_frequency(i, 1);  // fills every slot
+    row_frequencies_ = std::make_unique<StepsFrequencies>(steps_frequencies_);
+  }
+  if (!first_step_applies_to_row(position, *row_frequencies_)) return false;
+  pecheck::reference::first_step_row(position, *row_frequencies_, out);
+  return true;
+}
+
+// The first step's frequency, or null when the first step is off or its
+// bound does not cover this position and frequency.
+const StepsFrequency* EntryEvaluator::steps_frequency(std::int64_t index, std::int64_t position) {
+  if (first_step_ != FirstStep::double_word) return nullptr;
+  const auto slot = static_cast<std::size_t>(index);
+  if (!steps_frequency_ready_[slot]) {
+    steps_frequencies_[slot] = pecheck::reference::steps_frequency(frequency_term(convention_, dim_, index));
+    steps_frequency_ready_[slot] = true;
+  }
+  const StepsFrequency& steps = steps_frequencies_[slot];
+  return first_step_applies(position, steps) ? &steps : nullptr;
 }
 
 void EntryEvaluator::enclose(std::int64_t position, std::int64_t frequency_index, std::size_t level_index,
@@ -177,6 +232,18 @@ void EntryEvaluator::enclose(std::int64_t position, std::int64_t frequency_index
   mpfr_set(raw(value), raw(is_sin ? current.sin : current.cos), MPFR_RNDN);  // exact: same precision
   mpfr_set_prec(raw(error), error_bits);
   mpfr_set(raw(error), raw(is_sin ? current.sin_error : current.cos_error), MPFR_RNDN);
+}
+
+void EntryEvaluator::enclose_sin_cos(std::int64_t position, std::int64_t frequency_index, std::size_t level_index,
+                                     Real& sin_value, Real& sin_error, Real& cos_value, Real& cos_error) {
+  Level& current = level(level_index);
+  evaluate(current, position, frequency_index);
+  for (Real* value : {&sin_value, &cos_value}) mpfr_set_prec(raw(*value), current.precision);
+  for (Real* error : {&sin_error, &cos_error}) mpfr_set_prec(raw(*error), error_bits);
+  mpfr_set(raw(sin_value), raw(current.sin), MPFR_RNDN);  // exact: same precisions
+  mpfr_set(raw(cos_value), raw(current.cos), MPFR_RNDN);
+  mpfr_set(raw(sin_error), raw(current.sin_error), MPFR_RNDN);
+  mpfr_set(raw(cos_error), raw(current.cos_error), MPFR_RNDN);
 }
 
 EntryResult EntryEvaluator::entry(std::int64_t row, std::int64_t col, const EntryQuery& query) {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "first_step.hpp"
 #include "format_rounding.hpp"
 #include "frequency_enclosure.hpp"
 #include "pecheck/convention.hpp"
@@ -36,15 +37,25 @@ struct EntryQuery {
 struct EntryResult {
   double rounded = 0.0;        // when a format was asked for
   DoubleDouble exact;          // when exact was asked for
-  bool escalated = false;      // the first precision did not decide it
+  bool escalated = false;      // the first try (first step, or else first precision) did not decide it
 };
+
+// How an entry is tried first. `double_word`: the first step (first_step.cpp),
+// MPFR's Ziv loop only for what it leaves undecided; its exact values are
+// within 2^-100 relative, no longer always the nearest double-double.
+// `none`: the Ziv loop alone, exact values always the nearest double-double.
+enum class FirstStep { none, double_word };
+
+// Takes from a first-step enclosure what it decides (the rounding, the exact
+// value), leaves in `query` only what is still to decide; true when nothing is.
+bool decide_from_first_step(DoubleWord value, double error, EntryQuery& query, EntryResult& result);
 
 // One evaluator per thread: it owns the MPFR variables and the frequency
 // cache, and allocates nothing per entry once warm.
 class EntryEvaluator {
  public:
   EntryEvaluator(const Convention& convention, std::int64_t dim,
-                 mpfr_prec_t first_precision = default_first_precision);
+                 mpfr_prec_t first_precision = default_first_precision, FirstStep first_step = FirstStep::none);
   ~EntryEvaluator();
   EntryEvaluator(const EntryEvaluator&) = delete;
   EntryEvaluator& operator=(const EntryEvaluator&) = delete;
@@ -60,11 +71,19 @@ class EntryEvaluator {
   void sin_cos(std::int64_t position, std::int64_t frequency, bool want_sin, bool want_cos, const EntryQuery& query,
                EntryResult& sin_result, EntryResult& cos_result);
 
+  // The first step's enclosures of a whole row (frequency i at entry i);
+  // false, with nothing done, when the first step is off or does not apply
+  // to every frequency at this position (then sin_cos decides entry by entry).
+  bool first_step_row(std::int64_t position, RowEnclosures& out);
+
   // sin(p w_i) or cos(p w_i) as evaluated at working precision
   // first_precision << level_index, with the error bound the decisions use
   // (|value - exact| <= error); for tests of the bound itself.
   void enclose(std::int64_t position, std::int64_t frequency, std::size_t level_index, ColumnKind kind, Real& value,
                Real& error);
+  // Both from one evaluation, for tests that check many entries.
+  void enclose_sin_cos(std::int64_t position, std::int64_t frequency, std::size_t level_index, Real& sin_value,
+                       Real& sin_error, Real& cos_value, Real& cos_error);
 
  private:
   struct Level;
@@ -72,12 +91,17 @@ class EntryEvaluator {
   const FrequencyEnclosure& frequency(Level& level, std::int64_t index);
   void evaluate(Level& level, std::int64_t position, std::int64_t frequency);
   bool decide(Level& level, mpfr_srcptr value, mpfr_ptr error, const EntryQuery& query, EntryResult& result);
+  const StepsFrequency* steps_frequency(std::int64_t index, std::int64_t position);
 
   Convention convention_;
   std::int64_t dim_;
   std::vector<ColumnSpec> columns_;
   std::int64_t frequency_count_;
   mpfr_prec_t first_precision_;
+  FirstStep first_step_;
+  std::vector<StepsFrequency> steps_frequencies_;  // for the first step, filled on first use
+  std::vector<bool> steps_frequency_ready_;
+  std::unique_ptr<StepsFrequencies> row_frequencies_;  // every frequency, on the first first_step_row
   std::vector<std::unique_ptr<Level>> levels_;  // levels_[k] works at first_precision << k
   RoundingScratch rounding_;
   Format float64_format_;  // the format of both halves of an exact value

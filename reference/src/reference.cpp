@@ -18,7 +18,8 @@ double correctly_rounded(const Convention& convention, std::int64_t dim, std::in
 
 ReferenceTable reference_table(const Convention& convention, const TableRequest& request, FormatId format,
                                int threads) {
-  return build_reference_table(convention, request, format_of(format), threads, default_first_precision);
+  return build_reference_table(convention, request, format_of(format), threads, default_first_precision,
+                               FirstStep::double_word);
 }
 
 }  // namespace pecheck::reference

@@ -8,6 +8,7 @@
 namespace pecheck::reference {
 
 ReferenceTable build_reference_table(const Convention& convention, const TableRequest& request, const Format& format,
-                                     int threads, mpfr_prec_t first_precision);
+                                     int threads, mpfr_prec_t first_precision,
+                                     FirstStep first_step = FirstStep::none);
 
 }  // namespace pecheck::reference

@@ -19,12 +19,13 @@ constexpr std::int64_t least_rows = 64;
 std::vector<std::int64_t> rows_to_compare(std::int64_t rows, std::int64_t dim, std::int64_t row_offset,
                                           const std::vector<std::int64_t>& priority, const ComparisonPlan& plan) {
   std::vector<std::int64_t> chosen;
-  if (plan.full || rows * dim <= plan.entry_budget) {
+  (void)dim;
+  if (plan.sample_rows <= 0 || plan.sample_rows >= rows) {
     chosen.resize(static_cast<std::size_t>(rows));
     for (std::int64_t r = 0; r < rows; ++r) chosen[static_cast<std::size_t>(r)] = r;
     return chosen;
   }
-  const std::int64_t wanted = std::min(rows, std::max(least_rows, plan.entry_budget / dim));
+  const std::int64_t wanted = std::min(rows, std::max(least_rows, plan.sample_rows));
   const auto add_run = [&](std::int64_t first, std::int64_t count) {
     for (std::int64_t r = std::max<std::int64_t>(first, 0); r < std::min(first + count, rows); ++r) chosen.push_back(r);
   };
@@ -48,7 +49,8 @@ properties::Measurement compare_with_reference(const Table& table, const Convent
                                                std::int64_t row_offset, const std::vector<std::int64_t>& rows,
                                                double budget_ulp, const std::string& budget_source,
                                                const properties::Float64AngleAllowance* allowance,
-                                               const ComparisonPlan& plan) {
+                                               const ComparisonPlan& plan, std::int64_t& escalations) {
+  escalations = 0;
   properties::Measurement total;
   total.format = table.format;
   total.budget_ulp = budget_ulp;
@@ -61,6 +63,7 @@ properties::Measurement compare_with_reference(const Table& table, const Convent
     const auto count = static_cast<std::int64_t>(end - start);
     const TableRequest request{count, table.cols, rows[start] + row_offset};
     const reference::ReferenceTable exact = reference::reference_table(convention, request, table.format, plan.threads);
+    escalations += exact.escalations;
     const TableView part = table.view().row_block(rows[start], count);
     properties::merge_measurement(
         total, properties::measure_accuracy(part, exact.exact, convention, request, budget_ulp, budget_source, allowance));

@@ -15,27 +15,26 @@
 namespace pecheck::validate {
 
 struct ComparisonPlan {
-  std::int64_t entry_budget = 0;  // compare every row when rows * dim is within it, or when `full`
-  bool full = false;
+  std::int64_t sample_rows = 0;  // 0: compare every row; N: sample N rows (at least 64)
   int threads = 0;
   std::function<void(std::int64_t, std::int64_t)> progress;
 };
 
-// File rows to compare, ascending: all of them within the budget; otherwise
-// `priority` (the worst rows found by the fast scan), the first and last
-// rows, rows whose positions straddle powers of two, then blocks of 8
-// successive rows spread evenly, up to budget / dim rows (at least 64).
+// File rows to compare, ascending: all of them unless sample_rows asks for
+// fewer; then `priority` (the worst rows found by the fast scan), the first
+// and last rows, rows whose positions straddle powers of two, then blocks of
+// 8 successive rows spread evenly, up to sample_rows rows (at least 64).
 std::vector<std::int64_t> rows_to_compare(std::int64_t rows, std::int64_t dim, std::int64_t row_offset,
                                           const std::vector<std::int64_t>& priority, const ComparisonPlan& plan);
 
 // Statistics of `rows` of the table (file rows; convention row = file row +
 // row_offset) against the reference, with the budget and, when given, the
 // allowance that judges entries beyond it again. The worst inputs' rows are
-// file rows.
+// file rows. `escalations` receives the entries the reference left to MPFR.
 properties::Measurement compare_with_reference(const Table& table, const Convention& convention,
                                                std::int64_t row_offset, const std::vector<std::int64_t>& rows,
                                                double budget_ulp, const std::string& budget_source,
                                                const properties::Float64AngleAllowance* allowance,
-                                               const ComparisonPlan& plan);
+                                               const ComparisonPlan& plan, std::int64_t& escalations);
 
 }  // namespace pecheck::validate

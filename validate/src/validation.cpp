@@ -239,12 +239,13 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
   std::iota(all_rows.begin(), all_rows.end(), std::int64_t{0});
   RowErrors scan = scan_row_errors(table, convention, offset, all_rows);
 
-  ComparisonPlan plan{options.entry_budget, options.full, options.threads, options.progress};
+  ComparisonPlan plan{options.sample_rows, options.threads, options.progress};
   const std::vector<std::int64_t> rows = rows_to_compare(table.rows, table.cols, offset, worst_rows(scan), plan);
   std::optional<properties::Float64AngleAllowance> allowance;
   if (result.angle_allowance) allowance.emplace(convention, table.cols, table.format);
   result.measurement = compare_with_reference(table, convention, offset, rows, result.measurement.budget_ulp,
-                                              result.measurement.budget_source, allowance ? &*allowance : nullptr, plan);
+                                              result.measurement.budget_source, allowance ? &*allowance : nullptr, plan,
+                                              result.reference_escalations);
   result.compared = true;
   result.rows_compared = static_cast<std::int64_t>(rows.size());
   if (!properties::within_budget(result.measurement) && detection.offset_ambiguous && detection.rival_offset &&

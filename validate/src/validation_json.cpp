@@ -69,6 +69,7 @@ std::string validation_json(const ValidationResult& result, const std::string& f
   out["entries_compared"] = m.entries;
   out["rows_compared"] = result.rows_compared;
   out["sampled"] = result.sampled;
+  out["reference_escalations"] = result.reference_escalations;
   out["budget"] = {{"max_ulp", result.ulp_criterion ? json(m.budget_ulp) : json(nullptr)},
                    {"source", m.budget_source},
                    {"max_abs_error", result.max_abs_error_budget ? json(*result.max_abs_error_budget) : json(nullptr)},

@@ -79,7 +79,12 @@ std::string validation_text(const ValidationResult& result, const std::string& f
     const properties::Measurement& m = result.measurement;
     out << "  compared: " << entries(m.entries) << " of " << count_of(result.rows_compared, "row") << " against the correctly rounded "
         << format_of(result.compared_format).name << " reference";
-    if (result.sampled) out << " (rows sampled: --full compares all " << result.rows << ")";
+    if (result.sampled) {
+      out << " (SAMPLED on request: " << result.rows_compared << " of " << result.rows
+          << " rows; without --sample every entry is compared)";
+    }
+    out << "; " << count_of(result.reference_escalations, "entry", "entries")
+        << " needed the reference's MPFR fallback";
     out << "\n  max " << m.max_ulp << " ULP, RMS " << m.rms_ulp << " ULP, max abs error " << m.max_abs_error;
     if (m.mismatches > 0) out << ", " << count_of(m.mismatches, "typed mismatch", "typed mismatches");
     out << '\n';

@@ -117,15 +117,19 @@ TEST_F(NumpyConventions, theRightConventionAndOffsetGivenExplicitlyConform) {
   EXPECT_EQ(validate_table(table(7), options).verdict, ValidationVerdict::conforms);
 }
 
-TEST_F(NumpyConventions, aLargeTableIsSampledBeyondTheBudgetAndSaysSo) {
+TEST_F(NumpyConventions, everyRowIsComparedUnlessSamplingIsAskedForAndThenItSaysSo) {
   ValidationOptions options;
-  options.entry_budget = 4096;  // 64 rows of 64: the table has 300
+  const ValidationResult every = validate_table(table(0), options);
+  EXPECT_FALSE(every.sampled);
+  EXPECT_EQ(every.rows_compared, 300);
+  EXPECT_EQ(every.reference_escalations, 0);
+  options.sample_rows = 64;  // the table has 300
   const ValidationResult sampled = validate_table(table(0), options);
   EXPECT_TRUE(sampled.sampled);
   EXPECT_LT(sampled.rows_compared, 300);
   EXPECT_GE(sampled.rows_compared, 64);
   EXPECT_EQ(sampled.verdict, ValidationVerdict::conforms);
-  options.full = true;
+  options.sample_rows = 300;
   EXPECT_FALSE(validate_table(table(0), options).sampled);
 }
 

@@ -36,6 +36,15 @@ struct TableTiming {
   double melem_per_s() const;
 };
 
+struct ReferenceFigure {
+  bool measured = false;
+  std::int64_t rows = 0;
+  std::int64_t dim = 0;
+  double seconds = 0.0;
+  double melem_per_s = 0.0;
+  std::int64_t escalated = 0;
+};
+
 struct Figures {
   // How and where they were taken.
   bool quick = false;
@@ -80,15 +89,10 @@ struct Figures {
     double fraction_of_triad_bw = 0.0;
   } embed_forward;
 
-  // 4. The correctly rounded float32 reference table, timed once.
-  struct {
-    bool measured = false;
-    std::int64_t rows = 0;
-    std::int64_t dim = 0;
-    double seconds = 0.0;
-    double melem_per_s = 0.0;
-    std::int64_t escalated = 0;
-  } reference_f32;
+  // 4. The correctly rounded reference tables (float32, float64), timed once
+  //    each; `escalated` counts the entries the first step left to MPFR.
+  ReferenceFigure reference_f32;
+  ReferenceFigure reference_f64;
 };
 
 // Builds the workloads, measures them and samples the accuracy. Throws
@@ -113,7 +117,7 @@ std::string figures_text(const Figures& figures);
 // The figures as one JSON object: pe_table_f32 {melem_per_s,
 // fraction_of_write_bw, max_ulp}, pe_table_f16 and pe_table_bf16
 // {melem_per_s}, embed_forward {melem_per_s, fraction_of_triad_bw},
-// reference_f32 {melem_per_s, escalated}, with the sizes, the references and
+// reference_f32 and reference_f64 {melem_per_s, escalated}, with the sizes, the references and
 // the conditions beside them.
 std::string figures_json(const Figures& figures);
 

@@ -73,10 +73,11 @@ struct ValidationOptions {
   // one when it is coarser): bfloat16 values compared as float32 are still
   // paired and placed with bfloat16's tolerance.
   std::optional<FormatId> compare_as;
-  // The reference costs about 2 us per entry per core: beyond this many
-  // entries rows are sampled (deterministically) unless `full`.
-  std::int64_t entry_budget = std::int64_t{1} << 20;
-  bool full = false;
+  // 0 (the default): every entry is compared with the reference. N > 0:
+  // only N rows, chosen deterministically (the rows the fast scan found
+  // worst first, the table's edges, positions at powers of two, then blocks
+  // spread evenly); the result then says it was sampled.
+  std::int64_t sample_rows = 0;
   int threads = 0;  // reference threads, 0: hardware concurrency
   // Called as rows are compared with the reference (done, total).
   std::function<void(std::int64_t, std::int64_t)> progress;
@@ -106,6 +107,7 @@ struct ValidationResult {
   std::int64_t rows_compared = 0;
   bool sampled = false;                  // fewer rows than the table's were compared
   std::optional<RivalOffset> rival;       // compared when detection.offset_ambiguous and the table deviates
+  std::int64_t reference_escalations = 0;  // compared entries the reference's first step left to MPFR
   std::vector<Hazard> hazards;
   std::vector<std::string> reasons;      // why the verdict is not `conforms`
 };

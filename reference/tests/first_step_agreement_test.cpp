@@ -1,0 +1,148 @@
+// The oracle's first step (double-word sin and cos with a rigorous bound)
+// against the MPFR path: its enclosure must contain MPFR's and every rounding
+// it decides must be MPFR's, bit for bit, on random entries of every preset,
+// on the entries closest to zeros of sin and cos, at positions up to 2^24,
+// and on the regression list of hard cases; and whole tables built with it
+// must equal those built by MPFR alone.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <sstream>
+
+#include "../src/table_builder.hpp"
+#include "first_step_agreement.hpp"
+#include "hard_positions.hpp"
+
+namespace pecheck::reference {
+namespace {
+
+void print(const char* what, const AgreementCounts& counts) {
+  std::cout << what << ": " << counts.entries << " entries, " << counts.not_applicable
+            << " left to MPFR outright, undecided roundings float64/float32/float16/bfloat16 " << counts.undecided[0]
+            << '/' << counts.undecided[1] << '/' << counts.undecided[2] << '/' << counts.undecided[3] << ", "
+            << counts.exact_accepted << " exact values accepted\n";
+}
+
+// 10^6 entries (5 * 10^5 positions and frequencies, sin and cos each), in
+// blocks of one random preset and width (up to 2048: wider ones only add
+// frequencies of the same kind, and each costs an MPFR set-up); positions
+// uniform below 2^24, a tenth below 2^10 where the angles are small.
+TEST(FirstStepAgreement, randomEntriesOfEveryPresetAgreeWithMpfr) {
+  std::mt19937_64 random(20170612);
+  const std::vector<Convention> conventions = presets();
+  AgreementCounts total;
+  for (int block = 0; block < 100; ++block) {
+    const Convention& convention = conventions[static_cast<std::size_t>(block) % conventions.size()];
+    std::uniform_int_distribution<std::int64_t> half_width(std::max<std::int64_t>(convention.min_dim, 2) / 2, 1024);
+    const std::int64_t dim = 2 * half_width(random);
+    FirstStepChecker checker(convention, dim);
+    std::uniform_int_distribution<std::int64_t> frequency(0, checker.frequencies() - 1);
+    std::uniform_int_distribution<std::int64_t> far(1, max_exact_position);
+    std::uniform_int_distribution<std::int64_t> near(1, 1024);
+    for (int k = 0; k < 5000; ++k) {
+      checker.check(k % 10 == 0 ? near(random) : far(random), frequency(random), total);
+    }
+  }
+  print("random entries", total);
+  EXPECT_EQ(total.failures, 0) << total.first_failure;
+  EXPECT_GE(total.entries, 1000000);
+  EXPECT_EQ(total.not_applicable, 0);
+  // Useful as well as right: float64 roundings are undecided only within
+  // ~2^-100 of a boundary, and the exact values stand but near zeros.
+  EXPECT_LE(total.undecided[0], 10);
+  EXPECT_GE(total.exact_accepted, total.entries - 100);
+}
+
+// Every frequency of every preset at a few widths, at the continued-fraction
+// positions where p w comes closest to a zero of sin or of cos.
+TEST(FirstStepAgreement, entriesNearestTheZerosOfSinAndCosAgreeWithMpfr) {
+  testing::use_decimal_digits(60);
+  AgreementCounts total;
+  for (const Convention& convention : presets()) {
+    for (std::int64_t dim : {std::max<std::int64_t>(convention.min_dim, 2), std::int64_t{64}, std::int64_t{1024}}) {
+      FirstStepChecker checker(convention, dim);
+      for (std::int64_t i = 0; i < checker.frequencies(); ++i) {
+        const testing::HighReal w = testing::independent_frequency(convention, dim, i);
+        for (std::int64_t p : testing::positions_near_zeros(w, max_exact_position + 1)) checker.check(p, i, total);
+      }
+    }
+  }
+  print("near zeros", total);
+  EXPECT_EQ(total.failures, 0) << total.first_failure;
+  EXPECT_GE(total.entries, 10000);
+}
+
+// The last positions below and at 2^24, every frequency, a wide table.
+TEST(FirstStepAgreement, positionsUpTo2To24AgreeWithMpfr) {
+  AgreementCounts total;
+  for (const Convention& convention : presets()) {
+    FirstStepChecker checker(convention, 2048);
+    for (std::int64_t p = max_exact_position - 7; p <= max_exact_position; ++p) {
+      for (std::int64_t i = 0; i < checker.frequencies(); ++i) checker.check(p, i, total);
+    }
+  }
+  print("positions up to 2^24", total);
+  EXPECT_EQ(total.failures, 0) << total.first_failure;
+}
+
+// The regression list: hard entries found by the searches above and by the
+// large sweep, as data (preset, width, position, frequency index, why).
+TEST(FirstStepAgreement, theRegressionListOfHardCasesAgreesWithMpfr) {
+  std::ifstream list(std::string(PECHECK_REFERENCE_TEST_DATA) + "/first_step_hard_cases.tsv");
+  ASSERT_TRUE(list) << "cannot open the hard-case list";
+  AgreementCounts total;
+  std::string line;
+  int cases = 0;
+  while (std::getline(list, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string preset;
+    std::int64_t dim = 0, position = 0, frequency = 0;
+    ASSERT_TRUE(fields >> preset >> dim >> position >> frequency) << "bad line: " << line;
+    const std::optional<Convention> convention = find_preset(preset);
+    ASSERT_TRUE(convention) << "unknown preset in: " << line;
+    FirstStepChecker checker(*convention, dim);
+    checker.check(position, frequency, total);
+    ++cases;
+  }
+  print("regression list", total);
+  EXPECT_GE(cases, 20);
+  EXPECT_EQ(total.failures, 0) << total.first_failure;
+}
+
+bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+
+// Whole tables, through the table builder (layouts, zero rows, odd widths,
+// position 0): the roundings equal the MPFR path's bit for bit, the exact
+// values are within the promised 2^-100 (plus the MPFR pair's own 2^-108).
+TEST(FirstStepAgreement, tablesOfEveryPresetAndFormatEqualTheMpfrPathBitForBit) {
+  for (const Convention& convention : presets()) {
+    const std::int64_t dim = convention.odd_dim == OddDimPolicy::reject ? 34 : 33;
+    for (std::int64_t offset : {std::int64_t{0}, std::int64_t{1000}, max_exact_position - 40}) {
+      const TableRequest request{40, dim, offset};
+      for (const Format* format : testing::all_formats) {
+        const Format& f = format_of(format->id);
+        const ReferenceTable fast =
+            build_reference_table(convention, request, f, 2, default_first_precision, FirstStep::double_word);
+        const ReferenceTable slow = build_reference_table(convention, request, f, 2, default_first_precision);
+        for (std::int64_t r = 0; r < request.rows; ++r) {
+          for (std::int64_t c = 0; c < dim; ++c) {
+            const auto k = static_cast<std::size_t>(r * dim + c);
+            ASSERT_TRUE(same_bits(fast.rounded.at(r, c), slow.rounded.at(r, c)))
+                << convention.name << ' ' << f.name << " row " << r + offset << " col " << c;
+            const double bound = std::ldexp(std::fabs(slow.exact[k].hi), -99);
+            const double difference = (fast.exact[k].hi - slow.exact[k].hi) + (fast.exact[k].lo - slow.exact[k].lo);
+            ASSERT_LE(std::fabs(difference), bound) << convention.name << " row " << r + offset << " col " << c;
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pecheck::reference
