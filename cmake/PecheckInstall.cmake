@@ -7,6 +7,10 @@
 # never reach a consumer.
 include(CMakePackageConfigHelpers)
 
+if(PECHECK_NATIVE)
+  install(CODE "message(WARNING \"pecheck was built with PECHECK_NATIVE=ON: the installed libraries use this machine's vector instructions and may not run elsewhere; configure with -DPECHECK_NATIVE=OFF for a portable install\")")
+endif()
+
 set(PECHECK_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/pecheck)
 # The parts are those pecheck_add_part made (PecheckParts.cmake), all in one
 # export set: install(EXPORT) refuses a part that links a part left out of it.

@@ -1,3 +1,4 @@
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -43,6 +44,7 @@ Command add_bench_command(CLI::App& app) {
     bench_options.repetitions = options->repetitions;
     bench_options.convention = options->convention;
     bench_options.reference = !options->skip_reference;
+    bench_options.executable = std::filesystem::read_symlink("/proc/self/exe").string();
     bench_options.progress = [](const std::string& line) { std::cerr << "pecheck bench: " << line << "\n"; };
     const bench::Figures figures = bench::measure_figures(bench_options);
     std::cout << (options->json ? bench::figures_json(figures) + "\n" : bench::figures_text(figures));

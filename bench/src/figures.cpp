@@ -140,6 +140,10 @@ Figures measure_figures(const BenchOptions& options) {
     time_reference(FormatId::float32, figures.reference_f32);
     time_reference(FormatId::float64, figures.reference_f64);
   }
+  if (!options.executable.empty()) {
+    report(options, "timing pecheck table and pecheck validate as commands");
+    figures.end_to_end = measure_end_to_end(options.executable, options.quick, options.quick ? 1 : 5);
+  }
   figures.load_average_after = load_average();
   return figures;
 }

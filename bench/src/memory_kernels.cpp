@@ -1,3 +1,4 @@
+#include "pecheck/parallel_for.hpp"
 #include "memory_kernels.hpp"
 
 #include <algorithm>
@@ -57,10 +58,10 @@ void for_each_block(std::size_t n, int threads, std::size_t alignment,
                     const std::function<void(std::size_t first, std::size_t count)>& work) {
   const auto blocks = static_cast<std::size_t>(std::max(threads, 1));
   const auto start = [&](std::size_t b) { return b == blocks ? n : n * b / blocks / alignment * alignment; };
-  std::vector<std::thread> helpers;
-  for (std::size_t b = 0; b + 1 < blocks; ++b) helpers.emplace_back(work, start(b), start(b + 1) - start(b));
-  work(start(blocks - 1), n - start(blocks - 1));
-  for (std::thread& helper : helpers) helper.join();
+  parallel_for(static_cast<int>(blocks), [&](int w) {
+    const auto b = static_cast<std::size_t>(w);
+    work(start(b), start(b + 1) - start(b));
+  });
 }
 
 }  // namespace pecheck::bench

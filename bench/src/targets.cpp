@@ -92,6 +92,29 @@ std::vector<JudgedFigure> judged_figures(const Figures& f) {
   };
   reference("reference_f32", "float32", f.reference_f32, reference_f32_min_melem_per_s);
   reference("reference_f64", "float64", f.reference_f64, reference_f64_min_melem_per_s);
+  const EndToEndFigure& t = f.end_to_end.table_cli;
+  if (t.measured) {
+    char numpy[96] = "NumPy not measured";
+    if (t.numpy_seconds >= 0.0) std::snprintf(numpy, sizeof numpy, "NumPy float64 angles + np.save %.4f s", t.numpy_seconds);
+    figures.push_back({"table_cli",
+                       "pecheck table " + shape(t.rows, t.dim) + " float32 to .npy, as a command",
+                       t.seconds,
+                       static_cast<double>(t.rows * t.dim) / t.seconds / 1e6,
+                       {{"time over one write() of the file's bytes", t.seconds / t.baseline_seconds,
+                         Comparison::at_most, 2.0, "issue 10: the command at the kernel's speed"}},
+                       std::string(numpy) + "; peak RSS " + std::to_string(static_cast<long long>(t.peak_rss_bytes / 1048576)) + " MiB"});
+  }
+  const EndToEndFigure& v = f.end_to_end.validate_cli;
+  if (v.measured) {
+    figures.push_back({"validate_cli",
+                       "pecheck validate " + shape(v.rows, v.dim) + " float32 .npy, every entry",
+                       v.seconds,
+                       static_cast<double>(v.rows * v.dim) / v.seconds / 1e6,
+                       {{"peak RSS over file size", v.peak_rss_bytes / v.file_bytes, Comparison::at_most, 1.5,
+                         "issue 10: memory follows the payload"}},
+                       "peak RSS " + std::to_string(static_cast<long long>(v.peak_rss_bytes / 1048576)) + " MiB, file " +
+                           std::to_string(static_cast<long long>(v.file_bytes / 1048576)) + " MiB"});
+  }
   return figures;
 }
 

@@ -1,3 +1,4 @@
+#include "pecheck/parallel_for.hpp"
 #include "row_blocks.hpp"
 
 #include <algorithm>
@@ -37,22 +38,7 @@ void for_each_row_block(std::int64_t rows, int threads,
     work(0, rows);
     return;
   }
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  const auto run = [&](std::int64_t b) {
-    try {
-      work(block_start(b), block_start(b + 1) - block_start(b));
-    } catch (...) {
-      const std::lock_guard<std::mutex> lock(failure_mutex);
-      if (!failure) failure = std::current_exception();
-    }
-  };
-  std::vector<std::thread> helpers;
-  helpers.reserve(static_cast<std::size_t>(blocks - 1));
-  for (std::int64_t b = 0; b + 1 < blocks; ++b) helpers.emplace_back(run, b);
-  run(blocks - 1);
-  for (std::thread& helper : helpers) helper.join();
-  if (failure) std::rethrow_exception(failure);
+  parallel_for(static_cast<int>(blocks), [&](int b) { work(block_start(b), block_start(b + 1) - block_start(b)); });
 }
 
 }  // namespace pecheck

@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "byte_io.hpp"
+#include "byte_source.hpp"
 #include "pecheck/one_line_text.hpp"
 #include "utf8_sequence.hpp"
 #include "pecheck/npy.hpp"
@@ -110,6 +111,11 @@ void write_table_file(const std::filesystem::path& path, const TableView& table)
     case TableFileKind::npy: write_npy(path, table); return;
     case TableFileKind::safetensors: write_safetensors(path, table); return;
   }
+}
+
+std::vector<std::byte> read_file_bytes(const std::filesystem::path& path) {
+  const detail::FileSource source(path);
+  return source.read_vector(0, static_cast<std::size_t>(source.size()));
 }
 
 }  // namespace pecheck

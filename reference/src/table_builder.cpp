@@ -1,3 +1,4 @@
+#include "pecheck/parallel_for.hpp"
 #include "table_builder.hpp"
 
 #include "enclosure_decision.hpp"
@@ -212,16 +213,11 @@ ReferenceTable build_reference_table(const Convention& convention, const TableRe
   if (workers == 1) {
     job.run_worker();
   } else {
-    std::vector<std::thread> pool;
-    pool.reserve(static_cast<std::size_t>(workers));
-    for (int t = 0; t < workers; ++t) {
-      pool.emplace_back([&job] {
-        job.run_worker();
-        // MPFR keeps constants (pi, log 2) per thread; free this thread's.
-        mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);
-      });
-    }
-    for (std::thread& thread : pool) thread.join();
+    parallel_for(workers, [&job](int worker) {
+      job.run_worker();
+      // MPFR keeps constants (pi, log 2) per thread; free a helper thread's.
+      if (worker != 0) mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);
+    });
   }
   job.rethrow_failure();
   out.escalations = job.escalations();

@@ -1,3 +1,4 @@
+#include "pecheck/parallel_for.hpp"
 #include "pecheck/sweep/run.hpp"
 
 #include <algorithm>
@@ -48,24 +49,10 @@ SweepStatistics sweep_block(const SweepWork& work, const Convention& convention,
       std::clamp<unsigned>(threads > 0 ? static_cast<unsigned>(threads) : std::thread::hardware_concurrency(), 1u,
                            static_cast<unsigned>(std::max<std::int64_t>(1, request.rows))));
   std::vector<SweepStatistics> parts(static_cast<std::size_t>(workers));
-  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(workers));
-  {
-    std::vector<std::jthread> pool;
-    for (std::int64_t w = 0; w < workers; ++w) {
-      pool.emplace_back([&, w] {
-        try {
-          parts[static_cast<std::size_t>(w)] =
-              compare_rows(work, convention, request, values, reference.exact, w * request.rows / workers,
-                           (w + 1) * request.rows / workers);
-        } catch (...) {
-          errors[static_cast<std::size_t>(w)] = std::current_exception();
-        }
-      });
-    }
-  }
-  for (const std::exception_ptr& error : errors) {
-    if (error) std::rethrow_exception(error);
-  }
+  parallel_for(static_cast<int>(workers), [&](int w) {
+    parts[static_cast<std::size_t>(w)] = compare_rows(work, convention, request, values, reference.exact,
+                                                      w * request.rows / workers, (w + 1) * request.rows / workers);
+  });
   SweepStatistics statistics;
   statistics.escalations = reference.escalations;
   for (const SweepStatistics& part : parts) merge_into(statistics, part);

@@ -59,7 +59,11 @@ properties::Measurement compare_with_reference(const Table& table, const Convent
   std::int64_t done = 0;
   while (start < rows.size()) {
     std::size_t end = start + 1;  // one reference call per run of successive rows
-    while (end < rows.size() && rows[end] == rows[end - 1] + 1 && end - start < 4096) ++end;
+    // At most 2^20 entries a call: the reference's block (the rounded values
+    // and a 16-byte exact value per entry, about 20 MiB) is the fixed working
+    // set beside the file's table, whatever the table's size.
+    const auto block_rows = static_cast<std::size_t>(std::max<std::int64_t>(1, (std::int64_t{1} << 20) / std::max<std::int64_t>(table.cols, 1)));
+    while (end < rows.size() && rows[end] == rows[end - 1] + 1 && end - start < block_rows) ++end;
     const auto count = static_cast<std::int64_t>(end - start);
     const TableRequest request{count, table.cols, rows[start] + row_offset};
     const reference::ReferenceTable exact = reference::reference_table(convention, request, table.format, plan.threads);

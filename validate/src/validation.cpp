@@ -257,9 +257,10 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
     quiet.progress = nullptr;  // the progress shown is the comparison at the chosen offset
     const std::vector<std::int64_t> rival_rows = rows_to_compare(
         table.rows, table.cols, rival, worst_rows(scan_row_errors(table, convention, rival, all_rows)), quiet);
+    std::int64_t rival_escalations = 0;  // not the figures of the comparison reported
     result.rival = RivalOffset{rival, compare_with_reference(table, convention, rival, rival_rows, result.measurement.budget_ulp,
                                                              result.measurement.budget_source,
-                                                             allowance ? &*allowance : nullptr, quiet)};
+                                                             allowance ? &*allowance : nullptr, quiet, rival_escalations)};
   }
   result.sampled = result.rows_compared < table.rows;
 

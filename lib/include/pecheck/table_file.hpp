@@ -66,4 +66,9 @@ TableFile read_table_file(const std::filesystem::path& path,
                           const std::optional<std::string>& tensor_name = std::nullopt);
 void write_table_file(const std::filesystem::path& path, const TableView& table);
 
+// The whole of a small file (a JSON document, say) in memory, or a
+// TableFileError naming the path and the OS reason. Tables are never read so:
+// the readers above read the header first and the payload into the table.
+std::vector<std::byte> read_file_bytes(const std::filesystem::path& path);
+
 }  // namespace pecheck

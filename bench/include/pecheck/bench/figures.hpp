@@ -10,6 +10,8 @@
 #include <functional>
 #include <string>
 
+#include "pecheck/bench/end_to_end.hpp"
+
 namespace pecheck::bench {
 
 struct BenchOptions {
@@ -19,6 +21,9 @@ struct BenchOptions {
   std::string convention = "vaswani";
   bool reference = true;         // time the correctly rounded reference table too
   std::uint64_t seed = 1;        // token ids, vocabulary values, the accuracy sample
+  // The pecheck program whose commands are timed end to end (table_cli,
+  // validate_cli); empty: those figures are not measured.
+  std::string executable;
   // Called with a line of progress before each slow step (may be empty).
   std::function<void(const std::string&)> progress;
 };
@@ -93,6 +98,8 @@ struct Figures {
   //    each; `escalated` counts the entries the first step left to MPFR.
   ReferenceFigure reference_f32;
   ReferenceFigure reference_f64;
+  // 5. The commands as users run them (end_to_end.hpp).
+  EndToEndFigures end_to_end;
 };
 
 // Builds the workloads, measures them and samples the accuracy. Throws

@@ -1,0 +1,44 @@
+#include "pecheck/parallel_for.hpp"
+
+#include <exception>
+#include <mutex>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+namespace pecheck {
+
+void parallel_for(int workers, const std::function<void(int worker)>& work) {
+  if (workers <= 1) {
+    work(0);
+    return;
+  }
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  const auto run = [&](int w) {
+    try {
+      work(w);
+    } catch (...) {
+      const std::lock_guard<std::mutex> lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+    }
+  };
+  std::vector<std::thread> helpers;
+  std::string start_error;
+  try {
+    helpers.reserve(static_cast<std::size_t>(workers - 1));
+    for (int w = 1; w < workers; ++w) helpers.emplace_back(run, w);
+  } catch (const std::system_error& error) {
+    start_error = "could not start thread " + std::to_string(helpers.size() + 2) + " of " + std::to_string(workers) +
+                  ": " + error.what() + " (a process or memory limit; ask for fewer threads)";
+  } catch (const std::bad_alloc&) {
+    start_error = "could not allocate " + std::to_string(workers) + " threads (ask for fewer threads)";
+  }
+  // Worker 0 runs only when every thread started: partial work is not a result.
+  if (start_error.empty()) run(0);
+  for (std::thread& helper : helpers) helper.join();
+  if (!start_error.empty()) throw ThreadStartError(start_error);
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace pecheck
