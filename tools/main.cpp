@@ -8,6 +8,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "peak_memory.hpp"
 #include "pecheck/convention.hpp"
 #include "pecheck/one_line_text.hpp"
 #include "pecheck/properties/property_runner.hpp"
@@ -43,6 +44,7 @@ int main(int argc, char** argv) {
   // reports, instead of killing pecheck silently. Commands pecheck runs get
   // the default action back (see run_process.cpp).
   ::signal(SIGPIPE, SIG_IGN);
+  pecheck::tools::report_peak_memory_at_exit_if_asked();
   CLI::App app{
       "pecheck: numerical verification of the Transformer input layer (token embeddings scaled by\n"
       "sqrt(d_model) plus a sinusoidal positional encoding) against a correctly rounded oracle."};

@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <spawn.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,8 +28,18 @@ struct ChildRun {
   double peak_rss_bytes = 0.0;
 };
 
-// Runs argv with stdout and stderr to /dev/null; its wall time and peak RSS.
+// Runs argv with stdout and stderr to /dev/null; its wall time, and the peak
+// RSS it reports through PECHECK_PEAK_RSS_FILE (tools/peak_memory.hpp: the
+// rusage of a child would count this process's own memory too).
 ChildRun run_child(const std::vector<std::string>& argv) {
+  const std::filesystem::path peak_file =
+      std::filesystem::temp_directory_path() / ("pecheck-bench-peak-" + std::to_string(::getpid()));
+  std::vector<std::string> environment;
+  for (char** e = environ; *e != nullptr; ++e) environment.emplace_back(*e);
+  environment.push_back("PECHECK_PEAK_RSS_FILE=" + peak_file.string());
+  std::vector<char*> envp;
+  for (std::string& e : environment) envp.push_back(e.data());
+  envp.push_back(nullptr);
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -41,16 +50,19 @@ ChildRun run_child(const std::vector<std::string>& argv) {
   ChildRun run;
   pid_t pid = 0;
   const auto start = std::chrono::steady_clock::now();
-  const int spawned = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  const int spawned = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) return run;
   int status = 0;
-  rusage usage{};
-  while (wait4(pid, &status, 0, &usage) < 0) {
+  while (waitpid(pid, &status, 0) < 0) {
   }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.peak_rss_bytes = static_cast<double>(usage.ru_maxrss) * 1024.0;  // ru_maxrss is in KiB on Linux
+  if (FILE* peak = std::fopen(peak_file.c_str(), "r")) {
+    if (std::fscanf(peak, "%lf", &run.peak_rss_bytes) != 1) run.peak_rss_bytes = 0.0;
+    std::fclose(peak);
+  }
+  std::filesystem::remove(peak_file);
   return run;
 }
 

@@ -1,5 +1,7 @@
 #include "pecheck/table.hpp"
 
+#include <sys/mman.h>
+
 #include <cstring>
 #include <new>
 #include <stdexcept>
@@ -42,12 +44,25 @@ std::size_t checked_bytes(std::int64_t rows, std::int64_t cols, FormatId format)
 
 }  // namespace
 
-void Table::AlignedDelete::operator()(std::byte* p) const { ::operator delete[](p, buffer_alignment); }
+// A large table is placed on 2 MiB boundaries and offered to the kernel as
+// transparent huge pages: filling a fresh 32 MiB table then takes 16 page
+// faults instead of 8192, which on a virtual machine cost more than the
+// kernel that fills it (measured: 80 ms of faults for a 1.4 ms fill).
+constexpr std::size_t huge_page_bytes = std::size_t{1} << 21;
+constexpr std::size_t huge_page_threshold = std::size_t{4} << 20;
+
+void detail::AlignedDelete::operator()(std::byte* p) const { ::operator delete[](p, std::align_val_t{alignment}); }
 
 void Table::allocate(std::size_t bytes) {
   try {
+    const bool huge = bytes >= huge_page_threshold;
+    const std::size_t alignment = huge ? huge_page_bytes : static_cast<std::size_t>(buffer_alignment);
+    const std::size_t allocated = huge ? (bytes + huge_page_bytes - 1) / huge_page_bytes * huge_page_bytes : bytes;
     // At least one byte, so data_ is never null for an empty table.
-    owned_.reset(static_cast<std::byte*>(::operator new[](bytes == 0 ? 1 : bytes, buffer_alignment)));
+    auto* p = static_cast<std::byte*>(::operator new[](allocated == 0 ? 1 : allocated, std::align_val_t{alignment}));
+    owned_ = std::unique_ptr<std::byte[], detail::AlignedDelete>(p, detail::AlignedDelete{alignment});
+    // Advice only: a kernel without transparent huge pages ignores it.
+    if (huge) ::madvise(p, allocated, MADV_HUGEPAGE);
   } catch (const std::bad_alloc&) {
     throw TableShapeError(rows, cols, format, "could not be allocated (" + std::to_string(bytes) + " bytes)");
   }

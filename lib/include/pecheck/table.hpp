@@ -72,6 +72,12 @@ inline double decode_stored(FormatId format, const std::byte* p) {
 
 [[noreturn]] void throw_storage_type_mismatch(FormatId format, std::size_t element_size);
 
+// Frees a table's buffer with the alignment it was allocated with.
+struct AlignedDelete {
+  std::size_t alignment = 64;
+  void operator()(std::byte* p) const;
+};
+
 }  // namespace detail
 
 // A read-only window on a table: rows x cols values of one format, row r
@@ -170,13 +176,10 @@ class Table {
   friend Table make_table(std::int64_t rows, std::int64_t cols, FormatId format);
   friend Table make_uninitialized_table(std::int64_t rows, std::int64_t cols, FormatId format);
 
-  struct AlignedDelete {
-    void operator()(std::byte* p) const;
-  };
   std::byte* mutable_data() { return owned_.get(); }
   void allocate(std::size_t bytes);
 
-  std::unique_ptr<std::byte[], AlignedDelete> owned_;
+  std::unique_ptr<std::byte[], detail::AlignedDelete> owned_;
   const std::byte* data_ = nullptr;
 };
 
