@@ -76,4 +76,19 @@ Table read_requested_table(const std::string& call, const std::filesystem::path&
   return convert_table(written, format);
 }
 
+SubjectCapabilities command_capabilities(const CommandSubjectOptions& options) {
+  SubjectCapabilities capabilities;
+  capabilities.any_convention = false;
+  capabilities.fixed_convention = options.convention;
+  capabilities.formats = options.formats;
+  return capabilities;
+}
+
+void require_command_convention(const CommandSubjectOptions& options, const Convention& convention) {
+  if (convention.name != options.convention.name) {
+    throw SubjectError("the command implements convention '" + options.convention.name + "', not '" +
+                       convention.name + "'");
+  }
+}
+
 }  // namespace pecheck

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "pecheck/external_subjects.hpp"
 #include "pecheck/format.hpp"
 #include "pecheck/subject.hpp"
 #include "pecheck/table.hpp"
@@ -30,6 +31,12 @@ class CallDirectory {
 // characters but newlines and tabs escaped, so the caller's first line stays
 // one line and a terminal is not driven by the command's escape sequences.
 std::string what_it_printed(const std::string& output);
+
+// What both command subjects offer: the one convention the command implements,
+// in the formats it was given.
+SubjectCapabilities command_capabilities(const CommandSubjectOptions& options);
+// A SubjectError unless `convention` is the one the command implements.
+void require_command_convention(const CommandSubjectOptions& options, const Convention& convention);
 
 // The table `call` wrote at `output`, checked against the request: a file
 // pecheck cannot read, a wrong shape, or values not of `format` (a bfloat16

@@ -17,19 +17,10 @@ class CommandSubject final : public Subject {
 
   std::string name() const override { return "command"; }
 
-  SubjectCapabilities capabilities() const override {
-    SubjectCapabilities capabilities;
-    capabilities.any_convention = false;
-    capabilities.fixed_convention = options_.convention;
-    capabilities.formats = options_.formats;
-    return capabilities;
-  }
+  SubjectCapabilities capabilities() const override { return command_capabilities(options_); }
 
   Table encoding_table(const Convention& convention, const TableRequest& request, FormatId format) const override {
-    if (convention.name != options_.convention.name) {
-      throw SubjectError("the command implements convention '" + options_.convention.name + "', not '" +
-                         convention.name + "'");
-    }
+    require_command_convention(options_, convention);
     const CallDirectory directory;
     const std::filesystem::path output = directory.path() / options_.output_name;
     const std::string command = command_for(options_.command_template, request, format, output.string());

@@ -6,15 +6,11 @@
 
 namespace pecheck {
 
-namespace {
-
 std::string hex_escape(unsigned char byte) {
   char buffer[5];
   std::snprintf(buffer, sizeof buffer, "\\x%02X", byte);
   return buffer;
 }
-
-}  // namespace
 
 std::size_t utf8_sequence_length(std::string_view text, std::size_t pos) {
   const auto at = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };

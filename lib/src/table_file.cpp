@@ -20,16 +20,6 @@ namespace pecheck {
 
 namespace {
 
-std::string hex_escape(unsigned char byte) {
-  char buffer[5];
-  std::snprintf(buffer, sizeof buffer, "\\x%02X", byte);
-  return buffer;
-}
-
-// Keeps printable ASCII and well-formed UTF-8; escapes control bytes and
-// stray bytes, so the message stays one line whatever the path holds.
-std::string one_line(std::string_view text) { return escape_control_characters(text); }
-
 
 std::string lowercase(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(),
@@ -73,8 +63,8 @@ std::string quoted_excerpt(std::string_view text, std::size_t max_chars) {
 
 TableFileError::TableFileError(std::string_view path, std::string_view field, std::string_view problem,
                                std::string_view expected)
-    : std::runtime_error(one_line(path) + ": " + one_line(field) + ": " + one_line(problem) + " (expected " +
-                         one_line(expected) + ")") {}
+    : std::runtime_error(escape_control_characters(path) + ": " + escape_control_characters(field) + ": " + escape_control_characters(problem) + " (expected " +
+                         escape_control_characters(expected) + ")") {}
 
 std::optional<TableFileKind> table_file_kind(const std::filesystem::path& path) {
   const std::string extension = lowercase(path.extension().string());

@@ -13,4 +13,7 @@ namespace pecheck {
 // indented excerpt of output shown below a message's first line).
 std::string escape_control_characters(std::string_view text, std::string_view kept = {});
 
+// "\x1B": one byte as the escape the functions here write.
+std::string hex_escape(unsigned char byte);
+
 }  // namespace pecheck

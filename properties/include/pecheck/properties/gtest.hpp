@@ -47,10 +47,6 @@ class ConventionMatcher {
       if (why != nullptr) *why << "which the convention cannot produce: " << e.what();
       return false;
     }
-    if (static_cast<std::size_t>(table.size()) != static_cast<std::size_t>(table.rows * table.cols)) {
-      if (why != nullptr) *why << "which holds " << static_cast<std::size_t>(table.size()) << " values for " << table.rows << " x " << table.cols;
-      return false;
-    }
     const properties::UlpBudget& budget = properties::ulp_budget("third-party", table.format);
     const double max_ulp = max_ulp_.value_or(budget.max_ulp);
     const reference::ReferenceTable exact = reference::reference_table(convention_, request, table.format);
