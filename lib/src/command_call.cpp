@@ -1,10 +1,7 @@
 #include "command_call.hpp"
 
-#include <stdlib.h>
-
-#include <cerrno>
 #include <cmath>
-#include <cstring>
+#include <cstdlib>
 #include <system_error>
 
 #include "pecheck/external_subjects.hpp"
@@ -21,27 +18,20 @@ std::string temporary_root_named() {
   return "TMPDIR=" + escape_control_characters(tmpdir);
 }
 
-}  // namespace
-
-CallDirectory::CallDirectory() {
+std::filesystem::path temporary_root() {
   std::error_code error;
-  const std::filesystem::path root = std::filesystem::temp_directory_path(error);
+  std::filesystem::path root = std::filesystem::temp_directory_path(error);
   if (error) {
     throw TemporaryDirectoryError("cannot use the temporary directory " + temporary_root_named() + ": " +
                                   error.message());
   }
-  std::string pattern = (root / "pecheck-exec-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr) {
-    throw TemporaryDirectoryError("cannot create a directory in the temporary directory " + temporary_root_named() +
-                                  ": " + std::strerror(errno));
-  }
-  path_ = pattern;
+  return root;
 }
 
-CallDirectory::~CallDirectory() {
-  std::error_code ignored;
-  std::filesystem::remove_all(path_, ignored);
-}
+}  // namespace
+
+CallDirectory::CallDirectory()
+    : directory_(temporary_root(), "pecheck-exec-", "the temporary directory " + temporary_root_named()) {}
 
 std::string what_it_printed(const std::string& output) {
   if (output.empty()) return "; it printed nothing";
@@ -86,8 +76,8 @@ SubjectCapabilities command_capabilities(const CommandSubjectOptions& options) {
 
 void require_command_convention(const CommandSubjectOptions& options, const Convention& convention) {
   if (convention.name != options.convention.name) {
-    throw SubjectError("the command implements convention '" + options.convention.name + "', not '" +
-                       convention.name + "'");
+    throw SubjectError("the command implements convention '" + options.convention.name + "', not '" + convention.name +
+                       "'");
   }
 }
 

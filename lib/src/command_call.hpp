@@ -18,13 +18,10 @@ namespace pecheck {
 class CallDirectory {
  public:
   CallDirectory();
-  ~CallDirectory();
-  CallDirectory(const CallDirectory&) = delete;
-  CallDirectory& operator=(const CallDirectory&) = delete;
-  const std::filesystem::path& path() const { return path_; }
+  const std::filesystem::path& path() const { return directory_.path(); }
 
  private:
-  std::filesystem::path path_;
+  TemporaryDirectory directory_;
 };
 
 // "; it printed nothing" or "; its output ends:\n" and the text, control

@@ -2,9 +2,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,6 +12,7 @@
 
 #include "pecheck/one_line_text.hpp"
 #include "pecheck/reports/report_files.hpp"
+#include "pecheck/temporary_directory.hpp"
 
 namespace pecheck::reports {
 
@@ -65,21 +64,24 @@ void remove_stale_staging(const fs::path& parent, const std::string& prefix) {
 bool exchange(const fs::path& a, const fs::path& b) {
 #ifdef RENAME_EXCHANGE
   if (::renameat2(AT_FDCWD, a.c_str(), AT_FDCWD, b.c_str(), RENAME_EXCHANGE) == 0) return true;
-  if (errno != EINVAL && errno != ENOSYS) fail(b, std::string("cannot swap the new report in: ") + std::strerror(errno));
+  if (errno != EINVAL && errno != ENOSYS)
+    fail(b, std::string("cannot swap the new report in: ") + std::strerror(errno));
 #endif
   return false;
 }
 
 }  // namespace
 
-ReportDirectory::ReportDirectory(const fs::path& destination) : destination_(fs::absolute(destination).lexically_normal()) {
+ReportDirectory::ReportDirectory(const fs::path& destination)
+    : destination_(fs::absolute(destination).lexically_normal()) {
   if (destination_.filename().empty()) destination_ = destination_.parent_path();
   const fs::path parent = destination_.parent_path();
   const std::string name = destination_.filename().string();
   std::error_code error;
   fs::create_directories(parent, error);
   if (error) fail(destination_, "cannot create " + shown(parent) + ": " + error.message());
-  if (fs::exists(destination_) && !fs::is_directory(destination_)) fail(destination_, "it exists and is not a directory");
+  if (fs::exists(destination_) && !fs::is_directory(destination_))
+    fail(destination_, "it exists and is not a directory");
 
   const fs::path lock_path = parent / ("." + name + ".lock");
   lock_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
@@ -97,48 +99,44 @@ ReportDirectory::ReportDirectory(const fs::path& destination) : destination_(fs:
   if (fs::is_directory(destination_)) refuse_foreign_files(destination_);
   const std::string staging_prefix = "." + name + ".tmp-";
   remove_stale_staging(parent, staging_prefix);
-  std::string pattern = (parent / (staging_prefix + "XXXXXX")).string();
-  if (::mkdtemp(pattern.data()) == nullptr) {
-    const int reason = errno;
+  try {
+    staging_.emplace(parent, staging_prefix);
+  } catch (const TemporaryDirectoryError& e) {
     ::close(lock_);
     lock_ = -1;
-    fail(destination_, "cannot create a directory in " + shown(parent) + ": " + std::strerror(reason));
+    fail(destination_, e.what());
   }
-  staging_ = pattern;
-  // mkdtemp makes it 0700; a report is as readable as any directory the user makes.
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::chmod(staging_.c_str(), 0777 & ~mask);
+  staging_->use_default_permissions();
 }
 
 ReportDirectory::~ReportDirectory() {
-  if (!committed_ && !staging_.empty()) {
-    std::error_code ignored;
-    fs::remove_all(staging_, ignored);
-  }
+  // An uncommitted staging directory goes with staging_; the old report stays.
+  staging_.reset();
   if (lock_ >= 0) ::close(lock_);
 }
 
 void ReportDirectory::commit() {
+  const fs::path staged = staging_->path();
   if (fs::is_directory(destination_)) {
-    if (!exchange(staging_, destination_)) {
+    fs::path previous = staged;  // after a swap, the staging name holds the previous report
+    if (!exchange(staged, destination_)) {
       // No atomic swap here: the old report steps aside, then the new one
       // takes its name; a reader may briefly find no directory, never a mix.
       // Named like a staging directory, so a run killed right here leaves
       // it to the next run's clean-up.
-      const std::string aside =
-          (destination_.parent_path() / ("." + destination_.filename().string() + ".tmp-old")).string();
-      if (::rename(destination_.c_str(), aside.c_str()) != 0) fail(destination_, std::strerror(errno));
-      if (::rename(staging_.c_str(), destination_.c_str()) != 0) fail(destination_, std::strerror(errno));
-      staging_ = aside;
+      previous = destination_.parent_path() / ("." + destination_.filename().string() + ".tmp-old");
+      if (::rename(destination_.c_str(), previous.c_str()) != 0) fail(destination_, std::strerror(errno));
+      if (::rename(staged.c_str(), destination_.c_str()) != 0) fail(destination_, std::strerror(errno));
     }
-    // staging_ now names the previous report.
+    staging_->release();
     std::error_code ignored;
-    fs::remove_all(staging_, ignored);
-  } else if (::rename(staging_.c_str(), destination_.c_str()) != 0) {
-    fail(destination_, std::string("cannot rename the new report into place: ") + std::strerror(errno));
+    fs::remove_all(previous, ignored);
+  } else {
+    if (::rename(staged.c_str(), destination_.c_str()) != 0) {
+      fail(destination_, std::string("cannot rename the new report into place: ") + std::strerror(errno));
+    }
+    staging_->release();
   }
-  committed_ = true;
 }
 
 }  // namespace pecheck::reports

@@ -1,72 +1,12 @@
 #include "pecheck/reports/report_files.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
+#include <span>
 #include <string>
 
+#include "pecheck/atomic_file.hpp"
 #include "pecheck/reports/svg_plot.hpp"
 
 namespace pecheck::reports {
-
-namespace {
-
-[[noreturn]] void fail(const std::filesystem::path& path, std::string_view what, int error) {
-  throw ReportWriteError("cannot write " + path.string() + ": " + std::string(what) + " (" + std::strerror(error) +
-                         ")");
-}
-
-// Owns the temporary file until it is renamed into place; removes it on any failure.
-class TemporaryFile {
- public:
-  explicit TemporaryFile(const std::filesystem::path& destination) : destination_(destination) {
-    std::string pattern =
-        (destination.parent_path() / ("." + destination.filename().string() + ".tmp-XXXXXX")).string();
-    descriptor_ = ::mkstemp(pattern.data());
-    if (descriptor_ < 0) fail(destination, "cannot create a temporary file beside it", errno);
-    path_ = pattern;
-  }
-  TemporaryFile(const TemporaryFile&) = delete;
-  TemporaryFile& operator=(const TemporaryFile&) = delete;
-  ~TemporaryFile() {
-    if (descriptor_ >= 0) ::close(descriptor_);
-    if (!path_.empty()) ::unlink(path_.c_str());
-  }
-
-  void write_all(std::string_view bytes) {
-    while (!bytes.empty()) {
-      const ssize_t written = ::write(descriptor_, bytes.data(), bytes.size());
-      if (written < 0 && errno == EINTR) continue;
-      if (written < 0) fail(destination_, "write failed", errno);
-      bytes.remove_prefix(static_cast<std::size_t>(written));
-    }
-  }
-
-  void commit() {
-    // mkstemp creates the file 0600; a report is as readable as any file the user writes.
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    if (::fchmod(descriptor_, 0666 & ~mask) != 0) fail(destination_, "cannot set permissions", errno);
-    if (::fsync(descriptor_) != 0) fail(destination_, "cannot flush to disk", errno);
-    if (::close(descriptor_) != 0) {
-      descriptor_ = -1;
-      fail(destination_, "cannot close", errno);
-    }
-    descriptor_ = -1;
-    if (::rename(path_.c_str(), destination_.c_str()) != 0) fail(destination_, "cannot rename into place", errno);
-    path_.clear();
-  }
-
- private:
-  std::filesystem::path destination_;
-  std::string path_;
-  int descriptor_ = -1;
-};
-
-}  // namespace
 
 void ensure_directory(const std::filesystem::path& directory) {
   std::error_code error;
@@ -80,9 +20,11 @@ void ensure_directory(const std::filesystem::path& directory) {
 }
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes) {
-  TemporaryFile file(path);
-  file.write_all(bytes);
-  file.commit();
+  try {
+    pecheck::write_file_atomically(path, std::as_bytes(std::span(bytes.data(), bytes.size())));
+  } catch (const FileWriteError& e) {
+    throw ReportWriteError(e.what());
+  }
 }
 
 std::vector<std::filesystem::path> write_report_files(const Report& report, const std::filesystem::path& directory,

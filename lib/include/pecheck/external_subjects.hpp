@@ -14,6 +14,7 @@
 #include "pecheck/format.hpp"
 #include "pecheck/subject.hpp"
 #include "pecheck/table.hpp"
+#include "pecheck/temporary_directory.hpp"
 
 namespace pecheck {
 
@@ -57,12 +58,6 @@ std::unique_ptr<Subject> make_table_file_subject(std::string name, Table table, 
 class CommandFailedError : public SubjectError {
  public:
   using SubjectError::SubjectError;
-};
-// No temporary directory can be made (TMPDIR missing, not writable, full):
-// pecheck's environment is at fault, never the command.
-class TemporaryDirectoryError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
 };
 enum class CommandProtocol { one_shot, lines };
 struct CommandSubjectOptions {

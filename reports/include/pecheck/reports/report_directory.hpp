@@ -17,6 +17,9 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
+
+#include "pecheck/temporary_directory.hpp"
 
 namespace pecheck::reports {
 
@@ -31,16 +34,15 @@ class ReportDirectory {
   ReportDirectory& operator=(const ReportDirectory&) = delete;
 
   // Where this run writes its files.
-  const std::filesystem::path& staging() const { return staging_; }
+  const std::filesystem::path& staging() const { return staging_->path(); }
   const std::filesystem::path& destination() const { return destination_; }
   // Swaps the staging directory into place and removes the old report.
   void commit();
 
  private:
   std::filesystem::path destination_;
-  std::filesystem::path staging_;
+  std::optional<TemporaryDirectory> staging_;
   int lock_ = -1;
-  bool committed_ = false;
 };
 
 }  // namespace pecheck::reports
