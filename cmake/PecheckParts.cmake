@@ -1,7 +1,8 @@
 # pecheck_add_part(<part> [PUBLIC deps...] [PRIVATE deps...]): the library of
-# one part of pecheck, called from the part's directory: every src/*.cpp in
-# it, built as pecheck_<part> and known as pecheck::<part>, the same name a
-# consumer of the installed package links. Its headers are include/ in the
+# one part of pecheck, called from the part's directory: every .cpp under its
+# src/ (a part may group its sources in folders by job, as lib/ does), built
+# as pecheck_<part> and known as pecheck::<part>, the same name a consumer of
+# the installed package links. Its headers are include/ in the
 # build and the install prefix's include directory once installed.
 #
 # pecheck_options is linked as $<BUILD_INTERFACE:...>, so pecheck's warnings
@@ -20,13 +21,16 @@ function(pecheck_add_part part)
                         "dependencies follow PUBLIC or PRIVATE")
   endif()
   set(target pecheck_${part})
-  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cpp)
+  file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cpp)
   add_library(${target} ${sources})
   add_library(pecheck::${part} ALIAS ${target})
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${part})
   target_include_directories(${target} PUBLIC
     $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  # A private header is included from its own folder by its name, from
+  # another folder of the part by its path under src/ ("support/utf8_sequence.hpp").
+  target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src)
   # The headers use C++20 (std::span, std::bit_cast): a consumer compiles
   # them too, so the requirement is PUBLIC, not only on pecheck_options.
   target_compile_features(${target} PUBLIC cxx_std_20)

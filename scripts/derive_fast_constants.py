@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Derives the constants of the fast encoding path and prints lib/src/fast_constants.hpp.
+"""Derives the constants of the fast encoding path and prints lib/src/fast/fast_constants.hpp.
 
 Every constant is computed in Python's decimal module at 80 significant digits
 (about 265 bits), then split into doubles by exact arithmetic: float(Decimal)
 rounds correctly, Decimal(float) is exact, so hi = float(x), lo = float(x - hi)
 is the double-double nearest x (|x - hi - lo| <= 2^-106 |x|, roughly).
 
-Usage: scripts/derive_fast_constants.py > lib/src/fast_constants.hpp
+Usage: scripts/derive_fast_constants.py > lib/src/fast/fast_constants.hpp
 """
 from decimal import Decimal, getcontext
 

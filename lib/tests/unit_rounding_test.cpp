@@ -1,5 +1,5 @@
 // The vectorisable float16 / bfloat16 rounding of the fast path
-// (lib/src/unit_rounding.hpp, and unit_rounding_avx512.hpp where the build
+// (lib/src/fast/unit_rounding.hpp, and unit_rounding_avx512.hpp where the build
 // has AVX-512) against the generic one of half_bits.hpp, on
 // the interval it is for, [-1, 1]: every tie and near-tie at every binade of
 // float16, both formats' subnormals and their edges, signed zeros, and random

@@ -143,7 +143,7 @@ rc::Gen<double> moderate_value(FormatId id) {
 }
 
 // The recursive dot product in the format: every product and every partial
-// sum rounded to it (exact emulation, see lib/src/embedding.cpp).
+// sum rounded to it (exact emulation, see lib/src/fast/embedding.cpp).
 double dot_in_format(const std::vector<double>& w, const std::vector<double>& x, std::size_t begin, std::size_t end,
                      std::size_t x_begin, const Format& format) {
   double sum = 0.0;

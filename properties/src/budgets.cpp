@@ -5,7 +5,7 @@ namespace pecheck::properties {
 namespace {
 
 // The fast path's float64 error, measured against the bound derived in
-// lib/src/sincos_turns.cpp (2 ULP from the kernel, plus a term that grows
+// lib/src/fast/sincos_turns.cpp (2 ULP from the kernel, plus a term that grows
 // only within 2^-25 turns of a zero of sin or cos): see its budget entry.
 constexpr double fast_float64_ulp = 2.0;
 

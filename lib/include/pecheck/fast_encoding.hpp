@@ -2,8 +2,8 @@
 //
 // Row r of the output holds the convention's row r + row_offset. Every entry
 // is within 1 float32 ulp of the exact value for every position below 2^24
-// (the design and its error bounds are in lib/src/sincos_turns.cpp and
-// lib/src/rotated_rows.cpp).
+// (the design and its error bounds are in lib/src/fast/sincos_turns.cpp and
+// lib/src/fast/rotated_rows.cpp).
 #pragma once
 
 #include <cstdint>
@@ -28,7 +28,7 @@ void check_request(const Convention& convention, const TableRequest& request);
 // split across `threads` threads (0: one per hardware thread when the table is
 // large enough to pay for them); the bits do not depend on the thread count.
 // float64 is the kernel's own result; float32, float16 and bfloat16 are one
-// accurate double per entry rounded once (lib/src/rotated_rows.cpp), within
+// accurate double per entry rounded once (lib/src/fast/rotated_rows.cpp), within
 // 1 float32 ulp of the exact value.
 void fast_encoding(const Convention& convention, const TableRequest& request, std::span<double> out,
                    int threads = 0);

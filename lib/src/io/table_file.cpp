@@ -12,7 +12,7 @@
 #include "byte_io.hpp"
 #include "byte_source.hpp"
 #include "pecheck/one_line_text.hpp"
-#include "utf8_sequence.hpp"
+#include "support/utf8_sequence.hpp"
 #include "pecheck/npy.hpp"
 #include "pecheck/safetensors.hpp"
 
