@@ -54,13 +54,13 @@ int main(int argc, char** argv) {
   const std::vector<pecheck::tools::Command> commands = {
       pecheck::tools::add_conventions_command(app),
       pecheck::tools::add_table_command(app),
-      pecheck::tools::add_rope_command(app),
       pecheck::tools::add_check_command(app),
       pecheck::tools::add_report_command(app),
       pecheck::tools::add_validate_command(app),
       pecheck::tools::add_bench_command(app),
       pecheck::tools::add_sweep_command(app),
       pecheck::tools::add_merge_command(app),
+      pecheck::tools::add_rope_command(app),
   };
 
   // CLI11 reports a mistyped command as "A subcommand is required"; name it.
