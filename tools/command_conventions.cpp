@@ -15,19 +15,19 @@ Command add_conventions_command(CLI::App& app) {
       "Then the rotary (RoPE) presets, the values of pecheck rope --preset, each with its source, and the\n"
       "computation models of pecheck rope --computation.");
   return {command, [] {
-    for (const Convention& preset : presets()) {
-      std::cout << preset.name << "\n  " << describe(preset) << "\n";
-    }
-    std::cout << "\nrotary presets (pecheck rope --preset NAME)\n";
-    for (const RotaryConvention& preset : rotary_presets()) {
-      std::cout << preset.name << "\n  " << describe(preset) << "\n  source: " << preset.source << "\n";
-    }
-    std::cout << "\ncomputation models (pecheck rope --computation NAME)\n";
-    for (const ComputationModel& model : computation_models()) {
-      std::cout << model.name << "\n  " << model.description << "\n";
-    }
-    return 0;
-  }};
+            for (const Convention& preset : presets()) {
+              std::cout << preset.name << "\n  " << describe(preset) << "\n";
+            }
+            std::cout << "\nrotary presets (pecheck rope --preset NAME)\n";
+            for (const RotaryConvention& preset : rotary_presets()) {
+              std::cout << preset.name << "\n  " << describe(preset) << "\n  source: " << preset.source << "\n";
+            }
+            std::cout << "\ncomputation models (pecheck rope --computation NAME)\n";
+            for (const ComputationModel& model : computation_models()) {
+              std::cout << model.name << "\n  " << model.description << "\n";
+            }
+            return 0;
+          }};
 }
 
 }  // namespace pecheck::tools

@@ -15,10 +15,14 @@ namespace {
 // has one more rounding (rotary_fast.cpp, step 3): 3 ULP.
 double fast_budget(FormatId format, double attention_factor) {
   switch (format) {
-    case FormatId::float64: return attention_factor == 1.0 ? 2.0 : 3.0;
-    case FormatId::float32: return 1.0;
-    case FormatId::float16: return 0.5 + 4.0 * 0x1.0p-42;
-    case FormatId::bfloat16: return 0.5 + 4.0 * 0x1.0p-45;
+    case FormatId::float64:
+      return attention_factor == 1.0 ? 2.0 : 3.0;
+    case FormatId::float32:
+      return 1.0;
+    case FormatId::float16:
+      return 0.5 + 4.0 * 0x1.0p-42;
+    case FormatId::bfloat16:
+      return 0.5 + 4.0 * 0x1.0p-45;
   }
   return 0.0;
 }
@@ -26,8 +30,8 @@ double fast_budget(FormatId format, double attention_factor) {
 // Blocks of 4 rows at powers of two, at the original lengths of the scaled
 // presets, at bfloat16's and float16's last exact integers and at the top of
 // float32's exact range.
-const std::int64_t block_starts[] = {0,      254,     2046,    4094,     8190,    32766,    65534,
-                                     131070, 1000000, 4194302, 12582911, 16777212};
+const std::int64_t block_starts[] = {0,     254,    2046,    4094,    8190,     32766,
+                                     65534, 131070, 1000000, 4194302, 12582911, 16777212};
 
 TEST(RotaryFastPath, everyPresetIsWithinTheAdditiveBudgetsAtSampledPositionsUpTo2To24) {
   for (const RotaryConvention& c : rotary_presets()) {
@@ -54,8 +58,8 @@ TEST(RotaryFastPath, everyPresetIsWithinTheAdditiveBudgetsAtSampledPositionsUpTo
           }
         }
       }
-      std::printf("rotary fast %-14s %-9s max %.4f ULP (budget %.4g)\n", c.name.c_str(), std::string(format.name).c_str(),
-                  worst, fast_budget(format_id, attention_factor));
+      std::printf("rotary fast %-14s %-9s max %.4f ULP (budget %.4g)\n", c.name.c_str(),
+                  std::string(format.name).c_str(), worst, fast_budget(format_id, attention_factor));
     }
   }
 }

@@ -37,8 +37,8 @@ struct HfCache {
   Table inv_freq;  // (1, d/2): the float32 inv_freq the script built the caches from
 };
 
-HfCache write_with_script(const testing::TempDir& dir, const std::string& preset, std::int64_t first,
-                          std::int64_t rows, const std::string& backend) {
+HfCache write_with_script(const testing::TempDir& dir, const std::string& preset, std::int64_t first, std::int64_t rows,
+                          const std::string& backend) {
   const std::string command = python + " " + testing::shell_quote(script) + " --preset " + preset + " --rows " +
                               std::to_string(rows) + " --first-position " + std::to_string(first) + " --backend " +
                               backend + " --cos " + testing::shell_quote((dir / "cos.npy").string()) + " --sin " +
@@ -88,8 +88,7 @@ void check_against_model_and_exact(const RotaryConvention& c, const std::string&
         }
         // What the model's rounding moves the angle by: p (inv_r - w), the
         // float32 product's rounding, and w's own 2^-53.
-        const double angle_error =
-            std::fabs(p * inv_r - p * w) + std::fabs(angle - p * inv_r) + p * w * 0x1.0p-52;
+        const double angle_error = std::fabs(p * inv_r - p * w) + std::fabs(angle - p * inv_r) + p * w * 0x1.0p-52;
         const auto k = static_cast<std::size_t>(r * cache.cos.cols + col);
         for (const bool cosine : {true, false}) {
           const double got = cosine ? cache.cos.at(r, col) : cache.sin.at(r, col);
@@ -142,8 +141,8 @@ TEST(RotaryHfCache, aCacheWithBfloat16PositionsIsFarFromTheModel) {
                               testing::shell_quote((dir / "sin.npy").string());
   ASSERT_EQ(testing::run_command(command).status, 0);
   const Table cos = read_table_file(dir / "cos.npy").table;
-  const auto model = reference::rotary_reference_cache(c, {40000, 4, FormatId::float32},
-                                                       *find_computation_model("hf-float32"), 1);
+  const auto model =
+      reference::rotary_reference_cache(c, {40000, 4, FormatId::float32}, *find_computation_model("hf-float32"), 1);
   double worst = 0.0;
   for (std::int64_t r = 0; r < 4; ++r) {
     for (std::int64_t col = 0; col < cos.cols; ++col) {

@@ -47,11 +47,12 @@ TEST(RotaryModel, hfFloat32InvFreqIsTheFloat32StepsOfTheDefaultRule) {
 float llama3_inv_freq(const RotaryConvention& c, std::int64_t dims, std::int64_t i) {
   const RotaryScaling& s = c.scaling;
   const float inv_freq = default_inv_freq(c.base, dims, i);
-  const auto original = static_cast<float>(s.original_max_position);
+  const auto original_double = static_cast<double>(s.original_max_position);
+  const auto original = static_cast<float>(original_double);
   const float factor = static_cast<float>(s.factor);
   const float wavelength = static_cast<float>(2.0 * std::numbers::pi) / inv_freq;
-  if (wavelength > static_cast<float>(s.original_max_position / s.low_freq_factor)) return inv_freq / factor;
-  if (wavelength < static_cast<float>(s.original_max_position / s.high_freq_factor)) return inv_freq;
+  if (wavelength > static_cast<float>(original_double / s.low_freq_factor)) return inv_freq / factor;
+  if (wavelength < static_cast<float>(original_double / s.high_freq_factor)) return inv_freq;
   const float smooth = (original / wavelength - static_cast<float>(s.low_freq_factor)) /
                        static_cast<float>(s.high_freq_factor - s.low_freq_factor);
   return (1.0F - smooth) * inv_freq / factor + smooth * inv_freq;
@@ -75,7 +76,8 @@ void expect_model_entries(const RotaryConvention& c, const ComputationModel& mod
   const Format& format = format_of(format_id);
   const RotaryDerived d = rotary_derived(c);
   const auto factor = static_cast<float>(d.attention_factor);
-  for (const std::int64_t position : {std::int64_t{1}, std::int64_t{257}, std::int64_t{40000}, std::int64_t{16777215}}) {
+  for (const std::int64_t position :
+       {std::int64_t{1}, std::int64_t{257}, std::int64_t{40000}, std::int64_t{16777215}}) {
     const double p = round_to_format(static_cast<double>(position), format_of(model.position));
     for (std::int64_t i = 0; i < d.frequencies; i += 3) {
       const float angle = static_cast<float>(p) * static_cast<float>(reference::rotary_model_inv_freq(c, i, model));

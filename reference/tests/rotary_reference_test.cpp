@@ -18,7 +18,7 @@ using testing::HighReal;
 // Positions where formats and caches change behaviour: 0, bfloat16's and
 // float16's last exact integers and their neighbours, powers of two, the
 // original lengths of the scaled presets, and the top of float32's exact range.
-const std::int64_t sampled_positions[] = {0,    1,     2,      255,     257,       2049,    4095,     8193,
+const std::int64_t sampled_positions[] = {0,     1,      2,       255,     257,      2049,     4095,    8193,
                                           32767, 131071, 1000003, 4194311, 12345678, 16777214, 16777215};
 
 void expect_correctly_rounded(const RotaryConvention& c, std::int64_t position, FormatId format_id) {
@@ -32,8 +32,8 @@ void expect_correctly_rounded(const RotaryConvention& c, std::int64_t position, 
       const double expected = testing::round_independently(x, format);
       const double got = cosine ? cache.rounded.cos.at(0, col) : cache.rounded.sin.at(0, col);
       ASSERT_EQ(std::bit_cast<std::uint64_t>(got), std::bit_cast<std::uint64_t>(expected))
-          << c.name << " " << format.name << " position " << position << " column " << col
-          << (cosine ? " cos" : " sin") << ": " << testing::rounding_failure(x, got, format);
+          << c.name << " " << format.name << " position " << position << " column " << col << (cosine ? " cos" : " sin")
+          << ": " << testing::rounding_failure(x, got, format);
       const DoubleDouble exact = (cosine ? cache.exact_cos : cache.exact_sin)[static_cast<std::size_t>(col)];
       const HighReal pair = HighReal(exact.hi) + HighReal(exact.lo);
       ASSERT_LE(abs(pair - x), abs(x) * HighReal(0x1.0p-100)) << c.name << " position " << position;
@@ -101,8 +101,8 @@ TEST(RotaryReference, entriesNearestRoundingBoundariesAreCorrectlyRounded) {
         const double got =
             reference::rotary_correctly_rounded(c, hard.position, hard.frequency, hard.cosine, format_id, std::nullopt);
         EXPECT_EQ(got, testing::round_independently(x, format))
-            << name << " " << format.name << " position " << hard.position << " frequency " << hard.frequency
-            << " at " << hard.distance << " ULP from a midpoint: " << testing::rounding_failure(x, got, format);
+            << name << " " << format.name << " position " << hard.position << " frequency " << hard.frequency << " at "
+            << hard.distance << " ULP from a midpoint: " << testing::rounding_failure(x, got, format);
       }
     }
   }
