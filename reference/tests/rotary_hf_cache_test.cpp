@@ -5,6 +5,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <utility>
 
 #include "pecheck/reference/rotary_reference.hpp"
 #include "pecheck/table_file.hpp"
@@ -37,9 +40,31 @@ struct HfCache {
   Table inv_freq;  // (1, d/2): the float32 inv_freq the script built the caches from
 };
 
-HfCache write_with_script(const testing::TempDir& dir, const std::string& preset, std::int64_t first, std::int64_t rows,
+// The script's own presets, or for LongRoPE (whose 96 factors the script
+// does not carry) the preset written as the config.json it came from.
+std::string script_source(const RotaryConvention& c, const testing::TempDir& dir) {
+  if (c.scaling.kind != RotaryScalingKind::longrope) return "--preset " + c.name;
+  std::ostringstream config;
+  config.precision(17);
+  config << "{\"head_dim\": " << c.head_dim << ", \"rope_theta\": " << c.base
+         << ", \"max_position_embeddings\": " << c.max_position
+         << ", \"original_max_position_embeddings\": " << c.scaling.original_max_position
+         << ", \"rope_scaling\": {\"type\": \"su\"";
+  for (const auto& [key, factors] :
+       {std::pair{"long_factor", &c.scaling.long_factor}, std::pair{"short_factor", &c.scaling.short_factor}}) {
+    config << ", \"" << key << "\": [";
+    for (std::size_t k = 0; k < factors->size(); ++k) config << (k ? ", " : "") << (*factors)[k];
+    config << "]";
+  }
+  config << "}}";
+  std::ofstream(dir / "config.json") << config.str();
+  return "--config " + testing::shell_quote((dir / "config.json").string()) + " --sequence-length " +
+         std::to_string(c.scaling.sequence_length);
+}
+
+HfCache write_with_script(const testing::TempDir& dir, const RotaryConvention& c, std::int64_t first, std::int64_t rows,
                           const std::string& backend) {
-  const std::string command = python + " " + testing::shell_quote(script) + " --preset " + preset + " --rows " +
+  const std::string command = python + " " + testing::shell_quote(script) + " " + script_source(c, dir) + " --rows " +
                               std::to_string(rows) + " --first-position " + std::to_string(first) + " --backend " +
                               backend + " --cos " + testing::shell_quote((dir / "cos.npy").string()) + " --sin " +
                               testing::shell_quote((dir / "sin.npy").string()) + " --inv-freq-out " +
@@ -61,7 +86,7 @@ void check_against_model_and_exact(const RotaryConvention& c, const std::string&
   const double a_f = round_to_format(a, f32);
   for (const std::int64_t first : {std::int64_t{0}, std::int64_t{65536}, (std::int64_t{1} << 24) - 32}) {
     const std::int64_t rows = 32;
-    const HfCache cache = write_with_script(dir, c.name, first, rows, backend);
+    const HfCache cache = write_with_script(dir, c, first, rows, backend);
     ASSERT_EQ(cache.cos.cols, rotary_columns(c)) << c.name;
     const RotaryCacheRequest request{first, rows, FormatId::float32};
     const auto model = reference::rotary_reference_cache(c, request, hf, 1);
@@ -122,6 +147,10 @@ TEST(RotaryHfCache, numpyCachesMatchTheHfFloat32ModelAndTheExactEncodingWithinDe
   for (const char* name : {"llama3.1", "yarn", "gpt-j", "llama2-meta", "gpt-neox"}) {
     check_against_model_and_exact(*find_rotary_preset(name), "numpy");
   }
+  RotaryConvention phi3 = *find_rotary_preset("phi3-longrope");
+  check_against_model_and_exact(phi3, "numpy");  // short factors
+  phi3.scaling.sequence_length = 8192;
+  check_against_model_and_exact(phi3, "numpy");  // long factors, beyond the original 4096
 }
 
 TEST(RotaryHfCache, torchCachesMatchTheHfFloat32Model) {
