@@ -1,0 +1,139 @@
+// A rotary position embedding (RoPE) convention, as data.
+//
+// A rotary cache is a pair of tables, cos and sin: entry (row, column) is
+//   attention_factor * cos(p * inv_freq_i)   (and the same with sin)
+// for the row's position p = first_position + row and the column's frequency
+// i. Everything that decides inv_freq_i (base, rotary width, scaling rule) and
+// the attention factor is a field here; no code switches on a preset's name.
+// The frequency rule itself is written once, in rotary_frequency.hpp, and
+// evaluated from these fields by the fast path (double-double) and the
+// reference (MPFR).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pecheck/convention.hpp"
+#include "pecheck/format.hpp"
+
+namespace pecheck {
+
+enum class RotaryLayout {
+  rotate_half,   // (L, d): columns c and c + d/2 share frequency c (transformers' rotate_half, GPT-NeoX)
+  interleaved,   // (L, d): columns 2i and 2i + 1 share frequency i (GPT-J, repeat_interleave)
+  complex_form,  // (L, d/2): column i holds frequency i, the real and imaginary parts of
+                 // Meta's precompute_freqs_cis polar(1, freqs) as the cos and sin tables
+};
+
+// The scaling rules of transformers' modeling_rope_utils.py (function names in
+// rotary_convention.cpp beside each preset and in docs/CONVENTIONS.md).
+enum class RotaryScalingKind {
+  none,         // inv_freq_i = base^(-2i/d)
+  linear,       // inv_freq_i / factor
+  ntk,          // base' = base * factor^(d/(d-2))
+  dynamic_ntk,  // base' = base * (factor L / max_pos - (factor - 1))^(d/(d-2)) for the current length L > max_pos
+  yarn,         // blend of inv_freq / factor and inv_freq by a linear ramp over dims; attention factor
+  longrope,     // inv_freq_i = 1 / (ext_i base^(2i/d)), ext = long or short factors; attention factor
+  llama3,       // wavelength bands: keep above high_freq, divide by factor below low_freq, blend between
+};
+
+struct RotaryScaling {
+  RotaryScalingKind kind = RotaryScalingKind::none;
+  double factor = 1.0;
+  // original_max_position_embeddings (yarn, longrope, llama3); for dynamic NTK
+  // the max_position_embeddings the model was trained at.
+  std::int64_t original_max_position = 0;
+  double low_freq_factor = 1.0;          // llama3
+  double high_freq_factor = 4.0;         // llama3
+  double beta_fast = 32.0;               // yarn
+  double beta_slow = 1.0;                // yarn
+  bool truncate = true;                  // yarn: the ramp's ends floored / ceiled to whole dims (HF's default)
+  std::optional<double> mscale;          // yarn (DeepSeek-style); absent in most configs
+  std::optional<double> mscale_all_dim;  // yarn
+  std::vector<double> long_factor;       // longrope, one per frequency
+  std::vector<double> short_factor;      // longrope, one per frequency
+  // The current sequence length: dynamic NTK's L (0: the trained length, no
+  // change); longrope uses long_factor when it exceeds original_max_position.
+  std::int64_t sequence_length = 0;
+};
+
+struct RotaryConvention {
+  std::string name;    // the preset name, or a description
+  std::string source;  // where every value comes from (model config, HF function, paper)
+  RotaryLayout layout = RotaryLayout::rotate_half;
+  double base = 10000.0;  // rope_theta
+  std::int64_t head_dim = 128;
+  double rotary_fraction = 1.0;  // partial_rotary_factor / rotary_pct
+  RotaryScaling scaling;
+  // Multiplies cos and sin. Absent: derived from the scaling rule as HF does
+  // (yarn: 0.1 ln(factor) + 1; longrope: sqrt(1 + ln(factor) / ln(original)); 1 otherwise).
+  std::optional<double> attention_factor;
+  std::int64_t max_position = 0;  // max_position_embeddings (informational; longrope's factor)
+};
+
+// Values HF derives in Python floats (double) from the convention before any
+// tensor is built. The exact encoding is defined from these doubles (as the
+// model defines it), so the reference and the fast path share them.
+struct RotaryDerived {
+  std::int64_t dims = 0;            // rotary width d = int(head_dim * fraction), even
+  std::int64_t frequencies = 0;     // d / 2
+  double effective_base = 10000.0;  // base, or NTK's / dynamic NTK's scaled base, in double
+  double attention_factor = 1.0;    // explicit, or derived per the scaling rule, in double
+  double yarn_low = 0.0;            // yarn's ramp: ext weight 1 below low, 0 above high (dims)
+  double yarn_high = 0.0;
+  const std::vector<double>* ext_factors = nullptr;  // longrope: the long or the short factors
+};
+
+// Throws ConventionError naming the field for a convention no rule can build
+// (base not > 1, head_dim < 2, fraction outside (0, 1], an odd or zero rotary
+// width, a factor not > 0, longrope factors of the wrong length, ...).
+void check_rotary_convention(const RotaryConvention& convention);
+RotaryDerived rotary_derived(const RotaryConvention& convention);
+
+// Columns of each table: d for rotate_half and interleaved, d/2 for complex_form.
+std::int64_t rotary_columns(const RotaryConvention& convention);
+// The frequency index of a column (see RotaryLayout).
+std::int64_t rotary_column_frequency(const RotaryConvention& convention, std::int64_t column);
+
+// How a framework computes the cache, for the computation-model oracle
+// (reference/rotary_reference.hpp defines the value exactly):
+//   inv_freq_i in `inv_freq` format: `stepwise` follows HF's tensor code
+//     (e.g. 1.0 / (base ** (arange(0, d, 2).float() / d))) with every
+//     operation correctly rounded to the format; `correctly_rounded` rounds
+//     the exact inv_freq_i once;
+//   the position p rounded to `position`;
+//   the angle RN_angle(p_r * inv_freq_r): an exact product, rounded once;
+//   the output RN_out(RN_angle(attention_factor) * cos(angle)), from the exact
+//     cos of that binary angle.
+enum class InvFreqRule { stepwise, correctly_rounded };
+
+struct ComputationModel {
+  std::string name;
+  std::string description;
+  FormatId inv_freq = FormatId::float32;
+  FormatId position = FormatId::float32;
+  FormatId angle = FormatId::float32;
+  InvFreqRule inv_freq_rule = InvFreqRule::stepwise;
+};
+
+// "hf-float32" (transformers: float32 inv_freq step by step, float32
+// positions and angles), "float64" (the same in double), ...
+const std::vector<ComputationModel>& computation_models();
+std::optional<ComputationModel> find_computation_model(std::string_view name);
+
+// The presets (llama2, llama3, llama3.1, qwen2, mistral, gpt-neox, gpt-j,
+// meta-complex, phi3-longrope, yarn, ...), each with its source.
+const std::vector<RotaryConvention>& rotary_presets();
+std::optional<RotaryConvention> find_rotary_preset(std::string_view name);
+
+// One line of plain text: layout, base, widths, scaling and attention factor.
+std::string describe(const RotaryConvention& convention);
+
+std::string_view to_string(RotaryLayout layout);
+std::string_view to_string(RotaryScalingKind kind);
+std::optional<RotaryLayout> parse_rotary_layout(std::string_view name);  // "rotate-half", "interleaved", "complex"
+
+}  // namespace pecheck

@@ -1,0 +1,48 @@
+// The oracle for rotary caches: every entry correctly rounded (Ziv's
+// strategy, MPFR), for two targets.
+//
+// exact:  attention_factor * cos(p * inv_freq_i), inv_freq_i the exact real
+//         of the frequency rule (rotary_frequency.hpp) from the convention's
+//         derived doubles (rotary_derived()).
+// model:  the computation model (ComputationModel in rotary_convention.hpp):
+//         inv_freq_r (stepwise or correctly rounded in its format), p_r =
+//         RN_position(p), angle = RN_angle(p_r * inv_freq_r), and the entry
+//         RN_out(RN_angle(attention_factor) * cos(angle)) from the exact cos of
+//         that binary angle. This is what a port of the framework's float32
+//         computation must reproduce, up to its cos's own rounding.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "pecheck/double_double.hpp"
+#include "pecheck/rotary_cache.hpp"
+#include "pecheck/rotary_convention.hpp"
+
+namespace pecheck::reference {
+
+struct RotaryReferenceCache {
+  RotaryCache rounded;                  // correctly rounded to the request's format
+  std::vector<DoubleDouble> exact_cos;  // the target's exact values (within 2^-100 relative), row-major
+  std::vector<DoubleDouble> exact_sin;
+  std::int64_t escalations = 0;  // entries the first precision did not decide
+};
+
+// model == nullopt: the exact encoding; otherwise the computation model's value.
+// Rows are split across `threads` threads (0: hardware concurrency); results
+// do not depend on the thread count.
+RotaryReferenceCache rotary_reference_cache(const RotaryConvention& convention, const RotaryCacheRequest& request,
+                                            const std::optional<ComputationModel>& model, int threads = 0);
+
+// One entry: frequency index i (not a column), cos when `cosine`, else sin.
+double rotary_correctly_rounded(const RotaryConvention& convention, std::int64_t position, std::int64_t frequency,
+                                bool cosine, FormatId format, const std::optional<ComputationModel>& model);
+DoubleDouble rotary_exact_value(const RotaryConvention& convention, std::int64_t position, std::int64_t frequency,
+                                bool cosine, const std::optional<ComputationModel>& model);
+
+// The model's inv_freq_i as rounded in its format (the same for every
+// position); for tests and for diagnosing an engine's frequencies.
+double rotary_model_inv_freq(const RotaryConvention& convention, std::int64_t frequency, const ComputationModel& model);
+
+}  // namespace pecheck::reference
