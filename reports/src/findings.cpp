@@ -1,25 +1,21 @@
 #include "pecheck/reports/findings.hpp"
 
 #include <cmath>
-#include <cstdlib>
 
 #include "finding_builder.hpp"
+#include "pecheck/properties/check_ids.hpp"
 #include "text_format.hpp"
 
 namespace pecheck::reports {
 
 namespace {
 
-constexpr const char* variance_check = "scaling-variance/unit-variance-sampled";
-constexpr const char* energy_check = "scaling-variance/energy-ratio";
-constexpr const char* recoverability_check = "scaling-variance/token-recoverability";
-constexpr const char* attention_check = "scaling-variance/attention-logit-variance";
-constexpr const char* tied_check = "scaling-variance/tied-logit-variance";
-constexpr const char* construction_check = "add-vs-concat/construction";
-constexpr const char* linearity_check = "add-vs-concat/linearity";
-constexpr const char* strictness_check = "add-vs-concat/strictness";
-constexpr const char* orthogonality_check = "add-vs-concat/near-orthogonality";
-constexpr const char* columns_check = "add-vs-concat/column-energy";
+namespace ids = properties::check_ids;
+using properties::key_of;
+using properties::per_format;
+using properties::Quantity;
+constexpr FormatId f32 = FormatId::float32;
+constexpr FormatId bf16 = FormatId::bfloat16;
 
 // The energy-ratio curve at d = 512 (the paper's base model): with and without the scale.
 std::optional<std::pair<double, double>> energy_at_512(const FigureData& data) {
@@ -40,14 +36,15 @@ Finding why_scale(const Report& report, const FigureData& data) {
       "and gives no reason for it. What this run can show is what the factor does to the numbers that meet "
       "in the sum s*E[t] + PE[p].");
 
-  const auto v_scaled =
-      b.use(variance_check, "float32: Var(s*E) per component", "Var(s*E) per component, sigma = d^-0.5, s = sqrt(d)");
-  const auto v_plain =
-      b.use(variance_check, "float32: Var(E) per component without the scale", "Var(E) per component, no scale");
-  const auto pe_energy = b.use(energy_check, "float32: mean ||PE(p)||^2", "mean ||PE(p)||^2, d = 512");
-  auto ratio = b.use(energy_check, "float32: energy ratio E||s*e||^2 / ||PE||^2 with s = sqrt(d)",
-                     "energy ratio with the scale, d = 512");
-  auto ratio_plain = b.use(energy_check, "float32: energy ratio E||e||^2 / ||PE||^2 without the scale",
+  const auto v_scaled = b.use(ids::unit_variance_sampled, per_format(Quantity::scaled_component_variance, f32),
+                              "Var(s*E) per component, sigma = d^-0.5, s = sqrt(d)");
+  const auto v_plain = b.use(ids::unit_variance_sampled, per_format(Quantity::unscaled_component_variance, f32),
+                             "Var(E) per component, no scale");
+  const auto pe_energy =
+      b.use(ids::energy_ratio, per_format(Quantity::encoding_energy, f32), "mean ||PE(p)||^2, d = 512");
+  auto ratio =
+      b.use(ids::energy_ratio, per_format(Quantity::energy_ratio_scaled, f32), "energy ratio with the scale, d = 512");
+  auto ratio_plain = b.use(ids::energy_ratio, per_format(Quantity::energy_ratio_unscaled, f32),
                            "energy ratio without the scale, d = 512");
   if (const auto point = energy_at_512(data); point && (!ratio || !ratio_plain)) {
     ratio = point->first;
@@ -75,13 +72,14 @@ Finding why_scale(const Report& report, const FigureData& data) {
   text += ".";
   b.paragraph(text);
 
-  const auto lost = b.use(recoverability_check, "float32: tokens recovered, position unknown, no scale",
+  const auto lost = b.use(ids::token_recoverability, per_format(Quantity::recovered_position_unknown_unscaled, f32),
                           "float32: tokens recovered without the scale, position unknown");
-  const auto kept = b.use(recoverability_check, "float32: tokens recovered, position unknown, s = sqrt(d)",
+  const auto kept = b.use(ids::token_recoverability, per_format(Quantity::recovered_position_unknown_scaled, f32),
                           "float32: tokens recovered with s = sqrt(d), position unknown");
-  const auto bf16_lost = b.use(recoverability_check, "bfloat16: tokens recovered, position unknown, no scale",
-                               "bfloat16: tokens recovered without the scale, position unknown");
-  const auto bf16_residual = b.use(recoverability_check, "bfloat16: embedding lost to rounding, no scale",
+  const auto bf16_lost =
+      b.use(ids::token_recoverability, per_format(Quantity::recovered_position_unknown_unscaled, bf16),
+            "bfloat16: tokens recovered without the scale, position unknown");
+  const auto bf16_residual = b.use(ids::token_recoverability, per_format(Quantity::rounding_loss_unscaled, bf16),
                                    "bfloat16: embedding lost to rounding, no scale (RMS relative)");
   if (lost && kept) {
     std::string r = "Whether the sum still identifies the token (the nearest row of s*E, the position not known): " +
@@ -91,12 +89,12 @@ Finding why_scale(const Report& report, const FigureData& data) {
       r += ", where rounding the unscaled sum loses " + percent(*bf16_residual) + " of the embedding (RMS)";
     b.paragraph(r + ".");
   } else {
-    b.paragraph("Token recoverability was not measured in this run (" + b.status(recoverability_check) + ").");
+    b.paragraph("Token recoverability was not measured in this run (" + b.status(ids::token_recoverability) + ").");
   }
 
-  const auto tied =
-      b.use(tied_check, "float32: Var(h.E^T), tied logits, sigma = d^-0.5", "Var(h.E^T), tied logits, sigma = d^-0.5");
-  const auto input = b.use(tied_check, "float32: input variance with the same table",
+  const auto tied = b.use(ids::tied_logit_variance, per_format(Quantity::tied_logit_variance, f32),
+                          "Var(h.E^T), tied logits, sigma = d^-0.5");
+  const auto input = b.use(ids::tied_logit_variance, per_format(Quantity::tied_input_variance, f32),
                            "input variance s^2 sigma^2 with the same table");
   std::string tying =
       "When the embedding matrix is also the output projection (weight tying, section 3.4), its scale "
@@ -131,18 +129,18 @@ Finding why_scale(const Report& report, const FigureData& data) {
 Finding does_it_cancel(const Report& report) {
   detail::FindingBuilder b(report, "scale-and-attention",
                            "(b) Does the sqrt(d) embedding scale cancel the 1/sqrt(d_k) of attention?");
-  const auto unit =
-      b.use(attention_check, "Var(q.k / sqrt(d_k))", "Var(q.k / sqrt(d_k)), unit-variance q and k, d_k = 64");
-  const auto x_scaled =
-      b.use(attention_check, "float32: component variance of x = s*E + PE", "float32: component variance of s*E + PE");
-  const auto x_plain =
-      b.use(attention_check, "float32: component variance of x = E + PE", "float32: component variance of E + PE");
-  const auto both = b.use(attention_check, "float32: first-layer logit variance, input scaled, / sqrt(d_k)",
+  const auto unit = b.use(ids::attention_logit_variance, key_of(Quantity::unit_logit_variance),
+                          "Var(q.k / sqrt(d_k)), unit-variance q and k, d_k = 64");
+  const auto x_scaled = b.use(ids::attention_logit_variance, per_format(Quantity::input_variance_scaled, f32),
+                              "float32: component variance of s*E + PE");
+  const auto x_plain = b.use(ids::attention_logit_variance, per_format(Quantity::input_variance_unscaled, f32),
+                             "float32: component variance of E + PE");
+  const auto both = b.use(ids::attention_logit_variance, per_format(Quantity::logit_variance_both_scales, f32),
                           "float32: logit variance, both scales");
-  const auto neither = b.use(attention_check, "float32: first-layer logit variance, input unscaled, no / sqrt(d_k)",
+  const auto neither = b.use(ids::attention_logit_variance, per_format(Quantity::logit_variance_neither_scale, f32),
                              "float32: logit variance, neither scale");
-  const auto quotient =
-      b.use(attention_check, "float32: both scales / neither", "float32: both scales / neither (1 if they cancelled)");
+  const auto quotient = b.use(ids::attention_logit_variance, per_format(Quantity::both_over_neither, f32),
+                              "float32: both scales / neither (1 if they cancelled)");
 
   std::string text =
       "No. The two factors act at different places on different quantities. sqrt(d) multiplies the "
@@ -167,7 +165,8 @@ Finding does_it_cancel(const Report& report) {
                 " with both scales and " + significant(*neither, 4) + " with neither, a ratio of " +
                 significant(*quotient, 4) + " where cancelling would give 1.");
   } else {
-    b.paragraph("The first layer's logit variances were not measured in this run (" + b.status(attention_check) + ").");
+    b.paragraph("The first layer's logit variances were not measured in this run (" +
+                b.status(ids::attention_logit_variance) + ").");
   }
   b.supported("1/sqrt(d_k) normalises the attention logits for unit-variance components whatever the input scale.");
   b.supported(
@@ -197,21 +196,18 @@ Finding add_or_concat(const Report& report) {
   b.paragraph(
       "Concatenation is a special case of addition: with zero-padded tables, add([E, 0], [0, P]) is "
       "concat(E[t], P[p]) bit for bit (" +
-      b.status(construction_check) +
+      b.status(ids::construction) +
       "), and a linear layer on a "
       "concatenation is the sum of two linear layers, W [e; p] = W_e e + W_p p (" +
-      b.status(linearity_check) + "). " + b.family_summary(properties::Family::add_vs_concat));
+      b.status(ids::linearity) + "). " + b.family_summary(properties::Family::add_vs_concat));
 
   const auto splits =
-      b.use(strictness_check, "float32: splits d = d_t + d_p", "float32: splits no concatenation reproduces");
-  // The family names the width in the statistic: "... (d = 128, 128 tokens / positions)".
-  const std::string& splits_name = b.last_statistic_name();
-  const std::size_t width_at = splits_name.find("(d = ");
-  const std::string width =
-      width_at == std::string::npos ? "d" : "d = " + std::to_string(std::atoll(splits_name.c_str() + width_at + 5));
-  const auto rank_t = b.use(strictness_check, "float32: rank of token differences",
+      b.use_widest(ids::strictness, Quantity::splits_excluded, f32, "float32: splits no concatenation reproduces");
+  const std::int64_t strict_dim = b.last_key().dim;
+  const std::string width = splits ? "d = " + std::to_string(strict_dim) : "d";
+  const auto rank_t = b.use(ids::strictness, properties::at_width(Quantity::token_difference_rank, f32, strict_dim),
                             "float32: rank of token differences at a fixed position");
-  const auto rank_p = b.use(strictness_check, "float32: rank of position differences",
+  const auto rank_p = b.use(ids::strictness, properties::at_width(Quantity::position_difference_rank, f32, strict_dim),
                             "float32: rank of position differences for a fixed token");
   if (splits && rank_t && rank_p) {
     b.paragraph(
@@ -223,11 +219,11 @@ Finding add_or_concat(const Report& report) {
         significant(*splits, 6) + " of the splits of " + width +
         " into d_t + d_p no concatenation produces these sums.");
   }
-  const auto cosine = b.use(orthogonality_check, "float32: largest |cos(s*E[t], PE[p])|",
-                            "float32: largest |cos(s*E[t], PE[p])| at the largest d", true);
-  const auto quiet = b.use(columns_check, "float32: columns the encoding hardly moves (variance < 1%",
+  const auto cosine = b.use_widest(ids::near_orthogonality, Quantity::largest_cosine, f32,
+                                   "float32: largest |cos(s*E[t], PE[p])| at the largest d");
+  const auto quiet = b.use(ids::column_energy, per_format(Quantity::quiet_columns_scaled, f32),
                            "float32: columns the encoding hardly moves, of 512");
-  const auto first_share = b.use(columns_check, "float32: share of the encoding's variance in the first quarter",
+  const auto first_share = b.use(ids::column_energy, per_format(Quantity::first_quarter_share, f32),
                                  "float32: the encoding's variance in the first quarter of columns");
   std::string geometry = "Nor does adding force the two to interfere";
   if (cosine) {

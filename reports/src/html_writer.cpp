@@ -178,9 +178,8 @@ void statistics(std::string& out, const Report& report) {
       "<th>Value</th><th>Bounds</th><th></th><th>Note</th></tr>\n";
   for (const CheckResult& check : report.checks) {
     for (const properties::Statistic& s : check.outcome.statistics) {
-      out += "<tr>" + td(check.id) + td(s.name) + td_num(significant(s.value, 6)) + td(bounds_text(s)) + "<td>" +
-             verdict_span(statistic_verdict(s)) + "</td>" +
-             td(s.note) + "</tr>\n";
+      out += "<tr>" + td(check.id) + td(s.name) + td_num(value_cell_text(s)) + td(bounds_text(s)) + "<td>" +
+             verdict_span(statistic_verdict(s)) + "</td>" + td(s.note) + "</tr>\n";
     }
   }
   out += "</table>\n</section>\n";

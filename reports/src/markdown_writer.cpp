@@ -69,7 +69,7 @@ void statistics_table(std::string& out, const Report& report) {
   out += "## Measured statistics\n\n| Check | Statistic | Value | Bounds | | Note |\n| --- | --- | ---: | --- | --- | --- |\n";
   for (const CheckResult& check : report.checks) {
     for (const properties::Statistic& s : check.outcome.statistics) {
-      out += "| " + cell(check.id) + " | " + cell(s.name) + " | " + cell(significant(s.value, 6)) + " | " +
+      out += "| " + cell(check.id) + " | " + cell(s.name) + " | " + cell(value_cell_text(s)) + " | " +
              cell(bounds_text(s)) + " | " + verdict_cell(statistic_verdict(s)) + " | " + cell(s.note) + " |\n";
     }
   }
