@@ -248,6 +248,7 @@ void register_add_vs_concat(Registry& registry) {
   registry.push_back(add_vs_concat::strictness_check());
   registry.push_back(add_vs_concat::near_orthogonality_check());
   registry.push_back(add_vs_concat::column_energy_check());
+  registry.push_back(add_vs_concat::subspace_check());
 }
 
 }  // namespace pecheck::properties

@@ -3,7 +3,10 @@
 // findings will say.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string_view>
+#include <vector>
 
 #include "check_runs.hpp"
 #include "pecheck/properties/check_ids.hpp"
@@ -55,6 +58,37 @@ TEST(ScalingVarianceFindings, measurementsAreDeterministicForASeedAndDifferAcros
   const Outcome other = run_and_print(check_ids::unit_variance_sampled, *fast_subject(), config);
   EXPECT_EQ(other.verdict, Verdict::held);
   EXPECT_NE(other.statistics.front().value, first.statistics.front().value);
+}
+
+// The observations' means over draws against their closed forms. Each mean
+// of n independent draws has standard error sd / sqrt(n); for n = 30 it is
+// close to normal, so a correct closed form lies within 5 standard errors but
+// for probability ~6e-7 per statistic. The shares are ratios (the mean of a
+// ratio is not the ratio of means), so only the variances are held here,
+// whose closed forms are exact expectations.
+void expect_means_near_closed_forms(std::string_view id, const std::vector<Quantity>& quantities) {
+  const Outcome outcome = run_and_print(id, *fast_subject());
+  int held = 0;
+  for (const Statistic& s : outcome.statistics) {
+    if (std::find(quantities.begin(), quantities.end(), s.key.quantity) == quantities.end()) continue;
+    ASSERT_TRUE(s.spread && s.closed_form) << s.name;
+    ASSERT_GE(s.spread->draws, 10) << s.name;
+    const double standard_error = s.spread->standard_deviation / std::sqrt(static_cast<double>(s.spread->draws));
+    EXPECT_NEAR(s.value, *s.closed_form, 5 * standard_error) << s.name;
+    ++held;
+  }
+  EXPECT_GE(held, static_cast<int>(quantities.size())) << id;
+}
+
+TEST(ScalingVarianceFindings, theFirstLayerLogitVarianceIsItsClosedFormOverDraws) {
+  expect_means_near_closed_forms(
+      check_ids::logit_decomposition,
+      {Quantity::first_layer_logit_variance_scaled, Quantity::first_layer_logit_variance_unscaled,
+       Quantity::pre_ln_logit_variance_scaled, Quantity::pre_ln_logit_variance_unscaled});
+}
+
+TEST(ScalingVarianceFindings, eachInitialisationsScaledVarianceIsDSigmaSquared) {
+  expect_means_near_closed_forms(check_ids::initialisation_variance, {Quantity::init_scaled_variance});
 }
 
 }  // namespace

@@ -30,6 +30,8 @@ inline constexpr std::string_view energy_ratio = "scaling-variance/energy-ratio"
 inline constexpr std::string_view token_recoverability = "scaling-variance/token-recoverability";
 inline constexpr std::string_view attention_logit_variance = "scaling-variance/attention-logit-variance";
 inline constexpr std::string_view tied_logit_variance = "scaling-variance/tied-logit-variance";
+inline constexpr std::string_view logit_decomposition = "scaling-variance/first-layer-logit-decomposition";
+inline constexpr std::string_view initialisation_variance = "scaling-variance/initialisation-variance";
 
 // add-vs-concat
 inline constexpr std::string_view construction = "add-vs-concat/construction";
@@ -37,6 +39,7 @@ inline constexpr std::string_view linearity = "add-vs-concat/linearity";
 inline constexpr std::string_view strictness = "add-vs-concat/strictness";
 inline constexpr std::string_view near_orthogonality = "add-vs-concat/near-orthogonality";
 inline constexpr std::string_view column_energy = "add-vs-concat/column-energy";
+inline constexpr std::string_view encoding_subspace = "add-vs-concat/encoding-subspace";
 
 // conformance: one sweep per format, then the two that span positions
 inline constexpr std::string_view conformance_float64 = "conformance/float64";
@@ -65,11 +68,14 @@ inline constexpr std::array all = {
     token_recoverability,
     attention_logit_variance,
     tied_logit_variance,
+    logit_decomposition,
+    initialisation_variance,
     construction,
     linearity,
     strictness,
     near_orthogonality,
     column_energy,
+    encoding_subspace,
     conformance_float64,
     conformance_float32,
     conformance_float16,
