@@ -29,9 +29,9 @@ const properties::Statistic* FindingBuilder::missing(const CheckResult& check, c
                                      " would drop the number");
 }
 
-double FindingBuilder::record(const CheckResult& check, const properties::Statistic& statistic,
-                              const std::string& label) {
-  std::string value = significant(statistic.value, 6);
+const properties::Statistic* FindingBuilder::record(const CheckResult& check, const properties::Statistic& statistic,
+                                                    const std::string& label) {
+  std::string value = value_cell_text(statistic);
   if (statistic.lower_bound || statistic.upper_bound) {
     value += within_bounds(statistic) ? " (within " : " (OUTSIDE ";
     value += bounds_text(statistic) + ")";
@@ -39,17 +39,23 @@ double FindingBuilder::record(const CheckResult& check, const properties::Statis
   if (check.outcome.verdict == properties::Verdict::failed) value += " (check failed)";
   evidence(label, value, check.id + ": " + statistic.name);
   last_key_ = statistic.key;
-  return statistic.value;
+  return &statistic;
+}
+
+const properties::Statistic* FindingBuilder::use_statistic(std::string_view check_id,
+                                                           const properties::StatisticKey& key,
+                                                           const std::string& label) {
+  const CheckResult* check = measured(check_id);
+  if (check == nullptr) return nullptr;
+  const properties::Statistic* found = properties::find_statistic(check->outcome, key);
+  if (found == nullptr) found = missing(*check, properties::to_string(key));
+  return found == nullptr ? nullptr : record(*check, *found, label);
 }
 
 std::optional<double> FindingBuilder::use(std::string_view check_id, const properties::StatisticKey& key,
                                           const std::string& label) {
-  const CheckResult* check = measured(check_id);
-  if (check == nullptr) return std::nullopt;
-  const properties::Statistic* found = properties::find_statistic(check->outcome, key);
-  if (found == nullptr) found = missing(*check, properties::to_string(key));
-  if (found == nullptr) return std::nullopt;
-  return record(*check, *found, label);
+  const properties::Statistic* found = use_statistic(check_id, key, label);
+  return found == nullptr ? std::nullopt : std::optional<double>(found->value);
 }
 
 std::optional<double> FindingBuilder::use_widest(std::string_view check_id, properties::Quantity quantity,
@@ -65,7 +71,7 @@ std::optional<double> FindingBuilder::use_widest(std::string_view check_id, prop
     widest = missing(*check, properties::to_string(properties::per_format(quantity, format)) + " at any width");
   }
   if (widest == nullptr) return std::nullopt;
-  return record(*check, *widest, label);
+  return record(*check, *widest, label)->value;
 }
 
 void FindingBuilder::evidence(std::string label, std::string value, std::string source) {

@@ -21,6 +21,9 @@ class FindingBuilder {
   // yielding `key` throws properties::MissingStatistic: a renamed or dropped
   // statistic fails the report and its tests instead of vanishing from it.
   std::optional<double> use(std::string_view check_id, const properties::StatisticKey& key, const std::string& label);
+  // As use(), the whole statistic (its spread and closed form too); null where use() is absent.
+  const properties::Statistic* use_statistic(std::string_view check_id, const properties::StatisticKey& key,
+                                             const std::string& label);
   // As use(), for the statistic of `quantity` in `format` at the largest
   // width d the check measured it at (a sweep over d).
   std::optional<double> use_widest(std::string_view check_id, properties::Quantity quantity, FormatId format,
@@ -53,7 +56,8 @@ class FindingBuilder {
   const CheckResult* measured(std::string_view check_id) const;
   // Null for a failed check; throws MissingStatistic for one that held or observed.
   const properties::Statistic* missing(const CheckResult& check, const std::string& what) const;
-  double record(const CheckResult& check, const properties::Statistic& statistic, const std::string& label);
+  const properties::Statistic* record(const CheckResult& check, const properties::Statistic& statistic,
+                                      const std::string& label);
 
   properties::StatisticKey last_key_;
 };

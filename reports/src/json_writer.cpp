@@ -174,6 +174,10 @@ Json finding_json(const Finding& finding) {
           {"answer", texts(finding.answer)},
           {"supported", texts(finding.supported)},
           {"unsupported", texts(finding.unsupported)},
+          {"short_answer", text(finding.short_answer)},
+          {"key_figure", text(finding.key_figure)},
+          {"caveat", text(finding.caveat)},
+          {"figures", texts(finding.figures)},
           {"evidence", evidence}};
 }
 

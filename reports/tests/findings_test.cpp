@@ -34,6 +34,30 @@ properties::Statistic stat(Quantity quantity, double value, std::optional<double
           properties::per_format(quantity, format)};
 }
 
+// A mean over draws, as the observations file them.
+properties::Statistic drawn(Quantity quantity, std::int64_t dim, double mean, double sd, double closed_form) {
+  properties::Statistic s{"label", mean, {}, {}, "", properties::at_width(quantity, FormatId::float32, dim)};
+  s.spread = properties::Spread{sd, 30};
+  s.closed_form = closed_form;
+  return s;
+}
+
+std::vector<properties::Statistic> decomposition() {
+  std::vector<properties::Statistic> all;
+  for (std::int64_t d : {64, 512, 4096}) {
+    all.push_back(drawn(Quantity::first_layer_logit_variance_scaled, d, 2.21, 0.31, 2.25));
+    all.push_back(drawn(Quantity::first_layer_logit_variance_unscaled, d, 0.252, 0.03, 0.252));
+    all.push_back(drawn(Quantity::first_layer_both_over_neither, d, 0.1432, 0.0201, 0.1397));
+    all.push_back(drawn(Quantity::token_token_share_scaled, d, 0.44, 0.03, 0.444));
+    all.push_back(drawn(Quantity::cross_share_scaled, d, 0.45, 0.02, 0.444));
+    all.push_back(drawn(Quantity::position_position_share_scaled, d, 0.11, 0.02, 0.111));
+    all.push_back(drawn(Quantity::position_position_share_unscaled, d, 0.992, 0.001, 0.992));
+    all.push_back(drawn(Quantity::pre_ln_logit_variance_scaled, d, 1.01, 0.1, 1.0));
+    all.push_back(drawn(Quantity::pre_ln_logit_variance_unscaled, d, 0.99, 0.1, 1.0));
+  }
+  return all;
+}
+
 Report measured_report() {
   using properties::Family;
   Report report;
@@ -48,12 +72,15 @@ Report measured_report() {
       check_with(std::string(ids::token_recoverability), Family::scaling_variance,
                  {stat(Quantity::recovered_position_unknown_unscaled, 0.0625),
                   stat(Quantity::recovered_position_unknown_scaled, 1.0, 1.0, 1.0),
+                  stat(Quantity::recovered_position_known_unscaled, 1.0),
                   stat(Quantity::recovered_position_unknown_unscaled, 0.0547, {}, {}, FormatId::bfloat16),
                   stat(Quantity::rounding_loss_unscaled, 0.0921, {}, {}, FormatId::bfloat16)}),
       check_with(std::string(ids::attention_logit_variance), Family::scaling_variance,
                  {unit, stat(Quantity::input_variance_scaled, 1.503), stat(Quantity::input_variance_unscaled, 0.5021),
                   stat(Quantity::logit_variance_both_scales, 2.251),
                   stat(Quantity::logit_variance_neither_scale, 16.13), stat(Quantity::both_over_neither, 0.1396)}),
+      check_with(std::string(ids::logit_decomposition), Family::scaling_variance, decomposition(),
+                 properties::Verdict::info),
       check_with(std::string(ids::construction), Family::add_vs_concat, {}, properties::Verdict::failed),
   };
   return report;
@@ -95,7 +122,8 @@ TEST(Findings, theScaleFindingQuotesThisRunsNumbers) {
 TEST(Findings, theAttentionFindingSaysTheScalesDoNotCancel) {
   const std::string text = all_text(write_findings(measured_report(), FigureData{})[1]);
   EXPECT_EQ(text.find("No."), text.find("No. The two"));
-  EXPECT_NE(text.find("0.1396"), std::string::npos) << text;
+  // The quotient over draws, with its spread, its count and its closed form.
+  EXPECT_NE(text.find("0.143 \u00b1 0.02 over 30 draws (closed form 0.14)"), std::string::npos) << text;
   EXPECT_NE(text.find("2.83"), std::string::npos) << text;  // d_k^(1/4) for d_k = 64
 }
 
@@ -108,7 +136,7 @@ TEST(Findings, aFailedCheckIsNamedInTheAnswer) {
 TEST(Findings, missingMeasurementsAreSaidToBeMissing) {
   const std::vector<Finding> findings = write_findings(Report{}, FigureData{});
   EXPECT_NE(all_text(findings[0]).find("scaling-variance/token-recoverability did not run"), std::string::npos);
-  EXPECT_NE(all_text(findings[1]).find("scaling-variance/attention-logit-variance did not run"), std::string::npos);
+  EXPECT_NE(all_text(findings[1]).find(std::string(ids::logit_decomposition) + " did not run"), std::string::npos);
   EXPECT_NE(all_text(findings[2]).find("No add-vs-concat check ran"), std::string::npos);
   for (const Finding& finding : findings) EXPECT_TRUE(finding.evidence.empty()) << finding.id;
 }
@@ -165,6 +193,17 @@ TEST(Findings, aFailedCheckWithoutTheStatisticIsNoCrash) {
   }
   const std::string text = all_text(write_findings(report, FigureData{})[0]);
   EXPECT_NE(text.find("Token recoverability was not measured"), std::string::npos) << text;
+}
+
+// Issue 13: the brief answers come from the same statistics the findings
+// print, with their uncertainty; a finding with nothing measured has none.
+TEST(Findings, theBriefAnswerCarriesTheKeyFigureWithItsSpread) {
+  const std::vector<Finding> findings = write_findings(measured_report(), FigureData{});
+  EXPECT_NE(findings[1].short_answer.find("No."), std::string::npos) << findings[1].short_answer;
+  EXPECT_NE(findings[1].key_figure.find("0.143 \u00b1 0.02 over 30 draws"), std::string::npos)
+      << findings[1].key_figure;
+  EXPECT_FALSE(findings[1].caveat.empty());
+  for (const Finding& finding : write_findings(Report{}, FigureData{})) EXPECT_TRUE(finding.short_answer.empty());
 }
 
 }  // namespace
