@@ -40,7 +40,6 @@ void write_check_report(const std::filesystem::path& directory, const std::strin
   settings.mode = reports::RunMode::quick;
   settings.command = "pecheck validate";
   settings.reproduce = reproduce;
-  settings.budget_kind = "third-party";
   settings.figures = false;  // the figures sweep pecheck's own implementation, not a file
   std::vector<reports::CheckResult> outcomes = reports::run_checks(*subject, checks, reports::run_config(settings));
   // A failed property replays on the file, not on `pecheck check`'s built-in

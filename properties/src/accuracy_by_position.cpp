@@ -89,7 +89,7 @@ Outcome run_accuracy_by_position(const Subject& subject, const RunConfig& config
       // A third-party entry beyond the ULP budget may still be within the
       // float64-angle bound (angle_allowance.hpp), as in conformance/<format>.
       const Float64AngleAllowance allowance(target.convention, target.dim, format);
-      const bool third_party = budget.subject == "third-party";
+      const bool third_party = budget.kind == BudgetKind::third_party;
       Measurement m;
       for (std::size_t i = 0; i < starts.size(); ++i) {
         const TableRequest block{rows, target.dim, starts[i]};

@@ -10,12 +10,13 @@
 #include <vector>
 
 #include "add_vs_concat_checks.hpp"
+#include "check_support.hpp"
+#include "pecheck/properties/check_ids.hpp"
 #include "pecheck/properties/exact_arithmetic.hpp"
 #include "pecheck/properties/generators.hpp"
 #include "pecheck/properties/property_runner.hpp"
 #include "pecheck/properties/registry.hpp"
 #include "pecheck/properties/tail_bounds.hpp"
-#include "check_support.hpp"
 #include "scaling_support.hpp"
 
 namespace pecheck::properties {
@@ -55,7 +56,7 @@ Table negative_zero_pad(const Table& table, std::int64_t left, std::int64_t righ
 
 // ---- the construction -------------------------------------------------------
 
-constexpr const char* kConstructionId = "add-vs-concat/construction";
+constexpr std::string_view kConstructionId = check_ids::construction;
 
 // What "bit for bit" means here. The sum round(round(s [E, 0]) + [0, P]) puts
 // round(s E) + (+0) in the token columns and s (+0) + P = (+0) + P in the
@@ -70,7 +71,7 @@ Outcome run_construction(const Subject& subject, const RunConfig& config) {
   if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
   if (auto no_format = scaling_support::require_formats(subject, true)) return *no_format;
   const std::vector<FormatId> formats = scaling_support::formats_of(subject, true);
-  return run_property(kConstructionId, config, [&] {
+  return run_property(std::string(kConstructionId), config, [&] {
     const FormatId id = *rc::gen::elementOf(formats).as("format");
     const Format& format = format_of(id);
     const auto d_t = *rc::gen::inRange<std::int64_t>(1, 9).as("d_t");
@@ -124,7 +125,7 @@ Outcome run_construction(const Subject& subject, const RunConfig& config) {
 
 // ---- linearity --------------------------------------------------------------
 
-constexpr const char* kLinearityId = "add-vs-concat/linearity";
+constexpr std::string_view kLinearityId = check_ids::linearity;
 
 // Values of moderate size: products and sums of up to 32 of them stay far
 // from overflow in every format (|v| < 8, so |W x| sums stay below 2^11 < 65504),
@@ -157,7 +158,7 @@ Outcome run_linearity(const Subject& subject, const RunConfig& config) {
   if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
   if (auto no_format = scaling_support::require_formats(subject, true)) return *no_format;
   const std::vector<FormatId> formats = scaling_support::formats_of(subject, true);
-  return run_property(kLinearityId, config, [&] {
+  return run_property(std::string(kLinearityId), config, [&] {
     const FormatId id = *rc::gen::elementOf(formats).as("format");
     const Format& format = format_of(id);
     const auto d_t = *rc::gen::inRange<std::int64_t>(1, 17).as("d_t");
@@ -219,19 +220,24 @@ Outcome run_linearity(const Subject& subject, const RunConfig& config) {
 }  // namespace
 
 Check construction_check() {
-  return {kConstructionId, Family::add_vs_concat,
+  return {std::string(kConstructionId),
+          Family::add_vs_concat,
           "With zero-padded tables, add([s*E, 0], [0, P]) equals concat(s*E[t], P[p]) bit for bit in every format, "
           "except that a -0 of the concatenation is +0 in the sum (-0 + +0 = +0); padded with -0, the additive "
           "identity, they are equal bit for bit everywhere (NaN compared as NaN).",
-          "the report's question (c) (adding is a superset of concatenating)", CheckKind::property, run_construction};
+          "the report's question (c) (adding is a superset of concatenating)",
+          CheckKind::property,
+          run_construction};
 }
 
 Check linearity_check() {
-  return {kLinearityId, Family::add_vs_concat,
+  return {std::string(kLinearityId),
+          Family::add_vs_concat,
           "A linear layer cannot tell concatenation from a sum: W.concat(e, p) = W_e.e + W_p.p exactly, and "
           "within (gamma_n + gamma_{max(d_t,d_p)+1}) sum|W||x| + 4 n eta when both sides are evaluated in the format.",
           "the report's question (c); Higham, Accuracy and Stability of Numerical Algorithms, section 3.1",
-          CheckKind::property, run_linearity};
+          CheckKind::property,
+          run_linearity};
 }
 
 }  // namespace add_vs_concat
@@ -242,6 +248,7 @@ void register_add_vs_concat(Registry& registry) {
   registry.push_back(add_vs_concat::strictness_check());
   registry.push_back(add_vs_concat::near_orthogonality_check());
   registry.push_back(add_vs_concat::column_energy_check());
+  registry.push_back(add_vs_concat::subspace_check());
 }
 
 }  // namespace pecheck::properties

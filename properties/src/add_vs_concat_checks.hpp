@@ -12,5 +12,6 @@ Check linearity_check();            // add_vs_concat.cpp
 Check strictness_check();           // add_vs_concat_geometry.cpp
 Check near_orthogonality_check();   // add_vs_concat_geometry.cpp
 Check column_energy_check();        // add_vs_concat_columns.cpp
+Check subspace_check();             // add_vs_concat_subspace.cpp
 
 }  // namespace pecheck::properties::add_vs_concat

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "add_vs_concat_checks.hpp"
+#include "pecheck/properties/check_ids.hpp"
 #include "scaling_support.hpp"
 
 namespace pecheck::properties::add_vs_concat {
@@ -93,20 +94,25 @@ Outcome run_column_energy(const Subject& subject, const RunConfig& config) {
       if (c >= d - d / 4) last_quarter += measured;
     }
     outcome.cases += rows * d;
-    scaling_support::hold_within(outcome, f + ": largest deviation of a column's variance from the reference's", worst,
-                         {-tolerance, tolerance}, "column " + std::to_string(worst_column) +
-                                                      "; entries within 4 ulps at 1 (d = 512, positions 0..511)");
+    scaling_support::hold_within(
+        outcome, per_format(Quantity::column_variance_miss, id),
+        f + ": largest deviation of a column's variance from the reference's", worst, {-tolerance, tolerance},
+        "column " + std::to_string(worst_column) + "; entries within 4 ulps at 1 (d = 512, positions 0..511)");
     outcome.statistics.push_back(scaling_support::statistic(
+        per_format(Quantity::quiet_columns_scaled, id),
         f + ": columns the encoding hardly moves (variance < 1% of the scaled embedding's 1)",
         static_cast<double>(quiet_scaled), std::nullopt, std::nullopt,
         "of 512: there the token passes almost untouched, as in a concatenation"));
     outcome.statistics.push_back(scaling_support::statistic(
+        per_format(Quantity::quiet_columns_unscaled, id),
         f + ": columns the encoding hardly moves against an unscaled embedding (variance < 1% of 1/d)",
         static_cast<double>(quiet_unscaled), std::nullopt, std::nullopt, "of 512"));
-    outcome.statistics.push_back(scaling_support::statistic(f + ": share of the encoding's variance in the first quarter of columns",
-                                                    first_quarter / total));
-    outcome.statistics.push_back(scaling_support::statistic(f + ": share of the encoding's variance in the last quarter of columns",
-                                                    last_quarter / total));
+    outcome.statistics.push_back(scaling_support::statistic(
+        per_format(Quantity::first_quarter_share, id),
+        f + ": share of the encoding's variance in the first quarter of columns", first_quarter / total));
+    outcome.statistics.push_back(scaling_support::statistic(
+        per_format(Quantity::last_quarter_share, id),
+        f + ": share of the encoding's variance in the last quarter of columns", last_quarter / total));
     outcome.series.push_back(variance);
   }
   (void)config;
@@ -120,12 +126,14 @@ Outcome run_column_energy(const Subject& subject, const RunConfig& config) {
 }  // namespace
 
 Check column_energy_check() {
-  return {"add-vs-concat/column-energy", Family::add_vs_concat,
+  return {std::string(check_ids::column_energy),
+          Family::add_vs_concat,
           "Across positions 0..511 (d = 512) the encoding's variance per column matches the reference's within the "
           "entries' rounding, and sits in the fast first columns: the last columns vary by less than 1% of the "
           "scaled embedding's unit variance, carrying the token as a concatenation would.",
           "the report's question (c) (the first dimensions are distorted, the last hardly affected)",
-          CheckKind::measurement, run_column_energy};
+          CheckKind::measurement,
+          run_column_energy};
 }
 
 }  // namespace pecheck::properties::add_vs_concat

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "add_vs_concat_checks.hpp"
+#include "pecheck/properties/check_ids.hpp"
 #include "pecheck/properties/exact_arithmetic.hpp"
 #include "pecheck/properties/generators.hpp"
 #include "pecheck/properties/tail_bounds.hpp"
@@ -69,16 +70,18 @@ Outcome run_strictness(const Subject& subject, const RunConfig& config) {
     std::int64_t excluded = 0;
     for (std::int64_t d_t = 1; d_t < d; ++d_t) excluded += (r_t > d_t || r_p > d - d_t) ? 1 : 0;
     const std::string at = " (d = " + std::to_string(d) + ", " + std::to_string(count) + " tokens / positions)";
-    outcome.statistics.push_back(scaling_support::statistic(f + ": rank of token differences at a fixed position" + at,
-                                                    static_cast<double>(r_t), std::nullopt, std::nullopt,
-                                                    "a concatenation allows at most d_t"));
-    outcome.statistics.push_back(scaling_support::statistic(f + ": rank of position differences for a fixed token" + at,
-                                                    static_cast<double>(r_p), std::nullopt, std::nullopt,
-                                                    "a concatenation allows at most d_p; below d where the "
-                                                    "format rounds the slow columns to constants"));
-    scaling_support::hold_within(outcome, f + ": splits d = d_t + d_p (d_t, d_p >= 1) no concatenation reproduces" + at,
-                         static_cast<double>(excluded), {static_cast<double>(d - 1), static_cast<double>(d - 1)},
-                         "all d - 1 of them: r_T + r_P > d");
+    outcome.statistics.push_back(scaling_support::statistic(
+        at_width(Quantity::token_difference_rank, id, d), f + ": rank of token differences at a fixed position" + at,
+        static_cast<double>(r_t), std::nullopt, std::nullopt, "a concatenation allows at most d_t"));
+    outcome.statistics.push_back(scaling_support::statistic(at_width(Quantity::position_difference_rank, id, d),
+                                                            f + ": rank of position differences for a fixed token" + at,
+                                                            static_cast<double>(r_p), std::nullopt, std::nullopt,
+                                                            "a concatenation allows at most d_p; below d where the "
+                                                            "format rounds the slow columns to constants"));
+    scaling_support::hold_within(
+        outcome, at_width(Quantity::splits_excluded, id, d),
+        f + ": splits d = d_t + d_p (d_t, d_p >= 1) no concatenation reproduces" + at, static_cast<double>(excluded),
+        {static_cast<double>(d - 1), static_cast<double>(d - 1)}, "all d - 1 of them: r_T + r_P > d");
     outcome.cases += 2 * count;
   }
   if (outcome.verdict == Verdict::held) {
@@ -139,10 +142,13 @@ Outcome run_near_orthogonality(const Subject& subject, const RunConfig& config) 
       const double relative = (eps * smallest_norm + zeta) / std::max(smallest_norm - zeta, 1e-300) + 1e-12;
       const double bound =
           cosine_union_bound(static_cast<double>(d), static_cast<double>(vocab * positions), delta) + 2 * relative;
-      scaling_support::hold_within(outcome, f + ": largest |cos(s*E[t], PE[p])|, d = " + std::to_string(d), max_cos,
-                           {0.0, bound}, "128 x 128 pairs; bound sqrt(2 ln(2 pairs / delta) / d), false alarm < 1e-9");
-      outcome.statistics.push_back(scaling_support::statistic(f + ": RMS cos * sqrt(d), d = " + std::to_string(d), rms_scaled,
-                                                      std::nullopt, std::nullopt, "E cos^2 = 1/d exactly"));
+      scaling_support::hold_within(outcome, at_width(Quantity::largest_cosine, formats[k], d),
+                                   f + ": largest |cos(s*E[t], PE[p])|, d = " + std::to_string(d), max_cos,
+                                   {0.0, bound},
+                                   "128 x 128 pairs; bound sqrt(2 ln(2 pairs / delta) / d), false alarm < 1e-9");
+      outcome.statistics.push_back(scaling_support::statistic(
+          at_width(Quantity::rms_cosine_scaled, formats[k], d), f + ": RMS cos * sqrt(d), d = " + std::to_string(d),
+          rms_scaled, std::nullopt, std::nullopt, "E cos^2 = 1/d exactly"));
       largest.x.push_back(static_cast<double>(d));
       largest.y.push_back(max_cos);
       bound_series.x.push_back(static_cast<double>(d));
@@ -165,16 +171,18 @@ Outcome run_near_orthogonality(const Subject& subject, const RunConfig& config) 
 }  // namespace
 
 Check strictness_check() {
-  return {"add-vs-concat/strictness", Family::add_vs_concat,
+  return {std::string(check_ids::strictness),
+          Family::add_vs_concat,
           "For every split d = d_t + d_p the subject's sums s*E[t] + PE[p] are reproduced by no concatenation of "
           "that split, even after any linear map: their token and position differences have exact ranks with "
           "r_T + r_P > d, where a concatenation has r_T <= d_t and r_P <= d_p.",
-          "the report's question (c) (adding is a strict superset of concatenating)", CheckKind::measurement,
+          "the report's question (c) (adding is a strict superset of concatenating)",
+          CheckKind::measurement,
           run_strictness};
 }
 
 Check near_orthogonality_check() {
-  return {"add-vs-concat/near-orthogonality", Family::add_vs_concat,
+  return {std::string(check_ids::near_orthogonality), Family::add_vs_concat,
           "Random embeddings (sigma = d^-0.5, scaled by sqrt(d)) are nearly orthogonal to every encoding row: over "
           "128 x 128 pairs every |cos| stays below sqrt(2 ln(2 pairs / 1e-9) / d) (the spherical cap bound), "
           "with RMS cos = 1/sqrt(d).",

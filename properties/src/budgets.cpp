@@ -1,5 +1,8 @@
 #include "pecheck/properties/budgets.hpp"
 
+#include <stdexcept>
+#include <string>
+
 namespace pecheck::properties {
 
 namespace {
@@ -27,52 +30,73 @@ const std::vector<UlpBudget> budgets = {
     // 0.76 ULP, RMS 0.29. The fast path's own tests, searching whole columns
     // for the position closest to a zero of sin or cos, found 1.79 ULP there
     // (sincos_turns.cpp). The budget is the kernel's derived 2 ULP.
-    {"fast", FormatId::float64, fast_float64_ulp,
-     "derived in sincos_turns.cpp as 2 ULP away from the zeros of sin and cos; measured at most 0.76 ULP over 12.8 million "
+    {BudgetKind::fast, FormatId::float64, fast_float64_ulp,
+     "derived in sincos_turns.cpp as 2 ULP away from the zeros of sin and cos; measured at most 0.76 ULP over 12.8 "
+     "million "
      "sampled entries and 1.79 ULP at the closest zero found"},
     // sincos_turns.cpp derives 0.5 + 2^-20 ULP for float32 (one rounding of a
     // double within 2^-20 float32 ulp of the exact value) except within
     // 2^-33.9 turns of a zero, and 1 ULP down to 2^-52.9 turns; the budget is
     // the whole ULP that fast_encoding.hpp promises. Measured: at most 0.5 ULP
     // over the same 12.8 million entries.
-    {"fast", FormatId::float32, 1.0,
+    {BudgetKind::fast, FormatId::float32, 1.0,
      "derived in sincos_turns.cpp: one rounding of an accurate double, 0.5 + 2^-20 ULP away from zeros, within 1 ULP"},
-    {"fast", FormatId::float16, rounded_once_from_double(11),
+    {BudgetKind::fast, FormatId::float16, rounded_once_from_double(11),
      "derived: one rounding of a double within the 2 ULP float64 budget gives at most 0.5 + 2^-40 ULP in float16"},
-    {"fast", FormatId::bfloat16, rounded_once_from_double(8),
+    {BudgetKind::fast, FormatId::bfloat16, rounded_once_from_double(8),
      "derived: one rounding of a double within the 2 ULP float64 budget gives at most 0.5 + 2^-43 ULP in bfloat16"},
     // The reference rounds the exact value once (Ziv's strategy).
-    {"reference", FormatId::float64, 0.5, "correctly rounded: Ziv's strategy rounds the exact value once"},
-    {"reference", FormatId::float32, 0.5, "correctly rounded: Ziv's strategy rounds the exact value once"},
-    {"reference", FormatId::float16, 0.5, "correctly rounded: Ziv's strategy rounds the exact value once"},
-    {"reference", FormatId::bfloat16, 0.5, "correctly rounded: Ziv's strategy rounds the exact value once"},
+    {BudgetKind::reference, FormatId::float64, 0.5, "correctly rounded: Ziv's strategy rounds the exact value once"},
+    {BudgetKind::reference, FormatId::float32, 0.5, "correctly rounded: Ziv's strategy rounds the exact value once"},
+    {BudgetKind::reference, FormatId::float16, 0.5, "correctly rounded: Ziv's strategy rounds the exact value once"},
+    {BudgetKind::reference, FormatId::bfloat16, 0.5, "correctly rounded: Ziv's strategy rounds the exact value once"},
     // Anyone else: what a careful implementation reaches with a good libm
     // (CONVENTIONS.md: glibc sinf 0.56 ULP, CUDA sinf 2 ULP documented).
     // An entry beyond these still passes when it is within the float64-angle
     // bound (angle_allowance.hpp): the error of an ordinary float64
     // computation, which rounds the angle p * w before sin or cos.
-    {"third-party", FormatId::float64, 2.0,
+    {BudgetKind::third_party, FormatId::float64, 2.0,
      "an exactly reduced angle and a libm sin/cos within 2 ULP (glibc's are within 1)"},
-    {"third-party", FormatId::float32, 2.0, "CUDA's documented 2 ULP for sinf/cosf, the loosest common libm in CONVENTIONS.md"},
+    {BudgetKind::third_party, FormatId::float32, 2.0,
+     "CUDA's documented 2 ULP for sinf/cosf, the loosest common libm in CONVENTIONS.md"},
     // A float32 value within 2 float32 ulps rounded to float16 is within
     // 0.5 + 2 x 2 x 2^-13 ULP (the argument above with q = 11, 24): 1 ULP
     // leaves room for one more rounding.
-    {"third-party", FormatId::float16, 1.0, "a float32 value within 2 ULP rounded once to float16 is within 0.5 + 2^-11 ULP; 1 ULP allows one more rounding"},
-    {"third-party", FormatId::bfloat16, 1.0, "a float32 value within 2 ULP rounded once to bfloat16 is within 0.5 + 2^-14 ULP; 1 ULP allows one more rounding"},
+    {BudgetKind::third_party, FormatId::float16, 1.0,
+     "a float32 value within 2 ULP rounded once to float16 is within 0.5 + 2^-11 ULP; 1 ULP allows one more rounding"},
+    {BudgetKind::third_party, FormatId::bfloat16, 1.0,
+     "a float32 value within 2 ULP rounded once to bfloat16 is within 0.5 + 2^-14 ULP; 1 ULP allows one more rounding"},
 };
 
 }  // namespace
 
 const std::vector<UlpBudget>& ulp_budgets() { return budgets; }
 
-const UlpBudget& ulp_budget(std::string_view subject, FormatId format) {
-  for (const UlpBudget& budget : budgets) {
-    if (budget.subject == subject && budget.format == format) return budget;
+BudgetKind budget_kind_of(std::string_view subject_name) {
+  if (subject_name == "fast") return BudgetKind::fast;
+  if (subject_name == "reference") return BudgetKind::reference;
+  return BudgetKind::third_party;
+}
+
+std::string_view to_string(BudgetKind kind) {
+  switch (kind) {
+    case BudgetKind::fast:
+      return "fast";
+    case BudgetKind::reference:
+      return "reference";
+    case BudgetKind::third_party:
+      return "third-party";
   }
+  return "?";
+}
+
+const UlpBudget& ulp_budget(BudgetKind kind, FormatId format) {
   for (const UlpBudget& budget : budgets) {
-    if (budget.subject == "third-party" && budget.format == format) return budget;
+    if (budget.kind == kind && budget.format == format) return budget;
   }
-  return budgets.back();  // unreachable: every format has a third-party budget
+  // Unreachable: the table has every kind in every format (budgets_test holds it).
+  throw std::logic_error("no ULP budget for " + std::string(to_string(kind)) + " " +
+                         std::string(format_of(format).name));
 }
 
 }  // namespace pecheck::properties

@@ -100,7 +100,9 @@ std::string formats_text(const SubjectCapabilities& capabilities) {
   return text.empty() ? "no format" : text;
 }
 
-const UlpBudget& budget_for(const Subject& subject, FormatId format) { return ulp_budget(subject.name(), format); }
+const UlpBudget& budget_for(const Subject& subject, FormatId format) {
+  return ulp_budget(budget_kind_of(subject.name()), format);
+}
 
 double value_error_bound(FormatId format, double ulps) {
   return ulps * std::ldexp(1.0, 1 - format_of(format).precision);
@@ -110,7 +112,7 @@ EntryErrorBound::EntryErrorBound(const Subject& subject, const Convention& conve
                                  FormatId format) {
   const UlpBudget& budget = budget_for(subject, format);
   ulp_bound_ = value_error_bound(format, budget.max_ulp);
-  if (budget.subject == "third-party") allowance_.emplace(convention, dim, format);
+  if (budget.kind == BudgetKind::third_party) allowance_.emplace(convention, dim, format);
 }
 
 double EntryErrorBound::up_to_row(std::int64_t last_row) const {

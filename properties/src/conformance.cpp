@@ -6,8 +6,9 @@
 #include <sstream>
 
 #include "check_support.hpp"
-#include "pecheck/properties/accuracy_by_position.hpp"
 #include "pecheck/properties/accuracy.hpp"
+#include "pecheck/properties/accuracy_by_position.hpp"
+#include "pecheck/properties/check_ids.hpp"
 #include "pecheck/properties/generators.hpp"
 #include "pecheck/properties/property_runner.hpp"
 #include "pecheck/properties/registry.hpp"
@@ -18,7 +19,7 @@ namespace pecheck::properties {
 
 namespace {
 
-constexpr const char* any_position_id = "conformance/any-position";
+constexpr std::string_view any_position_id = check_ids::any_position;
 
 // The sweep: presets at a width (quick: 64; default: 512; full: four widths
 // with an odd one), blocks of rows from sweep_blocks. The default costs about
@@ -34,7 +35,7 @@ Outcome sweep_format(const Subject& subject, const RunConfig& config, FormatId f
                                                        : std::vector<std::int64_t>{512};
   const std::int64_t rows_per_block = config.quick ? 2 : config.full ? 8 : 4;
   const UlpBudget& budget = support::budget_for(subject, format);
-  const bool third_party = budget.subject == "third-party";
+  const bool third_party = budget.kind == BudgetKind::third_party;
   Measurement total;
   for (const support::ConventionWidth& target : support::sweep_targets(capabilities, dims)) {
     const support::RowRange range = support::servable_rows(capabilities, target.convention);
@@ -65,10 +66,10 @@ Outcome any_position(const Subject& subject, const RunConfig& config) {
   const SubjectCapabilities capabilities = subject.capabilities();
   // A third-party entry beyond the ULP budget may still be within the
   // float64-angle bound (angle_allowance.hpp).
-  const bool third_party = support::budget_for(subject, FormatId::float64).subject == "third-party";
+  const bool third_party = support::budget_for(subject, FormatId::float64).kind == BudgetKind::third_party;
   double worst_ratio = 0.0;  // among the entries the bound does not admit
   std::string worst_where;
-  Outcome outcome = run_property(any_position_id, config, [&] {
+  Outcome outcome = run_property(std::string(any_position_id), config, [&] {
     const EncodingCase c = *gen::case_for(capabilities, CaseLimits{1024, 16, 4096, true}).as("case");
     RC_TAG(std::string(format_of(c.format).name));
     RC_CLASSIFY(position_of_row(c.convention, c.request.row_offset) >= (std::int64_t{1} << 20), "positions past 2^20");
@@ -100,7 +101,8 @@ Outcome any_position(const Subject& subject, const RunConfig& config) {
           message << "a " << to_string(error.mismatch) << " mismatch";
         } else {
           message << error.ulps << " ULP, beyond the budget of " << budget;
-          if (allowance) message << " and beyond the float64-angle bound (abs error " << abs_error << ", bound " << bound << ")";
+          if (allowance)
+            message << " and beyond the float64-angle bound (abs error " << abs_error << ", bound " << bound << ")";
         }
         std::ostringstream shown;
         showValue(c, shown);
@@ -111,7 +113,8 @@ Outcome any_position(const Subject& subject, const RunConfig& config) {
   });
   outcome.statistics.push_back({"largest ULP error / budget", worst_ratio, std::nullopt, 1.0,
                                 (worst_where.empty() ? std::string() : "at " + worst_where) +
-                                    (third_party ? " (entries within the float64-angle bound left out)" : "")});
+                                    (third_party ? " (entries within the float64-angle bound left out)" : ""),
+                                key_of(Quantity::ulp_error_over_budget)});
   return outcome;
 }
 
@@ -129,13 +132,12 @@ void register_conformance(Registry& registry) {
       "the design's accuracy contract: correctly rounded reference by Ziv's strategy, ULP error SLEEF-style; "
       "CONVENTIONS.md accuracy figures";
   for (FormatId format : {FormatId::float64, FormatId::float32, FormatId::float16, FormatId::bfloat16}) {
-    registry.push_back(Check{"conformance/" + std::string(format_of(format).name), Family::conformance,
-                             sweep_claim(format), source, CheckKind::measurement,
-                             [format](const Subject& subject, const RunConfig& config) {
+    registry.push_back(Check{std::string(check_ids::conformance(format)), Family::conformance, sweep_claim(format),
+                             source, CheckKind::measurement, [format](const Subject& subject, const RunConfig& config) {
                                return sweep_format(subject, config, format);
                              }});
   }
-  registry.push_back(Check{any_position_id, Family::conformance,
+  registry.push_back(Check{std::string(any_position_id), Family::conformance,
                            "For any convention, width, format and rows at any position below 2^24, every entry is "
                            "within the subject's ULP budget of the correctly rounded value (a third-party entry: or "
                            "within the float64-angle bound of an ordinary float64 computation).",

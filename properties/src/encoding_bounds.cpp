@@ -8,9 +8,9 @@ namespace pecheck::properties {
 
 void register_encoding_bounds(Registry& registry) {
   using namespace encoding;
-  const auto add = [&registry](const char* id, std::string claim, std::string source, CheckKind kind,
+  const auto add = [&registry](std::string_view id, std::string claim, std::string source, CheckKind kind,
                                Outcome (*run)(const Subject&, const RunConfig&)) {
-    registry.push_back(Check{id, Family::encoding_bounds, std::move(claim), std::move(source), kind, run});
+    registry.push_back(Check{std::string(id), Family::encoding_bounds, std::move(claim), std::move(source), kind, run});
   };
   add(unit_interval_id, "Every value of the encoding table lies in [-1, 1]: no NaN, no infinity.",
       "Vaswani et al. 2017, section 3.5 (every entry is a sine or a cosine); CONVENTIONS.md fault 8",

@@ -3,18 +3,19 @@
 #pragma once
 
 #include "pecheck/properties/check.hpp"
+#include "pecheck/properties/check_ids.hpp"
 
 namespace pecheck::properties::encoding {
 
-inline constexpr const char* unit_interval_id = "encoding-bounds/unit-interval";
-inline constexpr const char* pythagorean_id = "encoding-bounds/pythagorean-identity";
-inline constexpr const char* squared_norm_id = "encoding-bounds/squared-norm";
-inline constexpr const char* origin_id = "encoding-bounds/origin";
-inline constexpr const char* zero_rows_id = "encoding-bounds/zero-rows";
-inline constexpr const char* relative_position_id = "encoding-bounds/relative-position";
-inline constexpr const char* frequency_ladder_id = "encoding-bounds/frequency-ladder";
-inline constexpr const char* distinct_positions_id = "encoding-bounds/distinct-positions";
-inline constexpr const char* slow_columns_id = "encoding-bounds/slow-columns";
+inline constexpr std::string_view unit_interval_id = check_ids::unit_interval;
+inline constexpr std::string_view pythagorean_id = check_ids::pythagorean_identity;
+inline constexpr std::string_view squared_norm_id = check_ids::squared_norm;
+inline constexpr std::string_view origin_id = check_ids::origin;
+inline constexpr std::string_view zero_rows_id = check_ids::zero_rows;
+inline constexpr std::string_view relative_position_id = check_ids::relative_position;
+inline constexpr std::string_view frequency_ladder_id = check_ids::frequency_ladder;
+inline constexpr std::string_view distinct_positions_id = check_ids::distinct_positions;
+inline constexpr std::string_view slow_columns_id = check_ids::slow_columns;
 
 Outcome unit_interval(const Subject& subject, const RunConfig& config);
 Outcome pythagorean_identity(const Subject& subject, const RunConfig& config);

@@ -98,7 +98,12 @@ Outcome distinct_positions(const Subject& subject, const RunConfig& config) {
                 [](const auto& a, const auto& b) { return a.second != b.second ? a.second < b.second : a.first < b.first; });
       const std::string where = target.convention.name + ", d = " + std::to_string(target.dim) + ", " +
                                 std::string(format_of(format).name);
-      Statistic first_collision{"first collision: " + where, 0.0, std::nullopt, std::nullopt, ""};
+      Statistic first_collision{"first collision: " + where,
+                                0.0,
+                                std::nullopt,
+                                std::nullopt,
+                                "",
+                                {Quantity::first_collision, format, target.dim, 0, target.convention.name}};
       if (collisions.empty()) {
         first_collision.value = static_cast<double>(position_of_row(target.convention, request.row_offset + table.rows));
         first_collision.note = "no two of the " + std::to_string(table.rows) + " rows from " +
@@ -247,11 +252,14 @@ Outcome slow_columns(const Subject& subject, const RunConfig& config) {
           failures.push_back(message.str());
         }
       }
-      outcome.statistics.push_back(
-          {std::string(f.name) + " constant columns over rows [" + std::to_string(request.row_offset) + ", " +
-               std::to_string(request.row_offset + windows[w]) + ")",
-           static_cast<double>(constant), std::nullopt, std::nullopt,
-           "of " + std::to_string(d) + " columns, " + convention.name});
+      outcome.statistics.push_back({std::string(f.name) + " constant columns over rows [" +
+                                        std::to_string(request.row_offset) + ", " +
+                                        std::to_string(request.row_offset + windows[w]) + ")",
+                                    static_cast<double>(constant),
+                                    std::nullopt,
+                                    std::nullopt,
+                                    "of " + std::to_string(d) + " columns, " + convention.name,
+                                    {Quantity::constant_columns, format, d, windows[w], convention.name}});
     }
   }
   if (outcome.statistics.empty()) return support::not_applicable("the subject offers none of the formats");

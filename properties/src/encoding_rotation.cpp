@@ -81,7 +81,7 @@ Outcome relative_position(const Subject& subject, const RunConfig& config) {
   const SubjectCapabilities capabilities = subject.capabilities();
   double closest = 0.0;
   std::string closest_where;
-  Outcome outcome = run_property(relative_position_id, config, [&] {
+  Outcome outcome = run_property(std::string(relative_position_id), config, [&] {
     EncodingCase c = *gen::case_for(capabilities, CaseLimits{4096, 1, 4096, false}).as("case");
     const support::RowRange range = support::servable_rows(capabilities, c.convention);
     if (range.end - range.begin < 2) return;  // no two rows to compare
@@ -153,7 +153,8 @@ Outcome relative_position(const Subject& subject, const RunConfig& config) {
     }
   });
   outcome.statistics.push_back({"largest rotation miss / bound", closest, std::nullopt, 1.0,
-                                closest_where.empty() ? "" : "closest at " + closest_where});
+                                closest_where.empty() ? "" : "closest at " + closest_where,
+                                key_of(Quantity::rotation_miss_ratio)});
   return outcome;
 }
 
@@ -161,7 +162,7 @@ Outcome frequency_ladder(const Subject& subject, const RunConfig& config) {
   const SubjectCapabilities capabilities = subject.capabilities();
   double worst_relative = 0.0;
   std::string worst_where;
-  Outcome outcome = run_property(frequency_ladder_id, config, [&] {
+  Outcome outcome = run_property(std::string(frequency_ladder_id), config, [&] {
     const EncodingCase c = *gen::case_for(capabilities, CaseLimits{4096, 1, 4096, false}).as("case");
     const std::vector<support::FrequencyPair> pairs = support::frequency_pairs(c.convention, c.request.dim);
     RC_CLASSIFY(pairs.empty(), "no frequency pair");
@@ -256,7 +257,8 @@ Outcome frequency_ladder(const Subject& subject, const RunConfig& config) {
     }
   });
   outcome.statistics.push_back({"largest |recovered / rule - 1| over every frequency", worst_relative, std::nullopt,
-                                std::nullopt, worst_where.empty() ? "" : "at " + worst_where});
+                                std::nullopt, worst_where.empty() ? "" : "at " + worst_where,
+                                key_of(Quantity::frequency_recovery_error)});
   return outcome;
 }
 

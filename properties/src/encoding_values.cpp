@@ -40,8 +40,9 @@ struct ClosestApproach {
       where = context;
     }
   }
-  void report(Outcome& outcome, const std::string& name) const {
-    outcome.statistics.push_back({name, ratio, std::nullopt, 1.0, where.empty() ? "" : "closest at " + where});
+  void report(Outcome& outcome, Quantity quantity, const std::string& name) const {
+    outcome.statistics.push_back(
+        {name, ratio, std::nullopt, 1.0, where.empty() ? "" : "closest at " + where, key_of(quantity)});
   }
 };
 
@@ -65,7 +66,7 @@ EncodingCase with_origin_row(EncodingCase c) {
 
 Outcome unit_interval(const Subject& subject, const RunConfig& config) {
   const SubjectCapabilities capabilities = subject.capabilities();
-  return run_property(unit_interval_id, config, [&] {
+  return run_property(std::string(unit_interval_id), config, [&] {
     const EncodingCase c = *gen::case_for(capabilities).as("case");
     RC_TAG(std::string(format_of(c.format).name));
     const Table table = support::fetch_table(subject, capabilities, c);
@@ -83,7 +84,7 @@ Outcome unit_interval(const Subject& subject, const RunConfig& config) {
 Outcome pythagorean_identity(const Subject& subject, const RunConfig& config) {
   const SubjectCapabilities capabilities = subject.capabilities();
   ClosestApproach closest;
-  Outcome outcome = run_property(pythagorean_id, config, [&] {
+  Outcome outcome = run_property(std::string(pythagorean_id), config, [&] {
     const EncodingCase c = *gen::case_for(capabilities).as("case");
     RC_TAG(std::string(format_of(c.format).name));
     const Table table = support::fetch_table(subject, capabilities, c);
@@ -120,21 +121,22 @@ Outcome pythagorean_identity(const Subject& subject, const RunConfig& config) {
       }
     }
   });
-  closest.report(outcome, "largest |sin^2 + cos^2 - 1| / bound");
+  closest.report(outcome, Quantity::pythagorean_miss_ratio, "largest |sin^2 + cos^2 - 1| / bound");
   return outcome;
 }
 
 Outcome squared_norm(const Subject& subject, const RunConfig& config) {
   const SubjectCapabilities capabilities = subject.capabilities();
   ClosestApproach closest;
-  Outcome outcome = run_property(squared_norm_id, config, [&] {
+  Outcome outcome = run_property(std::string(squared_norm_id), config, [&] {
     const EncodingCase c = *gen::case_for(capabilities).as("case");
     RC_TAG(std::string(format_of(c.format).name));
     const Table table = support::fetch_table(subject, capabilities, c);
     const std::vector<support::FrequencyPair> pairs = support::frequency_pairs(c.convention, c.request.dim);
     const std::vector<ColumnSpec> columns = column_layout(c.convention, c.request.dim);
     std::vector<bool> paired(static_cast<std::size_t>(c.request.dim), false);
-    for (const auto& pair : pairs) paired[static_cast<std::size_t>(pair.sin_column)] = paired[static_cast<std::size_t>(pair.cos_column)] = true;
+    for (const auto& pair : pairs)
+      paired[static_cast<std::size_t>(pair.sin_column)] = paired[static_cast<std::size_t>(pair.cos_column)] = true;
     std::vector<std::int64_t> unpaired;  // the extra sin column of an odd width
     std::int64_t zero_columns = 0;
     for (std::int64_t col = 0; col < c.request.dim; ++col) {
@@ -186,7 +188,7 @@ Outcome squared_norm(const Subject& subject, const RunConfig& config) {
       }
     }
   });
-  closest.report(outcome, "largest | ||PE||^2 - expected | / bound");
+  closest.report(outcome, Quantity::squared_norm_miss_ratio, "largest | ||PE||^2 - expected | / bound");
   return outcome;
 }
 
@@ -202,7 +204,7 @@ Outcome origin(const Subject& subject, const RunConfig& config) {
       return support::not_applicable("the subject holds no nonzero row for position 0");
     }
   }
-  return run_property(origin_id, config, [&] {
+  return run_property(std::string(origin_id), config, [&] {
     EncodingCase c = *gen::case_for(capabilities, CaseLimits{4096, 1, 4096, false}).as("case");
     if (fixed) {
       c.request.rows = 1;
@@ -230,7 +232,7 @@ Outcome origin(const Subject& subject, const RunConfig& config) {
 
 Outcome zero_rows(const Subject& subject, const RunConfig& config) {
   const SubjectCapabilities capabilities = subject.capabilities();
-  return run_property(zero_rows_id, config, [&] {
+  return run_property(std::string(zero_rows_id), config, [&] {
     EncodingCase c = *gen::case_for(capabilities, CaseLimits{4096, 16, 4096, true}).as("case");
     if (capabilities.any_convention && !capabilities.fixed_request) {
       // Give every case a zero row and ask for the rows that include it.

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "pecheck/properties/check_ids.hpp"
 #include "pecheck/properties/generators.hpp"
 #include "pecheck/properties/tail_bounds.hpp"
 #include "scaling_checks.hpp"
@@ -58,10 +59,12 @@ Outcome run_attention_logits(const Subject& subject, const RunConfig& config) {
   const double unit = dots.squaredNorm() / static_cast<double>(logits) / static_cast<double>(dk);
   const Eigen::VectorXd a = q.rowwise().squaredNorm() / static_cast<double>(dk);
   const Interval bound = unit_logit_interval(a, dk, false_alarm_probability);
-  scaling_support::hold_within(outcome, "Var(q.k / sqrt(d_k)), q and k with unit-variance components, d_k = 64", unit, bound,
-                       std::to_string(logits) + " logits; Laurent-Massart bound, false alarm < 1e-9");
-  scaling_support::hold_within(outcome, "Var(q.k) without 1/sqrt(d_k), same draws", unit * dk,
-                       {bound.lower * dk, bound.upper * dk}, "d_k = 64");
+  scaling_support::hold_within(outcome, key_of(Quantity::unit_logit_variance),
+                               "Var(q.k / sqrt(d_k)), q and k with unit-variance components, d_k = 64", unit, bound,
+                               std::to_string(logits) + " logits; Laurent-Massart bound, false alarm < 1e-9");
+  scaling_support::hold_within(outcome, key_of(Quantity::unit_logit_variance_undivided),
+                               "Var(q.k) without 1/sqrt(d_k), same draws", unit * dk,
+                               {bound.lower * dk, bound.upper * dk}, "d_k = 64");
   outcome.cases += logits;
 
   // (b) the first layer's logits from the subject's own input layer, with and
@@ -108,20 +111,28 @@ Outcome run_attention_logits(const Subject& subject, const RunConfig& config) {
     const double both = logit_variance(scaled, true);
     const double neither = logit_variance(unscaled, false);
     const double input_only = logit_variance(unscaled, true);
-    const auto add = [&](const std::string& name, double value, const std::string& note) {
-      outcome.statistics.push_back(scaling_support::statistic(f + ": " + name, value, std::nullopt, std::nullopt, note));
+    const auto add = [&](Quantity quantity, const std::string& name, double value, const std::string& note) {
+      outcome.statistics.push_back(scaling_support::statistic(per_format(quantity, id), f + ": " + name, value,
+                                                              std::nullopt, std::nullopt, note));
     };
-    add("component variance of x = s*E + PE, s = sqrt(d), d = 512", v_scaled, "1 + 1/2 (embedding + encoding)");
-    add("component variance of x = E + PE, no scale", v_unscaled, "1/d + 1/2: the encoding dominates");
-    add("first-layer logit variance, input scaled, / sqrt(d_k)", both, expected + format_number(e_scaled));
-    add("first-layer logit variance, input scaled, no / sqrt(d_k)", logit_variance(scaled, false),
-        expected + format_number(e_scaled * dk));
-    add("first-layer logit variance, input unscaled, / sqrt(d_k)", input_only, expected + format_number(e_unscaled));
-    add("first-layer logit variance, input unscaled, no / sqrt(d_k)", neither, expected + format_number(e_unscaled * dk));
-    add("factor the sqrt(d) input scale puts on the logit variance", both / input_only,
+    add(Quantity::input_variance_scaled, "component variance of x = s*E + PE, s = sqrt(d), d = 512", v_scaled,
+        "1 + 1/2 (embedding + encoding)");
+    add(Quantity::input_variance_unscaled, "component variance of x = E + PE, no scale", v_unscaled,
+        "1/d + 1/2: the encoding dominates");
+    add(Quantity::logit_variance_both_scales, "first-layer logit variance, input scaled, / sqrt(d_k)", both,
+        expected + format_number(e_scaled));
+    add(Quantity::logit_variance_input_scale_only, "first-layer logit variance, input scaled, no / sqrt(d_k)",
+        logit_variance(scaled, false), expected + format_number(e_scaled * dk));
+    add(Quantity::logit_variance_attention_scale_only, "first-layer logit variance, input unscaled, / sqrt(d_k)",
+        input_only, expected + format_number(e_unscaled));
+    add(Quantity::logit_variance_neither_scale, "first-layer logit variance, input unscaled, no / sqrt(d_k)", neither,
+        expected + format_number(e_unscaled * dk));
+    add(Quantity::input_scale_logit_factor, "factor the sqrt(d) input scale puts on the logit variance",
+        both / input_only,
         "expected " + format_number(e_scaled / e_unscaled) + ": set by d and the encoding, not by d_k");
-    add("factor 1/sqrt(d_k) puts on the logit variance", 1.0 / static_cast<double>(dk), "1/d_k = 1/64 exactly");
-    add("both scales / neither (1 if sqrt(d) cancelled 1/sqrt(d_k))", both / neither,
+    add(Quantity::attention_scale_logit_factor, "factor 1/sqrt(d_k) puts on the logit variance",
+        1.0 / static_cast<double>(dk), "1/d_k = 1/64 exactly");
+    add(Quantity::both_over_neither, "both scales / neither (1 if sqrt(d) cancelled 1/sqrt(d_k))", both / neither,
         "expected " + format_number(e_scaled / (e_unscaled * static_cast<double>(dk))));
     outcome.cases += tokens * (tokens - 1);
   }
@@ -179,23 +190,28 @@ Outcome run_tied_logits(const Subject& subject, const RunConfig& config) {
     const std::string f(format_of(formats[k]).name);
     const Table e = gen::gaussian_table(scaling_support::stream_seed(seed, 501 + k), vocab, d,
                                         1.0 / std::sqrt(static_cast<double>(d)), formats[k]);
-    scaling_support::hold_within(outcome, f + ": Var(h.E^T), tied logits, sigma = d^-0.5, |h|^2 = d", mean_logit_square(e, 1.0),
-                         tied_interval(e, h.norm(), 1.0, delta),
-                         std::to_string(vocab) + " logits, d = 128; false alarm < 1e-9");
+    scaling_support::hold_within(outcome, per_format(Quantity::tied_logit_variance, formats[k]),
+                                 f + ": Var(h.E^T), tied logits, sigma = d^-0.5, |h|^2 = d", mean_logit_square(e, 1.0),
+                                 tied_interval(e, h.norm(), 1.0, delta),
+                                 std::to_string(vocab) + " logits, d = 128; false alarm < 1e-9");
     outcome.cases += vocab;
   }
   // flax's choice, sigma = 1: logits of variance d unless divided by sqrt(d), which flax does.
   const Table flax = gen::gaussian_table(scaling_support::stream_seed(seed, 510), vocab, d, 1.0, FormatId::float32);
   const double flax_raw = mean_logit_square(flax, 1.0);
-  scaling_support::hold_within(outcome, "float32: Var(h.E^T) with sigma = 1 (flax init), no division", flax_raw,
-                       tied_interval(flax, h.norm(), static_cast<double>(d), delta), "d = 128");
-  outcome.statistics.push_back(scaling_support::statistic("float32: Var(h.E^T / sqrt(d)) with sigma = 1 (flax wmt)",
-                                                  flax_raw / static_cast<double>(d), std::nullopt, std::nullopt, "1"));
+  scaling_support::hold_within(outcome, per_format(Quantity::flax_logit_variance, FormatId::float32),
+                               "float32: Var(h.E^T) with sigma = 1 (flax init), no division", flax_raw,
+                               tied_interval(flax, h.norm(), static_cast<double>(d), delta), "d = 128");
+  outcome.statistics.push_back(
+      scaling_support::statistic(per_format(Quantity::flax_logit_variance_divided, FormatId::float32),
+                                 "float32: Var(h.E^T / sqrt(d)) with sigma = 1 (flax wmt)",
+                                 flax_raw / static_cast<double>(d), std::nullopt, std::nullopt, "1"));
   outcome.cases += vocab;
   if (subject.capabilities().embedding_operations) {
     for (FormatId id : formats) {
       const double s = subject.embedding_scale(d, id);
       outcome.statistics.push_back(scaling_support::statistic(
+          per_format(Quantity::tied_input_variance, id),
           std::string(format_of(id).name) + ": input variance with the same table, s^2 sigma^2 = s^2 / d",
           s * s / static_cast<double>(d), std::nullopt, std::nullopt,
           "1: sigma = d^-0.5 serves the output, sqrt(d) restores the input"));
@@ -211,7 +227,7 @@ Outcome run_tied_logits(const Subject& subject, const RunConfig& config) {
 }  // namespace
 
 Check attention_logit_check() {
-  return {"scaling-variance/attention-logit-variance", Family::scaling_variance,
+  return {std::string(check_ids::attention_logit_variance), Family::scaling_variance,
           "q.k / sqrt(d_k) has unit variance for unit-variance components (d_k without the division), and the "
           "sqrt(d) input scale does not cancel 1/sqrt(d_k): the first layer's logit variance with both scales, "
           "either and neither, from the subject's input layer.",
@@ -222,7 +238,7 @@ Check attention_logit_check() {
 }
 
 Check tied_logit_check() {
-  return {"scaling-variance/tied-logit-variance", Family::scaling_variance,
+  return {std::string(check_ids::tied_logit_variance), Family::scaling_variance,
           "Tied output logits h.E^T have unit variance for |h|^2 = d when sigma = d^-0.5 (and variance d when "
           "sigma = 1, as flax initialises, which divides the logits by sqrt(d)).",
           "Vaswani et al. 2017, section 3.4 (shared embedding and pre-softmax weights); CONVENTIONS.md, flax wmt",

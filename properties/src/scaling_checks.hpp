@@ -15,5 +15,7 @@ Check recoverability_check();         // scaling_recoverability.cpp
 Check attention_logit_check();        // scaling_attention.cpp
 Check tied_logit_check();             // scaling_attention.cpp
 Check scale_factor_check();           // scaling_scale_factor.cpp
+Check logit_decomposition_check();    // scaling_logit_decomposition.cpp
+Check initialisation_check();         // scaling_initialisation.cpp
 
 }  // namespace pecheck::properties::scaling

@@ -8,11 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "check_support.hpp"
+#include "pecheck/properties/check_ids.hpp"
 #include "pecheck/properties/generators.hpp"
 #include "pecheck/properties/property_runner.hpp"
 #include "pecheck/properties/tail_bounds.hpp"
 #include "scaling_checks.hpp"
-#include "check_support.hpp"
 #include "scaling_support.hpp"
 
 namespace pecheck::properties::scaling {
@@ -47,7 +48,7 @@ bool is_power_of_two(double x) {
 
 // ---- the property -----------------------------------------------------------
 
-constexpr const char* kMomentId = "scaling-variance/scaled-second-moment";
+constexpr std::string_view kMomentId = check_ids::scaled_second_moment;
 
 Outcome run_scaled_second_moment(const Subject& subject, const RunConfig& config) {
   if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
@@ -57,7 +58,7 @@ Outcome run_scaled_second_moment(const Subject& subject, const RunConfig& config
   const rc::Gen<std::int64_t> widths = rc::gen::weightedOneOf<std::int64_t>(
       {{1, rc::gen::map(rc::gen::inRange(0, 8), [](int k) { return std::int64_t{1} << (2 * k); })},
        {2, gen::uniform_in<std::int64_t>(1, max_dim + 1)}});
-  return run_property(kMomentId, config, [&] {
+  return run_property(std::string(kMomentId), config, [&] {
     const FormatId id = *rc::gen::elementOf(formats).as("format");
     const Format& format = format_of(id);
     const std::int64_t d = *widths.as("d");
@@ -180,18 +181,21 @@ Outcome run_sampled_variance(const Subject& subject, const RunConfig& config) {
     const std::string f(format.name);
     const ScaledDraw draw = draw_scaled(subject, scaling_support::stream_seed(seed, k), vocab, d, formats[k]);
     const double m2 = scaling_support::mean_square(table_doubles(draw.scaled));
-    scaling_support::hold_within(outcome, f + ": Var(s*E) per component, E ~ N(0, 1/d), s = sqrt(d), d = 512", m2,
-                         scaled_interval(format, draw.scale, count, delta),
-                         "second moment of " + std::to_string(count) +
-                             " components (mean known 0); the bound fails a correct subject < 1e-9 of runs");
+    scaling_support::hold_within(outcome, per_format(Quantity::scaled_component_variance, formats[k]),
+                                 f + ": Var(s*E) per component, E ~ N(0, 1/d), s = sqrt(d), d = 512", m2,
+                                 scaled_interval(format, draw.scale, count, delta),
+                                 "second moment of " + std::to_string(count) +
+                                     " components (mean known 0); the bound fails a correct subject < 1e-9 of runs");
     double mean = 0.0;
     for (double v : table_doubles(draw.scaled)) mean += v;
     mean /= static_cast<double>(count);
-    outcome.statistics.push_back(scaling_support::statistic(f + ": mean of s*E per component", mean, std::nullopt,
-                                                    std::nullopt, "0 in expectation"));
+    outcome.statistics.push_back(scaling_support::statistic(per_format(Quantity::scaled_component_mean, formats[k]),
+                                                            f + ": mean of s*E per component", mean, std::nullopt,
+                                                            std::nullopt, "0 in expectation"));
     const double m2_unscaled = scaling_support::mean_square(table_doubles(draw.embeddings));
-    scaling_support::hold_within(outcome, f + ": Var(E) per component without the scale", m2_unscaled,
-                         unscaled_interval(format, d, count, delta), "1/d = " + format_number(1.0 / d));
+    scaling_support::hold_within(outcome, per_format(Quantity::unscaled_component_variance, formats[k]),
+                                 f + ": Var(E) per component without the scale", m2_unscaled,
+                                 unscaled_interval(format, d, count, delta), "1/d = " + format_number(1.0 / d));
     outcome.cases += count;
   }
   if (outcome.verdict == Verdict::held) {
@@ -222,21 +226,24 @@ Outcome run_energy_ratio(const Subject& subject, const RunConfig& config) {
     const Table encoding = subject.encoding_table(scaling_support::paper_convention(), {positions, d, 0}, formats[k]);
     // mean ||PE(p)||^2 over the rows: d/2 for the paper's even d (one per sin/cos pair).
     const double encoding_energy = scaling_support::mean_square(table_doubles(encoding)) * static_cast<double>(d);
-    outcome.statistics.push_back(scaling_support::statistic(f + ": mean ||PE(p)||^2 over positions 0..511, d = 512",
-                                                    encoding_energy, std::nullopt, std::nullopt, "d/2 = 256 exactly"));
+    outcome.statistics.push_back(scaling_support::statistic(
+        per_format(Quantity::encoding_energy, formats[k]), f + ": mean ||PE(p)||^2 over positions 0..511, d = 512",
+        encoding_energy, std::nullopt, std::nullopt, "d/2 = 256 exactly"));
     // E||s e||^2 = d s^2 sigma^2 = d; the numerator is d times the mean square,
     // held to d times the per-component interval.
     const auto ratio_interval = [&](Interval per_component) {
       return Interval{per_component.lower * d / encoding_energy, per_component.upper * d / encoding_energy};
     };
     const double scaled_ratio = scaling_support::mean_square(table_doubles(draw.scaled)) * d / encoding_energy;
-    scaling_support::hold_within(outcome, f + ": energy ratio E||s*e||^2 / ||PE||^2 with s = sqrt(d)", scaled_ratio,
-                         ratio_interval(scaled_interval(format, draw.scale, count, delta)),
-                         "paper's choices: d / (d/2) = 2");
+    scaling_support::hold_within(outcome, per_format(Quantity::energy_ratio_scaled, formats[k]),
+                                 f + ": energy ratio E||s*e||^2 / ||PE||^2 with s = sqrt(d)", scaled_ratio,
+                                 ratio_interval(scaled_interval(format, draw.scale, count, delta)),
+                                 "paper's choices: d / (d/2) = 2");
     const double unscaled_ratio = scaling_support::mean_square(table_doubles(draw.embeddings)) * d / encoding_energy;
-    scaling_support::hold_within(outcome, f + ": energy ratio E||e||^2 / ||PE||^2 without the scale", unscaled_ratio,
-                         ratio_interval(unscaled_interval(format, d, count, delta)),
-                         "1 / (d/2) = 2/d = " + format_number(2.0 / d));
+    scaling_support::hold_within(outcome, per_format(Quantity::energy_ratio_unscaled, formats[k]),
+                                 f + ": energy ratio E||e||^2 / ||PE||^2 without the scale", unscaled_ratio,
+                                 ratio_interval(unscaled_interval(format, d, count, delta)),
+                                 "1 / (d/2) = 2/d = " + format_number(2.0 / d));
     outcome.cases += count;
   }
   if (outcome.verdict == Verdict::held) {
@@ -249,28 +256,34 @@ Outcome run_energy_ratio(const Subject& subject, const RunConfig& config) {
 }  // namespace
 
 Check scaled_second_moment_check() {
-  return {kMomentId, Family::scaling_variance,
+  return {std::string(kMomentId),
+          Family::scaling_variance,
           "For any embedding row e of format values the subject's s*e is the correctly rounded product in every "
           "component, so sum (s*e)^2 = s^2 sum e^2 within the factor (1 +- 2^-p)^2, exactly when d is a power of "
           "four (s = sqrt(d) a power of two).",
-          "Vaswani et al. 2017, section 3.4 (multiply the embedding weights by sqrt(d_model))", CheckKind::property,
+          "Vaswani et al. 2017, section 3.4 (multiply the embedding weights by sqrt(d_model))",
+          CheckKind::property,
           run_scaled_second_moment};
 }
 
 Check sampled_variance_check() {
-  return {"scaling-variance/unit-variance-sampled", Family::scaling_variance,
+  return {std::string(check_ids::unit_variance_sampled),
+          Family::scaling_variance,
           "With tensor2tensor/fairseq's initialisation sigma = d^-0.5 and the scale s = sqrt(d), the subject's s*E "
           "has unit variance per component in every format (Laurent-Massart chi-square bound, false alarm < 1e-9); "
           "without the scale the variance is 1/d.",
           "CONVENTIONS.md, embedding scale and initialisation; the report's question (a) (why scale before adding)",
-          CheckKind::measurement, run_sampled_variance};
+          CheckKind::measurement,
+          run_sampled_variance};
 }
 
 Check energy_ratio_check() {
-  return {"scaling-variance/energy-ratio", Family::scaling_variance,
+  return {std::string(check_ids::energy_ratio),
+          Family::scaling_variance,
           "With sigma = d^-0.5 and s = sqrt(d) the expected energy of a scaled token embedding is twice the "
           "encoding's, E||s*e||^2 / ||PE||^2 = d / (d/2) = 2; without the scale it is 2/d.",
-          "the report's question (a) (the encoding would otherwise overwhelm the embedding)", CheckKind::measurement,
+          "the report's question (a) (the encoding would otherwise overwhelm the embedding)",
+          CheckKind::measurement,
           run_energy_ratio};
 }
 

@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "pecheck/properties/check_ids.hpp"
 #include "pecheck/properties/generators.hpp"
 #include "scaling_checks.hpp"
 #include "scaling_support.hpp"
@@ -139,16 +140,22 @@ Outcome run_recoverability(const Subject& subject, const RunConfig& config) {
     outcome.series.push_back(residual);
     const ScalePoint& unscaled = points.front();
     const ScalePoint& paper = points[8];
-    outcome.statistics.push_back(scaling_support::statistic(f + ": tokens recovered, position unknown, no scale" + at_d,
-                                                    unscaled.unknown));
-    scaling_support::hold_within(outcome, f + ": tokens recovered, position unknown, s = sqrt(d)" + at_d, paper.unknown,
-                         {1.0, 1.0}, "every query: a failure has probability < 1e-13 (the bound in scaling_recoverability.cpp)");
-    outcome.statistics.push_back(scaling_support::statistic(f + ": tokens recovered, position known, no scale" + at_d,
-                                                    unscaled.known));
-    outcome.statistics.push_back(scaling_support::statistic(f + ": embedding lost to rounding, no scale (RMS relative)",
-                                                    unscaled.residual));
-    outcome.statistics.push_back(scaling_support::statistic(f + ": embedding lost to rounding, s = sqrt(d) (RMS relative)",
-                                                    paper.residual));
+    outcome.statistics.push_back(
+        scaling_support::statistic(per_format(Quantity::recovered_position_unknown_unscaled, id),
+                                   f + ": tokens recovered, position unknown, no scale" + at_d, unscaled.unknown));
+    scaling_support::hold_within(
+        outcome, per_format(Quantity::recovered_position_unknown_scaled, id),
+        f + ": tokens recovered, position unknown, s = sqrt(d)" + at_d, paper.unknown, {1.0, 1.0},
+        "every query: a failure has probability < 1e-13 (the bound in scaling_recoverability.cpp)");
+    outcome.statistics.push_back(scaling_support::statistic(per_format(Quantity::recovered_position_known_unscaled, id),
+                                                            f + ": tokens recovered, position known, no scale" + at_d,
+                                                            unscaled.known));
+    outcome.statistics.push_back(scaling_support::statistic(per_format(Quantity::rounding_loss_unscaled, id),
+                                                            f + ": embedding lost to rounding, no scale (RMS relative)",
+                                                            unscaled.residual));
+    outcome.statistics.push_back(
+        scaling_support::statistic(per_format(Quantity::rounding_loss_scaled, id),
+                                   f + ": embedding lost to rounding, s = sqrt(d) (RMS relative)", paper.residual));
   }
   if (outcome.verdict == Verdict::held) {
     outcome.message = "at s = sqrt(d) every token is recovered from its sum with the encoding in every format";
@@ -159,11 +166,13 @@ Outcome run_recoverability(const Subject& subject, const RunConfig& config) {
 }  // namespace
 
 Check recoverability_check() {
-  return {"scaling-variance/token-recoverability", Family::scaling_variance,
+  return {std::string(check_ids::token_recoverability),
+          Family::scaling_variance,
           "At the paper's scale s = sqrt(d) the token is recovered from round(s*E[t] + PE[p]) as the nearest row of "
           "s*E for every query in every format; the series show how recovery falls as the scale falls toward 1.",
           "the report's question (a) (the encoding would overwhelm the token's signal without the scale)",
-          CheckKind::measurement, run_recoverability};
+          CheckKind::measurement,
+          run_recoverability};
 }
 
 }  // namespace pecheck::properties::scaling

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "pecheck/double_double.hpp"
+#include "pecheck/properties/check_ids.hpp"
 #include "pecheck/properties/exact_arithmetic.hpp"
 #include "scaling_checks.hpp"
 #include "scaling_support.hpp"
@@ -43,18 +44,22 @@ Outcome run_scale_factor(const Subject& subject, const RunConfig& config) {
       if (via_float32 != expected) ++chain_errors;
     }
     outcome.cases += max_dim;
-    outcome.statistics.push_back(scaling_support::statistic(f + ": widths d in [1, 16384] where embedding_scale(d) is not "
-                                                        "sqrt(d) correctly rounded",
-                                                    static_cast<double>(mismatches), 0.0, 0.0));
+    outcome.statistics.push_back(
+        scaling_support::statistic(per_format(Quantity::scale_mismatches, id),
+                                   f + ": widths d in [1, 16384] where embedding_scale(d) is not "
+                                       "sqrt(d) correctly rounded",
+                                   static_cast<double>(mismatches), 0.0, 0.0));
     outcome.statistics.push_back(scaling_support::statistic(
+        per_format(Quantity::scale_relative_error, id),
         f + ": largest relative error of sqrt(d) correctly rounded, d <= 16384", worst_relative, std::nullopt,
         scaling_support::unit_roundoff(format), "bound 2^-" + std::to_string(format.precision)));
     const double gemma = subject.embedding_scale(kGemmaDim, id);
-    outcome.statistics.push_back(scaling_support::statistic(f + ": sqrt(3072) as the subject rounds it", gemma, std::nullopt,
-                                                    std::nullopt,
-                                                    "exact 55.4256258...; Gemma multiplies by bf16(sqrt(3072)) = 55.5"));
+    outcome.statistics.push_back(scaling_support::statistic(
+        per_format(Quantity::scale_at_gemma_width, id), f + ": sqrt(3072) as the subject rounds it", gemma,
+        std::nullopt, std::nullopt, "exact 55.4256258...; Gemma multiplies by bf16(sqrt(3072)) = 55.5"));
     if (id != FormatId::float64 && id != FormatId::float32) {
       outcome.statistics.push_back(scaling_support::statistic(
+          per_format(Quantity::scale_double_roundings, id),
           f + ": widths d <= 16384 where rounding float32's sqrt(d) again differs from rounding once",
           static_cast<double>(chain_errors), std::nullopt, std::nullopt,
           "double rounding of sqrt is harmless when 24 >= 2p + 2 (Figueroa 1995) and rarely otherwise"));
@@ -95,14 +100,16 @@ Outcome run_closed_form_variance(const Subject& subject, const RunConfig& config
       }
     }
     outcome.cases += max_dim;
-    scaling_support::hold_within(outcome, f + ": largest |Var(s*E) - 1| over d <= 16384 (closed form s^2/d - 1)", worst, bound,
-                         "at d = " + std::to_string(worst_d) + "; bound 2u + u^2 with u = 2^-" +
-                             std::to_string(format.precision));
-    outcome.statistics.push_back(scaling_support::statistic(f + ": Var(s*E) at d = 512 (closed form s^2/d)",
-                                                    1.0 + deviation(512)));
-    outcome.statistics.push_back(scaling_support::statistic(f + ": Var(s*E) at d = 3072 (closed form s^2/d)",
-                                                    1.0 + deviation(kGemmaDim), std::nullopt, std::nullopt,
-                                                    "bfloat16's 55.5 inflates the variance by 0.27%"));
+    scaling_support::hold_within(
+        outcome, per_format(Quantity::closed_form_variance_miss, id),
+        f + ": largest |Var(s*E) - 1| over d <= 16384 (closed form s^2/d - 1)", worst, bound,
+        "at d = " + std::to_string(worst_d) + "; bound 2u + u^2 with u = 2^-" + std::to_string(format.precision));
+    outcome.statistics.push_back(scaling_support::statistic(at_width(Quantity::closed_form_variance, id, 512),
+                                                            f + ": Var(s*E) at d = 512 (closed form s^2/d)",
+                                                            1.0 + deviation(512)));
+    outcome.statistics.push_back(scaling_support::statistic(
+        at_width(Quantity::closed_form_variance, id, kGemmaDim), f + ": Var(s*E) at d = 3072 (closed form s^2/d)",
+        1.0 + deviation(kGemmaDim), std::nullopt, std::nullopt, "bfloat16's 55.5 inflates the variance by 0.27%"));
   }
   (void)config;
   if (outcome.verdict == Verdict::held) {
@@ -114,15 +121,17 @@ Outcome run_closed_form_variance(const Subject& subject, const RunConfig& config
 }  // namespace
 
 Check scale_factor_check() {
-  return {"scaling-variance/scale-factor-rounding", Family::scaling_variance,
+  return {std::string(check_ids::scale_factor_rounding),
+          Family::scaling_variance,
           "The subject's embedding scale is sqrt(d) correctly rounded to the format for every d up to 16384 "
           "(bfloat16 rounds sqrt(3072) to 55.5, as Gemma's scale is).",
           "CONVENTIONS.md, numeric fault 7 (scale rounded in the activation dtype); Gemma's bf16(sqrt(3072))",
-          CheckKind::measurement, run_scale_factor};
+          CheckKind::measurement,
+          run_scale_factor};
 }
 
 Check closed_form_variance_check() {
-  return {"scaling-variance/unit-variance-closed-form", Family::scaling_variance,
+  return {std::string(check_ids::unit_variance_closed_form), Family::scaling_variance,
           "With sigma = d^-0.5, Var(s*E) = s^2 sigma^2 = s^2/d lies within 2u + u^2 of 1 for the subject's rounded "
           "scale s, for every d up to 16384 and every format (u = 2^-p).",
           "tensor2tensor and fairseq initialisation (std d^-0.5) with the paper's sqrt(d) scale",

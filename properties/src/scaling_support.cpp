@@ -90,23 +90,39 @@ double mean_square(const std::vector<double>& values) {
   return values.empty() ? 0.0 : sum / static_cast<double>(values.size());
 }
 
-Statistic statistic(std::string name, double value, std::optional<double> lower, std::optional<double> upper,
-                    std::string note) {
+Statistic statistic(StatisticKey key, std::string name, double value, std::optional<double> lower,
+                    std::optional<double> upper, std::string note) {
   Statistic s;
   s.name = std::move(name);
   s.value = value;
   s.lower_bound = lower;
   s.upper_bound = upper;
   s.note = std::move(note);
+  s.key = key;
   return s;
 }
 
-void hold_within(Outcome& outcome, std::string name, double value, Interval bounds, std::string note) {
+Statistic drawn(StatisticKey key, std::string name, const std::vector<double>& draws, std::optional<double> closed_form,
+                std::string note) {
+  const auto n = static_cast<double>(draws.size());
+  double mean = 0.0;
+  for (double v : draws) mean += v / n;
+  double squares = 0.0;
+  for (double v : draws) squares += (v - mean) * (v - mean);
+  Statistic s = statistic(key, std::move(name), mean, std::nullopt, std::nullopt, std::move(note));
+  // The sample standard deviation (n - 1): the spread of one draw, not of the mean.
+  s.spread = Spread{draws.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0, static_cast<std::int64_t>(draws.size())};
+  s.closed_form = closed_form;
+  return s;
+}
+
+void hold_within(Outcome& outcome, StatisticKey key, std::string name, double value, Interval bounds,
+                 std::string note) {
   if (!bounds.contains(value)) {
     fail(outcome, name + " = " + format_number(value) + " lies outside [" + format_number(bounds.lower) + ", " +
                       format_number(bounds.upper) + "]");
   }
-  outcome.statistics.push_back(statistic(std::move(name), value, bounds.lower, bounds.upper, std::move(note)));
+  outcome.statistics.push_back(statistic(key, std::move(name), value, bounds.lower, bounds.upper, std::move(note)));
 }
 
 void fail(Outcome& outcome, const std::string& reason) {

@@ -55,12 +55,19 @@ Table sums(const Subject& subject, const Table& embeddings, const Table& encodin
 // sum of squares / count, in double.
 double mean_square(const std::vector<double>& values);
 
-Statistic statistic(std::string name, double value, std::optional<double> lower = std::nullopt,
+// Every statistic is filed under its typed key (statistic_key.hpp) beside its label.
+Statistic statistic(StatisticKey key, std::string name, double value, std::optional<double> lower = std::nullopt,
                     std::optional<double> upper = std::nullopt, std::string note = {});
+
+// A random statistic: the mean of independent `draws`, their sample
+// standard deviation and count as its spread, the closed form beside it.
+Statistic drawn(StatisticKey key, std::string name, const std::vector<double>& draws, std::optional<double> closed_form,
+                std::string note = {});
 
 // Records a statistic held to [lower, upper]; a value outside fails the outcome
 // with a sentence naming the statistic, its value and the interval.
-void hold_within(Outcome& outcome, std::string name, double value, Interval bounds, std::string note = {});
+void hold_within(Outcome& outcome, StatisticKey key, std::string name, double value, Interval bounds,
+                 std::string note = {});
 
 // Marks the outcome failed and appends the reason to its message.
 void fail(Outcome& outcome, const std::string& reason);

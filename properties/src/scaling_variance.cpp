@@ -12,8 +12,10 @@ void register_scaling_variance(Registry& registry) {
   registry.push_back(scaling::closed_form_variance_check());
   registry.push_back(scaling::sampled_variance_check());
   registry.push_back(scaling::energy_ratio_check());
+  registry.push_back(scaling::initialisation_check());
   registry.push_back(scaling::recoverability_check());
   registry.push_back(scaling::attention_logit_check());
+  registry.push_back(scaling::logit_decomposition_check());
   registry.push_back(scaling::tied_logit_check());
 }
 

@@ -15,10 +15,11 @@
 #include "pecheck/properties/accuracy.hpp"
 #include "pecheck/properties/angle_allowance.hpp"
 #include "pecheck/properties/budgets.hpp"
+#include "pecheck/properties/check_ids.hpp"
 #include "pecheck/properties/registry.hpp"
 #include "pecheck/reference/reference.hpp"
-#include "pecheck/ulp.hpp"
 #include "pecheck/testing/table_values.hpp"
+#include "pecheck/ulp.hpp"
 
 using pecheck::testing::fill_table;
 using pecheck::testing::flat_at;
@@ -106,7 +107,7 @@ struct Judged {
 };
 
 Judged judge(const Target& target, FormatId format, AngleOrder order) {
-  const double budget = ulp_budget("third-party", format).max_ulp;
+  const double budget = ulp_budget(BudgetKind::third_party, format).max_ulp;
   const Float64AngleAllowance allowance(target.convention, target.dim, format);
   Judged judged;
   for (const std::int64_t start : block_starts()) {
@@ -198,7 +199,7 @@ TEST(Float64AngleAllowance, aThirdPartyFloat64TablePassesTheEncodingBoundsAndCon
       SCOPED_TRACE(check.id + " from row " + std::to_string(first_row));
       const Outcome outcome = run_check(check, *subject, config);
       EXPECT_NE(outcome.verdict, Verdict::failed) << outcome_text(outcome);
-      if (check.id != "conformance/float64") continue;
+      if (check.id != check_ids::conformance_float64) continue;
       ASSERT_EQ(outcome.measurements.size(), 1u);
       const Measurement& m = outcome.measurements[0];
       EXPECT_GT(m.max_ulp, m.budget_ulp);  // the ULP budget alone would fail it

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "outcome_printing.hpp"
@@ -15,7 +16,7 @@
 
 namespace pecheck::properties {
 
-inline Outcome run_and_print(const std::string& id, const Subject& subject, const RunConfig& config = {}) {
+inline Outcome run_and_print(std::string_view id, const Subject& subject, const RunConfig& config = {}) {
   const Check* check = find_check(id);
   if (check == nullptr) {
     ADD_FAILURE() << "no check " << id;
@@ -24,13 +25,6 @@ inline Outcome run_and_print(const std::string& id, const Subject& subject, cons
   Outcome outcome = run_check(*check, subject, config);
   std::cout << outcome_text(outcome) << series_text(outcome);
   return outcome;
-}
-
-inline const Statistic* find_statistic(const Outcome& outcome, const std::string& fragment) {
-  for (const Statistic& s : outcome.statistics) {
-    if (s.name.find(fragment) != std::string::npos) return &s;
-  }
-  return nullptr;
 }
 
 // pecheck's own fast implementation, made once per test process; shared, so
@@ -59,6 +53,14 @@ inline void expect_holds_on_the_fast_subject(const std::string& id) {
   const Verdict expected = check->role == CheckRole::observation ? Verdict::info : Verdict::held;
   EXPECT_EQ(outcome.verdict, expected) << outcome_text(outcome);
   EXPECT_GT(outcome.cases, 0);
+  // Readers find statistics by key: two under one key would make a lookup ambiguous.
+  for (std::size_t i = 0; i < outcome.statistics.size(); ++i) {
+    for (std::size_t j = i + 1; j < outcome.statistics.size(); ++j) {
+      EXPECT_FALSE(outcome.statistics[i].key == outcome.statistics[j].key)
+          << id << " files \"" << outcome.statistics[i].name << "\" and \"" << outcome.statistics[j].name
+          << "\" under one key " << to_string(outcome.statistics[i].key);
+    }
+  }
 }
 
 }  // namespace pecheck::properties

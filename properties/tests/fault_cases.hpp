@@ -33,7 +33,7 @@ inline void PrintTo(const FaultAndCheck& pair, std::ostream* out) {
 inline std::vector<FaultAndCheck> fault_check_pairs(const std::vector<Fault>& faults) {
   std::vector<FaultAndCheck> pairs;
   for (const Fault& fault : faults) {
-    for (const std::string& id : fault.caught_by) pairs.push_back({&fault, id});
+    for (std::string_view id : fault.caught_by) pairs.push_back({&fault, std::string(id)});
   }
   return pairs;
 }

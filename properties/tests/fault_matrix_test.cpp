@@ -52,9 +52,9 @@ TEST(FaultMatrix, everyFaultNamesAKnownCheckOnceAndFaultNamesAreUnique) {
     EXPECT_TRUE(names.insert(fault.name).second) << "duplicate fault " << fault.name;
     EXPECT_FALSE(fault.caught_by.empty()) << fault.name << " is caught by nothing";
     std::set<std::string> ids;
-    for (const std::string& id : fault.caught_by) {
+    for (std::string_view id : fault.caught_by) {
       EXPECT_NE(find_check(id), nullptr) << fault.name << " names an unknown check " << id;
-      EXPECT_TRUE(ids.insert(id).second) << fault.name << " names " << id << " twice";
+      EXPECT_TRUE(ids.insert(std::string(id)).second) << fault.name << " names " << id << " twice";
     }
     EXPECT_EQ(fault.make(fast_subject())->name(), "fault:" + fault.name);
   }

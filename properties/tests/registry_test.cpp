@@ -7,6 +7,7 @@
 #include <set>
 
 #include "outcome_printing.hpp"
+#include "pecheck/properties/check_ids.hpp"
 #include "pecheck/properties/registry.hpp"
 #include "pecheck/reference/reference_subject.hpp"
 
@@ -57,7 +58,7 @@ INSTANTIATE_TEST_SUITE_P(Registry, EveryCheck, ::testing::ValuesIn(check_ids()),
 // A claim tried on no case, or on fewer than the minimum, shows nothing: it
 // is "not run", which no runner counts as a pass.
 TEST(Registry, aPropertyRunOnNoCasesIsNotRunNeverHeld) {
-  const Check* check = find_check("encoding-bounds/unit-interval");
+  const Check* check = find_check(check_ids::unit_interval);
   ASSERT_NE(check, nullptr);
   const std::unique_ptr<Subject> subject = make_fast_subject();
   RunConfig none;
@@ -70,7 +71,7 @@ TEST(Registry, aPropertyRunOnNoCasesIsNotRunNeverHeld) {
 }
 
 TEST(Registry, aPropertyRunOnFewerCasesThanItsMinimumIsNotRun) {
-  const Check* check = find_check("encoding-bounds/unit-interval");
+  const Check* check = find_check(check_ids::unit_interval);
   ASSERT_NE(check, nullptr);
   const std::unique_ptr<Subject> subject = make_fast_subject();
   RunConfig few;
@@ -91,6 +92,18 @@ TEST(Registry, idsAreUniqueAndEveryCheckHasAClaimAndASource) {
     EXPECT_FALSE(check.source.empty()) << check.id;
     EXPECT_TRUE(static_cast<bool>(check.run)) << check.id;
   }
+}
+
+// Reports and tests name checks through check_ids.hpp: a constant no check
+// carries would find nothing, and a check without one would be named by a literal.
+TEST(Registry, everyCheckIdIsSpelledOnceInCheckIds) {
+  std::set<std::string> registered;
+  for (const Check& check : all_checks()) registered.insert(check.id);
+  std::set<std::string> spelled;
+  for (std::string_view id : check_ids::all) {
+    EXPECT_TRUE(spelled.insert(std::string(id)).second) << "check_ids spells " << id << " twice";
+  }
+  EXPECT_EQ(spelled, registered);
 }
 
 }  // namespace

@@ -3,9 +3,13 @@
 // findings will say.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string_view>
+#include <vector>
 
 #include "check_runs.hpp"
+#include "pecheck/properties/check_ids.hpp"
 #include "pecheck/properties/registry.hpp"
 
 namespace pecheck::properties {
@@ -22,41 +26,69 @@ TEST(ScalingVariance, hasAtLeastFiveChecks) { EXPECT_GE(family_check_ids(Family:
 
 // The findings, stated as the figures the report prints.
 TEST(ScalingVarianceFindings, bfloat16RoundsGemmasScaleTo55Point5AndInflatesTheVarianceByAQuarterPercent) {
-  const Outcome scale = run_and_print("scaling-variance/scale-factor-rounding", *fast_subject());
-  const Statistic* gemma = find_statistic(scale, "bfloat16: sqrt(3072)");
-  ASSERT_NE(gemma, nullptr);
-  EXPECT_EQ(gemma->value, 55.5);
-  const Outcome variance = run_and_print("scaling-variance/unit-variance-closed-form", *fast_subject());
-  const Statistic* inflated = find_statistic(variance, "bfloat16: Var(s*E) at d = 3072");
-  ASSERT_NE(inflated, nullptr);
-  EXPECT_DOUBLE_EQ(inflated->value, 55.5 * 55.5 / 3072.0);  // 1.00268...
+  const Outcome scale = run_and_print(check_ids::scale_factor_rounding, *fast_subject());
+  EXPECT_EQ(require_statistic(scale, per_format(Quantity::scale_at_gemma_width, FormatId::bfloat16)).value, 55.5);
+  const Outcome variance = run_and_print(check_ids::unit_variance_closed_form, *fast_subject());
+  const Statistic& inflated =
+      require_statistic(variance, at_width(Quantity::closed_form_variance, FormatId::bfloat16, 3072));
+  EXPECT_DOUBLE_EQ(inflated.value, 55.5 * 55.5 / 3072.0);  // 1.00268...
 }
 
 TEST(ScalingVarianceFindings, theEnergyRatioIsTwoScaledAndTwoOverDUnscaled) {
-  const Outcome outcome = run_and_print("scaling-variance/energy-ratio", *fast_subject());
-  const Statistic* scaled = find_statistic(outcome, "float32: energy ratio E||s*e||^2");
-  const Statistic* unscaled = find_statistic(outcome, "float32: energy ratio E||e||^2");
-  ASSERT_NE(scaled, nullptr);
-  ASSERT_NE(unscaled, nullptr);
+  const Outcome outcome = run_and_print(check_ids::energy_ratio, *fast_subject());
+  const Statistic& scaled = require_statistic(outcome, per_format(Quantity::energy_ratio_scaled, FormatId::float32));
+  const Statistic& unscaled =
+      require_statistic(outcome, per_format(Quantity::energy_ratio_unscaled, FormatId::float32));
   // Within the check's own 1e-9 intervals, which are a few percent wide.
-  EXPECT_NEAR(scaled->value, 2.0, 0.05);
-  EXPECT_NEAR(unscaled->value * 512.0, 2.0, 0.05);
+  EXPECT_NEAR(scaled.value, 2.0, 0.05);
+  EXPECT_NEAR(unscaled.value * 512.0, 2.0, 0.05);
 }
 
 TEST(ScalingVarianceFindings, measurementsAreDeterministicForASeedAndDifferAcrossSeeds) {
   RunConfig config;
   config.honour_rc_params = false;
   config.quick = true;
-  const Outcome first = run_and_print("scaling-variance/unit-variance-sampled", *fast_subject(), config);
-  const Outcome again = run_and_print("scaling-variance/unit-variance-sampled", *fast_subject(), config);
+  const Outcome first = run_and_print(check_ids::unit_variance_sampled, *fast_subject(), config);
+  const Outcome again = run_and_print(check_ids::unit_variance_sampled, *fast_subject(), config);
   ASSERT_EQ(first.statistics.size(), again.statistics.size());
   for (std::size_t i = 0; i < first.statistics.size(); ++i) {
     EXPECT_EQ(first.statistics[i].value, again.statistics[i].value) << first.statistics[i].name;
   }
   config.seed += 1;
-  const Outcome other = run_and_print("scaling-variance/unit-variance-sampled", *fast_subject(), config);
+  const Outcome other = run_and_print(check_ids::unit_variance_sampled, *fast_subject(), config);
   EXPECT_EQ(other.verdict, Verdict::held);
   EXPECT_NE(other.statistics.front().value, first.statistics.front().value);
+}
+
+// The observations' means over draws against their closed forms. Each mean
+// of n independent draws has standard error sd / sqrt(n); for n = 30 it is
+// close to normal, so a correct closed form lies within 5 standard errors but
+// for probability ~6e-7 per statistic. The shares are ratios (the mean of a
+// ratio is not the ratio of means), so only the variances are held here,
+// whose closed forms are exact expectations.
+void expect_means_near_closed_forms(std::string_view id, const std::vector<Quantity>& quantities) {
+  const Outcome outcome = run_and_print(id, *fast_subject());
+  int held = 0;
+  for (const Statistic& s : outcome.statistics) {
+    if (std::find(quantities.begin(), quantities.end(), s.key.quantity) == quantities.end()) continue;
+    ASSERT_TRUE(s.spread && s.closed_form) << s.name;
+    ASSERT_GE(s.spread->draws, 10) << s.name;
+    const double standard_error = s.spread->standard_deviation / std::sqrt(static_cast<double>(s.spread->draws));
+    EXPECT_NEAR(s.value, *s.closed_form, 5 * standard_error) << s.name;
+    ++held;
+  }
+  EXPECT_GE(held, static_cast<int>(quantities.size())) << id;
+}
+
+TEST(ScalingVarianceFindings, theFirstLayerLogitVarianceIsItsClosedFormOverDraws) {
+  expect_means_near_closed_forms(
+      check_ids::logit_decomposition,
+      {Quantity::first_layer_logit_variance_scaled, Quantity::first_layer_logit_variance_unscaled,
+       Quantity::pre_ln_logit_variance_scaled, Quantity::pre_ln_logit_variance_unscaled});
+}
+
+TEST(ScalingVarianceFindings, eachInitialisationsScaledVarianceIsDSigmaSquared) {
+  expect_means_near_closed_forms(check_ids::initialisation_variance, {Quantity::init_scaled_variance});
 }
 
 }  // namespace

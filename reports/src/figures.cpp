@@ -1,8 +1,8 @@
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 
+#include "pecheck/properties/check_ids.hpp"
 #include "pecheck/reports/figure_data.hpp"
 #include "text_format.hpp"
 
@@ -163,26 +163,28 @@ std::optional<Figure> energy_figure(const FigureData& data) {
 }
 
 // encoding-bounds/slow-columns counts the columns constant in the subject's
-// own table over rows [a, b): statistics named "<format> constant columns
-// over rows [a, b)" with the note "of <d> columns, <convention>". Those at
-// the figure's width and convention are drawn as points over its curves.
+// own table over positions [0, P), filed under constant-columns keys that
+// carry the convention, the width and P. Those at the figure's width and
+// convention are drawn as points over its curves.
 void overlay_slow_column_counts(Panel& panel, const SlowColumnCurve& curve, const std::vector<CheckResult>& checks) {
-  for (const CheckResult& check : checks) {
-    if (check.id != "encoding-bounds/slow-columns") continue;
-    for (FormatId format : curve.formats) {
-      const std::string name(format_of(format).name);
-      const std::string prefix = name + " constant columns over rows [";
-      const std::string note = "of " + std::to_string(curve.dim) + " columns, " + curve.convention;
-      Series points{name + " in the subject's table", SeriesStyle::points, {}, {}, false};
-      for (const properties::Statistic& statistic : check.outcome.statistics) {
-        long long first = 0, end = 0;
-        if (statistic.name.rfind(prefix, 0) != 0 || statistic.note != note) continue;
-        if (std::sscanf(statistic.name.c_str() + prefix.size(), "%lld, %lld)", &first, &end) != 2) continue;
-        points.x.push_back(static_cast<double>(end - first));
-        points.y.push_back(statistic.value);
+  const CheckResult* check = nullptr;
+  for (const CheckResult& candidate : checks) {
+    if (candidate.id == properties::check_ids::slow_columns) check = &candidate;
+  }
+  if (check == nullptr) return;
+  for (FormatId format : curve.formats) {
+    const std::string name(format_of(format).name);
+    Series points{name + " in the subject's table", SeriesStyle::points, {}, {}, false};
+    for (const properties::Statistic& statistic : check->outcome.statistics) {
+      const properties::StatisticKey& key = statistic.key;
+      if (key.quantity != properties::Quantity::constant_columns || key.format != format || key.dim != curve.dim ||
+          key.convention != curve.convention) {
+        continue;
       }
-      if (!points.x.empty()) panel.series.push_back(std::move(points));
+      points.x.push_back(static_cast<double>(key.positions));
+      points.y.push_back(statistic.value);
     }
+    if (!points.x.empty()) panel.series.push_back(std::move(points));
   }
 }
 

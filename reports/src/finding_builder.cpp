@@ -11,29 +11,67 @@ FindingBuilder::FindingBuilder(const Report& report, std::string id, std::string
   finding_.question = std::move(question);
 }
 
-std::optional<double> FindingBuilder::use(std::string_view check_id, std::string_view name_prefix,
-                                          const std::string& label, bool last) {
+const CheckResult* FindingBuilder::measured(std::string_view check_id) const {
   const CheckResult* check = find_check_result(report_, check_id);
+  if (check == nullptr) return nullptr;
+  const properties::Verdict verdict = check->outcome.verdict;
+  const bool measured = verdict == properties::Verdict::held || verdict == properties::Verdict::info ||
+                        verdict == properties::Verdict::failed;
+  return measured ? check : nullptr;
+}
+
+// A check that held (or observed) carries every statistic it files; one that
+// failed may have stopped before some (a subject that threw).
+const properties::Statistic* FindingBuilder::missing(const CheckResult& check, const std::string& what) const {
+  if (check.outcome.verdict == properties::Verdict::failed) return nullptr;
+  throw properties::MissingStatistic(check.id + " " + std::string(properties::to_string(check.outcome.verdict)) +
+                                     " but yielded no statistic " + what + ": finding " + finding_.id +
+                                     " would drop the number");
+}
+
+const properties::Statistic* FindingBuilder::record(const CheckResult& check, const properties::Statistic& statistic,
+                                                    const std::string& label) {
+  std::string value = value_cell_text(statistic);
+  if (statistic.lower_bound || statistic.upper_bound) {
+    value += within_bounds(statistic) ? " (within " : " (OUTSIDE ";
+    value += bounds_text(statistic) + ")";
+  }
+  if (check.outcome.verdict == properties::Verdict::failed) value += " (check failed)";
+  evidence(label, value, check.id + ": " + statistic.name);
+  last_key_ = statistic.key;
+  return &statistic;
+}
+
+const properties::Statistic* FindingBuilder::use_statistic(std::string_view check_id,
+                                                           const properties::StatisticKey& key,
+                                                           const std::string& label) {
+  const CheckResult* check = measured(check_id);
+  if (check == nullptr) return nullptr;
+  const properties::Statistic* found = properties::find_statistic(check->outcome, key);
+  if (found == nullptr) found = missing(*check, properties::to_string(key));
+  return found == nullptr ? nullptr : record(*check, *found, label);
+}
+
+std::optional<double> FindingBuilder::use(std::string_view check_id, const properties::StatisticKey& key,
+                                          const std::string& label) {
+  const properties::Statistic* found = use_statistic(check_id, key, label);
+  return found == nullptr ? std::nullopt : std::optional<double>(found->value);
+}
+
+std::optional<double> FindingBuilder::use_widest(std::string_view check_id, properties::Quantity quantity,
+                                                 FormatId format, const std::string& label) {
+  const CheckResult* check = measured(check_id);
   if (check == nullptr) return std::nullopt;
-  const properties::Statistic* found = nullptr;
+  const properties::Statistic* widest = nullptr;
   for (const properties::Statistic& statistic : check->outcome.statistics) {
-    if (statistic.name.rfind(name_prefix, 0) != 0) continue;
-    found = &statistic;
-    if (!last) break;
+    if (statistic.key.quantity != quantity || statistic.key.format != format) continue;
+    if (widest == nullptr || statistic.key.dim > widest->key.dim) widest = &statistic;
   }
-  if (found != nullptr) {
-    const properties::Statistic& statistic = *found;
-    std::string value = significant(statistic.value, 6);
-    if (statistic.lower_bound || statistic.upper_bound) {
-      value += within_bounds(statistic) ? " (within " : " (OUTSIDE ";
-      value += bounds_text(statistic) + ")";
-    }
-    if (check->outcome.verdict == properties::Verdict::failed) value += " (check failed)";
-    evidence(label, value, std::string(check_id) + ": " + statistic.name);
-    last_name_ = statistic.name;
-    return statistic.value;
+  if (widest == nullptr) {
+    widest = missing(*check, properties::to_string(properties::per_format(quantity, format)) + " at any width");
   }
-  return std::nullopt;
+  if (widest == nullptr) return std::nullopt;
+  return record(*check, *widest, label)->value;
 }
 
 void FindingBuilder::evidence(std::string label, std::string value, std::string source) {

@@ -1,5 +1,5 @@
 // Assembles a Finding from a report's outcomes: looks statistics up by check
-// and name, records each one used as evidence with its source, and says
+// and typed key, records each one used as evidence with its source, and says
 // plainly when a check did not run or did not apply.
 #pragma once
 
@@ -15,15 +15,22 @@ class FindingBuilder {
  public:
   FindingBuilder(const Report& report, std::string id, std::string question);
 
-  // The value of the first statistic of `check_id` whose name starts with
-  // `name_prefix` (the families prefix names with the format and may end
-  // them with the sweep's size); recorded as evidence under `label`.
-  // With `last`, the last such statistic (a sweep's largest width).
-  std::optional<double> use(std::string_view check_id, std::string_view name_prefix, const std::string& label,
-                            bool last = false);
+  // The value of the statistic `check_id` filed under `key`, recorded as
+  // evidence under `label`. Absent when the check did not run or did not
+  // apply (status() says which), or failed before filing it; a check that held, or observed, without
+  // yielding `key` throws properties::MissingStatistic: a renamed or dropped
+  // statistic fails the report and its tests instead of vanishing from it.
+  std::optional<double> use(std::string_view check_id, const properties::StatisticKey& key, const std::string& label);
+  // As use(), the whole statistic (its spread and closed form too); null where use() is absent.
+  const properties::Statistic* use_statistic(std::string_view check_id, const properties::StatisticKey& key,
+                                             const std::string& label);
+  // As use(), for the statistic of `quantity` in `format` at the largest
+  // width d the check measured it at (a sweep over d).
+  std::optional<double> use_widest(std::string_view check_id, properties::Quantity quantity, FormatId format,
+                                   const std::string& label);
   void evidence(std::string label, std::string value, std::string source);
-  // The full name of the statistic the last successful use() found ("" if none).
-  const std::string& last_statistic_name() const { return last_name_; }
+  // The key of the statistic the last successful use() found.
+  const properties::StatisticKey& last_key() const { return last_key_; }
 
   // Every check of a family as evidence (verdict and cases); returns how
   // many of them ran (held or failed).
@@ -44,7 +51,15 @@ class FindingBuilder {
  private:
   const Report& report_;
   Finding finding_;
-  std::string last_name_;
+  // The check when it ran to a verdict (held, info or failed); null when it
+  // is absent, was not run or did not apply.
+  const CheckResult* measured(std::string_view check_id) const;
+  // Null for a failed check; throws MissingStatistic for one that held or observed.
+  const properties::Statistic* missing(const CheckResult& check, const std::string& what) const;
+  const properties::Statistic* record(const CheckResult& check, const properties::Statistic& statistic,
+                                      const std::string& label);
+
+  properties::StatisticKey last_key_;
 };
 
 }  // namespace pecheck::reports::detail

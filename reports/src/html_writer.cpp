@@ -79,6 +79,9 @@ void header(std::string& out, const Report& report, const HtmlOptions& options) 
 
 void contents(std::string& out, const Report& report) {
   out += "<nav><h2>Contents</h2><ul>\n";
+  bool answered = false;
+  for (const Finding& finding : report.findings) answered = answered || !finding.short_answer.empty();
+  if (answered) out += "<li><a href=\"#answers\">Answers</a></li>\n";
   if (!all_held(report)) out += "<li><a href=\"#failures\">Failed checks</a></li>\n";
   if (!report.findings.empty()) out += "<li><a href=\"#findings\">Findings</a></li>\n";
   if (!report.figures.empty()) out += "<li><a href=\"#figures\">Figures</a></li>\n";
@@ -178,9 +181,8 @@ void statistics(std::string& out, const Report& report) {
       "<th>Value</th><th>Bounds</th><th></th><th>Note</th></tr>\n";
   for (const CheckResult& check : report.checks) {
     for (const properties::Statistic& s : check.outcome.statistics) {
-      out += "<tr>" + td(check.id) + td(s.name) + td_num(significant(s.value, 6)) + td(bounds_text(s)) + "<td>" +
-             verdict_span(statistic_verdict(s)) + "</td>" +
-             td(s.note) + "</tr>\n";
+      out += "<tr>" + td(check.id) + td(s.name) + td_num(value_cell_text(s)) + td(bounds_text(s)) + "<td>" +
+             verdict_span(statistic_verdict(s)) + "</td>" + td(s.note) + "</tr>\n";
     }
   }
   out += "</table>\n</section>\n";
@@ -193,6 +195,23 @@ void list(std::string& out, std::string_view title, const std::vector<std::strin
   out += "</ul>\n";
 }
 
+// The three answers in brief, first on the page.
+void answers(std::string& out, const Report& report) {
+  bool any = false;
+  for (const Finding& finding : report.findings) any = any || !finding.short_answer.empty();
+  if (!any) return;
+  out += "<section id=\"answers\"><h2>Answers</h2>\n";
+  for (const Finding& finding : report.findings) {
+    if (finding.short_answer.empty()) continue;
+    out += "<div class=\"answer\"><h3><a href=\"#finding-" + h(finding.id) + "\">" + h(finding.question) +
+           "</a></h3>\n<p>" + h(finding.short_answer) + "</p>\n<ul>\n";
+    if (!finding.key_figure.empty()) out += "<li><strong>Key figure:</strong> " + h(finding.key_figure) + "</li>\n";
+    if (!finding.caveat.empty()) out += "<li><strong>Caveat:</strong> " + h(finding.caveat) + "</li>\n";
+    out += "</ul></div>\n";
+  }
+  out += "</section>\n";
+}
+
 void findings(std::string& out, const Report& report) {
   if (report.findings.empty()) return;
   out += "<section id=\"findings\"><h2>Findings</h2>\n";
@@ -200,7 +219,14 @@ void findings(std::string& out, const Report& report) {
     out += "<div class=\"finding\" id=\"finding-" + h(finding.id) + "\">\n<h3>" + h(finding.question) + "</h3>\n";
     for (const std::string& paragraph : finding.answer) out += "<p>" + h(paragraph) + "</p>\n";
     list(out, "What the measurements support", finding.supported);
-    list(out, "What they do not show", finding.unsupported);
+    list(out, "What these measurements do not show", finding.unsupported);
+    for (const std::string& id : finding.figures) {
+      for (const Figure& figure : report.figures) {
+        if (figure.id != id) continue;
+        out += "<figure>\n" + render_figure_svg(figure) + "<figcaption><strong>" + h(figure.title) +
+               ".</strong> <a href=\"#figure-" + h(figure.id) + "\">Details</a></figcaption>\n</figure>\n";
+      }
+    }
     if (!finding.evidence.empty()) {
       out += "<table>\n<tr><th>Evidence</th><th>Value</th><th>Source</th></tr>\n";
       for (const Evidence& e : finding.evidence)
@@ -258,6 +284,7 @@ std::string write_html(const Report& report, const HtmlOptions& options) {
   header(out, report, options);
   contents(out, report);
   // The answers first, then the evidence in increasing detail.
+  answers(out, report);
   failures(out, report);
   findings(out, report);
   figures(out, report);

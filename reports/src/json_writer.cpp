@@ -72,12 +72,18 @@ Json check_json(const CheckResult& check) {
   for (const properties::Measurement& m : o.measurements) measurements.push_back(measurement_json(m));
   Json statistics = Json::array();
   for (const properties::Statistic& s : o.statistics) {
-    statistics.push_back({{"name", text(s.name)},
-                          {"value", real(s.value)},
-                          {"lower_bound", optional_real(s.lower_bound)},
-                          {"upper_bound", optional_real(s.upper_bound)},
-                          {"within_bounds", within_bounds(s)},
-                          {"note", text(s.note)}});
+    Json statistic = {{"name", text(s.name)},
+                      {"value", real(s.value)},
+                      {"lower_bound", optional_real(s.lower_bound)},
+                      {"upper_bound", optional_real(s.upper_bound)},
+                      {"within_bounds", within_bounds(s)},
+                      {"note", text(s.note)}};
+    // A mean over draws carries its spread; both fields appear only when set.
+    if (s.spread) {
+      statistic["spread"] = {{"standard_deviation", real(s.spread->standard_deviation)}, {"draws", s.spread->draws}};
+    }
+    if (s.closed_form) statistic["closed_form"] = real(*s.closed_form);
+    statistics.push_back(std::move(statistic));
   }
   Json series = Json::array();
   for (const properties::Series& curve : o.series) {
@@ -168,6 +174,10 @@ Json finding_json(const Finding& finding) {
           {"answer", texts(finding.answer)},
           {"supported", texts(finding.supported)},
           {"unsupported", texts(finding.unsupported)},
+          {"short_answer", text(finding.short_answer)},
+          {"key_figure", text(finding.key_figure)},
+          {"caveat", text(finding.caveat)},
+          {"figures", texts(finding.figures)},
           {"evidence", evidence}};
 }
 

@@ -69,7 +69,7 @@ void statistics_table(std::string& out, const Report& report) {
   out += "## Measured statistics\n\n| Check | Statistic | Value | Bounds | | Note |\n| --- | --- | ---: | --- | --- | --- |\n";
   for (const CheckResult& check : report.checks) {
     for (const properties::Statistic& s : check.outcome.statistics) {
-      out += "| " + cell(check.id) + " | " + cell(s.name) + " | " + cell(significant(s.value, 6)) + " | " +
+      out += "| " + cell(check.id) + " | " + cell(s.name) + " | " + cell(value_cell_text(s)) + " | " +
              cell(bounds_text(s)) + " | " + verdict_cell(statistic_verdict(s)) + " | " + cell(s.note) + " |\n";
     }
   }
@@ -125,6 +125,22 @@ void performance(std::string& out, const Report& report) {
   out += "\n";
 }
 
+// The three answers in a few lines each, before anything else: a reader of
+// a CI summary gets them in the first screen.
+void answers(std::string& out, const Report& report) {
+  bool any = false;
+  for (const Finding& finding : report.findings) any = any || !finding.short_answer.empty();
+  if (!any) return;
+  out += "## Answers\n\n";
+  for (const Finding& finding : report.findings) {
+    if (finding.short_answer.empty()) continue;
+    out += "**" + escape_markdown(finding.question) + "** " + escape_markdown(finding.short_answer) + "\n\n";
+    if (!finding.key_figure.empty()) out += "- Key figure: " + escape_markdown(finding.key_figure) + "\n";
+    if (!finding.caveat.empty()) out += "- Caveat: " + escape_markdown(finding.caveat) + "\n";
+    out += "\n";
+  }
+}
+
 void findings(std::string& out, const Report& report) {
   if (report.findings.empty()) return;
   out += "## Findings\n\n";
@@ -137,9 +153,12 @@ void findings(std::string& out, const Report& report) {
       out += "\n";
     }
     if (!finding.unsupported.empty()) {
-      out += "What they do not show:\n\n";
+      out += "What these measurements do not show:\n\n";
       for (const std::string& item : finding.unsupported) out += "- " + escape_markdown(item) + "\n";
       out += "\n";
+    }
+    for (const std::string& id : finding.figures) {
+      out += "Figure: figures/" + escape_markdown(id) + ".svg\n\n";
     }
     if (!finding.evidence.empty()) {
       out += "| Evidence | Value | Source |\n| --- | ---: | --- |\n";
@@ -183,6 +202,7 @@ void environment(std::string& out, const Report& report) {
 std::string write_markdown(const Report& report) {
   std::string out;
   header(out, report);
+  answers(out, report);
   failures(out, report);
   checks_table(out, report);
   accuracy_tables(out, report);

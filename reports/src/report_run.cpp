@@ -92,8 +92,7 @@ Report build_report(const Subject& subject, std::vector<CheckResult> checks, con
     if (progress) progress("figures: the accuracy sweep against the reference", 0, 1);
     const CheckResult* accuracy = find_check_result(report, properties::accuracy_by_position_id);
     const FigureData data = compute_figure_data(
-        subject, {settings.mode, settings.seed, settings.budget_kind, settings.threads,
-                  accuracy != nullptr ? &accuracy->outcome : nullptr});
+        subject, {settings.mode, settings.seed, settings.threads, accuracy != nullptr ? &accuracy->outcome : nullptr});
     report.accuracy = accuracy_tables(data, report.checks);
     report.figures = build_figures(data, report.checks);
     report.findings = write_findings(report, data);

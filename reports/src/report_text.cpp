@@ -34,9 +34,23 @@ std::string measured_details(const CheckResult& check) {
   std::string text = check.outcome.message + "\n";
   for (const properties::Measurement& m : check.outcome.measurements) text += measurement_line(m) + "\n";
   for (const properties::Statistic& s : check.outcome.statistics) {
-    text += s.name + " = " + significant(s.value, 6) + " (bounds " + bounds_text(s) + ")\n";
+    text += s.name + " = " + value_cell_text(s) + " (bounds " + bounds_text(s) + ")\n";
   }
   return text;
+}
+
+std::string value_text(const properties::Statistic& s) {
+  if (!s.spread) return significant(s.value, 6);
+  return significant(s.value, 3) + " \u00b1 " + significant(s.spread->standard_deviation, 2) +
+         " (n = " + std::to_string(s.spread->draws) + ")";
+}
+
+std::string closed_form_text(const properties::Statistic& s) {
+  return s.closed_form ? significant(*s.closed_form, 3) : std::string();
+}
+
+std::string value_cell_text(const properties::Statistic& s) {
+  return value_text(s) + (s.closed_form ? "; closed form " + closed_form_text(s) : "");
 }
 
 std::string bounds_text(const properties::Statistic& s) {

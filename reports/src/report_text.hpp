@@ -19,6 +19,15 @@ std::string measured_details(const CheckResult& check);
 // "none (an observation)".
 std::string catches_text(const CheckResult& check);
 
+// A statistic's value as every writer prints it: "1.00123" (6 significant
+// digits), or for a mean over draws "0.143 ± 0.020 (n = 30)" (3 and 2
+// digits: the spread decides how many are meaningful).
+std::string value_text(const properties::Statistic& statistic);
+// "0.14" for a statistic with a closed form (3 significant digits), else "".
+std::string closed_form_text(const properties::Statistic& statistic);
+// value_text, then "; closed form 0.14" when there is one: a table's value cell.
+std::string value_cell_text(const properties::Statistic& statistic);
+
 // "[0.99, 1.01]", ">= 0.5", "<= 2", or "none".
 std::string bounds_text(const properties::Statistic& statistic);
 bool within_bounds(const properties::Statistic& statistic);

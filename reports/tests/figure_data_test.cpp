@@ -4,12 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include "pecheck/properties/check_ids.hpp"
 #include "pecheck/reference/reference.hpp"
 
 namespace pecheck::reports {
 namespace {
 
-FigureSettings quick(int threads = 2) { return {RunMode::quick, 0x5eed, "fast", threads}; }
+FigureSettings quick(int threads = 2) { return {RunMode::quick, 0x5eed, threads}; }
 
 const FigureData& fast_quick_data() {
   static const FigureData data = compute_figure_data(*make_fast_subject(), quick());
@@ -156,14 +157,14 @@ TEST(FigureData, aOneTableSubjectIsSweptWithinItsRowsAndTheRestIsNoted) {
 
 TEST(AccuracyTables, oneRowPerConventionAndFormatThenTheChecksMeasurements) {
   CheckResult conformance;
-  conformance.id = "conformance/float32";
+  conformance.id = properties::check_ids::conformance_float32;
   conformance.outcome.measurements.resize(1);
   const std::vector<AccuracyTable> tables = accuracy_tables(fast_quick_data(), {conformance});
   ASSERT_EQ(tables.size(), 2u);
   EXPECT_EQ(tables[0].rows.size(), presets().size() * 4);
   EXPECT_EQ(tables[0].rows.front().convention, "vaswani");
   ASSERT_EQ(tables[1].rows.size(), 1u);
-  EXPECT_EQ(tables[1].rows.front().check_id, "conformance/float32");
+  EXPECT_EQ(tables[1].rows.front().check_id, properties::check_ids::conformance_float32);
 }
 
 TEST(Figures, everyFigureHasDataAndACaptionWithNumbers) {
@@ -186,7 +187,7 @@ TEST(Figures, everyFigureHasDataAndACaptionWithNumbers) {
 
 TEST(Figures, aChecksSeriesBecomeAFigureWithOnePanelPerQuantity) {
   CheckResult check;
-  check.id = "scaling-variance/token-recoverability";
+  check.id = properties::check_ids::token_recoverability;
   check.claim = "Tokens are recovered.";
   check.outcome.message = "all recovered";
   check.outcome.series = {{"float32, position unknown", "a", "tokens recovered", {0.0, 0.5}, {0.125, 1.0}},
@@ -209,11 +210,18 @@ TEST(Figures, aChecksSeriesBecomeAFigureWithOnePanelPerQuantity) {
 TEST(Figures, slowColumnCountsFromTheBoundsCheckAreOverlaid) {
   const SlowColumnCurve& slow = *fast_quick_data().slow_columns;
   CheckResult check;
-  check.id = "encoding-bounds/slow-columns";
-  check.outcome.statistics.push_back({"bfloat16 constant columns over rows [0, 512)", 17.0, std::nullopt, std::nullopt,
-                                      "of " + std::to_string(slow.dim) + " columns, " + slow.convention});
-  check.outcome.statistics.push_back(
-      {"bfloat16 constant columns over rows [0, 512)", 3.0, std::nullopt, std::nullopt, "of 7 columns, other"});
+  check.id = properties::check_ids::slow_columns;
+  // Found by key, whatever the label says: the count at the figure's width
+  // and convention is drawn, one at another width or convention is not.
+  const auto count = [&](double value, std::int64_t dim, std::string convention) {
+    return properties::Statistic{
+        "any label",  value,
+        std::nullopt, std::nullopt,
+        "",           {properties::Quantity::constant_columns, FormatId::bfloat16, dim, 512, std::move(convention)}};
+  };
+  check.outcome.statistics.push_back(count(17.0, slow.dim, slow.convention));
+  check.outcome.statistics.push_back(count(3.0, 7, slow.convention));
+  check.outcome.statistics.push_back(count(5.0, slow.dim, "other"));
   for (const Figure& figure : build_figures(fast_quick_data(), {check})) {
     if (figure.id != "slow-columns") continue;
     const Series& overlay = figure.panels.front().series.back();

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "pecheck/properties/check_ids.hpp"
+
 namespace pecheck::reports {
 namespace {
 
@@ -17,28 +19,69 @@ CheckResult check_with(std::string id, properties::Family family, std::vector<pr
   return check;
 }
 
-// Statistics named as the scaling-variance family names them.
+namespace ids = properties::check_ids;
+using properties::Quantity;
+
+// A statistic as a family files it: the key is what findings read; the label
+// is deliberately not the family's, to show that no finding reads labels.
+properties::Statistic stat(Quantity quantity, double value, std::optional<double> lower = std::nullopt,
+                           std::optional<double> upper = std::nullopt, FormatId format = FormatId::float32) {
+  return {"label " + std::string(properties::to_string(quantity)),
+          value,
+          lower,
+          upper,
+          "",
+          properties::per_format(quantity, format)};
+}
+
+// A mean over draws, as the observations file them.
+properties::Statistic drawn(Quantity quantity, std::int64_t dim, double mean, double sd, double closed_form) {
+  properties::Statistic s{"label", mean, {}, {}, "", properties::at_width(quantity, FormatId::float32, dim)};
+  s.spread = properties::Spread{sd, 30};
+  s.closed_form = closed_form;
+  return s;
+}
+
+std::vector<properties::Statistic> decomposition() {
+  std::vector<properties::Statistic> all;
+  for (std::int64_t d : {64, 512, 4096}) {
+    all.push_back(drawn(Quantity::first_layer_logit_variance_scaled, d, 2.21, 0.31, 2.25));
+    all.push_back(drawn(Quantity::first_layer_logit_variance_unscaled, d, 0.252, 0.03, 0.252));
+    all.push_back(drawn(Quantity::first_layer_both_over_neither, d, 0.1432, 0.0201, 0.1397));
+    all.push_back(drawn(Quantity::token_token_share_scaled, d, 0.44, 0.03, 0.444));
+    all.push_back(drawn(Quantity::cross_share_scaled, d, 0.45, 0.02, 0.444));
+    all.push_back(drawn(Quantity::position_position_share_scaled, d, 0.11, 0.02, 0.111));
+    all.push_back(drawn(Quantity::position_position_share_unscaled, d, 0.992, 0.001, 0.992));
+    all.push_back(drawn(Quantity::pre_ln_logit_variance_scaled, d, 1.01, 0.1, 1.0));
+    all.push_back(drawn(Quantity::pre_ln_logit_variance_unscaled, d, 0.99, 0.1, 1.0));
+  }
+  return all;
+}
+
 Report measured_report() {
   using properties::Family;
   Report report;
+  properties::Statistic unit{"label", 0.9987, {}, {}, "", properties::key_of(Quantity::unit_logit_variance)};
   report.checks = {
-      check_with("scaling-variance/unit-variance-sampled", Family::scaling_variance,
-                 {{"float32: Var(s*E) per component, E ~ N(0, 1/d), s = sqrt(d), d = 512", 1.0123, 0.99, 1.01, ""},
-                  {"float32: Var(E) per component without the scale", 0.0019531, {}, {}, ""}}),
-      check_with("scaling-variance/energy-ratio", Family::scaling_variance,
-                 {{"float32: mean ||PE(p)||^2 over positions 0..511, d = 512", 256.0, {}, {}, ""},
-                  {"float32: energy ratio E||s*e||^2 / ||PE||^2 with s = sqrt(d)", 2.0047, {}, {}, ""},
-                  {"float32: energy ratio E||e||^2 / ||PE||^2 without the scale", 0.0039154, {}, {}, ""}}),
-      check_with(
-          "scaling-variance/token-recoverability", Family::scaling_variance,
-          {{"float32: tokens recovered, position unknown, no scale (d = 256, 256 tokens)", 0.0625, {}, {}, ""},
-           {"float32: tokens recovered, position unknown, s = sqrt(d) (d = 256, 256 tokens)", 1.0, 1.0, 1.0, ""}}),
-      check_with("scaling-variance/attention-logit-variance", Family::scaling_variance,
-                 {{"Var(q.k / sqrt(d_k)), q and k with unit-variance components, d_k = 64", 0.9987, {}, {}, ""},
-                  {"float32: first-layer logit variance, input scaled, / sqrt(d_k)", 2.251, {}, {}, ""},
-                  {"float32: first-layer logit variance, input unscaled, no / sqrt(d_k)", 16.13, {}, {}, ""},
-                  {"float32: both scales / neither (1 if sqrt(d) cancelled 1/sqrt(d_k))", 0.1396, {}, {}, ""}}),
-      check_with("add-vs-concat/construction", Family::add_vs_concat, {}, properties::Verdict::failed),
+      check_with(std::string(ids::unit_variance_sampled), Family::scaling_variance,
+                 {stat(Quantity::scaled_component_variance, 1.0123, 0.99, 1.01),
+                  stat(Quantity::unscaled_component_variance, 0.0019531)}),
+      check_with(std::string(ids::energy_ratio), Family::scaling_variance,
+                 {stat(Quantity::encoding_energy, 256.0), stat(Quantity::energy_ratio_scaled, 2.0047),
+                  stat(Quantity::energy_ratio_unscaled, 0.0039154)}),
+      check_with(std::string(ids::token_recoverability), Family::scaling_variance,
+                 {stat(Quantity::recovered_position_unknown_unscaled, 0.0625),
+                  stat(Quantity::recovered_position_unknown_scaled, 1.0, 1.0, 1.0),
+                  stat(Quantity::recovered_position_known_unscaled, 1.0),
+                  stat(Quantity::recovered_position_unknown_unscaled, 0.0547, {}, {}, FormatId::bfloat16),
+                  stat(Quantity::rounding_loss_unscaled, 0.0921, {}, {}, FormatId::bfloat16)}),
+      check_with(std::string(ids::attention_logit_variance), Family::scaling_variance,
+                 {unit, stat(Quantity::input_variance_scaled, 1.503), stat(Quantity::input_variance_unscaled, 0.5021),
+                  stat(Quantity::logit_variance_both_scales, 2.251),
+                  stat(Quantity::logit_variance_neither_scale, 16.13), stat(Quantity::both_over_neither, 0.1396)}),
+      check_with(std::string(ids::logit_decomposition), Family::scaling_variance, decomposition(),
+                 properties::Verdict::info),
+      check_with(std::string(ids::construction), Family::add_vs_concat, {}, properties::Verdict::failed),
   };
   return report;
 }
@@ -79,20 +122,21 @@ TEST(Findings, theScaleFindingQuotesThisRunsNumbers) {
 TEST(Findings, theAttentionFindingSaysTheScalesDoNotCancel) {
   const std::string text = all_text(write_findings(measured_report(), FigureData{})[1]);
   EXPECT_EQ(text.find("No."), text.find("No. The two"));
-  EXPECT_NE(text.find("0.1396"), std::string::npos) << text;
+  // The quotient over draws, with its spread, its count and its closed form.
+  EXPECT_NE(text.find("0.143 \u00b1 0.02 over 30 draws (closed form 0.14)"), std::string::npos) << text;
   EXPECT_NE(text.find("2.83"), std::string::npos) << text;  // d_k^(1/4) for d_k = 64
 }
 
 TEST(Findings, aFailedCheckIsNamedInTheAnswer) {
   const std::string text = all_text(write_findings(measured_report(), FigureData{})[2]);
-  EXPECT_NE(text.find("add-vs-concat/construction"), std::string::npos) << text;
+  EXPECT_NE(text.find(ids::construction), std::string::npos) << text;
   EXPECT_NE(text.find("not confirmed"), std::string::npos) << text;
 }
 
 TEST(Findings, missingMeasurementsAreSaidToBeMissing) {
   const std::vector<Finding> findings = write_findings(Report{}, FigureData{});
   EXPECT_NE(all_text(findings[0]).find("scaling-variance/token-recoverability did not run"), std::string::npos);
-  EXPECT_NE(all_text(findings[1]).find("scaling-variance/attention-logit-variance did not run"), std::string::npos);
+  EXPECT_NE(all_text(findings[1]).find(std::string(ids::logit_decomposition) + " did not run"), std::string::npos);
   EXPECT_NE(all_text(findings[2]).find("No add-vs-concat check ran"), std::string::npos);
   for (const Finding& finding : findings) EXPECT_TRUE(finding.evidence.empty()) << finding.id;
 }
@@ -104,6 +148,62 @@ TEST(Findings, theEnergyCurveStandsInWhenTheCheckDidNotRun) {
   EXPECT_NE(all_text(finding).find("2.01 (expected 2)"), std::string::npos) << all_text(finding);
   ASSERT_EQ(finding.evidence.size(), 1u);
   EXPECT_EQ(finding.evidence[0].source, "figure energy-ratio");
+}
+
+// Issue 12: a statistic renamed or dropped in properties/ must not vanish
+// from the report while the tests stay green. A check that held without a
+// statistic a finding reads fails the report, naming the check and the key.
+TEST(Findings, aHeldCheckWithoutAStatisticTheFindingsReadFailsLoudly) {
+  Report report = measured_report();
+  for (CheckResult& check : report.checks) {
+    if (check.id != ids::energy_ratio) continue;
+    std::erase_if(check.outcome.statistics,
+                  [](const properties::Statistic& s) { return s.key.quantity == Quantity::energy_ratio_scaled; });
+  }
+  try {
+    write_findings(report, FigureData{});
+    ADD_FAILURE() << "findings were written without the energy ratio";
+  } catch (const properties::MissingStatistic& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(ids::energy_ratio), std::string::npos) << message;
+    EXPECT_NE(message.find("energy-ratio-scaled [float32]"), std::string::npos) << message;
+  }
+}
+
+// The same key in another format is a different statistic: bfloat16's ratio does not stand in for float32's.
+TEST(Findings, aStatisticInAnotherFormatDoesNotStandIn) {
+  Report report = measured_report();
+  for (CheckResult& check : report.checks) {
+    for (properties::Statistic& s : check.outcome.statistics) {
+      if (s.key.quantity == Quantity::energy_ratio_scaled) s.key.format = FormatId::bfloat16;
+    }
+  }
+  EXPECT_THROW(write_findings(report, FigureData{}), properties::MissingStatistic);
+}
+
+// A failed check may have stopped before filing everything: its missing
+// numbers are said to be missing, and the run already fails on the check.
+TEST(Findings, aFailedCheckWithoutTheStatisticIsNoCrash) {
+  Report report = measured_report();
+  for (CheckResult& check : report.checks) {
+    if (check.id != ids::token_recoverability) continue;
+    check.outcome.verdict = properties::Verdict::failed;
+    check.outcome.message = "the subject could not be checked";
+    check.outcome.statistics.clear();
+  }
+  const std::string text = all_text(write_findings(report, FigureData{})[0]);
+  EXPECT_NE(text.find("Token recoverability was not measured"), std::string::npos) << text;
+}
+
+// Issue 13: the brief answers come from the same statistics the findings
+// print, with their uncertainty; a finding with nothing measured has none.
+TEST(Findings, theBriefAnswerCarriesTheKeyFigureWithItsSpread) {
+  const std::vector<Finding> findings = write_findings(measured_report(), FigureData{});
+  EXPECT_NE(findings[1].short_answer.find("No."), std::string::npos) << findings[1].short_answer;
+  EXPECT_NE(findings[1].key_figure.find("0.143 \u00b1 0.02 over 30 draws"), std::string::npos)
+      << findings[1].key_figure;
+  EXPECT_FALSE(findings[1].caveat.empty());
+  for (const Finding& finding : write_findings(Report{}, FigureData{})) EXPECT_TRUE(finding.short_answer.empty());
 }
 
 }  // namespace

@@ -104,8 +104,10 @@ SweepWork make_work(const std::string& convention_name, const WidthRange& dims, 
     check_request(*convention, TableRequest{1, dim, positions.first});
     check_request(*convention, TableRequest{1, dim, positions.last});
   }
-  return SweepWork{convention_name, dims, format, positions, subject,
-                   properties::ulp_budget(subject, format).max_ulp, PECHECK_VERSION};
+  return SweepWork{convention_name, dims,
+                   format,          positions,
+                   subject,         properties::ulp_budget(properties::budget_kind_of(subject), format).max_ulp,
+                   PECHECK_VERSION};
 }
 
 std::int64_t entry_count(const SweepWork& work, const InclusiveRange& rows) {

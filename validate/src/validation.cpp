@@ -215,7 +215,7 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
                                                                 : detection.notes.back()});
     }
   }
-  const properties::UlpBudget& budget = properties::ulp_budget("third-party", table.format);
+  const properties::UlpBudget& budget = properties::ulp_budget(properties::BudgetKind::third_party, table.format);
   result.max_abs_error_budget = options.max_abs_error;
   result.ulp_criterion = options.max_ulp || !options.max_abs_error;
   result.angle_allowance = result.ulp_criterion && !options.ulp_only;

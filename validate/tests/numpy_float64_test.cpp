@@ -114,7 +114,7 @@ TEST_F(NumpyFloat64, anErrorJustAboveTheBoundDeviatesAndJustBelowConforms) {
     options.convention = *find_preset("vaswani");
     options.row_offset = name == "vaswani.npy" ? 0 : 60000;
     const Entry entry = most_bound_dependent_entry(original, *options.convention, *options.row_offset);
-    const double budget = properties::ulp_budget("third-party", original.format).max_ulp;
+    const double budget = properties::ulp_budget(properties::BudgetKind::third_party, original.format).max_ulp;
     const Format& format = format_of(original.format);
 
     // 5% above: beyond the ULP budget too (the bound is many ULP here), so it must fail.

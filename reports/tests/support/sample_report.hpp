@@ -8,6 +8,7 @@
 #include <limits>
 #include <string>
 
+#include "pecheck/properties/check_ids.hpp"
 #include "pecheck/reports/report_model.hpp"
 
 namespace pecheck::reports::testing {
@@ -41,7 +42,7 @@ inline properties::Measurement sample_measurement(FormatId format, double max_ul
 
 inline CheckResult held_property() {
   CheckResult check;
-  check.id = "encoding-bounds/unit-interval";
+  check.id = properties::check_ids::unit_interval;
   check.family = properties::Family::encoding_bounds;
   check.kind = properties::CheckKind::property;
   check.claim = "Every value lies in [-1, 1].";

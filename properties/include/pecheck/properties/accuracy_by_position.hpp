@@ -7,10 +7,11 @@
 #include <string_view>
 
 #include "pecheck/properties/check.hpp"
+#include "pecheck/properties/check_ids.hpp"
 
 namespace pecheck::properties {
 
-inline constexpr std::string_view accuracy_by_position_id = "conformance/accuracy-by-position";
+inline constexpr std::string_view accuracy_by_position_id = check_ids::accuracy_by_position;
 // The name of the Series tracing the tutorials' float32-angle computation on
 // the sweep's rows (followed by " (convention)").
 inline constexpr std::string_view float32_angle_model_series = "float32 angles (PyTorch tutorial)";

@@ -11,15 +11,24 @@
 
 namespace pecheck::properties {
 
+// Whose accuracy a budget states: pecheck's fast path, its correctly rounded
+// reference, or anyone else's implementation.
+enum class BudgetKind { fast, reference, third_party };
+
+// The kind for a subject's name: "fast" and "reference" are pecheck's own
+// subjects; every other name is a third party.
+BudgetKind budget_kind_of(std::string_view subject_name);
+std::string_view to_string(BudgetKind kind);  // "fast", "reference", "third-party"
+
 struct UlpBudget {
-  std::string_view subject;  // "fast", "reference", "third-party"
+  BudgetKind kind;
   FormatId format;
   double max_ulp;
   std::string_view source;   // the derivation or the measurement, in one sentence
 };
 
 const std::vector<UlpBudget>& ulp_budgets();
-// The budget for a subject kind and format; "third-party" when the kind is unknown.
-const UlpBudget& ulp_budget(std::string_view subject, FormatId format);
+// The budget for a kind of subject and a format.
+const UlpBudget& ulp_budget(BudgetKind kind, FormatId format);
 
 }  // namespace pecheck::properties

@@ -73,7 +73,7 @@ struct Fault {
   std::string name;                    // the subject is named "fault:" + name
   std::string description;             // one sentence
   std::string source;                  // where the fault was seen
-  std::vector<std::string> caught_by;  // check ids that must fail on it (at least these)
+  std::vector<std::string_view> caught_by;  // check ids (check_ids.hpp) that must fail on it (at least these)
   std::function<std::unique_ptr<Subject>(std::shared_ptr<const Subject>)> make;
 };
 

@@ -47,7 +47,7 @@ class ConventionMatcher {
       if (why != nullptr) *why << "which the convention cannot produce: " << e.what();
       return false;
     }
-    const properties::UlpBudget& budget = properties::ulp_budget("third-party", table.format);
+    const properties::UlpBudget& budget = properties::ulp_budget(properties::BudgetKind::third_party, table.format);
     const double max_ulp = max_ulp_.value_or(budget.max_ulp);
     const reference::ReferenceTable exact = reference::reference_table(convention_, request, table.format);
     const properties::Float64AngleAllowance allowance(convention_, table.cols, table.format);

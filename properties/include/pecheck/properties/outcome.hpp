@@ -4,12 +4,14 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "pecheck/double_double.hpp"
 #include "pecheck/format.hpp"
+#include "pecheck/properties/statistic_key.hpp"
 
 namespace pecheck::properties {
 
@@ -88,14 +90,25 @@ struct Measurement {
   std::optional<PositionProfile> profile;
 };
 
-// A named statistic a check computed (an energy ratio, a variance, a bound),
-// printed beside its budget in reports.
+// How a random statistic varies: `value` is the mean over `draws`
+// independent draws, and this their sample standard deviation.
+struct Spread {
+  double standard_deviation = 0.0;
+  std::int64_t draws = 0;
+};
+
+// A statistic a check computed (an energy ratio, a variance, a bound),
+// printed beside its budget in reports. `name` is for people; readers find
+// it by `key` (statistic_key.hpp), never by its name.
 struct Statistic {
   std::string name;
   double value = 0.0;
   std::optional<double> lower_bound;
   std::optional<double> upper_bound;
   std::string note;
+  StatisticKey key{};
+  std::optional<Spread> spread{};       // set for a mean over independent draws
+  std::optional<double> closed_form{};  // the value the mathematics predicts, printed beside it
 };
 
 // A curve a measurement traced (one per format or setting), which reports
@@ -128,5 +141,17 @@ struct Outcome {
 };
 
 std::string_view to_string(Verdict verdict);
+
+// The statistic filed under `key`, or null when the outcome has none.
+const Statistic* find_statistic(const Outcome& outcome, const StatisticKey& key);
+
+// A reader asked for a statistic its check does not yield: a renamed or
+// dropped quantity, which must fail loudly rather than vanish from a report.
+class MissingStatistic : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+// The statistic filed under `key`; throws MissingStatistic naming the check and the key.
+const Statistic& require_statistic(const Outcome& outcome, const StatisticKey& key);
 
 }  // namespace pecheck::properties

@@ -86,6 +86,13 @@ struct Finding {
   std::vector<std::string> supported;    // what the measurements support
   std::vector<std::string> unsupported;  // what they do not show
   std::vector<Evidence> evidence;
+  // The answer in brief, which the report prints first (its Answers
+  // section): one or two sentences, the figure it rests on with its
+  // uncertainty, and the main caveat. Empty when the run measured too little.
+  std::string short_answer;
+  std::string key_figure;
+  std::string caveat;
+  std::vector<std::string> figures;  // ids of the figures that show this finding
 };
 
 // ---- figures: data only; svg_plot draws them -----------------------------

@@ -25,7 +25,6 @@ struct ReportSettings {
   std::uint64_t seed = properties::RunConfig{}.seed;
   std::string command = "pecheck report";
   std::string reproduce;             // a command line that writes the same report
-  std::string budget_kind = "fast";  // the ULP budgets that apply to the subject
   bool figures = true;               // the figures, the accuracy sweep and the findings
   int threads = 0;                   // for the reference sweeps (0: the hardware's concurrency)
 };

@@ -1,0 +1,102 @@
+// Every registered check's id, spelled once. The registry, the fault matrix,
+// reports and tests name checks through these constants, so renaming a check
+// is one edit and a misspelt id is a compile error, not a silently empty row.
+#pragma once
+
+#include <array>
+#include <string_view>
+
+#include "pecheck/format.hpp"
+
+namespace pecheck::properties::check_ids {
+
+// encoding-bounds
+inline constexpr std::string_view unit_interval = "encoding-bounds/unit-interval";
+inline constexpr std::string_view pythagorean_identity = "encoding-bounds/pythagorean-identity";
+inline constexpr std::string_view squared_norm = "encoding-bounds/squared-norm";
+inline constexpr std::string_view origin = "encoding-bounds/origin";
+inline constexpr std::string_view zero_rows = "encoding-bounds/zero-rows";
+inline constexpr std::string_view relative_position = "encoding-bounds/relative-position";
+inline constexpr std::string_view frequency_ladder = "encoding-bounds/frequency-ladder";
+inline constexpr std::string_view distinct_positions = "encoding-bounds/distinct-positions";
+inline constexpr std::string_view slow_columns = "encoding-bounds/slow-columns";
+
+// scaling-variance
+inline constexpr std::string_view scale_factor_rounding = "scaling-variance/scale-factor-rounding";
+inline constexpr std::string_view scaled_second_moment = "scaling-variance/scaled-second-moment";
+inline constexpr std::string_view unit_variance_closed_form = "scaling-variance/unit-variance-closed-form";
+inline constexpr std::string_view unit_variance_sampled = "scaling-variance/unit-variance-sampled";
+inline constexpr std::string_view energy_ratio = "scaling-variance/energy-ratio";
+inline constexpr std::string_view token_recoverability = "scaling-variance/token-recoverability";
+inline constexpr std::string_view attention_logit_variance = "scaling-variance/attention-logit-variance";
+inline constexpr std::string_view tied_logit_variance = "scaling-variance/tied-logit-variance";
+inline constexpr std::string_view logit_decomposition = "scaling-variance/first-layer-logit-decomposition";
+inline constexpr std::string_view initialisation_variance = "scaling-variance/initialisation-variance";
+
+// add-vs-concat
+inline constexpr std::string_view construction = "add-vs-concat/construction";
+inline constexpr std::string_view linearity = "add-vs-concat/linearity";
+inline constexpr std::string_view strictness = "add-vs-concat/strictness";
+inline constexpr std::string_view near_orthogonality = "add-vs-concat/near-orthogonality";
+inline constexpr std::string_view column_energy = "add-vs-concat/column-energy";
+inline constexpr std::string_view encoding_subspace = "add-vs-concat/encoding-subspace";
+
+// conformance: one sweep per format, then the two that span positions
+inline constexpr std::string_view conformance_float64 = "conformance/float64";
+inline constexpr std::string_view conformance_float32 = "conformance/float32";
+inline constexpr std::string_view conformance_float16 = "conformance/float16";
+inline constexpr std::string_view conformance_bfloat16 = "conformance/bfloat16";
+inline constexpr std::string_view any_position = "conformance/any-position";
+inline constexpr std::string_view accuracy_by_position = "conformance/accuracy-by-position";
+
+// Every id above, for the test that holds them and the registry together.
+inline constexpr std::array all = {
+    unit_interval,
+    pythagorean_identity,
+    squared_norm,
+    origin,
+    zero_rows,
+    relative_position,
+    frequency_ladder,
+    distinct_positions,
+    slow_columns,
+    scale_factor_rounding,
+    scaled_second_moment,
+    unit_variance_closed_form,
+    unit_variance_sampled,
+    energy_ratio,
+    token_recoverability,
+    attention_logit_variance,
+    tied_logit_variance,
+    logit_decomposition,
+    initialisation_variance,
+    construction,
+    linearity,
+    strictness,
+    near_orthogonality,
+    column_energy,
+    encoding_subspace,
+    conformance_float64,
+    conformance_float32,
+    conformance_float16,
+    conformance_bfloat16,
+    any_position,
+    accuracy_by_position,
+};
+
+// The conformance sweep of one format.
+constexpr std::string_view conformance(FormatId format) {
+  switch (format) {
+    case FormatId::float64:
+      return conformance_float64;
+    case FormatId::float32:
+      return conformance_float32;
+    case FormatId::float16:
+      return conformance_float16;
+    case FormatId::bfloat16:
+      return conformance_bfloat16;
+  }
+  return conformance_float32;
+}
+
+}  // namespace pecheck::properties::check_ids

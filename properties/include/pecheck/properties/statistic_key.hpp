@@ -1,0 +1,132 @@
+// The typed key of a statistic: what quantity it is, and the format, width
+// and position count it was measured at. A check files each statistic under
+// its key beside the human label; reports and tests look numbers up by key,
+// never by label text, so relabelling a statistic cannot drop it from a
+// report, and a renamed or removed quantity is a compile error.
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "pecheck/format.hpp"
+
+namespace pecheck::properties {
+
+enum class Quantity {
+  // encoding-bounds
+  pythagorean_miss_ratio,    // largest |sin^2 + cos^2 - 1| / bound
+  squared_norm_miss_ratio,   // largest | ||PE||^2 - expected | / bound
+  rotation_miss_ratio,       // largest rotation miss / bound
+  frequency_recovery_error,  // largest |recovered / rule - 1| over every frequency
+  first_collision,           // the first position whose row repeats an earlier one
+  constant_columns,          // columns holding one value over positions [0, P)
+  // conformance
+  ulp_error_over_budget,  // largest ULP error / budget
+  // scaling-variance: the scale factor
+  scale_mismatches,           // widths where embedding_scale(d) is not sqrt(d) correctly rounded
+  scale_relative_error,       // largest relative error of sqrt(d) correctly rounded
+  scale_at_gemma_width,       // sqrt(3072) as the subject rounds it
+  scale_double_roundings,     // widths where rounding float32's sqrt(d) again differs
+  closed_form_variance_miss,  // largest |s^2/d - 1| over d
+  closed_form_variance,       // s^2/d at one width
+  // scaling-variance: sampled moments and energy
+  scaled_component_variance,    // Var(s*E) per component, sigma = d^-0.5, s = sqrt(d)
+  scaled_component_mean,        // mean of s*E per component
+  unscaled_component_variance,  // Var(E) per component
+  encoding_energy,              // mean ||PE(p)||^2
+  energy_ratio_scaled,          // E||s e||^2 / ||PE||^2, s = sqrt(d)
+  energy_ratio_unscaled,        // E||e||^2 / ||PE||^2
+  // scaling-variance: recoverability
+  recovered_position_unknown_unscaled,
+  recovered_position_unknown_scaled,
+  recovered_position_known_unscaled,
+  rounding_loss_unscaled,  // RMS relative embedding lost to rounding the sum, no scale
+  rounding_loss_scaled,
+  // scaling-variance: attention and tied logits
+  unit_logit_variance,            // Var(q.k / sqrt(d_k)), unit-variance q and k
+  unit_logit_variance_undivided,  // Var(q.k)
+  input_variance_scaled,          // component variance of s*E + PE
+  input_variance_unscaled,        // component variance of E + PE
+  logit_variance_both_scales,     // input scaled, / sqrt(d_k)
+  logit_variance_input_scale_only,
+  logit_variance_attention_scale_only,
+  logit_variance_neither_scale,
+  input_scale_logit_factor,      // what sqrt(d) multiplies the logit variance by
+  attention_scale_logit_factor,  // what 1/sqrt(d_k) multiplies it by
+  both_over_neither,             // both scales / neither: 1 if they cancelled
+  tied_logit_variance,           // Var(h.E^T), sigma = d^-0.5
+  flax_logit_variance,           // sigma = 1, no division
+  flax_logit_variance_divided,   // sigma = 1, divided by sqrt(d)
+  tied_input_variance,           // s^2 sigma^2 with the same table
+  // add-vs-concat
+  token_difference_rank,
+  position_difference_rank,
+  splits_excluded,  // splits d = d_t + d_p no concatenation reproduces
+  largest_cosine,   // largest |cos(s*E[t], PE[p])|
+  rms_cosine_scaled,
+  column_variance_miss,    // largest deviation of a column's variance from the reference's
+  quiet_columns_scaled,    // columns varying by < 1% of the scaled embedding's variance
+  quiet_columns_unscaled,  // columns varying by < 1% of the unscaled embedding's variance
+  first_quarter_share,     // the encoding's variance in the first quarter of columns
+  last_quarter_share,
+  // scaling-variance: the first layer's logits over independent draws
+  first_layer_logit_variance_scaled,    // q.k / sqrt(d_k), s = sqrt(d)
+  first_layer_logit_variance_unscaled,  // q.k / sqrt(d_k), s = 1
+  first_layer_both_over_neither,        // both scales / neither
+  token_token_share_scaled,             // shares of the logit variance by source
+  cross_share_scaled,
+  position_position_share_scaled,
+  position_position_share_unscaled,
+  cross_share_unscaled,
+  pre_ln_logit_variance_scaled,  // LayerNorm before attention
+  pre_ln_logit_variance_unscaled,
+  // scaling-variance: initialisations
+  init_scaled_variance,  // Var(s*E) under one initialisation
+  init_energy_ratio,     // E||s e||^2 / ||PE||^2 under it
+  init_encoding_share,   // the encoding's share of the input's energy under it
+  // add-vs-concat: the encoding's subspace against context length
+  subspace_token_share,    // a random token's energy share in the encoding's 99%-energy subspace
+  subspace_dimension,      // dimensions holding 99% of the encoding's energy
+  numerical_rank_loose,    // singular values above 1e-2 of the largest
+  numerical_rank_float32,  // singular values above 1e-6 of the largest
+  quiet_columns_over_context,
+  // scaling-variance: recoverability against the scale with a realistic vocabulary
+  recovered_naive,  // nearest scaled row, position unknown
+  recovered_joint,  // nearest (token, position) sum
+};
+
+// The embedding initialisations implementations use (scaling_initialisation.cpp).
+enum class InitScheme { paper, keras_uniform, torch_normal, xavier_8192, xavier_32000 };
+std::string_view to_string(InitScheme scheme);
+
+// A stable identifier ("scaled-component-variance"), for messages and JSON.
+std::string_view to_string(Quantity quantity);
+
+struct StatisticKey {
+  Quantity quantity = Quantity::ulp_error_over_budget;
+  std::optional<FormatId> format{};            // the format measured in, when the quantity is per format
+  std::int64_t dim = 0;                        // the width d, when a check measures the quantity at several
+  std::int64_t positions = 0;                  // P of a count over P consecutive positions, when it has several
+  std::string convention{};                    // the preset measured, when a check measures several
+  std::optional<InitScheme> initialisation{};  // the initialisation, when a check compares several
+  double scale_exponent = 0.0;                 // a in s = d^a, when a check sweeps the scale
+
+  friend bool operator==(const StatisticKey&, const StatisticKey&) = default;
+};
+
+// "constant-columns [vaswani, float32, d = 512, P = 64]", for a loud failure's message.
+std::string to_string(const StatisticKey& key);
+
+// Key constructors that read as the measurement: per_format(q, f), at_width(q, f, d).
+inline StatisticKey key_of(Quantity quantity) { return {quantity, std::nullopt, 0, 0, {}, std::nullopt, 0.0}; }
+inline StatisticKey per_format(Quantity quantity, FormatId format) {
+  return {quantity, format, 0, 0, {}, std::nullopt, 0.0};
+}
+inline StatisticKey at_width(Quantity quantity, FormatId format, std::int64_t dim) {
+  return {quantity, format, dim, 0, {}, std::nullopt, 0.0};
+}
+
+}  // namespace pecheck::properties
