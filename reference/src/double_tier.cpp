@@ -70,8 +70,8 @@ NarrowFormat narrow_format(const Format& format) {
 
 DoubleTierConstants double_tier_constants() {
   const TurnConstants& t = turn_constants();
-  return {t.radians_per_step.hi, t.sin_tail[0].hi, t.sin_tail[1].hi, t.cos_tail[0].hi, t.cos_tail[1].hi,
-          t.cos_tail[2].hi,      t.sin_hi.data(),  t.cos_hi.data()};
+  return {t.radians_per_step.hi, t.sin_tail[0].hi, t.sin_tail[1].hi, t.cos_tail[0].hi,
+          t.cos_tail[1].hi,      t.cos_tail[2].hi, t.sin_hi.data(),  t.cos_hi.data()};
 }
 
 namespace {

@@ -84,8 +84,8 @@ inline NarrowRounding narrow_rounding(double v, double error, NarrowFormat f) {
   const double d = v - q;
 
   // Bitwise & on the comparisons: no branch, so the loop stays vectorisable.
-  const bool usable = (magnitude >= 0x1p-900) & (magnitude <= 0x1p900) & (q != 0.0) & (q_magnitude <= f.largest) &
-                      (error < magnitude);
+  const bool usable =
+      (magnitude >= 0x1p-900) & (magnitude <= 0x1p900) & (q != 0.0) & (q_magnitude <= f.largest) & (error < magnitude);
   const bool decided = usable & (error < half_up - d) & (error < half_down + d);
   return {q, decided};
 }

@@ -10,9 +10,9 @@
 namespace pecheck::reference {
 
 struct RowDecisions {
-  std::vector<double> sin_rounded, cos_rounded;  // the rounding to the table's format, where settled
+  std::vector<double> sin_rounded, cos_rounded;        // the rounding to the table's format, where settled
   std::vector<double> sin_hi, sin_lo, cos_hi, cos_lo;  // the exact values as hi + lo, where settled
-  std::vector<unsigned char> sin_done, cos_done;  // 1: the rounding and the exact value wanted are settled
+  std::vector<unsigned char> sin_done, cos_done;       // 1: the rounding and the exact value wanted are settled
 
   void resize(std::size_t count) {
     for (std::vector<double>* v : {&sin_rounded, &cos_rounded, &sin_hi, &sin_lo, &cos_hi, &cos_lo}) v->resize(count);

@@ -32,7 +32,7 @@ class RowTiers {
   Format format_;
   NarrowFormat narrow_{};
   bool double_tier_ = false;
-  double tolerance_;  // exact_tolerance: the relative accuracy of an acceptable exact value
+  double tolerance_;          // exact_tolerance: the relative accuracy of an acceptable exact value
   RowEnclosures enclosures_;  // the double-word tier's, reused row after row
 };
 

@@ -24,8 +24,7 @@ using testing::HighReal;
 
 bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
 
-const Format* const narrow_formats[] = {&testing::float32_format, &testing::float16_format,
-                                        &testing::bfloat16_format};
+const Format* const narrow_formats[] = {&testing::float32_format, &testing::float16_format, &testing::bfloat16_format};
 
 // The truth for [v - e, v + e]: every real in it rounds to one nonzero value
 // r exactly when v - e - t and v + e + t both round to r for a t far below
@@ -65,10 +64,19 @@ TEST(DoubleTier, decidesExactlyTheEnclosuresInsideOneRoundingInterval) {
       const auto units = static_cast<double>(random() >> (64 - std::max(1, std::min(format->precision - 1, e - q))));
       double anchor = std::ldexp(1.0, e) + units * spacing;  // a format value in binade e
       switch (place(random)) {
-        case 0: anchor += spacing / 2; break;         // a midpoint
-        case 1: anchor = std::ldexp(1.0, e); ++edges; break;  // a binade edge
-        case 2: anchor = std::ldexp(1.0, e) - spacing / 4; ++edges; break;  // the midpoint below an edge
-        default: break;                               // a format value
+        case 0:
+          anchor += spacing / 2;
+          break;  // a midpoint
+        case 1:
+          anchor = std::ldexp(1.0, e);
+          ++edges;
+          break;  // a binade edge
+        case 2:
+          anchor = std::ldexp(1.0, e) - spacing / 4;
+          ++edges;
+          break;  // the midpoint below an edge
+        default:
+          break;  // a format value
       }
       const double offset = (unit(random) - 0.5) * std::ldexp(spacing, -depth(random));
       const double v = (random() & 1 ? 1.0 : -1.0) * (anchor + offset);
@@ -131,9 +139,9 @@ TEST(DoubleTier, escalatesEntriesWhoseEnclosureStraddlesAFloat32Midpoint) {
         if ((is_sin ? decisions.sin_done : decisions.cos_done)[i] != 0) continue;
         ++found;
         const double v = (is_sin ? decisions.sin_hi : decisions.cos_hi)[i];
-        const DoubleEnclosure e = double_tier_sin_cos(static_cast<double>(position), frequencies->f0[i],
-                                                      frequencies->f1[i], frequencies->f2[i], frequencies->error[i],
-                                                      double_tier_constants());
+        const DoubleEnclosure e =
+            double_tier_sin_cos(static_cast<double>(position), frequencies->f0[i], frequencies->f1[i],
+                                frequencies->f2[i], frequencies->error[i], double_tier_constants());
         const double error = is_sin ? e.sin_error : e.cos_error;
         const std::int64_t col = 2 * static_cast<std::int64_t>(i) + (is_sin ? 0 : 1);  // interleaved
         const HighReal exact = testing::independent_value(vaswani, dim, position, col);
@@ -148,8 +156,8 @@ TEST(DoubleTier, escalatesEntriesWhoseEnclosureStraddlesAFloat32Midpoint) {
         EXPECT_LE(distance, 2 * error) << "undecided although no boundary is near";
         EXPECT_EQ(v, (is_sin ? decisions.sin_hi : decisions.cos_hi)[i]);
 
-        const ReferenceTable row = reference_table(vaswani, {1, dim, position}, FormatId::float32, 1,
-                                                   ExactValues::none);
+        const ReferenceTable row =
+            reference_table(vaswani, {1, dim, position}, FormatId::float32, 1, ExactValues::none);
         EXPECT_GE(row.double_word_fallbacks, 1);
         EXPECT_TRUE(same_bits(row.rounded.at(0, col), rounded)) << "position " << position << " column " << col;
         EXPECT_TRUE(same_bits(row.rounded.at(0, col), correctly_rounded(vaswani, dim, position, col, float32)));
