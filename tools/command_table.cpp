@@ -45,7 +45,7 @@ Command add_table_command(CLI::App& app) {
     const FormatId format = *parse_format(options->dtype);
     const TableRequest request{options->rows, options->dim, options->offset};
     check_request(convention, request);
-    const Table table = options->impl == "reference" ? reference::reference_table(convention, request, format).rounded
+    const Table table = options->impl == "reference" ? reference::reference_table(convention, request, format, 0, reference::ExactValues::none).rounded
                                                      : fast_table(convention, request, format);
     write_table_file(options->output, table);
     return 0;

@@ -96,7 +96,8 @@ std::string figures_json(const Figures& f) {
   const auto reference = [](const ReferenceFigure& r) -> json {
     if (!r.measured) return nullptr;
     return {{"rows", r.rows}, {"dim", r.dim}, {"seconds", r.seconds}, {"melem_per_s", r.melem_per_s},
-            {"escalated", r.escalated}};
+            {"escalated", r.escalated},
+            {"double_word_fallbacks", r.fallbacks}};
   };
   out["reference_f32"] = reference(f.reference_f32);
   out["reference_f64"] = reference(f.reference_f64);

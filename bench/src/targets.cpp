@@ -88,7 +88,8 @@ std::vector<JudgedFigure> judged_figures(const Figures& f) {
                        r.melem_per_s,
                        {{"Melem/s", r.melem_per_s, Comparison::at_least, bound,
                          "issue 11: validate compares every entry, so the oracle must be cheap"}},
-                       std::to_string(r.escalated) + " entries escalated to MPFR"});
+                       std::to_string(r.escalated) + " entries escalated to MPFR, " +
+                           std::to_string(r.fallbacks) + " left by the double tier to the double-word tier"});
   };
   reference("reference_f32", "float32", f.reference_f32, reference_f32_min_melem_per_s);
   reference("reference_f64", "float64", f.reference_f64, reference_f64_min_melem_per_s);
@@ -110,9 +111,12 @@ std::vector<JudgedFigure> judged_figures(const Figures& f) {
                        "pecheck validate " + shape(v.rows, v.dim) + " float32 .npy, every entry",
                        v.seconds,
                        static_cast<double>(v.rows * v.dim) / v.seconds / 1e6,
-                       {{"peak RSS over file size", v.peak_rss_bytes / v.file_bytes, Comparison::at_most, 1.5,
+                       {{"time over reading the file and the fast path over it", v.seconds / v.baseline_seconds,
+                         Comparison::at_most, 3.0, "issue 11: comparing every entry costs little more than reading"},
+                        {"peak RSS over file size", v.peak_rss_bytes / v.file_bytes, Comparison::at_most, 1.5,
                          "issue 10: memory follows the payload"}},
-                       "peak RSS " + std::to_string(static_cast<long long>(v.peak_rss_bytes / 1048576)) + " MiB, file " +
+                       "read + fast path " + number(v.baseline_seconds, "%.3f") + " s; peak RSS " +
+                           std::to_string(static_cast<long long>(v.peak_rss_bytes / 1048576)) + " MiB, file " +
                            std::to_string(static_cast<long long>(v.file_bytes / 1048576)) + " MiB"});
   }
   return figures;

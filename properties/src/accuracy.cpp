@@ -156,6 +156,7 @@ void merge_measurement(Measurement& total, const Measurement& part) {
   }
   total.entries += part.entries;
   total.mismatches += part.mismatches;
+  total.reference_escalations += part.reference_escalations;
   total.max_abs_error = std::max(total.max_abs_error, part.max_abs_error);
   total.rms_ulp = measured(total) > 0 ? std::sqrt(squares / measured(total)) : 0.0;
   for (std::size_t k = 0; k < total.ulp_histogram.counts.size() && k < part.ulp_histogram.counts.size(); ++k) {

@@ -73,13 +73,16 @@ Outcome run_accuracy_by_position(const Subject& subject, const RunConfig& config
     const std::vector<std::int64_t> starts = block_starts(range.begin, range.end, rows, size.samples);
     if (starts.empty()) continue;
     const std::size_t block_entries = static_cast<std::size_t>(rows * target.dim);
-    // Exact values do not depend on the format: one reference sweep serves all four.
+    // Exact values do not depend on the format: one reference sweep serves all
+    // four, so they must be full (2^-100) to measure float64 too.
     std::vector<DoubleDouble> exact;
     exact.reserve(starts.size() * block_entries);
+    std::int64_t escalations = 0;  // behind every format's figures alike
     for (std::int64_t start : starts) {
-      const std::vector<DoubleDouble> block =
-          reference::reference_table(target.convention, {rows, target.dim, start}, FormatId::float32, 1).exact;
-      exact.insert(exact.end(), block.begin(), block.end());
+      const reference::ReferenceTable block = reference::reference_table(
+          target.convention, {rows, target.dim, start}, FormatId::float32, 1, reference::ExactValues::full);
+      exact.insert(exact.end(), block.exact.begin(), block.exact.end());
+      escalations += block.escalations;
     }
     for (FormatId format : {FormatId::float64, FormatId::float32, FormatId::float16, FormatId::bfloat16}) {
       if (!support::offers(capabilities, format)) continue;
@@ -117,6 +120,7 @@ Outcome run_accuracy_by_position(const Subject& subject, const RunConfig& config
       }
       m.convention = target.convention.name;
       m.dim = target.dim;
+      m.reference_escalations = escalations;
       m.profile = std::move(profile);
       outcome.cases += m.entries;
       if (!within_budget(m)) {

@@ -49,9 +49,12 @@ Outcome sweep_format(const Subject& subject, const RunConfig& config, FormatId f
       block.row_offset = std::clamp(block.row_offset, covered, range.end - rows);
       covered = block.row_offset + rows;
       const Table computed = support::fetch_table(subject, capabilities, target.convention, block, format);
-      const reference::ReferenceTable exact = reference::reference_table(target.convention, block, format);
-      merge_measurement(total, measure_accuracy(computed, exact.exact, target.convention, block, budget.max_ulp,
-                                                std::string(budget.source), third_party ? &allowance : nullptr));
+      const reference::ReferenceTable exact = reference::reference_table(target.convention, block, format, 0,
+                                                                                     reference::ExactValues::for_format);
+      Measurement part = measure_accuracy(computed, exact.exact, target.convention, block, budget.max_ulp,
+                                          std::string(budget.source), third_party ? &allowance : nullptr);
+      part.reference_escalations = exact.escalations;
+      merge_measurement(total, part);
     }
   }
   Outcome outcome;
@@ -74,7 +77,8 @@ Outcome any_position(const Subject& subject, const RunConfig& config) {
     RC_TAG(std::string(format_of(c.format).name));
     RC_CLASSIFY(position_of_row(c.convention, c.request.row_offset) >= (std::int64_t{1} << 20), "positions past 2^20");
     const Table computed = support::fetch_table(subject, capabilities, c);
-    const reference::ReferenceTable exact = reference::reference_table(c.convention, c.request, c.format);
+    const reference::ReferenceTable exact = reference::reference_table(c.convention, c.request, c.format, 0,
+                                                                                   reference::ExactValues::for_format);
     const Format& format = format_of(c.format);
     const double budget = support::budget_for(subject, c.format).max_ulp;
     std::optional<Float64AngleAllowance> allowance;

@@ -73,7 +73,7 @@ struct NonzeroRounding {
   const double step = power_of_two(hi_binade);
   const double scaled = hi * power_of_two(-hi_binade);
   const double nearest = std::nearbyint(scaled);
-  const bool on_midpoint = std::fabs(scaled - nearest) == 0.5 && lo != 0.0;
+  const bool on_midpoint = (std::fabs(scaled - nearest) == 0.5) & (lo != 0.0);
   const double chosen = on_midpoint ? std::floor(scaled) + (lo > 0.0 ? 1.0 : 0.0) : nearest;
   const double q = chosen * step;
 
@@ -81,16 +81,18 @@ struct NonzeroRounding {
   const int q_binade = binade(magnitude);
   const double gap_away = power_of_two(std::max(q_binade, format.min_exponent) - shift);
   const bool is_power_of_two = (std::bit_cast<std::uint64_t>(magnitude) & ((std::uint64_t{1} << 52) - 1)) == 0;
-  const double gap_toward = is_power_of_two && q_binade > format.min_exponent ? gap_away * 0.5 : gap_away;
+  const double gap_toward = is_power_of_two & (q_binade > format.min_exponent) ? gap_away * 0.5 : gap_away;
   const double half_up = (q > 0 ? gap_away : gap_toward) * 0.5;
   const double half_down = (q > 0 ? gap_toward : gap_away) * 0.5;
   const double largest = (2.0 - power_of_two(-shift)) * power_of_two(format.max_exponent);
 
   const DoubleWord d = exact_sum(hi - q, lo);
-  const bool usable = std::fabs(hi) >= 0x1p-960 && std::fabs(hi) <= 0x1p1000 && error <= 0x1p1000 && q != 0.0 &&
-                      magnitude <= largest;
-  const bool inside = strictly_below(d.hi, d.lo, error, half_up) && strictly_below(-d.hi, -d.lo, error, half_down);
-  return {q, usable && inside};
+  // Bitwise & on the comparisons: no branch, so a loop over rows vectorises.
+  const bool usable = (std::fabs(hi) >= 0x1p-960) & (std::fabs(hi) <= 0x1p1000) & (error <= 0x1p1000) & (q != 0.0) &
+                      (magnitude <= largest);
+  const bool inside = strictly_below(d.hi, d.lo, error, half_up) & strictly_below(-d.hi, -d.lo, error, half_down);
+  const bool decided = usable & inside;
+  return {q, decided};
 }
 
 // The format value every real in [v - error, v + error] rounds to (nearest,

@@ -199,15 +199,13 @@ void EntryEvaluator::sin_cos(std::int64_t position, std::int64_t frequency_index
   }
 }
 
-bool EntryEvaluator::first_step_row(std::int64_t position, RowEnclosures& out) {
-  if (first_step_ != FirstStep::double_word) return false;
+const StepsFrequencies* EntryEvaluator::row_frequencies(std::int64_t position) {
+  if (first_step_ != FirstStep::double_word) return nullptr;
   if (!row_frequencies_) {
     for (std::int64_t i = 0; i < frequency_count_; ++i) steps_frequency(i, 1);  // fills every slot
     row_frequencies_ = std::make_unique<StepsFrequencies>(steps_frequencies_);
   }
-  if (!first_step_applies_to_row(position, *row_frequencies_)) return false;
-  pecheck::reference::first_step_row(position, *row_frequencies_, out);
-  return true;
+  return first_step_applies_to_row(position, *row_frequencies_) ? row_frequencies_.get() : nullptr;
 }
 
 // The first step's frequency, or null when the first step is off or its

@@ -71,10 +71,10 @@ class EntryEvaluator {
   void sin_cos(std::int64_t position, std::int64_t frequency, bool want_sin, bool want_cos, const EntryQuery& query,
                EntryResult& sin_result, EntryResult& cos_result);
 
-  // The first step's enclosures of a whole row (frequency i at entry i);
-  // false, with nothing done, when the first step is off or does not apply
-  // to every frequency at this position (then sin_cos decides entry by entry).
-  bool first_step_row(std::int64_t position, RowEnclosures& out);
+  // Every frequency of the table for the row-wide cheap tiers (row_tiers.hpp),
+  // or null when the first step is off or its bound does not cover every
+  // frequency at this position (then sin_cos decides entry by entry).
+  const StepsFrequencies* row_frequencies(std::int64_t position);
 
   // sin(p w_i) or cos(p w_i) as evaluated at working precision
   // first_precision << level_index, with the error bound the decisions use
@@ -101,7 +101,7 @@ class EntryEvaluator {
   FirstStep first_step_;
   std::vector<StepsFrequency> steps_frequencies_;  // for the first step, filled on first use
   std::vector<bool> steps_frequency_ready_;
-  std::unique_ptr<StepsFrequencies> row_frequencies_;  // every frequency, on the first first_step_row
+  std::unique_ptr<StepsFrequencies> row_frequencies_;  // every frequency, on the first row_frequencies
   std::vector<std::unique_ptr<Level>> levels_;  // levels_[k] works at first_precision << k
   RoundingScratch rounding_;
   Format float64_format_;  // the format of both halves of an exact value

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "argument_reduction.hpp"
 #include "turn_constants.hpp"
 
 namespace pecheck::reference {
@@ -101,17 +102,10 @@ KernelConstants kernel_constants(const TurnConstants& t) {
 [[gnu::always_inline]] inline SinCosEnclosure enclose(double p, double f0, double f1, double f2, double f_error,
                                                       const KernelConstants& k) {
   // The argument, in steps.
-  const DoubleWord a = exact_product(p, f0);
-  const double n = std::nearbyint(a.hi);
-  const double r0 = a.hi - n;
-  const DoubleWord b = exact_product(p, f1);
-  const double c0 = p * f2;
-  const DoubleWord s1 = exact_sum(r0, a.lo);
-  const DoubleWord s2 = exact_sum(s1.hi, b.hi);
-  const double lows = ((s1.lo + s2.lo) + b.lo) + c0;
-  const DoubleWord y = exact_sum(s2.hi, lows);
-  const double y_error = std::fabs(p) * f_error + 0x1p-52 * std::fabs(c0) +
-                         0x1p-51 * (std::fabs(s1.lo) + std::fabs(s2.lo) + std::fabs(b.lo) + std::fabs(c0));
+  const ReducedArgument reduced = reduce_argument(p, f0, f1, f2, f_error);
+  const DoubleWord y = reduced.y;
+  const double y_error = reduced.y_error;
+  const double n = reduced.n;
 
   // In radians.
   const DoubleWord x = dw_mul(y, k.radians_per_step);

@@ -1,5 +1,9 @@
 #include "pecheck/reference/reference.hpp"
 
+#include <cmath>
+#include <limits>
+
+#include "enclosure_decision.hpp"
 #include "entry_evaluator.hpp"
 #include "table_builder.hpp"
 
@@ -17,9 +21,18 @@ double correctly_rounded(const Convention& convention, std::int64_t dim, std::in
 }
 
 ReferenceTable reference_table(const Convention& convention, const TableRequest& request, FormatId format,
-                               int threads) {
+                               int threads, ExactValues exact) {
   return build_reference_table(convention, request, format_of(format), threads, default_first_precision,
-                               FirstStep::double_word);
+                               FirstStep::double_word, exact);
+}
+
+double exact_tolerance(ExactValues exact, FormatId format) {
+  switch (exact) {
+    case ExactValues::full: return exact_relative_accuracy;
+    case ExactValues::for_format: return std::ldexp(1.0, -(format_of(format).precision + 20));
+    case ExactValues::none: break;
+  }
+  return std::numeric_limits<double>::infinity();
 }
 
 }  // namespace pecheck::reference

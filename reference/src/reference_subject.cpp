@@ -21,7 +21,7 @@ class ReferenceSubject final : public Subject {
       // The subject contract: a request it cannot serve is a SubjectError.
       throw SubjectError(std::string("the reference cannot produce this table: ") + e.what());
     }
-    return reference_table(convention, request, format, threads_).rounded;
+    return reference_table(convention, request, format, threads_, ExactValues::none).rounded;
   }
 
  private:

@@ -9,6 +9,7 @@ namespace pecheck::reference {
 
 ReferenceTable build_reference_table(const Convention& convention, const TableRequest& request, const Format& format,
                                      int threads, mpfr_prec_t first_precision,
-                                     FirstStep first_step = FirstStep::none);
+                                     FirstStep first_step = FirstStep::none,
+                                     ExactValues exact = ExactValues::full);
 
 }  // namespace pecheck::reference

@@ -1,4 +1,5 @@
-// The large cross-check of the first step against the MPFR path: 10^8
+// The large cross-check of the cheap tiers (the double-word first step and
+// the double tier of the narrow formats) against the MPFR path: 10^8
 // entries (sin and cos of 5 * 10^7 positions and frequencies) over every
 // preset at widths up to 8192 and positions up to 2^24, on two threads.
 // Each block fixes a preset and width (so the MPFR set-up of its frequencies
@@ -52,7 +53,9 @@ TEST(FirstStepSweep, hundredMillionEntriesAgreeWithMpfr) {
 
   std::cout << "sweep: " << total.entries << " entries, " << total.not_applicable
             << " left to MPFR outright, undecided roundings float64/float32/float16/bfloat16 " << total.undecided[0]
-            << '/' << total.undecided[1] << '/' << total.undecided[2] << '/' << total.undecided[3] << ", "
+            << '/' << total.undecided[1] << '/' << total.undecided[2] << '/' << total.undecided[3]
+            << "; the double tier's float32/float16/bfloat16 " << total.double_tier_undecided[1] << '/'
+            << total.double_tier_undecided[2] << '/' << total.double_tier_undecided[3] << "; "
             << total.exact_accepted << " exact values accepted\n";
   EXPECT_EQ(total.failures, 0) << total.first_failure;
   EXPECT_GE(total.entries, entries);

@@ -135,14 +135,16 @@ void accuracy(std::string& out, const Report& report) {
     if (!table.note.empty()) out += "<p>" + h(table.note) + "</p>\n";
     out +=
         "<table>\n<tr><th>Convention</th><th>d</th><th>Format</th><th>Max ULP</th><th>RMS ULP</th>"
-        "<th>Max abs error</th><th>Worst input</th><th>Budget (ULP)</th><th>Budget source</th><th></th></tr>\n";
+        "<th>Max abs error</th><th>Worst input</th><th>Budget (ULP)</th><th>Budget source</th><th></th>"
+        "<th>Reference escalations</th></tr>\n";
     for (const AccuracyRow& row : table.rows) {
       const properties::Measurement& m = row.measurement;
       out += "<tr>" + td(row.convention) + td_num(dim_text(row)) + td(format_of(m.format).name) +
              td_num(ulps(m.max_ulp)) + td_num(ulps(m.rms_ulp)) + td_num(scientific(m.max_abs_error)) +
              "<td class=\"mono\">" + h(worst_input_text(m)) + "</td>" + td_num(ulps(m.budget_ulp)) +
              td(m.budget_source) + "<td>" +
-             verdict_span(within_budget(m) ? properties::Verdict::held : properties::Verdict::failed) + "</td></tr>\n";
+             verdict_span(within_budget(m) ? properties::Verdict::held : properties::Verdict::failed) + "</td>" +
+             td_num(std::to_string(m.reference_escalations)) + "</tr>\n";
     }
     out += "</table>\n";
   }

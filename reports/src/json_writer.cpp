@@ -56,6 +56,7 @@ Json measurement_json(const properties::Measurement& m) {
           {"rms_ulp", real(m.rms_ulp)},
           {"max_abs_error", real(m.max_abs_error)},
           {"mismatches", m.mismatches},
+          {"reference_escalations", m.reference_escalations},
           {"budget_ulp", real(m.budget_ulp)},
           {"budget_source", text(m.budget_source)},
           {"within_budget", within_budget(m)},

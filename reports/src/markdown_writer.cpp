@@ -84,14 +84,14 @@ void accuracy_tables(std::string& out, const Report& report) {
     if (!table.note.empty()) out += escape_markdown(table.note) + "\n\n";
     out +=
         "| Convention | d | Format | Max ULP | RMS ULP | Max abs error | Worst input (row, column: value, exact) | "
-        "Budget (ULP) | |\n| --- | ---: | --- | ---: | ---: | ---: | --- | ---: | --- |\n";
+        "Budget (ULP) | | Reference escalations |\n| --- | ---: | --- | ---: | ---: | ---: | --- | ---: | --- | ---: |\n";
     std::set<std::string> sources;
     for (const AccuracyRow& row : table.rows) {
       const properties::Measurement& m = row.measurement;
       out += "| " + cell(row.convention) + " | " + dim_text(row) + " | " + std::string(format_of(m.format).name) +
              " | " + cell(ulps(m.max_ulp)) + " | " + cell(ulps(m.rms_ulp)) + " | " + cell(scientific(m.max_abs_error)) +
              " | " + cell(worst_input_text(m)) + " | " + cell(ulps(m.budget_ulp)) + " | " +
-             (within_budget(m) ? "\u2705" : "\u274c") + " |\n";
+             (within_budget(m) ? "\u2705" : "\u274c") + " | " + std::to_string(m.reference_escalations) + " |\n";
       sources.insert(std::string(format_of(m.format).name) + ": " + ulps(m.budget_ulp) + " ULP, " + m.budget_source);
     }
     out += "\nBudgets:\n\n";

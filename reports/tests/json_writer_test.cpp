@@ -94,6 +94,15 @@ TEST(JsonWriter, verdictsAndBudgetsAreReported) {
   EXPECT_EQ(measurements[1]["max_ulp"], report.checks[2].outcome.measurements[1].max_ulp);
 }
 
+TEST(JsonWriter, measurementsCarryTheReferenceEscalations) {
+  Report report = testing::sample_report();
+  report.checks[2].outcome.measurements[1].reference_escalations = 97;
+  const nlohmann::json document = nlohmann::json::parse(write_json(report));
+  const nlohmann::json& measurements = document["checks"][2]["measurements"];
+  EXPECT_EQ(measurements[0]["reference_escalations"], 0);
+  EXPECT_EQ(measurements[1]["reference_escalations"], 97);
+}
+
 TEST(JsonWriter, hostileStringsRoundTripAsSanitisedText) {
   const Report report = testing::sample_report();
   const std::string text = write_json(report);

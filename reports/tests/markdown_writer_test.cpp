@@ -94,6 +94,24 @@ TEST(MarkdownWriter, accuracyRowsShowMeasuredValueBesideBudget) {
   EXPECT_NE(text.find("0x3f000000"), std::string::npos);
 }
 
+// The oracle's escalations to MPFR are shown beside each accuracy row, as
+// counted (the writer must not drop or move the count).
+TEST(MarkdownWriter, accuracyRowsShowTheReferenceEscalations) {
+  Report report = testing::sample_report();
+  ASSERT_FALSE(report.accuracy.empty());
+  ASSERT_FALSE(report.accuracy[0].rows.empty());
+  report.accuracy[0].rows[0].measurement.reference_escalations = 4321;
+  const std::string text = write_markdown(report);
+  EXPECT_NE(text.find("| Reference escalations |"), std::string::npos) << text;
+  bool found = false;
+  for (const std::string& line : lines(text)) {
+    if (line.find("| " + report.accuracy[0].rows[0].convention + " |") == 0 && line.size() > 10) {
+      found = found || line.substr(line.size() - 8) == "| 4321 |";
+    }
+  }
+  EXPECT_TRUE(found) << text;
+}
+
 TEST(MarkdownWriter, passingReportSaysSo) {
   Report report = testing::sample_report();
   report.checks = {testing::held_property()};

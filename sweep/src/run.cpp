@@ -41,7 +41,8 @@ SweepStatistics compare_rows(const SweepWork& work, const Convention& convention
 // exactly the result is the same for any thread count.
 SweepStatistics sweep_block(const SweepWork& work, const Convention& convention, const TableRequest& request,
                             int threads) {
-  const reference::ReferenceTable reference = reference::reference_table(convention, request, work.format, threads);
+  const reference::ReferenceTable reference = reference::reference_table(convention, request, work.format, threads,
+                                                                                 reference::ExactValues::for_format);
   // The reference as a subject is its own rounded table: no second evaluation.
   const Table computed = work.subject == "reference" ? Table{} : fast_table(convention, request, work.format);
   const TableView values = work.subject == "reference" ? reference.rounded.view() : computed.view();

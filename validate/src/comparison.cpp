@@ -66,11 +66,14 @@ properties::Measurement compare_with_reference(const Table& table, const Convent
     while (end < rows.size() && rows[end] == rows[end - 1] + 1 && end - start < block_rows) ++end;
     const auto count = static_cast<std::int64_t>(end - start);
     const TableRequest request{count, table.cols, rows[start] + row_offset};
-    const reference::ReferenceTable exact = reference::reference_table(convention, request, table.format, plan.threads);
+    const reference::ReferenceTable exact = reference::reference_table(convention, request, table.format, plan.threads,
+                                                                                  reference::ExactValues::for_format);
     escalations += exact.escalations;
     const TableView part = table.view().row_block(rows[start], count);
-    properties::merge_measurement(
-        total, properties::measure_accuracy(part, exact.exact, convention, request, budget_ulp, budget_source, allowance));
+    properties::Measurement measured =
+        properties::measure_accuracy(part, exact.exact, convention, request, budget_ulp, budget_source, allowance);
+    measured.reference_escalations = exact.escalations;
+    properties::merge_measurement(total, measured);
     done += count;
     if (plan.progress) plan.progress(done, static_cast<std::int64_t>(rows.size()));
     start = end;

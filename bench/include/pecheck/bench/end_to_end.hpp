@@ -18,7 +18,10 @@ struct EndToEndFigure {
   double seconds = 0.0;          // best of the runs (validate: its one run)
   double peak_rss_bytes = 0.0;   // the child's ru_maxrss
   double file_bytes = 0.0;
-  double baseline_seconds = 0.0; // table_cli: one write() of file_bytes from a buffer, best of the runs
+  // table_cli: one write() of file_bytes from a buffer; validate_cli: reading
+  // the file (read_npy) and running the fast path over the same table, in this
+  // process; best of the runs.
+  double baseline_seconds = 0.0;
   double numpy_seconds = -1.0;   // table_cli: NumPy's float64-angle table + np.save, in-process time; -1 if absent
   std::string skipped;           // why it was not measured
 };

@@ -47,7 +47,8 @@ struct ReferenceFigure {
   std::int64_t dim = 0;
   double seconds = 0.0;
   double melem_per_s = 0.0;
-  std::int64_t escalated = 0;
+  std::int64_t escalated = 0;  // entries MPFR decided
+  std::int64_t fallbacks = 0;  // entries the double tier left to the double-word tier
 };
 
 struct Figures {
@@ -95,7 +96,10 @@ struct Figures {
   } embed_forward;
 
   // 4. The correctly rounded reference tables (float32, float64), timed once
-  //    each; `escalated` counts the entries the first step left to MPFR.
+  //    each, with exact values as validate and sweep ask for them (to measure
+  //    the table's own format, ExactValues::for_format); `escalated` counts
+  //    the entries left to MPFR, `fallbacks` those the double tier left to
+  //    the double-word tier.
   ReferenceFigure reference_f32;
   ReferenceFigure reference_f64;
   // 5. The commands as users run them (end_to_end.hpp).

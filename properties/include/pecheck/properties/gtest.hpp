@@ -49,7 +49,7 @@ class ConventionMatcher {
     }
     const properties::UlpBudget& budget = properties::ulp_budget(properties::BudgetKind::third_party, table.format);
     const double max_ulp = max_ulp_.value_or(budget.max_ulp);
-    const reference::ReferenceTable exact = reference::reference_table(convention_, request, table.format);
+    const reference::ReferenceTable exact = reference::reference_table(convention_, request, table.format, 0, reference::ExactValues::for_format);
     const properties::Float64AngleAllowance allowance(convention_, table.cols, table.format);
     const properties::Measurement m = properties::measure_accuracy(
         table, exact.exact, convention_, request, max_ulp, max_ulp_ ? "given" : std::string(budget.source), &allowance);

@@ -84,6 +84,9 @@ struct Measurement {
   double budget_ulp = 0.0;              // the budget the max was held against
   std::string budget_source;            // where the budget comes from (derivation or measurement)
   std::optional<AbsoluteBoundCheck> abs_bound;  // when entries may pass by an absolute bound instead
+  // Reference entries behind these figures that the oracle's cheap tiers
+  // could not decide and MPFR did (how hard the reference worked, not an error).
+  std::int64_t reference_escalations = 0;
   // Set when a check measures each convention apart (the accuracy sweep).
   std::string convention;
   std::int64_t dim = 0;

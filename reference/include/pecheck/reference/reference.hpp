@@ -27,15 +27,34 @@ DoubleDouble exact_value(const Convention& convention, std::int64_t dim, std::in
 double correctly_rounded(const Convention& convention, std::int64_t dim, std::int64_t row, std::int64_t col,
                          const Format& format);
 
+// How precise the exact values of a reference table must be. Measuring a
+// table in its own format needs far less than 2^-100: its ULP errors are
+// then right to 2^-20 ULP, and the oracle can decide most entries of a
+// narrow format in plain double arithmetic (reference/src/double_tier.cpp).
+enum class ExactValues {
+  full,        // within 2^-100 relative (exact_relative_accuracy), whatever the format
+  for_format,  // within 2^-(precision + 20) relative, precision that of the table's format
+  none,        // not computed: `exact` stays empty, the rounded table alone
+};
+
+// The relative accuracy of the exact values of a table in `format`.
+double exact_tolerance(ExactValues exact, FormatId format);
+
 struct ReferenceTable {
   Table rounded;                    // correctly rounded to the requested format
-  std::vector<DoubleDouble> exact;  // the exact values, same order
-  std::int64_t escalations = 0;     // entries whose rounding needed more precision than the first try
+  std::vector<DoubleDouble> exact;  // the exact values, same order (empty for ExactValues::none)
+  // Entries whose rounding (or exact value) needed MPFR: neither the double
+  // tier nor the double-word tier could decide it.
+  std::int64_t escalations = 0;
+  // Entries the double tier (formats narrower than float64) left to the
+  // double-word tier: its enclosure reached a rounding boundary, or its bound
+  // was too wide for the exact value asked for.
+  std::int64_t double_word_fallbacks = 0;
 };
 
 // The whole table; rows are split across `threads` worker threads (0: hardware concurrency),
 // with results identical to one thread.
 ReferenceTable reference_table(const Convention& convention, const TableRequest& request, FormatId format,
-                               int threads = 0);
+                               int threads = 0, ExactValues exact = ExactValues::full);
 
 }  // namespace pecheck::reference
