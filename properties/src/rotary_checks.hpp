@@ -1,0 +1,24 @@
+// The rotary family: checks on a subject's rotary caches (RoFormer, Su et al.
+// 2021, section 3; CONVENTIONS.md "Rotary encodings (RoPE)").
+#pragma once
+
+#include <vector>
+
+#include "pecheck/properties/check.hpp"
+#include "pecheck/rotary_convention.hpp"
+
+namespace pecheck::properties::rotary {
+
+inline constexpr const char* relative_position_id = "rotary/relative-position";
+inline constexpr const char* pair_norm_id = "rotary/pair-norm";
+inline constexpr const char* add_concat_rotate_id = "rotary/add-concat-rotate";
+
+// The conventions the checks sweep: every preset, so that the scaling rules
+// and the attention factors (yarn, longrope) are all exercised.
+const std::vector<RotaryConvention>& swept_conventions();
+
+Check relative_position_check();
+Check pair_norm_check();
+Check add_concat_rotate_check();
+
+}  // namespace pecheck::properties::rotary
