@@ -1,0 +1,213 @@
+#include "pecheck/rotary_convention.hpp"
+
+#include <cmath>
+#include <numbers>
+#include <sstream>
+
+namespace pecheck {
+
+namespace {
+
+[[noreturn]] void reject(const RotaryConvention& convention, std::string_view field, const std::string& why) {
+  throw ConventionError("rotary convention '" + convention.name + "': " + std::string(field) + " " + why);
+}
+
+std::string number_text(double value) {
+  std::ostringstream out;
+  out.precision(17);
+  out << value;
+  return out.str();
+}
+
+void require(bool ok, const RotaryConvention& convention, std::string_view field, double value,
+             std::string_view expected) {
+  if (!ok) reject(convention, field, "is " + number_text(value) + ", expected " + std::string(expected));
+}
+
+// get_mscale of _compute_yarn_parameters: 0.1 m ln(scale) + 1 above scale 1.
+double yarn_mscale(double scale, double m) { return scale <= 1.0 ? 1.0 : 0.1 * m * std::log(scale) + 1.0; }
+
+// find_correction_dim of _compute_yarn_parameters: the (fractional) dim whose
+// wavelength completes `rotations` turns in the original context.
+double yarn_correction_dim(double rotations, double dims, double base, double original) {
+  return (dims * std::log(original / (rotations * 2.0 * std::numbers::pi))) / (2.0 * std::log(base));
+}
+
+}  // namespace
+
+std::int64_t rotary_columns(const RotaryConvention& convention) {
+  const std::int64_t dims = rotary_derived(convention).dims;
+  return convention.layout == RotaryLayout::complex_form ? dims / 2 : dims;
+}
+
+std::int64_t rotary_column_frequency(const RotaryConvention& convention, std::int64_t column) {
+  const std::int64_t dims = rotary_derived(convention).dims;
+  switch (convention.layout) {
+    case RotaryLayout::rotate_half: return column % (dims / 2);
+    case RotaryLayout::interleaved: return column / 2;
+    case RotaryLayout::complex_form: return column;
+  }
+  return column;
+}
+
+void check_rotary_convention(const RotaryConvention& c) {
+  require(std::isfinite(c.base) && c.base > 1.0, c, "base (rope_theta)", c.base, "a finite number > 1");
+  if (c.head_dim < 2 || c.head_dim > max_dim) {
+    reject(c, "head_dim", "is " + std::to_string(c.head_dim) + ", expected 2 to " + std::to_string(max_dim));
+  }
+  require(c.rotary_fraction > 0.0 && c.rotary_fraction <= 1.0, c, "rotary fraction (partial_rotary_factor)",
+          c.rotary_fraction, "a number in (0, 1]");
+  const auto dims = static_cast<std::int64_t>(static_cast<double>(c.head_dim) * c.rotary_fraction);
+  if (dims < 2 || dims % 2 != 0) {
+    reject(c, "rotary width int(head_dim * fraction)", "is " + std::to_string(dims) + ", expected an even number >= 2");
+  }
+  const RotaryScaling& s = c.scaling;
+  if (c.attention_factor) {
+    require(std::isfinite(*c.attention_factor) && *c.attention_factor > 0.0, c, "attention_factor",
+            *c.attention_factor, "a finite number > 0");
+  }
+  if (s.kind == RotaryScalingKind::none) return;
+  require(std::isfinite(s.factor) && s.factor > 0.0, c, "rope_scaling.factor", s.factor, "a finite number > 0");
+  const bool needs_original = s.kind == RotaryScalingKind::yarn || s.kind == RotaryScalingKind::longrope ||
+                              s.kind == RotaryScalingKind::llama3 || s.kind == RotaryScalingKind::dynamic_ntk;
+  if (needs_original && s.original_max_position < 1) {
+    reject(c, "rope_scaling.original_max_position_embeddings",
+           "is " + std::to_string(s.original_max_position) + ", expected a positive integer");
+  }
+  if (s.kind == RotaryScalingKind::llama3) {
+    require(s.low_freq_factor > 0.0, c, "rope_scaling.low_freq_factor", s.low_freq_factor, "a number > 0");
+    require(s.high_freq_factor > s.low_freq_factor, c, "rope_scaling.high_freq_factor", s.high_freq_factor,
+            "a number > low_freq_factor");
+  }
+  if (s.kind == RotaryScalingKind::yarn) {
+    require(s.beta_fast > 0.0 && s.beta_slow > 0.0, c, "rope_scaling.beta_fast/beta_slow",
+            std::min(s.beta_fast, s.beta_slow), "positive numbers");
+  }
+  if (s.kind == RotaryScalingKind::longrope) {
+    for (const auto* factors : {&s.long_factor, &s.short_factor}) {
+      const std::string_view field = factors == &s.long_factor ? "rope_scaling.long_factor" : "rope_scaling.short_factor";
+      if (static_cast<std::int64_t>(factors->size()) != dims / 2) {
+        reject(c, field, "has " + std::to_string(factors->size()) + " values, expected " + std::to_string(dims / 2) +
+                             " (rotary width / 2)");
+      }
+      for (double f : *factors) require(std::isfinite(f) && f > 0.0, c, field, f, "finite numbers > 0");
+    }
+  }
+}
+
+RotaryDerived rotary_derived(const RotaryConvention& c) {
+  check_rotary_convention(c);
+  RotaryDerived d;
+  d.dims = static_cast<std::int64_t>(static_cast<double>(c.head_dim) * c.rotary_fraction);
+  d.frequencies = d.dims / 2;
+  d.effective_base = c.base;
+  const RotaryScaling& s = c.scaling;
+  const double dims = static_cast<double>(d.dims);
+  double attention = 1.0;
+  switch (s.kind) {
+    case RotaryScalingKind::none:
+    case RotaryScalingKind::linear:
+    case RotaryScalingKind::llama3: break;
+    case RotaryScalingKind::ntk:
+      // Fixed-factor NTK-aware scaling: base * factor^(d/(d-2)), in double.
+      d.effective_base = c.base * std::pow(s.factor, dims / (dims - 2.0));
+      break;
+    case RotaryScalingKind::dynamic_ntk: {
+      // _compute_dynamic_ntk_parameters: seq_len below the trained length changes nothing.
+      const double trained = static_cast<double>(s.original_max_position);
+      const double length = s.sequence_length > s.original_max_position ? static_cast<double>(s.sequence_length) : trained;
+      d.effective_base = c.base * std::pow((s.factor * length / trained) - (s.factor - 1.0), dims / (dims - 2.0));
+      break;
+    }
+    case RotaryScalingKind::yarn: {
+      const double original = static_cast<double>(s.original_max_position);
+      double low = yarn_correction_dim(s.beta_fast, dims, c.base, original);
+      double high = yarn_correction_dim(s.beta_slow, dims, c.base, original);
+      if (s.truncate) {
+        low = std::floor(low);
+        high = std::ceil(high);
+      }
+      low = std::max(low, 0.0);
+      high = std::min(high, dims - 1.0);
+      if (low == high) high += 0.001;  // linear_ramp_factor avoids a division by zero so
+      d.yarn_low = low;
+      d.yarn_high = high;
+      attention = (s.mscale && s.mscale_all_dim) ? yarn_mscale(s.factor, *s.mscale) / yarn_mscale(s.factor, *s.mscale_all_dim)
+                                                 : yarn_mscale(s.factor, 1.0);
+      break;
+    }
+    case RotaryScalingKind::longrope: {
+      const double original = static_cast<double>(s.original_max_position);
+      attention = s.factor <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(s.factor) / std::log(original));
+      d.ext_factors = s.sequence_length > s.original_max_position ? &s.long_factor : &s.short_factor;
+      break;
+    }
+  }
+  d.attention_factor = c.attention_factor.value_or(attention);
+  return d;
+}
+
+const std::vector<ComputationModel>& computation_models() {
+  static const std::vector<ComputationModel> models = {
+      {"hf-float32",
+       "transformers: inv_freq step by step in float32, float32 positions, float32 angles p * inv_freq",
+       FormatId::float32, FormatId::float32, FormatId::float32, InvFreqRule::stepwise},
+      {"float64", "inv_freq correctly rounded to float64, float64 positions and angles", FormatId::float64,
+       FormatId::float64, FormatId::float64, InvFreqRule::correctly_rounded},
+      {"hf-bfloat16-positions",
+       "hf-float32 with positions held in bfloat16 (a fault: positions collide above 256)", FormatId::float32,
+       FormatId::bfloat16, FormatId::float32, InvFreqRule::stepwise},
+      {"hf-bfloat16-inv-freq", "inv_freq step by step in bfloat16 (a module cast with .to(torch.bfloat16))",
+       FormatId::bfloat16, FormatId::float32, FormatId::float32, InvFreqRule::stepwise},
+  };
+  return models;
+}
+
+std::optional<ComputationModel> find_computation_model(std::string_view name) {
+  for (const ComputationModel& model : computation_models()) {
+    if (model.name == name) return model;
+  }
+  return std::nullopt;
+}
+
+std::string describe(const RotaryConvention& c) {
+  const RotaryDerived d = rotary_derived(c);
+  std::ostringstream out;
+  out << to_string(c.layout) << ", base " << number_text(c.base) << ", head_dim " << c.head_dim << ", rotary dims "
+      << d.dims << ", scaling " << to_string(c.scaling.kind);
+  if (c.scaling.kind != RotaryScalingKind::none) out << " (factor " << number_text(c.scaling.factor) << ")";
+  if (d.effective_base != c.base) out << ", effective base " << number_text(d.effective_base);
+  out << ", attention factor " << number_text(d.attention_factor);
+  return out.str();
+}
+
+std::string_view to_string(RotaryLayout layout) {
+  switch (layout) {
+    case RotaryLayout::rotate_half: return "rotate-half";
+    case RotaryLayout::interleaved: return "interleaved";
+    case RotaryLayout::complex_form: return "complex";
+  }
+  return "?";
+}
+
+std::optional<RotaryLayout> parse_rotary_layout(std::string_view name) {
+  for (RotaryLayout layout : {RotaryLayout::rotate_half, RotaryLayout::interleaved, RotaryLayout::complex_form}) {
+    if (to_string(layout) == name) return layout;
+  }
+  return std::nullopt;
+}
+
+std::string_view to_string(RotaryScalingKind kind) {
+  switch (kind) {
+    case RotaryScalingKind::none: return "none";
+    case RotaryScalingKind::linear: return "linear";
+    case RotaryScalingKind::ntk: return "ntk";
+    case RotaryScalingKind::dynamic_ntk: return "dynamic-ntk";
+    case RotaryScalingKind::yarn: return "yarn";
+    case RotaryScalingKind::longrope: return "longrope";
+    case RotaryScalingKind::llama3: return "llama3";
+  }
+  return "?";
+}
+
+}  // namespace pecheck

@@ -1,0 +1,145 @@
+// The fast path for rotary caches.
+//
+// Why it meets the additive tables' budgets (properties/src/budgets.cpp)
+// =======================================================================
+// An entry is a * T(p w) with T cos or sin, w = inv_freq_i, a the attention
+// factor (a double, rotary_derived()).
+//
+// 1. The frequency. rotary_inv_freq (rotary_frequency.hpp) is evaluated in
+//    double-double: pow(x, y) = exp(y ln x) with dd_log's absolute error
+//    2^-102 times |y| <= 1 plus |y ln x| 2^-104 (|ln base| < 16 for every
+//    base below 10^7), so each power is within about 2^-99 relative; each
+//    dd division, product and sum adds at most 2^-103 (Joldes, Muller and
+//    Popescu, double_double_math.hpp), and no step of any rule cancels more
+//    than a factor 4 (yarn and llama3 blend two positive terms; llama3's
+//    smooth factor enters as (1 - s) w / factor + s w, a convex combination
+//    scaled by 1 / factor), so w is within 2^-96 relative. Times 1 / (2 pi)
+//    in turns: f within 2^-95.9 |f|, which is what sincos_turns.cpp's step 1
+//    assumes at 2^-100; the difference is a factor 2^4.1 on its term that
+//    grows near the zeros of sin and cos (2^-78.55 becomes 2^-74.45 turns).
+// 2. The kernel (sincos_turns.cpp) then gives T(2 pi p f) with relative error
+//    below 2^-52 + 2^-73.8 / rho, rho the distance in turns to the nearest
+//    zero: 2 float64 ULP away from the zeros, as for the additive tables.
+// 3. a != 1: v a is formed exactly as a double-double (two_prod), then
+//    rounded once to the target format from that pair: for float32, float16
+//    and bfloat16 the value carries the kernel's relative error only, so
+//    budgets.cpp's argument (one rounding of a double within 2 float64 ulps:
+//    0.5 + 2^-20 ULP in float32, 0.5 + 2^-40 in float16, 0.5 + 2^-43 in
+//    bfloat16) holds unchanged. float64 output rounds v a once more: relative
+//    error below 2^-52 + 2^-53, i.e. below 3 ULP; with a = 1 (every preset
+//    but yarn and phi3-longrope) it is the kernel's 2 ULP.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "fast_constants.hpp"
+#include "frequency_turns.hpp"
+#include "pecheck/double_double_math.hpp"
+#include "pecheck/rotary_cache.hpp"
+#include "pecheck/rotary_frequency.hpp"
+#include "sincos_turns.hpp"
+
+namespace pecheck {
+
+namespace {
+
+DoubleDouble dd_divide(DoubleDouble a, DoubleDouble b) {
+  // Long division, three quotient digits: each remainder is exact to the
+  // dd product's 7u^2, so the quotient is within about 2^-103 relative.
+  const double q1 = a.hi / b.hi;
+  const DoubleDouble r1 = dd_sub(a, dd_mul(b, q1));
+  const double q2 = r1.hi / b.hi;
+  const DoubleDouble r2 = dd_sub(r1, dd_mul(b, q2));
+  const double q3 = r2.hi / b.hi;
+  return dd_add(quick_two_sum(q1, q2), q3);
+}
+
+// The arithmetic rotary_frequency.hpp asks for, in double-double.
+struct DoubleDoubleArithmetic {
+  using Value = DoubleDouble;
+  static Value number(double x) { return {x, 0.0}; }
+  static Value integer(std::int64_t n) { return {static_cast<double>(n), 0.0}; }
+  static Value add(Value x, Value y) { return dd_add(x, y); }
+  static Value sub(Value x, Value y) { return dd_sub(x, y); }
+  static Value mul(Value x, Value y) { return dd_mul(x, y); }
+  static Value div(Value x, Value y) { return dd_divide(x, y); }
+  static Value pow(Value x, Value y) {
+    if (y.hi == 0.0 && y.lo == 0.0) return {1.0, 0.0};
+    return dd_exp(dd_mul(y, dd_log(x)));
+  }
+  static Value two_pi() {
+    // 2 pi = 1 / inv_two_pi to the double-double's precision.
+    return dd_divide(DoubleDouble{1.0, 0.0}, DoubleDouble{fast_constants::inv_two_pi_hi, fast_constants::inv_two_pi_lo});
+  }
+  static bool less(Value x, Value y) { return x.hi < y.hi || (x.hi == y.hi && x.lo < y.lo); }
+  static bool greater(Value x, Value y) { return less(y, x); }
+};
+
+// One double-double rounded once to a format narrower than double: the hi
+// part rounds to the nearest value unless hi is itself a midpoint of the
+// format, where lo says on which side the pair lies.
+double round_pair(DoubleDouble v, const Format& format) {
+  const double r = round_to_format(v.hi, format);
+  if (v.lo == 0.0 || format.id == FormatId::float64) return r;  // float64: hi is RN(hi + lo) already
+  // hi is a midpoint exactly when it lies half way between r and the format's
+  // value s = r + 2 (hi - r) on its other side (both steps exact in double).
+  const double half_step = v.hi - r;
+  if (half_step == 0.0) return r;
+  const double s = r + 2.0 * half_step;
+  if (!is_representable(s, format)) return r;
+  // A midpoint: the pair lies strictly on lo's side of it.
+  return (v.lo > 0.0) == (s > r) ? s : r;
+}
+
+}  // namespace
+
+void check_rotary_request(const RotaryConvention& convention, const RotaryCacheRequest& request) {
+  check_rotary_convention(convention);
+  if (request.rows < 0) throw ConventionError("--rows " + std::to_string(request.rows) + " is negative");
+  if (request.first_position < 0 || request.first_position + request.rows > max_exact_position) {
+    throw ConventionError("positions " + std::to_string(request.first_position) + " to " +
+                          std::to_string(request.first_position + request.rows - 1) +
+                          " leave [0, 2^24): expected positions float32 holds exactly");
+  }
+}
+
+RotaryCache fast_rotary_cache(const RotaryConvention& convention, const RotaryCacheRequest& request) {
+  check_rotary_request(convention, request);
+  const RotaryDerived derived = rotary_derived(convention);
+  const std::int64_t n = derived.frequencies;
+  const std::int64_t padded = (n + sincos_lanes - 1) / sincos_lanes * sincos_lanes;
+  std::vector<double> f1(static_cast<std::size_t>(padded), 0.0), f2(f1), f3(f1);
+  DoubleDoubleArithmetic arithmetic;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const DoubleDouble w = rotary_inv_freq(convention, derived, i, arithmetic);
+    const DoubleDouble f = dd_mul(w, DoubleDouble{fast_constants::inv_two_pi_hi, fast_constants::inv_two_pi_lo});
+    const TurnsSplit split = split_for_positions(f);
+    f1[static_cast<std::size_t>(i)] = split.f1;
+    f2[static_cast<std::size_t>(i)] = split.f2;
+    f3[static_cast<std::size_t>(i)] = split.f3;
+  }
+  const std::int64_t cols = rotary_columns(convention);
+  std::vector<std::int64_t> column_frequency(static_cast<std::size_t>(cols));
+  for (std::int64_t c = 0; c < cols; ++c) column_frequency[static_cast<std::size_t>(c)] = rotary_column_frequency(convention, c);
+
+  const Format& format = format_of(request.format);
+  RotaryCache cache{make_table(request.rows, cols, request.format), make_table(request.rows, cols, request.format)};
+  std::vector<double> sin_row(static_cast<std::size_t>(padded)), cos_row(sin_row);
+  const double a = derived.attention_factor;
+  auto scaled = [&](double v) {
+    if (a == 1.0) return round_to_format(v, format);
+    const DoubleDouble product = two_prod(v, a);
+    return round_pair(product, format);
+  };
+  for (std::int64_t r = 0; r < request.rows; ++r) {
+    sincos_turns(request.first_position + r, f1.data(), f2.data(), f3.data(), padded, sin_row.data(), cos_row.data());
+    for (std::int64_t c = 0; c < cols; ++c) {
+      const auto i = static_cast<std::size_t>(column_frequency[static_cast<std::size_t>(c)]);
+      cache.cos.set(r, c, scaled(cos_row[i]));
+      cache.sin.set(r, c, scaled(sin_row[i]));
+    }
+  }
+  return cache;
+}
+
+}  // namespace pecheck

@@ -1,0 +1,95 @@
+#include "pecheck/reference/rotary_reference.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#include "pecheck/parallel_for.hpp"
+#include "rotary_entry.hpp"
+
+namespace pecheck::reference {
+
+namespace {
+
+void check_frequency(const RotaryConvention& convention, std::int64_t frequency) {
+  const std::int64_t count = rotary_derived(convention).frequencies;
+  if (frequency < 0 || frequency >= count) {
+    throw ConventionError("frequency " + std::to_string(frequency) + " is outside [0, " + std::to_string(count) +
+                          ") for rotary convention '" + convention.name + "'");
+  }
+}
+
+}  // namespace
+
+RotaryReferenceCache rotary_reference_cache(const RotaryConvention& convention, const RotaryCacheRequest& request,
+                                            const std::optional<ComputationModel>& model, int threads) {
+  check_rotary_request(convention, request);
+  const std::int64_t cols = rotary_columns(convention);
+  const std::int64_t frequencies = rotary_derived(convention).frequencies;
+  // Which columns hold frequency i (two for the real layouts, one for complex).
+  std::vector<std::vector<std::int64_t>> columns_of(static_cast<std::size_t>(frequencies));
+  for (std::int64_t c = 0; c < cols; ++c) {
+    columns_of[static_cast<std::size_t>(rotary_column_frequency(convention, c))].push_back(c);
+  }
+  RotaryReferenceCache result{
+      RotaryCache{make_table(request.rows, cols, request.format), make_table(request.rows, cols, request.format)},
+      std::vector<DoubleDouble>(static_cast<std::size_t>(request.rows * cols)),
+      std::vector<DoubleDouble>(static_cast<std::size_t>(request.rows * cols)), 0};
+  const Format& format = format_of(request.format);
+  int workers = threads > 0 ? threads : static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  workers = static_cast<int>(std::clamp<std::int64_t>(request.rows, 1, workers));
+  std::atomic<std::int64_t> escalations{0};
+  parallel_for(workers, [&](int worker) {
+    RotaryEntryEvaluator evaluator(convention, model);
+    std::int64_t local_escalations = 0;
+    // Rows w, w + workers, ...: each entry is decided alone, so the split
+    // cannot change a bit.
+    for (std::int64_t r = worker; r < request.rows; r += workers) {
+      for (std::int64_t i = 0; i < frequencies; ++i) {
+        RotaryEntryResult cos_result;
+        RotaryEntryResult sin_result;
+        evaluator.evaluate(request.first_position + r, i, &format, true, cos_result, sin_result);
+        local_escalations += (cos_result.escalated ? 1 : 0) + (sin_result.escalated ? 1 : 0);
+        for (std::int64_t c : columns_of[static_cast<std::size_t>(i)]) {
+          result.rounded.cos.set(r, c, cos_result.rounded);  // exact: already a value of the format
+          result.rounded.sin.set(r, c, sin_result.rounded);
+          const auto k = static_cast<std::size_t>(r * cols + c);
+          result.exact_cos[k] = cos_result.exact;
+          result.exact_sin[k] = sin_result.exact;
+        }
+      }
+    }
+    escalations += local_escalations;
+  });
+  result.escalations = escalations.load();
+  return result;
+}
+
+double rotary_correctly_rounded(const RotaryConvention& convention, std::int64_t position, std::int64_t frequency,
+                                bool cosine, FormatId format, const std::optional<ComputationModel>& model) {
+  check_frequency(convention, frequency);
+  RotaryEntryEvaluator evaluator(convention, model);
+  RotaryEntryResult cos_result;
+  RotaryEntryResult sin_result;
+  evaluator.evaluate(position, frequency, &format_of(format), false, cos_result, sin_result);
+  return cosine ? cos_result.rounded : sin_result.rounded;
+}
+
+DoubleDouble rotary_exact_value(const RotaryConvention& convention, std::int64_t position, std::int64_t frequency,
+                                bool cosine, const std::optional<ComputationModel>& model) {
+  check_frequency(convention, frequency);
+  RotaryEntryEvaluator evaluator(convention, model);
+  RotaryEntryResult cos_result;
+  RotaryEntryResult sin_result;
+  evaluator.evaluate(position, frequency, nullptr, true, cos_result, sin_result);
+  return cosine ? cos_result.exact : sin_result.exact;
+}
+
+double rotary_model_inv_freq(const RotaryConvention& convention, std::int64_t frequency,
+                             const ComputationModel& model) {
+  check_frequency(convention, frequency);
+  RotaryEntryEvaluator evaluator(convention, model);
+  return evaluator.model_inv_freq(frequency);
+}
+
+}  // namespace pecheck::reference
