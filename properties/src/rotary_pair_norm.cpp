@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "pecheck/properties/budgets.hpp"
+#include "pecheck/properties/registry.hpp"
 #include "rotary_checks.hpp"
 #include "scaling_support.hpp"
 

@@ -149,20 +149,32 @@ RotaryDetection detect_rotary(const Table& cos, const Table& sin, const std::opt
       }
     }
     if (detection.convention) {
-      detection.convention_note = "the rule whose frequencies fit the cache's best (mean squared z-score " +
+      detection.convention_note = "the rule whose frequencies fit the cache's best (median squared z-score " +
                                   std::to_string(best) + ")";
     }
   }
 
-  // Successive identical rows: positions held in bfloat16 or float16.
+  // Successive identical rows: positions held in bfloat16 or float16. The
+  // steps of the two formats repeat alike in different binades (bfloat16 at
+  // 256..511 as float16 at 2048..4095): each format's candidates are kept,
+  // and the angles choose.
   const SuccessiveRows successive = successive_rows(cos.view());
   detection.identical_pairs = successive.identical_pairs;
-  std::optional<PositionSteps> steps;
-  if (successive.identical_pairs > 0) steps = fit_position_steps(successive, 0, position_limit - cos.rows);
-  if (steps) detection.positions_held_in = steps->format;
-
+  std::vector<PositionSteps> steps;
+  for (FormatId format : {FormatId::bfloat16, FormatId::float16}) {
+    if (successive.identical_pairs == 0) break;
+    if (auto fit = fit_position_steps(successive, 0, position_limit - cos.rows, {format})) steps.push_back(*fit);
+  }
   if (first_position) {
     detection.first_position = *first_position;
+    for (const PositionSteps& fit : steps) {
+      const auto& p = fit.first_positions;
+      if (std::find(p.begin(), p.end(), *first_position) != p.end()) detection.positions_held_in = fit.format;
+    }
+    // Past 256 P0 that fit, fit_position_steps lists none: the format groups the rows all the same.
+    for (const PositionSteps& fit : steps) {
+      if (!detection.positions_held_in && fit.first_positions.empty()) detection.positions_held_in = fit.format;
+    }
   } else if (detection.convention) {
     std::vector<double> angles(static_cast<std::size_t>(n));
     for (std::int64_t i = 0; i < n; ++i) {
@@ -174,17 +186,26 @@ RotaryDetection detect_rotary(const Table& cos, const Table& sin, const std::opt
     const std::int64_t held = fit_first_position(angles, inv_freq, cos.rows);
     detection.first_position = held;
     // Rows grouped by rounded positions: row 0 holds the rounded position of
-    // some P0 the steps allow; the one nearest what the angles say.
-    if (steps && !steps->first_positions.empty()) {
-      std::int64_t chosen = steps->first_positions.front();
-      for (std::int64_t p0 : steps->first_positions) {
-        if (std::llabs(held_position(p0, steps->format) - held) < std::llabs(held_position(chosen, steps->format) - held)) {
-          chosen = p0;
-        }
+    // some P0 the steps allow; the one whose rounding is nearest what the angles say.
+    std::optional<std::pair<FormatId, std::int64_t>> chosen;
+    std::int64_t distance = 0;
+    for (const PositionSteps& fit : steps) {
+      for (std::int64_t p0 : fit.first_positions) {
+        const std::int64_t off = std::llabs(held_position(p0, fit.format) - held);
+        if (!chosen || off < distance) chosen = std::pair{fit.format, p0}, distance = off;
       }
-      detection.first_position = chosen;
+    }
+    // The angles give row 0's rounded position exactly; a P0 of the steps
+    // that rounds elsewhere is the other format's look-alike binade.
+    if (chosen && distance <= 1) {
+      detection.positions_held_in = chosen->first;
+      detection.first_position = chosen->second;
       detection.notes.push_back("row 0 placed by the steps of identical rows (positions held in " +
-                                std::string(format_of(steps->format).name) + ")");
+                                std::string(format_of(chosen->first).name) + ")");
+    } else {
+      for (const PositionSteps& fit : steps) {
+        if (!detection.positions_held_in && fit.first_positions.empty()) detection.positions_held_in = fit.format;
+      }
     }
   }
   return detection;

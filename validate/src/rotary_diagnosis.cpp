@@ -11,10 +11,11 @@ namespace pecheck::validate {
 
 namespace {
 
-// A misfit (mean squared z-score) past this is a frequency the rule does not
-// give: a rule the cache follows scores about 1, and z = 10 on average is far
-// beyond chance, yet well below what a rounded inv_freq or another base
-// scores (10^6 and more with 2048 rows: frequency_match.hpp).
+// A misfit (median squared z-score) past this is a frequency the rule does not
+// give: a rule the cache follows scores about 1 or less, and z = 10 for half
+// the frequencies is far beyond chance, yet well below what a rounded
+// inv_freq or another base scores (10^6 and more with 2048 rows:
+// rotary_frequency_match.hpp).
 constexpr double misfit_limit = 100.0;
 // Rows the computations are evaluated on.
 constexpr std::int64_t hypothesis_rows = 512;
@@ -57,7 +58,7 @@ std::vector<RotaryHazard> frequency_hazards(const RotaryDetection& detection, co
     if (misfit <= misfit_limit) {
       return {{RotaryHazardKind::inv_freq_precision,
                "the frequencies are the convention's inv_freq rounded to " + std::string(format_of(narrow).name) +
-                   " (mean squared z-score " + number(misfit) + " against " + number(std::min(exact, single)) +
+                   " (median squared z-score " + number(misfit) + " against " + number(std::min(exact, single)) +
                    " for float32 inv_freq): inv_freq cast with the module (Megatron-LM issue 744, InternLM issue 237)."}};
     }
   }
@@ -68,7 +69,7 @@ std::vector<RotaryHazard> frequency_hazards(const RotaryDetection& detection, co
                                    frequency_misfit(detection, rotary_inv_freqs(candidate, FormatId::float32)));
     if (misfit < best) best = misfit, found = candidate;
   }
-  const std::string against = " (mean squared z-score " + number(std::min(exact, single)) + ")";
+  const std::string against = " (median squared z-score " + number(std::min(exact, single)) + ")";
   if (!found || best > misfit_limit) {
     return {{RotaryHazardKind::wrong_base, "the frequencies follow neither the convention's rule" + against +
                                                " nor a preset's; fitted base at the cache width " +

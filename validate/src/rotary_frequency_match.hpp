@@ -18,11 +18,11 @@ using properties::rotary_inv_freqs;
 using properties::rotary_values;
 using properties::RotaryValues;
 
-// The mean squared z-score (fitted - rule) / sigma over the frequencies the
-// fit measured reliably (sigma < 5% of the value); infinity when none was.
-// A rule the cache follows scores about 1; one a relative 2^-9 off (inv_freq
-// in bfloat16) scores orders of magnitude more, since 2048 rows pin a
-// frequency to about 10^-11 relative.
+// The median squared z-score (|fitted - rule| less 2 float32 ULP of the
+// rule) / sigma over the frequencies the fit measured reliably (sigma < 5% of
+// the value); infinity when none was. A rule the cache follows scores about
+// 1 or less; one a relative 2^-9 off (inv_freq in bfloat16) scores orders of
+// magnitude more, since 2048 rows pin a frequency to about 10^-9 relative.
 double frequency_misfit(const RotaryDetection& detection, const std::vector<double>& inv_freq);
 
 // `convention` made to produce a cache of `frequencies` distinct columns in

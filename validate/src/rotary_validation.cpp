@@ -130,11 +130,15 @@ RotaryValidationResult validate_rotary_cache(const Table& cos, const Table& sin,
                               std::to_string(detection.identical_pairs) +
                                   " pairs of successive rows are identical, exactly where positions held in " +
                                   std::string(format_of(*detection.positions_held_in).name) +
-                                  " round to one value (candle PR 3520: position 15962 becomes 15936 or 15968)."});
+                                  " round to one value (positions in a 16-bit format at long context: candle PR 3520, where position 15962 becomes 15936 or 15968 in bfloat16)."});
   }
-  add_unique(result.hazards, frequency_hazards(detection, convention));
-  add_unique(result.hazards, computation_hazards(cos, sin, result.format, detection, convention,
-                                                 detection.attention_factor));
+  const std::vector<RotaryHazard> frequencies = frequency_hazards(detection, convention);
+  add_unique(result.hazards, frequencies);
+  // Under another rule every computation of this one is far alike: nothing to tell apart.
+  if (frequencies.empty()) {
+    add_unique(result.hazards, computation_hazards(cos, sin, result.format, detection, convention,
+                                                   detection.attention_factor));
+  }
 
   const properties::UlpBudget& budget = properties::ulp_budget("third-party", result.format);
   const double budget_ulp = options.max_ulp.value_or(budget.max_ulp);
