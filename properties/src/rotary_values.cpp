@@ -34,10 +34,15 @@ struct DoubleArithmetic {
 
 std::vector<double> rotary_inv_freqs(const RotaryConvention& convention, std::optional<FormatId> format) {
   const RotaryDerived derived = rotary_derived(convention);
-  DoubleArithmetic arithmetic{format};
+  // A narrower format than float32 holds a buffer computed in float32 and
+  // then cast (a module's .to(torch.bfloat16)): step by step in float16, a
+  // base of 500000 would already overflow.
+  const bool narrow = format && format_of(*format).precision < format_of(FormatId::float32).precision;
+  DoubleArithmetic arithmetic{narrow ? std::optional<FormatId>(FormatId::float32) : format};
   std::vector<double> inv_freq(static_cast<std::size_t>(derived.frequencies));
   for (std::int64_t i = 0; i < derived.frequencies; ++i) {
-    inv_freq[static_cast<std::size_t>(i)] = rotary_inv_freq(convention, derived, i, arithmetic);
+    const double w = rotary_inv_freq(convention, derived, i, arithmetic);
+    inv_freq[static_cast<std::size_t>(i)] = narrow ? round_to_format(w, format_of(*format)) : w;
   }
   return inv_freq;
 }

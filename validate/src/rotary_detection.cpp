@@ -41,7 +41,7 @@ Table angle_table(const Table& cos, const Table& sin, RotaryLayout layout, std::
 }
 
 // The median of sqrt(cos^2 + sin^2) and the largest distance from it.
-void measure_norms(const Table& cos, const Table& sin, RotaryDetection& detection) {
+void measure_norms(const Table& cos, const Table& sin, FormatId format, RotaryDetection& detection) {
   std::vector<double> norms;
   for (std::int64_t r : spread_rows(cos.rows, norm_rows)) {
     for (std::int64_t i = 0; i < detection.frequencies; ++i) {
@@ -57,7 +57,7 @@ void measure_norms(const Table& cos, const Table& sin, RotaryDetection& detectio
   std::int64_t close = 0;
   // A pair of values each within 2 ULP of A cos and A sin has a norm within
   // 2 sqrt(2) ULP(A) ~ 3 * 2^(1-p) A of A; 8 * 2^-p A leaves room for one more rounding.
-  const double tolerance = 8.0 * std::ldexp(detection.attention_factor, -format_of(cos.format).precision);
+  const double tolerance = 8.0 * std::ldexp(detection.attention_factor, -format_of(format).precision);
   for (double norm : norms) {
     spread = std::max(spread, std::fabs(norm - detection.attention_factor));
     close += std::fabs(norm - detection.attention_factor) <= tolerance;
@@ -101,8 +101,8 @@ std::int64_t fit_first_position(const std::vector<double>& angles, const std::ve
 
 }  // namespace
 
-RotaryDetection detect_rotary(const Table& cos, const Table& sin, const std::optional<RotaryConvention>& given,
-                              std::optional<std::int64_t> first_position) {
+RotaryDetection detect_rotary(const Table& cos, const Table& sin, FormatId value_format,
+                              const std::optional<RotaryConvention>& given, std::optional<std::int64_t> first_position) {
   RotaryDetection detection;
   const RotaryLayoutFit layout = fit_rotary_layout(cos, sin, spread_rows(cos.rows, norm_rows));
   detection.layout = layout.layout;
@@ -111,7 +111,7 @@ RotaryDetection detect_rotary(const Table& cos, const Table& sin, const std::opt
     detection.notes.push_back("no column equals its rotate-half twin (c, c + n) nor its interleaved twin (2i, 2i + 1) "
                               "in 90% of the rows: read as distinct frequencies");
   }
-  measure_norms(cos, sin, detection);
+  measure_norms(cos, sin, value_format, detection);
   if (!detection.rotary) return detection;
 
   const std::int64_t n = detection.frequencies;
@@ -120,7 +120,7 @@ RotaryDetection detect_rotary(const Table& cos, const Table& sin, const std::opt
   for (std::int64_t i = 0; i < n; ++i) columns.push_back({i, i, n + i});
   std::vector<std::int64_t> run;
   for (std::int64_t r = 0; r < pairs.rows; ++r) run.push_back(r);
-  std::vector<FrequencyEstimate> estimates = estimate_frequencies(pairs, run, columns, cos.format);
+  std::vector<FrequencyEstimate> estimates = estimate_frequencies(pairs, run, columns, value_format);
   // cos and sin exchanged turn the angle a into pi/2 - a: the angles run backwards.
   detection.swapped = orientation(estimates) < 0;
   detection.inv_freq.assign(static_cast<std::size_t>(n), 0.0);

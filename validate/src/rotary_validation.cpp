@@ -30,9 +30,9 @@ void check_shapes(const Table& cos, const Table& sin) {
 }
 
 // NaN or infinity, and values past the attention factor by more than rounding.
-void value_hazards(const Table& cos, const Table& sin, double factor, std::vector<RotaryHazard>& hazards) {
+void value_hazards(const Table& cos, const Table& sin, FormatId format, double factor, std::vector<RotaryHazard>& hazards) {
   std::int64_t non_finite = 0, beyond = 0;
-  const double limit = factor * (1.0 + 8.0 * std::ldexp(1.0, -format_of(cos.format).precision));
+  const double limit = factor * (1.0 + 8.0 * std::ldexp(1.0, -format_of(format).precision));
   for (const Table* t : {&cos, &sin}) {
     for (std::int64_t k = 0; k < t->size(); ++k) {
       const double v = t->flat(k);
@@ -83,7 +83,7 @@ RotaryValidationResult validate_rotary_cache(const Table& cos, const Table& sin,
     }
   }
   RotaryDetection& detection = result.detection;
-  detection = detect_rotary(cos, sin, given, options.first_position);
+  detection = detect_rotary(cos, sin, result.format, given, options.first_position);
   if (given && given->head_dim > 0) {
     detection.notes.push_back("rotary fraction " + std::to_string(static_cast<double>(2 * detection.frequencies) /
                                                                   static_cast<double>(options.convention->head_dim)) +
@@ -109,7 +109,7 @@ RotaryValidationResult validate_rotary_cache(const Table& cos, const Table& sin,
   RotaryConvention convention = *detection.convention;
   if (!given) convention.layout = detection.layout;
   const double expected_factor = rotary_derived(convention).attention_factor;
-  value_hazards(cos, sin, std::max(expected_factor, detection.attention_factor), result.hazards);
+  value_hazards(cos, sin, result.format, std::max(expected_factor, detection.attention_factor), result.hazards);
   if (detection.swapped) {
     result.hazards.push_back({RotaryHazardKind::cos_sin_swapped,
                               "the angles atan2(sin, cos) decrease from row to row: the cos table holds the sines "
@@ -118,7 +118,7 @@ RotaryValidationResult validate_rotary_cache(const Table& cos, const Table& sin,
   add_unique(result.hazards, attention_factor_hazards(detection, expected_factor, result.format));
   if (options.first_position && detection.identical_pairs == 0) {
     // Compared at the given offset; the angles say where row 0 is.
-    const RotaryDetection placed = detect_rotary(cos, sin, convention, std::nullopt);
+    const RotaryDetection placed = detect_rotary(cos, sin, result.format, convention, std::nullopt);
     if (placed.first_position != *options.first_position) {
       result.hazards.push_back({RotaryHazardKind::row_offset, "file row 0 holds position " +
                                                                   std::to_string(placed.first_position) + ", not " +

@@ -24,7 +24,8 @@ struct RotaryComputation {
 };
 
 // inv_freq_i by the convention's rule (rotary_frequency.hpp), every operation
-// in double, or rounded to `format` after each operation as float tensors do.
+// in double, or rounded to float32 after each operation as float tensors do;
+// a narrower format rounds that float32 buffer once, as casting a module does.
 std::vector<double> rotary_inv_freqs(const RotaryConvention& convention, std::optional<FormatId> format);
 
 // Entry i of row r at index r * n + i (n frequencies, not columns), times

@@ -88,8 +88,10 @@ struct RotaryValidationResult {
 RotaryValidationResult validate_rotary_cache(const Table& cos, const Table& sin,
                                              const RotaryValidationOptions& options = {});
 
-RotaryDetection detect_rotary(const Table& cos, const Table& sin, const std::optional<RotaryConvention>& given,
-                              std::optional<std::int64_t> first_position);
+// `value_format`: the format the values carry (a float32 file of bfloat16
+// values: bfloat16), for every tolerance.
+RotaryDetection detect_rotary(const Table& cos, const Table& sin, FormatId value_format,
+                              const std::optional<RotaryConvention>& given, std::optional<std::int64_t> first_position);
 
 std::string_view to_string(RotaryHazardKind kind);
 std::string rotary_validation_text(const RotaryValidationResult& result, const std::string& file);
