@@ -47,8 +47,13 @@ std::string rotary_validation_text(const RotaryValidationResult& result, const s
   for (const RotaryComparison& c : result.comparisons) {
     const properties::Measurement& m = c.measurement;
     out << "  against " << c.target << ": " << (c.conforms ? "within" : "beyond") << " the budget of " << m.budget_ulp
-        << " ULP (" << c.beyond_budget << " of " << m.entries << " entries beyond): max " << figure(m.max_ulp)
+        << " ULP" << (m.abs_bound ? " or " + m.abs_bound->name : std::string()) << " (" << c.beyond_budget << " of " << m.entries << " entries beyond): max " << figure(m.max_ulp)
         << " ULP, RMS " << figure(m.rms_ulp) << " ULP, max abs error " << figure(m.max_abs_error) << "\n";
+    if (m.abs_bound && m.abs_bound->beyond_ulp > 0) {
+      out << "    " << m.abs_bound->beyond_ulp << " entries beyond " << m.budget_ulp << " ULP judged by "
+          << m.abs_bound->name << " (" << m.abs_bound->source << "): " << m.abs_bound->beyond_bound
+          << " beyond it, worst |error| / bound " << figure(m.abs_bound->worst_ratio) << "\n";
+    }
     if (m.entries > 0) {
       out << "    worst: row " << m.worst.row << " (position " << m.worst.position << "), column " << m.worst.column
           << " (" << (m.worst.column < result.cols ? "cos" : "sin") << "): " << m.worst.value_hex << " against exact "
