@@ -4,7 +4,7 @@ computes them, with NumPy (or PyTorch), for `pecheck` to check.
 
   rope_caches.py (--preset NAME | --config CONFIG.json) --rows N --cos COS.npy --sin SIN.npy
                  [--first-position K] [--dtype F] [--layout L] [--sequence-length S]
-                 [--backend numpy|torch] [fault options]
+                 [--backend numpy|torch] [--inv-freq-out INV.npy] [fault options]
 
 --preset is one of PRESETS below (each an HF config.json fragment with its
 source), --config an HF config.json (rope_theta, rope_scaling, head_dim or
@@ -26,6 +26,10 @@ LlamaRotaryEmbedding.forward:
   cos, sin = cos(emb) * attention_scaling, sin(emb) * attention_scaling  (float32)
   output   = cast to F
 --backend torch does the same with torch tensors (needs PyTorch).
+--inv-freq-out writes the float32 inv_freq the caches were built from (d/2 values,
+after any fault): NumPy's float32 power is not correctly rounded (about one
+frequency in five differs by 1 ULP from the correctly rounded steps), so a
+checker needs it to tell a frequency's rounding from a cos's.
 
 Faults (each seen in real code; docs/CONVENTIONS.md):
   --positions float16|bfloat16   positions rounded to that format before the product
@@ -230,6 +234,7 @@ def main():
     parser.add_argument("--backend", default="numpy", choices=["numpy", "torch"])
     parser.add_argument("--cos", required=True)
     parser.add_argument("--sin", required=True)
+    parser.add_argument("--inv-freq-out")
     parser.add_argument("--positions", default="int", choices=["int", "float16", "bfloat16"])
     parser.add_argument("--angles", default="float32", choices=["float32", "float64", "float16", "bfloat16"])
     parser.add_argument("--inv-freq", default="float32", choices=["float32", "float16", "bfloat16"])
@@ -255,6 +260,8 @@ def main():
         inv_freq = round_to(inv_freq, args.inv_freq)
     attention = {"applied": attention, "missing": 1.0, "twice": attention * attention}[args.attention_factor]
 
+    if args.inv_freq_out:
+        np.save(args.inv_freq_out, inv_freq.astype(np.float32))
     positions = np.arange(args.first_position, args.first_position + args.rows, dtype=np.int64).astype(np.float32)
     if args.positions != "int":
         positions = round_to(positions, args.positions)

@@ -17,6 +17,7 @@ struct Command {
 
 Command add_conventions_command(CLI::App& app);
 Command add_table_command(CLI::App& app);
+Command add_rope_command(CLI::App& app);
 Command add_report_command(CLI::App& app);
 Command add_check_command(CLI::App& app);
 Command add_validate_command(CLI::App& app);

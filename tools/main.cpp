@@ -60,6 +60,7 @@ int main(int argc, char** argv) {
       pecheck::tools::add_bench_command(app),
       pecheck::tools::add_sweep_command(app),
       pecheck::tools::add_merge_command(app),
+      pecheck::tools::add_rope_command(app),
   };
 
   // CLI11 reports a mistyped command as "A subcommand is required"; name it.

@@ -69,7 +69,8 @@ RotaryScalingKind scaling_kind(const ConfigReader& reader, const std::string& na
   if (name == "longrope" || name == "su") return RotaryScalingKind::longrope;
   if (name == "llama3") return RotaryScalingKind::llama3;
   reader.fail("rope_scaling.rope_type",
-              "one of default, linear, dynamic, ntk, yarn, longrope (or su), llama3; found '" + escape_control_characters(name) + "'");
+              "one of default, linear, dynamic, ntk, yarn, longrope (or su), llama3; found '" +
+                  escape_control_characters(name) + "'");
 }
 
 void read_scaling(const ConfigReader& reader, const json& config, const json& scaling, RotaryConvention& c,
@@ -107,8 +108,8 @@ void read_scaling(const ConfigReader& reader, const json& config, const json& sc
   if (s.kind == RotaryScalingKind::longrope) {
     // _compute_longrope_parameters: with a top-level original_max_position_embeddings
     // (Phi-3), the factor is max_position_embeddings / original.
-    if (const auto original = reader.integer(config, "original_max_position_embeddings",
-                                             "original_max_position_embeddings")) {
+    if (const auto original =
+            reader.integer(config, "original_max_position_embeddings", "original_max_position_embeddings")) {
       s.original_max_position = *original;
       s.factor = static_cast<double>(max_position) / static_cast<double>(*original);
     }

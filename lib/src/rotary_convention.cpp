@@ -43,9 +43,12 @@ std::int64_t rotary_columns(const RotaryConvention& convention) {
 std::int64_t rotary_column_frequency(const RotaryConvention& convention, std::int64_t column) {
   const std::int64_t dims = rotary_derived(convention).dims;
   switch (convention.layout) {
-    case RotaryLayout::rotate_half: return column % (dims / 2);
-    case RotaryLayout::interleaved: return column / 2;
-    case RotaryLayout::complex_form: return column;
+    case RotaryLayout::rotate_half:
+      return column % (dims / 2);
+    case RotaryLayout::interleaved:
+      return column / 2;
+    case RotaryLayout::complex_form:
+      return column;
   }
   return column;
 }
@@ -63,8 +66,8 @@ void check_rotary_convention(const RotaryConvention& c) {
   }
   const RotaryScaling& s = c.scaling;
   if (c.attention_factor) {
-    require(std::isfinite(*c.attention_factor) && *c.attention_factor > 0.0, c, "attention_factor",
-            *c.attention_factor, "a finite number > 0");
+    require(std::isfinite(*c.attention_factor) && *c.attention_factor > 0.0, c, "attention_factor", *c.attention_factor,
+            "a finite number > 0");
   }
   if (s.kind == RotaryScalingKind::none) return;
   require(std::isfinite(s.factor) && s.factor > 0.0, c, "rope_scaling.factor", s.factor, "a finite number > 0");
@@ -85,10 +88,12 @@ void check_rotary_convention(const RotaryConvention& c) {
   }
   if (s.kind == RotaryScalingKind::longrope) {
     for (const auto* factors : {&s.long_factor, &s.short_factor}) {
-      const std::string_view field = factors == &s.long_factor ? "rope_scaling.long_factor" : "rope_scaling.short_factor";
+      const std::string_view field =
+          factors == &s.long_factor ? "rope_scaling.long_factor" : "rope_scaling.short_factor";
       if (static_cast<std::int64_t>(factors->size()) != dims / 2) {
-        reject(c, field, "has " + std::to_string(factors->size()) + " values, expected " + std::to_string(dims / 2) +
-                             " (rotary width / 2)");
+        reject(c, field,
+               "has " + std::to_string(factors->size()) + " values, expected " + std::to_string(dims / 2) +
+                   " (rotary width / 2)");
       }
       for (double f : *factors) require(std::isfinite(f) && f > 0.0, c, field, f, "finite numbers > 0");
     }
@@ -107,7 +112,8 @@ RotaryDerived rotary_derived(const RotaryConvention& c) {
   switch (s.kind) {
     case RotaryScalingKind::none:
     case RotaryScalingKind::linear:
-    case RotaryScalingKind::llama3: break;
+    case RotaryScalingKind::llama3:
+      break;
     case RotaryScalingKind::ntk:
       // Fixed-factor NTK-aware scaling: base * factor^(d/(d-2)), in double.
       d.effective_base = c.base * std::pow(s.factor, dims / (dims - 2.0));
@@ -115,7 +121,8 @@ RotaryDerived rotary_derived(const RotaryConvention& c) {
     case RotaryScalingKind::dynamic_ntk: {
       // _compute_dynamic_ntk_parameters: seq_len below the trained length changes nothing.
       const double trained = static_cast<double>(s.original_max_position);
-      const double length = s.sequence_length > s.original_max_position ? static_cast<double>(s.sequence_length) : trained;
+      const double length =
+          s.sequence_length > s.original_max_position ? static_cast<double>(s.sequence_length) : trained;
       d.effective_base = c.base * std::pow((s.factor * length / trained) - (s.factor - 1.0), dims / (dims - 2.0));
       break;
     }
@@ -132,8 +139,9 @@ RotaryDerived rotary_derived(const RotaryConvention& c) {
       if (low == high) high += 0.001;  // linear_ramp_factor avoids a division by zero so
       d.yarn_low = low;
       d.yarn_high = high;
-      attention = (s.mscale && s.mscale_all_dim) ? yarn_mscale(s.factor, *s.mscale) / yarn_mscale(s.factor, *s.mscale_all_dim)
-                                                 : yarn_mscale(s.factor, 1.0);
+      attention = (s.mscale && s.mscale_all_dim)
+                      ? yarn_mscale(s.factor, *s.mscale) / yarn_mscale(s.factor, *s.mscale_all_dim)
+                      : yarn_mscale(s.factor, 1.0);
       break;
     }
     case RotaryScalingKind::longrope: {
@@ -149,14 +157,12 @@ RotaryDerived rotary_derived(const RotaryConvention& c) {
 
 const std::vector<ComputationModel>& computation_models() {
   static const std::vector<ComputationModel> models = {
-      {"hf-float32",
-       "transformers: inv_freq step by step in float32, float32 positions, float32 angles p * inv_freq",
+      {"hf-float32", "transformers: inv_freq step by step in float32, float32 positions, float32 angles p * inv_freq",
        FormatId::float32, FormatId::float32, FormatId::float32, InvFreqRule::stepwise},
       {"float64", "inv_freq correctly rounded to float64, float64 positions and angles", FormatId::float64,
        FormatId::float64, FormatId::float64, InvFreqRule::correctly_rounded},
-      {"hf-bfloat16-positions",
-       "hf-float32 with positions held in bfloat16 (a fault: positions collide above 256)", FormatId::float32,
-       FormatId::bfloat16, FormatId::float32, InvFreqRule::stepwise},
+      {"hf-bfloat16-positions", "hf-float32 with positions held in bfloat16 (a fault: positions collide above 256)",
+       FormatId::float32, FormatId::bfloat16, FormatId::float32, InvFreqRule::stepwise},
       {"hf-bfloat16-inv-freq", "inv_freq step by step in bfloat16 (a module cast with .to(torch.bfloat16))",
        FormatId::bfloat16, FormatId::float32, FormatId::float32, InvFreqRule::stepwise},
   };
@@ -183,9 +189,12 @@ std::string describe(const RotaryConvention& c) {
 
 std::string_view to_string(RotaryLayout layout) {
   switch (layout) {
-    case RotaryLayout::rotate_half: return "rotate-half";
-    case RotaryLayout::interleaved: return "interleaved";
-    case RotaryLayout::complex_form: return "complex";
+    case RotaryLayout::rotate_half:
+      return "rotate-half";
+    case RotaryLayout::interleaved:
+      return "interleaved";
+    case RotaryLayout::complex_form:
+      return "complex";
   }
   return "?";
 }
@@ -199,13 +208,20 @@ std::optional<RotaryLayout> parse_rotary_layout(std::string_view name) {
 
 std::string_view to_string(RotaryScalingKind kind) {
   switch (kind) {
-    case RotaryScalingKind::none: return "none";
-    case RotaryScalingKind::linear: return "linear";
-    case RotaryScalingKind::ntk: return "ntk";
-    case RotaryScalingKind::dynamic_ntk: return "dynamic-ntk";
-    case RotaryScalingKind::yarn: return "yarn";
-    case RotaryScalingKind::longrope: return "longrope";
-    case RotaryScalingKind::llama3: return "llama3";
+    case RotaryScalingKind::none:
+      return "none";
+    case RotaryScalingKind::linear:
+      return "linear";
+    case RotaryScalingKind::ntk:
+      return "ntk";
+    case RotaryScalingKind::dynamic_ntk:
+      return "dynamic-ntk";
+    case RotaryScalingKind::yarn:
+      return "yarn";
+    case RotaryScalingKind::longrope:
+      return "longrope";
+    case RotaryScalingKind::llama3:
+      return "llama3";
   }
   return "?";
 }

@@ -69,7 +69,8 @@ struct DoubleDoubleArithmetic {
   }
   static Value two_pi() {
     // 2 pi = 1 / inv_two_pi to the double-double's precision.
-    return dd_divide(DoubleDouble{1.0, 0.0}, DoubleDouble{fast_constants::inv_two_pi_hi, fast_constants::inv_two_pi_lo});
+    return dd_divide(DoubleDouble{1.0, 0.0},
+                     DoubleDouble{fast_constants::inv_two_pi_hi, fast_constants::inv_two_pi_lo});
   }
   static bool less(Value x, Value y) { return x.hi < y.hi || (x.hi == y.hi && x.lo < y.lo); }
   static bool greater(Value x, Value y) { return less(y, x); }
@@ -120,7 +121,8 @@ RotaryCache fast_rotary_cache(const RotaryConvention& convention, const RotaryCa
   }
   const std::int64_t cols = rotary_columns(convention);
   std::vector<std::int64_t> column_frequency(static_cast<std::size_t>(cols));
-  for (std::int64_t c = 0; c < cols; ++c) column_frequency[static_cast<std::size_t>(c)] = rotary_column_frequency(convention, c);
+  for (std::int64_t c = 0; c < cols; ++c)
+    column_frequency[static_cast<std::size_t>(c)] = rotary_column_frequency(convention, c);
 
   const Format& format = format_of(request.format);
   RotaryCache cache{make_table(request.rows, cols, request.format), make_table(request.rows, cols, request.format)};

@@ -70,11 +70,11 @@ NearestArithmetic::Value NearestArithmetic::integer(std::int64_t n) const {
   return r;
 }
 
-#define PECHECK_NEAREST_BINARY(name, call)                                          \
+#define PECHECK_NEAREST_BINARY(name, call)                                                 \
   NearestArithmetic::Value NearestArithmetic::name(const Value& x, const Value& y) const { \
-    Real r = make_real(precision_);                                                 \
-    call(raw(r), raw(x), raw(y), MPFR_RNDN);                                        \
-    return r;                                                                       \
+    Real r = make_real(precision_);                                                        \
+    call(raw(r), raw(x), raw(y), MPFR_RNDN);                                               \
+    return r;                                                                              \
   }
 PECHECK_NEAREST_BINARY(add, mpfr_add)
 PECHECK_NEAREST_BINARY(sub, mpfr_sub)
@@ -90,15 +90,15 @@ NearestArithmetic::Value NearestArithmetic::two_pi() const {
   return r;
 }
 
-#define PECHECK_FORMAT_BINARY(name, call)                                                  \
-  FormatArithmetic::Value FormatArithmetic::name(Value x, Value y) const {                 \
-    return correctly_rounded_operation(                                                    \
-        [&](mpfr_ptr out) {                                                                \
-          const Real a = from_double(x, 64);                                               \
-          const Real b = from_double(y, 64);                                               \
-          return call(out, raw(a), raw(b), MPFR_RNDN);                                     \
-        },                                                                                 \
-        format_);                                                                          \
+#define PECHECK_FORMAT_BINARY(name, call)                                  \
+  FormatArithmetic::Value FormatArithmetic::name(Value x, Value y) const { \
+    return correctly_rounded_operation(                                    \
+        [&](mpfr_ptr out) {                                                \
+          const Real a = from_double(x, 64);                               \
+          const Real b = from_double(y, 64);                               \
+          return call(out, raw(a), raw(b), MPFR_RNDN);                     \
+        },                                                                 \
+        format_);                                                          \
   }
 PECHECK_FORMAT_BINARY(add, mpfr_add)
 PECHECK_FORMAT_BINARY(sub, mpfr_sub)

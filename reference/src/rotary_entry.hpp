@@ -15,9 +15,9 @@
 namespace pecheck::reference {
 
 struct RotaryEntryResult {
-  double rounded = 0.0;   // when a format was asked for
-  DoubleDouble exact;     // when the exact value was asked for
-  bool escalated = false; // the first precision did not decide it
+  double rounded = 0.0;    // when a format was asked for
+  DoubleDouble exact;      // when the exact value was asked for
+  bool escalated = false;  // the first precision did not decide it
 };
 
 // One per thread: it caches the frequencies of each working precision.

@@ -22,10 +22,10 @@
 namespace pecheck {
 
 enum class RotaryLayout {
-  rotate_half,  // (L, d): columns c and c + d/2 share frequency c (transformers' rotate_half, GPT-NeoX)
-  interleaved,  // (L, d): columns 2i and 2i + 1 share frequency i (GPT-J, repeat_interleave)
-  complex_form, // (L, d/2): column i holds frequency i, the real and imaginary parts of
-                // Meta's precompute_freqs_cis polar(1, freqs) as the cos and sin tables
+  rotate_half,   // (L, d): columns c and c + d/2 share frequency c (transformers' rotate_half, GPT-NeoX)
+  interleaved,   // (L, d): columns 2i and 2i + 1 share frequency i (GPT-J, repeat_interleave)
+  complex_form,  // (L, d/2): column i holds frequency i, the real and imaginary parts of
+                 // Meta's precompute_freqs_cis polar(1, freqs) as the cos and sin tables
 };
 
 // The scaling rules of transformers' modeling_rope_utils.py (function names in
@@ -46,11 +46,11 @@ struct RotaryScaling {
   // original_max_position_embeddings (yarn, longrope, llama3); for dynamic NTK
   // the max_position_embeddings the model was trained at.
   std::int64_t original_max_position = 0;
-  double low_freq_factor = 1.0;   // llama3
-  double high_freq_factor = 4.0;  // llama3
-  double beta_fast = 32.0;        // yarn
-  double beta_slow = 1.0;         // yarn
-  bool truncate = true;           // yarn: the ramp's ends floored / ceiled to whole dims (HF's default)
+  double low_freq_factor = 1.0;          // llama3
+  double high_freq_factor = 4.0;         // llama3
+  double beta_fast = 32.0;               // yarn
+  double beta_slow = 1.0;                // yarn
+  bool truncate = true;                  // yarn: the ramp's ends floored / ceiled to whole dims (HF's default)
   std::optional<double> mscale;          // yarn (DeepSeek-style); absent in most configs
   std::optional<double> mscale_all_dim;  // yarn
   std::vector<double> long_factor;       // longrope, one per frequency
@@ -78,11 +78,11 @@ struct RotaryConvention {
 // tensor is built. The exact encoding is defined from these doubles (as the
 // model defines it), so the reference and the fast path share them.
 struct RotaryDerived {
-  std::int64_t dims = 0;              // rotary width d = int(head_dim * fraction), even
-  std::int64_t frequencies = 0;       // d / 2
-  double effective_base = 10000.0;    // base, or NTK's / dynamic NTK's scaled base, in double
-  double attention_factor = 1.0;      // explicit, or derived per the scaling rule, in double
-  double yarn_low = 0.0;              // yarn's ramp: ext weight 1 below low, 0 above high (dims)
+  std::int64_t dims = 0;            // rotary width d = int(head_dim * fraction), even
+  std::int64_t frequencies = 0;     // d / 2
+  double effective_base = 10000.0;  // base, or NTK's / dynamic NTK's scaled base, in double
+  double attention_factor = 1.0;    // explicit, or derived per the scaling rule, in double
+  double yarn_low = 0.0;            // yarn's ramp: ext weight 1 below low, 0 above high (dims)
   double yarn_high = 0.0;
   const std::vector<double>* ext_factors = nullptr;  // longrope: the long or the short factors
 };

@@ -24,8 +24,8 @@
 namespace pecheck {
 
 template <class A>
-typename A::Value rotary_inv_freq(const RotaryConvention& convention, const RotaryDerived& derived,
-                                  std::int64_t i, A& a) {
+typename A::Value rotary_inv_freq(const RotaryConvention& convention, const RotaryDerived& derived, std::int64_t i,
+                                  A& a) {
   using V = typename A::Value;
   const RotaryScaling& scaling = convention.scaling;
   // arange(0, d, 2).float() / d: the exponent 2i/d.
@@ -54,8 +54,7 @@ typename A::Value rotary_inv_freq(const RotaryConvention& convention, const Rota
       // 1 - clamp((i - low) / (high - low), 0, 1).
       const V extrapolation = a.div(one, power);
       const V interpolation = a.div(one, a.mul(a.number(scaling.factor), power));
-      V ramp = a.div(a.sub(a.integer(i), a.number(derived.yarn_low)),
-                     a.number(derived.yarn_high - derived.yarn_low));
+      V ramp = a.div(a.sub(a.integer(i), a.number(derived.yarn_low)), a.number(derived.yarn_high - derived.yarn_low));
       if (a.less(ramp, a.integer(0))) ramp = a.integer(0);
       if (a.greater(ramp, one)) ramp = one;
       const V weight = a.sub(one, ramp);

@@ -26,7 +26,7 @@ struct RotaryReferenceCache {
   RotaryCache rounded;                  // correctly rounded to the request's format
   std::vector<DoubleDouble> exact_cos;  // the target's exact values (within 2^-100 relative), row-major
   std::vector<DoubleDouble> exact_sin;
-  std::int64_t escalations = 0;         // entries the first precision did not decide
+  std::int64_t escalations = 0;  // entries the first precision did not decide
 };
 
 // model == nullopt: the exact encoding; otherwise the computation model's value.
@@ -43,7 +43,6 @@ DoubleDouble rotary_exact_value(const RotaryConvention& convention, std::int64_t
 
 // The model's inv_freq_i as rounded in its format (the same for every
 // position); for tests and for diagnosing an engine's frequencies.
-double rotary_model_inv_freq(const RotaryConvention& convention, std::int64_t frequency,
-                             const ComputationModel& model);
+double rotary_model_inv_freq(const RotaryConvention& convention, std::int64_t frequency, const ComputationModel& model);
 
 }  // namespace pecheck::reference
