@@ -77,12 +77,8 @@ Shares shares(const std::vector<double>& logits) {
 }
 
 Outcome add_concat_rotate(const Subject& subject, const RunConfig& config) {
+  if (auto refused = without_rotary_caches(subject)) return *refused;
   Outcome outcome;
-  if (!subject.capabilities().rotary_caches) {
-    outcome.verdict = Verdict::not_applicable;
-    outcome.message = "the subject offers no rotary caches";
-    return outcome;
-  }
   const std::uint64_t seed = scaling_support::seed_of(config);
   outcome.seed = seed;
   // Unit-variance components: s e with e ~ N(0, 1/d) and s = sqrt(d).

@@ -2,6 +2,7 @@
 // 2021, section 3; CONVENTIONS.md "Rotary encodings (RoPE)").
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "pecheck/properties/check.hpp"
@@ -16,6 +17,9 @@ inline constexpr const char* add_concat_rotate_id = "rotary/add-concat-rotate";
 // The conventions the checks sweep: every preset, so that the scaling rules
 // and the attention factors (yarn, longrope) are all exercised.
 const std::vector<RotaryConvention>& swept_conventions();
+
+// "not applicable" when the subject offers no rotary caches, else empty.
+std::optional<Outcome> without_rotary_caches(const Subject& subject);
 
 Check relative_position_check();
 Check pair_norm_check();

@@ -14,12 +14,8 @@ namespace pecheck::properties::rotary {
 namespace {
 
 Outcome pair_norm(const Subject& subject, const RunConfig& config) {
+  if (auto refused = without_rotary_caches(subject)) return *refused;
   Outcome outcome;
-  if (!subject.capabilities().rotary_caches) {
-    outcome.verdict = Verdict::not_applicable;
-    outcome.message = "the subject offers no rotary caches";
-    return outcome;
-  }
   const std::int64_t rows = config.quick ? 64 : config.full ? 4096 : 512;
   double worst_ratio = 0.0;
   std::string worst_text;

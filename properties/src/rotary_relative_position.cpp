@@ -34,13 +34,17 @@ struct PositionLogit {
 
 const std::vector<RotaryConvention>& swept_conventions() { return rotary_presets(); }
 
-Outcome relative_position(const Subject& subject, const RunConfig& config) {
+std::optional<Outcome> without_rotary_caches(const Subject& subject) {
+  if (subject.capabilities().rotary_caches) return std::nullopt;
   Outcome outcome;
-  if (!subject.capabilities().rotary_caches) {
-    outcome.verdict = Verdict::not_applicable;
-    outcome.message = "the subject offers no rotary caches";
-    return outcome;
-  }
+  outcome.verdict = Verdict::not_applicable;
+  outcome.message = "the subject offers no rotary caches";
+  return outcome;
+}
+
+Outcome relative_position(const Subject& subject, const RunConfig& config) {
+  if (auto refused = without_rotary_caches(subject)) return *refused;
+  Outcome outcome;
   const std::uint64_t seed = scaling_support::seed_of(config);
   outcome.seed = seed;
   // Positions m up to 2^14 (quick), 2^17, or 2^22 (full): past 256 a

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json_values.hpp"
 #include "pecheck/validate/rotary_validation.hpp"
 
 namespace pecheck::validate {
@@ -13,11 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-json number(double x) {
-  if (std::isfinite(x)) return x;
-  if (std::isnan(x)) return "NaN";
-  return x > 0 ? "Infinity" : "-Infinity";
-}
+json number(double x) { return json_number(x); }
 
 std::string figure(double x, int digits = 4) {
   std::ostringstream out;
@@ -94,11 +91,7 @@ std::string rotary_validation_json(const RotaryValidationResult& result, const s
                            {"max_abs_error", number(c.measurement.max_abs_error)}});
   }
   out["comparisons"] = comparisons;
-  json hazards = json::array();
-  for (const RotaryHazard& h : result.hazards) {
-    hazards.push_back({{"kind", std::string(to_string(h.kind))}, {"evidence", h.evidence}});
-  }
-  out["hazards"] = hazards;
+  out["hazards"] = hazards_json(result.hazards);
   out["reasons"] = result.reasons;
   out["notes"] = d.notes;
   return out.dump(2) + "\n";
