@@ -15,6 +15,7 @@
 #include "validate_exec.hpp"
 #include "validate_input_layer.hpp"
 #include "validate_report.hpp"
+#include "validate_rotary.hpp"
 
 namespace pecheck::tools {
 
@@ -35,6 +36,7 @@ struct ValidateOptions {
   bool json = false;
   ExecOptions exec;
   InputLayerOptions input_layer;
+  RotaryOptions rotary;
 };
 
 std::optional<std::int64_t> parse_offset(const std::string& text) {
@@ -171,8 +173,24 @@ Command add_validate_command(CLI::App& app) {
                       "(with --vocabulary/--ids: input_layer.json and .txt, and validation.json and .txt of the recovered encoding)");
   add_exec_options(*command, options->exec);
   add_input_layer_options(*command, options->input_layer);
+  add_rotary_options(*command, options->rotary);
 
   return {command, [command, options] {
+    if (options->rotary.given()) {
+      if (options->file.empty()) throw ConventionError("validate: the cos cache FILE is required with --sin, --config or --rope");
+      refuse_flags(*command,
+                   {"--exec", "--tensor", "--convention", "--max-abs-error", "--dtype", "--sample", "--full",
+                    "--ulp-only", "--output-dir", "--vocabulary", "--ids", "--positions", "--timeout",
+                    "--exec-protocol", "--exec-dtype", "--check", "--cases", "--seed", "--quick"},
+                   "does not apply to rotary caches (--sin, --config, --rope): they are compared entry by entry "
+                   "with the exact encoding and the computation model (--model)");
+      return validate_rotary_file(options->rotary, {options->file, options->offset, options->max_ulp, options->json});
+    }
+    for (const char* flag : {"--model", "--layout", "--sequence-length"}) {
+      if (command->count(flag) > 0) {
+        throw ConventionError("validate: " + std::string(flag) + " applies only to rotary caches (with --sin, --config or --rope)");
+      }
+    }
     if (options->input_layer.given()) {
       refuse_flags(*command,
                    {"--exec", "--tensor", "--offset", "--dtype", "--sample", "--full", "--ulp-only",

@@ -75,9 +75,22 @@ TEST(NpyArray, floatsKeepTheirFormat) {
   EXPECT_EQ(shape_text(a.shape), "(1, 1, 1)");
 }
 
+// A complex64 array (Meta's freqs_cis) is read as its float parts: shape (..., 2).
+TEST(NpyArray, complexValuesAreReadAsTheirRealAndImaginaryParts) {
+  const std::vector<std::uint8_t> data = {0, 0, 0x80, 0x3f, 0, 0, 0, 0xc0};  // 1.0f, -2.0f
+  const NpyArray a = read_npy_array_bytes(npy_bytes("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }", data), "a.npy");
+  EXPECT_FALSE(a.integer);
+  EXPECT_EQ(a.format, FormatId::float32);
+  EXPECT_EQ(a.values, (std::vector<double>{1.0, -2.0}));
+  EXPECT_EQ(shape_text(a.shape), "(1, 2)");
+}
+
 TEST(NpyArray, refusalsNameTheFileTheFieldAndWhatWasExpected) {
-  EXPECT_NE(refusal(npy_bytes("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }", std::vector<std::uint8_t>(8)))
-                .find("a.npy: descr: unsupported dtype '<c8'"),
+  EXPECT_NE(refusal(npy_bytes("{'descr': '<c4', 'fortran_order': False, 'shape': (1,), }", std::vector<std::uint8_t>(4)))
+                .find("a.npy: descr: unsupported dtype '<c4'"),
+            std::string::npos);
+  EXPECT_NE(refusal(npy_bytes("{'descr': '<c8', 'fortran_order': True, 'shape': (1, 2), }", std::vector<std::uint8_t>(16)))
+                .find("a.npy: fortran_order: a Fortran-order complex array"),
             std::string::npos);
   EXPECT_NE(refusal(npy_bytes("{'descr': '=i4', 'fortran_order': False, 'shape': (1,), }", std::vector<std::uint8_t>(4)))
                 .find("does not say how the file stores the bytes"),

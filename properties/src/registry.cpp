@@ -14,6 +14,7 @@ const Registry& all_checks() {
     register_scaling_variance(all);
     register_add_vs_concat(all);
     register_conformance(all);
+    register_rotary(all);
     return all;
   }();
   return registry;
@@ -71,6 +72,7 @@ std::string_view to_string(Family family) {
     case Family::scaling_variance: return "scaling-variance";
     case Family::add_vs_concat: return "add-vs-concat";
     case Family::conformance: return "conformance";
+    case Family::rotary: return "rotary";
   }
   return "?";
 }

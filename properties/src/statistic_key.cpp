@@ -81,8 +81,19 @@ constexpr std::array quantity_names{
     "quiet-columns-over-context",
     "recovered-naive",
     "recovered-joint",
+    "rotary-relative-position-miss-ratio",
+    "rotary-pair-norm-miss-ratio",
+    "added-relative-share",
+    "concatenated-relative-share",
+    "rotated-relative-share",
+    "added-interaction-share",
+    "concatenated-interaction-share",
+    "rotated-interaction-share",
+    "added-position-share",
+    "concatenated-position-share",
+    "rotated-position-share",
 };
-static_assert(quantity_names.size() == static_cast<std::size_t>(Quantity::recovered_joint) + 1,
+static_assert(quantity_names.size() == static_cast<std::size_t>(Quantity::rotated_position_share) + 1,
               "every Quantity needs its name, in enumeration order");
 
 }  // namespace

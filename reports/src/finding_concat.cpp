@@ -16,6 +16,49 @@ properties::StatisticKey at_context(Quantity quantity, std::int64_t positions) {
   return {quantity, f32, subspace_dim, positions, {}, std::nullopt, 0.0};
 }
 
+// Question (c) extended to RoPE: adding, concatenating and rotating measured
+// side by side on first-layer logits (rotary/add-concat-rotate), with the
+// rotation property itself as a check (rotary/relative-position).
+void rotate_side_by_side(FindingBuilder& b) {
+  struct Way {
+    const char* name;
+    Quantity relative, interaction;
+  };
+  const Way ways[] = {{"add", Quantity::added_relative_share, Quantity::added_interaction_share},
+                      {"concat", Quantity::concatenated_relative_share, Quantity::concatenated_interaction_share},
+                      {"rotate", Quantity::rotated_relative_share, Quantity::rotated_interaction_share}};
+  std::optional<double> relative[3], interaction[3];
+  for (int k = 0; k < 3; ++k) {
+    const std::string way = ways[k].name;
+    relative[k] = b.use(ids::add_concat_rotate, properties::key_of(ways[k].relative),
+                        way + ": share of the position-driven logit variance m - n explains");
+    interaction[k] = b.use(ids::add_concat_rotate, properties::key_of(ways[k].interaction),
+                           way + ": token x position interaction share of the logit variance");
+  }
+  if (!relative[0] || !relative[1] || !relative[2] || !interaction[0] || !interaction[1] || !interaction[2]) {
+    b.paragraph("The rotary comparison (" + b.status(ids::add_concat_rotate) + ") has no figures in this run.");
+    b.unsupported("Anything about rotary encodings: the rotary measurement did not run.");
+    return;
+  }
+  b.paragraph(
+      "Rotating instead (RoPE) changes what the first layer's logits can depend on. With identity projections, "
+      "unit-variance tokens and d = 64, the share of the position-driven logit variance that m - n explains is " +
+      significant(*relative[0], 3) + " when the encoding is added, " + significant(*relative[1], 3) +
+      " when it is concatenated and " + significant(*relative[2], 3) +
+      " when it rotates the tokens: adding leaves cross terms e . PE(n) that depend on absolute positions, "
+      "concatenating keeps only PE(m) . PE(n), a function of m - n, and rotating gives q_m . k_n = "
+      "q^T R((n - m) theta) k (" +
+      b.status(ids::rotary_relative_position) +
+      "). The share of the logit variance that is token x position interaction is " + significant(*interaction[0], 3) +
+      " added, " + significant(*interaction[1], 3) + " concatenated and " + significant(*interaction[2], 3) +
+      " rotated: concatenation separates token and position entirely, so its relative-position term is the same "
+      "for every pair of tokens; rotation makes the relative position modulate each token pair's similarity.");
+  b.supported(
+      "A rotary cache within its ULP budget makes q_m . k_n a function of m - n, exactly up to that budget; "
+      "concatenation's logits also depend on m - n alone, but through a term no token can change.");
+  b.unsupported("That rotating trains better than adding or concatenating: a claim about learning.");
+}
+
 }  // namespace
 
 Finding add_or_concat(const Report& report) {
@@ -114,6 +157,7 @@ Finding add_or_concat(const Report& report) {
   b.paragraph(
       "Meanwhile the model stays d wide, where concatenating widens every later projection by the "
       "encoding's width.");
+  rotate_side_by_side(b);
   b.supported(
       "Whatever a model computes from concat(E[t], P[p]) it can compute from a sum of zero-padded tables, "
       "exactly, in every format the checks cover, when the position table is learned; the converse fails for "

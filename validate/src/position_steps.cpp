@@ -96,7 +96,7 @@ std::vector<std::int64_t> held_convention_rows(const std::vector<std::int64_t>& 
 }
 
 std::optional<PositionSteps> fit_position_steps(const SuccessiveRows& rows, std::int64_t min_first,
-                                                std::int64_t max_first) {
+                                                std::int64_t max_first, const std::vector<FormatId>& formats) {
   if (rows.identical_pairs == 0) return std::nullopt;
   // The first step after the first identical pair: a boundary between two
   // runs, at least one of them shared by two positions.
@@ -109,7 +109,7 @@ std::optional<PositionSteps> fit_position_steps(const SuccessiveRows& rows, std:
   }
   if (boundary < 0) return std::nullopt;  // one run to the end: nothing pins P0
   const auto last_row = static_cast<std::int64_t>(rows.identical.size());
-  for (FormatId format : {FormatId::bfloat16, FormatId::float16}) {
+  for (FormatId format : formats) {
     // Positions past the largest finite value become infinity: no step there.
     const auto largest = static_cast<std::int64_t>(largest_finite(format_of(format)));
     PositionSteps steps{format, rows.identical_pairs, rows.first_identical, {}};

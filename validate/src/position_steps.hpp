@@ -53,9 +53,11 @@ struct PositionSteps {
   std::vector<std::int64_t> first_positions;
 };
 
-// bfloat16 is tried before float16. P0 ranges over [min_first, max_first].
+// The formats are tried in order (bfloat16 before float16 by default). P0
+// ranges over [min_first, max_first].
 // Empty when no pair is identical or no format and P0 group the rows so.
 std::optional<PositionSteps> fit_position_steps(const SuccessiveRows& rows, std::int64_t min_first,
-                                                std::int64_t max_first);
+                                                std::int64_t max_first,
+                                                const std::vector<FormatId>& formats = {FormatId::bfloat16, FormatId::float16});
 
 }  // namespace pecheck::validate

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pecheck/properties/angle_allowance.hpp"
+#include "json_values.hpp"
 #include "pecheck/validate/validation_report.hpp"
 
 namespace pecheck::validate {
@@ -11,13 +12,7 @@ namespace {
 
 using nlohmann::json;
 
-// JSON has no infinity or NaN: a non-finite statistic is written as the
-// string "NaN", "Infinity" or "-Infinity", as in report.json (its schema's "real").
-json number(double x) {
-  if (std::isfinite(x)) return x;
-  if (std::isnan(x)) return "NaN";
-  return x > 0 ? "Infinity" : "-Infinity";
-}
+json number(double x) { return json_number(x); }
 
 json input_json(const properties::WorstInput& input, double ulps) {
   return {{"row", input.row},
@@ -105,11 +100,7 @@ std::string validation_json(const ValidationResult& result, const std::string& f
       out[key] = nullptr;
     }
   }
-  json hazards = json::array();
-  for (const Hazard& hazard : result.hazards) {
-    hazards.push_back({{"kind", std::string(to_string(hazard.kind))}, {"evidence", hazard.evidence}});
-  }
-  out["hazards"] = hazards;
+  out["hazards"] = hazards_json(result.hazards);
   out["reasons"] = result.reasons;
   out["notes"] = detection.notes;
   return out.dump(2) + "\n";

@@ -15,6 +15,7 @@
 #include "pecheck/convention.hpp"
 #include "pecheck/fast_encoding.hpp"
 #include "pecheck/format.hpp"
+#include "pecheck/rotary_cache.hpp"
 #include "pecheck/table.hpp"
 
 namespace pecheck {
@@ -45,6 +46,7 @@ struct SubjectCapabilities {
   std::optional<TableRequest> fixed_request;  // a file: the rows it holds
   std::vector<FormatId> formats = {FormatId::float64, FormatId::float32, FormatId::float16, FormatId::bfloat16};
   bool embedding_operations = false;   // embedding_scale, add_embeddings, concat_embeddings, zero_pad
+  bool rotary_caches = false;          // rotary_cache
 };
 
 class Subject {
@@ -67,6 +69,8 @@ class Subject {
   virtual Table concat_embeddings(const EmbeddingInput& input, FormatId format) const;
   // The table with `left` zero columns before and `right` after each row.
   virtual Table zero_pad(const Table& table, std::int64_t left, std::int64_t right) const;
+  // The rotary cos and sin caches of a convention (rotary_cache.hpp).
+  virtual RotaryCache rotary_cache(const RotaryConvention& convention, const RotaryCacheRequest& request) const;
 };
 
 // pecheck's own fast implementation, with the embedding operations.
@@ -94,6 +98,9 @@ class ForwardingSubject : public Subject {
   }
   Table zero_pad(const Table& table, std::int64_t left, std::int64_t right) const override {
     return inner_->zero_pad(table, left, right);
+  }
+  RotaryCache rotary_cache(const RotaryConvention& convention, const RotaryCacheRequest& request) const override {
+    return inner_->rotary_cache(convention, request);
   }
 
  protected:

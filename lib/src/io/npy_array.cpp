@@ -16,14 +16,23 @@ namespace {
 constexpr std::uint64_t max_array_entries = std::uint64_t{1} << 31;
 
 struct ArrayDtype {
-  char kind;  // 'f', 'i' or 'u'
+  char kind;  // 'f', 'i', 'u', or 'c' (complex: two floats of `itemsize` bytes per value)
   int itemsize;
   ByteOrder byte_order;
+  int components = 1;  // 2 for complex
 };
 
 ArrayDtype parse_array_descr(const std::string& descr, std::string_view name) {
   constexpr std::string_view expected =
-      "a float ('<f2', '<f4', '<f8') or integer ('<i4', '<i8', '|i1', '<u2', ...) dtype, '>' for big-endian";
+      "a float ('<f2', '<f4', '<f8'), complex ('<c8', '<c16') or integer ('<i4', '<i8', '|i1', '<u2', ...) dtype, "
+      "'>' for big-endian";
+  // complex64 and complex128 (a rotary cache as Meta's freqs_cis): read as
+  // their float parts, the shape gaining a last extent of 2.
+  const bool complex_kind = descr.size() >= 3 && descr[1] == 'c' && (descr.substr(2) == "8" || descr.substr(2) == "16");
+  if (complex_kind && (descr[0] == '<' || descr[0] == '>')) {
+    const int part = descr.substr(2) == "8" ? 4 : 8;
+    return {'c', part, descr[0] == '>' ? ByteOrder::big : ByteOrder::little, 2};
+  }
   const bool shaped = descr.size() == 3 && (descr[1] == 'f' || descr[1] == 'i' || descr[1] == 'u') &&
                       (descr[2] == '1' || descr[2] == '2' || descr[2] == '4' || descr[2] == '8');
   if (!shaped || (descr[1] == 'f' && descr[2] == '1')) {
@@ -74,7 +83,10 @@ NpyArray read_npy_array_source(const detail::ByteSource& source) {
     }
     rows *= extent;
   }
-  const std::uint64_t cols = header.shape.empty() ? 1 : header.shape.back();
+  const std::uint64_t cols = (header.shape.empty() ? 1 : header.shape.back()) * static_cast<std::uint64_t>(dtype.components);
+  if (dtype.components > 1 && header.fortran_order && header.shape.size() > 1) {
+    throw TableFileError(name, "fortran_order", "a Fortran-order complex array", "a complex array in C order");
+  }
   const std::uint64_t entries =
       detail::checked_entries(rows, cols, dtype.itemsize, source.size() - layout.data_start, name, "shape", what);
   if (entries > max_array_entries) {
@@ -83,8 +95,9 @@ NpyArray read_npy_array_source(const detail::ByteSource& source) {
 
   NpyArray array;
   array.dtype = header.descr;
-  array.integer = dtype.kind != 'f';
+  array.integer = dtype.kind == 'i' || dtype.kind == 'u';
   for (const std::uint64_t extent : header.shape) array.shape.push_back(static_cast<std::int64_t>(extent));
+  if (dtype.components > 1) array.shape.push_back(dtype.components);
   if (array.integer) {
     array.integers.resize(entries);
   } else {
@@ -95,6 +108,7 @@ NpyArray read_npy_array_source(const detail::ByteSource& source) {
   // the element whose C-order index reverses the roles of the dimensions.
   std::vector<std::uint64_t> strides(header.shape.size(), 1);  // C-order strides
   for (std::size_t k = header.shape.size(); k-- > 1;) strides[k - 1] = strides[k] * header.shape[k];
+  const bool reorder = header.fortran_order && dtype.components == 1;
   // Checked above: the payload is what the file holds past its header.
   const std::vector<std::byte> payload =
       source.read_vector(layout.data_start, static_cast<std::size_t>(source.size() - layout.data_start));
@@ -103,7 +117,7 @@ NpyArray read_npy_array_source(const detail::ByteSource& source) {
     const std::uint64_t bits =
         detail::load_uint(data.subspan(k * static_cast<std::uint64_t>(dtype.itemsize)), dtype.itemsize, dtype.byte_order);
     std::uint64_t index = k;
-    if (header.fortran_order) {
+    if (reorder) {
       index = 0;
       std::uint64_t rest = k;
       for (std::size_t d = 0; d < header.shape.size(); ++d) {

@@ -20,11 +20,16 @@ class FastSubject final : public Subject {
   SubjectCapabilities capabilities() const override {
     SubjectCapabilities capabilities;
     capabilities.embedding_operations = true;
+    capabilities.rotary_caches = true;
     return capabilities;
   }
 
   Table encoding_table(const Convention& convention, const TableRequest& request, FormatId format) const override {
     return fast_table(convention, request, format);
+  }
+
+  RotaryCache rotary_cache(const RotaryConvention& convention, const RotaryCacheRequest& request) const override {
+    return fast_rotary_cache(convention, request);
   }
 
   // sqrt(d) correctly rounded to the format: not sqrt in double rounded again

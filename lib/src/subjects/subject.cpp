@@ -24,4 +24,8 @@ Table Subject::concat_embeddings(const EmbeddingInput&, FormatId) const { not_of
 
 Table Subject::zero_pad(const Table&, std::int64_t, std::int64_t) const { not_offered(*this, "zero_pad"); }
 
+RotaryCache Subject::rotary_cache(const RotaryConvention&, const RotaryCacheRequest&) const {
+  not_offered(*this, "rotary_cache");
+}
+
 }  // namespace pecheck

@@ -13,7 +13,7 @@
 
 namespace pecheck::properties {
 
-enum class Family { encoding_bounds, scaling_variance, add_vs_concat, conformance };
+enum class Family { encoding_bounds, scaling_variance, add_vs_concat, conformance, rotary };
 
 enum class CheckKind {
   property,     // for all generated inputs the claim holds (RapidCheck generates and shrinks)

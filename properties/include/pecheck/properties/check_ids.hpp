@@ -49,6 +49,11 @@ inline constexpr std::string_view conformance_bfloat16 = "conformance/bfloat16";
 inline constexpr std::string_view any_position = "conformance/any-position";
 inline constexpr std::string_view accuracy_by_position = "conformance/accuracy-by-position";
 
+// rotary
+inline constexpr std::string_view rotary_relative_position = "rotary/relative-position";
+inline constexpr std::string_view rotary_pair_norm = "rotary/pair-norm";
+inline constexpr std::string_view add_concat_rotate = "rotary/add-concat-rotate";
+
 // Every id above, for the test that holds them and the registry together.
 inline constexpr std::array all = {
     unit_interval,
@@ -82,6 +87,9 @@ inline constexpr std::array all = {
     conformance_bfloat16,
     any_position,
     accuracy_by_position,
+    rotary_relative_position,
+    rotary_pair_norm,
+    add_concat_rotate,
 };
 
 // The conformance sweep of one format.

@@ -66,6 +66,25 @@ std::unique_ptr<Subject> make_padding_off_by_one_subject(std::shared_ptr<const S
 // concat_embeddings in the wrong order: [PE[p], s * E[t]].
 std::unique_ptr<Subject> make_concat_reversed_subject(std::shared_ptr<const Subject> inner);
 
+// Faulty rotary caches (rotary_faults.cpp; CONVENTIONS.md "Rotary encodings").
+// Positions held in bfloat16 before the angle (candle PR 3520).
+std::unique_ptr<Subject> make_rotary_bfloat16_position_subject(std::shared_ptr<const Subject> inner);
+// inv_freq, positions and angles in float16 (gpt-neox issue 1003).
+std::unique_ptr<Subject> make_rotary_float16_computation_subject(std::shared_ptr<const Subject> inner);
+// inv_freq rounded to bfloat16 with the module (Megatron-LM issue 744, InternLM issue 237).
+std::unique_ptr<Subject> make_rotary_bfloat16_inv_freq_subject(std::shared_ptr<const Subject> inner);
+// The cache stored in float16 and handed out wider (transformers issue 25681).
+std::unique_ptr<Subject> make_rotary_float16_cache_subject(std::shared_ptr<const Subject> inner);
+// rope_theta 10000 for 500000, or the reverse.
+std::unique_ptr<Subject> make_rotary_wrong_base_subject(std::shared_ptr<const Subject> inner);
+// rope_scaling ignored (the plain rule, the same attention factor).
+std::unique_ptr<Subject> make_rotary_scaling_ignored_subject(std::shared_ptr<const Subject> inner);
+// The cos and sin caches exchanged.
+std::unique_ptr<Subject> make_rotary_cos_sin_swapped_subject(std::shared_ptr<const Subject> inner);
+// attention_scaling not applied, or applied twice.
+std::unique_ptr<Subject> make_rotary_attention_factor_missing_subject(std::shared_ptr<const Subject> inner);
+std::unique_ptr<Subject> make_rotary_attention_factor_twice_subject(std::shared_ptr<const Subject> inner);
+
 // One row of the fault matrix: a fault, and the checks it must fail. A
 // check no row names can catch nothing and is an observation (check.hpp's
 // CheckRole): the registry test holds the two together.

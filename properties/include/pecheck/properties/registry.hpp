@@ -16,6 +16,7 @@ void register_encoding_bounds(Registry& registry);
 void register_scaling_variance(Registry& registry);
 void register_add_vs_concat(Registry& registry);
 void register_conformance(Registry& registry);
+void register_rotary(Registry& registry);
 
 const Registry& all_checks();
 const Check* find_check(std::string_view id);

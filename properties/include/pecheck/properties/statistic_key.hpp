@@ -96,6 +96,19 @@ enum class Quantity {
   // scaling-variance: recoverability against the scale with a realistic vocabulary
   recovered_naive,  // nearest scaled row, position unknown
   recovered_joint,  // nearest (token, position) sum
+  // rotary
+  rotary_relative_position_miss_ratio,  // largest |q_m.k_n - exact| / bound
+  rotary_pair_norm_miss_ratio,          // largest |cos^2 + sin^2 - A^2| / bound
+  // rotary: adding, concatenating and rotating side by side (first-layer logits)
+  added_relative_share,  // share of the position-driven logit variance m - n explains
+  concatenated_relative_share,
+  rotated_relative_share,
+  added_interaction_share,  // share of the logit variance from token x position interaction
+  concatenated_interaction_share,
+  rotated_interaction_share,
+  added_position_share,  // share of the logit variance the positions explain alone
+  concatenated_position_share,
+  rotated_position_share,
 };
 
 // The embedding initialisations implementations use (scaling_initialisation.cpp).

@@ -1,0 +1,30 @@
+// The rotary family: checks on a subject's rotary caches (RoFormer, Su et al.
+// 2021, section 3; CONVENTIONS.md "Rotary encodings (RoPE)").
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "pecheck/properties/check.hpp"
+#include "pecheck/properties/check_ids.hpp"
+#include "pecheck/rotary_convention.hpp"
+
+namespace pecheck::properties::rotary {
+
+inline constexpr std::string_view relative_position_id = check_ids::rotary_relative_position;
+inline constexpr std::string_view pair_norm_id = check_ids::rotary_pair_norm;
+inline constexpr std::string_view add_concat_rotate_id = check_ids::add_concat_rotate;
+
+// The conventions the checks sweep: every preset, so that the scaling rules
+// and the attention factors (yarn, longrope) are all exercised.
+const std::vector<RotaryConvention>& swept_conventions();
+
+// "not applicable" when the subject offers no rotary caches, else empty.
+std::optional<Outcome> without_rotary_caches(const Subject& subject);
+
+Check relative_position_check();
+Check pair_norm_check();
+Check add_concat_rotate_check();
+
+}  // namespace pecheck::properties::rotary

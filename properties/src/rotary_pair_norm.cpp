@@ -1,0 +1,83 @@
+// rotary/pair-norm: a rotation keeps lengths, so each pair of a cache has
+// cos^2 + sin^2 = A^2 (A the attention factor, 1 without YaRN or LongRoPE):
+// the check that catches an attention factor missing, applied twice, or
+// values carried in a narrower format than the cache claims.
+#include <cmath>
+
+#include "pecheck/properties/budgets.hpp"
+#include "pecheck/properties/registry.hpp"
+#include "rotary_checks.hpp"
+#include "scaling_support.hpp"
+
+namespace pecheck::properties::rotary {
+
+namespace {
+
+Outcome pair_norm(const Subject& subject, const RunConfig& config) {
+  if (auto refused = without_rotary_caches(subject)) return *refused;
+  Outcome outcome;
+  const std::int64_t rows = config.quick ? 64 : config.full ? 4096 : 512;
+  double worst_ratio = 0.0;
+  std::string worst_text;
+  for (const RotaryConvention& convention : swept_conventions()) {
+    const RotaryDerived derived = rotary_derived(convention);
+    const double factor = derived.attention_factor;
+    for (FormatId format : {FormatId::float32, FormatId::float16, FormatId::bfloat16}) {
+      const Format& f = format_of(format);
+      const double delta = ulp_budget(subject.name(), format).max_ulp * std::ldexp(1.0, std::ilogb(factor) - f.precision + 1);
+      // c, s within delta of A cos, A sin: |c^2 - (A cos)^2| <= 2 A |cos| delta + delta^2,
+      // and |cos| + |sin| <= sqrt(2), so |c^2 + s^2 - A^2| <= 2 sqrt(2) A delta + 2 delta^2;
+      // the squares of float values and their sum in double, and A^2, add 4 * 2^-53 A^2.
+      const double bound = 2.0 * std::sqrt(2.0) * factor * delta + 2.0 * delta * delta + 4.0 * 0x1p-53 * factor * factor;
+      // Rows spread over [0, 2^24): first rows, then one block far out.
+      for (std::int64_t first : {std::int64_t{0}, (std::int64_t{1} << 23) + 12345}) {
+        const RotaryCache cache = subject.rotary_cache(convention, {first, rows, format});
+        for (std::int64_t r = 0; r < rows; ++r) {
+          for (std::int64_t c = 0; c < cache.cos.cols; ++c) {
+            const double x = cache.cos.at(r, c), y = cache.sin.at(r, c);
+            const double ratio = std::fabs(x * x + y * y - factor * factor) / bound;
+            ++outcome.cases;
+            if (!(ratio <= worst_ratio)) {
+              worst_ratio = std::isnan(ratio) ? INFINITY : ratio;
+              worst_text = convention.name + " " + std::string(f.name) + ", position " + std::to_string(first + r) +
+                           ", column " + std::to_string(c) + ": cos^2 + sin^2 = " +
+                           scaling_support::format_number(x * x + y * y) + ", A^2 = " +
+                           scaling_support::format_number(factor * factor) + " (bound " +
+                           scaling_support::format_number(bound) + ")";
+            }
+          }
+        }
+      }
+    }
+  }
+  outcome.statistics.push_back(
+      scaling_support::statistic(key_of(Quantity::rotary_pair_norm_miss_ratio), "largest |cos^2 + sin^2 - A^2| / bound", worst_ratio, std::nullopt, 1.0, worst_text));
+  outcome.verdict = worst_ratio > 1.0 ? Verdict::failed : Verdict::held;
+  outcome.message = (worst_ratio > 1.0 ? "a pair's norm is not the attention factor: " : "every pair's norm is the "
+                                                                                          "attention factor within its "
+                                                                                          "bound; worst: ") +
+                    worst_text;
+  return outcome;
+}
+
+}  // namespace
+
+Check pair_norm_check() {
+  return {pair_norm_id, Family::rotary,
+          "every pair of the subject's rotary cache has cos^2 + sin^2 = A^2 (the attention factor squared) within the "
+          "bound the cache's ULP budget allows",
+          "RoFormer section 3.2 (a rotation keeps lengths); transformers' attention_scaling (YaRN, LongRoPE)",
+          CheckKind::measurement, pair_norm};
+}
+
+}  // namespace pecheck::properties::rotary
+
+namespace pecheck::properties {
+
+void register_rotary(Registry& registry) {
+  registry.push_back(rotary::relative_position_check());
+  registry.push_back(rotary::pair_norm_check());
+  registry.push_back(rotary::add_concat_rotate_check());
+}
+
+}  // namespace pecheck::properties

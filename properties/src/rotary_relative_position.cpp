@@ -1,0 +1,152 @@
+// rotary/relative-position: what makes RoPE work (RoFormer section 3.4.2):
+// rotating q by p_m * theta and k by p_n * theta makes q_m . k_n a function
+// of m - n alone. Checked on the subject's cache: the logit computed from the
+// cache's rows m and n against the exact A^2 sum_i q_i^T R((n - m) theta_i) k_i,
+// within the bound the cache's own error budget allows.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "pecheck/properties/budgets.hpp"
+#include "pecheck/properties/generators.hpp"
+#include "pecheck/reference/rotary_reference.hpp"
+#include "rotary_checks.hpp"
+#include "scaling_support.hpp"
+
+namespace pecheck::properties::rotary {
+
+namespace {
+
+// The pair (q_a, q_b) of frequency i in the layout: rotate-half pairs
+// components i and i + n, interleaved 2i and 2i + 1; the complex form
+// multiplies (q_{2i} + i q_{2i+1}) by cos + i sin, the interleaved pairing.
+std::pair<std::int64_t, std::int64_t> pair_components(RotaryLayout layout, std::int64_t n, std::int64_t i) {
+  if (layout == RotaryLayout::rotate_half) return {i, i + n};
+  return {2 * i, 2 * i + 1};
+}
+
+struct PositionLogit {
+  std::int64_t m = 0;
+  double ratio = 0.0;  // |logit - exact| / bound
+};
+
+}  // namespace
+
+const std::vector<RotaryConvention>& swept_conventions() { return rotary_presets(); }
+
+std::optional<Outcome> without_rotary_caches(const Subject& subject) {
+  if (subject.capabilities().rotary_caches) return std::nullopt;
+  Outcome outcome;
+  outcome.verdict = Verdict::not_applicable;
+  outcome.message = "the subject offers no rotary caches";
+  return outcome;
+}
+
+Outcome relative_position(const Subject& subject, const RunConfig& config) {
+  if (auto refused = without_rotary_caches(subject)) return *refused;
+  Outcome outcome;
+  const std::uint64_t seed = scaling_support::seed_of(config);
+  outcome.seed = seed;
+  // Positions m up to 2^14 (quick), 2^17, or 2^22 (full): past 256 a
+  // bfloat16 position collides, past 2048 a float16 one; lags from 0 to 4096.
+  const int top = config.quick ? 14 : config.full ? 22 : 17;
+  const std::vector<std::int64_t> lags = {0, 1, 3, 17, 255, 4096};
+  double worst_ratio = 0.0;
+  std::string worst_text;
+  for (const RotaryConvention& convention : swept_conventions()) {
+    const RotaryDerived derived = rotary_derived(convention);
+    const std::int64_t n = derived.frequencies;
+    const double factor = derived.attention_factor;
+    for (FormatId format : {FormatId::float32, FormatId::bfloat16}) {
+      const Format& f = format_of(format);
+      // delta: the largest error of a cache entry within the budget: budget
+      // ULPs of the largest binade the entries reach, that of A.
+      const double budget = ulp_budget(subject.name(), format).max_ulp;
+      const double delta = budget * std::ldexp(1.0, std::ilogb(factor) - f.precision + 1);
+      const Table q = gen::gaussian_table(scaling_support::stream_seed(seed, 500), 1, 2 * n, 1.0, FormatId::float64);
+      const Table k = gen::gaussian_table(scaling_support::stream_seed(seed, 501), 1, 2 * n, 1.0, FormatId::float64);
+      double norms = 0.0;  // sum_i |q_i| |k_i| over the pairs
+      for (std::int64_t i = 0; i < n; ++i) {
+        const auto [a, b] = pair_components(convention.layout, n, i);
+        norms += std::hypot(q.at(0, a), q.at(0, b)) * std::hypot(k.at(0, a), k.at(0, b));
+      }
+      // Rotating a pair with entries each within delta of A cos and A sin
+      // moves it by at most 2 delta |q_i| (each component by sqrt(2) delta
+      // |q_i|), so q'.k' moves by at most (4 A delta + 4 delta^2) |q_i| |k_i|
+      // per pair. The logits are summed in double from exact products of
+      // float values: (8n + 16) 2^-53 (A + delta)^2 sum |q_i||k_i| covers the
+      // rounding of both sums and of the exact value's double terms.
+      const double bound = (4.0 * factor * delta + 4.0 * delta * delta) * norms +
+                           static_cast<double>(8 * n + 16) * 0x1p-53 * (factor + delta) * (factor + delta) * norms;
+      std::map<int, double> by_octave;
+      for (int e = 0; e <= top; ++e) {
+        const std::int64_t m = e == 0 ? 0 : (std::int64_t{1} << e) - 1 + (e % 3);
+        for (std::int64_t lag : lags) {
+          const std::int64_t second = m - lag;
+          if (second < 0) continue;
+          const RotaryCache at_m = subject.rotary_cache(convention, {m, 1, format});
+          const RotaryCache at_n = subject.rotary_cache(convention, {second, 1, format});
+          double logit = 0.0;
+          double exact = 0.0;
+          for (std::int64_t i = 0; i < n; ++i) {
+            const auto [a, b] = pair_components(convention.layout, n, i);
+            const std::int64_t column = convention.layout == RotaryLayout::interleaved ? 2 * i : i;
+            const double cm = at_m.cos.at(0, column), sm = at_m.sin.at(0, column);
+            const double cn = at_n.cos.at(0, column), sn = at_n.sin.at(0, column);
+            // HF's q * cos + rotate_half(q) * sin: (q_a c - q_b s, q_b c + q_a s).
+            const double qa = q.at(0, a) * cm - q.at(0, b) * sm, qb = q.at(0, b) * cm + q.at(0, a) * sm;
+            const double ka = k.at(0, a) * cn - k.at(0, b) * sn, kb = k.at(0, b) * cn + k.at(0, a) * sn;
+            logit += qa * ka + qb * kb;
+            // q^T R(phi) k with phi = (n - m) theta = -lag theta: cos even, sin odd.
+            const DoubleDouble c = reference::rotary_exact_value(convention, lag, i, true, std::nullopt);
+            const DoubleDouble s = reference::rotary_exact_value(convention, lag, i, false, std::nullopt);
+            const double same = q.at(0, a) * k.at(0, a) + q.at(0, b) * k.at(0, b);
+            const double cross = q.at(0, b) * k.at(0, a) - q.at(0, a) * k.at(0, b);
+            exact += factor * ((c.hi + c.lo) * same - (s.hi + s.lo) * cross);
+          }
+          const double ratio = std::fabs(logit - exact) / bound;
+          by_octave[e] = std::max(by_octave[e], ratio);
+          ++outcome.cases;
+          if (ratio > worst_ratio) {
+            worst_ratio = ratio;
+            worst_text = convention.name + " " + std::string(f.name) + ": q_m . k_n at m = " + std::to_string(m) +
+                         ", n = " + std::to_string(second) + " is " + scaling_support::format_number(logit) +
+                         ", exact " + scaling_support::format_number(exact) + " (|error| " +
+                         scaling_support::format_number(std::fabs(logit - exact)) + ", bound " +
+                         scaling_support::format_number(bound) + ")";
+          }
+        }
+      }
+      Series series;
+      series.name = convention.name + " " + std::string(f.name);
+      series.x_label = "position m";
+      series.y_label = "max |q_m.k_n - exact| / bound";
+      for (const auto& [e, ratio] : by_octave) {
+        series.x.push_back(std::ldexp(1.0, e));
+        series.y.push_back(ratio);
+      }
+      outcome.series.push_back(series);
+    }
+  }
+  outcome.statistics.push_back(scaling_support::statistic(key_of(Quantity::rotary_relative_position_miss_ratio),
+                                                          "largest |q_m.k_n - exact| / bound", worst_ratio, std::nullopt, 1.0,
+                                                          worst_text));
+  if (worst_ratio > 1.0) {
+    outcome.verdict = Verdict::failed;
+    outcome.message = "q_m . k_n is not the function of m - n it must be: " + worst_text;
+  } else {
+    outcome.message = "q_m . k_n equals its exact value, a function of m - n alone, within the bound from the "
+                      "cache's ULP budget at every position and lag tried; worst: " + worst_text;
+  }
+  return outcome;
+}
+
+Check relative_position_check() {
+  return {relative_position_id, Family::rotary,
+          "q_m . k_n computed from the subject's rotary cache equals the exact A^2 sum_i q_i^T R((n - m) theta_i) k_i, "
+          "a function of m - n alone, within the bound the cache's ULP budget allows",
+          "RoFormer (Su et al. 2021), section 3.4.2; the report's question (c), rotating", CheckKind::measurement,
+          relative_position};
+}
+
+}  // namespace pecheck::properties::rotary

@@ -1,0 +1,118 @@
+#include "validate_rotary.hpp"
+
+#include <iostream>
+
+#include "cli_options.hpp"
+#include "pecheck/convention.hpp"
+#include "pecheck/npy_array.hpp"
+#include "pecheck/rotary_config.hpp"
+#include "pecheck/table_file.hpp"
+#include "pecheck/validate/rotary_validation.hpp"
+
+namespace pecheck::tools {
+
+namespace {
+
+struct CachePair {
+  Table cos;
+  Table sin;
+};
+
+Table slice(const NpyArray& array, std::int64_t rows, std::int64_t cols,
+            const std::function<std::size_t(std::int64_t, std::int64_t)>& index) {
+  Table table = make_table(rows, cols, array.format);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    for (std::int64_t c = 0; c < cols; ++c) table.set(r, c, array.values[index(r, c)]);
+  }
+  return table;
+}
+
+// One file holding both tables: (2, L, d) stacked, or complex (L, d/2).
+CachePair read_combined(const std::string& file) {
+  const NpyArray array = read_npy_array(file);
+  if (array.integer) throw ConventionError(file + ": dtype " + array.dtype + ": expected a float or complex cache");
+  const auto& s = array.shape;
+  const bool complex = array.dtype.size() >= 2 && array.dtype[1] == 'c';
+  if (complex && s.size() == 3) {
+    const std::int64_t rows = s[0], cols = s[1];
+    const auto part = [&](std::int64_t k) {
+      return slice(array, rows, cols, [=](std::int64_t r, std::int64_t c) { return static_cast<std::size_t>((r * cols + c) * 2 + k); });
+    };
+    return {part(0), part(1)};
+  }
+  if (!complex && s.size() == 3 && s[0] == 2) {
+    const std::int64_t rows = s[1], cols = s[2];
+    const auto part = [&](std::int64_t k) {
+      return slice(array, rows, cols, [=](std::int64_t r, std::int64_t c) { return static_cast<std::size_t>((k * rows + r) * cols + c); });
+    };
+    return {part(0), part(1)};
+  }
+  throw ConventionError(file + ": shape " + shape_text(s) + " of '" + array.dtype +
+                        "': expected a complex (positions, d/2) freqs_cis or a (2, positions, d) stack of cos and sin "
+                        "(or give the sin table with --sin)");
+}
+
+std::optional<RotaryConvention> convention_of(const RotaryOptions& options) {
+  std::optional<RotaryLayout> layout;
+  if (!options.layout.empty()) {
+    layout = parse_rotary_layout(options.layout);
+    if (!layout) throw ConventionError("--layout '" + options.layout + "': expected rotate-half, interleaved or complex");
+  }
+  std::optional<RotaryConvention> convention;
+  if (!options.config.empty()) {
+    RotaryConfigOptions config;
+    if (layout) config.layout = *layout;
+    config.sequence_length = options.sequence_length;
+    convention = read_rotary_config(options.config, config);
+  } else if (!options.rope.empty() && options.rope != "auto") {
+    convention = find_rotary_preset(options.rope);
+    if (!convention) throw ConventionError("--rope '" + options.rope + "': not a rotary preset (pecheck conventions lists them)");
+  }
+  if (convention && layout) convention->layout = *layout;
+  return convention;
+}
+
+}  // namespace
+
+void add_rotary_options(CLI::App& command, RotaryOptions& options) {
+  command.add_option("--sin", options.sin, "Rotary caches: FILE is the cos table and this the sin table (.npy or .safetensors)");
+  command.add_option("--config", options.config,
+                     "Rotary caches: the model's Hugging Face config.json (rope_theta, rope_scaling, head_dim, "
+                     "partial_rotary_factor)");
+  command.add_option("--rope", options.rope, "Rotary caches: a rotary preset, or auto (detect from the cache)");
+  command.add_option("--model", options.model,
+                     "Rotary caches: the computation model compared beside the exact encoding")
+      ->capture_default_str();
+  command.add_option("--layout", options.layout, "Rotary caches: rotate-half, interleaved or complex (config.json does not say)");
+  command.add_option("--sequence-length", options.sequence_length,
+                     "Rotary caches: dynamic NTK's current length and LongRoPE's choice of factors")
+      ->transform(whole_number_at_least(0));
+}
+
+int validate_rotary_file(const RotaryOptions& options, const RotaryCheck& check) {
+  if (!options.config.empty() && !options.rope.empty()) {
+    throw ConventionError("validate: --config and --rope exclude each other (both name the convention)");
+  }
+  validate::RotaryValidationOptions validation;
+  validation.convention = convention_of(options);
+  validation.max_ulp = check.max_ulp;
+  validation.model = options.model;
+  if (check.offset != "auto") {
+    const std::optional<std::uint64_t> value = parse_decimal(check.offset);
+    if (!value) throw ConventionError("--offset '" + check.offset + "': expected 'auto' or a position >= 0 in decimal digits");
+    validation.first_position = static_cast<std::int64_t>(*value);
+  }
+  CachePair cache = options.sin.empty() ? read_combined(check.file)
+                                        : CachePair{read_table_file(check.file).table, read_table_file(options.sin).table};
+  validate::RotaryValidationResult result;
+  try {
+    result = validate::validate_rotary_cache(cache.cos, cache.sin, validation);
+  } catch (const validate::ValidationInputError& e) {
+    throw ConventionError(check.file + (options.sin.empty() ? "" : " and " + options.sin) + ": " + e.what());
+  }
+  const std::string name = check.file + (options.sin.empty() ? "" : " + " + options.sin);
+  std::cout << (check.json ? validate::rotary_validation_json(result, name) : validate::rotary_validation_text(result, name));
+  return result.verdict == validate::ValidationVerdict::conforms ? 0 : 1;
+}
+
+}  // namespace pecheck::tools

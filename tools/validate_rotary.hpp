@@ -1,0 +1,37 @@
+// `pecheck validate COS --sin SIN [--config config.json | --rope PRESET]`: a
+// rotary cache (RoPE) checked against the correctly rounded reference (see
+// validate/rotary_validation.hpp). COS alone may hold both tables: an array
+// of shape (2, L, d) (cos then sin) or a complex (L, d/2) freqs_cis.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace pecheck::tools {
+
+struct RotaryOptions {
+  std::string sin;
+  std::string config;
+  std::string rope;   // a preset name or "auto"
+  std::string model = "hf-float32";
+  std::string layout;  // overrides config.json's (which does not say): rotate-half, interleaved, complex
+  std::int64_t sequence_length = 0;
+
+  bool given() const { return !sin.empty() || !config.empty() || !rope.empty(); }
+};
+
+void add_rotary_options(CLI::App& command, RotaryOptions& options);
+
+struct RotaryCheck {
+  std::string file;
+  std::string offset = "auto";
+  std::optional<double> max_ulp;
+  bool json = false;
+};
+
+// Exit status 0 conforms, 1 deviates or unknown; bad input throws (exit 2).
+int validate_rotary_file(const RotaryOptions& options, const RotaryCheck& check);
+
+}  // namespace pecheck::tools

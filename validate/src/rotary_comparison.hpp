@@ -1,0 +1,22 @@
+// A rotary cache against the correctly rounded reference: the exact encoding
+// or a framework's computation model (reference/rotary_reference.hpp),
+// entry by entry in the cache's format.
+#pragma once
+
+#include <optional>
+
+#include "pecheck/rotary_convention.hpp"
+#include "pecheck/table.hpp"
+#include "pecheck/validate/rotary_validation.hpp"
+
+namespace pecheck::validate {
+
+// Rows first_position .. first_position + rows - 1, compared in `format`
+// against the budget. Caches past `most_entries` entries are compared on
+// blocks of rows spread over them, and the measurement's entries say how many.
+RotaryComparison compare_rotary_cache(const Table& cos, const Table& sin, FormatId format,
+                                      const RotaryConvention& convention, std::int64_t first_position,
+                                      const std::optional<ComputationModel>& model, double budget_ulp,
+                                      const std::string& budget_source, int threads);
+
+}  // namespace pecheck::validate

@@ -1,0 +1,156 @@
+#include "rotary_diagnosis.hpp"
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "rotary_frequency_match.hpp"
+#include "rotary_layout.hpp"
+
+namespace pecheck::validate {
+
+namespace {
+
+// A misfit (median squared z-score) past this is a frequency the rule does not
+// give: a rule the cache follows scores about 1 or less, and z = 10 for half
+// the frequencies is far beyond chance, yet well below what a rounded
+// inv_freq or another base scores (10^6 and more with 2048 rows:
+// rotary_frequency_match.hpp).
+constexpr double misfit_limit = 100.0;
+// Rows the computations are evaluated on.
+constexpr std::int64_t hypothesis_rows = 512;
+
+std::string number(double x, int digits = 4) {
+  std::ostringstream out;
+  out.precision(digits);
+  out << x;
+  return out.str();
+}
+
+std::string base_text(const RotaryConvention& c) { return number(rotary_derived(c).effective_base, 7); }
+
+}  // namespace
+
+std::vector<RotaryHazard> attention_factor_hazards(const RotaryDetection& detection, double expected,
+                                                   FormatId format) {
+  // The norm of a pair each rounded within 2 ULP is within about 3 * 2^(1-p)
+  // A of A (detection's tolerance); 8 * 2^-p relative allows one more rounding.
+  const double relative = 8.0 * std::ldexp(1.0, -format_of(format).precision);
+  const auto near = [&](double a, double b) { return std::fabs(a - b) <= relative * std::max(a, b); };
+  const double measured = detection.attention_factor;
+  if (near(measured, expected)) return {};
+  std::string what = "sqrt(cos^2 + sin^2) is " + number(measured, 9) + " (median over the pairs), the convention's "
+                     "attention factor is " + number(expected, 9);
+  if (near(measured, 1.0)) {
+    what += ": the attention factor is missing";
+  } else if (near(measured, expected * expected)) {
+    what += ": the attention factor is applied twice (" + number(expected * expected, 9) + " = factor^2)";
+  }
+  return {{RotaryHazardKind::attention_factor, what + " (transformers multiplies cos and sin by attention_scaling once)."}};
+}
+
+std::vector<RotaryHazard> frequency_hazards(const RotaryDetection& detection, const RotaryConvention& convention) {
+  const double exact = frequency_misfit(detection, rotary_inv_freqs(convention, std::nullopt));
+  const double single = frequency_misfit(detection, rotary_inv_freqs(convention, FormatId::float32));
+  if (std::min(exact, single) <= misfit_limit || !std::isfinite(std::min(exact, single))) return {};
+  for (FormatId narrow : {FormatId::bfloat16, FormatId::float16}) {
+    const double misfit = frequency_misfit(detection, rotary_inv_freqs(convention, narrow));
+    if (misfit <= misfit_limit) {
+      return {{RotaryHazardKind::inv_freq_precision,
+               "the frequencies are the convention's inv_freq rounded to " + std::string(format_of(narrow).name) +
+                   " (median squared z-score " + number(misfit) + " against " + number(std::min(exact, single)) +
+                   " for float32 inv_freq): inv_freq cast with the module (Megatron-LM issue 744, InternLM issue 237)."}};
+    }
+  }
+  double best = std::numeric_limits<double>::infinity();
+  std::optional<RotaryConvention> found;
+  for (const RotaryConvention& candidate : candidate_conventions(detection)) {
+    const double misfit = std::min(frequency_misfit(detection, rotary_inv_freqs(candidate, std::nullopt)),
+                                   frequency_misfit(detection, rotary_inv_freqs(candidate, FormatId::float32)));
+    if (misfit < best) best = misfit, found = candidate;
+  }
+  const std::string against = " (median squared z-score " + number(std::min(exact, single)) + ")";
+  if (!found || best > misfit_limit) {
+    return {{RotaryHazardKind::wrong_base, "the frequencies follow neither the convention's rule" + against +
+                                               " nor a preset's; fitted base at the cache width " +
+                                               number(detection.fitted_base, 7) + "."}};
+  }
+  if (found->scaling.kind != convention.scaling.kind || found->scaling.factor != convention.scaling.factor) {
+    return {{RotaryHazardKind::wrong_scaling,
+             "the frequencies follow " + describe(*found) + " (z-score " + number(best) + "), not the convention's " +
+                 std::string(to_string(convention.scaling.kind)) + " scaling" + against + "."}};
+  }
+  return {{RotaryHazardKind::wrong_base, "the frequencies follow base " + base_text(*found) + " (z-score " +
+                                             number(best) + "), not the convention's base " + base_text(convention) +
+                                             against + "."}};
+}
+
+std::vector<RotaryHazard> computation_hazards(const Table& cos, const Table& sin, FormatId format,
+                                              const RotaryDetection& detection, const RotaryConvention& convention,
+                                              double attention_factor) {
+  using F = FormatId;
+  const std::vector<RotaryComputation> computations = {
+      {"exact", std::nullopt, std::nullopt, std::nullopt},
+      {"float32 (transformers)", F::float32, F::float32, F::float32},
+      {"positions in bfloat16", F::float32, F::bfloat16, F::float32},
+      {"positions in float16", F::float32, F::float16, F::float32},
+      {"angles in bfloat16", F::float32, F::float32, F::bfloat16},
+      {"angles in float16", F::float32, F::float32, F::float16},
+      {"inv_freq, positions and angles in float16", F::float16, F::float16, F::float16},
+      {"inv_freq, positions and angles in bfloat16", F::bfloat16, F::bfloat16, F::bfloat16},
+      {"inv_freq in bfloat16", F::bfloat16, F::float32, F::float32},
+      {"inv_freq in float16", F::float16, F::float32, F::float32},
+  };
+  const std::vector<std::int64_t> rows = spread_rows(cos.rows, hypothesis_rows);
+  std::vector<std::int64_t> positions;
+  for (std::int64_t r : rows) positions.push_back(detection.first_position + r);
+  const Format& f = format_of(format);
+  std::vector<double> rms;
+  for (const RotaryComputation& computation : computations) {
+    const RotaryValues values = rotary_values(convention, positions, computation, attention_factor);
+    double squares = 0.0;
+    double count = 0.0;
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      for (std::int64_t i = 0; i < values.frequencies; ++i) {
+        const std::int64_t c = frequency_column(detection.layout, cos.cols, i);
+        const auto index = k * static_cast<std::size_t>(values.frequencies) + static_cast<std::size_t>(i);
+        // A swapped cache is judged on what it would hold unswapped.
+        const double table_cos = detection.swapped ? sin.at(rows[k], c) : cos.at(rows[k], c);
+        const double table_sin = detection.swapped ? cos.at(rows[k], c) : sin.at(rows[k], c);
+        const double dc = table_cos - round_to_format(values.cos[index], f);
+        const double ds = table_sin - round_to_format(values.sin[index], f);
+        if (!std::isfinite(dc) || !std::isfinite(ds)) continue;
+        squares += dc * dc + ds * ds;
+        count += 2.0;
+      }
+    }
+    rms.push_back(count > 0.0 ? std::sqrt(squares / count) : std::numeric_limits<double>::infinity());
+  }
+  std::size_t best = 0;
+  for (std::size_t k = 1; k < rms.size(); ++k) {
+    if (rms[k] < rms[best]) best = k;
+  }
+  const double correct = std::min(rms[0], rms[1]);
+  // Half the RMS of the correct computations: a fault's own values explain
+  // the cache, not rounding noise that both fit alike.
+  if (best < 2 || !(rms[best] < 0.5 * correct)) return {};
+  const RotaryComputation& fault = computations[best];
+  const std::string evidence = "the cache is the " + fault.name + " computation: RMS distance " + number(rms[best]) +
+                               " to it over " + std::to_string(rows.size()) + " rows, against " + number(correct) +
+                               " to the exact and float32 ones";
+  if (fault.inv_freq == fault.position && fault.position == fault.angle) {
+    return {{RotaryHazardKind::angle_precision, evidence + " (caches built in half precision: gpt-neox issue 1003, "
+                                                           "transformers issue 25681)."}};
+  }
+  if (fault.position != F::float32) {
+    return {{RotaryHazardKind::position_precision,
+             evidence + " (positions held in a 16-bit format at long context: candle PR 3520)."}};
+  }
+  if (fault.angle != F::float32) {
+    return {{RotaryHazardKind::angle_precision, evidence + " (angles in a low precision: gpt-neox issue 1003)."}};
+  }
+  return {{RotaryHazardKind::inv_freq_precision,
+           evidence + " (inv_freq cast with the module: Megatron-LM issue 744, InternLM issue 237)."}};
+}
+
+}  // namespace pecheck::validate

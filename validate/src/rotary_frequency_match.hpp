@@ -1,0 +1,39 @@
+// How well a rule's inv_freq explains the frequencies fitted from a cache,
+// and the rules worth trying when nothing says which one the cache follows.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "pecheck/format.hpp"
+#include "pecheck/properties/rotary_values.hpp"
+#include "pecheck/rotary_convention.hpp"
+#include "pecheck/validate/rotary_validation.hpp"
+
+namespace pecheck::validate {
+
+// The double evaluation of a computation is shared with the rotary fault subjects.
+using properties::RotaryComputation;
+using properties::rotary_inv_freqs;
+using properties::rotary_values;
+using properties::RotaryValues;
+
+// The median squared z-score (|fitted - rule| less 2 float32 ULP of the
+// rule) / sigma over the frequencies the fit measured reliably (sigma < 5% of
+// the value); infinity when none was. A rule the cache follows scores about
+// 1 or less; one a relative 2^-9 off (inv_freq in bfloat16) scores orders of
+// magnitude more, since 2048 rows pin a frequency to about 10^-9 relative.
+double frequency_misfit(const RotaryDetection& detection, const std::vector<double>& inv_freq);
+
+// `convention` made to produce a cache of `frequencies` distinct columns in
+// `layout`: the cache only shows the rotary width, so the head dimension is
+// set to it and the rotary fraction to 1. Empty when the convention cannot
+// (longrope factors of another length).
+std::optional<RotaryConvention> at_cache_width(RotaryConvention convention, RotaryLayout layout,
+                                               std::int64_t frequencies);
+
+// Every preset at the cache's width, then the unscaled rule with the fitted
+// base to 1, 2 and 3 significant digits and unrounded.
+std::vector<RotaryConvention> candidate_conventions(const RotaryDetection& detection);
+
+}  // namespace pecheck::validate

@@ -1,0 +1,181 @@
+// validate_rotary_cache: detection -> convention -> comparison with the exact
+// encoding and the computation model -> verdict and hazards.
+#include "pecheck/validate/rotary_validation.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "narrow_format.hpp"
+#include "pecheck/properties/budgets.hpp"
+#include "rotary_comparison.hpp"
+#include "rotary_diagnosis.hpp"
+#include "rotary_frequency_match.hpp"
+
+namespace pecheck::validate {
+
+namespace {
+
+constexpr std::int64_t position_limit = std::int64_t{1} << 24;
+
+void check_shapes(const Table& cos, const Table& sin) {
+  if (cos.rows != sin.rows || cos.cols != sin.cols) {
+    throw ValidationInputError("cos is " + std::to_string(cos.rows) + " x " + std::to_string(cos.cols) + ", sin is " +
+                               std::to_string(sin.rows) + " x " + std::to_string(sin.cols) +
+                               ": expected the same shape (positions x rotary columns)");
+  }
+  if (cos.rows < 1 || cos.cols < 1) throw ValidationInputError("expected at least one row and one column");
+  if (cos.rows > position_limit) {
+    throw ValidationInputError(std::to_string(cos.rows) + " rows: expected at most 2^24 (positions below 2^24)");
+  }
+}
+
+// NaN or infinity, and values past the attention factor by more than rounding.
+void value_hazards(const Table& cos, const Table& sin, FormatId format, double factor, std::vector<RotaryHazard>& hazards) {
+  std::int64_t non_finite = 0, beyond = 0;
+  const double limit = factor * (1.0 + 8.0 * std::ldexp(1.0, -format_of(format).precision));
+  for (const Table* t : {&cos, &sin}) {
+    for (std::int64_t k = 0; k < t->size(); ++k) {
+      const double v = t->flat(k);
+      non_finite += !std::isfinite(v);
+      beyond += std::isfinite(v) && std::fabs(v) > limit;
+    }
+  }
+  if (non_finite > 0) {
+    hazards.push_back({RotaryHazardKind::non_finite, std::to_string(non_finite) + " entries are NaN or infinite."});
+  }
+  if (beyond > 0) {
+    hazards.push_back({RotaryHazardKind::out_of_range, std::to_string(beyond) + " entries exceed the attention factor " +
+                                                           std::to_string(factor) + " in magnitude."});
+  }
+}
+
+void add_unique(std::vector<RotaryHazard>& hazards, const std::vector<RotaryHazard>& more) {
+  for (const RotaryHazard& h : more) {
+    if (std::none_of(hazards.begin(), hazards.end(), [&](const RotaryHazard& k) { return k.kind == h.kind; })) {
+      hazards.push_back(h);
+    }
+  }
+}
+
+}  // namespace
+
+RotaryValidationResult validate_rotary_cache(const Table& cos, const Table& sin, const RotaryValidationOptions& options) {
+  check_shapes(cos, sin);
+  RotaryValidationResult result;
+  result.rows = cos.rows;
+  result.cols = cos.cols;
+  // A float32 file holding only bfloat16 values (NumPy has no bfloat16) is compared as bfloat16.
+  const FormatChoice cos_format = narrowest_format(cos);
+  const FormatChoice sin_format = narrowest_format(sin);
+  result.format = format_of(cos_format.format).precision >= format_of(sin_format.format).precision ? cos_format.format
+                                                                                                    : sin_format.format;
+  std::optional<RotaryConvention> given = options.convention;
+  if (given) {
+    check_rotary_convention(*given);
+    if (rotary_columns(*given) != cos.cols) {
+      const RotaryDerived derived = rotary_derived(*given);
+      result.reasons.push_back("the cache has " + std::to_string(cos.cols) + " columns; the convention gives " +
+                               std::to_string(rotary_columns(*given)) + " (rotary width int(head_dim " +
+                               std::to_string(given->head_dim) + " x rotary fraction " +
+                               std::to_string(given->rotary_fraction) + ") = " + std::to_string(derived.dims) + ")");
+      const std::int64_t n = given->layout == RotaryLayout::complex_form ? cos.cols : cos.cols / 2;
+      given = at_cache_width(*given, given->layout, n);
+    }
+  }
+  RotaryDetection& detection = result.detection;
+  detection = detect_rotary(cos, sin, result.format, given, options.first_position);
+  if (given && given->head_dim > 0) {
+    detection.notes.push_back("rotary fraction " + std::to_string(static_cast<double>(2 * detection.frequencies) /
+                                                                  static_cast<double>(options.convention->head_dim)) +
+                              " of head_dim " + std::to_string(options.convention->head_dim) + " (cache width / head_dim)");
+  }
+  if (!detection.rotary) {
+    result.hazards.push_back({RotaryHazardKind::not_rotary,
+                              "cos^2 + sin^2 is not one constant over the pairs of any layout: not a rotary cache."});
+    result.verdict = ValidationVerdict::deviates;
+    result.reasons.push_back("not a rotary cache");
+    return result;
+  }
+  if (given && given->layout != detection.layout && detection.layout != RotaryLayout::complex_form) {
+    result.hazards.push_back({RotaryHazardKind::layout_mismatch,
+                              "the columns pair as " + std::string(to_string(detection.layout)) + ", the convention is " +
+                                  std::string(to_string(given->layout)) + "."});
+  }
+  if (!detection.convention) {
+    result.verdict = ValidationVerdict::unknown;
+    result.reasons.push_back("no rule fits the cache's frequencies");
+    return result;
+  }
+  RotaryConvention convention = *detection.convention;
+  if (!given) convention.layout = detection.layout;
+  const double expected_factor = rotary_derived(convention).attention_factor;
+  value_hazards(cos, sin, result.format, std::max(expected_factor, detection.attention_factor), result.hazards);
+  if (detection.swapped) {
+    result.hazards.push_back({RotaryHazardKind::cos_sin_swapped,
+                              "the angles atan2(sin, cos) decrease from row to row: the cos table holds the sines "
+                              "and the sin table the cosines."});
+  }
+  add_unique(result.hazards, attention_factor_hazards(detection, expected_factor, result.format));
+  if (options.first_position && detection.identical_pairs == 0) {
+    // Compared at the given offset; the angles say where row 0 is.
+    const RotaryDetection placed = detect_rotary(cos, sin, result.format, convention, std::nullopt);
+    if (placed.first_position != *options.first_position) {
+      result.hazards.push_back({RotaryHazardKind::row_offset, "file row 0 holds position " +
+                                                                  std::to_string(placed.first_position) + ", not " +
+                                                                  std::to_string(*options.first_position) + "."});
+    }
+  }
+  if (detection.positions_held_in) {
+    result.hazards.push_back({RotaryHazardKind::position_precision,
+                              std::to_string(detection.identical_pairs) +
+                                  " pairs of successive rows are identical, exactly where positions held in " +
+                                  std::string(format_of(*detection.positions_held_in).name) +
+                                  " round to one value (positions in a 16-bit format at long context: candle PR 3520, where position 15962 becomes 15936 or 15968 in bfloat16)."});
+  }
+  const std::vector<RotaryHazard> frequencies = frequency_hazards(detection, convention);
+  add_unique(result.hazards, frequencies);
+  // Under another rule every computation of this one is far alike: nothing to tell apart.
+  if (frequencies.empty()) {
+    add_unique(result.hazards, computation_hazards(cos, sin, result.format, detection, convention,
+                                                   detection.attention_factor));
+  }
+
+  const properties::UlpBudget& budget = properties::ulp_budget("third-party", result.format);
+  const double budget_ulp = options.max_ulp.value_or(budget.max_ulp);
+  const std::string source = options.max_ulp ? "--max-ulp" : std::string(budget.source);
+  result.comparisons.push_back(compare_rotary_cache(cos, sin, result.format, convention, detection.first_position,
+                                                    std::nullopt, budget_ulp, source, options.threads));
+  const std::optional<ComputationModel> model = find_computation_model(options.model);
+  if (!model) throw ConventionError("--model '" + options.model + "': not a computation model");
+  result.comparisons.push_back(compare_rotary_cache(cos, sin, result.format, convention, detection.first_position,
+                                                    model, budget_ulp, source, options.threads));
+  const bool conforms = std::any_of(result.comparisons.begin(), result.comparisons.end(),
+                                    [](const RotaryComparison& c) { return c.conforms; });
+  if (!conforms) {
+    result.reasons.push_back("entries beyond " + std::to_string(budget_ulp) +
+                             " ULP against both the exact encoding and the computation model");
+  }
+  for (const RotaryHazard& h : result.hazards) result.reasons.push_back(std::string(to_string(h.kind)));
+  result.verdict = result.reasons.empty() ? ValidationVerdict::conforms : ValidationVerdict::deviates;
+  return result;
+}
+
+std::string_view to_string(RotaryHazardKind kind) {
+  switch (kind) {
+    case RotaryHazardKind::position_precision: return "position-precision";
+    case RotaryHazardKind::angle_precision: return "angle-precision";
+    case RotaryHazardKind::inv_freq_precision: return "inv-freq-precision";
+    case RotaryHazardKind::wrong_base: return "wrong-base";
+    case RotaryHazardKind::wrong_scaling: return "wrong-scaling";
+    case RotaryHazardKind::cos_sin_swapped: return "cos-sin-swapped";
+    case RotaryHazardKind::attention_factor: return "attention-factor";
+    case RotaryHazardKind::layout_mismatch: return "layout-mismatch";
+    case RotaryHazardKind::row_offset: return "row-offset";
+    case RotaryHazardKind::out_of_range: return "out-of-range";
+    case RotaryHazardKind::non_finite: return "non-finite";
+    case RotaryHazardKind::not_rotary: return "not-rotary";
+  }
+  return "?";
+}
+
+}  // namespace pecheck::validate
