@@ -12,8 +12,8 @@ Command add_conventions_command(CLI::App& app) {
       "A convention is data: layout, frequency rule, the position each row holds, zero rows and the\n"
       "odd-width policy. The names are the values of --convention.");
   return {command, [] {
-    for (const Convention& preset : presets()) {
-      std::cout << preset.name << "\n  " << describe(preset) << "\n";
+    for (const Convention& preset : all_presets()) {
+      std::cout << preset.name << "\n  " << describe(preset) << "\n  source: " << preset.source << "\n";
     }
     return 0;
   }};

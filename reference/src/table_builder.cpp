@@ -1,5 +1,5 @@
-#include "pecheck/parallel_for.hpp"
 #include "table_builder.hpp"
+#include "pecheck/parallel_for.hpp"
 
 #include "enclosure_decision.hpp"
 
@@ -74,8 +74,8 @@ constexpr std::int64_t rows_per_block = 4;
 
 class TableJob {
  public:
-  TableJob(const Convention& convention, const TableRequest& request, const Format& format,
-           mpfr_prec_t first_precision, FirstStep first_step, ReferenceTable& out)
+  TableJob(const Convention& convention, const TableRequest& request, const Format& format, mpfr_prec_t first_precision,
+           FirstStep first_step, ReferenceTable& out)
       : convention_(convention),
         request_(request),
         format_(format),
@@ -94,7 +94,8 @@ class TableJob {
         const std::int64_t begin = next_row_.fetch_add(rows_per_block);
         if (begin >= request_.rows) break;
         const std::int64_t end = std::min(begin + rows_per_block, request_.rows);
-        for (std::int64_t row = begin; row < end; ++row) escalations += fill_row(evaluator, columns, row, enclosures, decisions);
+        for (std::int64_t row = begin; row < end; ++row)
+          escalations += fill_row(evaluator, columns, row, enclosures, decisions);
       }
       escalations_ += escalations;
     } catch (...) {
@@ -115,7 +116,18 @@ class TableJob {
     const std::int64_t convention_row = row + request_.row_offset;
     // A zero row stays as allocated: +0 everywhere, exact values zero.
     if (is_zero_row(convention_, convention_row)) return 0;
-    const std::int64_t position = position_of_row(convention_, convention_row);
+    const std::int64_t signed_position = position_of_row(convention_, convention_row);
+    // A negative position's row is its magnitude's with sin negated, exactly
+    // (sin(-x) = -sin(x), cos(-x) = cos(x); rounding to nearest even is
+    // symmetric): the row is decided at |p|, then its sin entries negated.
+    const std::int64_t position = signed_position < 0 ? -signed_position : signed_position;
+    const std::int64_t escalations = fill_row_at(evaluator, columns, row, position, enclosures, decisions);
+    if (signed_position < 0) negate_sin_entries(columns, row);
+    return escalations;
+  }
+
+  std::int64_t fill_row_at(EntryEvaluator& evaluator, const FrequencyColumns& columns, std::int64_t row,
+                           std::int64_t position, RowEnclosures& enclosures, RowDecisions& decisions) {
     const EntryQuery query{&format_, true};
     if (evaluator.first_step_row(position, enclosures)) {
       return fill_row_from_first_step(evaluator, columns, row, position, enclosures, decisions);
@@ -150,8 +162,10 @@ class TableJob {
       const bool sin_done = sin_col < 0 || decisions.sin_done[i] != 0;
       const bool cos_done = cos_col < 0 || decisions.cos_done[i] != 0;
       if (sin_done && cos_done) {
-        if (sin_col >= 0) store_decided(row, sin_col, decisions.sin_value[i], enclosures.sin_hi[i], enclosures.sin_lo[i]);
-        if (cos_col >= 0) store_decided(row, cos_col, decisions.cos_value[i], enclosures.cos_hi[i], enclosures.cos_lo[i]);
+        if (sin_col >= 0)
+          store_decided(row, sin_col, decisions.sin_value[i], enclosures.sin_hi[i], enclosures.sin_lo[i]);
+        if (cos_col >= 0)
+          store_decided(row, cos_col, decisions.cos_value[i], enclosures.cos_hi[i], enclosures.cos_lo[i]);
         continue;
       }
       evaluator.sin_cos(position, static_cast<std::int64_t>(i), sin_col >= 0, cos_col >= 0, EntryQuery{&format_, true},
@@ -160,6 +174,15 @@ class TableJob {
       if (cos_col >= 0) escalations += store(row, cos_col, cos_result);
     }
     return escalations;
+  }
+
+  void negate_sin_entries(const FrequencyColumns& columns, std::int64_t row) {
+    for (const std::int64_t col : columns.sin_column) {
+      if (col < 0) continue;
+      out_.rounded.set(row, col, -out_.rounded.at(row, col));
+      DoubleDouble& exact = out_.exact[static_cast<std::size_t>(row * request_.dim + col)];
+      exact = {-exact.hi, -exact.lo};
+    }
   }
 
   void store_decided(std::int64_t row, std::int64_t col, double rounded, double exact_hi, double exact_lo) {

@@ -68,8 +68,8 @@ inline HighReal independent_frequency(const Convention& convention, std::int64_t
     return pow(HighReal(rule.base), -HighReal(2 * i) / HighReal(d));
   }
   const std::int64_t n = independent_sin_count(convention, d);
-  const HighReal spacing = log(HighReal(rule.max_timescale) / HighReal(rule.min_timescale)) /
-                           HighReal(std::max<std::int64_t>(n - 1, 1));
+  const HighReal spacing =
+      log(HighReal(rule.max_timescale) / HighReal(rule.min_timescale)) / HighReal(std::max<std::int64_t>(n - 1, 1));
   return exp(-HighReal(i) * spacing) / HighReal(rule.min_timescale);
 }
 
@@ -78,7 +78,9 @@ inline HighReal independent_value(const Convention& convention, std::int64_t d, 
   const bool zero_row =
       std::find(convention.zero_rows.begin(), convention.zero_rows.end(), row) != convention.zero_rows.end();
   if (zero_row || column.kind == ColumnKind::zero) return HighReal(0);
-  const HighReal theta = HighReal(row + convention.position_offset) * independent_frequency(convention, d, column.frequency);
+  // Row r holds position first + step * r (the step is -1 for relative encodings).
+  const std::int64_t position = convention.position_offset + convention.position_step * row;
+  const HighReal theta = HighReal(position) * independent_frequency(convention, d, column.frequency);
   if (column.kind == ColumnKind::sin) return HighReal(sin(theta));
   return HighReal(cos(theta));
 }
@@ -112,17 +114,18 @@ inline double round_independently(const HighReal& x, const Format& format) {
 
 // The next value of the format above r (r finite, representable).
 inline double format_next_up(double r, const Format& format) {
-  if (r < 0) return -[&] {
-    // Below a negative r is the next value up of |r| mirrored, and vice versa.
-    const double m = -r;
-    int e = 0;
-    std::frexp(m, &e);
-    const int binade = e - 1;
-    const bool power_of_two = m == std::ldexp(1.0, binade);
-    const int q = (power_of_two && binade > format.min_exponent) ? quantum_exponent(binade - 1, format)
-                                                                 : quantum_exponent(binade, format);
-    return m - std::ldexp(1.0, q);
-  }();
+  if (r < 0)
+    return -[&] {
+      // Below a negative r is the next value up of |r| mirrored, and vice versa.
+      const double m = -r;
+      int e = 0;
+      std::frexp(m, &e);
+      const int binade = e - 1;
+      const bool power_of_two = m == std::ldexp(1.0, binade);
+      const int q = (power_of_two && binade > format.min_exponent) ? quantum_exponent(binade - 1, format)
+                                                                   : quantum_exponent(binade, format);
+      return m - std::ldexp(1.0, q);
+    }();
   if (r == 0) return std::ldexp(1.0, quantum_exponent(format.min_exponent, format));
   int e = 0;
   std::frexp(r, &e);
