@@ -29,8 +29,10 @@ void check_request(const Convention& convention, const TableRequest& request) {
                           " is too large a table (at most 2^31 entries)");
   }
   if (convention.span != PositionSpan::fixed) {
-    throw ConventionError("convention '" + convention.name +
-                          "' ties its positions to the table's length: resolve it with for_rows first");
+    // Callers that know the table's length resolve it (for_rows): table, validate.
+    throw ConventionError("--convention " + convention.name +
+                          ": a relative encoding, whose positions follow the table's length, is not available "
+                          "here (expected it with table or validate, which know the length)");
   }
   if (convention.position_step != 1 && convention.position_step != -1) {
     throw ConventionError("convention '" + convention.name + "': position step " +

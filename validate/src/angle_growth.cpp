@@ -31,7 +31,7 @@ struct Octave {
   double leverage = 0.0;   // sum of p w |d value / d angle|
   double crossings = 0.0;  // entries off their correctly rounded value
   double entries = 0.0;
-  double position = 0.0;   // sum of p, for the octave's mean position
+  double position = 0.0;  // sum of p, for the octave's mean position
 };
 
 std::string number(double x, int digits = 3) {
@@ -65,12 +65,12 @@ std::optional<Hazard> angle_precision_through_rounding(const Table& table, const
     const std::size_t end = std::min(chosen.size(), start + chunk_rows);
     std::vector<std::int64_t> convention_rows;
     for (std::size_t k = start; k < end; ++k) {
-      convention_rows.push_back(scan.positions[static_cast<std::size_t>(chosen[k])] - convention.position_offset);
+      convention_rows.push_back(row_of_position(convention, scan.positions[static_cast<std::size_t>(chosen[k])]));
     }
     const std::vector<double> exact = encoding_rows(convention, table.cols, convention_rows);
     for (std::size_t k = start; k < end; ++k) {
       const auto index = static_cast<std::size_t>(chosen[k]);
-      const std::int64_t p = scan.positions[index];
+      const std::int64_t p = std::llabs(scan.positions[index]);  // the growth is in |p|
       if (p < 1) continue;
       Octave& octave = octaves[std::ilogb(static_cast<double>(p))];
       for (std::int64_t c = 0; c < table.cols; ++c) {
@@ -81,7 +81,8 @@ std::optional<Hazard> angle_precision_through_rounding(const Table& table, const
         const double deviation = std::fabs(value - round_to_format(e, f));
         octave.deviation += deviation;
         octave.crossings += deviation > 0.0;
-        octave.leverage += static_cast<double>(p) * w[static_cast<std::size_t>(c)] * std::sqrt(std::max(0.0, 1.0 - e * e));
+        octave.leverage +=
+            static_cast<double>(p) * w[static_cast<std::size_t>(c)] * std::sqrt(std::max(0.0, 1.0 - e * e));
         octave.entries += 1.0;
         octave.position += static_cast<double>(p);
       }

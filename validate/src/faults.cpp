@@ -28,7 +28,7 @@ std::vector<double> errors_at(const Table& table, const Convention& convention, 
     const std::vector<std::int64_t> chunk(rows.begin() + static_cast<std::ptrdiff_t>(start),
                                           rows.begin() + static_cast<std::ptrdiff_t>(end));
     std::vector<std::int64_t> convention_rows;
-    for (std::size_t k = start; k < end; ++k) convention_rows.push_back(positions[k] - convention.position_offset);
+    for (std::size_t k = start; k < end; ++k) convention_rows.push_back(row_of_position(convention, positions[k]));
     const std::vector<double> part =
         row_abs_differences(table, chunk, encoding_rows(convention, table.cols, convention_rows));
     errors.insert(errors.end(), part.begin(), part.end());
@@ -57,7 +57,6 @@ std::optional<NamedPrecision> nearest_precision(double q) {
   return nearest;
 }
 
-
 RowErrors scan_row_errors(const Table& table, const Convention& convention, std::int64_t row_offset,
                           const std::vector<std::int64_t>& rows) {
   RowErrors scan;
@@ -71,7 +70,8 @@ std::optional<Hazard> angle_precision(const RowErrors& errors, double w_max, dou
   // The largest error in each octave of positions [2^b, 2^(b+1)), and where.
   std::map<int, std::pair<double, std::int64_t>> octaves;
   for (std::size_t k = 0; k < errors.rows.size(); ++k) {
-    const std::int64_t p = errors.positions[k];
+    // sin(-x) = -sin(x): an angle's error grows with |p| on either side of 0.
+    const std::int64_t p = std::llabs(errors.positions[k]);
     if (p < 1 || !std::isfinite(errors.errors[k])) continue;
     auto& octave = octaves[std::ilogb(static_cast<double>(p))];
     if (errors.errors[k] >= octave.first) octave = {errors.errors[k], p};
@@ -93,7 +93,8 @@ std::optional<Hazard> angle_precision(const RowErrors& errors, double w_max, dou
     double mx = 0, my = 0;
     for (std::size_t k = 0; k < log_p.size(); ++k) mx += log_p[k] / n, my += log_e[k] / n;
     double sxy = 0, sxx = 0;
-    for (std::size_t k = 0; k < log_p.size(); ++k) sxy += (log_p[k] - mx) * (log_e[k] - my), sxx += (log_p[k] - mx) * (log_p[k] - mx);
+    for (std::size_t k = 0; k < log_p.size(); ++k)
+      sxy += (log_p[k] - mx) * (log_e[k] - my), sxx += (log_p[k] - mx) * (log_p[k] - mx);
     slope = sxy / sxx;
     // Rounding errors of one angle scatter within a factor of about 4 around
     // p w 2^-q, so over an octave's worst entries the growth is linear within 1/2.

@@ -34,8 +34,8 @@ constexpr double likelihood_margin = 1.05;
 double wrap(double angle) { return angle - two_pi * std::nearbyint(angle / two_pi); }
 
 struct Ladder {
-  std::vector<double> w;               // ascending
-  std::vector<PairColumns> pairs;      // in the same order
+  std::vector<double> w;           // ascending
+  std::vector<PairColumns> pairs;  // in the same order
 };
 
 Ladder ladder_of(const Convention& convention, std::int64_t dim, const Structure& structure) {
@@ -44,7 +44,8 @@ Ladder ladder_of(const Convention& convention, std::int64_t dim, const Structure
   std::sort(ladder.pairs.begin(), ladder.pairs.end(), [&](const PairColumns& a, const PairColumns& b) {
     return frequency_value(convention, dim, a.frequency_index) < frequency_value(convention, dim, b.frequency_index);
   });
-  for (const PairColumns& pair : ladder.pairs) ladder.w.push_back(frequency_value(convention, dim, pair.frequency_index));
+  for (const PairColumns& pair : ladder.pairs)
+    ladder.w.push_back(frequency_value(convention, dim, pair.frequency_index));
   return ladder;
 }
 
@@ -90,13 +91,19 @@ std::optional<OffsetFit> closest_offset(const Table& table, const Convention& co
   };
   std::vector<Scored> scored;
   for (std::int64_t offset : offsets) {
-    const std::vector<std::int64_t> at = held_convention_rows(rows, offset, convention.position_offset, held);
-    if (std::any_of(at.begin(), at.end(), [](std::int64_t r) { return r < 0 || r >= max_exact_position; })) continue;
+    const std::vector<std::int64_t> at = held_convention_rows(rows, offset, convention, held);
+    if (std::any_of(at.begin(), at.end(), [&](std::int64_t r) {
+          const std::int64_t p = position_of_row(convention, r);
+          return r < 0 || p <= -max_exact_position || p >= max_exact_position;
+        })) {
+      continue;
+    }
     const std::vector<double> expected = encoding_rows(convention, table.cols, at);
     Scored s{0.0, 0.0, offset};
     for (std::size_t k = 0; k < rows.size(); ++k) {
       for (std::int64_t c = 0; c < table.cols; ++c) {
-        const double difference = table.at(rows[k], c) - expected[k * static_cast<std::size_t>(table.cols) + static_cast<std::size_t>(c)];
+        const double difference =
+            table.at(rows[k], c) - expected[k * static_cast<std::size_t>(table.cols) + static_cast<std::size_t>(c)];
         if (!std::isfinite(difference)) continue;  // reported on their own
         s.squares += difference * difference;
         s.largest = std::max(s.largest, std::fabs(difference));
@@ -142,9 +149,11 @@ std::optional<OffsetFit> find_row_offset(const Table& table, const Convention& c
                                          std::optional<std::int64_t> fixed, const PositionSteps* steps) {
   if (structure.pairs.empty() || live_rows.empty()) return std::nullopt;
   const Ladder ladder = ladder_of(convention, table.cols, structure);
+  // Positions lie in (-2^24, 2^24): negative ones are relative encodings'
+  // (a table whose rows run down is searched reversed, detection.cpp).
   const std::int64_t shift = convention.position_offset;
   const std::int64_t max_offset = max_exact_position - shift - table.rows;
-  const std::int64_t min_offset = std::max<std::int64_t>(0, -shift);
+  const std::int64_t min_offset = std::max<std::int64_t>(0, 1 - max_exact_position - shift);
   if (max_offset < min_offset) return std::nullopt;
 
   // Candidates from the first live row.
@@ -166,17 +175,21 @@ std::optional<OffsetFit> find_row_offset(const Table& table, const Convention& c
       if (offset >= min_offset && offset <= max_offset) offsets.push_back(offset);
     }
     if (!offsets.empty()) {
-      return closest_offset(table, convention, spread_sample(live_rows, likelihood_rows), offsets, format, steps->format);
+      return closest_offset(table, convention, spread_sample(live_rows, likelihood_rows), offsets, format,
+                            steps->format);
     }
   } else if (std::isfinite(first_angles[0])) {
     const double phase = first_angles[0] < 0 ? first_angles[0] + two_pi : first_angles[0];
     const double top_position = static_cast<double>(first + max_offset + shift);
+    const double bottom_position = static_cast<double>(first + min_offset + shift);
+    // The turns of the slowest frequency over the positions allowed, from
+    // one below the lowest: in a noisy table (a drifted one) the angle of a
+    // row near position 0 can come out just below 2 pi instead of just above 0.
+    const auto lowest_turn = static_cast<std::int64_t>(std::floor(bottom_position * ladder.w[0] / two_pi)) - 1;
     const auto count = std::min<std::int64_t>(
-        static_cast<std::int64_t>(top_position * ladder.w[0] / two_pi) + 1, max_candidates);
+        static_cast<std::int64_t>(top_position * ladder.w[0] / two_pi) + 1 - lowest_turn, max_candidates);
     std::vector<std::pair<double, std::int64_t>> scored;
-    // k = -1 too: in a noisy table (a drifted one) the angle of a row near
-    // position 0 can come out just below 2 pi instead of just above 0.
-    for (std::int64_t k = -1; k < count; ++k) {
+    for (std::int64_t k = lowest_turn; k < lowest_turn + count; ++k) {
       double p = (phase + two_pi * static_cast<double>(k)) / ladder.w[0];
       for (std::size_t j = 1; j < ladder.w.size(); ++j) {
         if (std::isfinite(first_angles[j])) p += wrap(first_angles[j] - p * ladder.w[j]) / ladder.w[j];
@@ -210,7 +223,8 @@ std::optional<OffsetFit> find_row_offset(const Table& table, const Convention& c
     totals.emplace_back(total, offset);
   }
   std::sort(totals.begin(), totals.end());
-  const double noise = std::ldexp(1.0, 2 - 2 * format_of(format).precision) * static_cast<double>(rows.size() * ladder.w.size());
+  const double noise =
+      std::ldexp(1.0, 2 - 2 * format_of(format).precision) * static_cast<double>(rows.size() * ladder.w.size());
   std::vector<std::int64_t> offsets;
   for (const auto& [total, offset] : totals) {
     if (!offsets.empty() && total > 2.0 * totals[0].first + noise) break;
