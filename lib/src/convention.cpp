@@ -29,9 +29,9 @@ void check_dim(const Convention& convention, std::int64_t d) {
     throw ConventionError(dim_error(convention, d, "the width must be at most " + std::to_string(max_dim)));
   }
   if (d < convention.min_dim) {
-    throw ConventionError(dim_error(
-        convention, d,
-        "this convention needs d >= " + std::to_string(convention.min_dim) + " (the original divides by d/2 - 1)"));
+    throw ConventionError(dim_error(convention, d,
+                                    "this convention needs d >= " + std::to_string(convention.min_dim) +
+                                        " (the original divides by d/2 - 1)"));
   }
   if (d % 2 == 1 && convention.odd_dim == OddDimPolicy::reject) {
     throw ConventionError(dim_error(convention, d, "this convention rejects odd widths"));
@@ -239,46 +239,35 @@ std::optional<Convention> find_preset(std::string_view name) {
 
 std::string_view to_string(Layout layout) {
   switch (layout) {
-    case Layout::interleaved:
-      return "interleaved";
-    case Layout::sin_cos_halves:
-      return "sin-cos-halves";
-    case Layout::cos_sin_halves:
-      return "cos-sin-halves";
+    case Layout::interleaved: return "interleaved";
+    case Layout::sin_cos_halves: return "sin-cos-halves";
+    case Layout::cos_sin_halves: return "cos-sin-halves";
   }
   return "?";
 }
 
 std::string_view to_string(FrequencyRuleKind kind) {
   switch (kind) {
-    case FrequencyRuleKind::paper:
-      return "paper";
-    case FrequencyRuleKind::timescale:
-      return "timescale";
+    case FrequencyRuleKind::paper: return "paper";
+    case FrequencyRuleKind::timescale: return "timescale";
   }
   return "?";
 }
 
 std::string_view to_string(OddDimPolicy policy) {
   switch (policy) {
-    case OddDimPolicy::reject:
-      return "reject";
-    case OddDimPolicy::extra_sin:
-      return "extra-sin";
-    case OddDimPolicy::zero_column:
-      return "zero-column";
+    case OddDimPolicy::reject: return "reject";
+    case OddDimPolicy::extra_sin: return "extra-sin";
+    case OddDimPolicy::zero_column: return "zero-column";
   }
   return "?";
 }
 
 std::string_view to_string(PositionSpan span) {
   switch (span) {
-    case PositionSpan::fixed:
-      return "fixed";
-    case PositionSpan::down_to_zero:
-      return "down-to-zero";
-    case PositionSpan::centred_on_zero:
-      return "centred-on-zero";
+    case PositionSpan::fixed: return "fixed";
+    case PositionSpan::down_to_zero: return "down-to-zero";
+    case PositionSpan::centred_on_zero: return "centred-on-zero";
   }
   return "?";
 }
@@ -286,15 +275,9 @@ std::string_view to_string(PositionSpan span) {
 std::string describe(const Convention& convention) {
   std::ostringstream out;
   switch (convention.layout) {
-    case Layout::interleaved:
-      out << "PE[p, 2i] = sin(p w_i), PE[p, 2i+1] = cos(p w_i)";
-      break;
-    case Layout::sin_cos_halves:
-      out << "PE[p, i] = sin(p w_i), PE[p, n+i] = cos(p w_i)";
-      break;
-    case Layout::cos_sin_halves:
-      out << "PE[p, i] = cos(p w_i), PE[p, n+i] = sin(p w_i)";
-      break;
+    case Layout::interleaved: out << "PE[p, 2i] = sin(p w_i), PE[p, 2i+1] = cos(p w_i)"; break;
+    case Layout::sin_cos_halves: out << "PE[p, i] = sin(p w_i), PE[p, n+i] = cos(p w_i)"; break;
+    case Layout::cos_sin_halves: out << "PE[p, i] = cos(p w_i), PE[p, n+i] = sin(p w_i)"; break;
   }
   out << "; ";
   const FrequencyRule& rule = convention.frequency;
@@ -327,15 +310,9 @@ std::string describe(const Convention& convention) {
     for (std::int64_t row : convention.zero_rows) out << ' ' << row;
   }
   switch (convention.odd_dim) {
-    case OddDimPolicy::reject:
-      out << "; odd d rejected";
-      break;
-    case OddDimPolicy::extra_sin:
-      out << "; odd d: sin gets the extra column";
-      break;
-    case OddDimPolicy::zero_column:
-      out << "; odd d: one zero column appended";
-      break;
+    case OddDimPolicy::reject: out << "; odd d rejected"; break;
+    case OddDimPolicy::extra_sin: out << "; odd d: sin gets the extra column"; break;
+    case OddDimPolicy::zero_column: out << "; odd d: one zero column appended"; break;
   }
   if (convention.min_dim > 1) out << "; d >= " << convention.min_dim;
   return out.str();

@@ -197,7 +197,8 @@ class RowFiller {
         Value* cos_dest = row + run.cos_column + k * run.column_stride;
         const std::int64_t offset = i / pair_block * 2 * pair_block;
         const std::uint64_t smallest = rotate_blocks<Output>(run, anchor_pairs_ + offset, step_pairs_ + offset,
-                                                             count / pair_block, sin_dest, cos_dest, direct, checked_);
+                                                             count / pair_block, sin_dest, cos_dest, direct,
+                                                             checked_);
         if (checked_ && any_must_recompute(smallest)) {
           for (std::int64_t f = i; f < i + count; ++f) {
             if (must_recompute(rotated(f).first, rotated(f).second)) fill_pair(position, run, f, row);
@@ -219,8 +220,8 @@ class RowFiller {
   std::pair<double, double> rotated(std::int64_t i) const {
     double s;
     double c;
-    rotate_pair(sin_in(anchor_pairs_, i), cos_in(anchor_pairs_, i), sin_in(step_pairs_, i), cos_in(step_pairs_, i), s,
-                c);
+    rotate_pair(sin_in(anchor_pairs_, i), cos_in(anchor_pairs_, i), sin_in(step_pairs_, i), cos_in(step_pairs_, i),
+                s, c);
     return {s, c};
   }
 
@@ -299,16 +300,16 @@ void fill_narrow_rows(const Convention& convention, const NarrowLayout& layout, 
 }
 
 template void fill_narrow_rows<Float32Output>(const Convention&, const NarrowLayout&, const TurnsView&,
-                                              const RotationTable&, std::int64_t, std::int64_t, std::int64_t, float*,
-                                              int);
+                                              const RotationTable&, std::int64_t, std::int64_t, std::int64_t,
+                                              float*, int);
 template void fill_narrow_rows<Float16Output>(const Convention&, const NarrowLayout&, const TurnsView&,
                                               const RotationTable&, std::int64_t, std::int64_t, std::int64_t,
                                               std::uint16_t*, int);
 template void fill_narrow_rows<BFloat16Output>(const Convention&, const NarrowLayout&, const TurnsView&,
-                                               const RotationTable&, std::int64_t, std::int64_t, std::int64_t,
-                                               std::uint16_t*, int);
+                                              const RotationTable&, std::int64_t, std::int64_t, std::int64_t,
+                                              std::uint16_t*, int);
 template void fill_narrow_rows<SourceOutput>(const Convention&, const NarrowLayout&, const TurnsView&,
-                                             const RotationTable&, std::int64_t, std::int64_t, std::int64_t, double*,
-                                             int);
+                                              const RotationTable&, std::int64_t, std::int64_t, std::int64_t,
+                                              double*, int);
 
 }  // namespace pecheck

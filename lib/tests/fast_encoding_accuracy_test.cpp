@@ -162,9 +162,10 @@ class AccuracyChecker {
         const double budget = ulp_budget(checked_formats[k], rho, static_cast<double>(exact), reference_ulps);
         if (ulps > budget) {
           ++report.over_budget;
-          ADD_FAILURE() << convention_.name << " " << format.name << " position " << position << " column " << c << ": "
-                        << ulps << " ulp, budget " << budget << " (rho " << rho << "); computed " << computed
-                        << ", exact " << testing::quad_text(exact);
+          ADD_FAILURE() << convention_.name << " " << format.name << " position " << position << " column " << c
+                        << ": " << ulps << " ulp, budget " << budget
+                        << " (rho " << rho << "); computed " << computed << ", exact "
+                        << testing::quad_text(exact);
         }
       }
     };
@@ -200,13 +201,12 @@ void print_report(const Convention& preset, const PresetReport& report) {
     const Statistics& sampled = report.sampled[k];
     const Statistics& near = report.near_zero[k];
     const Worst& worst = sampled.worst.ulps >= near.worst.ulps ? sampled.worst : near.worst;
-    std::printf(
-        "%-14s %-8s sampled: max %.6f rms %.4f ulp (%lld entries); near zeros: max %.6f ulp (%lld entries);"
-        " worst at p = %lld, column %lld: %a vs %s (reference good to %.2g ulp there)\n",
-        preset.name.c_str(), checked_formats[k].format.name, sampled.worst.ulps, sampled.rms(),
-        static_cast<long long>(sampled.entries), near.worst.ulps, static_cast<long long>(near.entries),
-        static_cast<long long>(worst.position), static_cast<long long>(worst.column), worst.computed,
-        testing::quad_text(worst.exact).c_str(), worst.reference_ulps);
+    std::printf("%-14s %-8s sampled: max %.6f rms %.4f ulp (%lld entries); near zeros: max %.6f ulp (%lld entries);"
+                " worst at p = %lld, column %lld: %a vs %s (reference good to %.2g ulp there)\n",
+                preset.name.c_str(), checked_formats[k].format.name, sampled.worst.ulps, sampled.rms(),
+                static_cast<long long>(sampled.entries), near.worst.ulps, static_cast<long long>(near.entries),
+                static_cast<long long>(worst.position), static_cast<long long>(worst.column), worst.computed,
+                testing::quad_text(worst.exact).c_str(), worst.reference_ulps);
   }
   std::printf("%-14s smallest rho met: 2^%.2f turns\n", preset.name.c_str(), std::log2(report.smallest_rho));
 }
@@ -312,8 +312,7 @@ TEST(RotatedRows, everyValueIsTheKernelsOrWithinTheRotationBound) {
               continue;
             }
             ++different;
-            const Quad exact =
-                testing::quad_entry(spec.kind, w[static_cast<std::size_t>(spec.frequency_index)], position);
+            const Quad exact = testing::quad_entry(spec.kind, w[static_cast<std::size_t>(spec.frequency_index)], position);
             const double error = std::fabs(static_cast<double>(static_cast<Quad>(source[at]) - exact));
             worst = std::max(worst, error);
             ASSERT_LE(error, rotation_bound + testing::quad_entry_error_bound(w[spec.frequency_index], position))
@@ -323,11 +322,10 @@ TEST(RotatedRows, everyValueIsTheKernelsOrWithinTheRotationBound) {
           }
         }
       }
-      std::printf(
-          "%-14s d=%-5lld values that differ from the kernel's: %lld of %lld, worst absolute error 2^%.2f "
-          "(bound 2^-50.2)\n",
-          preset.name.c_str(), static_cast<long long>(d), static_cast<long long>(different),
-          static_cast<long long>(different + same), std::log2(worst));
+      std::printf("%-14s d=%-5lld values that differ from the kernel's: %lld of %lld, worst absolute error 2^%.2f "
+                  "(bound 2^-50.2)\n",
+                  preset.name.c_str(), static_cast<long long>(d), static_cast<long long>(different),
+                  static_cast<long long>(different + same), std::log2(worst));
       EXPECT_GT(different, 0) << "the rotation should be visible somewhere";
     }
   }

@@ -52,13 +52,13 @@ struct EntryEvaluator::Level {
         lower(make_real(bits)),
         upper(make_real(bits)) {}
 
-  mpfr_prec_t precision;                                         // of sin and cos
+  mpfr_prec_t precision;  // of sin and cos
   std::vector<std::unique_ptr<FrequencyEnclosure>> frequencies;  // filled on first use
-  Real theta;                                                    // p * value(w_i), exact
-  Real theta_radius;          // |p| * radius(w_i), rounded up: |theta - p w_i| <= theta_radius
-  Real sin, cos;              // RN_P(sin theta), RN_P(cos theta)
+  Real theta;         // p * value(w_i), exact
+  Real theta_radius;  // |p| * radius(w_i), rounded up: |theta - p w_i| <= theta_radius
+  Real sin, cos;      // RN_P(sin theta), RN_P(cos theta)
   Real sin_error, cos_error;  // bounds on |sin - sin(p w_i)|, |cos - cos(p w_i)|
-  Real lower, upper;          // the enclosure of the exact value being decided
+  Real lower, upper;  // the enclosure of the exact value being decided
 };
 
 EntryEvaluator::EntryEvaluator(const Convention& convention, std::int64_t dim, mpfr_prec_t first_precision,
@@ -74,8 +74,8 @@ EntryEvaluator::EntryEvaluator(const Convention& convention, std::int64_t dim, m
       float64_format_{FormatId::float64, "float64", 53, -1022, 1023, 64} {
   check_frequency_rule(convention);
   if (first_precision < 8 || first_precision > max_working_precision) {
-    throw std::invalid_argument("first working precision " + std::to_string(first_precision) + " bits is outside [8, " +
-                                std::to_string(max_working_precision) + "]");
+    throw std::invalid_argument("first working precision " + std::to_string(first_precision) +
+                                " bits is outside [8, " + std::to_string(max_working_precision) + "]");
   }
 }
 
@@ -257,8 +257,8 @@ void EntryEvaluator::enclose_sin_cos(std::int64_t position, std::int64_t frequen
 
 EntryResult EntryEvaluator::entry(std::int64_t row, std::int64_t col, const EntryQuery& query) {
   if (col < 0 || col >= dim_) {
-    throw ConventionError("column " + std::to_string(col) + " is outside [0, " + std::to_string(dim_) + ") for --dim " +
-                          std::to_string(dim_));
+    throw ConventionError("column " + std::to_string(col) + " is outside [0, " + std::to_string(dim_) +
+                          ") for --dim " + std::to_string(dim_));
   }
   const ColumnSpec& column = columns_[static_cast<std::size_t>(col)];
   // Zero rows and zero columns are +0 exactly; the default result is that.

@@ -74,8 +74,8 @@ constexpr std::int64_t rows_per_block = 4;
 
 class TableJob {
  public:
-  TableJob(const Convention& convention, const TableRequest& request, const Format& format, mpfr_prec_t first_precision,
-           FirstStep first_step, ReferenceTable& out)
+  TableJob(const Convention& convention, const TableRequest& request, const Format& format,
+           mpfr_prec_t first_precision, FirstStep first_step, ReferenceTable& out)
       : convention_(convention),
         request_(request),
         format_(format),
@@ -94,8 +94,7 @@ class TableJob {
         const std::int64_t begin = next_row_.fetch_add(rows_per_block);
         if (begin >= request_.rows) break;
         const std::int64_t end = std::min(begin + rows_per_block, request_.rows);
-        for (std::int64_t row = begin; row < end; ++row)
-          escalations += fill_row(evaluator, columns, row, enclosures, decisions);
+        for (std::int64_t row = begin; row < end; ++row) escalations += fill_row(evaluator, columns, row, enclosures, decisions);
       }
       escalations_ += escalations;
     } catch (...) {
@@ -162,10 +161,8 @@ class TableJob {
       const bool sin_done = sin_col < 0 || decisions.sin_done[i] != 0;
       const bool cos_done = cos_col < 0 || decisions.cos_done[i] != 0;
       if (sin_done && cos_done) {
-        if (sin_col >= 0)
-          store_decided(row, sin_col, decisions.sin_value[i], enclosures.sin_hi[i], enclosures.sin_lo[i]);
-        if (cos_col >= 0)
-          store_decided(row, cos_col, decisions.cos_value[i], enclosures.cos_hi[i], enclosures.cos_lo[i]);
+        if (sin_col >= 0) store_decided(row, sin_col, decisions.sin_value[i], enclosures.sin_hi[i], enclosures.sin_lo[i]);
+        if (cos_col >= 0) store_decided(row, cos_col, decisions.cos_value[i], enclosures.cos_hi[i], enclosures.cos_lo[i]);
         continue;
       }
       evaluator.sin_cos(position, static_cast<std::int64_t>(i), sin_col >= 0, cos_col >= 0, EntryQuery{&format_, true},

@@ -68,8 +68,8 @@ inline HighReal independent_frequency(const Convention& convention, std::int64_t
     return pow(HighReal(rule.base), -HighReal(2 * i) / HighReal(d));
   }
   const std::int64_t n = independent_sin_count(convention, d);
-  const HighReal spacing =
-      log(HighReal(rule.max_timescale) / HighReal(rule.min_timescale)) / HighReal(std::max<std::int64_t>(n - 1, 1));
+  const HighReal spacing = log(HighReal(rule.max_timescale) / HighReal(rule.min_timescale)) /
+                           HighReal(std::max<std::int64_t>(n - 1, 1));
   return exp(-HighReal(i) * spacing) / HighReal(rule.min_timescale);
 }
 
@@ -114,18 +114,17 @@ inline double round_independently(const HighReal& x, const Format& format) {
 
 // The next value of the format above r (r finite, representable).
 inline double format_next_up(double r, const Format& format) {
-  if (r < 0)
-    return -[&] {
-      // Below a negative r is the next value up of |r| mirrored, and vice versa.
-      const double m = -r;
-      int e = 0;
-      std::frexp(m, &e);
-      const int binade = e - 1;
-      const bool power_of_two = m == std::ldexp(1.0, binade);
-      const int q = (power_of_two && binade > format.min_exponent) ? quantum_exponent(binade - 1, format)
-                                                                   : quantum_exponent(binade, format);
-      return m - std::ldexp(1.0, q);
-    }();
+  if (r < 0) return -[&] {
+    // Below a negative r is the next value up of |r| mirrored, and vice versa.
+    const double m = -r;
+    int e = 0;
+    std::frexp(m, &e);
+    const int binade = e - 1;
+    const bool power_of_two = m == std::ldexp(1.0, binade);
+    const int q = (power_of_two && binade > format.min_exponent) ? quantum_exponent(binade - 1, format)
+                                                                 : quantum_exponent(binade, format);
+    return m - std::ldexp(1.0, q);
+  }();
   if (r == 0) return std::ldexp(1.0, quantum_exponent(format.min_exponent, format));
   int e = 0;
   std::frexp(r, &e);

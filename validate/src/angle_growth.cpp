@@ -31,7 +31,7 @@ struct Octave {
   double leverage = 0.0;   // sum of p w |d value / d angle|
   double crossings = 0.0;  // entries off their correctly rounded value
   double entries = 0.0;
-  double position = 0.0;  // sum of p, for the octave's mean position
+  double position = 0.0;   // sum of p, for the octave's mean position
 };
 
 std::string number(double x, int digits = 3) {
@@ -81,8 +81,7 @@ std::optional<Hazard> angle_precision_through_rounding(const Table& table, const
         const double deviation = std::fabs(value - round_to_format(e, f));
         octave.deviation += deviation;
         octave.crossings += deviation > 0.0;
-        octave.leverage +=
-            static_cast<double>(p) * w[static_cast<std::size_t>(c)] * std::sqrt(std::max(0.0, 1.0 - e * e));
+        octave.leverage += static_cast<double>(p) * w[static_cast<std::size_t>(c)] * std::sqrt(std::max(0.0, 1.0 - e * e));
         octave.entries += 1.0;
         octave.position += static_cast<double>(p);
       }

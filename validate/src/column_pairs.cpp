@@ -55,8 +55,7 @@ bool zero_columns_hold(const Table& table, const Structure& structure, const std
   return true;
 }
 
-std::vector<Structure> candidate_structures(const Table& table, const std::vector<std::int64_t>& rows,
-                                            FormatId format) {
+std::vector<Structure> candidate_structures(const Table& table, const std::vector<std::int64_t>& rows, FormatId format) {
   const std::int64_t dim = table.cols;
   const bool odd = dim % 2 == 1;
   std::vector<Structure> candidates;

@@ -29,8 +29,7 @@ std::vector<std::int64_t> rows_to_compare(std::int64_t rows, std::int64_t dim, s
   const auto add_run = [&](std::int64_t first, std::int64_t count) {
     for (std::int64_t r = std::max<std::int64_t>(first, 0); r < std::min(first + count, rows); ++r) chosen.push_back(r);
   };
-  for (std::size_t k = 0; k < priority.size() && static_cast<std::int64_t>(k) < wanted / 4; ++k)
-    chosen.push_back(priority[k]);
+  for (std::size_t k = 0; k < priority.size() && static_cast<std::int64_t>(k) < wanted / 4; ++k) chosen.push_back(priority[k]);
   add_run(0, edge_rows);
   add_run(rows - edge_rows, edge_rows);
   for (int k = 1; k < 25; ++k) {  // positions 2^k - 2 .. 2^k + 1: a new binade of the angle
@@ -40,8 +39,7 @@ std::vector<std::int64_t> rows_to_compare(std::int64_t rows, std::int64_t dim, s
   chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
   const auto remaining = std::max<std::int64_t>(wanted - static_cast<std::int64_t>(chosen.size()), 0);
   const std::int64_t blocks = remaining / block_rows;
-  for (std::int64_t b = 0; b < blocks; ++b)
-    add_run((b * (rows - block_rows)) / std::max<std::int64_t>(blocks - 1, 1), block_rows);
+  for (std::int64_t b = 0; b < blocks; ++b) add_run((b * (rows - block_rows)) / std::max<std::int64_t>(blocks - 1, 1), block_rows);
   std::sort(chosen.begin(), chosen.end());
   chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
   return chosen;
@@ -64,16 +62,15 @@ properties::Measurement compare_with_reference(const Table& table, const Convent
     // At most 2^20 entries a call: the reference's block (the rounded values
     // and a 16-byte exact value per entry, about 20 MiB) is the fixed working
     // set beside the file's table, whatever the table's size.
-    const auto block_rows = static_cast<std::size_t>(
-        std::max<std::int64_t>(1, (std::int64_t{1} << 20) / std::max<std::int64_t>(table.cols, 1)));
+    const auto block_rows = static_cast<std::size_t>(std::max<std::int64_t>(1, (std::int64_t{1} << 20) / std::max<std::int64_t>(table.cols, 1)));
     while (end < rows.size() && rows[end] == rows[end - 1] + 1 && end - start < block_rows) ++end;
     const auto count = static_cast<std::int64_t>(end - start);
     const TableRequest request{count, table.cols, rows[start] + row_offset};
     const reference::ReferenceTable exact = reference::reference_table(convention, request, table.format, plan.threads);
     escalations += exact.escalations;
     const TableView part = table.view().row_block(rows[start], count);
-    properties::merge_measurement(total, properties::measure_accuracy(part, exact.exact, convention, request,
-                                                                      budget_ulp, budget_source, allowance));
+    properties::merge_measurement(
+        total, properties::measure_accuracy(part, exact.exact, convention, request, budget_ulp, budget_source, allowance));
     done += count;
     if (plan.progress) plan.progress(done, static_cast<std::int64_t>(rows.size()));
     start = end;

@@ -51,8 +51,7 @@ std::string number(double x, int digits = 6) {
 std::vector<std::int64_t> zero_columns(const Table& table, const std::vector<std::int64_t>& rows) {
   std::vector<std::int64_t> columns;
   for (std::int64_t c = 0; c < table.cols; ++c) {
-    if (std::all_of(rows.begin(), rows.end(), [&](std::int64_t r) { return table.at(r, c) == 0.0; }))
-      columns.push_back(c);
+    if (std::all_of(rows.begin(), rows.end(), [&](std::int64_t r) { return table.at(r, c) == 0.0; })) columns.push_back(c);
   }
   return columns;
 }
@@ -86,7 +85,8 @@ void record_steps(Detection& detection, const SuccessiveRows& successive, const 
     detection.positions_held_in = steps->format;
     detection.notes.push_back(std::to_string(steps->identical_pairs) +
                               " pairs of successive rows are identical, in the steps of positions rounded to " +
-                              std::string(format_of(steps->format).name) + ": the row offset is one those steps allow");
+                              std::string(format_of(steps->format).name) +
+                              ": the row offset is one those steps allow");
   }
 }
 
@@ -157,8 +157,7 @@ Detection detect_running_up(const Table& table, const DetectionOptions& options,
   const std::vector<std::int64_t> sample = spread_sample(split.live, pairing_rows);
   if (split.live.size() > 1) detection.zero_columns = zero_columns(table, sample);
   const SuccessiveRows successive = successive_rows(table.view());
-  if (options.convention)
-    return with_given_convention(table, *options.convention, options, split, successive, detection);
+  if (options.convention) return with_given_convention(table, *options.convention, options, split, successive, detection);
 
   const std::vector<Structure> structures = candidate_structures(table, sample, format);
   if (table.cols < 2) {
@@ -196,7 +195,8 @@ Detection detect_running_up(const Table& table, const DetectionOptions& options,
     for (std::size_t k = 0; k < rules.size(); ++k) {
       Convention convention = shape;
       convention.frequency = rules[k];
-      const auto offset = find_row_offset(table, convention, structure, split.live, format, options.row_offset, pinned);
+      const auto offset =
+          find_row_offset(table, convention, structure, split.live, format, options.row_offset, pinned);
       if (!offset) continue;
       for (std::int64_t row : split.zero) convention.zero_rows.push_back(row + offset->row_offset);
       const double error = candidate_error(table, convention, offset->row_offset, scoring,

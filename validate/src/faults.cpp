@@ -57,6 +57,7 @@ std::optional<NamedPrecision> nearest_precision(double q) {
   return nearest;
 }
 
+
 RowErrors scan_row_errors(const Table& table, const Convention& convention, std::int64_t row_offset,
                           const std::vector<std::int64_t>& rows) {
   RowErrors scan;
@@ -93,8 +94,7 @@ std::optional<Hazard> angle_precision(const RowErrors& errors, double w_max, dou
     double mx = 0, my = 0;
     for (std::size_t k = 0; k < log_p.size(); ++k) mx += log_p[k] / n, my += log_e[k] / n;
     double sxy = 0, sxx = 0;
-    for (std::size_t k = 0; k < log_p.size(); ++k)
-      sxy += (log_p[k] - mx) * (log_e[k] - my), sxx += (log_p[k] - mx) * (log_p[k] - mx);
+    for (std::size_t k = 0; k < log_p.size(); ++k) sxy += (log_p[k] - mx) * (log_e[k] - my), sxx += (log_p[k] - mx) * (log_p[k] - mx);
     slope = sxy / sxx;
     // Rounding errors of one angle scatter within a factor of about 4 around
     // p w 2^-q, so over an octave's worst entries the growth is linear within 1/2.

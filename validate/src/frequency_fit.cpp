@@ -139,8 +139,7 @@ std::vector<FrequencyRule> candidate_rules(const std::optional<LadderFit>& fit, 
   std::vector<FrequencyRule> rules = {FrequencyRule{FrequencyRuleKind::paper, 10000.0, 1.0, 1.0e4},
                                       FrequencyRule{FrequencyRuleKind::timescale, 10000.0, 1.0, 1.0e4}};
   const auto add = [&rules](const FrequencyRule& rule) {
-    const bool finite =
-        std::isfinite(rule.base) && std::isfinite(rule.min_timescale) && std::isfinite(rule.max_timescale);
+    const bool finite = std::isfinite(rule.base) && std::isfinite(rule.min_timescale) && std::isfinite(rule.max_timescale);
     const bool sane = rule.base > 1.0 && rule.min_timescale > 0.0 && rule.max_timescale > rule.min_timescale;
     if (!finite || !sane) return;
     if (std::none_of(rules.begin(), rules.end(), [&](const FrequencyRule& r) { return same_rule(r, rule); })) {

@@ -70,8 +70,7 @@ Shapes check_shapes(const InputLayerFiles& files) {
 
   if (files.positions) {
     const NpyArray& positions = *files.positions;
-    if (!positions.integer)
-      refuse(files.positions_name, "dtype '" + positions.dtype + "' (expected integer positions)");
+    if (!positions.integer) refuse(files.positions_name, "dtype '" + positions.dtype + "' (expected integer positions)");
     const bool per_token = positions.shape == ids.shape;
     const bool shared = positions.shape == std::vector<std::int64_t>{shapes.length};
     if (!per_token && !shared) {
@@ -89,8 +88,7 @@ Shapes check_shapes(const InputLayerFiles& files) {
   }
 
   const NpyArray& output = files.output;
-  if (output.integer)
-    refuse(files.output_name, "dtype '" + output.dtype + "' (expected a float dtype: the layer's output)");
+  if (output.integer) refuse(files.output_name, "dtype '" + output.dtype + "' (expected a float dtype: the layer's output)");
   const std::int64_t tokens = shapes.batch * shapes.length;
   const std::vector<std::int64_t> full{shapes.batch, shapes.length, shapes.dim}, flat{tokens, shapes.dim};
   if (output.shape != full && output.shape != flat) {
@@ -245,8 +243,7 @@ InputLayerResult validate_input_layer(const InputLayerFiles& files, const Valida
   } else if (!scale.conforms) {
     result.reasons.push_back(scale.sentence);
   }
-  for (const std::string& reason : result.encoding.reasons)
-    result.reasons.push_back("the recovered encoding: " + reason);
+  for (const std::string& reason : result.encoding.reasons) result.reasons.push_back("the recovered encoding: " + reason);
   const ValidationVerdict encoding = result.encoding.verdict;
   if ((scale.decided && !scale.conforms) || encoding == ValidationVerdict::deviates) {
     result.verdict = ValidationVerdict::deviates;

@@ -39,30 +39,29 @@ std::string input_layer_text(const InputLayerResult& result, const std::string& 
   const std::string activations(format_of(estimate.activation_format).name);
   std::ostringstream out;
   out << file << ": " << to_string(result.verdict) << '\n';
-  out << "  input layer: " << result.batch << (result.batch == 1 ? " sequence" : " sequences") << " x " << result.length
-      << " tokens, d = " << result.dim << ", vocabulary " << result.vocabulary_size << ", activations " << activations
-      << '\n';
+  out << "  input layer: " << result.batch << (result.batch == 1 ? " sequence" : " sequences") << " x "
+      << result.length << " tokens, d = " << result.dim << ", vocabulary " << result.vocabulary_size
+      << ", activations " << activations << '\n';
   out << "  scale: measured " << number(estimate.value, "%.9g") << ", tolerance " << number(estimate.tolerance)
       << " (6 sigma of " << activations << " rounding; " << estimate.tokens
       << (estimate.against_known_encoding ? " tokens of a single sequence against the convention's encoding at "
                                           : " tokens sharing ")
       << estimate.positions << " positions); sqrt(d) = " << number(scale.sqrt_d, "%.9g") << '\n';
-  out << "  scale: "
-      << (scale.conforms  ? "conforms"
-          : scale.decided ? "deviates"
-                          : "unknown")
-      << ": " << scale.sentence;
+  out << "  scale: " << (scale.conforms ? "conforms" : scale.decided ? "deviates" : "unknown") << ": "
+      << scale.sentence;
   if (scale.match) {
-    out << " (off by " << number(scale.distance)
-        << (scale.product_rounded ? ", with s E rounded to " + activations + " before PE is added)" : ")");
+    out << " (off by " << number(scale.distance) << (scale.product_rounded ? ", with s E rounded to " + activations +
+                                                                                 " before PE is added)"
+                                                                           : ")");
   }
   out << '\n';
   for (const ScaleCandidate& other : scale.also_within) {
     out << "    also within the tolerance: " << other.name << " = " << number(other.value, "%.9g") << '\n';
   }
   out << "  positional encoding: PE[p] = x - " << number(result.scale_used, "%.9g") << " E[id], positions "
-      << result.first_position << ".." << result.first_position + result.recovered.rows - 1 << ", abs error allowed "
-      << number(result.pe_error_bound) << " (rounding of x and s E in " << activations << ", and 2 ULP of PE)";
+      << result.first_position << ".." << result.first_position + result.recovered.rows - 1
+      << ", abs error allowed " << number(result.pe_error_bound) << " (rounding of x and s E in " << activations
+      << ", and 2 ULP of PE)";
   if (result.pulled_to_unit > 0) {
     out << "; " << result.pulled_to_unit << " estimates past +-1 by less than that were set to +-1";
   }

@@ -191,12 +191,10 @@ ScaleDiagnosis diagnose_scale(const ScaleEstimate& estimate, std::int64_t dim) {
                            : best.candidate.name + ": " + number(best.candidate.value) + " instead of " + root;
   if (!diagnosis.decided) {
     // The first value within the tolerance that would change the verdict.
-    const ScaleCandidate& rival =
-        *std::find_if(diagnosis.also_within.begin(), diagnosis.also_within.end(),
-                      [&](const ScaleCandidate& c) { return c.conforms != best.candidate.conforms; });
-    diagnosis.sentence +=
-        " (but " + rival.name + ", " + number(rival.value) +
-        ", is also within the tolerance: more tokens sharing positions are needed to tell them apart)";
+    const ScaleCandidate& rival = *std::find_if(diagnosis.also_within.begin(), diagnosis.also_within.end(),
+                                                [&](const ScaleCandidate& c) { return c.conforms != best.candidate.conforms; });
+    diagnosis.sentence += " (but " + rival.name + ", " + number(rival.value) +
+                          ", is also within the tolerance: more tokens sharing positions are needed to tell them apart)";
   }
   return diagnosis;
 }

@@ -13,9 +13,9 @@ namespace pecheck::validate {
 
 // One token of the input: its id, its position and its output row.
 struct InputTokens {
-  const Table* vocabulary = nullptr;            // (V, d)
-  std::vector<std::int64_t> ids;                // N
-  std::vector<std::int64_t> positions;          // N
+  const Table* vocabulary = nullptr;     // (V, d)
+  std::vector<std::int64_t> ids;         // N
+  std::vector<std::int64_t> positions;   // N
   const std::vector<double>* output = nullptr;  // N * d
   FormatId activation_format = FormatId::float32;
   // A single sequence leaves s and PE confounded; with the convention known,

@@ -44,8 +44,8 @@ std::optional<std::string> not_representable(const Table& table, FormatId format
   const auto outside = first_entry_outside(table, format);
   if (!outside) return std::nullopt;
   return "row " + std::to_string(outside->row) + ", column " + std::to_string(outside->col) + " holds " +
-         hex_float(table.at(outside->row, outside->col)) + ", which is not a " + std::string(format_of(format).name) +
-         " value";
+         hex_float(table.at(outside->row, outside->col)) + ", which is not a " +
+         std::string(format_of(format).name) + " value";
 }
 
 }  // namespace pecheck::validate

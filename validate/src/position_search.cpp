@@ -34,8 +34,8 @@ constexpr double likelihood_margin = 1.05;
 double wrap(double angle) { return angle - two_pi * std::nearbyint(angle / two_pi); }
 
 struct Ladder {
-  std::vector<double> w;           // ascending
-  std::vector<PairColumns> pairs;  // in the same order
+  std::vector<double> w;               // ascending
+  std::vector<PairColumns> pairs;      // in the same order
 };
 
 Ladder ladder_of(const Convention& convention, std::int64_t dim, const Structure& structure) {
@@ -44,8 +44,7 @@ Ladder ladder_of(const Convention& convention, std::int64_t dim, const Structure
   std::sort(ladder.pairs.begin(), ladder.pairs.end(), [&](const PairColumns& a, const PairColumns& b) {
     return frequency_value(convention, dim, a.frequency_index) < frequency_value(convention, dim, b.frequency_index);
   });
-  for (const PairColumns& pair : ladder.pairs)
-    ladder.w.push_back(frequency_value(convention, dim, pair.frequency_index));
+  for (const PairColumns& pair : ladder.pairs) ladder.w.push_back(frequency_value(convention, dim, pair.frequency_index));
   return ladder;
 }
 
@@ -102,8 +101,7 @@ std::optional<OffsetFit> closest_offset(const Table& table, const Convention& co
     Scored s{0.0, 0.0, offset};
     for (std::size_t k = 0; k < rows.size(); ++k) {
       for (std::int64_t c = 0; c < table.cols; ++c) {
-        const double difference =
-            table.at(rows[k], c) - expected[k * static_cast<std::size_t>(table.cols) + static_cast<std::size_t>(c)];
+        const double difference = table.at(rows[k], c) - expected[k * static_cast<std::size_t>(table.cols) + static_cast<std::size_t>(c)];
         if (!std::isfinite(difference)) continue;  // reported on their own
         s.squares += difference * difference;
         s.largest = std::max(s.largest, std::fabs(difference));
@@ -175,8 +173,7 @@ std::optional<OffsetFit> find_row_offset(const Table& table, const Convention& c
       if (offset >= min_offset && offset <= max_offset) offsets.push_back(offset);
     }
     if (!offsets.empty()) {
-      return closest_offset(table, convention, spread_sample(live_rows, likelihood_rows), offsets, format,
-                            steps->format);
+      return closest_offset(table, convention, spread_sample(live_rows, likelihood_rows), offsets, format, steps->format);
     }
   } else if (std::isfinite(first_angles[0])) {
     const double phase = first_angles[0] < 0 ? first_angles[0] + two_pi : first_angles[0];
@@ -223,8 +220,7 @@ std::optional<OffsetFit> find_row_offset(const Table& table, const Convention& c
     totals.emplace_back(total, offset);
   }
   std::sort(totals.begin(), totals.end());
-  const double noise =
-      std::ldexp(1.0, 2 - 2 * format_of(format).precision) * static_cast<double>(rows.size() * ladder.w.size());
+  const double noise = std::ldexp(1.0, 2 - 2 * format_of(format).precision) * static_cast<double>(rows.size() * ladder.w.size());
   std::vector<std::int64_t> offsets;
   for (const auto& [total, offset] : totals) {
     if (!offsets.empty() && total > 2.0 * totals[0].first + noise) break;

@@ -17,17 +17,17 @@
 #include <vector>
 
 #include "column_pairs.hpp"
+#include "position_steps.hpp"
 #include "pecheck/convention.hpp"
 #include "pecheck/format.hpp"
 #include "pecheck/table.hpp"
-#include "position_steps.hpp"
 
 namespace pecheck::validate {
 
 struct OffsetFit {
-  std::int64_t row_offset = 0;        // file row r holds convention row r + row_offset
-  double error = 0.0;                 // the largest |table - encoding| on the rows compared
-  bool ambiguous = false;             // another offset is as close, within half an ULP of 1
+  std::int64_t row_offset = 0;  // file row r holds convention row r + row_offset
+  double error = 0.0;           // the largest |table - encoding| on the rows compared
+  bool ambiguous = false;       // another offset is as close, within half an ULP of 1
   std::optional<std::int64_t> rival;  // the next closest offset
   // The chosen offset fits within two ULP of 1 of the encoding: offsets that
   // fit as well are the table's own rounding, and any of them may conform.

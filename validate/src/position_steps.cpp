@@ -123,8 +123,7 @@ std::optional<PositionSteps> fit_position_steps(const SuccessiveRows& rows, std:
     // Positions past the largest finite value become infinity: no step there.
     const auto largest = static_cast<std::int64_t>(largest_finite(format_of(format)));
     PositionSteps steps{format, rows.identical_pairs, rows.first_identical, {}};
-    for (std::int64_t p0 :
-         first_positions_at_step(format, boundary, min_first, std::min(max_first, largest - last_row - 1))) {
+    for (std::int64_t p0 : first_positions_at_step(format, boundary, min_first, std::min(max_first, largest - last_row - 1))) {
       if (!groups_rows(rows, format, p0)) continue;
       steps.first_positions.push_back(p0);
       if (steps.first_positions.size() > most_first_positions) break;

@@ -38,8 +38,7 @@ bool same_table(const Convention& unresolved, const Convention& found, std::int6
   if (preset.position_offset != found.position_offset || preset.position_step != found.position_step) return false;
   if (dim < preset.min_dim) return false;
   if (dim % 2 == 1 && preset.odd_dim != found.odd_dim) return false;
-  return zero_rows_within(preset, row_offset, row_offset + rows) ==
-         zero_rows_within(found, row_offset, row_offset + rows);
+  return zero_rows_within(preset, row_offset, row_offset + rows) == zero_rows_within(found, row_offset, row_offset + rows);
 }
 
 std::vector<Convention> matching_presets(const Convention& found, std::int64_t dim, std::int64_t row_offset,

@@ -38,12 +38,10 @@ struct KnownScale {
 std::vector<KnownScale> known_scales(std::int64_t d) {
   const double dim = static_cast<double>(d);
   return {
-      {"sqrt(d)", std::sqrt(dim),
-       "the embedding scale applied to the encoding too, as NeMo's "
-       "FixedPositionalEncoding with xscale does"},
-      {"1/sqrt(d)", 1.0 / std::sqrt(dim),
-       "sockeye's scale-down of the positions, x-transformers' "
-       "ScaledSinusoidalEmbedding's initial scale"},
+      {"sqrt(d)", std::sqrt(dim), "the embedding scale applied to the encoding too, as NeMo's "
+                                  "FixedPositionalEncoding with xscale does"},
+      {"1/sqrt(d)", 1.0 / std::sqrt(dim), "sockeye's scale-down of the positions, x-transformers' "
+                                          "ScaledSinusoidalEmbedding's initial scale"},
       {"d", dim, "sqrt(d) applied twice"},
       {"1/d", 1.0 / dim, "1/sqrt(d) applied twice"},
   };
@@ -139,8 +137,9 @@ std::optional<ScaledEncoding> scaled_encoding(const Table& table, const Detectio
   evidence << ". Divide by s to compare the encoding itself.";
   ScaledEncoding scaled;
   scaled.hazard = {HazardKind::scaled, evidence.str()};
-  scaled.reason = "the table is " + (found.preset ? *found.preset : std::string("a sinusoidal encoding")) + " times " +
-                  number(s, 6) + (known ? " (" + known->name + ")" : std::string()) + ", not the encoding itself";
+  scaled.reason = "the table is " + (found.preset ? *found.preset : std::string("a sinusoidal encoding")) +
+                  " times " + number(s, 6) + (known ? " (" + known->name + ")" : std::string()) +
+                  ", not the encoding itself";
   scaled.scale = s;
   return scaled;
 }

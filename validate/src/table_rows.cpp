@@ -18,10 +18,7 @@ RowSplit split_rows(const Table& table) {
 }
 
 std::vector<std::int64_t> spread_sample(const std::vector<std::int64_t>& rows, std::size_t count) {
-  if (rows.size() <= count || count < 2)
-    return rows.size() <= count
-               ? rows
-               : std::vector<std::int64_t>(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(count));
+  if (rows.size() <= count || count < 2) return rows.size() <= count ? rows : std::vector<std::int64_t>(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(count));
   std::vector<std::int64_t> sample;
   sample.reserve(count);
   const std::size_t last = rows.size() - 1;

@@ -13,10 +13,10 @@
 #include "drift.hpp"
 #include "faults.hpp"
 #include "narrow_format.hpp"
+#include "scaled.hpp"
 #include "pecheck/fast_encoding.hpp"
 #include "pecheck/properties/accuracy.hpp"
 #include "pecheck/properties/budgets.hpp"
-#include "scaled.hpp"
 #include "table_rows.hpp"
 #include "table_width.hpp"
 
@@ -88,7 +88,8 @@ void decide(ValidationResult& result) {
     return;
   }
   // Their reasons are in already; the comparison's figures follow them.
-  const bool mismatched = has(HazardKind::convention_mismatch) || has(HazardKind::drifted) || has(HazardKind::scaled);
+  const bool mismatched =
+      has(HazardKind::convention_mismatch) || has(HazardKind::drifted) || has(HazardKind::scaled);
   if (!result.compared) {
     result.verdict = mismatched ? ValidationVerdict::deviates : ValidationVerdict::unknown;
     return;
@@ -98,13 +99,12 @@ void decide(ValidationResult& result) {
   if (has(HazardKind::out_of_range)) result.reasons.push_back("the table holds values outside [-1, 1]");
   if (m.mismatches > 0) {
     result.reasons.push_back((m.mismatches == 1 ? std::string("1 entry is a typed mismatch")
-                                                : std::to_string(m.mismatches) + " entries are typed mismatches") +
+                                                   : std::to_string(m.mismatches) + " entries are typed mismatches") +
                              " (NaN, infinity or signed zero)");
   }
   if (result.ulp_criterion && m.max_ulp > m.budget_ulp) {
     if (!m.abs_bound) {
-      result.reasons.push_back("max " + number(m.max_ulp) + " ULP exceeds the budget of " + number(m.budget_ulp) +
-                               " ULP");
+      result.reasons.push_back("max " + number(m.max_ulp) + " ULP exceeds the budget of " + number(m.budget_ulp) + " ULP");
     } else if (m.abs_bound->beyond_bound > 0) {
       const properties::WorstInput& w = m.abs_bound->worst;
       const std::int64_t count = m.abs_bound->beyond_bound;
@@ -122,17 +122,15 @@ void decide(ValidationResult& result) {
   if (result.verdict == ValidationVerdict::deviates && result.rival && !mismatched) {
     // It deviates at the offset chosen, and another fits about as well: the
     // verdict stands only if the table deviates there too.
-    const std::string rival = "row offset " + std::to_string(result.rival->row_offset) +
-                              ", which fits the table about as well as " + std::to_string(result.detection.row_offset) +
-                              ",";
+    const std::string rival = "row offset " + std::to_string(result.rival->row_offset) + ", which fits the table about as well as " +
+                              std::to_string(result.detection.row_offset) + ",";
     if (properties::within_budget(result.rival->measurement)) {
       result.verdict = ValidationVerdict::unknown;
       result.reasons.push_back("at " + rival + " every entry is within the budget: give --offset");
     } else if (result.detection.offset_within_rounding) {
       // Both fit within the table's rounding, and so may others, where it may conform.
       result.verdict = ValidationVerdict::unknown;
-      result.reasons.push_back("at " + rival +
-                               " it deviates too, but the table fits other offsets within its "
+      result.reasons.push_back("at " + rival + " it deviates too, but the table fits other offsets within its "
                                "rounding as well, where it may not: give --offset");
     } else {
       result.reasons.push_back("at " + rival + " it deviates too (max " + number(result.rival->measurement.max_ulp) +
@@ -151,8 +149,7 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
                           " (expected an offset in [0, " + std::to_string(max_exact_position - stored.rows) + "])");
   }
   // A NaN budget would compare false against every error and pass any table.
-  for (const auto& [flag, budget] :
-       {std::pair{"--max-ulp", options.max_ulp}, {"--max-abs-error", options.max_abs_error}}) {
+  for (const auto& [flag, budget] : {std::pair{"--max-ulp", options.max_ulp}, {"--max-abs-error", options.max_abs_error}}) {
     if (budget && !(std::isfinite(*budget) && *budget >= 0.0)) {
       throw ConventionError(std::string(flag) + " " + std::to_string(*budget) + ": expected a finite number >= 0");
     }
@@ -203,8 +200,7 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
     detection_options.convention = for_rows(*options.convention, stored.rows + offset);
     detection_options.row_offset = offset;
   }
-  if (format_of(values.format).precision < format_of(table.format).precision)
-    detection_options.value_format = values.format;
+  if (format_of(values.format).precision < format_of(table.format).precision) detection_options.value_format = values.format;
   const FormatId value_format = detection_options.value_format.value_or(table.format);
   result.detection = detect_convention(table, detection_options);
   const Detection& detection = result.detection;
@@ -269,10 +265,9 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
     const std::vector<std::int64_t> rival_rows = rows_to_compare(
         table.rows, table.cols, rival, worst_rows(scan_row_errors(table, convention, rival, all_rows)), quiet);
     std::int64_t rival_escalations = 0;  // not the figures of the comparison reported
-    result.rival =
-        RivalOffset{rival, compare_with_reference(table, convention, rival, rival_rows, result.measurement.budget_ulp,
-                                                  result.measurement.budget_source, allowance ? &*allowance : nullptr,
-                                                  quiet, rival_escalations)};
+    result.rival = RivalOffset{rival, compare_with_reference(table, convention, rival, rival_rows, result.measurement.budget_ulp,
+                                                             result.measurement.budget_source,
+                                                             allowance ? &*allowance : nullptr, quiet, rival_escalations)};
   }
   result.sampled = result.rows_compared < table.rows;
 
@@ -311,34 +306,23 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
 
 std::string_view to_string(ValidationVerdict verdict) {
   switch (verdict) {
-    case ValidationVerdict::conforms:
-      return "conforms";
-    case ValidationVerdict::deviates:
-      return "deviates";
-    case ValidationVerdict::unknown:
-      return "unknown";
+    case ValidationVerdict::conforms: return "conforms";
+    case ValidationVerdict::deviates: return "deviates";
+    case ValidationVerdict::unknown: return "unknown";
   }
   return "?";
 }
 
 std::string_view to_string(HazardKind kind) {
   switch (kind) {
-    case HazardKind::position_precision:
-      return "position-precision";
-    case HazardKind::angle_precision:
-      return "angle-precision";
-    case HazardKind::out_of_range:
-      return "out-of-range";
-    case HazardKind::non_finite:
-      return "non-finite";
-    case HazardKind::not_sinusoidal:
-      return "not-sinusoidal";
-    case HazardKind::convention_mismatch:
-      return "convention-mismatch";
-    case HazardKind::drifted:
-      return "drifted";
-    case HazardKind::scaled:
-      return "scaled";
+    case HazardKind::position_precision: return "position-precision";
+    case HazardKind::angle_precision: return "angle-precision";
+    case HazardKind::out_of_range: return "out-of-range";
+    case HazardKind::non_finite: return "non-finite";
+    case HazardKind::not_sinusoidal: return "not-sinusoidal";
+    case HazardKind::convention_mismatch: return "convention-mismatch";
+    case HazardKind::drifted: return "drifted";
+    case HazardKind::scaled: return "scaled";
   }
   return "?";
 }

@@ -74,12 +74,12 @@ std::string validation_json(const ValidationResult& result, const std::string& f
   out["rows_compared"] = result.rows_compared;
   out["sampled"] = result.sampled;
   out["reference_escalations"] = result.reference_escalations;
-  out["budget"] = {
-      {"max_ulp", result.ulp_criterion ? json(m.budget_ulp) : json(nullptr)},
-      {"source", m.budget_source},
-      {"max_abs_error", result.max_abs_error_budget ? json(*result.max_abs_error_budget) : json(nullptr)},
-      {"float64_angle_bound",
-       result.angle_allowance ? json(std::string(properties::float64_angle_allowance_source)) : json(nullptr)}};
+  out["budget"] = {{"max_ulp", result.ulp_criterion ? json(m.budget_ulp) : json(nullptr)},
+                   {"source", m.budget_source},
+                   {"max_abs_error", result.max_abs_error_budget ? json(*result.max_abs_error_budget) : json(nullptr)},
+                   {"float64_angle_bound", result.angle_allowance
+                                               ? json(std::string(properties::float64_angle_allowance_source))
+                                               : json(nullptr)}};
   if (result.compared) {
     out["max_ulp"] = number(m.max_ulp);
     out["rms_ulp"] = number(m.rms_ulp);

@@ -37,15 +37,13 @@ std::string criterion_text(const ValidationResult& result) {
   } else if (m.abs_bound->beyond_ulp == 0) {
     text = "the ULP budget: every entry is within " + budget + " (" + m.abs_bound->name + " was not needed)";
   } else {
-    text =
-        "the ULP budget or " + m.abs_bound->name + ": " + entries(m.abs_bound->beyond_ulp) + " beyond " + budget + ", ";
-    text += m.abs_bound->beyond_bound == 0
-                ? "each within the bound"
-                : std::to_string(m.abs_bound->beyond_bound) + " of them beyond the bound too";
+    text = "the ULP budget or " + m.abs_bound->name + ": " + entries(m.abs_bound->beyond_ulp) + " beyond " + budget +
+           ", ";
+    text += m.abs_bound->beyond_bound == 0 ? "each within the bound"
+                                           : std::to_string(m.abs_bound->beyond_bound) + " of them beyond the bound too";
   }
   if (result.max_abs_error_budget) {
-    text +=
-        "; and the absolute error: max " + number(m.max_abs_error) + " against " + number(*result.max_abs_error_budget);
+    text += "; and the absolute error: max " + number(m.max_abs_error) + " against " + number(*result.max_abs_error_budget);
   }
   return text;
 }
@@ -64,9 +62,8 @@ std::string validation_text(const ValidationResult& result, const std::string& f
     out << "\n    " << describe(*detection.convention) << '\n';
     out << "  row offset: file row 0 holds convention row " << detection.row_offset
         << (!detection.offset_ambiguous ? ""
-            : detection.rival_offset
-                ? " (ambiguous: row " + std::to_string(*detection.rival_offset) + " fits about as well)"
-                : std::string(" (ambiguous: another offset fits as well)"))
+            : detection.rival_offset ? " (ambiguous: row " + std::to_string(*detection.rival_offset) + " fits about as well)"
+                                     : std::string(" (ambiguous: another offset fits as well)"))
         << '\n';
     const Convention& convention = *detection.convention;
     out << "  positions: file row 0 holds position " << position_of_row(convention, detection.row_offset)
@@ -83,8 +80,8 @@ std::string validation_text(const ValidationResult& result, const std::string& f
   for (const std::string& note : detection.notes) out << "  note: " << note << '\n';
   if (result.compared) {
     const properties::Measurement& m = result.measurement;
-    out << "  compared: " << entries(m.entries) << " of " << count_of(result.rows_compared, "row")
-        << " against the correctly rounded " << format_of(result.compared_format).name << " reference";
+    out << "  compared: " << entries(m.entries) << " of " << count_of(result.rows_compared, "row") << " against the correctly rounded "
+        << format_of(result.compared_format).name << " reference";
     if (result.sampled) {
       out << " (SAMPLED on request: " << result.rows_compared << " of " << result.rows
           << " rows; without --sample every entry is compared)";
@@ -101,8 +98,7 @@ std::string validation_text(const ValidationResult& result, const std::string& f
     out << "  budget: ";
     if (result.ulp_criterion) out << m.budget_ulp << " ULP (" << m.budget_source << ")";
     if (m.abs_bound) out << ", or " << m.abs_bound->name << " (" << m.abs_bound->source << ")";
-    if (result.max_abs_error_budget)
-      out << (result.ulp_criterion ? "; " : "") << "abs error " << *result.max_abs_error_budget;
+    if (result.max_abs_error_budget) out << (result.ulp_criterion ? "; " : "") << "abs error " << *result.max_abs_error_budget;
     out << '\n';
     if (m.abs_bound && m.abs_bound->beyond_ulp > 0) {
       const properties::AbsoluteBoundCheck& check = *m.abs_bound;
@@ -112,8 +108,7 @@ std::string validation_text(const ValidationResult& result, const std::string& f
     }
     out << "  criterion: " << criterion_text(result) << '\n';
   }
-  for (const Hazard& hazard : result.hazards)
-    out << "  hazard " << to_string(hazard.kind) << ": " << hazard.evidence << '\n';
+  for (const Hazard& hazard : result.hazards) out << "  hazard " << to_string(hazard.kind) << ": " << hazard.evidence << '\n';
   for (const std::string& reason : result.reasons) out << "  " << to_string(result.verdict) << ": " << reason << '\n';
   return out.str();
 }

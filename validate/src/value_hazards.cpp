@@ -24,8 +24,7 @@ std::vector<Hazard> value_hazards(const Table& table) {
     if (!std::isfinite(v)) {
       if (non_finite++ == 0) first_non_finite = k;
     } else if (std::fabs(v) > 1.0) {
-      if (outside++ == 0 || std::fabs(v) > std::fabs(table.flat(static_cast<std::int64_t>(worst_outside))))
-        worst_outside = k;
+      if (outside++ == 0 || std::fabs(v) > std::fabs(table.flat(static_cast<std::int64_t>(worst_outside)))) worst_outside = k;
     }
   }
   std::vector<Hazard> hazards;
@@ -34,8 +33,8 @@ std::vector<Hazard> value_hazards(const Table& table) {
     const double v = table.flat(static_cast<std::int64_t>(first_non_finite));
     std::ostringstream evidence;
     evidence << non_finite << " entr" << (non_finite == 1 ? "y is" : "ies are") << " NaN or infinite; the first, at "
-             << where(table, first_non_finite) << ", is " << (std::isnan(v) ? "NaN" : (v > 0 ? "+inf" : "-inf")) << " ("
-             << hex_bits(v, format) << "): sin and cos are finite everywhere";
+             << where(table, first_non_finite) << ", is " << (std::isnan(v) ? "NaN" : (v > 0 ? "+inf" : "-inf"))
+             << " (" << hex_bits(v, format) << "): sin and cos are finite everywhere";
     hazards.push_back({HazardKind::non_finite, evidence.str()});
   }
   if (outside > 0) {

@@ -23,7 +23,7 @@ namespace pecheck::testing {
 inline std::string numpy_tables_script() { return std::string(PECHECK_EXAMPLES_DIR) + "/numpy_tables.py"; }
 
 struct NumpyTables {
-  std::filesystem::path dir;           // the tables, by the OUTPUT names of the lines
+  std::filesystem::path dir;        // the tables, by the OUTPUT names of the lines
   std::optional<std::string> failure;  // the script's output when it failed
 };
 

@@ -71,10 +71,10 @@ struct Convention {
 
 // The symbolic frequency w_i of one column (see FrequencyRule).
 struct FrequencyTerm {
-  double log_numerator = 1.0;  // ln(log_numerator / log_denominator)
+  double log_numerator = 1.0;    // ln(log_numerator / log_denominator)
   double log_denominator = 1.0;
-  std::int64_t k = 0;  // exponent numerator
-  std::int64_t m = 1;  // exponent denominator
+  std::int64_t k = 0;            // exponent numerator
+  std::int64_t m = 1;            // exponent denominator
   double divisor = 1.0;
 };
 
