@@ -16,11 +16,8 @@
 namespace pecheck {
 namespace {
 
-Convention preset(std::string_view name) {
-  auto found = find_preset(name);
-  if (!found) throw std::runtime_error("no preset " + std::string(name));
-  return *found;
-}
+// The relative presets by name (ASSERT-free: find_preset's optional, unwrapped).
+Convention preset(std::string_view name) { return find_preset(name).value(); }
 
 TEST(RelativeConvention, rowsAndPositionsMapBothWays) {
   for (const Convention& relative : relative_presets()) {

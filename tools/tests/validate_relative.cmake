@@ -10,20 +10,7 @@ file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 set(failures "")
 
-function(validate label expected)
-  execute_process(COMMAND ${PECHECK} validate ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  set(last_output "${out}" PARENT_SCOPE)
-  if(NOT status EQUAL expected)
-    set(failures "${failures}\n  ${label}: exit status ${status} (expected ${expected})\n${out}${err}" PARENT_SCOPE)
-  endif()
-endfunction()
-
-function(expect_json label key expected)
-  string(JSON value ERROR_VARIABLE problem GET "${last_output}" ${key})
-  if(problem OR NOT value STREQUAL expected)
-    set(failures "${failures}\n  ${label}: ${key} is '${value}' (expected '${expected}') ${problem}" PARENT_SCOPE)
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/validate_json_checks.cmake)
 
 # name rows dtype impl: the first position is (rows - 1) / 2 or rows - 1.
 foreach(spec IN ITEMS "espnet-rel;599;float32;fast;299" "transformer-xl;300;bfloat16;reference;299"
