@@ -37,6 +37,7 @@ const std::vector<std::string>& tables() {
       "speechbrain-rel 16383 128 0 float16 speechbrain_fp16_cast.npy --angles float32",
       // Mirrored layouts whose positions run up: not relative tables.
       "musicgen 400 64 0 float32 musicgen.npy",
+      "vaswani 500 64 0 float32 vaswani.npy",
   };
   return all;
 }
@@ -137,6 +138,20 @@ TEST_F(NumpyRelative, aMirroredLayoutIsNotARelativeTableNorTheOtherWayRound) {
   ASSERT_TRUE(xl.detection.convention.has_value());
   EXPECT_EQ(xl.detection.convention->layout, Layout::sin_cos_halves);
   EXPECT_EQ(xl.detection.convention->position_step, -1);
+  // sin and cos swapped in every pair of an interleaved table (a fault, no
+  // layout): no reading, reversed or not, is named for it.
+  Table swapped = table("vaswani.npy");
+  for (std::int64_t r = 0; r < swapped.rows; ++r) {
+    for (std::int64_t c = 0; c + 1 < swapped.cols; c += 2) {
+      const double sin = swapped.at(r, c);
+      swapped.set(r, c, swapped.at(r, c + 1));
+      swapped.set(r, c + 1, sin);
+    }
+  }
+  const ValidationResult fault = validate_table(swapped);
+  EXPECT_FALSE(fault.detection.convention.has_value() && fault.detection.convention->position_step < 0)
+      << describe(*fault.detection.convention);
+  EXPECT_NE(fault.verdict, ValidationVerdict::conforms);
 }
 
 }  // namespace
