@@ -68,7 +68,9 @@ class NumpyRelative : public testing::NumpyTablesTest<tables> {
     const Hazard* hazard = find_hazard(result, kind);
     ASSERT_NE(hazard, nullptr) << hazard_list(result);
     EXPECT_NE(hazard->evidence.find(says), std::string::npos) << hazard->evidence;
-    if (absent) EXPECT_EQ(find_hazard(result, *absent), nullptr) << hazard_list(result);
+    if (absent) {
+      EXPECT_EQ(find_hazard(result, *absent), nullptr) << hazard_list(result);
+    }
   }
 };
 
