@@ -10,7 +10,8 @@ implementations compute them, for `pecheck validate`.
                                    (ROWS DIM OFFSET DTYPE OUTPUT per stdin line)
 
 CONVENTION is one of pecheck's presets (vaswani, tf-tutorial, tensor2tensor,
-fairseq, musicgen, marian-hf) or pytorch-tutorial (vaswani computed as the
+fairseq, musicgen, marian-hf; the relative transformer-xl, espnet-rel, nemo-rel
+and speechbrain-rel, built as relative_tables.py says, OFFSET 0) or pytorch-tutorial (vaswani computed as the
 PyTorch tutorial does: frequencies, positions and angles in float32). Row r of
 the table holds the convention's row r + OFFSET. DTYPE is float64, float32,
 float16 or bfloat16 (NumPy has no bfloat16: it is written as float32 holding
@@ -43,6 +44,8 @@ import shlex
 import sys
 
 import numpy as np
+
+import relative_tables
 
 PRESETS = {
     # name: (layout, rule, odd-width policy, zero rows)
@@ -84,6 +87,10 @@ def frequencies(rule, count, dim, n, ftype):
 
 
 def table(name, rows, dim, offset, angles="longdouble", positions=None):
+    if name in relative_tables.NAMES:
+        if offset != 0:
+            raise SystemExit(f"{name}: a relative table starts at its own first row (OFFSET 0, got {offset})")
+        return relative_tables.table(name, rows, dim, angles, positions)
     layout, rule, odd, zero_rows = PRESETS[name]
     if name == "pytorch-tutorial":
         angles = "float32"

@@ -15,7 +15,7 @@ namespace {
 
 std::string preset_names() {
   std::string names;
-  for (const Convention& preset : presets()) {
+  for (const Convention& preset : all_presets()) {
     if (!names.empty()) names += ", ";
     names += preset.name;
   }

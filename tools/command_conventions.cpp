@@ -15,8 +15,8 @@ Command add_conventions_command(CLI::App& app) {
       "Then the rotary (RoPE) presets, the values of pecheck rope --preset, each with its source, and the\n"
       "computation models of pecheck rope --computation.");
   return {command, [] {
-            for (const Convention& preset : presets()) {
-              std::cout << preset.name << "\n  " << describe(preset) << "\n";
+            for (const Convention& preset : all_presets()) {
+              std::cout << preset.name << "\n  " << describe(preset) << "\n  source: " << preset.source << "\n";
             }
             std::cout << "\nrotary presets (pecheck rope --preset NAME)\n";
             for (const RotaryConvention& preset : rotary_presets()) {

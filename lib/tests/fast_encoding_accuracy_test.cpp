@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <random>
 #include <span>
@@ -26,9 +27,9 @@
 #include <vector>
 
 #include "encoding_plan.hpp"
-#include "pecheck/format.hpp"
 #include "near_zero_search.hpp"
 #include "pecheck/fast_encoding.hpp"
+#include "pecheck/format.hpp"
 #include "quad_reference.hpp"
 #include "test_seed.hpp"
 
@@ -113,8 +114,10 @@ struct PresetReport {
 
 class AccuracyChecker {
  public:
-  AccuracyChecker(const Convention& convention, std::int64_t d)
-      : convention_(convention), plan_(convention, d), layout_(column_layout(convention, d)) {
+  // `rows`: the table's length, for a relative convention's positions.
+  AccuracyChecker(const Convention& convention, std::int64_t d,
+                  std::int64_t rows = std::numeric_limits<std::int64_t>::max())
+      : convention_(convention), plan_(convention, d), layout_(column_layout(convention, d)), rows_(rows) {
     for (std::int64_t i = 0; i < frequency_count(convention, d); ++i) {
       w_.push_back(testing::quad_frequency(frequency_term(convention, d, i)));
       f_.push_back(w_.back() / (2 * testing::quad_pi()));
@@ -139,8 +142,8 @@ class AccuracyChecker {
   // Checks the given columns (all if empty) of the row holding `position`.
   void check(std::int64_t position, const std::vector<std::int64_t>& columns, Statistics (&stats)[format_count],
              PresetReport& report) const {
-    const std::int64_t row = position - convention_.position_offset;
-    if (row < 0 || is_zero_row(convention_, row)) return;
+    const std::int64_t row = row_of_position(convention_, position);
+    if (row < 0 || row >= rows_ || is_zero_row(convention_, row)) return;
     const RowInEveryFormat values = fill_row(plan_, row);
     const auto check_column = [&](std::int64_t c) {
       const ColumnSpec& spec = layout_[static_cast<std::size_t>(c)];
@@ -177,6 +180,7 @@ class AccuracyChecker {
   Convention convention_;
   EncodingPlan plan_;
   std::vector<ColumnSpec> layout_;
+  std::int64_t rows_;
   std::vector<Quad> w_;
   std::vector<Quad> f_;
   std::map<std::int64_t, std::int64_t> sin_column_;
@@ -235,6 +239,36 @@ TEST(FastEncodingAccuracy, everyPresetIsWithinItsBoundAndFloat32WithinOneUlpUpTo
       }
     }
     print_report(preset, report);
+    EXPECT_EQ(report.over_budget, 0) << preset.name;
+    EXPECT_LE(std::max(report.sampled[1].worst.ulps, report.near_zero[1].worst.ulps), 1.0) << preset.name;
+  }
+}
+
+// The relative presets, whose rows run down to -(2^24 - 1) (or to 0): a
+// negative position's row is its magnitude's with sin negated, exactly
+// (encoding_plan.cpp, narrow_fill.cpp), so the bound derived for |p| < 2^24
+// in sincos_turns.cpp holds unchanged; this measures it on both sides of 0,
+// against the 113-bit evaluation at the signed position itself.
+TEST(FastEncodingAccuracy, relativePresetsAreWithinTheBoundAtNegativePositions) {
+  std::mt19937_64 rng(testing::seed("FastEncodingAccuracyNegative"));
+  std::uniform_int_distribution<std::int64_t> any_position(1 - max_exact_position, max_exact_position - 1);
+  for (const Convention& preset : relative_presets()) {
+    const bool centred = preset.span == PositionSpan::centred_on_zero;
+    const std::int64_t rows = centred ? 2 * max_exact_position - 1 : max_exact_position;  // the whole range
+    const Convention convention = for_rows(preset, rows);
+    PresetReport report;
+    const AccuracyChecker checker(convention, 1024, rows);
+    std::vector<std::int64_t> positions = {
+        0, 1, -1, -2, -3, -(1 << 23), 1 - max_exact_position, max_exact_position - 1};
+    for (int n = 0; n < 40; ++n) positions.push_back(any_position(rng));
+    for (const std::int64_t p : positions) checker.check(p, {}, report.sampled, report);
+    for (std::int64_t i = 0; i < checker.frequencies(); ++i) {
+      const std::int64_t p = testing::closest_sin_zero_position(checker.frequency_in_turns(i), max_exact_position);
+      checker.check(-p, {checker.column_of(ColumnKind::sin, i)}, report.near_zero, report);
+      checker.check(p, {checker.column_of(ColumnKind::sin, i)}, report.near_zero, report);
+    }
+    print_report(convention, report);
+    EXPECT_GT(report.sampled[0].entries, 0) << preset.name;
     EXPECT_EQ(report.over_budget, 0) << preset.name;
     EXPECT_LE(std::max(report.sampled[1].worst.ulps, report.near_zero[1].worst.ulps), 1.0) << preset.name;
   }

@@ -389,10 +389,10 @@ TEST(FastEncoding, impossibleRequestsAreRefusedNamingTheFlag) {
   EXPECT_NO_THROW(check_request(vaswani, {max_exact_position, 128, 0}));
   EXPECT_NO_THROW(check_request(vaswani, {1, 8, max_exact_position - 1}));
   EXPECT_NO_THROW(check_request(vaswani, {0, 8, 0}));
-  // Positions are never negative: a position offset that would move row 0
-  // below zero is refused, as in the reference.
+  // Positions lie in (-2^24, 2^24): a position offset that would move row 0
+  // to -2^24 is refused, as in the reference.
   Convention shifted = vaswani;
-  shifted.position_offset = -3;
+  shifted.position_offset = -max_exact_position;
   expect_error_naming(shifted, {10, 8, 0}, "--offset");
 
   std::vector<float> wrong_size(7);

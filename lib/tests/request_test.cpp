@@ -45,11 +45,24 @@ TEST(CheckRequest, appliesTheConventionsOwnRules) {
   EXPECT_NE(refusal(*find_preset("tf-tutorial"), {4, 9, 0}).find("--dim"), std::string::npos);
   EXPECT_NE(refusal(*find_preset("fairseq"), {4, 2, 0}).find("--dim"), std::string::npos);
   Convention shifted = *find_preset("vaswani");
-  shifted.position_offset = -3;  // row r holds position r - 3
-  EXPECT_NE(refusal(shifted, {4, 8, 0}).find("--offset"), std::string::npos);
-  EXPECT_EQ(refusal(shifted, {4, 8, 3}), "");
+  shifted.position_offset = -3;  // row r holds position r - 3: negative positions are relative encodings'
+  EXPECT_EQ(refusal(shifted, {4, 8, 0}), "");
+  shifted.position_offset = 1 - max_exact_position;  // row 0 holds -(2^24 - 1)
+  EXPECT_EQ(refusal(shifted, {4, 8, 0}), "");
+  shifted.position_offset = -max_exact_position;  // row 0 would hold -2^24
+  EXPECT_NE(refusal(shifted, {4, 8, 1}).find("--offset"), std::string::npos);
   shifted.position_offset = 5;
   EXPECT_NE(refusal(shifted, {4, 8, max_exact_position - 8}).find("position 16777216"), std::string::npos);
+}
+
+TEST(CheckRequest, takesPositionsThatRunDownToMinus2To24Exclusive) {
+  // 2^25 - 1 rows: L = 2^24, positions 2^24 - 1 down to -(2^24 - 1), the
+  // whole range; the length is checked as the table's rows plus --offset.
+  const Convention espnet = for_rows(*find_preset("espnet-rel"), 2 * max_exact_position - 1);
+  EXPECT_EQ(refusal(espnet, {4, 8, 2 * max_exact_position - 5}), "");
+  EXPECT_NE(refusal(espnet, {5, 8, 2 * max_exact_position - 5}).find("position -16777216"), std::string::npos);
+  // A relative preset not yet given its length is refused, not guessed.
+  EXPECT_NE(refusal(*find_preset("transformer-xl"), {4, 8, 0}).find("table's length"), std::string::npos);
 }
 
 }  // namespace

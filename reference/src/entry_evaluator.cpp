@@ -165,6 +165,15 @@ void EntryEvaluator::sin_cos(std::int64_t position, std::int64_t frequency_index
                              const EntryQuery& query, EntryResult& sin_result, EntryResult& cos_result) {
   sin_result = EntryResult{};
   cos_result = EntryResult{};
+  if (position < 0) {
+    // sin(-x) = -sin(x), cos(-x) = cos(x); negation is exact and rounding to
+    // nearest even is symmetric, so the correctly rounded value at -p is the
+    // one at p with sin's sign flipped, and so is the nearest double-double.
+    sin_cos(-position, frequency_index, want_sin, want_cos, query, sin_result, cos_result);
+    sin_result.rounded = -sin_result.rounded;
+    sin_result.exact = {-sin_result.exact.hi, -sin_result.exact.lo};
+    return;
+  }
   if (position == 0) {
     // sin 0 = +0 and cos 0 = 1 exactly, in every format.
     cos_result.rounded = 1.0;

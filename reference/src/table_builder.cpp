@@ -1,4 +1,3 @@
-#include "pecheck/parallel_for.hpp"
 #include "table_builder.hpp"
 
 #include "row_tiers.hpp"
@@ -91,7 +90,11 @@ class TableJob {
     const std::int64_t convention_row = row + request_.row_offset;
     // A zero row stays as allocated: +0 everywhere, exact values zero.
     if (is_zero_row(convention_, convention_row)) return;
-    const std::int64_t position = position_of_row(convention_, convention_row);
+    const std::int64_t signed_position = position_of_row(convention_, convention_row);
+    // A negative position's row is its magnitude's with sin negated, exactly
+    // (sin(-x) = -sin(x), cos(-x) = cos(x); rounding to nearest even is
+    // symmetric): the row is decided at |p|, then its sin entries negated.
+    const std::int64_t position = signed_position < 0 ? -signed_position : signed_position;
     const bool settled = tiers.settle(evaluator, position, decisions);
     const EntryQuery query{&format_, exact_ != ExactValues::none};
     EntryResult sin_result;
@@ -113,6 +116,17 @@ class TableJob {
                         cos_result);
       if (sin_col >= 0) counts.escalations += store(row, sin_col, sin_result);
       if (cos_col >= 0) counts.escalations += store(row, cos_col, cos_result);
+    }
+    if (signed_position < 0) negate_sin_entries(columns, row);
+  }
+
+  void negate_sin_entries(const FrequencyColumns& columns, std::int64_t row) {
+    for (const std::int64_t col : columns.sin_column) {
+      if (col < 0) continue;
+      out_.rounded.set(row, col, -out_.rounded.at(row, col));
+      if (exact_ == ExactValues::none) continue;
+      DoubleDouble& exact = out_.exact[static_cast<std::size_t>(row * request_.dim + col)];
+      exact = {-exact.hi, -exact.lo};
     }
   }
 

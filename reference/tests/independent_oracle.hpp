@@ -78,7 +78,9 @@ inline HighReal independent_value(const Convention& convention, std::int64_t d, 
   const bool zero_row =
       std::find(convention.zero_rows.begin(), convention.zero_rows.end(), row) != convention.zero_rows.end();
   if (zero_row || column.kind == ColumnKind::zero) return HighReal(0);
-  const HighReal theta = HighReal(row + convention.position_offset) * independent_frequency(convention, d, column.frequency);
+  // Row r holds position first + step * r (the step is -1 for relative encodings).
+  const std::int64_t position = convention.position_offset + convention.position_step * row;
+  const HighReal theta = HighReal(position) * independent_frequency(convention, d, column.frequency);
   if (column.kind == ColumnKind::sin) return HighReal(sin(theta));
   return HighReal(cos(theta));
 }

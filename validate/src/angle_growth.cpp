@@ -65,12 +65,12 @@ std::optional<Hazard> angle_precision_through_rounding(const Table& table, const
     const std::size_t end = std::min(chosen.size(), start + chunk_rows);
     std::vector<std::int64_t> convention_rows;
     for (std::size_t k = start; k < end; ++k) {
-      convention_rows.push_back(scan.positions[static_cast<std::size_t>(chosen[k])] - convention.position_offset);
+      convention_rows.push_back(row_of_position(convention, scan.positions[static_cast<std::size_t>(chosen[k])]));
     }
     const std::vector<double> exact = encoding_rows(convention, table.cols, convention_rows);
     for (std::size_t k = start; k < end; ++k) {
       const auto index = static_cast<std::size_t>(chosen[k]);
-      const std::int64_t p = scan.positions[index];
+      const std::int64_t p = std::llabs(scan.positions[index]);  // the growth is in |p|
       if (p < 1) continue;
       Octave& octave = octaves[std::ilogb(static_cast<double>(p))];
       for (std::int64_t c = 0; c < table.cols; ++c) {

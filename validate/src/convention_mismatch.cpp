@@ -94,7 +94,9 @@ std::string zero_words(const std::vector<std::int64_t>& file_rows) {
 
 std::string offset_words(const Reading& reading) {
   if (!reading.settled) return "no row offset fits";
-  return "file row 0 holds position " + std::to_string(reading.row_offset + reading.convention.position_offset);
+  const std::int64_t first = position_of_row(reading.convention, reading.row_offset);
+  return "file row 0 holds position " + std::to_string(first) +
+         (reading.convention.position_step < 0 ? " and the positions run down" : "");
 }
 
 std::vector<FieldDifference> differences(const Reading& found, const Reading& given, std::int64_t cols,
@@ -110,8 +112,9 @@ std::vector<FieldDifference> differences(const Reading& found, const Reading& gi
     list.push_back({"odd-width policy", odd_words(f.odd_dim), odd_words(g.odd_dim), 5});
   // An offset searched under the wrong layout or rule means nothing: it is a
   // difference only when the user gave it, or when nothing else differs.
-  const bool offset_differs =
-      !given.settled || found.row_offset + f.position_offset != given.row_offset + g.position_offset;
+  const bool offset_differs = !given.settled ||
+                              position_of_row(f, found.row_offset) != position_of_row(g, given.row_offset) ||
+                              f.position_step != g.position_step;
   if (offset_differs && (offset_given || list.empty())) {
     list.push_back({"row offset", offset_words(found), offset_words(given), 4});
   }

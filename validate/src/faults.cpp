@@ -28,7 +28,7 @@ std::vector<double> errors_at(const Table& table, const Convention& convention, 
     const std::vector<std::int64_t> chunk(rows.begin() + static_cast<std::ptrdiff_t>(start),
                                           rows.begin() + static_cast<std::ptrdiff_t>(end));
     std::vector<std::int64_t> convention_rows;
-    for (std::size_t k = start; k < end; ++k) convention_rows.push_back(positions[k] - convention.position_offset);
+    for (std::size_t k = start; k < end; ++k) convention_rows.push_back(row_of_position(convention, positions[k]));
     const std::vector<double> part =
         row_abs_differences(table, chunk, encoding_rows(convention, table.cols, convention_rows));
     errors.insert(errors.end(), part.begin(), part.end());
@@ -71,7 +71,8 @@ std::optional<Hazard> angle_precision(const RowErrors& errors, double w_max, dou
   // The largest error in each octave of positions [2^b, 2^(b+1)), and where.
   std::map<int, std::pair<double, std::int64_t>> octaves;
   for (std::size_t k = 0; k < errors.rows.size(); ++k) {
-    const std::int64_t p = errors.positions[k];
+    // sin(-x) = -sin(x): an angle's error grows with |p| on either side of 0.
+    const std::int64_t p = std::llabs(errors.positions[k]);
     if (p < 1 || !std::isfinite(errors.errors[k])) continue;
     auto& octave = octaves[std::ilogb(static_cast<double>(p))];
     if (errors.errors[k] >= octave.first) octave = {errors.errors[k], p};

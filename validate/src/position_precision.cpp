@@ -30,7 +30,10 @@ Rounded rounded_rows(const RowErrors& errors, const Convention& convention, Form
   for (std::size_t k = 0; k < errors.rows.size(); ++k) {
     const std::int64_t p = errors.positions[k];
     const std::int64_t held = held_position(p, format);
-    if (held == p || held >= max_exact_position || held - convention.position_offset < 0) continue;
+    if (held == p || held >= max_exact_position || held <= -max_exact_position ||
+        row_of_position(convention, held) < 0) {
+      continue;
+    }
     rounded.affected.push_back(k);
     rounded.rows.push_back(errors.rows[k]);
     rounded.held.push_back(held);

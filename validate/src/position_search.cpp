@@ -90,8 +90,13 @@ std::optional<OffsetFit> closest_offset(const Table& table, const Convention& co
   };
   std::vector<Scored> scored;
   for (std::int64_t offset : offsets) {
-    const std::vector<std::int64_t> at = held_convention_rows(rows, offset, convention.position_offset, held);
-    if (std::any_of(at.begin(), at.end(), [](std::int64_t r) { return r < 0 || r >= max_exact_position; })) continue;
+    const std::vector<std::int64_t> at = held_convention_rows(rows, offset, convention, held);
+    if (std::any_of(at.begin(), at.end(), [&](std::int64_t r) {
+          const std::int64_t p = position_of_row(convention, r);
+          return r < 0 || p <= -max_exact_position || p >= max_exact_position;
+        })) {
+      continue;
+    }
     const std::vector<double> expected = encoding_rows(convention, table.cols, at);
     Scored s{0.0, 0.0, offset};
     for (std::size_t k = 0; k < rows.size(); ++k) {
@@ -142,9 +147,11 @@ std::optional<OffsetFit> find_row_offset(const Table& table, const Convention& c
                                          std::optional<std::int64_t> fixed, const PositionSteps* steps) {
   if (structure.pairs.empty() || live_rows.empty()) return std::nullopt;
   const Ladder ladder = ladder_of(convention, table.cols, structure);
+  // Positions lie in (-2^24, 2^24): negative ones are relative encodings'
+  // (a table whose rows run down is searched reversed, detection.cpp).
   const std::int64_t shift = convention.position_offset;
   const std::int64_t max_offset = max_exact_position - shift - table.rows;
-  const std::int64_t min_offset = std::max<std::int64_t>(0, -shift);
+  const std::int64_t min_offset = std::max<std::int64_t>(0, 1 - max_exact_position - shift);
   if (max_offset < min_offset) return std::nullopt;
 
   // Candidates from the first live row.
@@ -171,12 +178,15 @@ std::optional<OffsetFit> find_row_offset(const Table& table, const Convention& c
   } else if (std::isfinite(first_angles[0])) {
     const double phase = first_angles[0] < 0 ? first_angles[0] + two_pi : first_angles[0];
     const double top_position = static_cast<double>(first + max_offset + shift);
+    const double bottom_position = static_cast<double>(first + min_offset + shift);
+    // The turns of the slowest frequency over the positions allowed, from
+    // one below the lowest: in a noisy table (a drifted one) the angle of a
+    // row near position 0 can come out just below 2 pi instead of just above 0.
+    const auto lowest_turn = static_cast<std::int64_t>(std::floor(bottom_position * ladder.w[0] / two_pi)) - 1;
     const auto count = std::min<std::int64_t>(
-        static_cast<std::int64_t>(top_position * ladder.w[0] / two_pi) + 1, max_candidates);
+        static_cast<std::int64_t>(top_position * ladder.w[0] / two_pi) + 1 - lowest_turn, max_candidates);
     std::vector<std::pair<double, std::int64_t>> scored;
-    // k = -1 too: in a noisy table (a drifted one) the angle of a row near
-    // position 0 can come out just below 2 pi instead of just above 0.
-    for (std::int64_t k = -1; k < count; ++k) {
+    for (std::int64_t k = lowest_turn; k < lowest_turn + count; ++k) {
       double p = (phase + two_pi * static_cast<double>(k)) / ladder.w[0];
       for (std::size_t j = 1; j < ladder.w.size(); ++j) {
         if (std::isfinite(first_angles[j])) p += wrap(first_angles[j] - p * ladder.w[j]) / ladder.w[j];

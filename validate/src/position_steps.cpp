@@ -1,5 +1,6 @@
 #include "position_steps.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace pecheck::validate {
@@ -54,8 +55,14 @@ std::vector<std::int64_t> first_positions_at_step(FormatId format, std::int64_t 
       const bool goes_down = j % 2 == 0;  // v's significand 2^(q-1) + j is even
       const std::int64_t p0 = (goes_down ? m : m - 1) - boundary;
       if (p0 >= min_first && p0 <= max_first) found.push_back(p0);
+      // Rounding is symmetric: -m rounds to -v, so the step lies between
+      // -m - 1 and -m (m goes down) or -m and -m + 1 (m goes up), for the
+      // negative positions of a relative encoding read in reverse.
+      const std::int64_t negative_p0 = (goes_down ? -m - 1 : -m) - boundary;
+      if (negative_p0 >= min_first && negative_p0 <= max_first) found.push_back(negative_p0);
     }
   }
+  std::sort(found.begin(), found.end());
   return found;
 }
 
@@ -85,12 +92,15 @@ std::int64_t held_position(std::int64_t p, FormatId format) {
 }
 
 std::vector<std::int64_t> held_convention_rows(const std::vector<std::int64_t>& rows, std::int64_t row_offset,
-                                               std::int64_t position_offset, std::optional<FormatId> held) {
+                                               const Convention& convention, std::optional<FormatId> held) {
   std::vector<std::int64_t> out;
   out.reserve(rows.size());
   for (std::int64_t r : rows) {
-    const std::int64_t p = r + row_offset + position_offset;
-    out.push_back((held ? held_position(p, *held) : p) - position_offset);
+    if (!held) {
+      out.push_back(r + row_offset);
+      continue;
+    }
+    out.push_back(row_of_position(convention, held_position(position_of_row(convention, r + row_offset), *held)));
   }
   return out;
 }

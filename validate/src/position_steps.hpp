@@ -16,6 +16,7 @@
 #include <optional>
 #include <vector>
 
+#include "pecheck/convention.hpp"
 #include "pecheck/format.hpp"
 #include "pecheck/table.hpp"
 
@@ -35,10 +36,10 @@ SuccessiveRows successive_rows(const TableView& table);
 std::int64_t held_position(std::int64_t p, FormatId format);
 
 // The convention rows file rows hold at `row_offset` when their positions
-// (row + row_offset + position_offset) are held in `held` (as they are when
+// (position_of_row of row + row_offset) are held in `held` (as they are when
 // not given).
 std::vector<std::int64_t> held_convention_rows(const std::vector<std::int64_t>& rows, std::int64_t row_offset,
-                                               std::int64_t position_offset, std::optional<FormatId> held);
+                                               const Convention& convention, std::optional<FormatId> held);
 
 // A format whose rounding of the positions P0, P0 + 1, ... groups every pair
 // of successive rows exactly as the table does (identical where two
@@ -54,7 +55,8 @@ struct PositionSteps {
 };
 
 // The formats are tried in order (bfloat16 before float16 by default). P0
-// ranges over [min_first, max_first].
+// ranges over [min_first, max_first], which may reach below zero (down to
+// -(2^24 - 1)).
 // Empty when no pair is identical or no format and P0 group the rows so.
 std::optional<PositionSteps> fit_position_steps(const SuccessiveRows& rows, std::int64_t min_first,
                                                 std::int64_t max_first,

@@ -24,10 +24,18 @@ bool same_rule(const FrequencyRule& a, const FrequencyRule& b) {
   return a.min_timescale == b.min_timescale && a.max_timescale == b.max_timescale;
 }
 
-bool same_table(const Convention& preset, const Convention& found, std::int64_t dim, std::int64_t row_offset,
+bool same_table(const Convention& unresolved, const Convention& found, std::int64_t dim, std::int64_t row_offset,
                 std::int64_t rows) {
+  // A relative preset's first position follows the length: the table is
+  // rows [row_offset, row_offset + rows) of its table of row_offset + rows rows.
+  Convention preset;
+  try {
+    preset = for_rows(unresolved, row_offset + rows);
+  } catch (const ConventionError&) {
+    return false;  // an even row count for a centred span: not this preset
+  }
   if (preset.layout != found.layout || !same_rule(preset.frequency, found.frequency)) return false;
-  if (preset.position_offset != found.position_offset) return false;
+  if (preset.position_offset != found.position_offset || preset.position_step != found.position_step) return false;
   if (dim < preset.min_dim) return false;
   if (dim % 2 == 1 && preset.odd_dim != found.odd_dim) return false;
   return zero_rows_within(preset, row_offset, row_offset + rows) == zero_rows_within(found, row_offset, row_offset + rows);
@@ -36,8 +44,8 @@ bool same_table(const Convention& preset, const Convention& found, std::int64_t 
 std::vector<Convention> matching_presets(const Convention& found, std::int64_t dim, std::int64_t row_offset,
                                          std::int64_t rows) {
   std::vector<Convention> matches;
-  for (const Convention& preset : presets()) {
-    if (same_table(preset, found, dim, row_offset, rows)) matches.push_back(preset);
+  for (const Convention& preset : all_presets()) {
+    if (same_table(preset, found, dim, row_offset, rows)) matches.push_back(for_rows(preset, row_offset + rows));
   }
   return matches;
 }

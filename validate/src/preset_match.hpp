@@ -17,7 +17,7 @@ bool same_rule(const FrequencyRule& a, const FrequencyRule& b);
 bool same_table(const Convention& preset, const Convention& found, std::int64_t dim, std::int64_t row_offset,
                 std::int64_t rows);
 
-// The presets that are `found` over those rows, in presets() order.
+// The presets that are `found` over those rows, in all_presets() order.
 std::vector<Convention> matching_presets(const Convention& found, std::int64_t dim, std::int64_t row_offset,
                                          std::int64_t rows);
 

@@ -193,6 +193,13 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
   result.hazards = value_hazards(table);
 
   DetectionOptions detection_options{options.convention, options.row_offset, std::nullopt};
+  if (options.convention && options.convention->span != PositionSpan::fixed) {
+    // A relative preset's positions follow the length: the table is rows
+    // [K, K + N) of its table of N + K rows, K = --offset or 0.
+    const std::int64_t offset = options.row_offset.value_or(0);
+    detection_options.convention = for_rows(*options.convention, stored.rows + offset);
+    detection_options.row_offset = offset;
+  }
   if (format_of(values.format).precision < format_of(table.format).precision) detection_options.value_format = values.format;
   const FormatId value_format = detection_options.value_format.value_or(table.format);
   result.detection = detect_convention(table, detection_options);

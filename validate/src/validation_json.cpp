@@ -54,6 +54,10 @@ std::string validation_json(const ValidationResult& result, const std::string& f
   }
   out["zero_rows"] = detection.zero_rows;
   out["row_offset"] = detection.convention ? json(detection.row_offset) : json(nullptr);
+  // The position file row 0 holds, and +1 or -1 per row (-1: a relative encoding).
+  out["first_position"] =
+      detection.convention ? json(position_of_row(*detection.convention, detection.row_offset)) : json(nullptr);
+  out["position_step"] = detection.convention ? json(detection.convention->position_step) : json(nullptr);
   out["offset_ambiguous"] = detection.offset_ambiguous;
   out["rival_offset"] = detection.rival_offset ? json(*detection.rival_offset) : json(nullptr);
   out["identical_successive_rows"] = detection.identical_pairs;

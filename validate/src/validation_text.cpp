@@ -65,6 +65,9 @@ std::string validation_text(const ValidationResult& result, const std::string& f
             : detection.rival_offset ? " (ambiguous: row " + std::to_string(*detection.rival_offset) + " fits about as well)"
                                      : std::string(" (ambiguous: another offset fits as well)"))
         << '\n';
+    const Convention& convention = *detection.convention;
+    out << "  positions: file row 0 holds position " << position_of_row(convention, detection.row_offset)
+        << (convention.position_step < 0 ? ", running down (a relative encoding)" : ", running up") << '\n';
   } else {
     out << "  convention: not found\n";
   }

@@ -37,6 +37,8 @@ inline NumpyTables numpy_tables(const std::string& python, const std::vector<std
   std::string key((std::istreambuf_iterator<char>(script_file)), std::istreambuf_iterator<char>());
   std::ifstream input_layer_file(std::string(PECHECK_EXAMPLES_DIR) + "/numpy_input_layer.py");  // "input-layer" lines
   key.append(std::istreambuf_iterator<char>(input_layer_file), std::istreambuf_iterator<char>());
+  std::ifstream relative_file(std::string(PECHECK_EXAMPLES_DIR) + "/relative_tables.py");  // relative conventions
+  key.append(std::istreambuf_iterator<char>(relative_file), std::istreambuf_iterator<char>());
   for (const std::string& line : lines) key += "\n" + line;
   const std::filesystem::path cache = PECHECK_TABLE_CACHE_DIR;
   NumpyTables tables;

@@ -42,14 +42,31 @@ enum class OddDimPolicy {
   zero_column,  // the d-1 even columns as usual, then one zero column (tensor2tensor, fairseq)
 };
 
+// How a relative encoding ties its rows' positions to the table's length L
+// (CONVENTIONS.md, "Relative sinusoidal encodings"): Transformer-XL's rows
+// hold L-1 down to 0; ESPnet's, NeMo's and SpeechBrain's 2L-1 rows hold L-1
+// down to -(L-1). `fixed`: the positions do not depend on the length.
+enum class PositionSpan {
+  fixed,            // row r holds position_offset + position_step * r
+  down_to_zero,     // the last row holds 0 (position_step -1): Transformer-XL
+  centred_on_zero,  // an odd row count, the middle row holds 0 (position_step -1): Conformer families
+};
+
 struct Convention {
   std::string name;  // the preset name, or a description for a custom convention
   Layout layout = Layout::interleaved;
   FrequencyRule frequency;
-  std::int64_t position_offset = 0;        // row r holds position r + position_offset
-  std::vector<std::int64_t> zero_rows;     // table rows that are all zeros (fairseq padding_idx)
+  // Row r holds position position_offset + position_step * r: the first
+  // position and the direction, +1 (absolute encodings) or -1 (relative ones,
+  // whose positions run down and below zero). position_of_row is the one
+  // place that applies it.
+  std::int64_t position_offset = 0;
+  std::int64_t position_step = 1;
+  PositionSpan span = PositionSpan::fixed;  // not fixed: for_rows sets position_offset
+  std::vector<std::int64_t> zero_rows;      // table rows that are all zeros (fairseq padding_idx)
   OddDimPolicy odd_dim = OddDimPolicy::extra_sin;
-  std::int64_t min_dim = 1;                // fairseq divides by (d/2 - 1): d >= 4
+  std::int64_t min_dim = 1;  // fairseq divides by (d/2 - 1): d >= 4
+  std::string source;        // a preset's origin in public code; empty for custom conventions
 };
 
 // The symbolic frequency w_i of one column (see FrequencyRule).
@@ -77,7 +94,7 @@ class ConventionError : public std::invalid_argument {
 
 // Largest d the reference supports; also bounds the fast path.
 inline constexpr std::int64_t max_dim = 16384;
-// Positions (row + offset) below this are held exactly in float32.
+// Positions of magnitude below this are held exactly in float32.
 inline constexpr std::int64_t max_exact_position = std::int64_t{1} << 24;
 
 // Throws ConventionError when the convention cannot produce width d.
@@ -98,13 +115,29 @@ std::vector<ColumnSpec> column_layout(const Convention& convention, std::int64_t
 // Whether table row r (after --offset) is forced to zero.
 bool is_zero_row(const Convention& convention, std::int64_t row);
 
-// The position held by table row r.
+// The position held by table row r: the one place rows become positions.
 inline std::int64_t position_of_row(const Convention& convention, std::int64_t row) {
-  return row + convention.position_offset;
+  return convention.position_offset + convention.position_step * row;
 }
 
-// The six presets of CONVENTIONS.md, in its order.
+// The row holding position p (the inverse of position_of_row; the step is +1 or -1).
+inline std::int64_t row_of_position(const Convention& convention, std::int64_t position) {
+  return (position - convention.position_offset) * convention.position_step;
+}
+
+// The convention with its first position set for a table of `rows` rows
+// (span fixed afterwards); a fixed convention is returned as it is. Throws
+// ConventionError naming --rows when the span cannot have that many rows.
+Convention for_rows(const Convention& convention, std::int64_t rows);
+
+// The six presets of CONVENTIONS.md, in its order: absolute encodings,
+// whose row r holds position r.
 const std::vector<Convention>& presets();
+// The relative ones (transformer-xl, espnet-rel, nemo-rel, speechbrain-rel):
+// positions that run down and below zero, tied to the table's length.
+const std::vector<Convention>& relative_presets();
+// Both, absolute first; find_preset searches these.
+const std::vector<Convention>& all_presets();
 std::optional<Convention> find_preset(std::string_view name);
 
 // The formula of a convention in one line of plain text, for `pecheck conventions`.
@@ -113,5 +146,6 @@ std::string describe(const Convention& convention);
 std::string_view to_string(Layout layout);
 std::string_view to_string(FrequencyRuleKind kind);
 std::string_view to_string(OddDimPolicy policy);
+std::string_view to_string(PositionSpan span);
 
 }  // namespace pecheck

@@ -72,8 +72,13 @@ void EncodingPlan::fill_kernel_rows(std::int64_t first_row, std::int64_t row_cou
       std::fill(row_out, row_out + dim_, 0.0);
       continue;
     }
-    sincos_turns(position_of_row(convention_, convention_row), f.f1, f.f2, f.f3, f.padded, sin_values.data(),
-                 cos_values.data());
+    // A negative position is its magnitude's row with sin negated (exactly):
+    // the error bound of sincos_turns.cpp, derived for |p| < 2^24, holds as it is.
+    const std::int64_t position = position_of_row(convention_, convention_row);
+    sincos_turns(position < 0 ? -position : position, f.f1, f.f2, f.f3, f.padded, sin_values.data(), cos_values.data());
+    if (position < 0) {
+      for (double& s : sin_values) s = -s;
+    }
     for (const ColumnRun& run : runs_) {
       const std::vector<double>& values = run.kind == ColumnKind::sin ? sin_values : cos_values;
       for (std::int64_t k = 0; k < run.count; ++k) {

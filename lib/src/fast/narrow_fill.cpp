@@ -14,9 +14,9 @@
 #include <type_traits>
 #include <utility>
 
+#include "narrow_rotation_avx512.hpp"
 #include "row_blocks.hpp"
 #include "stream_store.hpp"
-#include "narrow_rotation_avx512.hpp"
 
 namespace pecheck {
 
@@ -35,7 +35,10 @@ NarrowLayout narrow_layout(const std::vector<ColumnSpec>& columns) {
   std::vector<std::int64_t> cos_column(static_cast<std::size_t>(frequencies), -1);
   for (std::size_t c = 0; c < columns.size(); ++c) {
     const auto i = static_cast<std::size_t>(columns[c].frequency_index);
-    if (columns[c].kind == ColumnKind::sin) sin_column[i] = static_cast<std::int64_t>(c);
+    if (columns[c].kind == ColumnKind::sin) {
+      sin_column[i] = static_cast<std::int64_t>(c);
+      layout.sin_columns.push_back(static_cast<std::int64_t>(c));
+    }
     if (columns[c].kind == ColumnKind::cos) cos_column[i] = static_cast<std::int64_t>(c);
   }
   const auto sin_at = [&](std::int64_t i) { return sin_column[static_cast<std::size_t>(i)]; };
@@ -246,6 +249,11 @@ class RowFiller {
   bool checked_ = false;
 };
 
+// -x of a stored value: the sign bit of a float16 or bfloat16 pattern.
+inline float negated(float x) { return -x; }
+inline double negated(double x) { return -x; }
+inline std::uint16_t negated(std::uint16_t bits) { return static_cast<std::uint16_t>(bits ^ 0x8000u); }
+
 }  // namespace
 
 template <class Output>
@@ -274,7 +282,16 @@ void fill_narrow_rows(const Convention& convention, const NarrowLayout& layout, 
       if (is_zero_row(convention, convention_row)) {
         std::fill(row, row + dim, Value{0});
       } else {
-        filler.fill(position_of_row(convention, convention_row), row, direct);
+        // sin(-x) = -sin(x), cos(-x) = cos(x): the row of a negative position
+        // is its magnitude's row with the sin columns negated. Negation is
+        // exact and round-to-nearest-even is symmetric, so every entry keeps
+        // the error it has at |p| < 2^24, the bound sincos_turns.cpp derives.
+        const std::int64_t position = position_of_row(convention, convention_row);
+        // (Streamed stores are for rows written once: a negated row is not streamed.)
+        filler.fill(position < 0 ? -position : position, row, direct && position >= 0);
+        if (position < 0) {
+          for (const std::int64_t c : layout.sin_columns) row[c] = negated(row[c]);
+        }
       }
       if (buffered) stream_copy(dest, row, static_cast<std::size_t>(dim) * sizeof(Value));
     }

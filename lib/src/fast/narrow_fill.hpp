@@ -57,6 +57,7 @@ struct NarrowLayout {
   std::vector<PairedRun> pairs;
   std::vector<LoneEntry> lone;
   std::vector<std::int64_t> zero_columns;
+  std::vector<std::int64_t> sin_columns;  // negated for negative positions
 };
 
 // Built from column_layout(convention, d) alone.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <utility>
 
 namespace pecheck {
 
@@ -110,27 +111,127 @@ bool is_zero_row(const Convention& convention, std::int64_t row) {
   return std::find(convention.zero_rows.begin(), convention.zero_rows.end(), row) != convention.zero_rows.end();
 }
 
+namespace {
+
+// A preset's required fields; the others keep Convention's defaults unless set after.
+Convention preset(std::string name, Layout layout, FrequencyRule frequency, std::string source) {
+  Convention convention;
+  convention.name = std::move(name);
+  convention.layout = layout;
+  convention.frequency = frequency;
+  convention.source = std::move(source);
+  return convention;
+}
+
+const FrequencyRule paper_rule{FrequencyRuleKind::paper, 10000.0, 1.0, 1.0e4};
+const FrequencyRule timescale_rule{FrequencyRuleKind::timescale, 10000.0, 1.0, 1.0e4};
+
+// Relative: positions L-1 down; an odd width is a shape error in every
+// original (d + 1 columns, or a failed slice assignment), so it is rejected.
+Convention relative(std::string name, Layout layout, PositionSpan span, std::string source) {
+  Convention convention = preset(std::move(name), layout, paper_rule, std::move(source));
+  convention.position_step = -1;
+  convention.span = span;
+  convention.odd_dim = OddDimPolicy::reject;
+  return convention;
+}
+
+}  // namespace
+
 const std::vector<Convention>& presets() {
   static const std::vector<Convention> all = [] {
-    const FrequencyRule paper{FrequencyRuleKind::paper, 10000.0, 1.0, 1.0e4};
-    const FrequencyRule timescale{FrequencyRuleKind::timescale, 10000.0, 1.0, 1.0e4};
     std::vector<Convention> list;
-    list.push_back({"vaswani", Layout::interleaved, paper, 0, {}, OddDimPolicy::extra_sin, 1});
-    list.push_back({"tf-tutorial", Layout::sin_cos_halves, paper, 0, {}, OddDimPolicy::reject, 1});
-    list.push_back({"tensor2tensor", Layout::sin_cos_halves, timescale, 0, {}, OddDimPolicy::zero_column, 1});
+    list.push_back(preset("vaswani", Layout::interleaved, paper_rule, "Vaswani et al. 2017, section 3.5"));
+    Convention tf = preset("tf-tutorial", Layout::sin_cos_halves, paper_rule,
+                           "TensorFlow text tutorial 'Neural machine translation with a Transformer' (since 2022)");
+    tf.odd_dim = OddDimPolicy::reject;
+    list.push_back(tf);
+    Convention t2t = preset("tensor2tensor", Layout::sin_cos_halves, timescale_rule,
+                            "tensor2tensor common_attention.get_timing_signal_1d");
+    t2t.odd_dim = OddDimPolicy::zero_column;
+    list.push_back(t2t);
     // fairseq: row padding_idx (default 1) is zeroed; real tokens start at
     // padding_idx + 1. Its d/2 - 1 divisor makes d < 4 a division by zero.
-    list.push_back({"fairseq", Layout::sin_cos_halves, timescale, 0, {1}, OddDimPolicy::zero_column, 4});
+    Convention fairseq = preset("fairseq", Layout::sin_cos_halves, timescale_rule,
+                                "fairseq SinusoidalPositionalEmbedding.get_embedding");
+    fairseq.zero_rows = {1};
+    fairseq.odd_dim = OddDimPolicy::zero_column;
+    fairseq.min_dim = 4;
+    list.push_back(fairseq);
     // HF Musicgen copies fairseq's get_embedding with cos first: same divisor.
-    list.push_back({"musicgen", Layout::cos_sin_halves, timescale, 0, {}, OddDimPolicy::zero_column, 4});
-    list.push_back({"marian-hf", Layout::sin_cos_halves, paper, 0, {}, OddDimPolicy::extra_sin, 1});
+    Convention musicgen = preset("musicgen", Layout::cos_sin_halves, timescale_rule,
+                                 "transformers MusicgenSinusoidalPositionalEmbedding.get_embedding");
+    musicgen.odd_dim = OddDimPolicy::zero_column;
+    musicgen.min_dim = 4;
+    list.push_back(musicgen);
+    list.push_back(
+        preset("marian-hf", Layout::sin_cos_halves, paper_rule, "transformers MarianSinusoidalPositionalEmbedding"));
     return list;
   }();
   return all;
 }
 
+// CONVENTIONS.md, "Relative sinusoidal encodings". Their frequencies are the
+// paper's, computed in float32 by the originals (inv_freq / div_term); the
+// conventions are the exact values, as for every preset.
+const std::vector<Convention>& relative_presets() {
+  static const std::vector<Convention> all = [] {
+    std::vector<Convention> list;
+    list.push_back(relative("transformer-xl", Layout::sin_cos_halves, PositionSpan::down_to_zero,
+                            "kimiyoung/transformer-xl pytorch/mem_transformer.py PositionalEmbedding: pos_seq = "
+                            "arange(klen-1, -1, -1.0), inv_freq = 1 / 10000^(arange(0, d, 2) / d), cat([sin, cos], "
+                            "-1); the TF version's positional_embedding is the same"));
+    list.push_back(relative("espnet-rel", Layout::interleaved, PositionSpan::centred_on_zero,
+                            "espnet espnet/nets/pytorch_backend/transformer/embedding.py RelPositionalEncoding (the "
+                            "newer one, not LegacyRelPositionalEncoding): cat(flip(pe_positive), pe_negative[1:]), "
+                            "div_term = exp(arange(0, d, 2) * -(ln 10000 / d)), sin at 0::2, cos at 1::2"));
+    list.push_back(relative("nemo-rel", Layout::interleaved, PositionSpan::centred_on_zero,
+                            "NVIDIA NeMo nemo/collections/asr/parts/submodules/multi_head_attention.py "
+                            "RelPositionalEncoding.extend_pe: positions arange(L-1, -L, -1), PositionalEncoding's "
+                            "create_pe (sin at 0::2, cos at 1::2, the paper's div_term); read from the public code "
+                            "as remembered, not re-checked against a pinned release"));
+    list.push_back(relative("speechbrain-rel", Layout::interleaved, PositionSpan::centred_on_zero,
+                            "SpeechBrain speechbrain/nnet/attention.py RelPosEncXL.make_pe: cat(flip(pe_past), "
+                            "pe_future[1:]) with pe_future's sin negated, sin at 0::2, cos at 1::2; read from the "
+                            "public code as remembered, not re-checked against a pinned release"));
+    return list;
+  }();
+  return all;
+}
+
+const std::vector<Convention>& all_presets() {
+  static const std::vector<Convention> all = [] {
+    std::vector<Convention> list = presets();
+    list.insert(list.end(), relative_presets().begin(), relative_presets().end());
+    return list;
+  }();
+  return all;
+}
+
+Convention for_rows(const Convention& convention, std::int64_t rows) {
+  Convention resolved = convention;
+  switch (convention.span) {
+    case PositionSpan::fixed:
+      return resolved;
+    case PositionSpan::down_to_zero:
+      if (rows < 1) throw ConventionError("--rows " + std::to_string(rows) + ": expected at least one row");
+      resolved.position_offset = rows - 1;  // L rows: L-1 down to 0
+      break;
+    case PositionSpan::centred_on_zero:
+      if (rows < 1 || rows % 2 == 0) {
+        throw ConventionError("--rows " + std::to_string(rows) + " is impossible for convention '" + convention.name +
+                              "': its table for length L has 2L-1 rows (expected an odd row count)");
+      }
+      resolved.position_offset = (rows - 1) / 2;  // 2L-1 rows: L-1 down to -(L-1)
+      break;
+  }
+  resolved.position_step = -1;
+  resolved.span = PositionSpan::fixed;
+  return resolved;
+}
+
 std::optional<Convention> find_preset(std::string_view name) {
-  for (const Convention& preset : presets()) {
+  for (const Convention& preset : all_presets()) {
     if (preset.name == name) return preset;
   }
   return std::nullopt;
@@ -162,6 +263,15 @@ std::string_view to_string(OddDimPolicy policy) {
   return "?";
 }
 
+std::string_view to_string(PositionSpan span) {
+  switch (span) {
+    case PositionSpan::fixed: return "fixed";
+    case PositionSpan::down_to_zero: return "down-to-zero";
+    case PositionSpan::centred_on_zero: return "centred-on-zero";
+  }
+  return "?";
+}
+
 std::string describe(const Convention& convention) {
   std::ostringstream out;
   switch (convention.layout) {
@@ -177,8 +287,24 @@ std::string describe(const Convention& convention) {
     out << "w_i = (1/" << format_number(rule.min_timescale) << ") exp(-i ln(" << format_number(rule.max_timescale)
         << "/" << format_number(rule.min_timescale) << ") / max(n-1, 1))";
   }
-  out << "; n = d/2; row r holds position r";
-  if (convention.position_offset != 0) out << " + " << convention.position_offset;
+  out << "; n = d/2; ";
+  switch (convention.span) {
+    case PositionSpan::down_to_zero:
+      out << "L rows: row r holds position L-1-r (L-1 down to 0)";
+      break;
+    case PositionSpan::centred_on_zero:
+      out << "2L-1 rows: row r holds position L-1-r (L-1 down to -(L-1))";
+      break;
+    case PositionSpan::fixed:
+      out << "row r holds position ";
+      if (convention.position_step < 0) {
+        out << convention.position_offset << " - r";
+      } else {
+        out << "r";
+        if (convention.position_offset != 0) out << " + " << convention.position_offset;
+      }
+      break;
+  }
   if (!convention.zero_rows.empty()) {
     out << "; zero rows:";
     for (std::int64_t row : convention.zero_rows) out << ' ' << row;

@@ -10,7 +10,7 @@ namespace {
 constexpr std::int64_t max_table_entries = std::int64_t{1} << 31;
 
 std::string positions_text() {
-  return "positions must lie in [0, 2^24 = " + std::to_string(max_exact_position) +
+  return "positions must lie in (-2^24, 2^24 = " + std::to_string(max_exact_position) +
          "), the range in which float32 holds every integer";
 }
 
@@ -28,22 +28,34 @@ void check_request(const Convention& convention, const TableRequest& request) {
     throw ConventionError("--rows " + std::to_string(request.rows) + " with --dim " + std::to_string(request.dim) +
                           " is too large a table (at most 2^31 entries)");
   }
+  if (convention.span != PositionSpan::fixed) {
+    // Callers that know the table's length resolve it (for_rows): table, validate.
+    throw ConventionError("--convention " + convention.name +
+                          ": a relative encoding, whose positions follow the table's length, is not available "
+                          "here (expected it with table or validate, which know the length)");
+  }
+  if (convention.position_step != 1 && convention.position_step != -1) {
+    throw ConventionError("convention '" + convention.name + "': position step " +
+                          std::to_string(convention.position_step) + " (expected +1 or -1)");
+  }
   if (request.rows == 0) return;
 
-  // Bound every operand by 2^24 before adding, so nothing below can overflow.
+  // Bound every operand by 2^25 before adding, so nothing below can overflow
+  // (a relative table's 2^25 - 1 rows hold 2^24 - 1 down to -(2^24 - 1)).
   const std::int64_t shift = convention.position_offset;
-  if (request.row_offset >= max_exact_position || shift >= max_exact_position || shift <= -max_exact_position) {
-    throw ConventionError("--offset " + std::to_string(request.row_offset) + " with convention '" +
-                          convention.name + "' (position offset " + std::to_string(shift) + "): " + positions_text());
+  if (request.row_offset >= 2 * max_exact_position || shift >= max_exact_position || shift <= -max_exact_position) {
+    throw ConventionError("--offset " + std::to_string(request.row_offset) + " with convention '" + convention.name +
+                          "' (position offset " + std::to_string(shift) + "): " + positions_text());
   }
+  // Positions are monotonic in the row: the first and last rows bound them all.
   const std::int64_t first_position = position_of_row(convention, request.row_offset);
   const std::int64_t last_position = position_of_row(convention, request.row_offset + request.rows - 1);
-  if (first_position < 0) {
+  if (first_position <= -max_exact_position || first_position >= max_exact_position) {
     throw ConventionError("--offset " + std::to_string(request.row_offset) + ": the first row holds position " +
                           std::to_string(first_position) + " in convention '" + convention.name + "'; " +
                           positions_text());
   }
-  if (last_position >= max_exact_position) {
+  if (last_position <= -max_exact_position || last_position >= max_exact_position) {
     throw ConventionError("--rows " + std::to_string(request.rows) + " with --offset " +
                           std::to_string(request.row_offset) + " reaches position " + std::to_string(last_position) +
                           " in convention '" + convention.name + "'; " + positions_text());

@@ -5,7 +5,8 @@
 // rows, dim, dtype (as stored), compared_as, format_note, convention (the
 // preset's name or null), also_matches, convention_description, layout,
 // frequency_rule {kind, base | min_timescale, max_timescale}, odd_dim,
-// zero_rows (file rows), row_offset, offset_ambiguous, sinusoidal,
+// zero_rows (file rows), row_offset, first_position and position_step (the
+// position file row 0 holds, +1 or -1 per row), offset_ambiguous, sinusoidal,
 // pair_fraction, compared, entries_compared, rows_compared, sampled,
 // max_ulp, rms_ulp, max_abs_error, mismatches, budget {max_ulp, source,
 // max_abs_error, float64_angle_bound (its source, or null under --ulp-only)},
