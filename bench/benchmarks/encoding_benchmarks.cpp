@@ -20,7 +20,7 @@ using namespace pecheck::bench;
 
 int machine_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
-const Convention& vaswani() { return *find_preset("vaswani"); }
+Convention vaswani() { return *find_preset("vaswani"); }
 
 struct Size {
   const char* name;

@@ -3,7 +3,7 @@
 #pragma once
 
 #include <optional>
-#include <string_view>
+#include <string>
 #include <vector>
 
 #include "pecheck/properties/check.hpp"
@@ -12,9 +12,10 @@
 
 namespace pecheck::properties::rotary {
 
-inline constexpr std::string_view relative_position_id = check_ids::rotary_relative_position;
-inline constexpr std::string_view pair_norm_id = check_ids::rotary_pair_norm;
-inline constexpr std::string_view add_concat_rotate_id = check_ids::add_concat_rotate;
+// Check::id is a std::string; the ids themselves are check_ids'.
+inline const std::string relative_position_id{check_ids::rotary_relative_position};
+inline const std::string pair_norm_id{check_ids::rotary_pair_norm};
+inline const std::string add_concat_rotate_id{check_ids::add_concat_rotate};
 
 // The conventions the checks sweep: every preset, so that the scaling rules
 // and the attention factors (yarn, longrope) are all exercised.

@@ -24,7 +24,7 @@ Outcome pair_norm(const Subject& subject, const RunConfig& config) {
     const double factor = derived.attention_factor;
     for (FormatId format : {FormatId::float32, FormatId::float16, FormatId::bfloat16}) {
       const Format& f = format_of(format);
-      const double delta = ulp_budget(subject.name(), format).max_ulp * std::ldexp(1.0, std::ilogb(factor) - f.precision + 1);
+      const double delta = ulp_budget(budget_kind_of(subject.name()), format).max_ulp * std::ldexp(1.0, std::ilogb(factor) - f.precision + 1);
       // c, s within delta of A cos, A sin: |c^2 - (A cos)^2| <= 2 A |cos| delta + delta^2,
       // and |cos| + |sin| <= sqrt(2), so |c^2 + s^2 - A^2| <= 2 sqrt(2) A delta + 2 delta^2;
       // the squares of float values and their sum in double, and A^2, add 4 * 2^-53 A^2.

@@ -61,7 +61,7 @@ Outcome relative_position(const Subject& subject, const RunConfig& config) {
       const Format& f = format_of(format);
       // delta: the largest error of a cache entry within the budget: budget
       // ULPs of the largest binade the entries reach, that of A.
-      const double budget = ulp_budget(subject.name(), format).max_ulp;
+      const double budget = ulp_budget(budget_kind_of(subject.name()), format).max_ulp;
       const double delta = budget * std::ldexp(1.0, std::ilogb(factor) - f.precision + 1);
       const Table q = gen::gaussian_table(scaling_support::stream_seed(seed, 500), 1, 2 * n, 1.0, FormatId::float64);
       const Table k = gen::gaussian_table(scaling_support::stream_seed(seed, 501), 1, 2 * n, 1.0, FormatId::float64);

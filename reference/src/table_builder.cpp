@@ -2,6 +2,8 @@
 
 #include "row_tiers.hpp"
 
+#include "pecheck/parallel_for.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <exception>
