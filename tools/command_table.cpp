@@ -47,9 +47,13 @@ Command add_table_command(CLI::App& app) {
     const FormatId format = *parse_format(options->dtype);
     const TableRequest request{options->rows, options->dim, options->offset};
     check_request(convention, request);
-    const Table table = options->impl == "reference" ? reference::reference_table(convention, request, format, 0, reference::ExactValues::none).rounded
-                                                     : fast_table(convention, request, format);
-    write_table_file(options->output, table);
+    if (options->impl == "reference") {
+      write_table_file(options->output,
+                       reference::reference_table(convention, request, format, 0, reference::ExactValues::none).rounded);
+    } else {
+      // A block of rows at a time: the command holds a few MiB, not the table.
+      write_table_file(options->output, fast_row_blocks(convention, request, format));
+    }
     return 0;
   }};
 }

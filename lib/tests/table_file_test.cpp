@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include "pecheck/convention.hpp"
+#include "pecheck/fast_encoding.hpp"
 #include "pecheck/npy.hpp"
 #include "pecheck/safetensors.hpp"
 #include "table_file_testing.hpp"
@@ -78,6 +80,40 @@ TEST(TableFile, unreadableFilesAreErrorsNamingThePath) {
   const auto fifo = dir / "fifo.npy";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   EXPECT_THROW(read_npy(fifo), TableFileError);
+}
+
+// A table written a block of rows at a time is the same file, byte for byte,
+// as the whole table written at once: in every format, in both file kinds,
+// with a shorter last block (2500 rows of 1000 float64 are 5 blocks of 4 MiB).
+TEST(ProducedTable, isWrittenByteForByteAsTheWholeTable) {
+  TempDir dir;
+  const Convention& convention = *find_preset("vaswani");
+  const TableRequest request{2500, 1000, 7};
+  for (const FormatId format : {FormatId::float64, FormatId::float32, FormatId::float16, FormatId::bfloat16}) {
+    const ProducedTable produced = fast_row_blocks(convention, request, format);
+    ASSERT_GT(produced.rows % rows_per_block(produced, std::int64_t{4} << 20), 0) << "no shorter last block";
+    for (const char* extension : {".npy", ".safetensors"}) {
+      SCOPED_TRACE(std::string(format_of(format).name) + extension);
+      const std::filesystem::path whole = dir / (std::string("whole") + extension);
+      const std::filesystem::path blocks = dir / (std::string("blocks") + extension);
+      write_table_file(whole, fast_table(convention, request, format));
+      write_table_file(blocks, produced);
+      EXPECT_EQ(read_file_bytes(blocks), read_file_bytes(whole));
+    }
+  }
+}
+
+// A producer that fails part-way leaves no file behind, not half of one.
+TEST(ProducedTable, aFailedProducerLeavesNoFile) {
+  TempDir dir;
+  ProducedTable failing;
+  failing.rows = 4096;
+  failing.cols = 1024;
+  failing.produce = [](std::int64_t first_row, Table&) {
+    if (first_row > 0) throw std::runtime_error("the second block cannot be made");
+  };
+  EXPECT_THROW(write_table_file(dir / "t.npy", failing), std::runtime_error);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "a temporary or partial file was left";
 }
 
 }  // namespace

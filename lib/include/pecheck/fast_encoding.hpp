@@ -10,6 +10,7 @@
 #include <span>
 
 #include "pecheck/convention.hpp"
+#include "pecheck/produced_table.hpp"
 #include "pecheck/table.hpp"
 
 namespace pecheck {
@@ -43,5 +44,10 @@ void fast_encoding_bfloat16(const Convention& convention, const TableRequest& re
 // Any format, as a Table in the format's own type: the same kernels as the
 // typed entry points above, writing straight into the table's storage.
 Table fast_table(const Convention& convention, const TableRequest& request, FormatId format, int threads = 0);
+// The same table a block of rows at a time, for a writer that holds one block
+// (write_table_file): the bits of every row are those fast_table gives. The
+// request is checked here; the blocks share one plan.
+ProducedTable fast_row_blocks(const Convention& convention, const TableRequest& request, FormatId format,
+                          int threads = 0);
 
 }  // namespace pecheck

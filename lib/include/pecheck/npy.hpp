@@ -27,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pecheck/produced_table.hpp"
 #include "pecheck/table.hpp"
 #include "pecheck/table_file.hpp"
 
@@ -46,5 +47,7 @@ std::vector<std::byte> encode_npy(const Table& table);
 // Atomic (see atomic_file.hpp); the payload goes from the table's storage to
 // the file without a copy of the table.
 void write_npy(const std::filesystem::path& path, const TableView& table);
+// The same for a table produced a block of rows at a time (row_blocks.hpp).
+void write_npy(const std::filesystem::path& path, const ProducedTable& table);
 
 }  // namespace pecheck

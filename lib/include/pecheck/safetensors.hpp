@@ -30,6 +30,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pecheck/produced_table.hpp"
 #include "pecheck/table.hpp"
 #include "pecheck/table_file.hpp"
 
@@ -49,6 +50,9 @@ std::vector<std::byte> encode_safetensors(const Table& table, std::string_view d
 // Atomic (see atomic_file.hpp); the payload goes from the table's storage to
 // the file without a copy of the table.
 void write_safetensors(const std::filesystem::path& path, const TableView& table, std::string_view tensor_name = "pe",
+                       const std::map<std::string, std::string>& metadata = {});
+// The same for a table produced a block of rows at a time (row_blocks.hpp).
+void write_safetensors(const std::filesystem::path& path, const ProducedTable& table, std::string_view tensor_name = "pe",
                        const std::map<std::string, std::string>& metadata = {});
 
 }  // namespace pecheck

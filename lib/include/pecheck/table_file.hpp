@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "pecheck/atomic_file.hpp"
+#include "pecheck/produced_table.hpp"
 #include "pecheck/table.hpp"
 
 namespace pecheck {
@@ -65,6 +66,7 @@ std::optional<TableFileKind> table_file_kind(const std::filesystem::path& path);
 TableFile read_table_file(const std::filesystem::path& path,
                           const std::optional<std::string>& tensor_name = std::nullopt);
 void write_table_file(const std::filesystem::path& path, const TableView& table);
+void write_table_file(const std::filesystem::path& path, const ProducedTable& table);
 
 // The whole of a small file (a JSON document, say) in memory, or a
 // TableFileError naming the path and the OS reason. Tables are never read so:

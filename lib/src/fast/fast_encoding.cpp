@@ -4,6 +4,8 @@
 // frequency_turns.cpp (the frequencies).
 #include "pecheck/fast_encoding.hpp"
 
+#include <memory>
+
 #include "encoding_plan.hpp"
 #include "pecheck/format.hpp"
 #include "row_blocks.hpp"
@@ -42,26 +44,50 @@ void fast_encoding_bfloat16(const Convention& convention, const TableRequest& re
       .fill_rows_bfloat16(0, request.rows, request.row_offset, out, threads_for(request, threads));
 }
 
-Table fast_table(const Convention& convention, const TableRequest& request, FormatId format, int threads) {
-  check_request(convention, request);
-  // The kernel writes every entry in the format's own type, straight into the
-  // table's storage: no double is held for a narrow format.
-  Table table = make_uninitialized_table(request.rows, request.dim, format);
-  switch (format) {
+namespace {
+
+// Rows [first_row, first_row + out.rows) of the request's table into out, in
+// out's own format: the kernel writes the format's type straight into the
+// table's storage, so no double is held for a narrow format.
+void fill_table(const EncodingPlan& plan, const TableRequest& request, std::int64_t first_row, Table& out,
+                int threads) {
+  const int workers = thread_count(threads, out.rows * out.cols);
+  switch (out.format) {
     case FormatId::float64:
-      fast_encoding(convention, request, table.storage<double>(), threads);
+      plan.fill_rows(0, out.rows, request.row_offset + first_row, out.storage<double>(), workers);
       break;
     case FormatId::float32:
-      fast_encoding(convention, request, table.storage<float>(), threads);
+      plan.fill_rows(0, out.rows, request.row_offset + first_row, out.storage<float>(), workers);
       break;
     case FormatId::float16:
-      fast_encoding_float16(convention, request, table.storage<std::uint16_t>(), threads);
+      plan.fill_rows_float16(0, out.rows, request.row_offset + first_row, out.storage<std::uint16_t>(), workers);
       break;
     case FormatId::bfloat16:
-      fast_encoding_bfloat16(convention, request, table.storage<std::uint16_t>(), threads);
+      plan.fill_rows_bfloat16(0, out.rows, request.row_offset + first_row, out.storage<std::uint16_t>(), workers);
       break;
   }
+}
+
+}  // namespace
+
+Table fast_table(const Convention& convention, const TableRequest& request, FormatId format, int threads) {
+  check_request(convention, request);
+  Table table = make_uninitialized_table(request.rows, request.dim, format);
+  fill_table(EncodingPlan(convention, request.dim), request, 0, table, threads);
   return table;
+}
+
+ProducedTable fast_row_blocks(const Convention& convention, const TableRequest& request, FormatId format, int threads) {
+  check_request(convention, request);
+  auto plan = std::make_shared<const EncodingPlan>(convention, request.dim);
+  ProducedTable blocks;
+  blocks.format = format;
+  blocks.rows = request.rows;
+  blocks.cols = request.dim;
+  blocks.produce = [plan, request, threads](std::int64_t first_row, Table& block) {
+    fill_table(*plan, request, first_row, block, threads);
+  };
+  return blocks;
 }
 
 }  // namespace pecheck

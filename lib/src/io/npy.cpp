@@ -239,4 +239,8 @@ void write_npy(const std::filesystem::path& path, const TableView& view) {
   detail::write_table_atomically(path, npy_header_bytes(view), view, npy_stored_format(view.format()));
 }
 
+void write_npy(const std::filesystem::path& path, const ProducedTable& table) {
+  detail::write_table_atomically(path, npy_header_bytes(table.shape()), table, npy_stored_format(table.format));
+}
+
 }  // namespace pecheck

@@ -199,4 +199,11 @@ void write_safetensors(const std::filesystem::path& path, const TableView& table
   detail::write_table_atomically(path, header, table, table.format());
 }
 
+void write_safetensors(const std::filesystem::path& path, const ProducedTable& table, std::string_view tensor_name,
+                       const std::map<std::string, std::string>& metadata) {
+  const std::vector<std::byte> header =
+      safetensors_header_bytes(table.shape(), path.string(), tensor_name, metadata);
+  detail::write_table_atomically(path, header, table, table.format);
+}
+
 }  // namespace pecheck

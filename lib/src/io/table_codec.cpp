@@ -18,6 +18,10 @@ namespace {
 // Block size for reads and writes that convert: large enough that a call
 // costs nothing beside the copy, small enough to stay in L2.
 constexpr std::size_t block_bytes = std::size_t{1} << 20;
+// A produced table's block: large enough that the per-block costs (starting
+// the kernel's threads, one write() call) are small beside filling it, small
+// enough to stay in the last-level cache until write() copies it out.
+constexpr std::int64_t write_block_bytes = std::int64_t{4} << 20;
 
 void swap_elements(std::span<std::byte> bytes, int itemsize) {
   for (std::size_t k = 0; k + static_cast<std::size_t>(itemsize) <= bytes.size(); k += static_cast<std::size_t>(itemsize)) {
@@ -147,6 +151,27 @@ void write_table_atomically(const std::filesystem::path& path, std::span<const s
     file.commit();
   } catch (const FileWriteError& error) {
     // The message already reads "<path>: write: <reason> (expected ...)".
+    throw TableFileError(error.what());
+  }
+}
+
+void write_table_atomically(const std::filesystem::path& path, std::span<const std::byte> header,
+                            const ProducedTable& blocks, FormatId stored) {
+  try {
+    AtomicFile file(path);
+    file.write(header);
+    const auto sink = [&](std::span<const std::byte> bytes) { file.write(bytes); };
+    const std::int64_t per_block = rows_per_block(blocks, write_block_bytes);
+    Table block;
+    for (std::int64_t first = 0; first < blocks.rows; first += per_block) {
+      const std::int64_t count = std::min(per_block, blocks.rows - first);
+      // One allocation for every full block, one more for a shorter last one.
+      if (block.rows != count) block = make_uninitialized_table(count, blocks.cols, blocks.format);
+      blocks.produce(first, block);
+      write_table_payload(block.view(), stored, sink);
+    }
+    file.commit();
+  } catch (const FileWriteError& error) {
     throw TableFileError(error.what());
   }
 }

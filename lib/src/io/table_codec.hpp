@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "byte_source.hpp"
+#include "pecheck/produced_table.hpp"
 #include "pecheck/table.hpp"
 #include "pecheck/table_file.hpp"
 
@@ -44,5 +45,10 @@ std::uint64_t payload_bytes(const TableView& view, FormatId stored);
 // header then the payload, atomically; a failure is a TableFileError naming path.
 void write_table_atomically(const std::filesystem::path& path, std::span<const std::byte> header,
                             const TableView& view, FormatId stored);
+// The same for a table produced a block of rows at a time: one block in
+// memory (write_block_bytes of storage), filled and written in turn.
+void write_table_atomically(const std::filesystem::path& path, std::span<const std::byte> header,
+                            const ProducedTable& blocks, FormatId stored);
+
 
 }  // namespace pecheck::detail

@@ -103,6 +103,13 @@ void write_table_file(const std::filesystem::path& path, const TableView& table)
   }
 }
 
+void write_table_file(const std::filesystem::path& path, const ProducedTable& table) {
+  switch (kind_or_throw(path)) {
+    case TableFileKind::npy: write_npy(path, table); return;
+    case TableFileKind::safetensors: write_safetensors(path, table); return;
+  }
+}
+
 std::vector<std::byte> read_file_bytes(const std::filesystem::path& path) {
   const detail::FileSource source(path);
   return source.read_vector(0, static_cast<std::size_t>(source.size()));
