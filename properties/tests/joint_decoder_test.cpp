@@ -27,16 +27,16 @@ std::vector<double> sinusoid(std::int64_t positions, std::int64_t dim) {
   return pe;
 }
 
-struct Setup {
+struct Sums {
   DecoderTables tables;
   std::vector<double> queries;
   std::vector<std::int64_t> tokens, positions;
 };
 
 // Queries s*E[t] + PE[p] + noise with t, p spread over the tables.
-Setup setup(std::int64_t vocabulary, std::int64_t positions, std::int64_t dim, double scale, double noise,
+Sums sums(std::int64_t vocabulary, std::int64_t positions, std::int64_t dim, double scale, double noise,
             std::uint64_t seed) {
-  Setup s;
+  Sums s;
   s.tables =
       make_decoder_tables(table_doubles(gen::gaussian_table(
                               seed, vocabulary, dim, 1.0 / std::sqrt(static_cast<double>(dim)), FormatId::float64)),
@@ -61,7 +61,7 @@ TEST(JointDecoder, boundedSearchFindsTheBruteForceMinimiserAtEveryScale) {
   const std::int64_t vocabulary = 97, positions = 64, dim = 16;
   for (double scale : {0.05, 1.0, std::sqrt(16.0), 16.0, 200.0}) {
     for (double noise : {0.0, 0.3, 2.0}) {
-      const Setup s = setup(vocabulary, positions, dim, scale, noise, 77);
+      const Sums s = sums(vocabulary, positions, dim, scale, noise, 77);
       const std::vector<Decoded> fast = decode(s.tables, s.queries, scale);
       for (std::size_t j = 0; j < fast.size(); ++j) {
         const std::vector<double> row(s.queries.begin() + static_cast<std::ptrdiff_t>(j * dim),
@@ -80,7 +80,7 @@ TEST(JointDecoder, boundedSearchFindsTheBruteForceMinimiserAtEveryScale) {
 TEST(JointDecoder, exactSumsAreRecoveredAndTheBoundPrunesAtTheRealisticSize) {
   const std::int64_t vocabulary = 4096, positions = 512, dim = 512;
   for (double scale : {1.0, std::sqrt(512.0), 512.0}) {
-    const Setup s = setup(vocabulary, positions, dim, scale, 0.0, 5);
+    const Sums s = sums(vocabulary, positions, dim, scale, 0.0, 5);
     const std::vector<Decoded> decoded = decode(s.tables, s.queries, scale);
     std::int64_t evaluated = 0;
     for (std::size_t j = 0; j < decoded.size(); ++j) {
