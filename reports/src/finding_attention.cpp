@@ -27,7 +27,6 @@ Finding does_it_cancel(const Report& report) {
   const properties::Statistic* unit_statistic =
       b.use_matching(ids::attention_logit_variance, Quantity::unit_logit_variance, anywhere,
                      "Var(q.k / sqrt(d_k)), unit-variance q and k");
-  const auto unit = unit_statistic ? std::optional<double>(unit_statistic->value) : std::nullopt;
   const std::int64_t unit_dk = unit_statistic ? unit_statistic->key.head_dim : 0;
   const auto x_scaled = b.use(ids::attention_logit_variance, per_format(Quantity::input_variance_scaled, f32),
                               "float32: component variance of s*E + PE");
@@ -39,8 +38,8 @@ Finding does_it_cancel(const Report& report) {
       "token embedding once, before the encoding is added and before any projection. 1/sqrt(d_k) divides "
       "every query-key dot product, in every attention layer, after the projections W_Q and W_K: it "
       "keeps the sum of d_k products at the variance of one product";
-  if (unit) {
-    text += " (measured: Var(q.k / sqrt(d_k)) = " + significant(*unit, 4) + " for unit-variance components" +
+  if (unit_statistic != nullptr) {
+    text += " (measured: Var(q.k / sqrt(d_k)) = " + significant(unit_statistic->value, 4) + " for unit-variance components" +
             (unit_dk != 0 ? ", d_k = " + std::to_string(unit_dk) : std::string()) + ")";
   }
   b.paragraph(text + ".");
