@@ -129,7 +129,7 @@ Outcome run_recoverability(const Subject& subject, const RunConfig& config) {
   if (auto no_format = scaling_support::require_formats(subject, false)) return *no_format;
   Outcome outcome;
   const std::int64_t queries = scaling_support::sized(config, 128, 256, 1024);
-  const auto draws = static_cast<std::size_t>(scaling_support::sized(config, 3, 10, 30));
+  const auto draws = static_cast<std::size_t>(scaling_support::sized(config, 3, 5, 30));
   const std::uint64_t seed = scaling_support::seed_of(config);
   outcome.seed = seed;
   const std::string at_d = " (d = " + std::to_string(kDim) + ", " + std::to_string(kVocabulary) +
