@@ -71,10 +71,10 @@ void recovery_sweep(FindingBuilder& b) {
   const properties::StatisticKey& key = token_1->key;
   b.paragraph("With a realistic vocabulary (V = " + std::to_string(key.vocabulary) +
               ", d = " + std::to_string(key.dim) + ", positions 0.." + std::to_string(key.positions - 1) +
-              ", float32 sums), swept from s = 1 to s = d: the nearest row of s*E recovers " +
-              measured_percent(*token_1) + " of tokens at s = 1 and " + measured_percent(*token_root) +
-              " at s = sqrt(d); the nearest row of PE recovers " + measured_percent(*position_root) +
-              " of positions at s = sqrt(d) and " + measured_percent(*position_d) +
+              ", float32 sums), swept from s = 1 to s = d: tokens recovered by the nearest row of s*E, " +
+              measured_percent(*token_1) + " at s = 1 and " + measured_percent(*token_root) +
+              " at s = sqrt(d); positions recovered by the nearest row of PE, " + measured_percent(*position_root) +
+              " at s = sqrt(d) and " + measured_percent(*position_d) +
               " at s = d. Each naive decoder treats the other term as noise, so raising s trades position for "
               "token. The joint decoder, the (token, position) pair nearest to the sum, recovered every token and "
               "every position at every scale in every draw (" +
@@ -150,13 +150,15 @@ Finding why_scale(const Report& report, const FigureData& data) {
         "Whether the sum still identifies the token (the nearest row of s*E, the position not known, "
         "d = " +
         std::to_string(lost->key.dim) + " and a vocabulary of " + std::to_string(lost->key.vocabulary) +
-        "): " + percent(kept->value) + " of tokens with s = sqrt(d) in every draw, " + measured_percent(*lost) +
+        "), tokens recovered: " + percent(kept->value) + " with s = sqrt(d) in every draw, " + measured_percent(*lost) +
         " without the scale in float32";
     if (bf16_lost) r += ", " + measured_percent(*bf16_lost) + " in bfloat16";
     if (bf16_residual)
       r += ", where rounding the unscaled sum loses " + measured_percent(*bf16_residual) + " of the embedding (RMS)";
-    r += ". With the position known (PE[p] subtracted before the search), " + measured_percent(*known) +
-         " of tokens are recovered without the scale in float32: the unscaled token is outweighed by the encoding, "
+    r += ". With the position known (PE[p] subtracted before the search), the tokens recovered without the scale "
+         "in float32 are " +
+         measured_percent(*known) +
+         ": the unscaled token is outweighed by the encoding, "
          "not erased by it";
     b.paragraph(r + ".");
   } else {
@@ -222,10 +224,8 @@ Finding why_scale(const Report& report, const FigureData& data) {
         "With the initialisation tensor2tensor and fairseq use (sigma = d^-0.5), multiplying by sqrt(d) gives each "
         "embedding component unit variance and twice the encoding's energy; without it the encoding holds " +
         percent(1.0 / (1.0 + *ratio_plain)) +
-        " of the input's energy and a decoder that does not know the position "
-        "recovers " +
-        measured_percent(*lost) + " of tokens (" + percent(kept->value) +
-        " with the scale). The paper gives no reason.";
+        " of the input's energy and a decoder that does not know the position recovers only part of the tokens: " +
+        measured_percent(*lost) + " (" + percent(kept->value) + " with the scale). The paper gives no reason.";
   }
   if (v_scaled && ratio) {
     finding.key_figure = "Var(s*E) = " + significant(*v_scaled, 4) +
@@ -244,8 +244,10 @@ Finding why_scale(const Report& report, const FigureData& data) {
     finding.caveat =
         "Unit variance holds only for sigma = d^-0.5: Keras's default uniform(-0.05, 0.05) gives "
         "Var(s*E) = " +
-        measured_text(*keras) + " at d = 128, PyTorch's N(0, 1) gives d. And with the position known, " +
-        measured_percent(*known) + " of unscaled tokens are recovered.";
+        measured_text(*keras) +
+        " at d = 128, PyTorch's N(0, 1) gives d. And with the position known, the unscaled "
+        "tokens recovered are " +
+        measured_percent(*known) + ".";
   }
   finding.figures = {"scaling-variance-token-recoverability", "scaling-variance-recovery-sweep", "energy-ratio"};
   return finding;
