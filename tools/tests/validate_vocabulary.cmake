@@ -49,8 +49,9 @@ bad = [f'{name} {r[name]} (expected {value})' for name, value in expected.items(
        if abs(r[name]['value'] - value) > 1e-6 * value or abs(r[name]['isotropic'] - value) > 1e-6 * value]
 # Beside them, the paper's setting (alpha = 1): energy ratio 2, shares 1, 1 and 1/4 over 9/4.
 paper = {'energy_ratio': 2.0, 'token_token_share': 4 / 9, 'cross_share': 4 / 9, 'position_position_share': 1 / 9}
-bad += [f'{name} paper {r[name]["paper"]} (expected {value})' for name, value in paper.items()
-        if abs(r[name]['paper'] - value) > 1e-12]
+for name, value in paper.items():
+    if abs(r[name]['paper'] - value) > 1e-12:
+        bad.append(name + ' paper ' + str(r[name]['paper']) + ' (expected ' + str(value) + ')')
 if r['verdict'] != 'info' or r['scale'] != s or not 0 < k <= d: bad.append('verdict, scale or k: ' + str(r))
 print('; '.join(bad))
 sys.exit(1 if bad else 0)
