@@ -144,6 +144,8 @@ Command add_validate_command(CLI::App& app) {
       "With --exec, an external command that writes tables is checked instead (see --exec); --exec-protocol, --timeout,\n"
       "--exec-dtype, --check, --cases, --seed and --quick apply only to it, the comparison options only\n"
       "to a FILE. A command that fails on its first call exits 2: it is broken, not deviating.\n"
+      "With --vocabulary VOCAB.npy alone (--convention NAME [--scale S], no FILE), a trained embedding\n"
+      "table is measured with the report's input-layer statistics (see --scale); nothing is asserted.\n"
       "Exit status: 0 conforms, 1 deviates or unknown, 2 bad input.\n"
       "Example: pecheck validate pe.npy --json");
   auto options = std::make_shared<ValidateOptions>();

@@ -7,6 +7,7 @@
 #include "cli_options.hpp"
 #include "pecheck/npy_array.hpp"
 #include "pecheck/validate/input_layer.hpp"
+#include "pecheck/validate/vocabulary.hpp"
 #include "validate_report.hpp"
 
 namespace pecheck::tools {
@@ -22,9 +23,43 @@ void add_input_layer_options(CLI::App& command, InputLayerOptions& options) {
   command.add_option("--ids", options.ids, "The (B, L) or (L,) integer token ids (.npy int32/int64), with --vocabulary");
   command.add_option("--positions", options.positions,
                      "The positions of the tokens (.npy integers, as --ids or (L,)); default 0..L-1 in each sequence");
+  command
+      .add_option("--scale", options.scale,
+                  "With --vocabulary alone (no FILE, no --ids): the embedding scale s (default sqrt(d)). Prints the\n"
+                  "report's input-layer statistics of the table s*E against --convention NAME over positions\n"
+                  "0..511: energy ratio to the encoding, share in the encoding's 99% subspace, and the shares of\n"
+                  "the first-layer logit variance at initialisation; observations, exit 0")
+      ->check(finite_number_at_least(0, true));
+}
+
+int validate_vocabulary_file(const InputLayerOptions& options, const InputLayerCheck& check) {
+  if (check.convention == "auto") {
+    throw ConventionError(
+        "validate: --vocabulary alone needs --convention NAME (the encoding its statistics are measured against)");
+  }
+  if (check.max_ulp || check.max_abs_error || !check.output_dir.empty()) {
+    throw ConventionError(
+        "validate: --max-ulp, --max-abs-error and --output-dir do not apply to --vocabulary alone (nothing is "
+        "compared: its statistics are printed)");
+  }
+  const Convention convention = convention_by_name(check.convention);
+  // The encoding's rows over the paper's base model's context; the statistics say which.
+  constexpr std::int64_t positions = 512;
+  validate::VocabularyResult result;
+  try {
+    result = validate::measure_vocabulary(read_npy_array(options.vocabulary), options.vocabulary, convention,
+                                          options.scale, positions);
+  } catch (const validate::ValidationInputError& e) {
+    throw ConventionError(e.what());
+  }
+  std::cout << (check.json ? validate::vocabulary_json(result, options.vocabulary)
+                           : validate::vocabulary_text(result, options.vocabulary));
+  return 0;
 }
 
 int validate_input_layer_file(const InputLayerOptions& options, const InputLayerCheck& check) {
+  if (options.vocabulary_alone() && check.output.empty()) return validate_vocabulary_file(options, check);
+  if (options.scale) throw ConventionError("validate: --scale applies only to --vocabulary alone (without --ids)");
   if (options.vocabulary.empty() || options.ids.empty()) {
     throw ConventionError("validate: --vocabulary and --ids go together (and --positions needs both)");
   }

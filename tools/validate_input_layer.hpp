@@ -1,7 +1,9 @@
 // `pecheck validate OUTPUT.npy --vocabulary VOCAB.npy --ids IDS.npy
 // [--positions POS.npy]`: a user's input layer checked from its output (the
 // embedding scale, then the positional encoding it added; see
-// validate/input_layer.hpp).
+// validate/input_layer.hpp). `pecheck validate --vocabulary VOCAB.npy
+// --convention NAME [--scale S]`: the table alone, measured with the report's
+// input-layer statistics (validate/vocabulary.hpp).
 #pragma once
 
 #include <optional>
@@ -15,8 +17,11 @@ struct InputLayerOptions {
   std::string vocabulary;
   std::string ids;
   std::string positions;
+  std::optional<double> scale;  // the vocabulary alone: the embedding scale s (default sqrt(d))
 
-  bool given() const { return !vocabulary.empty() || !ids.empty() || !positions.empty(); }
+  bool given() const { return !vocabulary.empty() || !ids.empty() || !positions.empty() || scale.has_value(); }
+  // --vocabulary without --ids (and, in validate_input_layer_file, without FILE): the table alone.
+  bool vocabulary_alone() const { return !vocabulary.empty() && ids.empty() && positions.empty(); }
 };
 
 void add_input_layer_options(CLI::App& command, InputLayerOptions& options);

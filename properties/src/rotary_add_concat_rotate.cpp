@@ -29,6 +29,9 @@ constexpr std::int64_t d = 64;
 constexpr std::int64_t tokens = 12;
 constexpr std::int64_t positions = 48;
 
+// Keys carry the width and the position count, which the report's sentence reads.
+StatisticKey at_d(Quantity quantity) { return {quantity, std::nullopt, d, positions, {}, std::nullopt, 0.0}; }
+
 struct Shares {
   double relative = 0.0;
   double interaction = 0.0;
@@ -130,14 +133,13 @@ Outcome add_concat_rotate(const Subject& subject, const RunConfig& config) {
   const auto record = [&](const char* how, const Shares& s, const Keys& keys) {
     const std::string name(how);
     outcome.statistics.push_back(scaling_support::statistic(
-        key_of(keys.relative), name + ": share of the position-driven logit variance that m - n explains", s.relative,
+        at_d(keys.relative), name + ": share of the position-driven logit variance that m - n explains", s.relative,
         std::nullopt, std::nullopt, "1: the logit depends on the positions through m - n alone"));
     outcome.statistics.push_back(scaling_support::statistic(
-        key_of(keys.interaction), name + ": share of the logit variance from token x position interaction",
-        s.interaction, std::nullopt, std::nullopt,
-        "0: token and position act separately; large: each modulates the other"));
+        at_d(keys.interaction), name + ": share of the logit variance from token x position interaction", s.interaction,
+        std::nullopt, std::nullopt, "0: token and position act separately; large: each modulates the other"));
     outcome.statistics.push_back(scaling_support::statistic(
-        key_of(keys.position), name + ": share of the logit variance the positions explain alone", s.position));
+        at_d(keys.position), name + ": share of the logit variance the positions explain alone", s.position));
   };
   const Shares sa = shares(add), sc = shares(concat), sr = shares(rotate);
   record("add", sa, {Quantity::added_relative_share, Quantity::added_interaction_share, Quantity::added_position_share});

@@ -59,12 +59,13 @@ Outcome run_attention_logits(const Subject& subject, const RunConfig& config) {
   const double unit = dots.squaredNorm() / static_cast<double>(logits) / static_cast<double>(dk);
   const Eigen::VectorXd a = q.rowwise().squaredNorm() / static_cast<double>(dk);
   const Interval bound = unit_logit_interval(a, dk, false_alarm_probability);
-  scaling_support::hold_within(outcome, key_of(Quantity::unit_logit_variance),
-                               "Var(q.k / sqrt(d_k)), q and k with unit-variance components, d_k = 64", unit, bound,
-                               std::to_string(logits) + " logits; Laurent-Massart bound, false alarm < 1e-9");
+  scaling_support::hold_within(
+      outcome, with_head_dim(key_of(Quantity::unit_logit_variance), dk),
+      "Var(q.k / sqrt(d_k)), q and k with unit-variance components, d_k = " + std::to_string(dk), unit, bound,
+      std::to_string(logits) + " logits; Laurent-Massart bound, false alarm < 1e-9");
   scaling_support::hold_within(outcome, key_of(Quantity::unit_logit_variance_undivided),
                                "Var(q.k) without 1/sqrt(d_k), same draws", unit * dk,
-                               {bound.lower * dk, bound.upper * dk}, "d_k = 64");
+                               {bound.lower * dk, bound.upper * dk}, "d_k = " + std::to_string(dk));
   outcome.cases += logits;
 
   // (b) the first layer's logits from the subject's own input layer, with and

@@ -92,6 +92,100 @@ struct Draws {
   }
 };
 
+// Both over neither as the ratio of the two means, which estimates the ratio
+// of expectations the closed form states (a mean of per-draw ratios estimates
+// E[X/Y], which is not E[X]/E[Y]). Its spread is the per-draw deviation of the
+// ratio linearised (delta method): z_r = (X_r - R Y_r) / mean(Y), scaled as R.
+Statistic ratio_of_means(StatisticKey key, std::string name, const std::vector<double>& numerators,
+                         const std::vector<double>& denominators, double factor, double closed_form) {
+  const auto n = static_cast<double>(numerators.size());
+  double x = 0.0, y = 0.0;
+  for (std::size_t r = 0; r < numerators.size(); ++r) x += numerators[r] / n, y += denominators[r] / n;
+  const double ratio = x / y;
+  std::vector<double> linearised;
+  for (std::size_t r = 0; r < numerators.size(); ++r)
+    linearised.push_back(factor * (ratio + (numerators[r] - ratio * denominators[r]) / y));
+  Statistic statistic = scaling_support::drawn(std::move(key), std::move(name), linearised, closed_form,
+                                               "ratio of the means over draws; spread by the delta method");
+  statistic.value = factor * ratio;  // the mean of `linearised` up to rounding; the ratio itself
+  return statistic;
+}
+
+// The logit variance and its shares against the scale s = d^a at one width,
+// each draw's (E, W_q, W_k) reused at every s (only a = s*E changes).
+constexpr std::int64_t kSweepDim = 512;
+constexpr int kSweepSteps = 8;  // a = 0, 1/8, ..., 1
+
+struct ScaleSweep {
+  std::vector<Draws> at;  // one per a
+};
+
+// s*E in double here: the sweep is of the mathematics; the subject's own
+// rounding of s*E is in the statistics at s = sqrt(d) above.
+std::vector<LogitParts> with_scale_sweep(const Table& e, const RowMatrix& p, const RowMatrix& wq, const RowMatrix& wk) {
+  std::vector<LogitParts> parts;
+  const RowMatrix unscaled = as_matrix(e);
+  for (int k = 0; k <= kSweepSteps; ++k) {
+    const double s = std::pow(static_cast<double>(kSweepDim), static_cast<double>(k) / kSweepSteps);
+    parts.push_back(logit_parts(s * unscaled, p, wq, wk));
+  }
+  return parts;
+}
+
+void sweep_scales(ScaleSweep& sweep, const std::vector<LogitParts>& parts) {
+  if (sweep.at.empty()) sweep.at.resize(parts.size());
+  for (std::size_t k = 0; k < parts.size(); ++k) sweep.at[k].add(parts[k]);
+}
+
+void file_scale_sweep(Outcome& outcome, const ScaleSweep& sweep, FormatId id) {
+  if (sweep.at.empty()) return;
+  const double sigma2 = 1.0 / static_cast<double>(kSweepDim);
+  const std::string f(format_of(id).name);
+  const std::string x_label = "s^2 sigma^2 (s = d^a, 1 at s = sqrt(d)), d = " + std::to_string(kSweepDim);
+  Series total{"measured", x_label, "first-layer logit variance against the scale", {}, {}};
+  Series total_closed{"closed form (s^2 sigma^2 + 1/2)^2", x_label, total.y_label, {}, {}};
+  const std::string share_label = "share of the logit variance against the scale";
+  Series token{"token-token", x_label, share_label, {}, {}}, cross{"token x position", x_label, share_label, {}, {}},
+      position{"position-position", x_label, share_label, {}, {}};
+  Series token_closed{"token-token, closed form", x_label, share_label, {}, {}},
+      position_closed{"position-position, closed form", x_label, share_label, {}, {}};
+  for (std::size_t k = 0; k < sweep.at.size(); ++k) {
+    const double a = static_cast<double>(k) / kSweepSteps;
+    const double s = std::pow(static_cast<double>(kSweepDim), a);
+    const double alpha = s * s * sigma2;
+    const double closed = (alpha + 0.5) * (alpha + 0.5);
+    const auto key = [&](Quantity quantity) {
+      StatisticKey k2 = with_head_dim(at_width(quantity, id, kSweepDim), kKeyDim);
+      k2.scale_exponent = a;
+      return k2;
+    };
+    const std::string at = ", d = " + std::to_string(kSweepDim) + ", s = d^" + scaling_support::format_number(a);
+    const Draws& draws = sweep.at[k];
+    const Statistic t = scaling_support::drawn(key(Quantity::logit_variance_at_scale),
+                                               f + ": first-layer logit variance" + at, draws.total, closed);
+    const Statistic tt =
+        scaling_support::drawn(key(Quantity::token_token_share_at_scale), f + ": token-token share" + at,
+                               draws.token_share, alpha * alpha / closed);
+    const Statistic cr = scaling_support::drawn(key(Quantity::cross_share_at_scale),
+                                                f + ": token x position share" + at, draws.cross_share, alpha / closed);
+    const Statistic pp =
+        scaling_support::drawn(key(Quantity::position_position_share_at_scale), f + ": position-position share" + at,
+                               draws.position_share, 0.25 / closed);
+    for (const Statistic* stat : {&t, &tt, &cr, &pp}) outcome.statistics.push_back(*stat);
+    for (Series* series : {&total, &total_closed, &token, &cross, &position, &token_closed, &position_closed})
+      series->x.push_back(alpha);
+    total.y.push_back(t.value);
+    total_closed.y.push_back(closed);
+    token.y.push_back(tt.value);
+    cross.y.push_back(cr.value);
+    position.y.push_back(pp.value);
+    token_closed.y.push_back(*tt.closed_form);
+    position_closed.y.push_back(*pp.closed_form);
+  }
+  for (Series* series : {&total, &total_closed, &token, &cross, &position, &token_closed, &position_closed})
+    outcome.series.push_back(*series);
+}
+
 Outcome run_logit_decomposition(const Subject& subject, const RunConfig& config) {
   if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
   Outcome outcome;
@@ -106,6 +200,7 @@ Outcome run_logit_decomposition(const Subject& subject, const RunConfig& config)
                                                      : std::vector<std::int64_t>{64, 512, 4096};
   Series scaled_series{f + ", s = sqrt(d)", "d (d_model)", "first-layer logit variance (mean over draws)", {}, {}};
   Series unscaled_series{f + ", s = 1", scaled_series.x_label, scaled_series.y_label, {}, {}};
+  ScaleSweep sweep;
   Series pre_ln_series{
       f + ", LayerNorm before attention, s = sqrt(d)", scaled_series.x_label, scaled_series.y_label, {}, {}};
   for (std::size_t w = 0; w < dims.size(); ++w) {
@@ -115,7 +210,6 @@ Outcome run_logit_decomposition(const Subject& subject, const RunConfig& config)
     const RowMatrix p = as_matrix(encoding);
     const double s = subject.embedding_scale(d, id);
     Draws scaled, unscaled;
-    std::vector<double> quotients;
     for (int r = 0; r < draws; ++r) {
       const std::uint64_t stream = 10000 + 1000 * w + 4 * static_cast<std::uint64_t>(r);
       const Table e = gen::gaussian_table(scaling_support::stream_seed(seed, stream), tokens, d, sigma, id);
@@ -127,8 +221,7 @@ Outcome run_logit_decomposition(const Subject& subject, const RunConfig& config)
       const LogitParts without = logit_parts(as_matrix(e), p, wq, wk);
       scaled.add(with);
       unscaled.add(without);
-      // Both scales (s = sqrt(d), / sqrt(d_k)) over neither (s = 1, no division): 1 if they cancelled.
-      quotients.push_back(with.total / (without.total * static_cast<double>(kKeyDim)));
+      if (d == kSweepDim) sweep_scales(sweep, with_scale_sweep(e, p, wq, wk));
     }
     outcome.cases += static_cast<std::int64_t>(draws) * tokens * (tokens - 1);
     const double alpha_scaled = s * s * sigma * sigma;
@@ -138,14 +231,20 @@ Outcome run_logit_decomposition(const Subject& subject, const RunConfig& config)
     const auto add = [&](Quantity quantity, std::string name, const std::vector<double>& values,
                          std::optional<double> closed_form) {
       outcome.statistics.push_back(scaling_support::drawn(
-          at_width(quantity, id, d), f + ": " + name + ", d = " + std::to_string(d), values, closed_form));
+          with_head_dim(at_width(quantity, id, d), kKeyDim),
+          f + ": " + name + ", d = " + std::to_string(d) + ", d_k = " + std::to_string(kKeyDim), values, closed_form));
     };
     add(Quantity::first_layer_logit_variance_scaled, "first-layer logit variance, s = sqrt(d), / sqrt(d_k)",
         scaled.total, closed(alpha_scaled));
     add(Quantity::first_layer_logit_variance_unscaled, "first-layer logit variance, s = 1, / sqrt(d_k)", unscaled.total,
         closed(alpha_plain));
-    add(Quantity::first_layer_both_over_neither, "both scales / neither (1 if sqrt(d) cancelled 1/sqrt(d_k))",
-        quotients, closed(alpha_scaled) / (closed(alpha_plain) * static_cast<double>(kKeyDim)));
+    // Both scales (s = sqrt(d), / sqrt(d_k)) over neither (s = 1, no division): 1 if they cancelled.
+    outcome.statistics.push_back(ratio_of_means(
+        with_head_dim(at_width(Quantity::first_layer_both_over_neither, id, d), kKeyDim),
+        f + ": both scales / neither (1 if sqrt(d) cancelled 1/sqrt(d_k)), ratio of the means over draws, d = " +
+            std::to_string(d) + ", d_k = " + std::to_string(kKeyDim),
+        scaled.total, unscaled.total, 1.0 / static_cast<double>(kKeyDim),
+        closed(alpha_scaled) / (closed(alpha_plain) * static_cast<double>(kKeyDim))));
     add(Quantity::token_token_share_scaled, "token-token share of the logit variance, s = sqrt(d)", scaled.token_share,
         share(alpha_scaled * alpha_scaled, alpha_scaled));
     add(Quantity::cross_share_scaled, "token x position share of the logit variance, s = sqrt(d)", scaled.cross_share,
@@ -174,6 +273,7 @@ Outcome run_logit_decomposition(const Subject& subject, const RunConfig& config)
     pre_ln_series.y.push_back(mean(scaled.pre_ln));
   }
   outcome.series = {scaled_series, unscaled_series, pre_ln_series};
+  file_scale_sweep(outcome, sweep, id);
   outcome.message = "over " + std::to_string(draws) +
                     " draws of (E, W_q, W_k) per d, the first layer's logit "
                     "variance follows (s^2 sigma^2 + 1/2)^2; with LayerNorm before attention it is 1 with or without "

@@ -14,9 +14,11 @@ void register_scaling_variance(Registry& registry) {
   registry.push_back(scaling::energy_ratio_check());
   registry.push_back(scaling::initialisation_check());
   registry.push_back(scaling::recoverability_check());
+  registry.push_back(scaling::recovery_sweep_check());
   registry.push_back(scaling::attention_logit_check());
   registry.push_back(scaling::logit_decomposition_check());
   registry.push_back(scaling::tied_logit_check());
+  registry.push_back(scaling::vocabulary_statistics_check());
 }
 
 }  // namespace pecheck::properties

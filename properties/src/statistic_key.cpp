@@ -71,6 +71,10 @@ constexpr std::array quantity_names{
     "cross-share-unscaled",
     "pre-ln-logit-variance-scaled",
     "pre-ln-logit-variance-unscaled",
+    "logit-variance-at-scale",
+    "token-token-share-at-scale",
+    "cross-share-at-scale",
+    "position-position-share-at-scale",
     "init-scaled-variance",
     "init-energy-ratio",
     "init-encoding-share",
@@ -79,8 +83,16 @@ constexpr std::array quantity_names{
     "numerical-rank-loose",
     "numerical-rank-float32",
     "quiet-columns-over-context",
-    "recovered-naive",
-    "recovered-joint",
+    "recovered-token-naive",
+    "recovered-position-naive",
+    "recovered-token-joint",
+    "recovered-position-joint",
+    "joint-pairs-scored",
+    "vocabulary-energy-ratio",
+    "vocabulary-subspace-share",
+    "vocabulary-token-token-share",
+    "vocabulary-cross-share",
+    "vocabulary-position-position-share",
     "rotary-relative-position-miss-ratio",
     "rotary-pair-norm-miss-ratio",
     "added-relative-share",
@@ -129,6 +141,8 @@ std::string to_string(const StatisticKey& key) {
   if (key.initialisation) where += (where.empty() ? "" : ", ") + std::string(to_string(*key.initialisation));
   if (key.scale_exponent != 0.0)
     where += (where.empty() ? "" : ", ") + std::string("s = d^") + std::to_string(key.scale_exponent);
+  if (key.head_dim != 0) where += (where.empty() ? "" : ", ") + std::string("d_k = ") + std::to_string(key.head_dim);
+  if (key.vocabulary != 0) where += (where.empty() ? "" : ", ") + std::string("V = ") + std::to_string(key.vocabulary);
   return where.empty() ? text : text + " [" + where + "]";
 }
 

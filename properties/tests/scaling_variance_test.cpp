@@ -84,7 +84,19 @@ TEST(ScalingVarianceFindings, theFirstLayerLogitVarianceIsItsClosedFormOverDraws
   expect_means_near_closed_forms(
       check_ids::logit_decomposition,
       {Quantity::first_layer_logit_variance_scaled, Quantity::first_layer_logit_variance_unscaled,
-       Quantity::pre_ln_logit_variance_scaled, Quantity::pre_ln_logit_variance_unscaled});
+       Quantity::pre_ln_logit_variance_scaled, Quantity::pre_ln_logit_variance_unscaled,
+       // the ratio of the means, whose expectation is the closed form's ratio up to O(1/n)
+       Quantity::first_layer_both_over_neither,
+       // the sweep over s = d^a at d = 512, from s = 1 to s = d
+       Quantity::logit_variance_at_scale});
+}
+
+// The statistics `validate --vocabulary` prints, on drawn tables: the energy
+// ratio's and the subspace share's closed forms are exact expectations
+// (E ||s e||^2 = s^2 sigma^2 d; E ||U_k^T e||^2 / ||e||^2 = k/d for an isotropic e).
+TEST(ScalingVarianceFindings, aDrawnVocabularysEnergyRatioAndSubspaceShareAreTheirClosedForms) {
+  expect_means_near_closed_forms(check_ids::vocabulary_statistics,
+                                 {Quantity::vocabulary_energy_ratio, Quantity::vocabulary_subspace_share});
 }
 
 TEST(ScalingVarianceFindings, eachInitialisationsScaledVarianceIsDSigmaSquared) {

@@ -4,6 +4,7 @@
 
 #include "pecheck/properties/check_ids.hpp"
 #include "pecheck/reports/figure_data.hpp"
+#include "recovery_figure.hpp"
 #include "text_format.hpp"
 
 namespace pecheck::reports {
@@ -292,7 +293,10 @@ std::vector<Figure> build_figures(const FigureData& data, const std::vector<Chec
     if (figure) figures.push_back(std::move(*figure));
   }
   for (const CheckResult& check : checks) {
-    if (auto figure = series_figure(check)) figures.push_back(std::move(*figure));
+    // The recovery sweep has its own figure: a log axis of s with sqrt(d) marked.
+    auto figure =
+        check.id == properties::check_ids::recovery_sweep ? detail::recovery_sweep_figure(check) : series_figure(check);
+    if (figure) figures.push_back(std::move(*figure));
   }
   return figures;
 }

@@ -11,17 +11,23 @@ namespace pecheck::reports::detail {
 
 namespace {
 
-using properties::at_width;
-using properties::key_of;
 constexpr std::int64_t paper_dim = 512;
+bool anywhere(const properties::StatisticKey&) { return true; }
+
+// "d = 512, d_k = 64": the sizes a statistic was measured at, from its key.
+std::string widths(const properties::StatisticKey& key) {
+  return "d = " + std::to_string(key.dim) + (key.head_dim != 0 ? ", d_k = " + std::to_string(key.head_dim) : "");
+}
 
 }  // namespace
 
 Finding does_it_cancel(const Report& report) {
   FindingBuilder b(report, "scale-and-attention",
                    "(b) Does the sqrt(d) embedding scale cancel the 1/sqrt(d_k) of attention?");
-  const auto unit = b.use(ids::attention_logit_variance, key_of(Quantity::unit_logit_variance),
-                          "Var(q.k / sqrt(d_k)), unit-variance q and k, d_k = 64");
+  const properties::Statistic* unit_statistic =
+      b.use_matching(ids::attention_logit_variance, Quantity::unit_logit_variance, anywhere,
+                     "Var(q.k / sqrt(d_k)), unit-variance q and k");
+  const std::int64_t unit_dk = unit_statistic ? unit_statistic->key.head_dim : 0;
   const auto x_scaled = b.use(ids::attention_logit_variance, per_format(Quantity::input_variance_scaled, f32),
                               "float32: component variance of s*E + PE");
   const auto x_plain = b.use(ids::attention_logit_variance, per_format(Quantity::input_variance_unscaled, f32),
@@ -32,22 +38,34 @@ Finding does_it_cancel(const Report& report) {
       "token embedding once, before the encoding is added and before any projection. 1/sqrt(d_k) divides "
       "every query-key dot product, in every attention layer, after the projections W_Q and W_K: it "
       "keeps the sum of d_k products at the variance of one product";
-  if (unit) text += " (measured: Var(q.k / sqrt(d_k)) = " + significant(*unit, 4) + " for unit-variance components)";
+  if (unit_statistic != nullptr) {
+    text += " (measured: Var(q.k / sqrt(d_k)) = " + significant(unit_statistic->value, 4) + " for unit-variance components" +
+            (unit_dk != 0 ? ", d_k = " + std::to_string(unit_dk) : std::string()) + ")";
+  }
   b.paragraph(text + ".");
 
+  // The d_k the attention check measured with; the paper's base model's when it did not run.
+  const std::int64_t example_dk = unit_dk != 0 ? unit_dk : 64;
   std::string first =
       "Even in the first layer they do not compose to 1. Scaling the input x by c scales q.k by c^2, so "
       "undoing 1/sqrt(d_k) would take c = d_k^(1/4) (" +
-      significant(std::pow(64.0, 0.25), 3) + " for d_k = 64), not sqrt(d) (" + significant(std::sqrt(512.0), 4) +
-      " for d = 512); and since the encoding is added after the scale, x is not a multiple of E at all";
+      significant(std::pow(static_cast<double>(example_dk), 0.25), 3) + " for d_k = " + std::to_string(example_dk) +
+      "), not sqrt(d) (" + significant(std::sqrt(static_cast<double>(paper_dim)), 4) +
+      " for d = " + std::to_string(paper_dim) +
+      "); and since the encoding is added after the scale, x is not a multiple of E at all";
   if (x_scaled && x_plain) {
     first += ": the measured component variance of x is " + significant(*x_scaled, 4) + " with the scale and " +
              significant(*x_plain, 4) + " without";
   }
   b.paragraph(first + ".");
 
+  // The finding chooses the widths (the paper's base model, the smallest and
+  // largest measured); d_k is whatever the check used, read from its key.
   const auto drawn = [&](Quantity quantity, std::int64_t d, const std::string& label) {
-    return b.use_statistic(ids::logit_decomposition, at_width(quantity, f32, d), label + ", d = " + std::to_string(d));
+    return b.use_matching(
+        ids::logit_decomposition, quantity,
+        [&](const properties::StatisticKey& key) { return key.format == f32 && key.dim == d; },
+        label + ", d = " + std::to_string(d));
   };
   const properties::Statistic* with = drawn(Quantity::first_layer_logit_variance_scaled, paper_dim,
                                             "first-layer logit variance, s = sqrt(d), / sqrt(d_k)");
@@ -77,11 +95,12 @@ Finding does_it_cancel(const Report& report) {
     b.paragraph(
         "At initialisation (W_Q, W_K with variance 1/d, sigma = d^-0.5) the first layer's logit variance q.k / "
         "sqrt(d_k) is (s^2 sigma^2 + 1/2)^2: the token brings s^2 sigma^2 per component and the encoding 1/2. "
-        "Measured over independent draws of (E, W_Q, W_K) at d = 512, d_k = 64: " +
-        measured_text(*with) + " with s = sqrt(d), " + measured_text(*without) +
+        "Measured over independent draws of (E, W_Q, W_K) at " +
+        widths(quotient->key) + ": " + measured_text(*with) + " with s = sqrt(d), " + measured_text(*without) +
         " with s = 1; both scales over neither is " + measured_text(*quotient) +
         " where cancelling would give 1. It stays at its closed form across widths (with the scale " +
-        measured_text(*small) + " at d = 64, " + measured_text(*large) + " at d = 4096).");
+        measured_text(*small) + " at d = " + std::to_string(small->key.dim) + ", " + measured_text(*large) +
+        " at d = " + std::to_string(large->key.dim) + ").");
     b.paragraph("Where that variance comes from, with the scale: token-token " + measured_percent(*token) +
                 ", token x position " + measured_percent(*cross) + ", position-position " +
                 measured_percent(*position) + ". Without the scale, position-position is " +
@@ -117,8 +136,8 @@ Finding does_it_cancel(const Report& report) {
         "initialisation the first layer's logit variance is (s^2 sigma^2 + 1/2)^2, and with LayerNorm before "
         "attention it is 1 with or without the scale (measured " +
         significant(ln_with->value, 3) + " and " + significant(ln_without->value, 3) + ").";
-    finding.key_figure = "Logit variance with both scales over neither: " + measured_text(*quotient) +
-                         ", d = 512, d_k = 64 (1 if they cancelled).";
+    finding.key_figure = "Logit variance with both scales over neither: " + measured_text(*quotient) + ", " +
+                         widths(quotient->key) + " (1 if they cancelled).";
     finding.caveat =
         "At initialisation and in the first layer only; in a pre-LN model the scale reaches every "
         "layer through the residual stream, which pecheck does not measure.";

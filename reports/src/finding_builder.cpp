@@ -74,6 +74,17 @@ std::optional<double> FindingBuilder::use_widest(std::string_view check_id, prop
   return record(*check, *widest, label)->value;
 }
 
+const properties::Statistic* FindingBuilder::use_matching(
+    std::string_view check_id, properties::Quantity quantity,
+    const std::function<bool(const properties::StatisticKey&)>& matches, const std::string& label) {
+  const CheckResult* check = measured(check_id);
+  if (check == nullptr) return nullptr;
+  for (const properties::Statistic& statistic : check->outcome.statistics) {
+    if (statistic.key.quantity == quantity && matches(statistic.key)) return record(*check, statistic, label);
+  }
+  return missing(*check, std::string(properties::to_string(quantity)) + " where " + label);
+}
+
 void FindingBuilder::evidence(std::string label, std::string value, std::string source) {
   finding_.evidence.push_back({std::move(label), std::move(value), std::move(source)});
 }

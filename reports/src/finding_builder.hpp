@@ -3,6 +3,7 @@
 // plainly when a check did not run or did not apply.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,6 +29,13 @@ class FindingBuilder {
   // width d the check measured it at (a sweep over d).
   std::optional<double> use_widest(std::string_view check_id, properties::Quantity quantity, FormatId format,
                                    const std::string& label);
+  // As use_statistic(), for the first statistic of `quantity` whose key
+  // `matches` (the fields the finding chooses: a format, a scale); the
+  // sentence then prints the sizes it was measured at (d, P, d_k, V) from
+  // last_key(), so a changed constant in a check changes the sentence.
+  const properties::Statistic* use_matching(std::string_view check_id, properties::Quantity quantity,
+                                            const std::function<bool(const properties::StatisticKey&)>& matches,
+                                            const std::string& label);
   void evidence(std::string label, std::string value, std::string source);
   // The key of the statistic the last successful use() found.
   const properties::StatisticKey& last_key() const { return last_key_; }

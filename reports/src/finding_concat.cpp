@@ -28,12 +28,19 @@ void rotate_side_by_side(FindingBuilder& b) {
                       {"concat", Quantity::concatenated_relative_share, Quantity::concatenated_interaction_share},
                       {"rotate", Quantity::rotated_relative_share, Quantity::rotated_interaction_share}};
   std::optional<double> relative[3], interaction[3];
+  std::int64_t width = 0;
+  const auto any = [](const properties::StatisticKey&) { return true; };
   for (int k = 0; k < 3; ++k) {
     const std::string way = ways[k].name;
-    relative[k] = b.use(ids::add_concat_rotate, properties::key_of(ways[k].relative),
-                        way + ": share of the position-driven logit variance m - n explains");
-    interaction[k] = b.use(ids::add_concat_rotate, properties::key_of(ways[k].interaction),
-                           way + ": token x position interaction share of the logit variance");
+    if (const auto* s = b.use_matching(ids::add_concat_rotate, ways[k].relative, any,
+                                       way + ": share of the position-driven logit variance m - n explains")) {
+      relative[k] = s->value;
+      width = s->key.dim;
+    }
+    if (const auto* s = b.use_matching(ids::add_concat_rotate, ways[k].interaction, any,
+                                       way + ": token x position interaction share of the logit variance")) {
+      interaction[k] = s->value;
+    }
   }
   if (!relative[0] || !relative[1] || !relative[2] || !interaction[0] || !interaction[1] || !interaction[2]) {
     b.paragraph("The rotary comparison (" + b.status(ids::add_concat_rotate) + ") has no figures in this run.");
@@ -42,7 +49,8 @@ void rotate_side_by_side(FindingBuilder& b) {
   }
   b.paragraph(
       "Rotating instead (RoPE) changes what the first layer's logits can depend on. With identity projections, "
-      "unit-variance tokens and d = 64, the share of the position-driven logit variance that m - n explains is " +
+      "unit-variance tokens and d = " +
+      std::to_string(width) + ", the share of the position-driven logit variance that m - n explains is " +
       significant(*relative[0], 3) + " when the encoding is added, " + significant(*relative[1], 3) +
       " when it is concatenated and " + significant(*relative[2], 3) +
       " when it rotates the tokens: adding leaves cross terms e . PE(n) that depend on absolute positions, "
@@ -122,9 +130,10 @@ Finding add_or_concat(const Report& report) {
   const auto rank_long = count_at(Quantity::numerical_rank_float32, 8192, "numerical rank, tolerance 1e-6");
   const auto quiet_short = count_at(Quantity::quiet_columns_over_context, 512, "quiet columns (variance < 1%)");
   const auto quiet_long = count_at(Quantity::quiet_columns_over_context, 8192, "quiet columns (variance < 1%)");
-  const properties::Statistic* cross =
-      b.use_statistic(ids::logit_decomposition, properties::at_width(Quantity::cross_share_scaled, f32, 512),
-                      "token x position share of the first-layer logit variance, s = sqrt(d), d = 512");
+  const properties::Statistic* cross = b.use_matching(
+      ids::logit_decomposition, Quantity::cross_share_scaled,
+      [](const properties::StatisticKey& key) { return key.format == f32 && key.dim == subspace_dim; },
+      "token x position share of the first-layer logit variance, s = sqrt(d), d = 512");
   const bool shared =
       short_share && long_share && k_short && k_long && rank_short && rank_long && quiet_short && quiet_long;
   if (shared) {
@@ -133,10 +142,11 @@ Finding add_or_concat(const Report& report) {
       text += "Each random token embedding is nearly orthogonal to each single encoding row (largest |cos| " +
               significant(*cosine, 3) +
               " at the largest d measured), but the rows together fill a subspace that "
-              "grows with the context: over positions 0..511 (d = 512) " +
-              significant(*k_short, 4) + " dimensions hold 99% of the encoding's energy (numerical rank " +
-              significant(*rank_short, 4) + " at tolerance 1e-6), over 0..8191 " + significant(*k_long, 4) + " (rank " +
-              significant(*rank_long, 4) + "). ";
+              "grows with the context: over positions 0..511 (d = " +
+              std::to_string(subspace_dim) + ") " + significant(*k_short, 4) +
+              " dimensions hold 99% of the encoding's energy (numerical rank " + significant(*rank_short, 4) +
+              " at tolerance 1e-6), over 0..8191 " + significant(*k_long, 4) + " (rank " + significant(*rank_long, 4) +
+              "). ";
     }
     text += "A random token has " + measured_percent(*short_share) +
             " of its energy inside that subspace at 512 "
@@ -182,7 +192,7 @@ Finding add_or_concat(const Report& report) {
         percent(long_share->value) + " at 8192.";
     finding.key_figure =
         "Token energy in the encoding's 99% subspace: " + measured_percent(*short_share) + " at 512 positions, " +
-        measured_percent(*long_share) + " at 8192 (d = 512)" +
+        measured_percent(*long_share) + " at 8192 (d = " + std::to_string(subspace_dim) + ")" +
         (cross ? "; token x position terms " + measured_percent(*cross) + " of the first-layer logit variance"
                : std::string()) +
         ".";

@@ -2,6 +2,7 @@
 // is added: what the factor does to the numbers that meet in the sum, under
 // the initialisation it was made for and under the ones implementations use.
 #include <cmath>
+#include <functional>
 
 #include "finding_builder.hpp"
 #include "finding_parts.hpp"
@@ -35,8 +36,53 @@ constexpr SchemeName schemes[] = {
     {properties::InitScheme::xavier_32000, "Xavier uniform with V = 32000"},
 };
 
+// Matches a statistic's key in one format, whatever sizes it carries.
+std::function<bool(const properties::StatisticKey&)> in(FormatId format) {
+  return [format](const properties::StatisticKey& key) { return key.format == format; };
+}
+
 properties::StatisticKey init_key(Quantity quantity, std::int64_t d, properties::InitScheme scheme) {
   return {quantity, f32, d, 0, {}, scheme, 0.0};
+}
+
+// The sweep over s with V = 4096: naive decoders trade token for position as
+// s grows; the joint decoder recovers both at every s. Sizes come from the keys.
+void recovery_sweep(FindingBuilder& b) {
+  const auto at = [&](Quantity quantity, double exponent, const std::string& label) {
+    return b.use_matching(
+        ids::recovery_sweep, quantity,
+        [&](const properties::StatisticKey& key) { return key.format == f32 && key.scale_exponent == exponent; },
+        label);
+  };
+  const properties::Statistic* token_1 = at(Quantity::recovered_token_naive, 0.0, "tokens, naive decoder, s = 1");
+  const properties::Statistic* token_root =
+      at(Quantity::recovered_token_naive, 0.5, "tokens, naive decoder, s = sqrt(d)");
+  const properties::Statistic* position_root =
+      at(Quantity::recovered_position_naive, 0.5, "positions, naive decoder, s = sqrt(d)");
+  const properties::Statistic* position_d =
+      at(Quantity::recovered_position_naive, 1.0, "positions, naive decoder, s = d");
+  const properties::Statistic* joint_token = at(Quantity::recovered_token_joint, 0.0, "tokens, joint decoder, s = 1");
+  const properties::Statistic* joint_position =
+      at(Quantity::recovered_position_joint, 1.0, "positions, joint decoder, s = d");
+  if (!token_1 || !token_root || !position_root || !position_d || !joint_token || !joint_position) {
+    b.paragraph("Recovery against the scale was not measured in this run (" + b.status(ids::recovery_sweep) + ").");
+    return;
+  }
+  const properties::StatisticKey& key = token_1->key;
+  b.paragraph("With a realistic vocabulary (V = " + std::to_string(key.vocabulary) +
+              ", d = " + std::to_string(key.dim) + ", positions 0.." + std::to_string(key.positions - 1) +
+              ", float32 sums), swept from s = 1 to s = d: tokens recovered by the nearest row of s*E, " +
+              measured_percent(*token_1) + " at s = 1 and " + measured_percent(*token_root) +
+              " at s = sqrt(d); positions recovered by the nearest row of PE, " + measured_percent(*position_root) +
+              " at s = sqrt(d) and " + measured_percent(*position_d) +
+              " at s = d. Each naive decoder treats the other term as noise, so raising s trades position for "
+              "token. The joint decoder, the (token, position) pair nearest to the sum, recovered every token and "
+              "every position at every scale in every draw (" +
+              b.status(ids::recovery_sweep) +
+              "): the sum loses neither; the scale decides which one a decoder blind to the other can read.");
+  b.unsupported(
+      "That s = sqrt(d) is the best scale for a trained model: the sweep measures fixed decoders on the "
+      "initialised input, and the joint decoder reads both at every s.");
 }
 
 }  // namespace
@@ -84,32 +130,41 @@ Finding why_scale(const Report& report, const FigureData& data) {
   }
   b.paragraph(text + ".");
 
-  const auto lost = b.use(ids::token_recoverability, per_format(Quantity::recovered_position_unknown_unscaled, f32),
-                          "float32: tokens recovered without the scale, position unknown");
-  const auto kept = b.use(ids::token_recoverability, per_format(Quantity::recovered_position_unknown_scaled, f32),
-                          "float32: tokens recovered with s = sqrt(d), position unknown");
-  const auto known = b.use(ids::token_recoverability, per_format(Quantity::recovered_position_known_unscaled, f32),
-                           "float32: tokens recovered without the scale, position known");
-  const auto bf16_lost =
-      b.use(ids::token_recoverability, per_format(Quantity::recovered_position_unknown_unscaled, bf16),
-            "bfloat16: tokens recovered without the scale, position unknown");
-  const auto bf16_residual = b.use(ids::token_recoverability, per_format(Quantity::rounding_loss_unscaled, bf16),
-                                   "bfloat16: embedding lost to rounding, no scale (RMS relative)");
+  const properties::Statistic* lost =
+      b.use_matching(ids::token_recoverability, Quantity::recovered_position_unknown_unscaled, in(f32),
+                     "float32: tokens recovered without the scale, position unknown");
+  const properties::Statistic* kept =
+      b.use_matching(ids::token_recoverability, Quantity::recovered_position_unknown_scaled, in(f32),
+                     "float32: tokens recovered with s = sqrt(d), position unknown, least over draws");
+  const properties::Statistic* known =
+      b.use_matching(ids::token_recoverability, Quantity::recovered_position_known_unscaled, in(f32),
+                     "float32: tokens recovered without the scale, position known");
+  const properties::Statistic* bf16_lost =
+      b.use_matching(ids::token_recoverability, Quantity::recovered_position_unknown_unscaled, in(bf16),
+                     "bfloat16: tokens recovered without the scale, position unknown");
+  const properties::Statistic* bf16_residual =
+      b.use_matching(ids::token_recoverability, Quantity::rounding_loss_unscaled, in(bf16),
+                     "bfloat16: embedding lost to rounding, no scale (RMS relative)");
   if (lost && kept && known) {
     std::string r =
         "Whether the sum still identifies the token (the nearest row of s*E, the position not known, "
-        "d = 512 and a vocabulary of 128): " +
-        percent(*kept) + " of tokens with s = sqrt(d), " + percent(*lost) + " without the scale in float32";
-    if (bf16_lost) r += ", " + percent(*bf16_lost) + " in bfloat16";
+        "d = " +
+        std::to_string(lost->key.dim) + " and a vocabulary of " + std::to_string(lost->key.vocabulary) +
+        "), tokens recovered: " + percent(kept->value) + " with s = sqrt(d) in every draw, " + measured_percent(*lost) +
+        " without the scale in float32";
+    if (bf16_lost) r += ", " + measured_percent(*bf16_lost) + " in bfloat16";
     if (bf16_residual)
-      r += ", where rounding the unscaled sum loses " + percent(*bf16_residual) + " of the embedding (RMS)";
-    r += ". With the position known (PE[p] subtracted before the search), " + percent(*known) +
-         " of tokens are recovered without the scale in float32: the unscaled token is outweighed by the encoding, "
+      r += ", where rounding the unscaled sum loses " + measured_percent(*bf16_residual) + " of the embedding (RMS)";
+    r += ". With the position known (PE[p] subtracted before the search), the tokens recovered without the scale "
+         "in float32 are " +
+         measured_percent(*known) +
+         ": the unscaled token is outweighed by the encoding, "
          "not erased by it";
     b.paragraph(r + ".");
   } else {
     b.paragraph("Token recoverability was not measured in this run (" + b.status(ids::token_recoverability) + ").");
   }
+  recovery_sweep(b);
 
   // The initialisations implementations use: the unit variance is sigma = d^-0.5's alone.
   std::string inits;
@@ -169,9 +224,8 @@ Finding why_scale(const Report& report, const FigureData& data) {
         "With the initialisation tensor2tensor and fairseq use (sigma = d^-0.5), multiplying by sqrt(d) gives each "
         "embedding component unit variance and twice the encoding's energy; without it the encoding holds " +
         percent(1.0 / (1.0 + *ratio_plain)) +
-        " of the input's energy and a decoder that does not know the position "
-        "recovers " +
-        percent(*lost) + " of tokens (" + percent(*kept) + " with the scale). The paper gives no reason.";
+        " of the input's energy and a decoder that does not know the position recovers only part of the tokens: " +
+        measured_percent(*lost) + " (" + percent(kept->value) + " with the scale). The paper gives no reason.";
   }
   if (v_scaled && ratio) {
     finding.key_figure = "Var(s*E) = " + significant(*v_scaled, 4) +
@@ -190,10 +244,12 @@ Finding why_scale(const Report& report, const FigureData& data) {
     finding.caveat =
         "Unit variance holds only for sigma = d^-0.5: Keras's default uniform(-0.05, 0.05) gives "
         "Var(s*E) = " +
-        measured_text(*keras) + " at d = 128, PyTorch's N(0, 1) gives d. And with the position known, " +
-        percent(*known) + " of unscaled tokens are recovered.";
+        measured_text(*keras) +
+        " at d = 128, PyTorch's N(0, 1) gives d. And with the position known, the unscaled "
+        "tokens recovered are " +
+        measured_percent(*known) + ".";
   }
-  finding.figures = {"scaling-variance-token-recoverability", "energy-ratio"};
+  finding.figures = {"scaling-variance-token-recoverability", "scaling-variance-recovery-sweep", "energy-ratio"};
   return finding;
 }
 

@@ -207,6 +207,32 @@ TEST(Figures, aChecksSeriesBecomeAFigureWithOnePanelPerQuantity) {
       << figure.caption;
 }
 
+// The recovery sweep's figure: a log axis of s, and s = sqrt(d) marked at the
+// width the check's statistics were filed at (here 256, so 16), not a constant.
+TEST(Figures, theRecoverySweepIsDrawnOnALogAxisOfSWithSqrtDMarked) {
+  CheckResult check;
+  check.id = properties::check_ids::recovery_sweep;
+  check.claim = "Recovered.";
+  properties::Statistic naive{
+      "label", 0.1, {},
+      {},      "",  properties::at_width(properties::Quantity::recovered_token_naive, FormatId::float32, 256)};
+  check.outcome.statistics = {naive};
+  check.outcome.series = {{"token, naive", "s", "recovered", {1.0, 16.0, 256.0}, {0.1, 0.99, 1.0}},
+                          {"position, naive", "s", "recovered", {1.0, 16.0, 256.0}, {1.0, 0.9, 0.01}}};
+  const std::vector<Figure> figures = build_figures(FigureData{}, {check});
+  ASSERT_EQ(figures.size(), 1u);
+  const Figure& figure = figures.front();
+  EXPECT_EQ(figure.id, "scaling-variance-recovery-sweep");
+  ASSERT_EQ(figure.panels.size(), 1u);
+  EXPECT_EQ(figure.panels[0].x.scale, AxisScale::log);
+  ASSERT_EQ(figure.panels[0].series.size(), 3u);
+  const Series& marker = figure.panels[0].series.back();
+  EXPECT_TRUE(marker.dashed);
+  EXPECT_EQ(marker.x, (std::vector<double>{16.0, 16.0}));
+  EXPECT_NE(figure.caption.find("position, naive: 1 at s = 1, 0.9 at s = 16, 0.01 at s = 256"), std::string::npos)
+      << figure.caption;
+}
+
 TEST(Figures, slowColumnCountsFromTheBoundsCheckAreOverlaid) {
   const SlowColumnCurve& slow = *fast_quick_data().slow_columns;
   CheckResult check;

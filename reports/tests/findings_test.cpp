@@ -127,6 +127,49 @@ TEST(Findings, theAttentionFindingSaysTheScalesDoNotCancel) {
   EXPECT_NE(text.find("2.83"), std::string::npos) << text;  // d_k^(1/4) for d_k = 64
 }
 
+// The sizes a sentence quotes come from the keys its statistics were filed
+// under: change a check's constant (here d_k, the rotary width, V) and the
+// sentence changes with it; a literal in the finding would not.
+TEST(Findings, theSentencesQuoteTheSizesTheirStatisticsWereMeasuredAt) {
+  Report report = measured_report();
+  for (CheckResult& check : report.checks) {
+    for (properties::Statistic& s : check.outcome.statistics) {
+      if (check.id == ids::logit_decomposition) s.key.head_dim = 32;
+      if (check.id == ids::attention_logit_variance && s.key.quantity == Quantity::unit_logit_variance)
+        s.key.head_dim = 16;
+    }
+  }
+  std::vector<properties::Statistic> rotary;
+  for (Quantity q : {Quantity::added_relative_share, Quantity::added_interaction_share,
+                     Quantity::concatenated_relative_share, Quantity::concatenated_interaction_share,
+                     Quantity::rotated_relative_share, Quantity::rotated_interaction_share}) {
+    rotary.push_back({"label", 0.5, {}, {}, "", {q, std::nullopt, 96, 48, {}, std::nullopt, 0.0}});
+  }
+  report.checks.push_back(check_with(std::string(ids::add_concat_rotate), properties::Family::rotary, rotary));
+  std::vector<properties::Statistic> sweep;
+  for (double a : {0.0, 0.5, 1.0}) {
+    for (Quantity q : {Quantity::recovered_token_naive, Quantity::recovered_position_naive,
+                       Quantity::recovered_token_joint, Quantity::recovered_position_joint}) {
+      properties::Statistic s{"label", 0.5, {}, {}, "", properties::at_width(q, FormatId::float32, 384)};
+      s.key.positions = 256;
+      s.key.vocabulary = 2048;
+      s.key.scale_exponent = a;
+      sweep.push_back(s);
+    }
+  }
+  report.checks.push_back(check_with(std::string(ids::recovery_sweep), properties::Family::scaling_variance, sweep));
+  const std::vector<Finding> findings = write_findings(report, FigureData{});
+  const std::string scale = all_text(findings[0]), attention = all_text(findings[1]), concat = all_text(findings[2]);
+  EXPECT_NE(scale.find("V = 2048, d = 384, positions 0..255"), std::string::npos) << scale;
+  EXPECT_NE(attention.find("at d = 512, d_k = 32:"), std::string::npos) << attention;
+  EXPECT_NE(attention.find("unit-variance components, d_k = 16"), std::string::npos) << attention;
+  EXPECT_NE(attention.find("2 for d_k = 16"), std::string::npos) << attention;  // 16^(1/4)
+  EXPECT_EQ(attention.find("d_k = 64"), std::string::npos) << attention;
+  EXPECT_NE(findings[1].key_figure.find("d = 512, d_k = 32"), std::string::npos) << findings[1].key_figure;
+  EXPECT_NE(concat.find("unit-variance tokens and d = 96,"), std::string::npos) << concat;
+  EXPECT_EQ(concat.find("d = 64"), std::string::npos) << concat;
+}
+
 TEST(Findings, aFailedCheckIsNamedInTheAnswer) {
   const std::string text = all_text(write_findings(measured_report(), FigureData{})[2]);
   EXPECT_NE(text.find(ids::construction), std::string::npos) << text;

@@ -28,10 +28,12 @@ inline constexpr std::string_view unit_variance_closed_form = "scaling-variance/
 inline constexpr std::string_view unit_variance_sampled = "scaling-variance/unit-variance-sampled";
 inline constexpr std::string_view energy_ratio = "scaling-variance/energy-ratio";
 inline constexpr std::string_view token_recoverability = "scaling-variance/token-recoverability";
+inline constexpr std::string_view recovery_sweep = "scaling-variance/recovery-sweep";
 inline constexpr std::string_view attention_logit_variance = "scaling-variance/attention-logit-variance";
 inline constexpr std::string_view tied_logit_variance = "scaling-variance/tied-logit-variance";
 inline constexpr std::string_view logit_decomposition = "scaling-variance/first-layer-logit-decomposition";
 inline constexpr std::string_view initialisation_variance = "scaling-variance/initialisation-variance";
+inline constexpr std::string_view vocabulary_statistics = "scaling-variance/vocabulary-statistics";
 
 // add-vs-concat
 inline constexpr std::string_view construction = "add-vs-concat/construction";
@@ -71,10 +73,12 @@ inline constexpr std::array all = {
     unit_variance_sampled,
     energy_ratio,
     token_recoverability,
+    recovery_sweep,
     attention_logit_variance,
     tied_logit_variance,
     logit_decomposition,
     initialisation_variance,
+    vocabulary_statistics,
     construction,
     linearity,
     strictness,

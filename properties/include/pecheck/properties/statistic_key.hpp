@@ -83,6 +83,11 @@ enum class Quantity {
   cross_share_unscaled,
   pre_ln_logit_variance_scaled,  // LayerNorm before attention
   pre_ln_logit_variance_unscaled,
+  // the same against the scale s = d^a (key.scale_exponent = a)
+  logit_variance_at_scale,
+  token_token_share_at_scale,
+  cross_share_at_scale,
+  position_position_share_at_scale,
   // scaling-variance: initialisations
   init_scaled_variance,  // Var(s*E) under one initialisation
   init_energy_ratio,     // E||s e||^2 / ||PE||^2 under it
@@ -94,8 +99,17 @@ enum class Quantity {
   numerical_rank_float32,  // singular values above 1e-6 of the largest
   quiet_columns_over_context,
   // scaling-variance: recoverability against the scale with a realistic vocabulary
-  recovered_naive,  // nearest scaled row, position unknown
-  recovered_joint,  // nearest (token, position) sum
+  recovered_token_naive,     // nearest row of s*E, the encoding ignored
+  recovered_position_naive,  // nearest row of PE, the embedding ignored
+  recovered_token_joint,     // the token of the nearest sum s*E[t] + PE[p] over all (t, p)
+  recovered_position_joint,  // the position of that sum
+  joint_pairs_scored,        // (t, p) pairs the exact joint search scored per query, over V x P
+  // scaling-variance: one embedding table's statistics (vocabulary_statistics.hpp)
+  vocabulary_energy_ratio,
+  vocabulary_subspace_share,
+  vocabulary_token_token_share,
+  vocabulary_cross_share,
+  vocabulary_position_position_share,
   // rotary
   rotary_relative_position_miss_ratio,  // largest |q_m.k_n - exact| / bound
   rotary_pair_norm_miss_ratio,          // largest |cos^2 + sin^2 - A^2| / bound
@@ -126,6 +140,11 @@ struct StatisticKey {
   std::string convention{};                    // the preset measured, when a check measures several
   std::optional<InitScheme> initialisation{};  // the initialisation, when a check compares several
   double scale_exponent = 0.0;                 // a in s = d^a, when a check sweeps the scale
+  // The sizes a sentence quotes beside the value, so it reads them from the
+  // key rather than repeating the check's constants: d_k of the attention
+  // heads, V of the vocabulary drawn (0 when the quantity has none).
+  std::int64_t head_dim = 0;
+  std::int64_t vocabulary = 0;
 
   friend bool operator==(const StatisticKey&, const StatisticKey&) = default;
 };
@@ -140,6 +159,11 @@ inline StatisticKey per_format(Quantity quantity, FormatId format) {
 }
 inline StatisticKey at_width(Quantity quantity, FormatId format, std::int64_t dim) {
   return {quantity, format, dim, 0, {}, std::nullopt, 0.0};
+}
+// The key with the attention heads' width d_k it was measured with.
+inline StatisticKey with_head_dim(StatisticKey key, std::int64_t head_dim) {
+  key.head_dim = head_dim;
+  return key;
 }
 
 }  // namespace pecheck::properties

@@ -1,0 +1,90 @@
+# `pecheck validate --vocabulary VOCAB --convention NAME [--scale S]` end to
+# end, on a synthetic table whose statistics have closed forms: E = c I (one
+# token per axis, V = d), so every row has ||s e||^2 = s^2 c^2 and the table
+# is isotropic with alpha = s^2 c^2 / d. Then the energy ratio is 2 alpha
+# (||PE||^2 = d/2 for the paper's even d), the subspace share k/d (the trace
+# of a projection of rank k over d) and the logit shares alpha^2, alpha, 1/4
+# over (alpha + 1/2)^2, up to float32's rounding of PE (relative 2^-23 in
+# ||PE||^2: d entries, each squared with an error below 2^-24; tolerance 1e-6).
+# Bad inputs exit 2 with one line on stderr naming the flag or file.
+#
+#   cmake -DPECHECK=... -DPYTHON=... -DWORK_DIR=... -P validate_vocabulary.cmake
+file(REMOVE_RECURSE ${WORK_DIR})
+file(MAKE_DIRECTORY ${WORK_DIR})
+set(failures "")
+execute_process(COMMAND ${PYTHON} -c "
+import numpy as np, sys
+d = sys.argv[1]
+np.save(d + '/identity.npy', 0.25 * np.eye(64, dtype=np.float32))
+np.save(d + '/ids.npy', np.zeros((4, 8), dtype=np.int64))
+" ${WORK_DIR} RESULT_VARIABLE status)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "numpy could not write the vocabulary")
+endif()
+
+foreach(scale IN ITEMS default 3)
+  set(args --vocabulary ${WORK_DIR}/identity.npy --convention vaswani --json)
+  set(s 8)  # sqrt(64)
+  if(NOT scale STREQUAL "default")
+    list(APPEND args --scale ${scale})
+    set(s ${scale})
+  endif()
+  execute_process(COMMAND ${PECHECK} validate ${args} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT status EQUAL 0)
+    set(failures "${failures}\n  scale ${scale}: exit status ${status} (expected 0): ${err}")
+    continue()
+  endif()
+  file(WRITE ${WORK_DIR}/out.json "${out}")
+  execute_process(COMMAND ${PYTHON} -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+s, c, d = float(sys.argv[2]), 0.25, 64
+alpha = s * s * c * c / d
+k = r['subspace_dimension']
+expected = {'energy_ratio': 2 * alpha, 'subspace_share': k / d,
+            'token_token_share': alpha ** 2 / (alpha + 0.5) ** 2,
+            'cross_share': alpha / (alpha + 0.5) ** 2,
+            'position_position_share': 0.25 / (alpha + 0.5) ** 2}
+bad = [f'{name} {r[name]} (expected {value})' for name, value in expected.items()
+       if abs(r[name]['value'] - value) > 1e-6 * value or abs(r[name]['isotropic'] - value) > 1e-6 * value]
+# Beside them, the paper's setting (alpha = 1): energy ratio 2, shares 1, 1 and 1/4 over 9/4.
+paper = {'energy_ratio': 2.0, 'token_token_share': 4 / 9, 'cross_share': 4 / 9, 'position_position_share': 1 / 9}
+for name, value in paper.items():
+    if abs(r[name]['paper'] - value) > 1e-12:
+        bad.append(name + ' paper ' + str(r[name]['paper']) + ' (expected ' + str(value) + ')')
+if r['verdict'] != 'info' or r['scale'] != s or not 0 < k <= d: bad.append('verdict, scale or k: ' + str(r))
+print('; '.join(bad))
+sys.exit(1 if bad else 0)
+" ${WORK_DIR}/out.json ${s} RESULT_VARIABLE status OUTPUT_VARIABLE problems)
+  if(NOT status EQUAL 0)
+    set(failures "${failures}\n  scale ${scale}: ${problems}")
+  endif()
+endforeach()
+
+execute_process(COMMAND ${PECHECK} validate --vocabulary ${WORK_DIR}/identity.npy --convention vaswani
+                RESULT_VARIABLE status OUTPUT_VARIABLE out)
+if(NOT status EQUAL 0 OR NOT out MATCHES "energy ratio .*: 0.125 \\(isotropic 0.125" OR NOT out MATCHES "observations only")
+  set(failures "${failures}\n  text: exit ${status}:\n${out}")
+endif()
+
+function(expect_bad label pattern)
+  execute_process(COMMAND ${PECHECK} validate ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  string(REGEX REPLACE "\n$" "" line "${err}")
+  if(NOT status EQUAL 2)
+    set(failures "${failures}\n  ${label}: exit status ${status} (expected 2): ${out}${err}" PARENT_SCOPE)
+  elseif(line MATCHES "\n" OR NOT line MATCHES "${pattern}")
+    set(failures "${failures}\n  ${label}: stderr is not one line matching '${pattern}': ${err}" PARENT_SCOPE)
+  endif()
+endfunction()
+set(vocab --vocabulary ${WORK_DIR}/identity.npy)
+expect_bad("no convention" "--vocabulary alone needs --convention NAME" ${vocab})
+expect_bad("zero scale" "--scale" ${vocab} --convention vaswani --scale 0)
+expect_bad("scale with ids" "--scale applies only to --vocabulary alone" ${vocab} --ids ${WORK_DIR}/ids.npy
+           --scale 2 ${WORK_DIR}/identity.npy)
+expect_bad("integer table" "ids.npy: dtype" --vocabulary ${WORK_DIR}/ids.npy --convention vaswani)
+expect_bad("max-ulp" "--max-ulp, --max-abs-error and --output-dir do not apply" ${vocab} --convention vaswani
+           --max-ulp 2)
+
+if(failures)
+  message(FATAL_ERROR "validate --vocabulary:${failures}")
+endif()
