@@ -72,37 +72,139 @@ void AccuracyAccumulator::beyond_budget(std::int64_t row, std::int64_t column, d
   }
 }
 
-template <typename Value>
-void AccuracyAccumulator::add_entries(Value value_at, std::int64_t count, std::int64_t convention_row,
-                                      std::span<const DoubleDouble> exact) {
+namespace {
+
+// The common path of entry_error for a whole row, without branches so that
+// it vectorises: ulps and |error| where common[c] (as entry_error's common
+// case, the same doubles), 0 elsewhere (those entries go through entry_error).
+void common_errors(const double* __restrict values, const DoubleDouble* __restrict exact, std::size_t count,
+                   const Format& format, double* __restrict ulps, double* __restrict abs_error,
+                   unsigned char* __restrict common) {
+  const int min_exponent = format.min_exponent;
+  const int shift = format.precision - 1;
+#pragma GCC ivdep
+  for (std::size_t c = 0; c < count; ++c) {
+    const double value = values[c];
+    const double hi = exact[c].hi;
+    const double lo = exact[c].lo;
+    const double sum = hi + lo;  // two_sum, written out
+    const double bb = sum - hi;
+    const double tail = (hi - (sum - bb)) + (lo - bb);
+    const double magnitude = std::fabs(hi);
+    const double sum_magnitude = std::fabs(sum);
+    const bool is_common = (std::fabs(value) <= 0x1.fffffffffffffp1023) & (std::fabs(lo) <= 0x1.fffffffffffffp1023) &
+                           (magnitude >= 0x1p-900) & (magnitude <= 0x1p1000) & (sum_magnitude >= 0x1p-900) &
+                           (sum_magnitude <= 0x1p1000);
+    const std::uint64_t bits = std::bit_cast<std::uint64_t>(sum_magnitude);
+    const int exponent = static_cast<int>(bits >> 52) - 1023;
+    const bool power_of_two = (bits & ((std::uint64_t{1} << 52) - 1)) == 0;
+    const bool below = (tail != 0.0) & (std::signbit(tail) != std::signbit(sum));
+    const int lowered = exponent - ((power_of_two & below) ? 1 : 0);
+    const int k = (lowered > min_exponent ? lowered : min_exponent) - shift;
+    // Outside the common case k may be anything: clamp it so the bits stay a double.
+    const int k_safe = is_common ? k : 0;
+    const double inverse_ulp = std::bit_cast<double>(static_cast<std::uint64_t>(1023 - k_safe) << 52);
+    const double difference = std::fabs((value - hi) - lo);
+    ulps[c] = is_common ? difference * inverse_ulp : 0.0;
+    abs_error[c] = is_common ? difference : 0.0;
+    common[c] = is_common ? 1 : 0;
+  }
+}
+
+// The largest of non-negative doubles, compared as their bit patterns (which
+// order them the same way): an integer max, which vectorises.
+double largest_of(const double* values, std::size_t count) {
+  std::uint64_t largest = 0;
+  for (std::size_t c = 0; c < count; ++c) {
+    const std::uint64_t bits = std::bit_cast<std::uint64_t>(values[c]);
+    largest = bits > largest ? bits : largest;
+  }
+  return std::bit_cast<double>(largest);
+}
+
+}  // namespace
+
+void AccuracyAccumulator::add_entry(std::int64_t row, std::int64_t column, double value, DoubleDouble exact,
+                                    double ulps) {
+  sum_squares_ += ulps * ulps;
+  count_in_histogram(histogram_, ulps);
+  const Entry here{row, column, value, exact};
+  // Rows arrive in any order: the earliest of equal maxima is kept, as a
+  // pass in row order keeps the first.
+  if (worst_.row < 0 || ulps > max_ulp_ || (ulps == max_ulp_ && here.before(worst_))) {
+    max_ulp_ = ulps;
+    worst_ = here;
+  }
+}
+
+void AccuracyAccumulator::add_values(const double* values, std::int64_t count, std::int64_t convention_row,
+                                     std::span<const DoubleDouble> exact) {
   const Format& format = format_of(format_id_);
+  const auto n = static_cast<std::size_t>(count);
+  ulps_.resize(n);
+  abs_.resize(n);
+  common_.resize(n);
+  common_errors(values, exact.data(), n, format, ulps_.data(), abs_.data(), common_.data());
+  entries_ += count;
+
+  // The common entries: counts, squares, the histogram and the row's maximum.
+  std::int64_t common_count = 0;
+  for (std::size_t c = 0; c < n; ++c) common_count += common_[c];
+  // Eight partial sums (in another order than a pass entry by entry: the
+  // RMS agrees to about n 2^-53 relative, far below its printed digits).
+  double partial[8] = {};
+  std::size_t c = 0;
+  for (; c + 8 <= n; c += 8) {
+    for (std::size_t j = 0; j < 8; ++j) partial[j] += ulps_[c + j] * ulps_[c + j];
+  }
+  for (; c < n; ++c) partial[0] += ulps_[c] * ulps_[c];
+  for (const double p : partial) sum_squares_ += p;
+  // Bin k of the histogram counts the entries in (edge k-1, edge k]: the
+  // entries above edge k-1 less those above edge k. An uncommon entry has
+  // ulps 0 here and is taken out of bin 0.
   const std::span<const double> edges = histogram_.upper_edges;
-  for (std::int64_t c = 0; c < count; ++c) {
-    const double value = value_at(c);
-    const DoubleDouble e = exact[static_cast<std::size_t>(c)];
-    const EntryError error = entry_error(value, e, format);
-    ++entries_;
+  std::int64_t above_previous = common_count;
+  for (std::size_t k = 0; k < edges.size(); ++k) {
+    std::int64_t above = 0;
+    const double edge = edges[k];
+    for (std::size_t e = 0; e < n; ++e) above += ulps_[e] > edge ? 1 : 0;
+    histogram_.counts[k] += above_previous - above;
+    above_previous = above;
+  }
+  max_abs_error_ = std::max(max_abs_error_, largest_of(abs_.data(), n));
+  const double row_max = largest_of(ulps_.data(), n);
+  if (worst_.row < 0 || row_max >= max_ulp_) {
+    for (std::size_t e = 0; e < n; ++e) {
+      if (common_[e] == 0 || ulps_[e] != row_max) continue;
+      const Entry here{convention_row, static_cast<std::int64_t>(e), values[e], exact[e]};
+      if (worst_.row < 0 || row_max > max_ulp_ || here.before(worst_)) {
+        max_ulp_ = row_max;
+        worst_ = here;
+      }
+      break;  // the row's first
+    }
+  }
+  if (allowance_ != nullptr && row_max > budget_ulp_) {
+    for (std::size_t e = 0; e < n; ++e) {
+      if (common_[e] != 0 && ulps_[e] > budget_ulp_) {
+        beyond_budget(convention_row, static_cast<std::int64_t>(e), values[e], exact[e], ulps_[e], abs_[e]);
+      }
+    }
+  }
+
+  // The rest (zeros, non-finite values, exact values out of range) entry by entry.
+  if (common_count == count) return;
+  for (std::size_t e = 0; e < n; ++e) {
+    if (common_[e] != 0) continue;
+    const EntryError error = entry_error(values[e], exact[e], format);
     max_abs_error_ = std::max(max_abs_error_, error.abs_error);
     if (error.mismatch != Mismatch::none) {
       ++mismatches_;
       continue;
     }
-    sum_squares_ += error.ulps * error.ulps;
-    // count_in_histogram's bin (the first edge >= ulps) as the count of edges
-    // below ulps: comparisons without branches, where its binary search
-    // mispredicted on every other entry.
-    std::size_t bin = 0;
-    for (const double edge : edges) bin += edge < error.ulps ? 1 : 0;
-    ++histogram_.counts[std::min(bin, edges.size() - 1)];
-    // Rows arrive in any order: the earliest of equal maxima is kept, as a
-    // pass in row order keeps the first.
-    const Entry here{convention_row, c, value, e};
-    if (worst_.row < 0 || error.ulps > max_ulp_ || (error.ulps == max_ulp_ && here.before(worst_))) {
-      max_ulp_ = error.ulps;
-      worst_ = here;
-    }
+    add_entry(convention_row, static_cast<std::int64_t>(e), values[e], exact[e], error.ulps);
     if (allowance_ != nullptr && error.ulps > budget_ulp_) {
-      beyond_budget(convention_row, c, value, e, error.ulps, error.abs_error);
+      beyond_budget(convention_row, static_cast<std::int64_t>(e), values[e], exact[e], error.ulps, error.abs_error);
     }
   }
 }
@@ -110,23 +212,14 @@ void AccuracyAccumulator::add_entries(Value value_at, std::int64_t count, std::i
 void AccuracyAccumulator::add_row(const TableView& table, std::int64_t table_row, std::int64_t convention_row,
                                   std::span<const DoubleDouble> exact) {
   const std::int64_t count = table.cols();
-  switch (table.format()) {
-    case FormatId::float32: {
-      const std::span<const float> row = table.row<float>(table_row);
-      add_entries([row](std::int64_t c) { return static_cast<double>(row[static_cast<std::size_t>(c)]); }, count,
-                  convention_row, exact);
-      break;
-    }
-    case FormatId::float64: {
-      const std::span<const double> row = table.row<double>(table_row);
-      add_entries([row](std::int64_t c) { return row[static_cast<std::size_t>(c)]; }, count, convention_row, exact);
-      break;
-    }
-    case FormatId::float16:
-    case FormatId::bfloat16:
-      add_entries([&table, table_row](std::int64_t c) { return table.at(table_row, c); }, count, convention_row, exact);
-      break;
+  values_.resize(static_cast<std::size_t>(count));
+  if (table.format() == FormatId::float32) {
+    const std::span<const float> row = table.row<float>(table_row);
+    std::copy(row.begin(), row.end(), values_.begin());  // exact: every float is a double
+  } else {
+    for (std::int64_t c = 0; c < count; ++c) values_[static_cast<std::size_t>(c)] = table.at(table_row, c);
   }
+  add_values(values_.data(), count, convention_row, exact);
 }
 
 void AccuracyAccumulator::merge(const AccuracyAccumulator& other) {

@@ -47,8 +47,9 @@ class AccuracyAccumulator {
     bool before(const Entry& other) const { return row < other.row || (row == other.row && column < other.column); }
   };
 
-  template <typename Value>
-  void add_entries(Value value_at, std::int64_t count, std::int64_t convention_row, std::span<const DoubleDouble> exact);
+  void add_values(const double* values, std::int64_t count, std::int64_t convention_row,
+                  std::span<const DoubleDouble> exact);
+  void add_entry(std::int64_t row, std::int64_t column, double value, DoubleDouble exact, double ulps);
   void beyond_budget(std::int64_t row, std::int64_t column, double value, DoubleDouble exact, double ulps,
                      double abs_error);
 
@@ -69,6 +70,9 @@ class AccuracyAccumulator {
   double worst_ratio_ulp_ = 0.0;
   double worst_ratio_bound_ = 0.0;
   Entry worst_ratio_entry_;
+  // A row's values and errors, reused row after row.
+  std::vector<double> values_, ulps_, abs_;
+  std::vector<unsigned char> common_;
 };
 
 }  // namespace pecheck::properties
