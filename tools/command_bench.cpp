@@ -16,7 +16,9 @@ Command add_bench_command(CLI::App& app) {
       "encoding table (8192 x 1024) against a streaming store of the same size, with its accuracy\n"
       "on a sample of entries; float16 and bfloat16 against float32; the fused embedding forward pass\n"
       "(8 x 1024 ids into a 32000 x 1024 vocabulary) against a triad of the same size; and the\n"
-      "correctly rounded reference table, timed once. Every fast figure is the best of several rounds.\n"
+      "correctly rounded float32 and float64 reference tables as `pecheck table --impl reference`\n"
+      "builds them (rounded values only), timed once, with the entries escalated to MPFR. Every fast\n"
+      "figure is the best of several rounds.\n"
       "Run it on a quiet machine: the load average is printed with the figures.\n"
       "Example: pecheck bench --json > bench.json");
   struct Options {

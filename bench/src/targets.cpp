@@ -83,7 +83,7 @@ std::vector<JudgedFigure> judged_figures(const Figures& f) {
   const auto reference = [&](const char* id, const char* format, const ReferenceFigure& r, double bound) {
     if (!r.measured) return;
     figures.push_back({id,
-                       shape(r.rows, r.dim) + " correctly rounded " + format + " table",
+                       shape(r.rows, r.dim) + " correctly rounded " + format + " table (as pecheck table --impl reference)",
                        r.seconds,
                        r.melem_per_s,
                        {{"Melem/s", r.melem_per_s, Comparison::at_least, bound,

@@ -13,20 +13,6 @@ namespace pecheck::properties {
 
 namespace {
 
-// Bin edges in ULP: fine below 1/2 (where correctly rounded values live),
-// one bin for the fast path's 0.5 + 2^-20, then octaves.
-std::vector<double> histogram_edges() {
-  return {0.0625, 0.125, 0.25, 0.375, 0.5, 0.5 + 0x1.0p-20, 0.75, 1.0, 2.0, 4.0, 16.0, 256.0, 65536.0,
-          std::numeric_limits<double>::infinity()};
-}
-
-void count_in_histogram(Histogram& histogram, double ulps) {
-  const auto bin = std::lower_bound(histogram.upper_edges.begin(), histogram.upper_edges.end(), ulps);
-  const auto index = static_cast<std::size_t>(std::min<std::ptrdiff_t>(
-      bin - histogram.upper_edges.begin(), static_cast<std::ptrdiff_t>(histogram.upper_edges.size()) - 1));
-  ++histogram.counts[index];
-}
-
 AbsoluteBoundCheck empty_check(std::string name, std::string source) {
   AbsoluteBoundCheck check;
   check.name = std::move(name);
@@ -41,6 +27,38 @@ std::string number_text(double x) {
 }
 
 }  // namespace
+
+// Bin edges in ULP: fine below 1/2 (where correctly rounded values live),
+// one bin for the fast path's 0.5 + 2^-20, then octaves.
+std::vector<double> ulp_histogram_edges() {
+  return {0.0625, 0.125, 0.25, 0.375, 0.5, 0.5 + 0x1.0p-20, 0.75, 1.0, 2.0, 4.0, 16.0, 256.0, 65536.0,
+          std::numeric_limits<double>::infinity()};
+}
+
+void count_in_histogram(Histogram& histogram, double ulps) {
+  const auto bin = std::lower_bound(histogram.upper_edges.begin(), histogram.upper_edges.end(), ulps);
+  const auto index = static_cast<std::size_t>(std::min<std::ptrdiff_t>(
+      bin - histogram.upper_edges.begin(), static_cast<std::ptrdiff_t>(histogram.upper_edges.size()) - 1));
+  ++histogram.counts[index];
+}
+
+AbsoluteBoundCheck float64_angle_bound_check() {
+  return empty_check("the float64-angle bound", std::string(float64_angle_allowance_source));
+}
+
+WorstInput worst_input(const Convention& convention, std::int64_t row, std::int64_t column, double value,
+                       DoubleDouble exact, const Format& format) {
+  WorstInput input;
+  input.row = row;
+  input.position = position_of_row(convention, row);
+  input.column = column;
+  input.value = value;
+  input.value_hex = hex_bits(value, format);
+  input.exact = exact;
+  input.exact_text = support::decimal_text(exact, 21);
+  input.abs_error = absolute_error(value, exact);
+  return input;
+}
 
 std::string abs_bound_text(const AbsoluteBoundCheck& check) {
   std::string text = std::to_string(check.beyond_ulp) + (check.beyond_ulp == 1 ? " entry" : " entries") +
@@ -68,10 +86,10 @@ Measurement measure_accuracy(const TableView& computed, const std::vector<Double
   m.format = computed.format();
   m.budget_ulp = budget_ulp;
   m.budget_source = std::move(budget_source);
-  m.ulp_histogram.upper_edges = histogram_edges();
+  m.ulp_histogram.upper_edges = ulp_histogram_edges();
   m.ulp_histogram.counts.assign(m.ulp_histogram.upper_edges.size(), 0);
   if (allowance != nullptr) {
-    m.abs_bound = empty_check("the float64-angle bound", std::string(float64_angle_allowance_source));
+    m.abs_bound = float64_angle_bound_check();
   }
   double sum_squares = 0.0;
   std::int64_t worst_index = -1;
@@ -111,16 +129,9 @@ Measurement measure_accuracy(const TableView& computed, const std::vector<Double
   const std::int64_t measured = m.entries - m.mismatches;
   m.rms_ulp = measured > 0 ? std::sqrt(sum_squares / static_cast<double>(measured)) : 0.0;
   const auto input_at = [&](std::int64_t index) {
-    WorstInput input;
-    input.row = request.row_offset + index / computed.cols();
-    input.position = position_of_row(convention, input.row);
-    input.column = index % computed.cols();
-    input.value = computed.at(index / computed.cols(), index % computed.cols());
-    input.value_hex = hex_bits(input.value, format);
-    input.exact = exact[static_cast<std::size_t>(index)];
-    input.exact_text = support::decimal_text(input.exact, 21);
-    input.abs_error = absolute_error(input.value, input.exact);
-    return input;
+    return worst_input(convention, request.row_offset + index / computed.cols(), index % computed.cols(),
+                       computed.at(index / computed.cols(), index % computed.cols()),
+                       exact[static_cast<std::size_t>(index)], format);
   };
   if (worst_index >= 0 && computed.cols() > 0) m.worst = input_at(worst_index);
   if (worst_bound_index >= 0) m.abs_bound->worst = input_at(worst_bound_index);

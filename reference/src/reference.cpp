@@ -26,6 +26,12 @@ ReferenceTable reference_table(const Convention& convention, const TableRequest&
                                FirstStep::double_word, exact);
 }
 
+ReferenceCounts reference_rows(const Convention& convention, const TableRequest& request, FormatId format, int threads,
+                               ExactValues exact, const ReferenceRowVisitor& visit) {
+  return visit_reference_rows(convention, request, format_of(format), threads, default_first_precision,
+                              FirstStep::double_word, exact, visit);
+}
+
 double exact_tolerance(ExactValues exact, FormatId format) {
   switch (exact) {
     case ExactValues::full: return exact_relative_accuracy;

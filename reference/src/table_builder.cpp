@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <functional>
 #include <mutex>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -38,30 +40,45 @@ FrequencyColumns frequency_columns(const std::vector<ColumnSpec>& columns, std::
 // it, so the table does not depend on the thread count.
 constexpr std::int64_t rows_per_block = 4;
 
+// One row of the table as the tiers settle it, reused row after row by one
+// worker: what the sink (the table, or a caller's visitor) receives.
+struct RowBuffer {
+  std::vector<double> rounded;
+  std::vector<DoubleDouble> exact;  // empty for ExactValues::none
+};
+
+using RowSink = std::function<void(int worker, std::int64_t row, const RowBuffer& buffer)>;
+
 class TableJob {
  public:
   TableJob(const Convention& convention, const TableRequest& request, const Format& format,
-           mpfr_prec_t first_precision, FirstStep first_step, ExactValues exact, ReferenceTable& out)
+           mpfr_prec_t first_precision, FirstStep first_step, ExactValues exact, RowSink sink)
       : convention_(convention),
         request_(request),
         format_(format),
         first_precision_(first_precision),
         first_step_(first_step),
         exact_(exact),
-        out_(out) {}
+        sink_(std::move(sink)) {}
 
-  void run_worker() {
+  void run_worker(int worker) {
     try {
       EntryEvaluator evaluator(convention_, request_.dim, first_precision_, first_step_);
       const FrequencyColumns columns = frequency_columns(evaluator.columns(), evaluator.frequency_count());
       RowTiers tiers(format_, exact_);  // this worker's
       RowDecisions decisions;
+      RowBuffer buffer;
+      buffer.rounded.resize(static_cast<std::size_t>(request_.dim));
+      if (exact_ != ExactValues::none) buffer.exact.resize(static_cast<std::size_t>(request_.dim));
       Counts counts;
       while (!failed_.load()) {
         const std::int64_t begin = next_row_.fetch_add(rows_per_block);
         if (begin >= request_.rows) break;
         const std::int64_t end = std::min(begin + rows_per_block, request_.rows);
-        for (std::int64_t row = begin; row < end; ++row) fill_row(evaluator, tiers, columns, row, decisions, counts);
+        for (std::int64_t row = begin; row < end; ++row) {
+          fill_row(evaluator, tiers, columns, row, decisions, buffer, counts);
+          sink_(worker, row, buffer);
+        }
       }
       escalations_ += counts.escalations;
       fallbacks_ += counts.fallbacks;
@@ -88,9 +105,12 @@ class TableJob {
   // unsettled (or every entry, where they do not apply) goes through
   // sin_cos: the double-word tier for that entry, then MPFR.
   void fill_row(EntryEvaluator& evaluator, RowTiers& tiers, const FrequencyColumns& columns, std::int64_t row,
-                RowDecisions& decisions, Counts& counts) {
+                RowDecisions& decisions, RowBuffer& buffer, Counts& counts) {
+    // A column neither sin nor cos (an odd d's zero column) and a zero row
+    // are +0, exact values zero.
+    std::fill(buffer.rounded.begin(), buffer.rounded.end(), 0.0);
+    std::fill(buffer.exact.begin(), buffer.exact.end(), DoubleDouble{});
     const std::int64_t convention_row = row + request_.row_offset;
-    // A zero row stays as allocated: +0 everywhere, exact values zero.
     if (is_zero_row(convention_, convention_row)) return;
     const std::int64_t signed_position = position_of_row(convention_, convention_row);
     // A negative position's row is its magnitude's with sin negated, exactly
@@ -108,37 +128,38 @@ class TableJob {
         const bool sin_done = sin_col < 0 || decisions.sin_done[i] != 0;
         const bool cos_done = cos_col < 0 || decisions.cos_done[i] != 0;
         if (sin_done && cos_done) {
-          if (sin_col >= 0) store(row, sin_col, decisions.sin_rounded[i], {decisions.sin_hi[i], decisions.sin_lo[i]});
-          if (cos_col >= 0) store(row, cos_col, decisions.cos_rounded[i], {decisions.cos_hi[i], decisions.cos_lo[i]});
+          if (sin_col >= 0) store(buffer, sin_col, decisions.sin_rounded[i], {decisions.sin_hi[i], decisions.sin_lo[i]});
+          if (cos_col >= 0) store(buffer, cos_col, decisions.cos_rounded[i], {decisions.cos_hi[i], decisions.cos_lo[i]});
           continue;
         }
         if (tiers.double_tier()) counts.fallbacks += (sin_done ? 0 : 1) + (cos_done ? 0 : 1);
       }
       evaluator.sin_cos(position, static_cast<std::int64_t>(i), sin_col >= 0, cos_col >= 0, query, sin_result,
                         cos_result);
-      if (sin_col >= 0) counts.escalations += store(row, sin_col, sin_result);
-      if (cos_col >= 0) counts.escalations += store(row, cos_col, cos_result);
+      if (sin_col >= 0) counts.escalations += store(buffer, sin_col, sin_result);
+      if (cos_col >= 0) counts.escalations += store(buffer, cos_col, cos_result);
     }
-    if (signed_position < 0) negate_sin_entries(columns, row);
+    if (signed_position < 0) negate_sin_entries(columns, buffer);
   }
 
-  void negate_sin_entries(const FrequencyColumns& columns, std::int64_t row) {
+  void negate_sin_entries(const FrequencyColumns& columns, RowBuffer& buffer) const {
     for (const std::int64_t col : columns.sin_column) {
       if (col < 0) continue;
-      out_.rounded.set(row, col, -out_.rounded.at(row, col));
+      const auto c = static_cast<std::size_t>(col);
+      buffer.rounded[c] = -buffer.rounded[c];
       if (exact_ == ExactValues::none) continue;
-      DoubleDouble& exact = out_.exact[static_cast<std::size_t>(row * request_.dim + col)];
-      exact = {-exact.hi, -exact.lo};
+      buffer.exact[c] = {-buffer.exact[c].hi, -buffer.exact[c].lo};
     }
   }
 
-  void store(std::int64_t row, std::int64_t col, double rounded, DoubleDouble exact) {
-    out_.rounded.set(row, col, rounded);
-    if (exact_ != ExactValues::none) out_.exact[static_cast<std::size_t>(row * request_.dim + col)] = exact;
+  void store(RowBuffer& buffer, std::int64_t col, double rounded, DoubleDouble exact) const {
+    const auto c = static_cast<std::size_t>(col);
+    buffer.rounded[c] = rounded;
+    if (exact_ != ExactValues::none) buffer.exact[c] = exact;
   }
 
-  int store(std::int64_t row, std::int64_t col, const EntryResult& result) {
-    store(row, col, result.rounded, result.exact);
+  int store(RowBuffer& buffer, std::int64_t col, const EntryResult& result) const {
+    store(buffer, col, result.rounded, result.exact);
     return result.escalated ? 1 : 0;
   }
 
@@ -148,7 +169,7 @@ class TableJob {
   mpfr_prec_t first_precision_;
   FirstStep first_step_;
   ExactValues exact_;
-  ReferenceTable& out_;
+  RowSink sink_;
   std::atomic<std::int64_t> next_row_{0};
   std::atomic<std::int64_t> escalations_{0};
   std::atomic<std::int64_t> fallbacks_{0};
@@ -168,7 +189,41 @@ int worker_count(int threads, std::int64_t rows) {
   return static_cast<int>(std::max<std::int64_t>(1, std::min(count, blocks)));
 }
 
+// Runs the job on `workers` threads, each row handed to `sink` once.
+ReferenceCounts run_job(const Convention& convention, const TableRequest& request, const Format& format, int workers,
+                        mpfr_prec_t first_precision, FirstStep first_step, ExactValues exact, RowSink sink) {
+  TableJob job(convention, request, format, first_precision, first_step, exact, std::move(sink));
+  if (workers == 1) {
+    job.run_worker(0);
+  } else {
+    parallel_for(workers, [&job](int worker) {
+      job.run_worker(worker);
+      // MPFR keeps constants (pi, log 2) per thread; free a helper thread's.
+      if (worker != 0) mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);
+    });
+  }
+  job.rethrow_failure();
+  return {job.escalations(), job.fallbacks()};
+}
+
+// Row `row` of the buffer into the table: float32 and float64 straight into
+// their storage (the values are already of the format, so the conversion is
+// exact), the 16-bit formats through set(), which encodes them.
+void write_row(Table& table, std::int64_t row, const std::vector<double>& rounded) {
+  const auto first = static_cast<std::size_t>(row * table.cols);
+  if (table.format == FormatId::float32) {
+    const std::span<float> out = table.storage<float>().subspan(first, rounded.size());
+    for (std::size_t c = 0; c < rounded.size(); ++c) out[c] = static_cast<float>(rounded[c]);
+  } else if (table.format == FormatId::float64) {
+    std::copy(rounded.begin(), rounded.end(), table.storage<double>().begin() + static_cast<std::ptrdiff_t>(first));
+  } else {
+    for (std::size_t c = 0; c < rounded.size(); ++c) table.set(row, static_cast<std::int64_t>(c), rounded[c]);
+  }
+}
+
 }  // namespace
+
+int reference_workers(int threads, std::int64_t rows) { return worker_count(threads, rows); }
 
 ReferenceTable build_reference_table(const Convention& convention, const TableRequest& request, const Format& format,
                                      int threads, mpfr_prec_t first_precision, FirstStep first_step,
@@ -178,23 +233,30 @@ ReferenceTable build_reference_table(const Convention& convention, const TableRe
   const int workers = worker_count(threads, request.rows);
 
   ReferenceTable out;
-  out.rounded = make_table(request.rows, request.dim, format.id);
-  if (exact != ExactValues::none) out.exact.assign(static_cast<std::size_t>(request.rows * request.dim), DoubleDouble{});
-
-  TableJob job(convention, request, format, first_precision, first_step, exact, out);
-  if (workers == 1) {
-    job.run_worker();
-  } else {
-    parallel_for(workers, [&job](int worker) {
-      job.run_worker();
-      // MPFR keeps constants (pi, log 2) per thread; free a helper thread's.
-      if (worker != 0) mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);
-    });
-  }
-  job.rethrow_failure();
-  out.escalations = job.escalations();
-  out.double_word_fallbacks = job.fallbacks();
+  out.rounded = make_uninitialized_table(request.rows, request.dim, format.id);
+  if (exact != ExactValues::none) out.exact.resize(static_cast<std::size_t>(request.rows * request.dim));
+  const ReferenceCounts counts =
+      run_job(convention, request, format, workers, first_precision, first_step, exact,
+              [&out](int, std::int64_t row, const RowBuffer& buffer) {
+                write_row(out.rounded, row, buffer.rounded);
+                std::copy(buffer.exact.begin(), buffer.exact.end(),
+                          out.exact.begin() + static_cast<std::ptrdiff_t>(row * out.rounded.cols));
+              });
+  out.escalations = counts.escalations;
+  out.double_word_fallbacks = counts.double_word_fallbacks;
   return out;
+}
+
+ReferenceCounts visit_reference_rows(const Convention& convention, const TableRequest& request, const Format& format,
+                                     int threads, mpfr_prec_t first_precision, FirstStep first_step, ExactValues exact,
+                                     const ReferenceRowVisitor& visit) {
+  check_request(convention, request);
+  check_frequency_rule(convention);
+  const int workers = worker_count(threads, request.rows);
+  return run_job(convention, request, format, workers, first_precision, first_step, exact,
+                 [&visit](int worker, std::int64_t row, const RowBuffer& buffer) {
+                   visit(worker, ReferenceRow{row, buffer.rounded, buffer.exact});
+                 });
 }
 
 }  // namespace pecheck::reference

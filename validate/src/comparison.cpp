@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "pecheck/properties/accuracy.hpp"
+#include "pecheck/properties/accuracy_accumulator.hpp"
 #include "pecheck/reference/reference.hpp"
 
 namespace pecheck::validate {
@@ -51,34 +51,40 @@ properties::Measurement compare_with_reference(const Table& table, const Convent
                                                const properties::Float64AngleAllowance* allowance,
                                                const ComparisonPlan& plan, std::int64_t& escalations) {
   escalations = 0;
-  properties::Measurement total;
-  total.format = table.format;
-  total.budget_ulp = budget_ulp;
-  total.budget_source = budget_source;
+  // One accumulator per worker; the reference never runs more workers for a
+  // run of rows than for the whole table.
+  const int workers = reference::reference_workers(plan.threads, std::max<std::int64_t>(table.rows, 1));
+  std::vector<properties::AccuracyAccumulator> totals(static_cast<std::size_t>(workers),
+                                                      properties::AccuracyAccumulator(table.format, budget_ulp, allowance));
+  const TableView view = table.view();
   std::size_t start = 0;
   std::int64_t done = 0;
   while (start < rows.size()) {
-    std::size_t end = start + 1;  // one reference call per run of successive rows
-    // At most 2^20 entries a call: the reference's block (the rounded values
-    // and a 16-byte exact value per entry, about 20 MiB) is the fixed working
-    // set beside the file's table, whatever the table's size.
-    const auto block_rows = static_cast<std::size_t>(std::max<std::int64_t>(1, (std::int64_t{1} << 20) / std::max<std::int64_t>(table.cols, 1)));
-    while (end < rows.size() && rows[end] == rows[end - 1] + 1 && end - start < block_rows) ++end;
+    std::size_t end = start + 1;  // one reference pass per run of successive rows
+    // At most 2^22 entries a pass, so that progress is reported as it goes;
+    // nothing is kept per entry, whatever the pass's size.
+    const auto pass_rows = static_cast<std::size_t>(std::max<std::int64_t>(1, (std::int64_t{1} << 22) / std::max<std::int64_t>(table.cols, 1)));
+    while (end < rows.size() && rows[end] == rows[end - 1] + 1 && end - start < pass_rows) ++end;
     const auto count = static_cast<std::int64_t>(end - start);
-    const TableRequest request{count, table.cols, rows[start] + row_offset};
-    const reference::ReferenceTable exact = reference::reference_table(convention, request, table.format, plan.threads,
-                                                                                  reference::ExactValues::for_format);
-    escalations += exact.escalations;
-    const TableView part = table.view().row_block(rows[start], count);
-    properties::Measurement measured =
-        properties::measure_accuracy(part, exact.exact, convention, request, budget_ulp, budget_source, allowance);
-    measured.reference_escalations = exact.escalations;
-    properties::merge_measurement(total, measured);
+    const std::int64_t first = rows[start];
+    const TableRequest request{count, table.cols, first + row_offset};
+    // ExactValues::for_format: each exact value within 2^-(p + 20) of
+    // itself, relatively (p the format's precision), so each ULP error is
+    // right to 2^-20 ULP (|x| < 2^(e+1) and ulp(x) = 2^(e+1-p)), below the
+    // 4 significant digits printed for errors up to 1 ULP.
+    const reference::ReferenceCounts counts = reference::reference_rows(
+        convention, request, table.format, plan.threads, reference::ExactValues::for_format,
+        [&](int worker, const reference::ReferenceRow& row) {
+          totals[static_cast<std::size_t>(worker)].add_row(view, first + row.row, first + row.row + row_offset, row.exact);
+        });
+    escalations += counts.escalations;
     done += count;
     if (plan.progress) plan.progress(done, static_cast<std::int64_t>(rows.size()));
     start = end;
   }
-  // measure_accuracy names the convention row; report the file's.
+  for (std::size_t w = 1; w < totals.size(); ++w) totals[0].merge(totals[w]);
+  properties::Measurement total = totals[0].measurement(convention, budget_source, escalations);
+  // The accumulator names the convention row; report the file's.
   total.worst.row -= row_offset;
   if (total.abs_bound) total.abs_bound->worst.row -= row_offset;
   return total;

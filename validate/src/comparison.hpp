@@ -31,7 +31,18 @@ std::vector<std::int64_t> rows_to_compare(std::int64_t rows, std::int64_t dim, s
 // row_offset) against the reference, with the budget and, when given, the
 // allowance that judges entries beyond it again. The worst inputs' rows are
 // file rows. `escalations` receives the entries the reference left to MPFR.
+// Streamed: the reference is computed row by row on plan.threads workers and
+// folded into statistics as it comes; no exact value is kept per entry.
 properties::Measurement compare_with_reference(const Table& table, const Convention& convention,
+                                               std::int64_t row_offset, const std::vector<std::int64_t>& rows,
+                                               double budget_ulp, const std::string& budget_source,
+                                               const properties::Float64AngleAllowance* allowance,
+                                               const ComparisonPlan& plan, std::int64_t& escalations);
+
+// The same figures the straightforward way: the reference table of each run
+// of rows with every exact value stored, then measure_accuracy over it (the
+// test oracle of compare_with_reference; about 20 times slower).
+properties::Measurement compare_through_tables(const Table& table, const Convention& convention,
                                                std::int64_t row_offset, const std::vector<std::int64_t>& rows,
                                                double budget_ulp, const std::string& budget_source,
                                                const properties::Float64AngleAllowance* allowance,

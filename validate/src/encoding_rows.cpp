@@ -11,15 +11,20 @@ namespace pecheck::validate {
 
 std::vector<double> encoding_rows(const Convention& convention, std::int64_t dim,
                                   const std::vector<std::int64_t>& convention_rows) {
+  // One plan for every run of rows: a sample of scattered rows is many runs.
+  return encoding_rows(FastEncoder(convention, dim), dim, convention_rows);
+}
+
+std::vector<double> encoding_rows(const FastEncoder& encoder, std::int64_t dim,
+                                  const std::vector<std::int64_t>& convention_rows) {
   std::vector<double> values(convention_rows.size() * static_cast<std::size_t>(dim));
   std::size_t start = 0;
   while (start < convention_rows.size()) {
     std::size_t end = start + 1;  // one call per run of consecutive rows
     while (end < convention_rows.size() && convention_rows[end] == convention_rows[end - 1] + 1) ++end;
     const TableRequest request{static_cast<std::int64_t>(end - start), dim, convention_rows[start]};
-    fast_encoding(convention, request,
-                  std::span<double>(values.data() + start * static_cast<std::size_t>(dim),
-                                    (end - start) * static_cast<std::size_t>(dim)));
+    encoder.encode(request, std::span<double>(values.data() + start * static_cast<std::size_t>(dim),
+                                              (end - start) * static_cast<std::size_t>(dim)));
     start = end;
   }
   return values;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pecheck/convention.hpp"
+#include "pecheck/fast_encoding.hpp"
 #include "pecheck/table.hpp"
 
 namespace pecheck::validate {
@@ -15,6 +16,10 @@ namespace pecheck::validate {
 // The convention's rows `convention_rows` (any order; every position in
 // [0, 2^24)), row-major, dim values each.
 std::vector<double> encoding_rows(const Convention& convention, std::int64_t dim,
+                                  const std::vector<std::int64_t>& convention_rows);
+// The same with the encoder's plan (its convention and width), for callers
+// that ask again and again.
+std::vector<double> encoding_rows(const FastEncoder& encoder, std::int64_t dim,
                                   const std::vector<std::int64_t>& convention_rows);
 
 // max over the listed file rows and every column of |table - expected|, where

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 
 #include "pecheck/convention.hpp"
@@ -40,6 +41,28 @@ void fast_encoding_float16(const Convention& convention, const TableRequest& req
                            int threads = 0);
 void fast_encoding_bfloat16(const Convention& convention, const TableRequest& request, std::span<std::uint16_t> out,
                             int threads = 0);
+
+class EncodingPlan;
+
+// The float64 rows of fast_encoding with the plan (the column layout and the
+// frequencies) built once: for callers that ask for many short runs of rows
+// of one convention and width (validate's scans of sampled rows), where
+// building the plan per call costs more than the rows themselves.
+class FastEncoder {
+ public:
+  FastEncoder(const Convention& convention, std::int64_t dim);
+  ~FastEncoder();
+  FastEncoder(FastEncoder&&) noexcept;
+  FastEncoder& operator=(FastEncoder&&) noexcept;
+
+  // fast_encoding(convention, request, out, 1), bit for bit; request.dim must be dim.
+  void encode(const TableRequest& request, std::span<double> out) const;
+
+ private:
+  Convention convention_;
+  std::int64_t dim_;
+  std::unique_ptr<const EncodingPlan> plan_;
+};
 
 // Any format, as a Table in the format's own type: the same kernels as the
 // typed entry points above, writing straight into the table's storage.

@@ -8,6 +8,8 @@
 
 #include "encoding_plan.hpp"
 #include "pecheck/format.hpp"
+
+#include <string>
 #include "row_blocks.hpp"
 
 namespace pecheck {
@@ -17,6 +19,21 @@ namespace {
 int threads_for(const TableRequest& request, int threads) { return thread_count(threads, request.rows * request.dim); }
 
 }  // namespace
+
+FastEncoder::FastEncoder(const Convention& convention, std::int64_t dim)
+    : convention_(convention), dim_(dim), plan_(std::make_unique<const EncodingPlan>(convention, dim)) {}
+FastEncoder::~FastEncoder() = default;
+FastEncoder::FastEncoder(FastEncoder&&) noexcept = default;
+FastEncoder& FastEncoder::operator=(FastEncoder&&) noexcept = default;
+
+void FastEncoder::encode(const TableRequest& request, std::span<double> out) const {
+  if (request.dim != dim_) {
+    throw ConventionError("FastEncoder::encode: a request of width " + std::to_string(request.dim) +
+                          " from an encoder of width " + std::to_string(dim_));
+  }
+  check_request(convention_, request);
+  plan_->fill_rows(0, request.rows, request.row_offset, out, 1);
+}
 
 void fast_encoding(const Convention& convention, const TableRequest& request, std::span<double> out, int threads) {
   check_request(convention, request);

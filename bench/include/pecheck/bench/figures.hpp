@@ -96,8 +96,8 @@ struct Figures {
   } embed_forward;
 
   // 4. The correctly rounded reference tables (float32, float64), timed once
-  //    each, with exact values as validate and sweep ask for them (to measure
-  //    the table's own format, ExactValues::for_format); `escalated` counts
+  //    each, as `pecheck table --impl reference` builds them (the rounded
+  //    values alone, ExactValues::none); `escalated` counts
   //    the entries left to MPFR, `fallbacks` those the double tier left to
   //    the double-word tier.
   ReferenceFigure reference_f32;

@@ -22,6 +22,18 @@ Measurement measure_accuracy(const TableView& computed, const std::vector<Double
                              const TableRequest& request, double budget_ulp, std::string budget_source,
                              const Float64AngleAllowance* allowance = nullptr);
 
+// The histogram's upper bin edges in ULP, and the count of one error into it.
+std::vector<double> ulp_histogram_edges();
+void count_in_histogram(Histogram& histogram, double ulps);
+
+// The absolute-bound check of the float64-angle allowance, with nothing counted yet.
+AbsoluteBoundCheck float64_angle_bound_check();
+
+// The worst input at convention row `row`, `column`: the value, its bits in
+// the format, the exact value in decimal and the absolute error.
+WorstInput worst_input(const Convention& convention, std::int64_t row, std::int64_t column, double value,
+                       DoubleDouble exact, const Format& format);
+
 // total := the statistics of total's entries and part's entries together
 // (max, RMS from the sums of squares, histogram counts, the worse worst
 // input, the absolute-bound counts). An empty total takes part's format,

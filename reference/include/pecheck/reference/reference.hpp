@@ -9,6 +9,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <vector>
 
 #include "pecheck/convention.hpp"
@@ -56,5 +58,33 @@ struct ReferenceTable {
 // with results identical to one thread.
 ReferenceTable reference_table(const Convention& convention, const TableRequest& request, FormatId format,
                                int threads = 0, ExactValues exact = ExactValues::full);
+
+// One row of a reference table as the builder computes it, before it is
+// stored anywhere: what a caller that folds the table into statistics needs,
+// without the table (validate's full comparison streams through these).
+struct ReferenceRow {
+  std::int64_t row = 0;                 // the request's row, from 0 (convention row = row + request.row_offset)
+  std::span<const double> rounded;      // correctly rounded to the format (as doubles, exactly)
+  std::span<const DoubleDouble> exact;  // the exact values (empty for ExactValues::none)
+};
+
+struct ReferenceCounts {
+  std::int64_t escalations = 0;            // as ReferenceTable::escalations
+  std::int64_t double_word_fallbacks = 0;  // as ReferenceTable::double_word_fallbacks
+};
+
+// Called once per row, by worker `worker` (in [0, reference_workers(...))),
+// never by two threads with the same worker index at once; rows arrive in no
+// particular order across workers. The row's spans live until the call returns.
+using ReferenceRowVisitor = std::function<void(int worker, const ReferenceRow& row)>;
+
+// How many workers reference_rows() runs for `threads` (0: hardware
+// concurrency) and `rows`: callers size per-worker accumulators by it.
+int reference_workers(int threads, std::int64_t rows);
+
+// The rows of reference_table(convention, request, format, threads, exact),
+// the same values and counts, handed to `visit` one by one instead of stored.
+ReferenceCounts reference_rows(const Convention& convention, const TableRequest& request, FormatId format, int threads,
+                               ExactValues exact, const ReferenceRowVisitor& visit);
 
 }  // namespace pecheck::reference

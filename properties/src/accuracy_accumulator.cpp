@@ -1,0 +1,280 @@
+#include "pecheck/properties/accuracy_accumulator.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+
+#include "pecheck/properties/accuracy.hpp"
+#include "pecheck/ulp.hpp"
+
+namespace pecheck::properties {
+
+namespace {
+
+struct EntryError {
+  Mismatch mismatch = Mismatch::none;
+  double ulps = 0.0;
+  double abs_error = 0.0;
+};
+
+// ulp_error and absolute_error of one entry, the same doubles, without their
+// library calls (ilogb, ldexp) on the common path: a finite value against a
+// finite exact value with 2^-900 <= |hi| <= 2^1000. There the exact value's
+// binade is read from the bits of fl(hi + lo) (lib/src/numbers/ulp.cpp has
+// why, and what a power of two with a tail of the other sign means), the ULP
+// is a power of two 2^k with -953 <= k <= 1000 (k >= -901 - 52 for float64),
+// so 2^-k is a normal double too and |difference| * 2^-k is the same
+// correctly rounded quotient as |difference| / 2^k. Anything else goes
+// through the library's own functions.
+inline EntryError entry_error(double value, DoubleDouble exact, const Format& format) {
+  const double magnitude = std::fabs(exact.hi);
+  const DoubleDouble sum = two_sum(exact.hi, exact.lo);
+  const double sum_magnitude = std::fabs(sum.hi);
+  const bool common = std::isfinite(value) && std::isfinite(exact.lo) && magnitude >= 0x1p-900 &&
+                      magnitude <= 0x1p1000 && sum_magnitude >= 0x1p-900 && sum_magnitude <= 0x1p1000;
+  if (!common) {
+    const UlpError error = ulp_error(value, exact, format);
+    return {error.mismatch, error.ulps, absolute_error(value, exact)};
+  }
+  const std::uint64_t bits = std::bit_cast<std::uint64_t>(sum_magnitude);
+  const int exponent = static_cast<int>(bits >> 52) - 1023;
+  const bool power_of_two = (bits & ((std::uint64_t{1} << 52) - 1)) == 0;
+  const bool below = sum.lo != 0.0 && std::signbit(sum.lo) != std::signbit(sum.hi);
+  const int binade = std::max(power_of_two && below ? exponent - 1 : exponent, format.min_exponent);
+  const int k = binade - (format.precision - 1);
+  const double inverse_ulp = std::bit_cast<double>(static_cast<std::uint64_t>(1023 - k) << 52);
+  const double difference = std::fabs((value - exact.hi) - exact.lo);
+  return {Mismatch::none, difference * inverse_ulp, difference};
+}
+
+}  // namespace
+
+AccuracyAccumulator::AccuracyAccumulator(FormatId format, double budget_ulp, const Float64AngleAllowance* allowance)
+    : format_id_(format), budget_ulp_(budget_ulp), allowance_(allowance) {
+  histogram_.upper_edges = ulp_histogram_edges();
+  histogram_.counts.assign(histogram_.upper_edges.size(), 0);
+}
+
+void AccuracyAccumulator::beyond_budget(std::int64_t row, std::int64_t column, double value, DoubleDouble exact,
+                                        double ulps, double abs_error) {
+  const double bound = allowance_->bound(row, column, exact);
+  // A bound of 0 (an entry computed exactly) admits nothing but the exact value.
+  const double ratio = bound > 0.0 ? abs_error / bound : std::numeric_limits<double>::infinity();
+  ++beyond_ulp_;
+  if (!(abs_error <= bound)) ++beyond_bound_;
+  const Entry here{row, column, value, exact};
+  if (worst_ratio_entry_.row < 0 || ratio > worst_ratio_ || (ratio == worst_ratio_ && here.before(worst_ratio_entry_))) {
+    worst_ratio_ = ratio;
+    worst_ratio_ulp_ = ulps;
+    worst_ratio_bound_ = bound;
+    worst_ratio_entry_ = here;
+  }
+}
+
+namespace {
+
+// The common path of entry_error for a whole row, without branches so that
+// it vectorises: ulps and |error| where common[c] (as entry_error's common
+// case, the same doubles), 0 elsewhere (those entries go through entry_error).
+void common_errors(const double* __restrict values, const DoubleDouble* __restrict exact, std::size_t count,
+                   const Format& format, double* __restrict ulps, double* __restrict abs_error,
+                   unsigned char* __restrict common) {
+  const int min_exponent = format.min_exponent;
+  const int shift = format.precision - 1;
+#pragma GCC ivdep
+  for (std::size_t c = 0; c < count; ++c) {
+    const double value = values[c];
+    const double hi = exact[c].hi;
+    const double lo = exact[c].lo;
+    const double sum = hi + lo;  // two_sum, written out
+    const double bb = sum - hi;
+    const double tail = (hi - (sum - bb)) + (lo - bb);
+    const double magnitude = std::fabs(hi);
+    const double sum_magnitude = std::fabs(sum);
+    const bool is_common = (std::fabs(value) <= 0x1.fffffffffffffp1023) & (std::fabs(lo) <= 0x1.fffffffffffffp1023) &
+                           (magnitude >= 0x1p-900) & (magnitude <= 0x1p1000) & (sum_magnitude >= 0x1p-900) &
+                           (sum_magnitude <= 0x1p1000);
+    const std::uint64_t bits = std::bit_cast<std::uint64_t>(sum_magnitude);
+    const int exponent = static_cast<int>(bits >> 52) - 1023;
+    const bool power_of_two = (bits & ((std::uint64_t{1} << 52) - 1)) == 0;
+    const bool below = (tail != 0.0) & (std::signbit(tail) != std::signbit(sum));
+    const int lowered = exponent - ((power_of_two & below) ? 1 : 0);
+    const int k = (lowered > min_exponent ? lowered : min_exponent) - shift;
+    // Outside the common case k may be anything: clamp it so the bits stay a double.
+    const int k_safe = is_common ? k : 0;
+    const double inverse_ulp = std::bit_cast<double>(static_cast<std::uint64_t>(1023 - k_safe) << 52);
+    const double difference = std::fabs((value - hi) - lo);
+    ulps[c] = is_common ? difference * inverse_ulp : 0.0;
+    abs_error[c] = is_common ? difference : 0.0;
+    common[c] = is_common ? 1 : 0;
+  }
+}
+
+// The largest of non-negative doubles, compared as their bit patterns (which
+// order them the same way): an integer max, which vectorises.
+double largest_of(const double* values, std::size_t count) {
+  std::uint64_t largest = 0;
+  for (std::size_t c = 0; c < count; ++c) {
+    const std::uint64_t bits = std::bit_cast<std::uint64_t>(values[c]);
+    largest = bits > largest ? bits : largest;
+  }
+  return std::bit_cast<double>(largest);
+}
+
+}  // namespace
+
+void AccuracyAccumulator::add_entry(std::int64_t row, std::int64_t column, double value, DoubleDouble exact,
+                                    double ulps) {
+  sum_squares_ += ulps * ulps;
+  count_in_histogram(histogram_, ulps);
+  const Entry here{row, column, value, exact};
+  // Rows arrive in any order: the earliest of equal maxima is kept, as a
+  // pass in row order keeps the first.
+  if (worst_.row < 0 || ulps > max_ulp_ || (ulps == max_ulp_ && here.before(worst_))) {
+    max_ulp_ = ulps;
+    worst_ = here;
+  }
+}
+
+void AccuracyAccumulator::add_values(const double* values, std::int64_t count, std::int64_t convention_row,
+                                     std::span<const DoubleDouble> exact) {
+  const Format& format = format_of(format_id_);
+  const auto n = static_cast<std::size_t>(count);
+  ulps_.resize(n);
+  abs_.resize(n);
+  common_.resize(n);
+  common_errors(values, exact.data(), n, format, ulps_.data(), abs_.data(), common_.data());
+  entries_ += count;
+
+  // The common entries: counts, squares, the histogram and the row's maximum.
+  std::int64_t common_count = 0;
+  for (std::size_t c = 0; c < n; ++c) common_count += common_[c];
+  // Eight partial sums (in another order than a pass entry by entry: the
+  // RMS agrees to about n 2^-53 relative, far below its printed digits).
+  double partial[8] = {};
+  std::size_t c = 0;
+  for (; c + 8 <= n; c += 8) {
+    for (std::size_t j = 0; j < 8; ++j) partial[j] += ulps_[c + j] * ulps_[c + j];
+  }
+  for (; c < n; ++c) partial[0] += ulps_[c] * ulps_[c];
+  for (const double p : partial) sum_squares_ += p;
+  // Bin k of the histogram counts the entries in (edge k-1, edge k]: the
+  // entries above edge k-1 less those above edge k. An uncommon entry has
+  // ulps 0 here and is taken out of bin 0.
+  const std::span<const double> edges = histogram_.upper_edges;
+  std::int64_t above_previous = common_count;
+  for (std::size_t k = 0; k < edges.size(); ++k) {
+    std::int64_t above = 0;
+    const double edge = edges[k];
+    for (std::size_t e = 0; e < n; ++e) above += ulps_[e] > edge ? 1 : 0;
+    histogram_.counts[k] += above_previous - above;
+    above_previous = above;
+  }
+  max_abs_error_ = std::max(max_abs_error_, largest_of(abs_.data(), n));
+  const double row_max = largest_of(ulps_.data(), n);
+  if (worst_.row < 0 || row_max >= max_ulp_) {
+    for (std::size_t e = 0; e < n; ++e) {
+      if (common_[e] == 0 || ulps_[e] != row_max) continue;
+      const Entry here{convention_row, static_cast<std::int64_t>(e), values[e], exact[e]};
+      if (worst_.row < 0 || row_max > max_ulp_ || here.before(worst_)) {
+        max_ulp_ = row_max;
+        worst_ = here;
+      }
+      break;  // the row's first
+    }
+  }
+  if (allowance_ != nullptr && row_max > budget_ulp_) {
+    for (std::size_t e = 0; e < n; ++e) {
+      if (common_[e] != 0 && ulps_[e] > budget_ulp_) {
+        beyond_budget(convention_row, static_cast<std::int64_t>(e), values[e], exact[e], ulps_[e], abs_[e]);
+      }
+    }
+  }
+
+  // The rest (zeros, non-finite values, exact values out of range) entry by entry.
+  if (common_count == count) return;
+  for (std::size_t e = 0; e < n; ++e) {
+    if (common_[e] != 0) continue;
+    const EntryError error = entry_error(values[e], exact[e], format);
+    max_abs_error_ = std::max(max_abs_error_, error.abs_error);
+    if (error.mismatch != Mismatch::none) {
+      ++mismatches_;
+      continue;
+    }
+    add_entry(convention_row, static_cast<std::int64_t>(e), values[e], exact[e], error.ulps);
+    if (allowance_ != nullptr && error.ulps > budget_ulp_) {
+      beyond_budget(convention_row, static_cast<std::int64_t>(e), values[e], exact[e], error.ulps, error.abs_error);
+    }
+  }
+}
+
+void AccuracyAccumulator::add_row(const TableView& table, std::int64_t table_row, std::int64_t convention_row,
+                                  std::span<const DoubleDouble> exact) {
+  const std::int64_t count = table.cols();
+  values_.resize(static_cast<std::size_t>(count));
+  if (table.format() == FormatId::float32) {
+    const std::span<const float> row = table.row<float>(table_row);
+    std::copy(row.begin(), row.end(), values_.begin());  // exact: every float is a double
+  } else {
+    for (std::int64_t c = 0; c < count; ++c) values_[static_cast<std::size_t>(c)] = table.at(table_row, c);
+  }
+  add_values(values_.data(), count, convention_row, exact);
+}
+
+void AccuracyAccumulator::merge(const AccuracyAccumulator& other) {
+  entries_ += other.entries_;
+  mismatches_ += other.mismatches_;
+  sum_squares_ += other.sum_squares_;
+  max_abs_error_ = std::max(max_abs_error_, other.max_abs_error_);
+  if (other.worst_.row >= 0 && (worst_.row < 0 || other.max_ulp_ > max_ulp_ ||
+                                (other.max_ulp_ == max_ulp_ && other.worst_.before(worst_)))) {
+    max_ulp_ = other.max_ulp_;
+    worst_ = other.worst_;
+  }
+  for (std::size_t k = 0; k < histogram_.counts.size(); ++k) histogram_.counts[k] += other.histogram_.counts[k];
+  beyond_ulp_ += other.beyond_ulp_;
+  beyond_bound_ += other.beyond_bound_;
+  if (other.worst_ratio_entry_.row >= 0 &&
+      (worst_ratio_entry_.row < 0 || other.worst_ratio_ > worst_ratio_ ||
+       (other.worst_ratio_ == worst_ratio_ && other.worst_ratio_entry_.before(worst_ratio_entry_)))) {
+    worst_ratio_ = other.worst_ratio_;
+    worst_ratio_ulp_ = other.worst_ratio_ulp_;
+    worst_ratio_bound_ = other.worst_ratio_bound_;
+    worst_ratio_entry_ = other.worst_ratio_entry_;
+  }
+}
+
+Measurement AccuracyAccumulator::measurement(const Convention& convention, std::string budget_source,
+                                             std::int64_t escalations) const {
+  const Format& format = format_of(format_id_);
+  Measurement m;
+  m.format = format_id_;
+  m.budget_ulp = budget_ulp_;
+  m.budget_source = std::move(budget_source);
+  m.ulp_histogram = histogram_;
+  m.entries = entries_;
+  m.mismatches = mismatches_;
+  m.max_ulp = max_ulp_;
+  m.max_abs_error = max_abs_error_;
+  m.reference_escalations = escalations;
+  const std::int64_t measured = entries_ - mismatches_;
+  m.rms_ulp = measured > 0 ? std::sqrt(sum_squares_ / static_cast<double>(measured)) : 0.0;
+  if (worst_.row >= 0) m.worst = worst_input(convention, worst_.row, worst_.column, worst_.value, worst_.exact, format);
+  if (allowance_ != nullptr) {
+    m.abs_bound = float64_angle_bound_check();
+    AbsoluteBoundCheck& check = *m.abs_bound;
+    check.beyond_ulp = beyond_ulp_;
+    check.beyond_bound = beyond_bound_;
+    if (worst_ratio_entry_.row >= 0) {
+      check.worst_ratio = worst_ratio_;
+      check.worst_ulp = worst_ratio_ulp_;
+      check.worst_bound = worst_ratio_bound_;
+      const Entry& w = worst_ratio_entry_;
+      check.worst = worst_input(convention, w.row, w.column, w.value, w.exact, format);
+    }
+  }
+  return m;
+}
+
+}  // namespace pecheck::properties
