@@ -1,3 +1,5 @@
+#include <set>
+
 #include "pecheck/format.hpp"
 #include "pecheck/reports/escape.hpp"
 #include "pecheck/reports/svg_plot.hpp"
@@ -134,19 +136,24 @@ void accuracy(std::string& out, const Report& report) {
     out += "<h3>" + h(table.title) + "</h3>\n";
     if (!table.note.empty()) out += "<p>" + h(table.note) + "</p>\n";
     out +=
-        "<table>\n<tr><th>Convention</th><th>d</th><th>Format</th><th>Max ULP</th><th>RMS ULP</th>"
-        "<th>Max abs error</th><th>Worst input</th><th>Budget (ULP)</th><th>Budget source</th><th></th>"
+        "<table>\n<tr><th>Format</th><th>Budget (ULP)</th><th>Max ULP</th><th>RMS ULP</th><th>Entries</th>"
+        "<th>Worst input</th><th>Nearest a zero</th><th>float32 angles, max ULP</th><th></th>"
         "<th>Reference escalations</th></tr>\n";
+    std::set<std::string> sources;
     for (const AccuracyRow& row : table.rows) {
       const properties::Measurement& m = row.measurement;
-      out += "<tr>" + td(row.convention) + td_num(dim_text(row)) + td(format_of(m.format).name) +
-             td_num(ulps(m.max_ulp)) + td_num(ulps(m.rms_ulp)) + td_num(scientific(m.max_abs_error)) +
-             "<td class=\"mono\">" + h(worst_input_text(m)) + "</td>" + td_num(ulps(m.budget_ulp)) +
-             td(m.budget_source) + "<td>" +
+      out += "<tr>" + td(format_of(m.format).name) + td_num(ulps(m.budget_ulp)) + td_num(ulps(m.max_ulp)) +
+             td_num(ulps(m.rms_ulp)) + td_num(std::to_string(m.entries)) + "<td class=\"mono\">" +
+             h(entry_text(m.worst)) + "</td><td class=\"mono\">" +
+             h(m.nearest_zero ? entry_text(*m.nearest_zero) : std::string("none")) + "</td>" +
+             td_num(row.float32_angles_max_ulp ? ulps(*row.float32_angles_max_ulp) : std::string("-")) + "<td>" +
              verdict_span(within_budget(m) ? properties::Verdict::held : properties::Verdict::failed) + "</td>" +
              td_num(std::to_string(m.reference_escalations)) + "</tr>\n";
+      sources.insert(std::string(format_of(m.format).name) + ": " + ulps(m.budget_ulp) + " ULP, " + m.budget_source);
     }
-    out += "</table>\n";
+    out += "</table>\n<p>Budgets:</p>\n<ul>\n";
+    for (const std::string& source : sources) out += "<li>" + h(source) + "</li>\n";
+    out += "</ul>\n";
   }
   out += "</section>\n";
 }
@@ -222,13 +229,16 @@ void findings(std::string& out, const Report& report) {
     for (const std::string& paragraph : finding.answer) out += "<p>" + h(paragraph) + "</p>\n";
     list(out, "What the measurements support", finding.supported);
     list(out, "What these measurements do not show", finding.unsupported);
+    // Figures are drawn once, numbered, in the Figures section; a finding refers to them.
+    std::string shown;
     for (const std::string& id : finding.figures) {
-      for (const Figure& figure : report.figures) {
-        if (figure.id != id) continue;
-        out += "<figure>\n" + render_figure_svg(figure) + "<figcaption><strong>" + h(figure.title) +
-               ".</strong> <a href=\"#figure-" + h(figure.id) + "\">Details</a></figcaption>\n</figure>\n";
+      for (std::size_t i = 0; i < report.figures.size(); ++i) {
+        if (report.figures[i].id != id) continue;
+        shown += std::string(shown.empty() ? "" : ", ") + "<a href=\"#figure-" + h(id) + "\">Figure " +
+                 std::to_string(i + 1) + "</a> (" + h(report.figures[i].title) + ")";
       }
     }
+    if (!shown.empty()) out += "<p>Shown in " + shown + ".</p>\n";
     if (!finding.evidence.empty()) {
       out += "<table>\n<tr><th>Evidence</th><th>Value</th><th>Source</th></tr>\n";
       for (const Evidence& e : finding.evidence)
@@ -243,9 +253,10 @@ void findings(std::string& out, const Report& report) {
 void figures(std::string& out, const Report& report) {
   if (report.figures.empty()) return;
   out += "<section id=\"figures\"><h2>Figures</h2>\n";
-  for (const Figure& figure : report.figures) {
-    out += "<figure id=\"figure-" + h(figure.id) + "\">\n" + render_figure_svg(figure) + "<figcaption><strong>" +
-           h(figure.title) + ".</strong> " + h(figure.caption);
+  for (std::size_t n = 0; n < report.figures.size(); ++n) {
+    const Figure& figure = report.figures[n];
+    out += "<figure id=\"figure-" + h(figure.id) + "\">\n" + render_figure_svg(figure) + "<figcaption><strong>Figure " +
+           std::to_string(n + 1) + ". " + h(figure.title) + ".</strong> " + h(figure.caption);
     if (!figure.sources.empty()) {
       out += " <em>Data:</em> ";
       for (std::size_t i = 0; i < figure.sources.size(); ++i) out += (i ? "; " : "") + h(figure.sources[i]);
