@@ -66,7 +66,8 @@ TEST(HtmlWriter, hostileStringsAreTextNotMarkup) {
 TEST(HtmlWriter, everyCheckHasARowAndDetails) {
   const Report report = testing::sample_report();
   const testing::XmlElement root = page();
-  EXPECT_EQ(root.all("details").size(), report.checks.size());
+  // One folded check each (its statistics inside), and each finding's argument.
+  EXPECT_EQ(root.all("details").size(), report.checks.size() + report.findings.size());
   const std::string text = root.all_text();
   for (const CheckResult& check : report.checks) {
     EXPECT_NE(text.find(check.claim.substr(0, 10)), std::string::npos) << check.id;
