@@ -107,13 +107,13 @@ void failures(std::string& out, const Report& report) {
   out += "</section>\n";
 }
 
-// One folded line per check: its status, id and claim; the kind, cases,
+// One folded line per check: its status and id; the claim, kind, cases,
 // the faults it catches, its source and what it measured open beneath.
 void checks(std::string& out, const Report& report) {
   out += "<section id=\"checks\"><h2>Checks</h2>\n";
   for (const CheckResult& check : report.checks) {
-    out += "<details class=\"check\"><summary>" + verdict_span(check.outcome.verdict) + " <strong>" + h(check.id) +
-           "</strong>: " + h(check.claim) + "</summary>\n<p>" + h(properties::to_string(check.kind)) + ", " +
+    out += "<details class=\"check\"><summary>" + verdict_span(check.outcome.verdict) + " " + h(check.id) +
+           "</summary>\n<p>" + h(check.claim) + "</p>\n<p>" + h(properties::to_string(check.kind)) + ", " +
            h(count_of(check.outcome.cases, "case")) + ". Catches: " + h(catches_text(check)) + ". Source: " +
            h(check.source) + ".</p>\n<pre>" +
            h(properties::spoils_a_pass(check.outcome.verdict) ? failure_details(check) : measured_details(check));
@@ -150,9 +150,9 @@ void accuracy(std::string& out, const Report& report) {
              td_num(std::to_string(m.reference_escalations)) + "</tr>\n";
       sources.insert(std::string(format_of(m.format).name) + ": " + ulps(m.budget_ulp) + " ULP, " + m.budget_source);
     }
-    out += "</table>\n<p>Budgets:</p>\n<ul>\n";
+    out += "</table>\n<details><summary>Where each budget comes from</summary>\n<ul>\n";
     for (const std::string& source : sources) out += "<li>" + h(source) + "</li>\n";
-    out += "</ul>\n";
+    out += "</ul>\n</details>\n";
   }
   out += "</section>\n";
 }
@@ -176,11 +176,12 @@ void performance(std::string& out, const Report& report) {
            td_num(row.measured) + td_num(row.target) + "<td>" + result_span(row.result) + "</td>" + td(row.note) +
            "</tr>\n";
   }
-  out += "</table>\n<table>\n<tr><th>In-run reference</th><th>Size</th><th>Best time</th><th>Rate</th></tr>\n";
+  out += "</table>\n<details><summary>The in-run references the ratios divide by</summary>\n<table>\n"
+         "<tr><th>In-run reference</th><th>Size</th><th>Best time</th><th>Rate</th></tr>\n";
   for (const ReferenceRow& row : reference_rows(*report.performance)) {
     out += "<tr>" + td(row.name) + td_num(row.size) + td_num(row.time) + td_num(row.rate) + "</tr>\n";
   }
-  out += "</table>\n</section>\n";
+  out += "</table>\n</details>\n</section>\n";
 }
 
 void list(std::string& out, std::string_view title, const std::vector<std::string>& items) {
