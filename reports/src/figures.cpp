@@ -337,6 +337,11 @@ std::vector<Figure> build_figures(const FigureData& data, const std::vector<Chec
     if (figure) figures.push_back(std::move(*figure));
   }
   for (const CheckResult& check : checks) {
+    // These checks' series are drawn above, in figures of their own design.
+    if (check.id == properties::check_ids::accuracy_by_position || check.id == properties::check_ids::energy_ratio ||
+        check.id == properties::check_ids::constant_columns_exact) {
+      continue;
+    }
     if (auto figure = series_figure(check)) figures.push_back(std::move(*figure));
   }
   return figures;
