@@ -10,12 +10,12 @@
 #include "cli_options.hpp"
 #include "commands.hpp"
 #include "pecheck/bench/figures.hpp"
+#include "pecheck/count_text.hpp"
 #include "pecheck/properties/faulty_subjects.hpp"
 #include "pecheck/reports/report_directory.hpp"
 #include "pecheck/reports/report_files.hpp"
 #include "pecheck/reports/report_run.hpp"
 #include "pecheck/subject.hpp"
-#include "pecheck/count_text.hpp"
 
 namespace pecheck::tools {
 

@@ -165,8 +165,8 @@ void merge_measurement(Measurement& total, const Measurement& part) {
     sum.beyond_ulp += add.beyond_ulp;
     sum.beyond_bound += add.beyond_bound;
   }
-  if (part.nearest_zero && (!total.nearest_zero || std::fabs(part.nearest_zero->exact.hi) <
-                                                       std::fabs(total.nearest_zero->exact.hi))) {
+  if (part.nearest_zero &&
+      (!total.nearest_zero || std::fabs(part.nearest_zero->exact.hi) < std::fabs(total.nearest_zero->exact.hi))) {
     total.nearest_zero = part.nearest_zero;
   }
   total.entries += part.entries;

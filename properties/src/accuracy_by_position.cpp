@@ -73,7 +73,8 @@ void trace_float32_angles(const Convention& convention, std::int64_t dim, const 
                           const SubjectCapabilities& capabilities, Outcome& outcome) {
   const std::vector<ColumnSpec> columns = column_layout(convention, dim);
   const std::size_t block_entries = static_cast<std::size_t>(rows * dim);
-  Series model{std::string(float32_angle_model_series) + " (" + convention.name + ")", "position", "max abs error", {}, {}};
+  Series model{
+      std::string(float32_angle_model_series) + " (" + convention.name + ")", "position", "max abs error", {}, {}};
   std::vector<FormatId> formats;
   for (FormatId format : {FormatId::float64, FormatId::float32, FormatId::float16, FormatId::bfloat16}) {
     if (support::offers(capabilities, format)) formats.push_back(format);

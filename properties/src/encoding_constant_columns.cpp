@@ -53,19 +53,21 @@ Outcome constant_columns_exact(const Subject& subject, const RunConfig& config) 
       }
       series.x.push_back(static_cast<double>(range_end));
       series.y.push_back(constant);
-      outcome.statistics.push_back({std::string(f.name) + " constant columns of the exact encoding over positions [0, " +
-                                        std::to_string(range_end) + ")",
-                                    static_cast<double>(constant),
-                                    std::nullopt,
-                                    std::nullopt,
-                                    "of " + std::to_string(dim) + " columns, " + convention.name + ", correctly rounded",
-                                    {Quantity::constant_columns, format, dim, range_end, convention.name}});
+      outcome.statistics.push_back(
+          {std::string(f.name) + " constant columns of the exact encoding over positions [0, " +
+               std::to_string(range_end) + ")",
+           static_cast<double>(constant),
+           std::nullopt,
+           std::nullopt,
+           "of " + std::to_string(dim) + " columns, " + convention.name + ", correctly rounded",
+           {Quantity::constant_columns, format, dim, range_end, convention.name}});
       outcome.cases += dim;
     }
     outcome.series.push_back(std::move(series));
   }
-  outcome.message = "constant columns of the correctly rounded " + convention.name + " encoding, d = " +
-                    std::to_string(dim) + ", over positions [0, P) for P = 2 to 2^24 (an observation of the "
+  outcome.message = "constant columns of the correctly rounded " + convention.name +
+                    " encoding, d = " + std::to_string(dim) +
+                    ", over positions [0, P) for P = 2 to 2^24 (an observation of the "
                     "encoding and the format, not of the subject)";
   return outcome;
 }

@@ -53,10 +53,13 @@ void sweep_widths(const Subject& subject, const RunConfig& config, std::uint64_t
   for (std::size_t k = 0; k < widths.size(); ++k) {
     const std::int64_t d = widths[k];
     const std::int64_t count = tokens * d;
-    const ScaledDraw draw = draw_scaled(subject, scaling_support::stream_seed(seed, 200 + k), tokens, d, FormatId::float32);
+    const ScaledDraw draw =
+        draw_scaled(subject, scaling_support::stream_seed(seed, 200 + k), tokens, d, FormatId::float32);
     const double energy = encoding_energy(subject, 256, d, FormatId::float32);
-    const double with_scale = scaling_support::mean_square(table_doubles(draw.scaled)) * static_cast<double>(d) / energy;
-    const double without = scaling_support::mean_square(table_doubles(draw.embeddings)) * static_cast<double>(d) / energy;
+    const double with_scale =
+        scaling_support::mean_square(table_doubles(draw.scaled)) * static_cast<double>(d) / energy;
+    const double without =
+        scaling_support::mean_square(table_doubles(draw.embeddings)) * static_cast<double>(d) / energy;
     const std::string at = ", float32, d = " + std::to_string(d);
     scaling_support::hold_within(outcome, at_width(Quantity::energy_ratio_scaled_at_width, FormatId::float32, d),
                                  "energy ratio with s = sqrt(d)" + at, with_scale,
@@ -117,8 +120,9 @@ Outcome run_energy_ratio(const Subject& subject, const RunConfig& config) {
   }
   sweep_widths(subject, config, seed, outcome);
   if (outcome.verdict == Verdict::held) {
-    outcome.message = "scaled, a token embedding carries twice the encoding's energy; unscaled, 2/d of it "
-                      "(the encoding would outweigh the token d/2 times over)";
+    outcome.message =
+        "scaled, a token embedding carries twice the encoding's energy; unscaled, 2/d of it "
+        "(the encoding would outweigh the token d/2 times over)";
   }
   return outcome;
 }

@@ -135,7 +135,6 @@ Interval moment_interval(Interval chi, double v, double eps, double zeta, std::i
           std::pow((1 + e) * std::sqrt(v * chi.upper) + zeta, 2) * (1 + g)};
 }
 
-
 }  // namespace
 
 // The interval for the mean square of the subject's s E (scaled) or of E

@@ -107,7 +107,8 @@ std::vector<AccuracyTable> accuracy_tables(const FigureData& data, const std::ve
   if (table.rows.empty()) return {};
   std::string names;
   for (const std::string& name : conventions) names += (names.empty() ? "" : ", ") + name;
-  table.note = "Each row: one format over " + names + " (" + count_of(table.rows.front().measurement.entries, "entry", "entries") +
+  table.note = "Each row: one format over " + names + " (" +
+               count_of(table.rows.front().measurement.entries, "entry", "entries") +
                ", d = " + std::to_string(data.ulp.dim) + ", " + std::to_string(data.ulp.rows_per_block) +
                " consecutive rows at each sampled position, log-spaced from the first row to the last below 2^24), "
                "held to the budget: a row beyond it fails the run. ULP error is the distance to the exact value in "
@@ -115,9 +116,13 @@ std::vector<AccuracyTable> accuracy_tables(const FigureData& data, const std::ve
                "nearest case to a zero has the smallest nonzero exact value, where an absolute tolerance says "
                "nothing.";
   if (!compared.empty()) {
-    table.note += " Last column, for comparison: the tutorials' float32 angles (p * w and sin/cos in float32, the "
-                  "result rounded to the format) on the same rows of " + compared + ". Each convention's own row is "
-                  "in the details of " + std::string(properties::accuracy_by_position_id) + ".";
+    table.note +=
+        " Last column, for comparison: the tutorials' float32 angles (p * w and sin/cos in float32, the "
+        "result rounded to the format) on the same rows of " +
+        compared +
+        ". Each convention's own row is "
+        "in the details of " +
+        std::string(properties::accuracy_by_position_id) + ".";
   }
   return {std::move(table)};
 }

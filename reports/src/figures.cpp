@@ -71,33 +71,39 @@ std::optional<Figure> ulp_figure(const FigureData& data) {
       } else if (curve.positions == first->positions) {
         for (std::size_t i = 0; i < worst.size(); ++i) worst[i] = larger(worst[i], curve.max_ulp[i]);
       }
-      if (curve.measurement.max_ulp >= max_ulp) max_ulp = curve.measurement.max_ulp, worst_convention = curve.convention;
+      if (curve.measurement.max_ulp >= max_ulp)
+        max_ulp = curve.measurement.max_ulp, worst_convention = curve.convention;
     }
     if (first == nullptr) continue;
     const std::string name(format_of(format).name);
-    panel.series.push_back({name, SeriesStyle::line_and_points,
-                            last_positions(first->positions, data.ulp.rows_per_block), worst, false});
+    panel.series.push_back(
+        {name, SeriesStyle::line_and_points, last_positions(first->positions, data.ulp.rows_per_block), worst, false});
     const double budget = first->measurement.budget_ulp;
-    const auto same = std::find_if(budgets.begin(), budgets.end(), [budget](const auto& b) { return b.first == budget; });
-    if (same == budgets.end()) budgets.emplace_back(budget, name);
-    else same->second += ", " + name;
+    const auto same =
+        std::find_if(budgets.begin(), budgets.end(), [budget](const auto& b) { return b.first == budget; });
+    if (same == budgets.end())
+      budgets.emplace_back(budget, name);
+    else
+      same->second += ", " + name;
     top = std::max({top, budget, max_ulp});
     summary += (summary.empty() ? "" : "; ") + name + " at most " + ulps(max_ulp) + " ULP (" + worst_convention +
                "; budget " + ulps(budget) + ")";
   }
   const double x_end = static_cast<double>(max_exact_position);
   for (const auto& [budget, formats] : budgets) {
-    panel.series.push_back({"budget " + ulps(budget) + " ULP (" + formats + ")", SeriesStyle::line, {1.0, x_end},
-                            {budget, budget}, true});
+    panel.series.push_back(
+        {"budget " + ulps(budget) + " ULP (" + formats + ")", SeriesStyle::line, {1.0, x_end}, {budget, budget}, true});
   }
   panel.y.max = 1.15 * top;  // room above the highest budget, so it never sits on the frame
   figure.panels.push_back(std::move(panel));
   figure.caption = "How far the subject's table is from the exact value, in units in the last place, at " +
                    std::to_string(data.ulp.curves.front().positions.size()) + " sampled blocks of " +
-                   std::to_string(data.ulp.rows_per_block) + " rows from position 0 to 2^24 (d = " +
-                   std::to_string(data.ulp.dim) + "). Each point is the largest error in its block over every "
+                   std::to_string(data.ulp.rows_per_block) +
+                   " rows from position 0 to 2^24 (d = " + std::to_string(data.ulp.dim) +
+                   "). Each point is the largest error in its block over every "
                    "convention, plotted at the block's last position; dashed lines are the budgets. Over the "
-                   "sweep: " + summary + ".";
+                   "sweep: " +
+                   summary + ".";
   figure.sources = {"the accuracy check (conformance/accuracy-by-position) against correctly rounded values"};
   return figure;
 }
@@ -148,9 +154,11 @@ std::optional<Figure> angle_figure(const FigureData& data) {
       significant(xs[end], 8) + " they are " + scientific(curve.float32_angles[end]) +
       (curve.subject.empty() ? std::string() : " and " + scientific(curve.subject[end])) +
       ". The angle's rounding error grows with p; float32's resolution at 1 (6e-08) does not. Float32 angles near "
-      "common context lengths (the block nearest each): " + at_lengths + ".";
-  figure.sources = {"the accuracy check (conformance/accuracy-by-position): the tutorial's float32 arithmetic and the "
-                    "subject's float32 table against correctly rounded values"};
+      "common context lengths (the block nearest each): " +
+      at_lengths + ".";
+  figure.sources = {
+      "the accuracy check (conformance/accuracy-by-position): the tutorial's float32 arithmetic and the "
+      "subject's float32 table against correctly rounded values"};
   return figure;
 }
 
@@ -197,12 +205,14 @@ std::optional<Figure> energy_figure(const FigureData& data) {
   panel.series.push_back({"expected 2/d", SeriesStyle::line, curve.dims, theory_unscaled, true});
   figure.panels.push_back(std::move(panel));
   const std::size_t at = nearest_index(curve.dims, 512.0);
-  figure.caption = "Token embeddings drawn from N(0, 1/d) at each width d, against the mean squared norm of the "
-                   "subject's float32 encoding rows. At d = " + significant(curve.dims[at], 6) + " the ratio is " +
-                   significant(curve.with_scale[at], 4) + " with s = sqrt(d) (expected 2) and " +
-                   significant(curve.without_scale[at], 4) + " without (expected 2/d = " +
-                   significant(2.0 / curve.dims[at], 4) + "). Each point is held to its 10^-9 interval by the "
-                   "energy-ratio check.";
+  figure.caption =
+      "Token embeddings drawn from N(0, 1/d) at each width d, against the mean squared norm of the "
+      "subject's float32 encoding rows. At d = " +
+      significant(curve.dims[at], 6) + " the ratio is " + significant(curve.with_scale[at], 4) +
+      " with s = sqrt(d) (expected 2) and " + significant(curve.without_scale[at], 4) +
+      " without (expected 2/d = " + significant(2.0 / curve.dims[at], 4) +
+      "). Each point is held to its 10^-9 interval by the "
+      "energy-ratio check.";
   figure.sources = {std::string(properties::check_ids::energy_ratio)};
   return figure;
 }

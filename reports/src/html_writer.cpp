@@ -114,8 +114,8 @@ void checks(std::string& out, const Report& report) {
   for (const CheckResult& check : report.checks) {
     out += "<details class=\"check\"><summary>" + verdict_span(check.outcome.verdict) + " " + h(check.id) +
            "</summary>\n<p>" + h(check.claim) + "</p>\n<p>" + h(properties::to_string(check.kind)) + ", " +
-           h(count_of(check.outcome.cases, "case")) + ". Catches: " + h(catches_text(check)) + ". Source: " +
-           h(check.source) + ".</p>\n<pre>" +
+           h(count_of(check.outcome.cases, "case")) + ". Catches: " + h(catches_text(check)) +
+           ". Source: " + h(check.source) + ".</p>\n<pre>" +
            h(properties::spoils_a_pass(check.outcome.verdict) ? failure_details(check) : measured_details(check));
     if (!check.outcome.distribution.empty()) {
       out += h("generated cases by class:\n");
@@ -176,8 +176,9 @@ void performance(std::string& out, const Report& report) {
            td_num(row.measured) + td_num(row.target) + "<td>" + result_span(row.result) + "</td>" + td(row.note) +
            "</tr>\n";
   }
-  out += "</table>\n<details><summary>The in-run references the ratios divide by</summary>\n<table>\n"
-         "<tr><th>In-run reference</th><th>Size</th><th>Best time</th><th>Rate</th></tr>\n";
+  out +=
+      "</table>\n<details><summary>The in-run references the ratios divide by</summary>\n<table>\n"
+      "<tr><th>In-run reference</th><th>Size</th><th>Best time</th><th>Rate</th></tr>\n";
   for (const ReferenceRow& row : reference_rows(*report.performance)) {
     out += "<tr>" + td(row.name) + td_num(row.size) + td_num(row.time) + td_num(row.rate) + "</tr>\n";
   }

@@ -53,7 +53,7 @@ Json measurement_json(const properties::Measurement& m) {
   Json nearest_zero = nullptr;
   if (m.nearest_zero) {
     const properties::WorstInput& z = *m.nearest_zero;
-    nearest_zero = {{"convention", text(z.convention)}, {"position", z.position}, {"column", z.column},
+    nearest_zero = {{"convention", text(z.convention)}, {"position", z.position},       {"column", z.column},
                     {"value_hex", text(z.value_hex)},   {"exact_hi", real(z.exact.hi)}, {"ulps", real(z.ulps)}};
   }
   return {{"format", std::string(format_of(m.format).name)},

@@ -90,8 +90,8 @@ void accuracy_tables(std::string& out, const Report& report) {
       const properties::Measurement& m = row.measurement;
       out += "| " + std::string(format_of(m.format).name) + " | " + cell(ulps(m.budget_ulp)) + " | " +
              cell(ulps(m.max_ulp)) + " | " + cell(ulps(m.rms_ulp)) + " | " + std::to_string(m.entries) + " | " +
-             cell(entry_text(m.worst)) + " | " + cell(m.nearest_zero ? entry_text(*m.nearest_zero) : "none") +
-             " | " + cell(row.float32_angles_max_ulp ? ulps(*row.float32_angles_max_ulp) : "-") + " | " +
+             cell(entry_text(m.worst)) + " | " + cell(m.nearest_zero ? entry_text(*m.nearest_zero) : "none") + " | " +
+             cell(row.float32_angles_max_ulp ? ulps(*row.float32_angles_max_ulp) : "-") + " | " +
              (within_budget(m) ? "\u2705" : "\u274c") + " | " + std::to_string(m.reference_escalations) + " |\n";
       sources.insert(std::string(format_of(m.format).name) + ": " + ulps(m.budget_ulp) + " ULP, " + m.budget_source);
     }
@@ -160,7 +160,8 @@ void findings(std::string& out, const Report& report) {
     }
     for (const std::string& id : finding.figures) {
       for (std::size_t i = 0; i < report.figures.size(); ++i) {
-        if (report.figures[i].id == id) out += "Shown in Figure " + std::to_string(i + 1) + " (figures/" + escape_markdown(id) + ".svg).\n\n";
+        if (report.figures[i].id == id)
+          out += "Shown in Figure " + std::to_string(i + 1) + " (figures/" + escape_markdown(id) + ".svg).\n\n";
       }
     }
     if (!finding.evidence.empty()) {
