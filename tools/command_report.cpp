@@ -10,11 +10,12 @@
 #include "cli_options.hpp"
 #include "commands.hpp"
 #include "pecheck/bench/figures.hpp"
+#include "pecheck/count_text.hpp"
+#include "pecheck/properties/faulty_subjects.hpp"
 #include "pecheck/reports/report_directory.hpp"
 #include "pecheck/reports/report_files.hpp"
 #include "pecheck/reports/report_run.hpp"
 #include "pecheck/subject.hpp"
-#include "pecheck/count_text.hpp"
 
 namespace pecheck::tools {
 
@@ -59,6 +60,7 @@ Command add_report_command(CLI::App& app) {
     bool html_date = false;
     bool performance = false;
     bool no_performance = false;
+    std::string fault;  // a fault matrix name: run on that faulty subject instead
     bool measure_performance() const { return performance || (!no_performance && !quick); }
   };
   auto options = std::make_shared<Options>();
@@ -77,6 +79,13 @@ Command add_report_command(CLI::App& app) {
   CLI::Option* without_performance = command->add_flag("--no-performance", options->no_performance,
                                                        "Leave the performance section out (same seed, same bytes)");
   with_performance->excludes(without_performance);
+  std::vector<std::string> fault_names;
+  for (const properties::Fault& fault : properties::fault_matrix()) fault_names.push_back(fault.name);
+  command
+      ->add_option("--fault", options->fault,
+                   "Run on pecheck's fast implementation with one deliberate fault from the fault matrix\n"
+                   "(e.g. float32-angles): the report shows which checks catch it, and exits 1")
+      ->check(CLI::IsMember(fault_names));
   command->add_flag("--html-date", options->html_date,
                     "Show today's date in the HTML page (the page then differs day to day)");
 
@@ -91,7 +100,8 @@ Command add_report_command(CLI::App& app) {
     const char* performance_flag = options->performance      ? " --performance"
                                    : options->no_performance ? " --no-performance"
                                                              : "";
-    settings.reproduce = std::string("pecheck report --seed ") + seed_text + mode_flag + performance_flag;
+    const std::string fault_flag = options->fault.empty() ? "" : " --fault " + options->fault;
+    settings.reproduce = std::string("pecheck report --seed ") + seed_text + mode_flag + performance_flag + fault_flag;
     // Locked, cleaned and proven writable before the checks run; written as a whole at the end.
     reports::ReportDirectory directory(options->output_dir);
     const reports::Progress progress = progress_line();
@@ -105,7 +115,10 @@ Command add_report_command(CLI::App& app) {
       }
       performance = bench::measure_figures(bench_options);
     }
-    const std::unique_ptr<Subject> subject = make_fast_subject();
+    std::unique_ptr<Subject> subject = make_fast_subject();
+    for (const properties::Fault& fault : properties::fault_matrix()) {
+      if (fault.name == options->fault) subject = fault.make(std::shared_ptr<const Subject>(std::move(subject)));
+    }
     std::vector<reports::CheckResult> checks =
         reports::run_checks(*subject, reports::registered_checks(), reports::run_config(settings), progress);
     reports::Report report = reports::build_report(*subject, std::move(checks), settings, progress);

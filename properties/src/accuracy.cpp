@@ -57,6 +57,7 @@ WorstInput worst_input(const Convention& convention, std::int64_t row, std::int6
   input.exact = exact;
   input.exact_text = support::decimal_text(exact, 21);
   input.abs_error = absolute_error(value, exact);
+  input.ulps = ulp_error(value, exact, format).ulps;
   return input;
 }
 
@@ -94,6 +95,8 @@ Measurement measure_accuracy(const TableView& computed, const std::vector<Double
   double sum_squares = 0.0;
   std::int64_t worst_index = -1;
   std::int64_t worst_bound_index = -1;
+  std::int64_t nearest_zero_index = -1;
+  double nearest_zero_magnitude = std::numeric_limits<double>::infinity();
   for (std::size_t k = 0; k < exact.size(); ++k) {
     const auto index = static_cast<std::int64_t>(k);
     const double value = computed.at(index / computed.cols(), index % computed.cols());
@@ -110,6 +113,13 @@ Measurement measure_accuracy(const TableView& computed, const std::vector<Double
     if (worst_index < 0 || error.ulps > m.max_ulp) {
       m.max_ulp = error.ulps;
       worst_index = index;
+    }
+    // Exact zeros (sin 0, zero columns) are stored exactly or are mismatches:
+    // the nearest case to a zero is the smallest nonzero magnitude.
+    const double magnitude = std::fabs(exact[k].hi);
+    if (magnitude > 0.0 && magnitude < nearest_zero_magnitude) {
+      nearest_zero_magnitude = magnitude;
+      nearest_zero_index = index;
     }
     if (allowance != nullptr && error.ulps > budget_ulp) {
       const double bound = allowance->bound(request.row_offset + index / computed.cols(), index % computed.cols(), exact[k]);
@@ -134,6 +144,7 @@ Measurement measure_accuracy(const TableView& computed, const std::vector<Double
                        exact[static_cast<std::size_t>(index)], format);
   };
   if (worst_index >= 0 && computed.cols() > 0) m.worst = input_at(worst_index);
+  if (nearest_zero_index >= 0) m.nearest_zero = input_at(nearest_zero_index);
   if (worst_bound_index >= 0) m.abs_bound->worst = input_at(worst_bound_index);
   return m;
 }
@@ -164,6 +175,10 @@ void merge_measurement(Measurement& total, const Measurement& part) {
     }
     sum.beyond_ulp += add.beyond_ulp;
     sum.beyond_bound += add.beyond_bound;
+  }
+  if (part.nearest_zero &&
+      (!total.nearest_zero || std::fabs(part.nearest_zero->exact.hi) < std::fabs(total.nearest_zero->exact.hi))) {
+    total.nearest_zero = part.nearest_zero;
   }
   total.entries += part.entries;
   total.mismatches += part.mismatches;

@@ -5,6 +5,7 @@
 // beside it the tutorials' float32-angle model measured on the same rows. A
 // row beyond its budget fails the check, and so the run.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -62,11 +63,67 @@ bool has_float32_angle_twin(const Convention& convention) {
          convention.position_offset == 0;
 }
 
+// The tutorials' float32 entries on the sweep's rows against the exact
+// values: the largest absolute error per block (a Series, for the figure),
+// and the result rounded to each offered format as a float32-computing
+// implementation casting its table would store it: max and RMS ULP per
+// format, statistics nothing bounds (the accuracy table's comparison column).
+void trace_float32_angles(const Convention& convention, std::int64_t dim, const std::vector<std::int64_t>& starts,
+                          std::int64_t rows, const std::vector<DoubleDouble>& exact,
+                          const SubjectCapabilities& capabilities, Outcome& outcome) {
+  const std::vector<ColumnSpec> columns = column_layout(convention, dim);
+  const std::size_t block_entries = static_cast<std::size_t>(rows * dim);
+  Series model{
+      std::string(float32_angle_model_series) + " (" + convention.name + ")", "position", "max abs error", {}, {}};
+  std::vector<FormatId> formats;
+  for (FormatId format : {FormatId::float64, FormatId::float32, FormatId::float16, FormatId::bfloat16}) {
+    if (support::offers(capabilities, format)) formats.push_back(format);
+  }
+  std::vector<double> max_ulp(formats.size(), 0.0);
+  std::vector<double> sum_squares(formats.size(), 0.0);
+  std::vector<std::int64_t> measured(formats.size(), 0);
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    double worst = 0.0;
+    for (std::int64_t r = 0; r < rows; ++r) {
+      const std::int64_t position = position_of_row(convention, starts[i] + r);
+      for (std::int64_t c = 0; c < dim; ++c) {
+        const double value = float32_angle_entry(convention, dim, columns[static_cast<std::size_t>(c)], position);
+        const DoubleDouble& x = exact[i * block_entries + static_cast<std::size_t>(r * dim + c)];
+        worst = std::max(worst, absolute_error(value, x));
+        for (std::size_t f = 0; f < formats.size(); ++f) {
+          const Format& format = format_of(formats[f]);
+          const UlpError error = ulp_error(round_to_format(value, format), x, format);
+          if (error.mismatch != Mismatch::none) continue;
+          max_ulp[f] = std::max(max_ulp[f], error.ulps);
+          sum_squares[f] += error.ulps * error.ulps;
+          ++measured[f];
+        }
+      }
+    }
+    model.x.push_back(static_cast<double>(position_of_row(convention, starts[i])));
+    model.y.push_back(worst);
+  }
+  outcome.series.push_back(std::move(model));
+  for (std::size_t f = 0; f < formats.size(); ++f) {
+    const std::string name(format_of(formats[f]).name);
+    const StatisticKey max_key{Quantity::float32_angle_max_ulp, formats[f], dim, 0, convention.name, std::nullopt, 0.0};
+    StatisticKey rms_key = max_key;
+    rms_key.quantity = Quantity::float32_angle_rms_ulp;
+    const std::string note = "the tutorials' float32 angles, rounded to " + name + "; a comparison, not a budget";
+    outcome.statistics.push_back({name + ": float32 angles (" + convention.name + "), max ULP", max_ulp[f],
+                                  std::nullopt, std::nullopt, note, max_key});
+    const double rms = measured[f] > 0 ? std::sqrt(sum_squares[f] / static_cast<double>(measured[f])) : 0.0;
+    outcome.statistics.push_back(
+        {name + ": float32 angles (" + convention.name + "), RMS ULP", rms, std::nullopt, std::nullopt, note, rms_key});
+  }
+}
+
 Outcome run_accuracy_by_position(const Subject& subject, const RunConfig& config) {
   const AccuracySweepSize size = accuracy_sweep_size(config);
   const SubjectCapabilities capabilities = subject.capabilities();
   Outcome outcome;
   bool model_traced = false;
+  std::array<Measurement, 4> every_convention{};  // indexed by FormatId
   for (const support::ConventionWidth& target : support::sweep_targets(capabilities, {size.dim})) {
     const support::RowRange range = support::servable_rows(capabilities, target.convention);
     const std::int64_t rows = std::min(size.rows_per_block, range.end - range.begin);
@@ -122,6 +179,11 @@ Outcome run_accuracy_by_position(const Subject& subject, const RunConfig& config
       m.dim = target.dim;
       m.reference_escalations = escalations;
       m.profile = std::move(profile);
+      m.worst.convention = target.convention.name;
+      if (m.nearest_zero) m.nearest_zero->convention = target.convention.name;
+      Measurement part = m;
+      part.profile.reset();
+      merge_measurement(every_convention[static_cast<std::size_t>(format)], part);
       outcome.cases += m.entries;
       if (!within_budget(m)) {
         outcome.verdict = Verdict::failed;
@@ -131,27 +193,17 @@ Outcome run_accuracy_by_position(const Subject& subject, const RunConfig& config
     }
     if (!model_traced && has_float32_angle_twin(target.convention)) {
       // The tutorials' float32 angles on the same rows: the error a float32
-      // angle computation has, for the figure beside the subject's.
+      // angle computation has, for the figure and the table's comparison column.
       model_traced = true;
-      const std::vector<ColumnSpec> columns = column_layout(target.convention, target.dim);
-      Series model{std::string(float32_angle_model_series), "position", "max abs error", {}, {}};
-      for (std::size_t i = 0; i < starts.size(); ++i) {
-        double worst = 0.0;
-        for (std::int64_t r = 0; r < rows; ++r) {
-          const std::int64_t position = position_of_row(target.convention, starts[i] + r);
-          for (std::int64_t c = 0; c < target.dim; ++c) {
-            const double value =
-                float32_angle_entry(target.convention, target.dim, columns[static_cast<std::size_t>(c)], position);
-            worst = std::max(
-                worst, absolute_error(value, exact[i * block_entries + static_cast<std::size_t>(r * target.dim + c)]));
-          }
-        }
-        model.x.push_back(static_cast<double>(position_of_row(target.convention, starts[i])));
-        model.y.push_back(worst);
-      }
-      model.name += " (" + target.convention.name + ")";
-      outcome.series.push_back(std::move(model));
+      trace_float32_angles(target.convention, target.dim, starts, rows, exact, capabilities, outcome);
     }
+  }
+  // The headline rows: each format over every convention swept, after the
+  // per-convention measurements (which the check's details list).
+  for (Measurement& total : every_convention) {
+    if (total.entries == 0) continue;
+    total.every_convention = true;
+    outcome.measurements.push_back(std::move(total));
   }
   if (outcome.measurements.empty()) return support::not_applicable("the subject holds no rows to sample");
   if (outcome.verdict == Verdict::held) {

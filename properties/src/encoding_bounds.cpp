@@ -55,6 +55,12 @@ void register_encoding_bounds(Registry& registry) {
       "ULP budget of one value; how many such slow columns each format has is reported.",
       "the seed observation that the last dimensions are hardly affected by the position", CheckKind::measurement,
       slow_columns);
+  // An observation of the encoding itself: no subject can fail it.
+  registry.push_back(Check{std::string(constant_columns_exact_id), Family::encoding_bounds,
+                           "Over the first P = 2, 4, ..., 2^24 positions, this many columns of the correctly rounded "
+                           "encoding keep one value in float32, float16 and bfloat16.",
+                           "the seed observation that the last dimensions are hardly affected by the position",
+                           CheckKind::measurement, constant_columns_exact, CheckRole::observation});
 }
 
 }  // namespace pecheck::properties

@@ -16,6 +16,7 @@ inline constexpr std::string_view relative_position_id = check_ids::relative_pos
 inline constexpr std::string_view frequency_ladder_id = check_ids::frequency_ladder;
 inline constexpr std::string_view distinct_positions_id = check_ids::distinct_positions;
 inline constexpr std::string_view slow_columns_id = check_ids::slow_columns;
+inline constexpr std::string_view constant_columns_exact_id = check_ids::constant_columns_exact;
 
 Outcome unit_interval(const Subject& subject, const RunConfig& config);
 Outcome pythagorean_identity(const Subject& subject, const RunConfig& config);
@@ -26,5 +27,6 @@ Outcome relative_position(const Subject& subject, const RunConfig& config);
 Outcome frequency_ladder(const Subject& subject, const RunConfig& config);
 Outcome distinct_positions(const Subject& subject, const RunConfig& config);
 Outcome slow_columns(const Subject& subject, const RunConfig& config);
+Outcome constant_columns_exact(const Subject& subject, const RunConfig& config);  // encoding_constant_columns.cpp
 
 }  // namespace pecheck::properties::encoding

@@ -14,6 +14,7 @@
 #include "pecheck/properties/property_runner.hpp"
 #include "pecheck/properties/tail_bounds.hpp"
 #include "scaling_checks.hpp"
+#include "scaling_moment_bounds.hpp"
 #include "scaling_support.hpp"
 
 namespace pecheck::properties::scaling {
@@ -134,21 +135,7 @@ Interval moment_interval(Interval chi, double v, double eps, double zeta, std::i
           std::pow((1 + e) * std::sqrt(v * chi.upper) + zeta, 2) * (1 + g)};
 }
 
-constexpr std::int64_t kPaperDim = 512;
-
-struct ScaledDraw {
-  Table embeddings;  // N(0, 1/d) stored in the format
-  Table scaled;      // the subject's round(s E)
-  double scale = 0.0;
-};
-
-ScaledDraw draw_scaled(const Subject& subject, std::uint64_t seed, std::int64_t vocab, std::int64_t d, FormatId id) {
-  ScaledDraw draw;
-  draw.embeddings = gen::gaussian_table(seed, vocab, d, 1.0 / std::sqrt(static_cast<double>(d)), id);
-  draw.scale = subject.embedding_scale(d, id);
-  draw.scaled = scaling_support::scaled_rows(subject, draw.embeddings, draw.scale, id);
-  return draw;
-}
+}  // namespace
 
 // The interval for the mean square of the subject's s E (scaled) or of E
 // alone, around the variance the paper's choices give: 1 scaled, 1/d not.
@@ -163,6 +150,16 @@ Interval unscaled_interval(const Format& format, std::int64_t d, std::int64_t co
   return moment_interval(chi_square_mean_interval(static_cast<double>(count), delta), 1.0 / static_cast<double>(d),
                          scaling_support::unit_roundoff(format), scaling_support::underflow_error(format), count);
 }
+
+ScaledDraw draw_scaled(const Subject& subject, std::uint64_t seed, std::int64_t vocab, std::int64_t d, FormatId id) {
+  ScaledDraw draw;
+  draw.embeddings = gen::gaussian_table(seed, vocab, d, 1.0 / std::sqrt(static_cast<double>(d)), id);
+  draw.scale = subject.embedding_scale(d, id);
+  draw.scaled = scaling_support::scaled_rows(subject, draw.embeddings, draw.scale, id);
+  return draw;
+}
+
+namespace {
 
 Outcome run_sampled_variance(const Subject& subject, const RunConfig& config) {
   if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
@@ -205,54 +202,6 @@ Outcome run_sampled_variance(const Subject& subject, const RunConfig& config) {
   return outcome;
 }
 
-// ---- the energy ratio -------------------------------------------------------
-
-Outcome run_energy_ratio(const Subject& subject, const RunConfig& config) {
-  if (auto not_applicable = scaling_support::require_embedding_operations(subject)) return *not_applicable;
-  if (auto no_format = scaling_support::require_formats(subject, false)) return *no_format;
-  Outcome outcome;
-  const std::vector<FormatId> formats = scaling_support::formats_of(subject, false);
-  const std::int64_t d = kPaperDim;
-  const std::int64_t positions = 512;
-  const std::int64_t vocab = scaling_support::sized(config, 256, 1024, 4096);
-  const std::int64_t count = vocab * d;
-  const double delta = false_alarm_probability / static_cast<double>(formats.size());
-  const std::uint64_t seed = scaling_support::seed_of(config);
-  outcome.seed = seed;
-  for (std::size_t k = 0; k < formats.size(); ++k) {
-    const Format& format = format_of(formats[k]);
-    const std::string f(format.name);
-    const ScaledDraw draw = draw_scaled(subject, scaling_support::stream_seed(seed, 100 + k), vocab, d, formats[k]);
-    const Table encoding = subject.encoding_table(scaling_support::paper_convention(), {positions, d, 0}, formats[k]);
-    // mean ||PE(p)||^2 over the rows: d/2 for the paper's even d (one per sin/cos pair).
-    const double encoding_energy = scaling_support::mean_square(table_doubles(encoding)) * static_cast<double>(d);
-    outcome.statistics.push_back(scaling_support::statistic(
-        per_format(Quantity::encoding_energy, formats[k]), f + ": mean ||PE(p)||^2 over positions 0..511, d = 512",
-        encoding_energy, std::nullopt, std::nullopt, "d/2 = 256 exactly"));
-    // E||s e||^2 = d s^2 sigma^2 = d; the numerator is d times the mean square,
-    // held to d times the per-component interval.
-    const auto ratio_interval = [&](Interval per_component) {
-      return Interval{per_component.lower * d / encoding_energy, per_component.upper * d / encoding_energy};
-    };
-    const double scaled_ratio = scaling_support::mean_square(table_doubles(draw.scaled)) * d / encoding_energy;
-    scaling_support::hold_within(outcome, per_format(Quantity::energy_ratio_scaled, formats[k]),
-                                 f + ": energy ratio E||s*e||^2 / ||PE||^2 with s = sqrt(d)", scaled_ratio,
-                                 ratio_interval(scaled_interval(format, draw.scale, count, delta)),
-                                 "paper's choices: d / (d/2) = 2");
-    const double unscaled_ratio = scaling_support::mean_square(table_doubles(draw.embeddings)) * d / encoding_energy;
-    scaling_support::hold_within(outcome, per_format(Quantity::energy_ratio_unscaled, formats[k]),
-                                 f + ": energy ratio E||e||^2 / ||PE||^2 without the scale", unscaled_ratio,
-                                 ratio_interval(unscaled_interval(format, d, count, delta)),
-                                 "1 / (d/2) = 2/d = " + format_number(2.0 / d));
-    outcome.cases += count;
-  }
-  if (outcome.verdict == Verdict::held) {
-    outcome.message = "scaled, a token embedding carries twice the encoding's energy; unscaled, 2/d of it "
-                      "(the encoding would outweigh the token d/2 times over)";
-  }
-  return outcome;
-}
-
 }  // namespace
 
 Check scaled_second_moment_check() {
@@ -275,16 +224,6 @@ Check sampled_variance_check() {
           "CONVENTIONS.md, embedding scale and initialisation; the report's question (a) (why scale before adding)",
           CheckKind::measurement,
           run_sampled_variance};
-}
-
-Check energy_ratio_check() {
-  return {std::string(check_ids::energy_ratio),
-          Family::scaling_variance,
-          "With sigma = d^-0.5 and s = sqrt(d) the expected energy of a scaled token embedding is twice the "
-          "encoding's, E||s*e||^2 / ||PE||^2 = d / (d/2) = 2; without the scale it is 2/d.",
-          "the report's question (a) (the encoding would otherwise overwhelm the embedding)",
-          CheckKind::measurement,
-          run_energy_ratio};
 }
 
 }  // namespace pecheck::properties::scaling

@@ -104,8 +104,12 @@ constexpr std::array quantity_names{
     "added-position-share",
     "concatenated-position-share",
     "rotated-position-share",
+    "float32-angle-max-ulp",
+    "float32-angle-rms-ulp",
+    "energy-ratio-scaled-at-width",
+    "energy-ratio-unscaled-at-width",
 };
-static_assert(quantity_names.size() == static_cast<std::size_t>(Quantity::rotated_position_share) + 1,
+static_assert(quantity_names.size() == static_cast<std::size_t>(Quantity::energy_ratio_unscaled_at_width) + 1,
               "every Quantity needs its name, in enumeration order");
 
 }  // namespace

@@ -78,34 +78,53 @@ void sweep_accuracy(const Subject& subject, const FigureSettings& settings, cons
 namespace pecheck::reports {
 
 std::vector<AccuracyTable> accuracy_tables(const FigureData& data, const std::vector<CheckResult>& checks) {
-  std::vector<AccuracyTable> tables;
-  if (!data.ulp.curves.empty()) {
-    AccuracyTable table;
-    table.title = "Each convention and format against the correctly rounded reference";
-    std::int64_t entries = 0;
-    for (const UlpCurve& curve : data.ulp.curves) entries = std::max(entries, curve.measurement.entries);
-    table.note = "Each row: " + count_of(entries, "entry", "entries") + " (d = " + std::to_string(data.ulp.dim) + ", " +
-                 std::to_string(data.ulp.rows_per_block) +
-                 " consecutive rows at each sampled position, log-spaced from the first row to the last row below "
-                 "2^24). ULP error is the distance to the exact value in units of the exact value's binade in the "
-                 "format; the worst input is the entry with the largest ULP error.";
-    for (const UlpCurve& curve : data.ulp.curves) {
-      table.rows.push_back(
-          {curve.convention, data.ulp.dim, std::string(properties::accuracy_by_position_id), curve.measurement});
-    }
-    tables.push_back(std::move(table));
-  }
-  AccuracyTable measured;
-  measured.title = "The checks' measurements";
-  measured.note = "Each row is one measurement of one check, over every convention and width it sweeps together.";
-  for (const CheckResult& check : checks) {
-    if (check.id == properties::accuracy_by_position_id) continue;  // the table above
-    for (const properties::Measurement& m : check.outcome.measurements) {
-      measured.rows.push_back({"all the check sweeps", 0, check.id, m});
+  const auto accuracy = std::find_if(checks.begin(), checks.end(), [](const CheckResult& check) {
+    return check.id == properties::accuracy_by_position_id;
+  });
+  if (accuracy == checks.end()) return {};
+  const properties::Outcome& outcome = accuracy->outcome;
+  std::vector<std::string> conventions;
+  std::string compared;  // the convention the float32-angle comparison ran on
+  for (const properties::Measurement& m : outcome.measurements) {
+    if (!m.every_convention && std::find(conventions.begin(), conventions.end(), m.convention) == conventions.end()) {
+      conventions.push_back(m.convention);
     }
   }
-  if (!measured.rows.empty()) tables.push_back(std::move(measured));
-  return tables;
+  AccuracyTable table;
+  table.title = "Each format against the correctly rounded reference";
+  for (const properties::Measurement& m : outcome.measurements) {
+    if (!m.every_convention) continue;
+    AccuracyRow row{count_of(static_cast<std::int64_t>(conventions.size()), "convention"), m.dim,
+                    std::string(properties::accuracy_by_position_id), m, std::nullopt};
+    for (const properties::Statistic& s : outcome.statistics) {
+      if (s.key.quantity == properties::Quantity::float32_angle_max_ulp && s.key.format == m.format) {
+        row.float32_angles_max_ulp = s.value;
+        compared = s.key.convention;
+      }
+    }
+    table.rows.push_back(std::move(row));
+  }
+  if (table.rows.empty()) return {};
+  std::string names;
+  for (const std::string& name : conventions) names += (names.empty() ? "" : ", ") + name;
+  table.note = "Each row: one format over " + names + " (" +
+               count_of(table.rows.front().measurement.entries, "entry", "entries") +
+               ", d = " + std::to_string(data.ulp.dim) + ", " + std::to_string(data.ulp.rows_per_block) +
+               " consecutive rows at each sampled position, log-spaced from the first row to the last below 2^24), "
+               "held to the budget: a row beyond it fails the run. ULP error is the distance to the exact value in "
+               "units of the exact value's binade in the format. The worst input has the largest ULP error; the "
+               "nearest case to a zero has the smallest nonzero exact value, where an absolute tolerance says "
+               "nothing.";
+  if (!compared.empty()) {
+    table.note +=
+        " Last column, for comparison: the tutorials' float32 angles (p * w and sin/cos in float32, the "
+        "result rounded to the format) on the same rows of " +
+        compared +
+        ". Each convention's own row is "
+        "in the details of " +
+        std::string(properties::accuracy_by_position_id) + ".";
+  }
+  return {std::move(table)};
 }
 
 }  // namespace pecheck::reports

@@ -8,14 +8,13 @@
 namespace pecheck::reports {
 
 SweepSizes sweep_sizes(RunMode mode) {
-  // ulp_dim, ulp_samples, rows_per_block, map_positions, map_dim, max_energy_dim, energy_tokens, slow_dim.
+  // ulp_dim, ulp_samples, rows_per_block, map_positions, map_dim.
   // The reference costs a few microseconds per entry: the standard sweep is
   // 6 conventions x 64 blocks x 4 rows x 256 columns, about 0.4 million exact values.
   switch (mode) {
-    // slow_dim matches encoding-bounds/slow-columns (128 quick, else 512), whose counts the figure overlays.
-    case RunMode::quick: return {64, 24, 2, 64, 64, 1024, 64, 128};
-    case RunMode::standard: return {256, 64, 4, 128, 128, 4096, 128, 512};
-    case RunMode::full: return {512, 160, 8, 128, 128, 4096, 512, 512};
+    case RunMode::quick: return {64, 24, 2, 64, 64};
+    case RunMode::standard: return {256, 64, 4, 128, 128};
+    case RunMode::full: return {512, 160, 8, 128, 128};
   }
   return {};
 }
@@ -78,7 +77,7 @@ FigureData compute_figure_data(const Subject& subject, const FigureSettings& set
 
   const Convention& principal = *detail::principal_convention(conventions);
   const bool float32 = detail::offers_format(subject, FormatId::float32);
-  if (!float32) data.notes.push_back("the subject offers no float32 table: no encoding map or energy ratio");
+  if (!float32) data.notes.push_back("the subject offers no float32 table: no encoding map");
   // Two layouts side by side when offered: interleaved and sin-cos halves.
   for (const Convention& convention : conventions) {
     if (!float32 || (convention.name != principal.name && convention.name != "tensor2tensor")) continue;
@@ -89,18 +88,6 @@ FigureData compute_figure_data(const Subject& subject, const FigureSettings& set
       data.notes.push_back("encoding map for " + convention.name + ": " + e.what());
     }
   }
-  if (float32 && !subject.capabilities().fixed_request) {
-    try {
-      data.energy = detail::measure_energy_ratio(subject, principal, data.sizes.max_energy_dim,
-                                                 data.sizes.energy_tokens, settings.seed);
-    } catch (const std::exception& e) {  // a subject never crashes the report: said in the notes
-      data.notes.push_back("energy ratio: " + std::string(e.what()));
-    }
-  } else if (float32) {
-    data.notes.push_back("energy ratio: the subject holds one table of one width, not a sweep over d");
-  }
-  // A property of the encoding in each format, not of the subject: from the reference.
-  data.slow_columns = detail::count_slow_columns(principal, data.sizes.slow_dim, settings.threads);
   return data;
 }
 

@@ -24,6 +24,12 @@ std::vector<double> last_positions(const std::vector<double>& starts, std::int64
   return out;
 }
 
+// Context lengths models are commonly trained or served at, marked on the float32-angle figure.
+constexpr double context_lengths[] = {512.0, 2048.0, 8192.0, 32768.0, 131072.0};
+std::string context_name(double length) {
+  return length < 1024.0 ? significant(length, 6) : significant(length / 1024.0, 6) + "k";
+}
+
 // The sample whose x is nearest to `target` on a log scale.
 std::size_t nearest_index(const std::vector<double>& xs, double target) {
   std::size_t best = 0;
@@ -36,44 +42,70 @@ std::size_t nearest_index(const std::vector<double>& xs, double target) {
   return best;
 }
 
+// The largest of two block maxima; NaN (a block of typed mismatches only) yields to a number.
+double larger(double a, double b) { return std::isnan(a) ? b : std::isnan(b) ? a : std::max(a, b); }
+
+// One panel, a line per format: each block's largest ULP error over every
+// convention sampled at the same positions, with each budget dashed.
 std::optional<Figure> ulp_figure(const FigureData& data) {
   if (data.ulp.curves.empty()) return std::nullopt;
   Figure figure;
   figure.id = "ulp-error-by-position";
-  figure.title = "ULP error against position, per format and convention";
+  figure.title = "ULP error against position, one line per format";
+  Panel panel;
+  panel.title = "largest error in each block, over every convention";
+  panel.x = axis("position", "", AxisScale::log);
+  panel.y = axis("largest error in the block", "ULP", AxisScale::linear, 0.0);
   std::string summary;
+  std::vector<std::pair<double, std::string>> budgets;  // budget, the formats it applies to
+  double top = 0.0;
   for (FormatId format : {FormatId::float64, FormatId::float32, FormatId::float16, FormatId::bfloat16}) {
-    Panel panel;
-    panel.title = std::string(format_of(format).name);
-    panel.x = axis("position", "", AxisScale::log);
-    panel.y = axis("largest error in the block", "ULP", AxisScale::linear, 0.0);
-    double budget = 0.0, worst = 0.0;
+    const UlpCurve* first = nullptr;
+    std::vector<double> worst;
+    double max_ulp = 0.0;
     std::string worst_convention;
     for (const UlpCurve& curve : data.ulp.curves) {
       if (curve.format != format) continue;
-      panel.series.push_back({curve.convention, SeriesStyle::line_and_points,
-                              last_positions(curve.positions, data.ulp.rows_per_block), curve.max_ulp, false});
-      budget = curve.measurement.budget_ulp;
-      if (curve.measurement.max_ulp >= worst) worst = curve.measurement.max_ulp, worst_convention = curve.convention;
+      if (first == nullptr) {
+        first = &curve;
+        worst = curve.max_ulp;
+      } else if (curve.positions == first->positions) {
+        for (std::size_t i = 0; i < worst.size(); ++i) worst[i] = larger(worst[i], curve.max_ulp[i]);
+      }
+      if (curve.measurement.max_ulp >= max_ulp)
+        max_ulp = curve.measurement.max_ulp, worst_convention = curve.convention;
     }
-    if (panel.series.empty()) continue;
-    const double x_end = static_cast<double>(max_exact_position);
-    // Room above the budget line, so it never sits on the frame.
-    panel.y.max = 1.15 * std::max(budget, worst);
-    panel.series.push_back({"budget", SeriesStyle::line, {1.0, x_end}, {budget, budget}, true});
-    summary += (summary.empty() ? "" : "; ") + panel.title + " max " + ulps(worst) + " ULP (" + worst_convention +
-               ", budget " + ulps(budget) + ")";
-    figure.panels.push_back(std::move(panel));
+    if (first == nullptr) continue;
+    const std::string name(format_of(format).name);
+    panel.series.push_back(
+        {name, SeriesStyle::line_and_points, last_positions(first->positions, data.ulp.rows_per_block), worst, false});
+    const double budget = first->measurement.budget_ulp;
+    const auto same =
+        std::find_if(budgets.begin(), budgets.end(), [budget](const auto& b) { return b.first == budget; });
+    if (same == budgets.end())
+      budgets.emplace_back(budget, name);
+    else
+      same->second += ", " + name;
+    top = std::max({top, budget, max_ulp});
+    summary += (summary.empty() ? "" : "; ") + name + " at most " + ulps(max_ulp) + " ULP (" + worst_convention +
+               "; budget " + ulps(budget) + ")";
   }
-  figure.caption = "The subject's table against the exact value at " +
+  const double x_end = static_cast<double>(max_exact_position);
+  for (const auto& [budget, formats] : budgets) {
+    panel.series.push_back(
+        {"budget " + ulps(budget) + " ULP (" + formats + ")", SeriesStyle::line, {1.0, x_end}, {budget, budget}, true});
+  }
+  panel.y.max = 1.15 * top;  // room above the highest budget, so it never sits on the frame
+  figure.panels.push_back(std::move(panel));
+  figure.caption = "How far the subject's table is from the exact value, in units in the last place, at " +
                    std::to_string(data.ulp.curves.front().positions.size()) + " sampled blocks of " +
                    std::to_string(data.ulp.rows_per_block) +
-                   " rows from position 0 to 2^24, d = " + std::to_string(data.ulp.dim) +
-                   "; each point is the largest ULP error in its block, plotted at the "
-                   "block's last position. Over the sweep: " +
+                   " rows from position 0 to 2^24 (d = " + std::to_string(data.ulp.dim) +
+                   "). Each point is the largest error in its block over every "
+                   "convention, plotted at the block's last position; dashed lines are the budgets. Over the "
+                   "sweep: " +
                    summary + ".";
-  figure.sources = {"Subject::encoding_table", "reference::reference_table (exact values)",
-                    "properties::measure_accuracy"};
+  figure.sources = {"the accuracy check (conformance/accuracy-by-position) against correctly rounded values"};
   return figure;
 }
 
@@ -92,7 +124,27 @@ std::optional<Figure> angle_figure(const FigureData& data) {
       {"p*w in float32, then sinf/cosf", SeriesStyle::line_and_points, xs, curve.float32_angles, false});
   if (!curve.subject.empty())
     panel.series.push_back({"the subject", SeriesStyle::line_and_points, xs, curve.subject, false});
+  // Common context lengths as dashed verticals spanning the plotted errors (NaN breaks the line between them).
+  double low = std::numeric_limits<double>::infinity(), high = 0.0;
+  for (const Series& series : panel.series) {
+    for (double y : series.y) {
+      if (y > 0.0 && std::isfinite(y)) low = std::min(low, y), high = std::max(high, y);
+    }
+  }
+  if (high > 0.0) {
+    Series marks{"context lengths 512, 2k, 8k, 32k, 128k", SeriesStyle::line, {}, {}, true};
+    for (double length : context_lengths) {
+      marks.x.insert(marks.x.end(), {length, length, length});
+      marks.y.insert(marks.y.end(), {low, high, std::numeric_limits<double>::quiet_NaN()});
+    }
+    panel.series.push_back(std::move(marks));
+  }
   figure.panels.push_back(std::move(panel));
+  std::string at_lengths;
+  for (double length : context_lengths) {
+    const std::size_t i = nearest_index(xs, length);
+    at_lengths += (at_lengths.empty() ? "" : ", ") + context_name(length) + " " + scientific(curve.float32_angles[i]);
+  }
   const std::size_t mid = nearest_index(xs, 65536.0);
   const std::size_t end = xs.size() - 1;
   figure.caption =
@@ -102,9 +154,12 @@ std::optional<Figure> angle_figure(const FigureData& data) {
       (curve.subject.empty() ? std::string() : ", the subject's " + scientific(curve.subject[mid])) + "; at position " +
       significant(xs[end], 8) + " they are " + scientific(curve.float32_angles[end]) +
       (curve.subject.empty() ? std::string() : " and " + scientific(curve.subject[end])) +
-      ". The angle's rounding error grows with p; float32's resolution at 1 (6e-08) does not.";
-  figure.sources = {"float32 arithmetic as in the PyTorch tutorial", "Subject::encoding_table",
-                    "reference::reference_table (exact values)"};
+      ". The angle's rounding error grows with p; float32's resolution at 1 (6e-08) does not. Float32 angles near "
+      "common context lengths (the block nearest each): " +
+      at_lengths + ".";
+  figure.sources = {
+      "the accuracy check (conformance/accuracy-by-position): the tutorial's float32 arithmetic and the "
+      "subject's float32 table against correctly rounded values"};
   return figure;
 }
 
@@ -126,7 +181,7 @@ std::optional<Figure> map_figure(const FigureData& data) {
                    significant(first.row_origin, 8) + " at the top) by " + std::to_string(first.cols) +
                    " columns, blue -1 to red +1. Frequencies fall from left to right (within each half in a halves "
                    "layout): the last columns barely change over these positions.";
-  figure.sources = {"Subject::encoding_table"};
+  figure.sources = {"the subject's float32 encoding table"};
   return figure;
 }
 
@@ -151,15 +206,15 @@ std::optional<Figure> energy_figure(const FigureData& data) {
   panel.series.push_back({"expected 2/d", SeriesStyle::line, curve.dims, theory_unscaled, true});
   figure.panels.push_back(std::move(panel));
   const std::size_t at = nearest_index(curve.dims, 512.0);
-  figure.caption = std::to_string(curve.tokens) +
-                   " embedding rows drawn from N(0, 1/d) per d against the mean "
-                   "squared norm of the subject's first " +
-                   std::to_string(curve.positions) + " float32 rows. At d = " + significant(curve.dims[at], 6) +
-                   " the ratio is " + significant(curve.with_scale[at], 4) + " with s = sqrt(d) (expected 2) and " +
-                   significant(curve.without_scale[at], 4) +
-                   " without (expected 2/d = " + significant(2.0 / curve.dims[at], 4) + ").";
-  figure.sources = {"Subject::encoding_table", curve.subject_scale ? "Subject::embedding_scale" : "sqrt(d) in double",
-                    "a SplitMix64 and Box-Muller sample from the report's seed"};
+  figure.caption =
+      "Token embeddings drawn from N(0, 1/d) at each width d, against the mean squared norm of the "
+      "subject's float32 encoding rows. At d = " +
+      significant(curve.dims[at], 6) + " the ratio is " + significant(curve.with_scale[at], 4) +
+      " with s = sqrt(d) (expected 2) and " + significant(curve.without_scale[at], 4) +
+      " without (expected 2/d = " + significant(2.0 / curve.dims[at], 4) +
+      "). Each point is held to its 10^-9 interval by the "
+      "energy-ratio check.";
+  figure.sources = {std::string(properties::check_ids::energy_ratio)};
   return figure;
 }
 
@@ -214,7 +269,7 @@ std::optional<Figure> slow_figure(const FigureData& data, const std::vector<Chec
       "it tells those positions nothing apart. For P = " +
       significant(curve.range_ends[at], 6) + ": " + summary + " of " + std::to_string(curve.dim) + " columns." +
       (overlaid ? " Points: the same count in the subject's own table, from encoding-bounds/slow-columns." : "");
-  figure.sources = {"reference::correctly_rounded", "frequency_value"};
+  figure.sources = {std::string(properties::check_ids::constant_columns_exact)};
   if (overlaid) figure.sources.push_back("encoding-bounds/slow-columns");
   return figure;
 }
@@ -293,6 +348,11 @@ std::vector<Figure> build_figures(const FigureData& data, const std::vector<Chec
     if (figure) figures.push_back(std::move(*figure));
   }
   for (const CheckResult& check : checks) {
+    // These checks' series are drawn above, in figures of their own design.
+    if (check.id == properties::check_ids::accuracy_by_position || check.id == properties::check_ids::energy_ratio ||
+        check.id == properties::check_ids::constant_columns_exact) {
+      continue;
+    }
     // The recovery sweep has its own figure: a log axis of s with sqrt(d) marked.
     auto figure =
         check.id == properties::check_ids::recovery_sweep ? detail::recovery_sweep_figure(check) : series_figure(check);

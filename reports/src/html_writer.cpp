@@ -1,3 +1,5 @@
+#include <set>
+
 #include "pecheck/format.hpp"
 #include "pecheck/reports/escape.hpp"
 #include "pecheck/reports/svg_plot.hpp"
@@ -36,6 +38,9 @@ dl.run { display: grid; grid-template-columns: max-content auto; gap: 2px 14px; 
 dl.run dt { font-weight: 600; }
 dl.run dd { margin: 0; }
 figure { margin: 20px 0 28px; }
+/* Figures two to a row on a wide screen, so the page stays short. */
+.figures { display: grid; grid-template-columns: repeat(auto-fill, minmax(520px, 1fr)); gap: 0 24px; }
+.figures figure { margin: 12px 0 20px; }
 figure svg { max-width: 100%; height: auto; border: 1px solid #e3e3e3; }
 figcaption { font-size: 0.93em; color: #333; margin-top: 6px; }
 nav ul { columns: 2; }
@@ -88,7 +93,6 @@ void contents(std::string& out, const Report& report) {
   if (!report.accuracy.empty()) out += "<li><a href=\"#accuracy\">Accuracy</a></li>\n";
   if (report.performance) out += "<li><a href=\"#performance\">Performance</a></li>\n";
   out += "<li><a href=\"#checks\">Checks</a></li>\n";
-  out += "<li><a href=\"#statistics\">Measured statistics</a></li>\n";
   if (!report.notes.empty()) out += "<li><a href=\"#notes\">Notes</a></li>\n";
   out += "<li><a href=\"#environment\">Environment</a></li>\n</ul></nav>\n";
 }
@@ -103,18 +107,15 @@ void failures(std::string& out, const Report& report) {
   out += "</section>\n";
 }
 
+// One folded line per check: its status and id; the claim, kind, cases,
+// the faults it catches, its source and what it measured open beneath.
 void checks(std::string& out, const Report& report) {
-  out +=
-      "<section id=\"checks\"><h2>Checks</h2>\n<table>\n<tr><th>Result</th><th>Check</th><th>Kind</th>"
-      "<th>Cases</th><th>Catches</th><th>Claim</th><th>Source</th></tr>\n";
+  out += "<section id=\"checks\"><h2>Checks</h2>\n";
   for (const CheckResult& check : report.checks) {
-    out += "<tr><td>" + verdict_span(check.outcome.verdict) + "</td>" + td(check.id) +
-           td(properties::to_string(check.kind)) + td_num(std::to_string(check.outcome.cases)) + td(catches_text(check)) + td(check.claim) +
-           td(check.source) + "</tr>\n";
-  }
-  out += "</table>\n<h3>Details</h3>\n";
-  for (const CheckResult& check : report.checks) {
-    out += "<details><summary>" + h(check.id) + ": " + verdict_span(check.outcome.verdict) + "</summary>\n<pre>" +
+    out += "<details class=\"check\"><summary>" + verdict_span(check.outcome.verdict) + " " + h(check.id) +
+           "</summary>\n<p>" + h(check.claim) + "</p>\n<p>" + h(properties::to_string(check.kind)) + ", " +
+           h(count_of(check.outcome.cases, "case")) + ". Catches: " + h(catches_text(check)) +
+           ". Source: " + h(check.source) + ".</p>\n<pre>" +
            h(properties::spoils_a_pass(check.outcome.verdict) ? failure_details(check) : measured_details(check));
     if (!check.outcome.distribution.empty()) {
       out += h("generated cases by class:\n");
@@ -134,19 +135,24 @@ void accuracy(std::string& out, const Report& report) {
     out += "<h3>" + h(table.title) + "</h3>\n";
     if (!table.note.empty()) out += "<p>" + h(table.note) + "</p>\n";
     out +=
-        "<table>\n<tr><th>Convention</th><th>d</th><th>Format</th><th>Max ULP</th><th>RMS ULP</th>"
-        "<th>Max abs error</th><th>Worst input</th><th>Budget (ULP)</th><th>Budget source</th><th></th>"
+        "<table>\n<tr><th>Format</th><th>Budget (ULP)</th><th>Max ULP</th><th>RMS ULP</th><th>Entries</th>"
+        "<th>Worst input</th><th>Nearest a zero</th><th>float32 angles, max ULP</th><th></th>"
         "<th>Reference escalations</th></tr>\n";
+    std::set<std::string> sources;
     for (const AccuracyRow& row : table.rows) {
       const properties::Measurement& m = row.measurement;
-      out += "<tr>" + td(row.convention) + td_num(dim_text(row)) + td(format_of(m.format).name) +
-             td_num(ulps(m.max_ulp)) + td_num(ulps(m.rms_ulp)) + td_num(scientific(m.max_abs_error)) +
-             "<td class=\"mono\">" + h(worst_input_text(m)) + "</td>" + td_num(ulps(m.budget_ulp)) +
-             td(m.budget_source) + "<td>" +
+      out += "<tr>" + td(format_of(m.format).name) + td_num(ulps(m.budget_ulp)) + td_num(ulps(m.max_ulp)) +
+             td_num(ulps(m.rms_ulp)) + td_num(std::to_string(m.entries)) + "<td class=\"mono\">" +
+             h(entry_text(m.worst)) + "</td><td class=\"mono\">" +
+             h(m.nearest_zero ? entry_text(*m.nearest_zero) : std::string("none")) + "</td>" +
+             td_num(row.float32_angles_max_ulp ? ulps(*row.float32_angles_max_ulp) : std::string("-")) + "<td>" +
              verdict_span(within_budget(m) ? properties::Verdict::held : properties::Verdict::failed) + "</td>" +
              td_num(std::to_string(m.reference_escalations)) + "</tr>\n";
+      sources.insert(std::string(format_of(m.format).name) + ": " + ulps(m.budget_ulp) + " ULP, " + m.budget_source);
     }
-    out += "</table>\n";
+    out += "</table>\n<details><summary>Where each budget comes from</summary>\n<ul>\n";
+    for (const std::string& source : sources) out += "<li>" + h(source) + "</li>\n";
+    out += "</ul>\n</details>\n";
   }
   out += "</section>\n";
 }
@@ -170,24 +176,13 @@ void performance(std::string& out, const Report& report) {
            td_num(row.measured) + td_num(row.target) + "<td>" + result_span(row.result) + "</td>" + td(row.note) +
            "</tr>\n";
   }
-  out += "</table>\n<table>\n<tr><th>In-run reference</th><th>Size</th><th>Best time</th><th>Rate</th></tr>\n";
+  out +=
+      "</table>\n<details><summary>The in-run references the ratios divide by</summary>\n<table>\n"
+      "<tr><th>In-run reference</th><th>Size</th><th>Best time</th><th>Rate</th></tr>\n";
   for (const ReferenceRow& row : reference_rows(*report.performance)) {
     out += "<tr>" + td(row.name) + td_num(row.size) + td_num(row.time) + td_num(row.rate) + "</tr>\n";
   }
-  out += "</table>\n</section>\n";
-}
-
-void statistics(std::string& out, const Report& report) {
-  out +=
-      "<section id=\"statistics\"><h2>Measured statistics</h2>\n<table>\n<tr><th>Check</th><th>Statistic</th>"
-      "<th>Value</th><th>Bounds</th><th></th><th>Note</th></tr>\n";
-  for (const CheckResult& check : report.checks) {
-    for (const properties::Statistic& s : check.outcome.statistics) {
-      out += "<tr>" + td(check.id) + td(s.name) + td_num(value_cell_text(s)) + td(bounds_text(s)) + "<td>" +
-             verdict_span(statistic_verdict(s)) + "</td>" + td(s.note) + "</tr>\n";
-    }
-  }
-  out += "</table>\n</section>\n";
+  out += "</table>\n</details>\n</section>\n";
 }
 
 void list(std::string& out, std::string_view title, const std::vector<std::string>& items) {
@@ -219,22 +214,30 @@ void findings(std::string& out, const Report& report) {
   out += "<section id=\"findings\"><h2>Findings</h2>\n";
   for (const Finding& finding : report.findings) {
     out += "<div class=\"finding\" id=\"finding-" + h(finding.id) + "\">\n<h3>" + h(finding.question) + "</h3>\n";
-    for (const std::string& paragraph : finding.answer) out += "<p>" + h(paragraph) + "</p>\n";
-    list(out, "What the measurements support", finding.supported);
-    list(out, "What these measurements do not show", finding.unsupported);
+    // The first paragraph shows; the rest of the argument and its evidence fold beneath.
+    if (!finding.answer.empty()) out += "<p>" + h(finding.answer.front()) + "</p>\n";
+    // Figures are drawn once, numbered, in the Figures section; a finding refers to them.
+    std::string shown;
     for (const std::string& id : finding.figures) {
-      for (const Figure& figure : report.figures) {
-        if (figure.id != id) continue;
-        out += "<figure>\n" + render_figure_svg(figure) + "<figcaption><strong>" + h(figure.title) +
-               ".</strong> <a href=\"#figure-" + h(figure.id) + "\">Details</a></figcaption>\n</figure>\n";
+      for (std::size_t i = 0; i < report.figures.size(); ++i) {
+        if (report.figures[i].id != id) continue;
+        shown += std::string(shown.empty() ? "" : ", ") + "<a href=\"#figure-" + h(id) + "\">Figure " +
+                 std::to_string(i + 1) + "</a> (" + h(report.figures[i].title) + ")";
       }
     }
+    if (!shown.empty()) out += "<p>Shown in " + shown + ".</p>\n";
+    out += "<details><summary>The full answer, what the measurements support and do not show, and " +
+           h(count_of(static_cast<std::int64_t>(finding.evidence.size()), "measured value")) + "</summary>\n";
+    for (std::size_t p = 1; p < finding.answer.size(); ++p) out += "<p>" + h(finding.answer[p]) + "</p>\n";
+    list(out, "What the measurements support", finding.supported);
+    list(out, "What these measurements do not show", finding.unsupported);
     if (!finding.evidence.empty()) {
       out += "<table>\n<tr><th>Evidence</th><th>Value</th><th>Source</th></tr>\n";
       for (const Evidence& e : finding.evidence)
         out += "<tr>" + td(e.label) + td_num(e.value) + td(e.source) + "</tr>\n";
       out += "</table>\n";
     }
+    out += "</details>\n";
     out += "</div>\n";
   }
   out += "</section>\n";
@@ -242,10 +245,11 @@ void findings(std::string& out, const Report& report) {
 
 void figures(std::string& out, const Report& report) {
   if (report.figures.empty()) return;
-  out += "<section id=\"figures\"><h2>Figures</h2>\n";
-  for (const Figure& figure : report.figures) {
-    out += "<figure id=\"figure-" + h(figure.id) + "\">\n" + render_figure_svg(figure) + "<figcaption><strong>" +
-           h(figure.title) + ".</strong> " + h(figure.caption);
+  out += "<section id=\"figures\"><h2>Figures</h2>\n<div class=\"figures\">\n";
+  for (std::size_t n = 0; n < report.figures.size(); ++n) {
+    const Figure& figure = report.figures[n];
+    out += "<figure id=\"figure-" + h(figure.id) + "\">\n" + render_figure_svg(figure) + "<figcaption><strong>Figure " +
+           std::to_string(n + 1) + ". " + h(figure.title) + ".</strong> " + h(figure.caption);
     if (!figure.sources.empty()) {
       out += " <em>Data:</em> ";
       for (std::size_t i = 0; i < figure.sources.size(); ++i) out += (i ? "; " : "") + h(figure.sources[i]);
@@ -253,7 +257,7 @@ void figures(std::string& out, const Report& report) {
     }
     out += "</figcaption>\n</figure>\n";
   }
-  out += "</section>\n";
+  out += "</div>\n</section>\n";
 }
 
 void notes(std::string& out, const Report& report) {
@@ -293,7 +297,6 @@ std::string write_html(const Report& report, const HtmlOptions& options) {
   accuracy(out, report);
   performance(out, report);
   checks(out, report);
-  statistics(out, report);
   notes(out, report);
   environment(out, report);
   out += "</body>\n</html>\n";

@@ -50,7 +50,16 @@ Json measurement_json(const properties::Measurement& m) {
                 {"exact_lo", real(m.worst.exact.lo)},
                 {"exact_text", text(m.worst.exact_text)}};
   Json histogram = {{"upper_edges", reals(m.ulp_histogram.upper_edges)}, {"counts", m.ulp_histogram.counts}};
+  Json nearest_zero = nullptr;
+  if (m.nearest_zero) {
+    const properties::WorstInput& z = *m.nearest_zero;
+    nearest_zero = {{"convention", text(z.convention)}, {"position", z.position},       {"column", z.column},
+                    {"value_hex", text(z.value_hex)},   {"exact_hi", real(z.exact.hi)}, {"ulps", real(z.ulps)}};
+  }
   return {{"format", std::string(format_of(m.format).name)},
+          {"convention", text(m.convention)},
+          {"every_convention", m.every_convention},
+          {"nearest_zero", nearest_zero},
           {"entries", m.entries},
           {"max_ulp", real(m.max_ulp)},
           {"rms_ulp", real(m.rms_ulp)},
@@ -188,7 +197,8 @@ Json accuracy_json(const AccuracyTable& table) {
     rows.push_back({{"convention", text(row.convention)},
                     {"dim", row.dim},
                     {"check_id", text(row.check_id)},
-                    {"measurement", measurement_json(row.measurement)}});
+                    {"measurement", measurement_json(row.measurement)},
+                    {"float32_angles_max_ulp", optional_real(row.float32_angles_max_ulp)}});
   }
   return {{"title", text(table.title)}, {"note", text(table.note)}, {"rows", rows}};
 }

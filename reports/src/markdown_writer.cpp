@@ -83,14 +83,15 @@ void accuracy_tables(std::string& out, const Report& report) {
     out += "### " + escape_markdown(table.title) + "\n\n";
     if (!table.note.empty()) out += escape_markdown(table.note) + "\n\n";
     out +=
-        "| Convention | d | Format | Max ULP | RMS ULP | Max abs error | Worst input (row, column: value, exact) | "
-        "Budget (ULP) | | Reference escalations |\n| --- | ---: | --- | ---: | ---: | ---: | --- | ---: | --- | ---: |\n";
+        "| Format | Budget (ULP) | Max ULP | RMS ULP | Entries | Worst input | Nearest a zero | float32 angles, max "
+        "ULP | | Reference escalations |\n| --- | ---: | ---: | ---: | ---: | --- | --- | ---: | --- | ---: |\n";
     std::set<std::string> sources;
     for (const AccuracyRow& row : table.rows) {
       const properties::Measurement& m = row.measurement;
-      out += "| " + cell(row.convention) + " | " + dim_text(row) + " | " + std::string(format_of(m.format).name) +
-             " | " + cell(ulps(m.max_ulp)) + " | " + cell(ulps(m.rms_ulp)) + " | " + cell(scientific(m.max_abs_error)) +
-             " | " + cell(worst_input_text(m)) + " | " + cell(ulps(m.budget_ulp)) + " | " +
+      out += "| " + std::string(format_of(m.format).name) + " | " + cell(ulps(m.budget_ulp)) + " | " +
+             cell(ulps(m.max_ulp)) + " | " + cell(ulps(m.rms_ulp)) + " | " + std::to_string(m.entries) + " | " +
+             cell(entry_text(m.worst)) + " | " + cell(m.nearest_zero ? entry_text(*m.nearest_zero) : "none") + " | " +
+             cell(row.float32_angles_max_ulp ? ulps(*row.float32_angles_max_ulp) : "-") + " | " +
              (within_budget(m) ? "\u2705" : "\u274c") + " | " + std::to_string(m.reference_escalations) + " |\n";
       sources.insert(std::string(format_of(m.format).name) + ": " + ulps(m.budget_ulp) + " ULP, " + m.budget_source);
     }
@@ -158,7 +159,10 @@ void findings(std::string& out, const Report& report) {
       out += "\n";
     }
     for (const std::string& id : finding.figures) {
-      out += "Figure: figures/" + escape_markdown(id) + ".svg\n\n";
+      for (std::size_t i = 0; i < report.figures.size(); ++i) {
+        if (report.figures[i].id == id)
+          out += "Shown in Figure " + std::to_string(i + 1) + " (figures/" + escape_markdown(id) + ".svg).\n\n";
+      }
     }
     if (!finding.evidence.empty()) {
       out += "| Evidence | Value | Source |\n| --- | ---: | --- |\n";
@@ -173,9 +177,10 @@ void findings(std::string& out, const Report& report) {
 void figures(std::string& out, const Report& report) {
   if (report.figures.empty()) return;
   out += "## Figures\n\nThe HTML page draws them; each is also an SVG file in figures/.\n\n";
-  for (const Figure& figure : report.figures) {
-    out += "- **" + escape_markdown(figure.title) + "** (figures/" + escape_markdown(figure.id) +
-           ".svg): " + escape_markdown(figure.caption) + "\n";
+  for (std::size_t i = 0; i < report.figures.size(); ++i) {
+    const Figure& figure = report.figures[i];
+    out += "- **Figure " + std::to_string(i + 1) + ". " + escape_markdown(figure.title) + "** (figures/" +
+           escape_markdown(figure.id) + ".svg): " + escape_markdown(figure.caption) + "\n";
   }
   out += "\n";
 }

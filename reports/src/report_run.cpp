@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "pecheck/properties/accuracy_by_position.hpp"
+#include "pecheck/properties/check_ids.hpp"
 #include "pecheck/properties/faulty_subjects.hpp"
 #include "pecheck/properties/registry.hpp"
 #include "pecheck/reports/findings.hpp"
@@ -90,9 +91,21 @@ Report build_report(const Subject& subject, std::vector<CheckResult> checks, con
   report.checks = std::move(checks);
   if (settings.figures) {
     if (progress) progress("figures: the accuracy sweep against the reference", 0, 1);
+    // The accuracy table and the figures render these checks' Outcomes: run
+    // them among the report's checks when the caller did not, so their
+    // verdicts count like any other.
+    for (std::string_view id : {properties::accuracy_by_position_id, properties::check_ids::energy_ratio,
+                                properties::check_ids::constant_columns_exact}) {
+      if (find_check_result(report, id) != nullptr) continue;
+      const properties::Check* check = properties::find_check(id);
+      for (CheckResult& result : run_checks(subject, {check}, run_config(settings))) {
+        report.checks.push_back(std::move(result));
+      }
+    }
     const CheckResult* accuracy = find_check_result(report, properties::accuracy_by_position_id);
-    const FigureData data = compute_figure_data(
+    FigureData data = compute_figure_data(
         subject, {settings.mode, settings.seed, settings.threads, accuracy != nullptr ? &accuracy->outcome : nullptr});
+    add_check_curves(data, report.checks);
     report.accuracy = accuracy_tables(data, report.checks);
     report.figures = build_figures(data, report.checks);
     report.findings = write_findings(report, data);

@@ -86,6 +86,12 @@ std::string worst_input_text(const properties::Measurement& m) {
          std::to_string(m.worst.column) + ": " + m.worst.value_hex + ", exact " + m.worst.exact_text;
 }
 
+std::string entry_text(const properties::WorstInput& entry) {
+  return entry.value_hex + " (" + ulps(entry.ulps) + " ULP) at position " + std::to_string(entry.position) +
+         ", column " + std::to_string(entry.column) + (entry.convention.empty() ? "" : " (" + entry.convention + ")") +
+         "; exact " + scientific(entry.exact.hi, 4);
+}
+
 std::string measurement_line(const properties::Measurement& m) {
   return std::string(format_of(m.format).name) + ": max " + ulps(m.max_ulp) + " ULP, RMS " + ulps(m.rms_ulp) +
          " ULP, max abs error " + scientific(m.max_abs_error) + " over " + count_of(m.entries, "entry", "entries") + " (budget " + ulps(m.budget_ulp) + " ULP)";

@@ -1,10 +1,13 @@
 #include "pecheck/reports/figure_data.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <gtest/gtest.h>
 
+#include "pecheck/properties/accuracy_by_position.hpp"
 #include "pecheck/properties/check_ids.hpp"
+#include "pecheck/properties/registry.hpp"
 #include "pecheck/reference/reference.hpp"
 
 namespace pecheck::reports {
@@ -12,8 +15,30 @@ namespace {
 
 FigureSettings quick(int threads = 2) { return {RunMode::quick, 0x5eed, threads}; }
 
+// The checks whose Outcomes carry the energy-ratio and constant-column
+// curves, run once on the fast subject at --quick sizes.
+const std::vector<CheckResult>& quick_curve_checks() {
+  static const std::vector<CheckResult> checks = [] {
+    properties::RunConfig config;
+    config.quick = true;
+    std::vector<CheckResult> results;
+    for (std::string_view id : {properties::check_ids::energy_ratio, properties::check_ids::constant_columns_exact}) {
+      CheckResult result;
+      result.id = id;
+      result.outcome = properties::run_check(*properties::find_check(id), *make_fast_subject(), config);
+      results.push_back(std::move(result));
+    }
+    return results;
+  }();
+  return checks;
+}
+
 const FigureData& fast_quick_data() {
-  static const FigureData data = compute_figure_data(*make_fast_subject(), quick());
+  static const FigureData data = [] {
+    FigureData computed = compute_figure_data(*make_fast_subject(), quick());
+    add_check_curves(computed, quick_curve_checks());
+    return computed;
+  }();
   return data;
 }
 
@@ -25,10 +50,6 @@ TEST(FigureData, sameSeedSameNumbersWhateverTheThreadCount) {
     EXPECT_EQ(one_thread.ulp.curves[i].max_abs_error, two_threads.ulp.curves[i].max_abs_error);
     EXPECT_EQ(one_thread.ulp.curves[i].measurement.rms_ulp, two_threads.ulp.curves[i].measurement.rms_ulp);
   }
-  ASSERT_TRUE(one_thread.energy && two_threads.energy);
-  EXPECT_EQ(one_thread.energy->with_scale, two_threads.energy->with_scale);
-  ASSERT_TRUE(one_thread.slow_columns && two_threads.slow_columns);
-  EXPECT_EQ(one_thread.slow_columns->counts, two_threads.slow_columns->counts);
 }
 
 TEST(FigureData, sweepCoversEveryPresetAndFormatUpTo2To24) {
@@ -69,18 +90,26 @@ TEST(FigureData, float32AnglesLoseAccuracyWherePecheckDoesNot) {
   EXPECT_GT(angles.float32_angles.back(), 1e-2);
 }
 
-// E||s e||^2 / ||PE||^2: the numerator is s^2/d times a chi-square with T d
-// degrees of freedom over T, relative standard deviation sqrt(2 / (T d)); six
-// of them bound a correct sample with probability 1 - 2e-9. s^2 = d (1 + eps),
-// |eps| <= 2^-23 in float32, and ||PE||^2 = d/2 within a few float32 roundings.
-TEST(FigureData, energyRatioIsTwoWithTheScaleAndTwoOverDWithout) {
+// The figure's curve is the energy-ratio check's width sweep, read by key:
+// each point is the check's statistic, held by the check to a 10^-9
+// chi-square interval around 2 (scaled) and 2/d (unscaled).
+TEST(FigureData, energyRatioCurveIsTheChecksWidthSweep) {
+  const properties::Outcome& outcome = quick_curve_checks()[0].outcome;
+  EXPECT_EQ(outcome.verdict, properties::Verdict::held) << outcome.message;
+  ASSERT_TRUE(fast_quick_data().energy);
   const EnergyRatioCurve& energy = *fast_quick_data().energy;
   ASSERT_EQ(energy.dims.front(), 8.0);
   for (std::size_t i = 0; i < energy.dims.size(); ++i) {
-    const double d = energy.dims[i];
-    const double tolerance = 6.0 * std::sqrt(2.0 / (energy.tokens * d)) + 1e-5;
-    EXPECT_NEAR(energy.with_scale[i] / 2.0, 1.0, tolerance) << "d = " << d;
-    EXPECT_NEAR(energy.without_scale[i] * d / 2.0, 1.0, tolerance) << "d = " << d;
+    const auto d = static_cast<std::int64_t>(energy.dims[i]);
+    const properties::Statistic& scaled = properties::require_statistic(
+        outcome, properties::at_width(properties::Quantity::energy_ratio_scaled_at_width, FormatId::float32, d));
+    const properties::Statistic& unscaled = properties::require_statistic(
+        outcome, properties::at_width(properties::Quantity::energy_ratio_unscaled_at_width, FormatId::float32, d));
+    EXPECT_EQ(energy.with_scale[i], scaled.value);
+    EXPECT_EQ(energy.without_scale[i], unscaled.value);
+    ASSERT_TRUE(scaled.lower_bound && scaled.upper_bound && unscaled.lower_bound && unscaled.upper_bound);
+    EXPECT_TRUE(*scaled.lower_bound <= 2.0 && 2.0 <= *scaled.upper_bound) << "d = " << d;
+    EXPECT_TRUE(*unscaled.lower_bound <= 2.0 / energy.dims[i] && 2.0 / energy.dims[i] <= *unscaled.upper_bound);
   }
 }
 
@@ -155,16 +184,40 @@ TEST(FigureData, aOneTableSubjectIsSweptWithinItsRowsAndTheRestIsNoted) {
   EXPECT_EQ(data.encoding_maps.front().second.row_origin, 5000.0);
 }
 
-TEST(AccuracyTables, oneRowPerConventionAndFormatThenTheChecksMeasurements) {
-  CheckResult conformance;
-  conformance.id = properties::check_ids::conformance_float32;
-  conformance.outcome.measurements.resize(1);
-  const std::vector<AccuracyTable> tables = accuracy_tables(fast_quick_data(), {conformance});
-  ASSERT_EQ(tables.size(), 2u);
-  EXPECT_EQ(tables[0].rows.size(), presets().size() * 4);
-  EXPECT_EQ(tables[0].rows.front().convention, "vaswani");
-  ASSERT_EQ(tables[1].rows.size(), 1u);
-  EXPECT_EQ(tables[1].rows.front().check_id, properties::check_ids::conformance_float32);
+// The headline table is conformance/accuracy-by-position's Outcome: one row
+// per format over every convention, each the merge of that format's
+// per-convention measurements, with the float32-angle comparison beside it.
+TEST(AccuracyTables, oneRowPerFormatFromTheAccuracyCheck) {
+  properties::RunConfig config;
+  config.quick = true;
+  CheckResult accuracy;
+  accuracy.id = properties::accuracy_by_position_id;
+  accuracy.outcome = properties::run_check(properties::accuracy_by_position_check(), *make_fast_subject(), config);
+  const std::vector<AccuracyTable> tables = accuracy_tables(fast_quick_data(), {accuracy});
+  ASSERT_EQ(tables.size(), 1u);
+  ASSERT_EQ(tables[0].rows.size(), 4u);
+  for (const AccuracyRow& row : tables[0].rows) {
+    const properties::Measurement& m = row.measurement;
+    EXPECT_TRUE(m.every_convention);
+    std::int64_t entries = 0;
+    double max_ulp = 0.0;
+    for (const properties::Measurement& part : accuracy.outcome.measurements) {
+      if (part.every_convention || part.format != m.format) continue;
+      entries += part.entries;
+      max_ulp = std::max(max_ulp, part.max_ulp);
+    }
+    EXPECT_EQ(m.entries, entries);
+    EXPECT_EQ(m.max_ulp, max_ulp);
+    EXPECT_FALSE(m.worst.convention.empty());
+    ASSERT_TRUE(m.nearest_zero);
+    EXPECT_GT(std::fabs(m.nearest_zero->exact.hi), 0.0);
+    // float32 angles are far worse than the fast path in float64 and float32.
+    ASSERT_TRUE(row.float32_angles_max_ulp);
+    if (m.format == FormatId::float64 || m.format == FormatId::float32) {
+      EXPECT_GT(*row.float32_angles_max_ulp, 100.0 * m.max_ulp) << format_of(m.format).name;
+    }
+  }
+  EXPECT_TRUE(accuracy_tables(fast_quick_data(), {}).empty()) << "no check, no table";
 }
 
 TEST(Figures, everyFigureHasDataAndACaptionWithNumbers) {

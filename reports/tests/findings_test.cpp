@@ -186,7 +186,7 @@ TEST(Findings, missingMeasurementsAreSaidToBeMissing) {
 
 TEST(Findings, theEnergyCurveStandsInWhenTheCheckDidNotRun) {
   FigureData data;
-  data.energy = EnergyRatioCurve{{256.0, 512.0}, {1.99, 2.01}, {0.0078, 0.0039}, 64, 256, true};
+  data.energy = EnergyRatioCurve{{256.0, 512.0}, {1.99, 2.01}, {0.0078, 0.0039}};
   const Finding finding = write_findings(Report{}, data)[0];
   EXPECT_NE(all_text(finding).find("2.01 (expected 2)"), std::string::npos) << all_text(finding);
   ASSERT_EQ(finding.evidence.size(), 1u);

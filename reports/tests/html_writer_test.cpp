@@ -66,7 +66,10 @@ TEST(HtmlWriter, hostileStringsAreTextNotMarkup) {
 TEST(HtmlWriter, everyCheckHasARowAndDetails) {
   const Report report = testing::sample_report();
   const testing::XmlElement root = page();
-  EXPECT_EQ(root.all("details").size(), report.checks.size());
+  // One folded check each (its statistics inside), each finding's argument,
+  // each accuracy table's budget sources and the performance references.
+  EXPECT_EQ(root.all("details").size(),
+            report.checks.size() + report.findings.size() + report.accuracy.size() + (report.performance ? 1u : 0u));
   const std::string text = root.all_text();
   for (const CheckResult& check : report.checks) {
     EXPECT_NE(text.find(check.claim.substr(0, 10)), std::string::npos) << check.id;

@@ -90,8 +90,12 @@ TEST(MarkdownWriter, failuresAreListedWithTheirCounterexample) {
 
 TEST(MarkdownWriter, accuracyRowsShowMeasuredValueBesideBudget) {
   const std::string text = write_markdown(testing::sample_report());
-  EXPECT_NE(text.find("| vaswani | 512 | float16 | 1.5 | 0.5 | 8.94e-08 |"), std::string::npos) << text;
-  EXPECT_NE(text.find("0x3f000000"), std::string::npos);
+  // Format, budget, max and RMS ULP, entries; then the worst input and the
+  // nearest case to a zero in hex, and the float32-angle comparison.
+  EXPECT_NE(text.find("| float16 | 0.5 | 1.5 | 0.5 | 4096 |"), std::string::npos) << text;
+  EXPECT_NE(text.find("0x3f000000 (1.5 ULP) at position 16777000, column 3 (vaswani)"), std::string::npos) << text;
+  EXPECT_NE(text.find("0xb6c3f6e4 (0.75 ULP) at position 355"), std::string::npos) << text;
+  EXPECT_NE(text.find("| 2.5e+06 |"), std::string::npos) << text;
 }
 
 // The oracle's escalations to MPFR are shown beside each accuracy row, as
@@ -105,7 +109,8 @@ TEST(MarkdownWriter, accuracyRowsShowTheReferenceEscalations) {
   EXPECT_NE(text.find("| Reference escalations |"), std::string::npos) << text;
   bool found = false;
   for (const std::string& line : lines(text)) {
-    if (line.find("| " + report.accuracy[0].rows[0].convention + " |") == 0 && line.size() > 10) {
+    const std::string format(format_of(report.accuracy[0].rows[0].measurement.format).name);
+    if (line.find("| " + format + " |") == 0 && line.size() > 10) {
       found = found || line.substr(line.size() - 8) == "| 4321 |";
     }
   }

@@ -83,7 +83,8 @@ struct Accumulator {
     }
     if (m.entries == 1 || error.ulps > m.max_ulp) {
       m.max_ulp = error.ulps;
-      m.worst = {row, position, column, value, hex_bits(value, format_of(format)), exact, decimal(exact), abs_error};
+      m.worst = {row,   position,       column,    value,      hex_bits(value, format_of(format)),
+                 exact, decimal(exact), abs_error, error.ulps, {}};
     }
   }
 };

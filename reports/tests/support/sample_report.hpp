@@ -33,6 +33,15 @@ inline properties::Measurement sample_measurement(FormatId format, double max_ul
   m.worst.value_hex = "0x3f000000";
   m.worst.exact = {0.49999999, 1e-20};
   m.worst.exact_text = "0.499999990000000000000";
+  m.worst.ulps = max_ulp;
+  m.worst.convention = "vaswani";
+  properties::WorstInput near_zero = m.worst;
+  near_zero.position = 355;
+  near_zero.column = 0;
+  near_zero.value_hex = "0xb6c3f6e4";
+  near_zero.exact = {-5.8345e-6, 0.0};
+  near_zero.ulps = max_ulp / 2.0;
+  m.nearest_zero = near_zero;
   m.ulp_histogram.upper_edges = {0.5, 1.0, std::numeric_limits<double>::infinity()};
   m.ulp_histogram.counts = {4000, 96, 0};
   m.budget_ulp = budget;
@@ -188,7 +197,7 @@ inline Report sample_report() {
   table.note = "sampled rows";
   const CheckResult measured = measurement_check();
   for (const properties::Measurement& m : measured.outcome.measurements) {
-    table.rows.push_back({"vaswani", 512, measured.id, m});
+    table.rows.push_back({"6 conventions", 512, measured.id, m, 2.5e6});
   }
   report.accuracy = {table};
   Finding finding;

@@ -20,6 +20,7 @@ inline constexpr std::string_view relative_position = "encoding-bounds/relative-
 inline constexpr std::string_view frequency_ladder = "encoding-bounds/frequency-ladder";
 inline constexpr std::string_view distinct_positions = "encoding-bounds/distinct-positions";
 inline constexpr std::string_view slow_columns = "encoding-bounds/slow-columns";
+inline constexpr std::string_view constant_columns_exact = "encoding-bounds/constant-columns-exact";
 
 // scaling-variance
 inline constexpr std::string_view scale_factor_rounding = "scaling-variance/scale-factor-rounding";
@@ -67,6 +68,7 @@ inline constexpr std::array all = {
     frequency_ladder,
     distinct_positions,
     slow_columns,
+    constant_columns_exact,
     scale_factor_rounding,
     scaled_second_moment,
     unit_variance_closed_form,

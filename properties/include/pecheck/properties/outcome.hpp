@@ -41,6 +41,8 @@ struct WorstInput {
   DoubleDouble exact;         // the exact value to ~106 bits
   std::string exact_text;     // the exact value in decimal, 21 significant digits
   double abs_error = 0.0;     // |value - exact|, shown beside the ULP error
+  double ulps = 0.0;          // its ULP error (a typed mismatch is never a worst input)
+  std::string convention;     // the preset it belongs to, when a measurement spans several
 };
 
 struct Histogram {
@@ -91,6 +93,13 @@ struct Measurement {
   std::string convention;
   std::int64_t dim = 0;
   std::optional<PositionProfile> profile;
+  // The measured entry whose exact value is nearest a zero of sin or cos
+  // (the smallest nonzero |exact|): where an absolute tolerance says nothing
+  // and a ULP error is hardest to keep (CORE-MATH's hard cases near zeros).
+  std::optional<WorstInput> nearest_zero;
+  // Set on a row that sums every convention a check swept in one format (the
+  // headline accuracy table's rows); `convention` is then empty.
+  bool every_convention = false;
 };
 
 // How a random statistic varies: `value` is the mean over `draws`

@@ -123,6 +123,13 @@ enum class Quantity {
   added_position_share,  // share of the logit variance the positions explain alone
   concatenated_position_share,
   rotated_position_share,
+  // conformance: the tutorials' float32 angles on the accuracy sweep's rows,
+  // their result rounded to each format (the accuracy table's comparison)
+  float32_angle_max_ulp,
+  float32_angle_rms_ulp,
+  // scaling-variance: the energy ratio at each width d (the figure's sweep)
+  energy_ratio_scaled_at_width,
+  energy_ratio_unscaled_at_width,
 };
 
 // The embedding initialisations implementations use (scaling_initialisation.cpp).

@@ -33,9 +33,6 @@ struct SweepSizes {
   std::int64_t rows_per_block;  // consecutive rows per sample
   std::int64_t map_positions;   // rows of the encoding heatmap
   std::int64_t map_dim;
-  std::int64_t max_energy_dim;  // energy ratio for d = 8, 16, ..., this
-  int energy_tokens;            // sampled embedding rows per d
-  std::int64_t slow_dim;        // width for the slow-column count
 };
 SweepSizes sweep_sizes(RunMode mode);
 
@@ -69,17 +66,16 @@ struct AngleErrorCurve {
 };
 
 // E||s e||^2 / ||PE||^2 measured for each d, e ~ N(0, 1/d) (tensor2tensor and
-// fairseq's initialisation), PE the subject's float32 rows.
+// fairseq's initialisation), PE the subject's float32 rows: the width sweep
+// of scaling-variance/energy-ratio, read from its Outcome.
 struct EnergyRatioCurve {
   std::vector<double> dims;
   std::vector<double> with_scale;     // s = the subject's sqrt(d) in float32
   std::vector<double> without_scale;  // s = 1
-  int tokens = 0;
-  std::int64_t positions = 0;
-  bool subject_scale = false;  // whether s came from the subject (else sqrt(d) rounded to float32)
 };
 
-// For positions [0, P): how many columns keep one value in the format.
+// For positions [0, P): how many columns of the correctly rounded encoding
+// keep one value in the format (encoding-bounds/constant-columns-exact).
 struct SlowColumnCurve {
   std::string convention;
   std::int64_t dim = 0;
@@ -99,6 +95,11 @@ struct FigureData {
 };
 
 FigureData compute_figure_data(const Subject& subject, const FigureSettings& settings);
+
+// The energy-ratio and constant-column curves, read from the Outcomes of
+// scaling-variance/energy-ratio and encoding-bounds/constant-columns-exact
+// by their typed keys (absent when the check did not run or measured none).
+void add_check_curves(FigureData& data, const std::vector<CheckResult>& checks);
 
 // The Boost.Math-style tables: one row per convention and format of the
 // report's ULP sweep, then one row per measurement the checks made (the

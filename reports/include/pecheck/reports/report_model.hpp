@@ -56,12 +56,16 @@ struct CheckResult {
   double seconds = 0.0;  // wall time; varies between runs, so only JUnit prints it
 };
 
-// One row of a Boost.Math-style accuracy table: one convention, one format.
+// One row of the Boost.Math-style accuracy table: one format over every
+// convention the accuracy check swept.
 struct AccuracyRow {
-  std::string convention;  // preset name
+  std::string convention;  // the conventions summed, for people ("6 conventions")
   std::int64_t dim = 0;    // the width swept; 0 when the check sweeps several
   std::string check_id;    // the check whose measurement this is
   properties::Measurement measurement;
+  // The tutorials' float32 angles on the same rows, rounded to the format:
+  // the comparison column (a statistic of the same check; no budget).
+  std::optional<double> float32_angles_max_ulp;
 };
 
 struct AccuracyTable {
