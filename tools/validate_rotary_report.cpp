@@ -20,17 +20,16 @@ std::span<const std::byte> bytes_of(const std::string& text) {
 // The faults each validation result is proven to fail on: the diagnosis by
 // validate/tests/rotary_numpy_test.cpp (one cache per fault, NumPy and torch),
 // the comparison by tools/tests/validate_rotary_report.cmake (float16 angles).
-const std::vector<std::string> diagnosed_faults = {
-    "position-precision", "angle-precision", "inv-freq-precision", "wrong-base",
-    "wrong-scaling",      "cos-sin-swapped", "attention-factor"};
+const std::vector<std::string> diagnosed_faults = {"position-precision", "angle-precision", "inv-freq-precision",
+                                                   "wrong-base",         "wrong-scaling",   "cos-sin-swapped",
+                                                   "attention-factor"};
 
 reports::CheckResult comparison_result(const validate::RotaryValidationResult& result, const std::string& name) {
   reports::CheckResult check;
   check.id = "rotary/cache-comparison";
   check.family = properties::Family::rotary;
   check.kind = properties::CheckKind::measurement;
-  check.claim =
-      "every entry of the cache is within its ULP budget of the exact encoding or of the computation model";
+  check.claim = "every entry of the cache is within its ULP budget of the exact encoding or of the computation model";
   check.source = "pecheck validate (validate/src/rotary_comparison.cpp); CONVENTIONS.md, Rotary encodings";
   check.catches = {"angle-precision"};
   properties::Outcome& outcome = check.outcome;
@@ -62,9 +61,10 @@ reports::CheckResult diagnosis_result(const validate::RotaryValidationResult& re
   check.id = "rotary/cache-diagnosis";
   check.family = properties::Family::rotary;
   check.kind = properties::CheckKind::measurement;
-  check.claim = "the cache shows none of the rotary faults of CONVENTIONS.md (positions, angles or inv_freq in a "
-                "narrow format, another base or scaling, cos and sin swapped, the attention factor, the layout, "
-                "the row offset, out-of-range or non-finite values)";
+  check.claim =
+      "the cache shows none of the rotary faults of CONVENTIONS.md (positions, angles or inv_freq in a "
+      "narrow format, another base or scaling, cos and sin swapped, the attention factor, the layout, "
+      "the row offset, out-of-range or non-finite values)";
   check.source = "pecheck validate (validate/src/rotary_diagnosis.cpp); CONVENTIONS.md, Rotary encodings";
   check.catches = diagnosed_faults;
   properties::Outcome& outcome = check.outcome;
@@ -82,9 +82,9 @@ reports::CheckResult diagnosis_result(const validate::RotaryValidationResult& re
 
 }  // namespace
 
-void write_rotary_report(const std::filesystem::path& dir, const std::string& name, const Table& cos,
-                         const Table& sin, const validate::RotaryValidationResult& result,
-                         const RotaryConvention& convention, const std::string& reproduce) {
+void write_rotary_report(const std::filesystem::path& dir, const std::string& name, const Table& cos, const Table& sin,
+                         const validate::RotaryValidationResult& result, const RotaryConvention& convention,
+                         const std::string& reproduce) {
   write_file_atomically(dir / "validation.json", bytes_of(validate::rotary_validation_json(result, name)));
   write_file_atomically(dir / "validation.txt", bytes_of(validate::rotary_validation_text(result, name)));
   const std::unique_ptr<Subject> subject =

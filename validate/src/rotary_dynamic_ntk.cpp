@@ -32,8 +32,9 @@ std::optional<RotaryConvention> dynamic_convention(const RotaryConvention& prese
   c.scaling.original_max_position = preset.max_position;
   c.scaling.sequence_length = length;
   c.name = preset.name + " with dynamic NTK";
-  c.source = preset.source + "; rope_scaling dynamic (transformers _compute_dynamic_ntk_parameters), factor and "
-                             "length read from the cache's frequencies";
+  c.source = preset.source +
+             "; rope_scaling dynamic (transformers _compute_dynamic_ntk_parameters), factor and "
+             "length read from the cache's frequencies";
   return at_cache_width(c, detection.layout, detection.frequencies);
 }
 
@@ -43,7 +44,7 @@ std::vector<RotaryConvention> dynamic_ntk_candidates(const RotaryDetection& dete
   std::vector<RotaryConvention> candidates;
   if (!(detection.fitted_base > 1.0) || !std::isfinite(detection.fitted_base)) return candidates;
   const double dims = 2.0 * static_cast<double>(detection.frequencies);
-  if (dims < 4.0) return candidates;  // d / (d - 2) needs d > 2
+  if (dims < 4.0) return candidates;               // d / (d - 2) needs d > 2
   std::set<std::pair<double, std::int64_t>> seen;  // (base, max_position) pairs already tried
   for (const RotaryConvention& preset : rotary_presets()) {
     if (preset.scaling.kind != RotaryScalingKind::none || preset.max_position < 1) continue;

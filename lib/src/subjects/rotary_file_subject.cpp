@@ -49,7 +49,8 @@ class RotaryFileSubject final : public Subject {
                          std::to_string(request.first_position) + ", " +
                          std::to_string(request.first_position + request.rows) + ")");
     }
-    return {copy_table(cos_.view().row_block(first, request.rows)), copy_table(sin_.view().row_block(first, request.rows))};
+    return {copy_table(cos_.view().row_block(first, request.rows)),
+            copy_table(sin_.view().row_block(first, request.rows))};
   }
 
  private:
