@@ -78,6 +78,10 @@ PRESETS = {
     # Meta's reference llama/model.py precompute_freqs_cis (Llama 2 7B: dim 128, theta 10000).
     "llama2-meta": {"hidden_size": 4096, "num_attention_heads": 32, "rope_theta": 10000.0,
                     "max_position_embeddings": 4096, "layout": "complex"},
+    # Llama 2 7B with rope_scaling {"type": "dynamic", "factor": 2.0}, as transformers' LlamaConfig
+    # docs describe it; the base follows the current length (--sequence-length).
+    "llama2-dynamic": {"hidden_size": 4096, "num_attention_heads": 32, "rope_theta": 10000.0,
+                       "max_position_embeddings": 4096, "rope_scaling": {"type": "dynamic", "factor": 2.0}},
     # Qwen2.5 README, "Processing Long Texts": rope_scaling yarn, factor 4, original 32768.
     "yarn": {"hidden_size": 3584, "num_attention_heads": 28, "rope_theta": 1000000.0,
              "max_position_embeddings": 32768,

@@ -172,6 +172,7 @@ Command add_validate_command(CLI::App& app) {
                     "error an ordinary float64 computation of the angle p * w can have, near the zeros of sin)");
   command->add_flag("--json", options->json, "Print one JSON object on stdout");
   command->add_option("--output-dir", options->output_dir, "Also write the result to DIR: validation.json and .txt, and the HTML/Markdown/JSON/JUnit report of the checks on the file\n"
+                      "(rotary caches: the comparison, the diagnosis and the rotary checks on the rows the files hold)\n"
                       "(with --vocabulary/--ids: input_layer.json and .txt, and validation.json and .txt of the recovered encoding)");
   add_exec_options(*command, options->exec);
   add_input_layer_options(*command, options->input_layer);
@@ -182,11 +183,12 @@ Command add_validate_command(CLI::App& app) {
       if (options->file.empty()) throw ConventionError("validate: the cos cache FILE is required with --sin, --config or --rope");
       refuse_flags(*command,
                    {"--exec", "--tensor", "--convention", "--max-abs-error", "--dtype", "--sample", "--full",
-                    "--ulp-only", "--output-dir", "--vocabulary", "--ids", "--positions", "--timeout",
+                    "--ulp-only", "--vocabulary", "--ids", "--positions", "--timeout",
                     "--exec-protocol", "--exec-dtype", "--check", "--cases", "--seed", "--quick"},
                    "does not apply to rotary caches (--sin, --config, --rope): they are compared entry by entry "
                    "with the exact encoding and the computation model (--model)");
-      return validate_rotary_file(options->rotary, {options->file, options->offset, options->max_ulp, options->json});
+      return validate_rotary_file(options->rotary,
+                                  {options->file, options->offset, options->max_ulp, options->json, options->output_dir});
     }
     for (const char* flag : {"--model", "--layout", "--sequence-length"}) {
       if (command->count(flag) > 0) {

@@ -1,13 +1,17 @@
 #include "validate_rotary.hpp"
 
+#include <cstdio>
 #include <iostream>
 
 #include "cli_options.hpp"
 #include "pecheck/convention.hpp"
+#include "pecheck/external_subjects.hpp"
 #include "pecheck/npy_array.hpp"
+#include "pecheck/reports/report_directory.hpp"
 #include "pecheck/rotary_config.hpp"
 #include "pecheck/table_file.hpp"
 #include "pecheck/validate/rotary_validation.hpp"
+#include "validate_rotary_report.hpp"
 
 namespace pecheck::tools {
 
@@ -72,6 +76,24 @@ std::optional<RotaryConvention> convention_of(const RotaryOptions& options) {
   return convention;
 }
 
+// The command line that writes the same files: every option that shapes the result, as given.
+std::string reproduce_command(const RotaryOptions& options, const RotaryCheck& check) {
+  std::string command = "pecheck validate " + shell_quote(check.file);
+  if (!options.sin.empty()) command += " --sin " + shell_quote(options.sin);
+  if (!options.config.empty()) command += " --config " + shell_quote(options.config);
+  if (!options.rope.empty()) command += " --rope " + shell_quote(options.rope);
+  if (!options.layout.empty()) command += " --layout " + shell_quote(options.layout);
+  if (options.sequence_length > 0) command += " --sequence-length " + std::to_string(options.sequence_length);
+  command += " --model " + shell_quote(options.model);
+  if (check.offset != "auto") command += " --offset " + shell_quote(check.offset);
+  if (check.max_ulp) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.17g", *check.max_ulp);  // parses back to the same double
+    command += " --max-ulp " + std::string(buffer);
+  }
+  return command + " --output-dir " + shell_quote(check.output_dir);
+}
+
 }  // namespace
 
 void add_rotary_options(CLI::App& command, RotaryOptions& options) {
@@ -102,6 +124,9 @@ int validate_rotary_file(const RotaryOptions& options, const RotaryCheck& check)
     if (!value) throw ConventionError("--offset '" + check.offset + "': expected 'auto' or a position >= 0 in decimal digits");
     validation.first_position = static_cast<std::int64_t>(*value);
   }
+  // Locked, cleaned and proven writable before the comparison runs.
+  std::optional<reports::ReportDirectory> report_directory;
+  if (!check.output_dir.empty()) report_directory.emplace(check.output_dir);
   CachePair cache = options.sin.empty() ? read_combined(check.file)
                                         : CachePair{read_table_file(check.file).table, read_table_file(options.sin).table};
   validate::RotaryValidationResult result;
@@ -111,6 +136,17 @@ int validate_rotary_file(const RotaryOptions& options, const RotaryCheck& check)
     throw ConventionError(check.file + (options.sin.empty() ? "" : " and " + options.sin) + ": " + e.what());
   }
   const std::string name = check.file + (options.sin.empty() ? "" : " + " + options.sin);
+  if (report_directory) {
+    // The convention compared against: the detected layout when none was given (as validate_rotary_cache does).
+    std::optional<RotaryConvention> convention = result.detection.convention;
+    if (convention && !validation.convention) convention->layout = result.detection.layout;
+    // The values as compared (a float32 file of bfloat16 values is a bfloat16 cache).
+    const Table cos = convert_table(cache.cos.view(), result.format);
+    const Table sin = convert_table(cache.sin.view(), result.format);
+    write_rotary_report(report_directory->staging(), name, cos, sin, result,
+                        convention.value_or(RotaryConvention{}), reproduce_command(options, check));
+    report_directory->commit();
+  }
   std::cout << (check.json ? validate::rotary_validation_json(result, name) : validate::rotary_validation_text(result, name));
   return result.verdict == validate::ValidationVerdict::conforms ? 0 : 1;
 }

@@ -29,6 +29,7 @@ struct RotaryCheck {
   std::string offset = "auto";
   std::optional<double> max_ulp;
   bool json = false;
+  std::string output_dir;  // also write validation.json, .txt and the report there (atomically)
 };
 
 // Exit status 0 conforms, 1 deviates or unknown; bad input throws (exit 2).

@@ -21,6 +21,12 @@ inline const std::string add_concat_rotate_id{check_ids::add_concat_rotate};
 // and the attention factors (yarn, longrope) are all exercised.
 const std::vector<RotaryConvention>& swept_conventions();
 
+// What a check sweeps on `subject`: a rotary cache file (capabilities
+// fixed_rotary_convention) offers its one convention in its one format;
+// otherwise every swept convention in each of `formats`.
+std::vector<RotaryConvention> conventions_for(const Subject& subject);
+std::vector<FormatId> formats_for(const Subject& subject, std::vector<FormatId> formats);
+
 // "not applicable" when the subject offers no rotary caches, else empty.
 std::optional<Outcome> without_rotary_caches(const Subject& subject);
 

@@ -16,21 +16,25 @@ namespace {
 Outcome pair_norm(const Subject& subject, const RunConfig& config) {
   if (auto refused = without_rotary_caches(subject)) return *refused;
   Outcome outcome;
-  const std::int64_t rows = config.quick ? 64 : config.full ? 4096 : 512;
+  // Rows spread over [0, 2^24): first rows, then one block far out; a cache file: the rows it holds.
+  const std::optional<RotaryCacheRequest> held = subject.capabilities().fixed_rotary_request;
+  const std::int64_t rows = held ? held->rows : config.quick ? 64 : config.full ? 4096 : 512;
+  const std::vector<std::int64_t> blocks =
+      held ? std::vector<std::int64_t>{held->first_position}
+           : std::vector<std::int64_t>{0, (std::int64_t{1} << 23) + 12345};
   double worst_ratio = 0.0;
   std::string worst_text;
-  for (const RotaryConvention& convention : swept_conventions()) {
+  for (const RotaryConvention& convention : conventions_for(subject)) {
     const RotaryDerived derived = rotary_derived(convention);
     const double factor = derived.attention_factor;
-    for (FormatId format : {FormatId::float32, FormatId::float16, FormatId::bfloat16}) {
+    for (FormatId format : formats_for(subject, {FormatId::float32, FormatId::float16, FormatId::bfloat16})) {
       const Format& f = format_of(format);
       const double delta = ulp_budget(budget_kind_of(subject.name()), format).max_ulp * std::ldexp(1.0, std::ilogb(factor) - f.precision + 1);
       // c, s within delta of A cos, A sin: |c^2 - (A cos)^2| <= 2 A |cos| delta + delta^2,
       // and |cos| + |sin| <= sqrt(2), so |c^2 + s^2 - A^2| <= 2 sqrt(2) A delta + 2 delta^2;
       // the squares of float values and their sum in double, and A^2, add 4 * 2^-53 A^2.
       const double bound = 2.0 * std::sqrt(2.0) * factor * delta + 2.0 * delta * delta + 4.0 * 0x1p-53 * factor * factor;
-      // Rows spread over [0, 2^24): first rows, then one block far out.
-      for (std::int64_t first : {std::int64_t{0}, (std::int64_t{1} << 23) + 12345}) {
+      for (std::int64_t first : blocks) {
         const RotaryCache cache = subject.rotary_cache(convention, {first, rows, format});
         for (std::int64_t r = 0; r < rows; ++r) {
           for (std::int64_t c = 0; c < cache.cos.cols; ++c) {

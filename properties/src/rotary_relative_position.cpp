@@ -34,6 +34,18 @@ struct PositionLogit {
 
 const std::vector<RotaryConvention>& swept_conventions() { return rotary_presets(); }
 
+std::vector<RotaryConvention> conventions_for(const Subject& subject) {
+  const SubjectCapabilities capabilities = subject.capabilities();
+  if (capabilities.fixed_rotary_convention) return {*capabilities.fixed_rotary_convention};
+  return swept_conventions();
+}
+
+std::vector<FormatId> formats_for(const Subject& subject, std::vector<FormatId> formats) {
+  const SubjectCapabilities capabilities = subject.capabilities();
+  if (capabilities.fixed_rotary_request) return {capabilities.fixed_rotary_request->format};
+  return formats;
+}
+
 std::optional<Outcome> without_rotary_caches(const Subject& subject) {
   if (subject.capabilities().rotary_caches) return std::nullopt;
   Outcome outcome;
@@ -53,11 +65,24 @@ Outcome relative_position(const Subject& subject, const RunConfig& config) {
   const std::vector<std::int64_t> lags = {0, 1, 3, 17, 255, 4096};
   double worst_ratio = 0.0;
   std::string worst_text;
-  for (const RotaryConvention& convention : swept_conventions()) {
+  // (octave e, position m): m near 2^e from position 0, or from the first row
+  // a cache file holds and within its rows (then also its last row).
+  const std::optional<RotaryCacheRequest> held = subject.capabilities().fixed_rotary_request;
+  const std::int64_t first = held ? held->first_position : 0;
+  std::vector<std::pair<int, std::int64_t>> positions;
+  for (int e = 0; e <= top; ++e) {
+    const std::int64_t step = e == 0 ? 0 : (std::int64_t{1} << e) - 1 + (e % 3);
+    if (!held || step < held->rows) positions.push_back({e, first + step});
+  }
+  if (held && held->rows > 0 && positions.back().second != first + held->rows - 1) {
+    positions.push_back({std::min(top + 1, static_cast<int>(std::ceil(std::log2(static_cast<double>(held->rows))))),
+                         first + held->rows - 1});
+  }
+  for (const RotaryConvention& convention : conventions_for(subject)) {
     const RotaryDerived derived = rotary_derived(convention);
     const std::int64_t n = derived.frequencies;
     const double factor = derived.attention_factor;
-    for (FormatId format : {FormatId::float32, FormatId::bfloat16}) {
+    for (FormatId format : formats_for(subject, {FormatId::float32, FormatId::bfloat16})) {
       const Format& f = format_of(format);
       // delta: the largest error of a cache entry within the budget: budget
       // ULPs of the largest binade the entries reach, that of A.
@@ -79,11 +104,10 @@ Outcome relative_position(const Subject& subject, const RunConfig& config) {
       const double bound = (4.0 * factor * delta + 4.0 * delta * delta) * norms +
                            static_cast<double>(8 * n + 16) * 0x1p-53 * (factor + delta) * (factor + delta) * norms;
       std::map<int, double> by_octave;
-      for (int e = 0; e <= top; ++e) {
-        const std::int64_t m = e == 0 ? 0 : (std::int64_t{1} << e) - 1 + (e % 3);
+      for (const auto& [e, m] : positions) {
         for (std::int64_t lag : lags) {
           const std::int64_t second = m - lag;
-          if (second < 0) continue;
+          if (second < first) continue;
           const RotaryCache at_m = subject.rotary_cache(convention, {m, 1, format});
           const RotaryCache at_n = subject.rotary_cache(convention, {second, 1, format});
           double logit = 0.0;

@@ -10,6 +10,7 @@
 
 #include "frequency_fit.hpp"
 #include "position_steps.hpp"
+#include "rotary_dynamic_ntk.hpp"
 #include "rotary_frequency_match.hpp"
 #include "rotary_layout.hpp"
 #include "pecheck/validate/rotary_validation.hpp"
@@ -99,6 +100,34 @@ std::int64_t fit_first_position(const std::vector<double>& angles, const std::ve
   return best;
 }
 
+// A detected dynamic NTK's (factor, L): the one with L = last position + 1
+// (HF's dynamic update), else the candidates listed.
+void resolve_dynamic_ntk(RotaryDetection& detection, std::int64_t rows) {
+  std::vector<RotaryConvention>& alternatives = detection.dynamic_ntk_alternatives;
+  if (alternatives.empty()) return;
+  const std::int64_t last = detection.first_position + rows - 1;
+  const std::int64_t k = dynamic_ntk_by_length(alternatives, last);
+  if (k >= 0) {
+    detection.convention = alternatives[static_cast<std::size_t>(k)];
+    alternatives = {*detection.convention};
+    detection.notes.push_back("dynamic NTK: " + dynamic_ntk_text(*detection.convention) +
+                              "; L is the cache's last position + 1, as transformers' dynamic update takes "
+                              "max(position_ids) + 1");
+    return;
+  }
+  if (alternatives.size() == 1) {
+    detection.notes.push_back("dynamic NTK: " + dynamic_ntk_text(alternatives.front()) +
+                              "; the only tried factor with a whole L that fits");
+    return;
+  }
+  std::string listed;
+  for (const RotaryConvention& c : alternatives) listed += (listed.empty() ? "" : "; ") + dynamic_ntk_text(c);
+  detection.notes.push_back("dynamic NTK, ambiguous: " + std::to_string(alternatives.size()) +
+                            " (factor, L) pairings build the same frequencies and none has L = the last position "
+                            "+ 1 (" + std::to_string(last + 1) + "): " + listed +
+                            ". The comparison holds for each; give --config to name the factor.");
+}
+
 }  // namespace
 
 RotaryDetection detect_rotary(const Table& cos, const Table& sin, FormatId value_format,
@@ -140,12 +169,25 @@ RotaryDetection detect_rotary(const Table& cos, const Table& sin, FormatId value
     detection.convention_note = "given";
   } else {
     double best = std::numeric_limits<double>::infinity();
-    for (const RotaryConvention& candidate : candidate_conventions(detection)) {
+    std::vector<std::pair<RotaryConvention, double>> dynamic;
+    for (const RotaryConvention& candidate : candidate_conventions(detection, cos.rows)) {
       const double misfit = frequency_misfit(detection, rotary_inv_freqs(candidate, std::nullopt));
+      if (candidate.scaling.kind == RotaryScalingKind::dynamic_ntk) dynamic.push_back({candidate, misfit});
       // The first (a preset before a fitted base) wins a tie within a factor 2.
       if (misfit < 0.5 * best || (misfit < best && !detection.convention)) {
         best = misfit;
         detection.convention = candidate;
+      }
+    }
+    if (detection.convention && detection.convention->scaling.kind == RotaryScalingKind::dynamic_ntk) {
+      // Every pairing that fits as well (a misfit of 1 or less is a fit) builds the same frequencies.
+      detection.dynamic_ntk_alternatives.push_back(*detection.convention);
+      for (const auto& [candidate, misfit] : dynamic) {
+        const RotaryScaling& s = candidate.scaling;
+        const RotaryScaling& chosen = detection.convention->scaling;
+        const bool same = s.factor == chosen.factor && s.sequence_length == chosen.sequence_length &&
+                          s.original_max_position == chosen.original_max_position && candidate.base == detection.convention->base;
+        if (!same && misfit <= std::max(2.0 * best, 1.0)) detection.dynamic_ntk_alternatives.push_back(candidate);
       }
     }
     if (detection.convention) {
@@ -208,6 +250,7 @@ RotaryDetection detect_rotary(const Table& cos, const Table& sin, FormatId value
       }
     }
   }
+  resolve_dynamic_ntk(detection, cos.rows);
   return detection;
 }
 

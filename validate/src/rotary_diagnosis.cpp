@@ -49,7 +49,8 @@ std::vector<RotaryHazard> attention_factor_hazards(const RotaryDetection& detect
   return {{RotaryHazardKind::attention_factor, what + " (transformers multiplies cos and sin by attention_scaling once)."}};
 }
 
-std::vector<RotaryHazard> frequency_hazards(const RotaryDetection& detection, const RotaryConvention& convention) {
+std::vector<RotaryHazard> frequency_hazards(const RotaryDetection& detection, const RotaryConvention& convention,
+                                            std::int64_t rows) {
   const double exact = frequency_misfit(detection, rotary_inv_freqs(convention, std::nullopt));
   const double single = frequency_misfit(detection, rotary_inv_freqs(convention, FormatId::float32));
   if (std::min(exact, single) <= misfit_limit || !std::isfinite(std::min(exact, single))) return {};
@@ -64,7 +65,7 @@ std::vector<RotaryHazard> frequency_hazards(const RotaryDetection& detection, co
   }
   double best = std::numeric_limits<double>::infinity();
   std::optional<RotaryConvention> found;
-  for (const RotaryConvention& candidate : candidate_conventions(detection)) {
+  for (const RotaryConvention& candidate : candidate_conventions(detection, rows)) {
     const double misfit = std::min(frequency_misfit(detection, rotary_inv_freqs(candidate, std::nullopt)),
                                    frequency_misfit(detection, rotary_inv_freqs(candidate, FormatId::float32)));
     if (misfit < best) best = misfit, found = candidate;

@@ -17,8 +17,10 @@ std::vector<RotaryHazard> attention_factor_hazards(const RotaryDetection& detect
 
 // The fitted frequencies against the convention's: when neither its exact nor
 // its float32 inv_freq fits, inv_freq rounded to bfloat16 or float16, another
-// base or another scaling rule is named by the candidate that fits.
-std::vector<RotaryHazard> frequency_hazards(const RotaryDetection& detection, const RotaryConvention& convention);
+// base or another scaling rule is named by the candidate that fits (`rows`:
+// the cache's, for dynamic NTK's candidate at L = rows).
+std::vector<RotaryHazard> frequency_hazards(const RotaryDetection& detection, const RotaryConvention& convention,
+                                            std::int64_t rows);
 
 // Which computation explains the cache's values best, among the exact one,
 // the framework's float32 one and each fault (positions, angles or inv_freq

@@ -7,6 +7,7 @@
 
 #include "pecheck/convention.hpp"
 #include "pecheck/ulp.hpp"
+#include "rotary_dynamic_ntk.hpp"
 
 namespace pecheck::validate {
 
@@ -52,7 +53,7 @@ std::optional<RotaryConvention> at_cache_width(RotaryConvention convention, Rota
   return convention;
 }
 
-std::vector<RotaryConvention> candidate_conventions(const RotaryDetection& detection) {
+std::vector<RotaryConvention> candidate_conventions(const RotaryDetection& detection, std::int64_t rows) {
   std::vector<RotaryConvention> candidates;
   for (const RotaryConvention& preset : rotary_presets()) {
     if (auto adapted = at_cache_width(preset, detection.layout, detection.frequencies)) {
@@ -61,6 +62,10 @@ std::vector<RotaryConvention> candidate_conventions(const RotaryDetection& detec
   }
   if (detection.fitted_base > 1.0 && std::isfinite(detection.fitted_base)) {
     for (int digits : {1, 2, 3, 0}) {
+      // A dynamic NTK base is seldom round: after the round bases, before the unrounded fit.
+      if (digits == 0) {
+        for (RotaryConvention& dynamic : dynamic_ntk_candidates(detection, rows)) candidates.push_back(std::move(dynamic));
+      }
       RotaryConvention plain;
       plain.base = digits == 0 ? detection.fitted_base : round_significant(detection.fitted_base, digits);
       std::ostringstream name;

@@ -33,7 +33,8 @@ std::optional<RotaryConvention> at_cache_width(RotaryConvention convention, Rota
                                                std::int64_t frequencies);
 
 // Every preset at the cache's width, then the unscaled rule with the fitted
-// base to 1, 2 and 3 significant digits and unrounded.
-std::vector<RotaryConvention> candidate_conventions(const RotaryDetection& detection);
+// base to 1, 2 and 3 significant digits, then dynamic NTK on the unscaled
+// presets (rotary_dynamic_ntk.hpp; `rows`: the cache's), then the fitted base unrounded.
+std::vector<RotaryConvention> candidate_conventions(const RotaryDetection& detection, std::int64_t rows);
 
 }  // namespace pecheck::validate

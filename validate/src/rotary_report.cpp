@@ -77,6 +77,16 @@ std::string rotary_validation_json(const RotaryValidationResult& result, const s
   out["swapped"] = d.swapped;
   out["fitted_base"] = number(d.fitted_base);
   out["convention"] = d.convention ? json(describe(*d.convention)) : json(nullptr);
+  json dynamic = json::array();
+  for (const RotaryConvention& c : d.dynamic_ntk_alternatives) {
+    dynamic.push_back({{"preset", c.name},
+                       {"base", number(c.base)},
+                       {"factor", number(c.scaling.factor)},
+                       {"sequence_length", c.scaling.sequence_length},
+                       {"trained_length", c.scaling.original_max_position}});
+  }
+  // Detected dynamic NTK: one entry when the cache decided (factor, L), else every pairing that fits.
+  out["dynamic_ntk"] = dynamic;
   out["first_position"] = d.first_position;
   out["positions_held_in"] = d.positions_held_in ? json(format_of(*d.positions_held_in).name) : json(nullptr);
   json comparisons = json::array();

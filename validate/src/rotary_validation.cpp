@@ -132,7 +132,7 @@ RotaryValidationResult validate_rotary_cache(const Table& cos, const Table& sin,
                                   std::string(format_of(*detection.positions_held_in).name) +
                                   " round to one value (positions in a 16-bit format at long context: candle PR 3520, where position 15962 becomes 15936 or 15968 in bfloat16)."});
   }
-  const std::vector<RotaryHazard> frequencies = frequency_hazards(detection, convention);
+  const std::vector<RotaryHazard> frequencies = frequency_hazards(detection, convention, cos.rows);
   add_unique(result.hazards, frequencies);
   // Under another rule every computation of this one is far alike: nothing to tell apart.
   if (frequencies.empty()) {

@@ -24,6 +24,13 @@ namespace pecheck {
 std::unique_ptr<Subject> make_table_file_subject(std::string name, Table table, Convention convention,
                                                  std::int64_t row_offset);
 
+// A rotary cache read from files: `convention`'s positions [first_position,
+// first_position + rows) in the tables' format, served as rotary_cache()
+// for requests within them (capabilities fixed_rotary_convention and
+// fixed_rotary_request); no additive tables.
+std::unique_ptr<Subject> make_rotary_file_subject(std::string name, Table cos, Table sin, RotaryConvention convention,
+                                                  std::int64_t first_position);
+
 // An external command as a subject, in one of two protocols.
 //
 // one-shot (the default): each table request runs

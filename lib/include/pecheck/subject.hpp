@@ -47,6 +47,10 @@ struct SubjectCapabilities {
   std::vector<FormatId> formats = {FormatId::float64, FormatId::float32, FormatId::float16, FormatId::bfloat16};
   bool embedding_operations = false;   // embedding_scale, add_embeddings, concat_embeddings, zero_pad
   bool rotary_caches = false;          // rotary_cache
+  // A rotary cache file: the one convention and the rows and format it holds
+  // (the rotary checks then sweep only these).
+  std::optional<RotaryConvention> fixed_rotary_convention;
+  std::optional<RotaryCacheRequest> fixed_rotary_request;
 };
 
 class Subject {

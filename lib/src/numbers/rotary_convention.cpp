@@ -182,6 +182,10 @@ std::string describe(const RotaryConvention& c) {
   out << to_string(c.layout) << ", base " << number_text(c.base) << ", head_dim " << c.head_dim << ", rotary dims "
       << d.dims << ", scaling " << to_string(c.scaling.kind);
   if (c.scaling.kind != RotaryScalingKind::none) out << " (factor " << number_text(c.scaling.factor) << ")";
+  // Dynamic NTK's base depends on the current length as much as on the factor.
+  if (c.scaling.kind == RotaryScalingKind::dynamic_ntk) {
+    out << " at length " << c.scaling.sequence_length << " over the trained " << c.scaling.original_max_position;
+  }
   if (d.effective_base != c.base) out << ", effective base " << number_text(d.effective_base);
   out << ", attention factor " << number_text(d.attention_factor);
   return out.str();

@@ -50,6 +50,9 @@ struct RotaryDetection {
   double fitted_base = 0.0;            // base^(-2i/d) fitted to the unscaled fast frequencies
   std::optional<RotaryConvention> convention;  // the candidate that fits best (or the one given)
   std::string convention_note;         // how it was chosen
+  // Detected dynamic NTK: every (preset, factor, L) that builds the same
+  // frequencies, the chosen one first; one entry when the cache's last position decided.
+  std::vector<RotaryConvention> dynamic_ntk_alternatives;
   std::int64_t first_position = 0;     // the position file row 0 holds
   std::int64_t identical_pairs = 0;    // successive identical rows: a correct cache has none
   std::optional<FormatId> positions_held_in;
