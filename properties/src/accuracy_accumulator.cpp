@@ -126,7 +126,7 @@ double largest_of(const double* values, std::size_t count) {
 
 void AccuracyAccumulator::add_entry(std::int64_t row, std::int64_t column, double value, DoubleDouble exact,
                                     double ulps) {
-  sum_squares_ += ulps * ulps;
+  sum_squares_.add(ulps * ulps);
   count_in_histogram(histogram_, ulps);
   const Entry here{row, column, value, exact};
   // Rows arrive in any order: the earliest of equal maxima is kept, as a
@@ -158,7 +158,11 @@ void AccuracyAccumulator::add_values(const double* values, std::int64_t count, s
     for (std::size_t j = 0; j < 8; ++j) partial[j] += ulps_[c + j] * ulps_[c + j];
   }
   for (; c < n; ++c) partial[0] += ulps_[c] * ulps_[c];
-  for (const double p : partial) sum_squares_ += p;
+  double row_squares = 0.0;
+  for (const double p : partial) row_squares += p;
+  // The row's sum in a fixed order, then an order-free sum over rows: the
+  // RMS does not depend on which worker took which row.
+  sum_squares_.add(row_squares);
   // Bin k of the histogram counts the entries in (edge k-1, edge k]: the
   // entries above edge k-1 less those above edge k. An uncommon entry has
   // ulps 0 here and is taken out of bin 0.
@@ -225,7 +229,7 @@ void AccuracyAccumulator::add_row(const TableView& table, std::int64_t table_row
 void AccuracyAccumulator::merge(const AccuracyAccumulator& other) {
   entries_ += other.entries_;
   mismatches_ += other.mismatches_;
-  sum_squares_ += other.sum_squares_;
+  sum_squares_.merge(other.sum_squares_);
   max_abs_error_ = std::max(max_abs_error_, other.max_abs_error_);
   if (other.worst_.row >= 0 && (worst_.row < 0 || other.max_ulp_ > max_ulp_ ||
                                 (other.max_ulp_ == max_ulp_ && other.worst_.before(worst_)))) {
@@ -259,7 +263,7 @@ Measurement AccuracyAccumulator::measurement(const Convention& convention, std::
   m.max_abs_error = max_abs_error_;
   m.reference_escalations = escalations;
   const std::int64_t measured = entries_ - mismatches_;
-  m.rms_ulp = measured > 0 ? std::sqrt(sum_squares_ / static_cast<double>(measured)) : 0.0;
+  m.rms_ulp = measured > 0 ? std::sqrt(sum_squares_.value() / static_cast<double>(measured)) : 0.0;
   if (worst_.row >= 0) m.worst = worst_input(convention, worst_.row, worst_.column, worst_.value, worst_.exact, format);
   if (allowance_ != nullptr) {
     m.abs_bound = float64_angle_bound_check();

@@ -4,7 +4,8 @@
 // the end. The figures are measure_accuracy's: the same max and worst entry
 // (ties go to the earliest row and column, as there), the same counts and
 // histogram, the RMS from the same squares summed in another order (equal to
-// a few double roundings, far below its printed digits).
+// a few double roundings, far below its printed digits), the same in every
+// run whatever the threads' order (order_free_sum.hpp).
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include "pecheck/convention.hpp"
 #include "pecheck/double_double.hpp"
 #include "pecheck/properties/angle_allowance.hpp"
+#include "pecheck/properties/order_free_sum.hpp"
 #include "pecheck/properties/outcome.hpp"
 #include "pecheck/table.hpp"
 
@@ -58,7 +60,7 @@ class AccuracyAccumulator {
   const Float64AngleAllowance* allowance_;
   std::int64_t entries_ = 0;
   std::int64_t mismatches_ = 0;
-  double sum_squares_ = 0.0;
+  OrderFreeSum sum_squares_;
   double max_ulp_ = 0.0;
   double max_abs_error_ = 0.0;
   Entry worst_;
