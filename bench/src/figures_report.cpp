@@ -89,6 +89,7 @@ std::string figures_json(const Figures& f) {
   out["rope_cache_f32"] = {{"preset", rope.preset},
                            {"rows", rope.rows},
                            {"cols", rope.cols},
+                           {"rounds", rope.rounds},
                            {"best_seconds", rope.best_seconds},
                            {"melem_per_s", rope.melem_per_s},
                            {"time_per_entry_vs_pe_f32", rope.time_per_entry_vs_pe_f32},

@@ -38,6 +38,7 @@ TEST(BenchFigures, quickRunMeasuresEveryFigure) {
   EXPECT_EQ(figures.rope_cache_f32.sampled_values, 64);  // 32 entries, cos and sin
   EXPECT_EQ(figures.rope_cache_f32.preset, "llama3.1");
   EXPECT_EQ(figures.rope_cache_f32.cols, 128);
+  EXPECT_EQ(figures.rope_cache_f32.rounds, 1);
   EXPECT_TRUE(figures.reference_f32.measured);
   EXPECT_GE(figures.reference_f32.escalated, 0);
   EXPECT_TRUE(figures.reference_f64.measured);

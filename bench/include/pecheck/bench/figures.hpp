@@ -104,6 +104,7 @@ struct Figures {
     std::string preset;
     std::int64_t rows = 0;
     std::int64_t cols = 0;
+    int rounds = 0;  // the best of this many rounds (fewer than the others: figures.cpp)
     double best_seconds = 0.0;
     double melem_per_s = 0.0;  // entries (cos and sin pairs) per second
     double time_per_entry_vs_pe_f32 = 0.0;
