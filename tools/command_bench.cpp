@@ -14,7 +14,9 @@ Command add_bench_command(CLI::App& app) {
       "bench",
       "Measure the fast path, each figure beside a reference taken in the same run: the float32\n"
       "encoding table (8192 x 1024) against a streaming store of the same size, with its accuracy\n"
-      "on a sample of entries; float16 and bfloat16 against float32; the fused embedding forward pass\n"
+      "on a sample of entries; float16 and bfloat16 against float32; the fast llama3.1 rotary cache\n"
+      "(65536 x 128, cos and sin, float32) per entry against the float32 table per entry, with its\n"
+      "accuracy on a sample against the exact rotary encoding; the fused embedding forward pass\n"
       "(8 x 1024 ids into a 32000 x 1024 vocabulary) against a triad of the same size; and the\n"
       "correctly rounded float32 and float64 reference tables as `pecheck table --impl reference`\n"
       "builds them (rounded values only), timed once, with the entries escalated to MPFR. Every fast\n"

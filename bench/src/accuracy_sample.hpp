@@ -7,6 +7,7 @@
 
 #include "pecheck/convention.hpp"
 #include "pecheck/fast_encoding.hpp"
+#include "pecheck/rotary_cache.hpp"
 
 namespace pecheck::bench {
 
@@ -21,5 +22,12 @@ struct AccuracySample {
 // reference::exact_value.
 AccuracySample sample_float32_accuracy(const Convention& convention, const TableRequest& request,
                                        std::span<const float> values, std::int64_t entries, std::uint64_t seed);
+
+// The same for a float32 rotary cache: `entries` (position, column) cells,
+// the first and last rows' first columns and the rest drawn from `seed`, each
+// measured in its cos and its sin against reference::rotary_exact_value (the
+// exact encoding), so the sample holds 2 x entries values.
+AccuracySample sample_rotary_float32_accuracy(const RotaryConvention& convention, const RotaryCacheRequest& request,
+                                              const RotaryCache& cache, std::int64_t entries, std::uint64_t seed);
 
 }  // namespace pecheck::bench

@@ -17,7 +17,9 @@ namespace pecheck::bench {
 namespace {
 
 // The sizes of the issue: an 8192 x 1024 table, a forward pass of 8 x 1024
-// ids into a 32000 x 1024 vocabulary, the reference for the same table.
+// ids into a 32000 x 1024 vocabulary, the reference for the same table; a
+// rotary cache of 65536 positions (llama3.1's trained context is 131072)
+// x 128 columns, as many entries as the table.
 // Quick mode keeps the shapes' kinds and shrinks them to run in well under
 // a second.
 struct Sizes {
@@ -25,11 +27,23 @@ struct Sizes {
   ForwardShape forward;
   TableRequest reference;
   std::int64_t sampled_entries;
+  RotaryCacheRequest rope;
+  std::int64_t rope_sampled_entries;  // each measured in cos and sin
 };
 
+// The rotary preset timed: llama3.1's scaling rule is the costliest
+// frequency rule of the common presets, and its head_dim of 128 is typical.
+constexpr const char* rope_preset = "llama3.1";
+// The rotary cache is timed in the first rounds only: one run of the full
+// size took 1.9 s here (load average 4.4), so 21 rounds would add 40 s to
+// `pecheck bench` and the report's performance section. A run that long
+// spans many scheduler slices, so a burst of load moves it little and the
+// best of 3 is stable.
+constexpr int rope_max_rounds = 3;
+
 Sizes sizes_for(bool quick) {
-  if (quick) return {{256, 128, 0}, {2, 64, 500, 128}, {16, 32, 0}, 64};
-  return {{8192, 1024, 0}, {8, 1024, 32000, 1024}, {8192, 1024, 0}, 512};
+  if (quick) return {{256, 128, 0}, {2, 64, 500, 128}, {16, 32, 0}, 64, {0, 256, FormatId::float32}, 32};
+  return {{8192, 1024, 0}, {8, 1024, 32000, 1024}, {8192, 1024, 0}, 512, {0, 65536, FormatId::float32}, 256};
 }
 
 double load_average() {
@@ -81,6 +95,9 @@ Figures measure_figures(const BenchOptions& options) {
   const ForwardShape& shape = sizes.forward;
   EmbedForward forward(*convention, shape, options.seed);
   Triad triad(forward.output_buffer());
+  const std::optional<RotaryConvention> rope_convention = find_rotary_preset(rope_preset);
+  if (!rope_convention) throw ConventionError(std::string("bench: the rotary preset '") + rope_preset + "' is missing");
+  RotaryCacheBuild rope(*rope_convention, sizes.rope);
 
   report(options, "timing the fast path: best of " + count_of(figures.repetitions, "round"));
   double store_best = 0.0;
@@ -89,6 +106,7 @@ Figures measure_figures(const BenchOptions& options) {
   double f16_best = 0.0;
   double bf16_best = 0.0;
   double forward_best = 0.0;
+  double rope_best = 0.0;
   for (int round = 0; round < figures.repetitions; ++round) {
     keep_best(store_best, seconds_of([&] { store.run(threads); }));
     keep_best(f32_best, seconds_of([&] { table_f32.run(threads); }));
@@ -96,6 +114,7 @@ Figures measure_figures(const BenchOptions& options) {
     keep_best(bf16_best, seconds_of([&] { table_bf16.run(threads); }));
     keep_best(triad_best, seconds_of([&] { triad.run(threads); }));
     keep_best(forward_best, seconds_of([&] { forward.run(threads); }));
+    if (round < rope_max_rounds) keep_best(rope_best, seconds_of([&] { rope.run(); }));
   }
 
   figures.write_bandwidth = {static_cast<double>(store.bytes()), store_best};
@@ -105,6 +124,16 @@ Figures measure_figures(const BenchOptions& options) {
   figures.pe_table_f32.fraction_of_write_bw = store_best / f32_best;
   figures.pe_table_f16 = {timing(f16_best), f16_best / f32_best};
   figures.pe_table_bf16 = {timing(bf16_best), bf16_best / f32_best};
+
+  auto& rope_figure = figures.rope_cache_f32;
+  rope_figure.preset = rope_convention->name;
+  rope_figure.rows = sizes.rope.rows;
+  rope_figure.cols = rotary_columns(*rope_convention);
+  rope_figure.rounds = std::min(figures.repetitions, rope_max_rounds);
+  rope_figure.best_seconds = rope_best;
+  rope_figure.melem_per_s = static_cast<double>(rope.entries()) / rope_best / 1e6;
+  rope_figure.time_per_entry_vs_pe_f32 =
+      (rope_best / static_cast<double>(rope.entries())) / (f32_best / static_cast<double>(table_f32.elements()));
 
   auto& embed = figures.embed_forward;
   embed.batch = shape.batch;
@@ -123,6 +152,11 @@ Figures measure_figures(const BenchOptions& options) {
                                                         sizes.sampled_entries, options.seed);
   figures.pe_table_f32.max_ulp = sample.max_ulp;
   figures.pe_table_f32.sampled_entries = sample.entries;
+  report(options, "sampling the " + std::string(rope_preset) + " rotary cache's accuracy against the reference");
+  const AccuracySample rope_sample = sample_rotary_float32_accuracy(*rope_convention, sizes.rope, rope.cache(),
+                                                                    sizes.rope_sampled_entries, options.seed);
+  rope_figure.max_ulp = rope_sample.max_ulp;
+  rope_figure.sampled_values = rope_sample.entries;
 
   if (options.reference) {
     const TableRequest& request = sizes.reference;

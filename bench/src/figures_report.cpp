@@ -85,6 +85,16 @@ std::string figures_json(const Figures& f) {
   out["pe_table_f16"]["time_per_element_vs_f32"] = f.pe_table_f16.time_per_element_vs_f32;
   out["pe_table_bf16"] = table(f.pe_table_bf16.timing);
   out["pe_table_bf16"]["time_per_element_vs_f32"] = f.pe_table_bf16.time_per_element_vs_f32;
+  const auto& rope = f.rope_cache_f32;
+  out["rope_cache_f32"] = {{"preset", rope.preset},
+                           {"rows", rope.rows},
+                           {"cols", rope.cols},
+                           {"rounds", rope.rounds},
+                           {"best_seconds", rope.best_seconds},
+                           {"melem_per_s", rope.melem_per_s},
+                           {"time_per_entry_vs_pe_f32", rope.time_per_entry_vs_pe_f32},
+                           {"max_ulp", rope.max_ulp},
+                           {"sampled_values", rope.sampled_values}};
   const auto& e = f.embed_forward;
   out["embed_forward"] = {{"batch", e.batch},
                           {"sequence", e.sequence},

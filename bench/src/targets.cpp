@@ -72,6 +72,18 @@ std::vector<JudgedFigure> judged_figures(const Figures& f) {
                          "the float32 table, same run"}},
                        ""});
   }
+  const auto& rope = f.rope_cache_f32;
+  figures.push_back({"rope_cache_f32",
+                     shape(rope.rows, rope.cols) + " " + rope.preset + " rotary cos + sin, float32",
+                     rope.best_seconds,
+                     rope.melem_per_s,
+                     {{"time per entry over pe_table_f32's", rope.time_per_entry_vs_pe_f32, Comparison::at_most,
+                       rope_cache_max_time_per_entry_vs_pe_f32,
+                       "a rotary entry (cos and sin) is one rotation, as a pair of additive entries is"},
+                      {"max ULP on " + std::to_string(rope.sampled_values) + " sampled values", rope.max_ulp,
+                       Comparison::at_most, 1.0, "rotary_fast.cpp: the additive tables' float32 bound, below 1 ULP"}},
+                     "best of " + std::to_string(rope.rounds) + (rope.rounds == 1 ? " round" : " rounds") +
+                         "; one thread, tables allocated per run, as pecheck rope --impl fast"});
   const auto& e = f.embed_forward;
   figures.push_back({"embed_forward",
                      shape(e.batch, e.sequence) + " ids into a " + shape(e.vocabulary, e.dim) + " vocabulary",

@@ -25,6 +25,7 @@ TEST(BenchFigures, quickRunMeasuresEveryFigure) {
        {figures.write_bandwidth.gb_per_s(), figures.triad_bandwidth.gb_per_s(),
         figures.pe_table_f32.timing.melem_per_s(), figures.pe_table_f32.fraction_of_write_bw,
         figures.pe_table_f16.timing.melem_per_s(), figures.pe_table_bf16.timing.melem_per_s(),
+        figures.rope_cache_f32.melem_per_s, figures.rope_cache_f32.time_per_entry_vs_pe_f32,
         figures.embed_forward.melem_per_s, figures.embed_forward.fraction_of_triad_bw,
         figures.reference_f32.melem_per_s}) {
     EXPECT_TRUE(std::isfinite(value) && value > 0.0) << value;
@@ -32,6 +33,12 @@ TEST(BenchFigures, quickRunMeasuresEveryFigure) {
   // rotated_rows.cpp: every float32 entry within 1 ulp.
   EXPECT_LE(figures.pe_table_f32.max_ulp, 1.0);
   EXPECT_EQ(figures.pe_table_f32.sampled_entries, 64);
+  // rotary_fast.cpp: the additive tables' float32 bound, every value within 1 ulp.
+  EXPECT_LE(figures.rope_cache_f32.max_ulp, 1.0);
+  EXPECT_EQ(figures.rope_cache_f32.sampled_values, 64);  // 32 entries, cos and sin
+  EXPECT_EQ(figures.rope_cache_f32.preset, "llama3.1");
+  EXPECT_EQ(figures.rope_cache_f32.cols, 128);
+  EXPECT_EQ(figures.rope_cache_f32.rounds, 1);
   EXPECT_TRUE(figures.reference_f32.measured);
   EXPECT_GE(figures.reference_f32.escalated, 0);
   EXPECT_TRUE(figures.reference_f64.measured);
@@ -43,6 +50,11 @@ TEST(BenchFigures, quickRunMeasuresEveryFigure) {
   }
   EXPECT_TRUE(json["pe_table_f16"]["melem_per_s"].is_number());
   EXPECT_TRUE(json["pe_table_bf16"]["melem_per_s"].is_number());
+  for (const char* key : {"melem_per_s", "time_per_entry_vs_pe_f32", "max_ulp"}) {
+    EXPECT_TRUE(json["rope_cache_f32"][key].is_number()) << key;
+  }
+  EXPECT_EQ(json["rope_cache_f32"]["sampled_values"], 64);
+  EXPECT_NE(figures_text(figures).find("rope_cache_f32"), std::string::npos);
   EXPECT_TRUE(json["embed_forward"]["melem_per_s"].is_number());
   EXPECT_TRUE(json["embed_forward"]["fraction_of_triad_bw"].is_number());
   EXPECT_TRUE(json["reference_f32"]["melem_per_s"].is_number());

@@ -30,23 +30,26 @@ Figures figures_meeting_every_target() {
   f.pe_table_f32.max_ulp = 0.5;
   f.pe_table_f16.time_per_element_vs_f32 = 1.5;
   f.pe_table_bf16.time_per_element_vs_f32 = 1.0;
+  f.rope_cache_f32.time_per_entry_vs_pe_f32 = rope_cache_max_time_per_entry_vs_pe_f32;
+  f.rope_cache_f32.max_ulp = 0.5;
   f.embed_forward.fraction_of_triad_bw = 0.7;
   f.reference_f32 = {true, 8192, 1024, 0.16, 50.0, 3};
   f.reference_f64 = {true, 8192, 1024, 0.8, 10.0, 0};
   return f;
 }
 
-TEST(BenchTargets, judgesTheSixFiguresInOrder) {
+TEST(BenchTargets, judgesTheSevenFiguresInOrder) {
   const std::vector<JudgedFigure> judged = judged_figures(figures_meeting_every_target());
-  ASSERT_EQ(judged.size(), 6u);
-  const char* ids[] = {"pe_table_f32", "pe_table_f16", "pe_table_bf16", "embed_forward", "reference_f32",
-                       "reference_f64"};
+  ASSERT_EQ(judged.size(), 7u);
+  const char* ids[] = {"pe_table_f32",  "pe_table_f16",  "pe_table_bf16", "rope_cache_f32",
+                       "embed_forward", "reference_f32", "reference_f64"};
   for (std::size_t i = 0; i < judged.size(); ++i) {
     EXPECT_EQ(judged[i].id, ids[i]);
     EXPECT_TRUE(judged[i].met()) << judged[i].id;
   }
   EXPECT_EQ(judged[0].criteria.size(), 2u);  // bandwidth and accuracy
-  EXPECT_NE(judged[4].detail.find("3 entries"), std::string::npos);
+  EXPECT_EQ(judged[3].criteria.size(), 2u);  // time per entry and accuracy
+  EXPECT_NE(judged[5].detail.find("3 entries"), std::string::npos);
 }
 
 TEST(BenchTargets, eachMissIsItsFiguresAlone) {
@@ -65,6 +68,12 @@ TEST(BenchTargets, eachMissIsItsFiguresAlone) {
   f.pe_table_bf16.time_per_element_vs_f32 = 1.6;
   EXPECT_EQ(missed(f), Ids{"pe_table_bf16"});
   f = figures_meeting_every_target();
+  f.rope_cache_f32.time_per_entry_vs_pe_f32 = std::nextafter(rope_cache_max_time_per_entry_vs_pe_f32, 3.0);
+  EXPECT_EQ(missed(f), Ids{"rope_cache_f32"});
+  f = figures_meeting_every_target();
+  f.rope_cache_f32.max_ulp = 1.01;  // fast enough but not accurate enough
+  EXPECT_EQ(missed(f), Ids{"rope_cache_f32"});
+  f = figures_meeting_every_target();
   f.embed_forward.fraction_of_triad_bw = 0.69;
   EXPECT_EQ(missed(f), Ids{"embed_forward"});
   f = figures_meeting_every_target();
@@ -80,7 +89,7 @@ TEST(BenchTargets, anUnmeasuredReferenceIsNotJudged) {
   f.reference_f32.measured = false;
   f.reference_f64.measured = false;
   const std::vector<JudgedFigure> judged = judged_figures(f);
-  ASSERT_EQ(judged.size(), 4u);
+  ASSERT_EQ(judged.size(), 5u);
   EXPECT_EQ(judged.back().id, "embed_forward");
 }
 

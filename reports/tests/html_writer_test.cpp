@@ -91,8 +91,8 @@ TEST(HtmlWriter, performanceSectionJudgesEachFigure) {
   const std::size_t section = html.find("<section id=\"performance\">");
   ASSERT_NE(section, std::string::npos);
   const std::string body = html.substr(section, html.find("</section>", section) - section);
-  for (const char* figure : {"pe_table_f32", "pe_table_f16", "pe_table_bf16", "embed_forward", "reference_f32",
-                             "reference_f64"}) {
+  for (const char* figure : {"pe_table_f32", "pe_table_f16", "pe_table_bf16", "rope_cache_f32", "embed_forward",
+                             "reference_f32", "reference_f64"}) {
     EXPECT_NE(body.find(figure), std::string::npos) << figure;
   }
   EXPECT_NE(body.find("<span class=\"failed\">missed</span>"), std::string::npos);

@@ -95,6 +95,23 @@ struct Figures {
     double fraction_of_triad_bw = 0.0;
   } embed_forward;
 
+  // 3b. The fast rotary cache (llama3.1, head_dim 128) in float32, as
+  //     `pecheck rope --impl fast` builds it: its time per entry (a
+  //     position x column, holding one cos and one sin) over the float32
+  //     table's time per entry, and its accuracy against the exact encoding
+  //     on a sample of entries (cos and sin each measured).
+  struct {
+    std::string preset;
+    std::int64_t rows = 0;
+    std::int64_t cols = 0;
+    int rounds = 0;  // the best of this many rounds (fewer than the others: figures.cpp)
+    double best_seconds = 0.0;
+    double melem_per_s = 0.0;  // entries (cos and sin pairs) per second
+    double time_per_entry_vs_pe_f32 = 0.0;
+    double max_ulp = 0.0;
+    std::int64_t sampled_values = 0;
+  } rope_cache_f32;
+
   // 4. The correctly rounded reference tables (float32, float64), timed once
   //    each, as `pecheck table --impl reference` builds them (the rounded
   //    values alone, ExactValues::none); `escalated` counts
@@ -127,7 +144,8 @@ std::string figures_text(const Figures& figures);
 
 // The figures as one JSON object: pe_table_f32 {melem_per_s,
 // fraction_of_write_bw, max_ulp}, pe_table_f16 and pe_table_bf16
-// {melem_per_s}, embed_forward {melem_per_s, fraction_of_triad_bw},
+// {melem_per_s}, rope_cache_f32 {melem_per_s, time_per_entry_vs_pe_f32,
+// max_ulp}, embed_forward {melem_per_s, fraction_of_triad_bw},
 // reference_f32 and reference_f64 {melem_per_s, escalated}, with the sizes, the references and
 // the conditions beside them.
 std::string figures_json(const Figures& figures);

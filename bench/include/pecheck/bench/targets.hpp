@@ -44,9 +44,16 @@ struct JudgedFigure {
 inline constexpr double reference_f32_min_melem_per_s = 50.0;
 inline constexpr double reference_f64_min_melem_per_s = 10.0;
 
-// The six figures in the issues' order: pe_table_f32, pe_table_f16,
-// pe_table_bf16, embed_forward, reference_f32, reference_f64 (the last two
-// absent when not measured).
+// The rotary cache's time per entry over the float32 table's. An entry of
+// the cache holds a cos and a sin of one angle: one rotation, as a sin and cos
+// pair of the additive table is, i.e. two additive entries. So 2 is parity in
+// work per value written; above it the rotary path is doing more than its
+// share of the same rotations.
+inline constexpr double rope_cache_max_time_per_entry_vs_pe_f32 = 2.0;
+
+// The figures in the issues' order: pe_table_f32, pe_table_f16,
+// pe_table_bf16, rope_cache_f32, embed_forward, reference_f32, reference_f64
+// (the last two absent when not measured), then the commands'.
 std::vector<JudgedFigure> judged_figures(const Figures& figures);
 
 std::string_view symbol(Comparison comparison);

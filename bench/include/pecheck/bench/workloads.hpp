@@ -13,6 +13,7 @@
 #include "pecheck/convention.hpp"
 #include "pecheck/fast_encoding.hpp"
 #include "pecheck/format.hpp"
+#include "pecheck/rotary_cache.hpp"
 
 namespace pecheck::bench {
 
@@ -87,6 +88,26 @@ class EncodingTable {
   FormatId format_;
   AlignedBuffer<float> float32_;
   AlignedBuffer<std::uint16_t> bits16_;
+};
+
+// A fast rotary cos and sin cache pair, as `pecheck rope --impl fast` builds
+// it (fast_rotary_cache, rotary_cache.hpp): one thread, and the two tables
+// allocated by each run, because that is what the command pays.
+class RotaryCacheBuild {
+ public:
+  RotaryCacheBuild(const RotaryConvention& convention, const RotaryCacheRequest& request);
+  void run();
+  // Positions x columns: each entry holds one cos and one sin.
+  std::int64_t entries() const;
+  const RotaryConvention& convention() const { return convention_; }
+  const RotaryCacheRequest& request() const { return request_; }
+  // The cache of the last run (empty tables before the first).
+  const RotaryCache& cache() const { return cache_; }
+
+ private:
+  RotaryConvention convention_;
+  RotaryCacheRequest request_;
+  RotaryCache cache_;
 };
 
 // The embedding forward pass in float32: batch x sequence token ids select
