@@ -41,7 +41,9 @@ Command add_rope_command(CLI::App& app) {
       "budgets (float32 1 ULP), --impl reference is correctly rounded. --computation hf-float32 is what\n"
       "transformers computes: inv_freq step by step in float32, float32 positions and angles p * inv_freq,\n"
       "each entry then correctly rounded from the exact cos of that float32 angle (the oracle an engine\n"
-      "port must reproduce); a computation model is always written by the reference.\n"
+      "port must reproduce). A computation model is written by the reference unless --impl fast is given:\n"
+      "the fast path computes hf-float32 (float32, float16, bfloat16), each entry within 0.5 + 2^-20 ULP\n"
+      "of the model's correctly rounded value.\n"
       "Example: pecheck rope --preset llama3.1 --rows 8192 --computation hf-float32 --cos cos.npy --sin sin.npy");
   struct Options {
     std::string preset;
@@ -76,7 +78,7 @@ Command add_rope_command(CLI::App& app) {
   command->add_option("--computation", options->computation, "exact or a computation model: " + names_of_models())
       ->capture_default_str();
   CLI::Option* impl =
-      command->add_option("--impl", options->impl, "Implementation of the exact encoding: fast or reference")
+      command->add_option("--impl", options->impl, "fast or reference; with --computation the reference unless fast is given (hf-float32 only)")
           ->check(CLI::IsMember({"fast", "reference"}))
           ->capture_default_str();
   command->add_option("--cos", options->cos_output, "Output file of the cos cache (.npy or .safetensors)")->required();
@@ -107,15 +109,17 @@ Command add_rope_command(CLI::App& app) {
                 throw ConventionError("--computation '" + options->computation + "' is unknown: expected one of " +
                                       names_of_models());
               }
-              if (impl->count() > 0 && options->impl == "fast") {
-                throw ConventionError("--impl fast: a computation model is written by the reference; drop --impl");
-              }
             }
             const RotaryCacheRequest request{options->first_position, options->rows, *parse_format(options->dtype)};
             check_rotary_request(convention, request);
-            const RotaryCache cache = model || options->impl == "reference"
-                                          ? reference::rotary_reference_cache(convention, request, model).rounded
-                                          : fast_rotary_cache(convention, request);
+            // A model is the reference's unless --impl fast is given explicitly
+            // (the default --impl is for the exact encoding).
+            const bool fast_model = model && impl->count() > 0 && options->impl == "fast";
+            const RotaryCache cache =
+                fast_model ? fast_rotary_model_cache(convention, request, *model)
+                : model || options->impl == "reference"
+                    ? reference::rotary_reference_cache(convention, request, model).rounded
+                    : fast_rotary_cache(convention, request);
             write_table_file(options->cos_output, cache.cos);
             write_table_file(options->sin_output, cache.sin);
             return 0;

@@ -75,7 +75,19 @@ expect_refused("no convention" "--preset or --config" rope --rows 2 ${out})
 expect_refused("both" "excludes" rope --preset llama2 --config ${WORK_DIR}/config.json --rows 2 ${out})
 expect_refused("layout with a preset" "--layout" rope --preset llama2 --layout interleaved --rows 2 ${out})
 expect_refused("unknown model" "--computation 'hf-float8' is unknown" rope --preset llama2 --rows 2 --computation hf-float8 ${out})
-expect_refused("model with fast" "--impl fast" rope --preset llama2 --rows 2 --computation hf-float32 --impl fast ${out})
+# The fast hf-float32 path is within 0.5 + 2^-20 ULP of the model
+# (rotary_model_fast.cpp); on these rows up to 2^20 it writes the
+# reference's bytes (measured; a midpoint case could differ by one ULP).
+expect_written("hf-float32 fast" rope --preset llama3.1 --rows 64 --first-position 1048513 --computation hf-float32
+               --impl fast ${out})
+file(READ ${WORK_DIR}/cos.npy fast_model HEX)
+expect_written("hf-float32 reference" rope --preset llama3.1 --rows 64 --first-position 1048513
+               --computation hf-float32 ${out})
+file(READ ${WORK_DIR}/cos.npy reference_model HEX)
+if(NOT fast_model STREQUAL reference_model)
+  set(failures "${failures}\n  the fast hf-float32 cache differs from the reference's")
+endif()
+expect_refused("other model with fast" "hf-float32 only" rope --preset llama2 --rows 2 --computation float64 --impl fast ${out})
 expect_refused("rows 0" "--rows" rope --preset llama2 --rows 0 ${out})
 expect_refused("past 2^24" "leave [0, 2^24)" rope --preset llama2 --rows 2 --first-position 16777215 ${out})
 

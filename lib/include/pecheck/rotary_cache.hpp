@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "pecheck/format.hpp"
 #include "pecheck/rotary_convention.hpp"
@@ -30,5 +31,19 @@ void check_rotary_request(const RotaryConvention& convention, const RotaryCacheR
 
 // The exact encoding, by the fast path.
 RotaryCache fast_rotary_cache(const RotaryConvention& convention, const RotaryCacheRequest& request);
+
+// hf-float32's inv_freq_i, i < d/2, as the fast path computes them (each
+// float32 operation of the rule correctly rounded); equal to the
+// reference's rotary_model_inv_freq.
+std::vector<double> hf_float32_inv_freq(const RotaryConvention& convention);
+
+// The computation model `hf-float32` (transformers' float32 computation,
+// rotary_convention.hpp), by the fast path: inv_freq step by step in float32
+// and the float32 angle exactly as the model defines them, then each entry
+// within 0.5 + 2^-20 ULP of the model's value in float32, float16 and
+// bfloat16 (derived in lib/src/fast/rotary_model_fast.cpp). Throws
+// ConventionError for any other model, naming it, and for float64 output.
+RotaryCache fast_rotary_model_cache(const RotaryConvention& convention, const RotaryCacheRequest& request,
+                                    const ComputationModel& model);
 
 }  // namespace pecheck

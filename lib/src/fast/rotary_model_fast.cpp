@@ -1,0 +1,171 @@
+// The fast path for the computation model hf-float32.
+//
+// What the model is (reference/rotary_reference.hpp defines it): inv_freq_r,
+// every operation of the frequency rule correctly rounded to float32; the
+// position p in float32 (exact below 2^24); the angle t = RN32(p inv_freq_r);
+// the entry RN_out(RN32(a) T(t)), T cos or sin of the binary angle t.
+//
+// Why this is within 0.5 + 2^-20 ULP of it (float32, float16, bfloat16)
+// ======================================================================
+// 1. inv_freq_r is reproduced exactly. +, -, *, / of float32 values are
+//    computed in double and rounded once to float32: exact for float32
+//    operands, since 53 >= 2 x 24 + 2 makes the double rounding innocuous
+//    (Figueroa, "When is double rounding innocuous?", 1995). pow(x, y) is
+//    dd_exp(y dd_log(x)), within 2^-99 relative (rotary_fast.cpp, step 1);
+//    it is rounded to float32 only when no float32 midpoint lies within
+//    2^-96 |x^y| of it (3 bits of margin); otherwise std::logic_error, which
+//    no preset reaches (reference/tests/rotary_model_fast_test.cpp compares
+//    every preset's inv_freq with the reference's, bit for bit).
+// 2. t is reproduced exactly: p and inv_freq_r have 24 bits each, so their
+//    product is exact in double and rounds once to float32.
+// 3. T(t): t = m 2^k with m an integer below 2^24, so T(t) = T(2 pi m f) with
+//    f = 2^k / (2 pi) in turns, which sincos_turns evaluates for the
+//    integer "position" m (|m| < 2^24, as it requires) from f as a
+//    double-double (inv_two_pi to 2^-107, scaled exactly by 2^k): relative
+//    error eps below 2^-52 + 2^-77.9 / rho, rho the distance in turns from
+//    t / (2 pi) to the nearest zero of T (sincos_turns.hpp).
+// 4. RN32(a) T: the double product v = a32 c is formed exactly (two_prod)
+//    and rounded once to the output format (round_pair, as rotary_fast.cpp),
+//    so the entry is within 0.5 ULP of v, and v within eps |a32 T| of the
+//    model's a32 T. In ULPs of a float32 binade, |x| < 2^24 ULP, so the
+//    error is below 0.5 + 2^24 eps ULP: 0.5 + 2^-20 ULP when eps <= 2^-44,
+//    i.e. rho >= 2^-33.9 turns (2^-77.9 / 2^-33.9 = 2^-44, plus 2^-52).
+//    That premise is not assumed: the test checks rho of every entry it
+//    compares, among them p = 1 (each preset's smallest angles) and rows up
+//    to 2^20. float16 and bfloat16 ULPs are wider than float32's, so the same
+//    eps is a smaller share of them and 0.5 + 2^-20 of their ULP holds too.
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <stdexcept>
+#include <vector>
+
+#include "fast_constants.hpp"
+#include "frequency_turns.hpp"
+#include "pecheck/double_double_math.hpp"
+#include "pecheck/rotary_cache.hpp"
+#include "pecheck/rotary_frequency.hpp"
+#include "sincos_turns.hpp"
+
+namespace pecheck {
+
+namespace {
+
+// pow(x, y) in double-double, decided in float32 (step 1 above).
+double float32_pow(double x, double y) {
+  if (y == 0.0) return 1.0;
+  const DoubleDouble v = dd_exp(dd_mul(DoubleDouble{y, 0.0}, dd_log(DoubleDouble{x, 0.0})));
+  const float r = static_cast<float>(v.hi);
+  if (static_cast<double>(r) == v.hi && v.lo == 0.0) return r;
+  // The float32 midpoint nearest v.hi, on its side of r (a double, exact).
+  const float toward =
+      std::nextafter(r, v.hi > r ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity());
+  const double midpoint = 0.5 * (static_cast<double>(r) + static_cast<double>(toward));
+  // v - midpoint: v.hi - midpoint is exact (both within a float32 ULP).
+  const double distance = std::fabs((v.hi - midpoint) + v.lo);
+  if (distance <= std::ldexp(std::fabs(v.hi), -96)) {
+    throw std::logic_error("fast hf-float32: pow(" + std::to_string(x) + ", " + std::to_string(y) +
+                           ") is too close to a float32 midpoint to round from double-double (this is a bug)");
+  }
+  // v lies strictly on one side of every midpoint, as v.hi does (distance
+  // exceeds |v.lo| there), so v.hi's rounding is v's.
+  return r;
+}
+
+// The arithmetic of rotary_frequency.hpp on float32 values, every operation
+// correctly rounded to float32 (step 1).
+struct Float32Arithmetic {
+  using Value = double;
+  static Value round(double x) { return static_cast<float>(x); }
+  static Value number(double x) { return round(x); }
+  static Value integer(std::int64_t n) { return round(static_cast<double>(n)); }
+  static Value add(Value x, Value y) { return round(x + y); }
+  static Value sub(Value x, Value y) { return round(x - y); }
+  static Value mul(Value x, Value y) { return round(x * y); }
+  static Value div(Value x, Value y) { return round(x / y); }
+  static Value pow(Value x, Value y) { return float32_pow(x, y); }
+  static Value two_pi() { return round(2.0 * std::numbers::pi); }  // Python's 2 * math.pi, then float32
+  static bool less(Value x, Value y) { return x < y; }
+  static bool greater(Value x, Value y) { return x > y; }
+};
+
+bool is_hf_float32(const ComputationModel& model) {
+  return model.inv_freq == FormatId::float32 && model.position == FormatId::float32 &&
+         model.angle == FormatId::float32 && model.inv_freq_rule == InvFreqRule::stepwise;
+}
+
+// One double-double rounded once to a format narrower than double (as
+// rotary_fast.cpp's round_pair: only a midpoint hi needs lo).
+double round_pair(DoubleDouble v, const Format& format) {
+  const double r = round_to_format(v.hi, format);
+  if (v.lo == 0.0 || format.id == FormatId::float64) return r;
+  const double half_step = v.hi - r;
+  if (half_step == 0.0) return r;
+  const double s = r + 2.0 * half_step;
+  if (!is_representable(s, format)) return r;
+  return (v.lo > 0.0) == (s > r) ? s : r;
+}
+
+}  // namespace
+
+std::vector<double> hf_float32_inv_freq(const RotaryConvention& convention) {
+  check_rotary_convention(convention);
+  const RotaryDerived derived = rotary_derived(convention);
+  std::vector<double> inv_freq(static_cast<std::size_t>(derived.frequencies));
+  Float32Arithmetic arithmetic;
+  for (std::int64_t i = 0; i < derived.frequencies; ++i) {
+    inv_freq[static_cast<std::size_t>(i)] = rotary_inv_freq(convention, derived, i, arithmetic);
+  }
+  return inv_freq;
+}
+
+RotaryCache fast_rotary_model_cache(const RotaryConvention& convention, const RotaryCacheRequest& request,
+                                    const ComputationModel& model) {
+  if (!is_hf_float32(model)) {
+    throw ConventionError("--computation " + model.name +
+                          ": the fast path computes hf-float32 only; use --impl reference for this model");
+  }
+  check_rotary_request(convention, request);
+  if (request.format == FormatId::float64) {
+    throw ConventionError(
+        "--dtype float64 with --computation hf-float32 --impl fast: the fast path's bound holds "
+        "for float32, float16 and bfloat16; use --impl reference for float64");
+  }
+  const RotaryDerived derived = rotary_derived(convention);
+  const std::int64_t n = derived.frequencies;
+  const std::vector<double> inv_freq = hf_float32_inv_freq(convention);
+  const double factor = Float32Arithmetic::round(derived.attention_factor);
+  const std::int64_t cols = rotary_columns(convention);
+  const Format& format = format_of(request.format);
+  RotaryCache cache{make_table(request.rows, cols, request.format), make_table(request.rows, cols, request.format)};
+  // One entry per kernel call: each angle has its own 2^k (step 3).
+  double f1[sincos_lanes] = {}, f2[sincos_lanes] = {}, f3[sincos_lanes] = {};
+  double sin_out[sincos_lanes], cos_out[sincos_lanes];
+  std::vector<double> sin_row(static_cast<std::size_t>(n)), cos_row(sin_row);
+  for (std::int64_t r = 0; r < request.rows; ++r) {
+    const double p = static_cast<float>(request.first_position + r);  // exact below 2^24
+    for (std::int64_t i = 0; i < n; ++i) {
+      const double angle = static_cast<float>(p * inv_freq[static_cast<std::size_t>(i)]);  // step 2
+      int exponent = 0;
+      const double fraction = std::frexp(angle, &exponent);  // angle = fraction 2^exponent, 0.5 <= fraction < 1
+      const auto m = static_cast<std::int64_t>(std::ldexp(fraction, 24));  // exact: 24 bits
+      const DoubleDouble f =
+          dd_ldexp(DoubleDouble{fast_constants::inv_two_pi_hi, fast_constants::inv_two_pi_lo}, exponent - 24);
+      const TurnsSplit split = split_for_positions(f);
+      f1[0] = split.f1;
+      f2[0] = split.f2;
+      f3[0] = split.f3;
+      sincos_turns(m, f1, f2, f3, sincos_lanes, sin_out, cos_out);
+      sin_row[static_cast<std::size_t>(i)] = sin_out[0];
+      cos_row[static_cast<std::size_t>(i)] = cos_out[0];
+    }
+    for (std::int64_t c = 0; c < cols; ++c) {
+      const auto i = static_cast<std::size_t>(rotary_column_frequency(convention, c));
+      cache.cos.set(r, c, round_pair(two_prod(cos_row[i], factor), format));  // step 4
+      cache.sin.set(r, c, round_pair(two_prod(sin_row[i], factor), format));
+    }
+  }
+  return cache;
+}
+
+}  // namespace pecheck
