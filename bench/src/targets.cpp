@@ -83,7 +83,7 @@ std::vector<JudgedFigure> judged_figures(const Figures& f) {
                       {"max ULP on " + std::to_string(rope.sampled_values) + " sampled values", rope.max_ulp,
                        Comparison::at_most, 1.0, "rotary_fast.cpp: the additive tables' float32 bound, below 1 ULP"}},
                      "best of " + std::to_string(rope.rounds) + (rope.rounds == 1 ? " round" : " rounds") +
-                         "; one thread, tables allocated per run, as pecheck rope --impl fast"});
+                         "; rows split across threads, tables allocated per run, as pecheck rope --impl fast"});
   const auto& e = f.embed_forward;
   figures.push_back({"embed_forward",
                      shape(e.batch, e.sequence) + " ids into a " + shape(e.vocabulary, e.dim) + " vocabulary",

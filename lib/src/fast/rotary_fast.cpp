@@ -35,8 +35,11 @@
 #include "fast_constants.hpp"
 #include "frequency_turns.hpp"
 #include "pecheck/double_double_math.hpp"
+#include "pecheck/half_bits.hpp"
+#include "pecheck/parallel_for.hpp"
 #include "pecheck/rotary_cache.hpp"
 #include "pecheck/rotary_frequency.hpp"
+#include "row_blocks.hpp"
 #include "sincos_turns.hpp"
 
 namespace pecheck {
@@ -125,22 +128,47 @@ RotaryCache fast_rotary_cache(const RotaryConvention& convention, const RotaryCa
     column_frequency[static_cast<std::size_t>(c)] = rotary_column_frequency(convention, c);
 
   const Format& format = format_of(request.format);
-  RotaryCache cache{make_table(request.rows, cols, request.format), make_table(request.rows, cols, request.format)};
-  std::vector<double> sin_row(static_cast<std::size_t>(padded)), cos_row(sin_row);
+  RotaryCache cache{make_uninitialized_table(request.rows, cols, request.format),
+                    make_uninitialized_table(request.rows, cols, request.format)};
   const double a = derived.attention_factor;
-  auto scaled = [&](double v) {
-    if (a == 1.0) return round_to_format(v, format);
-    const DoubleDouble product = two_prod(v, a);
-    return round_pair(product, format);
-  };
-  for (std::int64_t r = 0; r < request.rows; ++r) {
-    sincos_turns(request.first_position + r, f1.data(), f2.data(), f3.data(), padded, sin_row.data(), cos_row.data());
-    for (std::int64_t c = 0; c < cols; ++c) {
-      const auto i = static_cast<std::size_t>(column_frequency[static_cast<std::size_t>(c)]);
-      cache.cos.set(r, c, scaled(cos_row[i]));
-      cache.sin.set(r, c, scaled(sin_row[i]));
+  // One rounding of the kernel's double to the format. Without an attention
+  // factor that is a plain conversion in the format's own type (static_cast
+  // to float rounds to nearest even; half_bits.hpp's converters are tested
+  // bit for bit against round_to_format); with one, the exact product v a is
+  // a double-double, rounded once by round_pair.
+  const auto store = [&](Table& table, std::int64_t r, std::int64_t c, double v) {
+    const std::int64_t k = r * cols + c;
+    if (a != 1.0) {
+      table.set_flat(k, round_pair(two_prod(v, a), format));
+      return;
     }
-  }
+    switch (request.format) {
+      case FormatId::float64: table.storage<double>()[static_cast<std::size_t>(k)] = v; break;
+      case FormatId::float32: table.storage<float>()[static_cast<std::size_t>(k)] = static_cast<float>(v); break;
+      case FormatId::float16:
+        table.storage<std::uint16_t>()[static_cast<std::size_t>(k)] = round_to_float16_bits(v);
+        break;
+      case FormatId::bfloat16:
+        table.storage<std::uint16_t>()[static_cast<std::size_t>(k)] = round_to_bfloat16_bits(v);
+        break;
+    }
+  };
+  // Rows are independent: split across threads, the bits do not depend on how.
+  const int workers = thread_count(0, request.rows * cols);
+  parallel_for(workers, [&](int worker) {
+    std::vector<double> sin_row(static_cast<std::size_t>(padded)), cos_row(sin_row);
+    const std::int64_t first = request.rows * worker / workers;
+    const std::int64_t last = request.rows * (worker + 1) / workers;
+    for (std::int64_t r = first; r < last; ++r) {
+      sincos_turns(request.first_position + r, f1.data(), f2.data(), f3.data(), padded, sin_row.data(),
+                   cos_row.data());
+      for (std::int64_t c = 0; c < cols; ++c) {
+        const auto i = static_cast<std::size_t>(column_frequency[static_cast<std::size_t>(c)]);
+        store(cache.cos, r, c, cos_row[i]);
+        store(cache.sin, r, c, sin_row[i]);
+      }
+    }
+  });
   return cache;
 }
 
