@@ -40,6 +40,7 @@
 #include "pecheck/rotary_cache.hpp"
 #include "pecheck/rotary_frequency.hpp"
 #include "row_blocks.hpp"
+#include "round_pair.hpp"
 #include "sincos_turns.hpp"
 
 namespace pecheck {
@@ -78,22 +79,6 @@ struct DoubleDoubleArithmetic {
   static bool less(Value x, Value y) { return x.hi < y.hi || (x.hi == y.hi && x.lo < y.lo); }
   static bool greater(Value x, Value y) { return less(y, x); }
 };
-
-// One double-double rounded once to a format narrower than double: the hi
-// part rounds to the nearest value unless hi is itself a midpoint of the
-// format, where lo says on which side the pair lies.
-double round_pair(DoubleDouble v, const Format& format) {
-  const double r = round_to_format(v.hi, format);
-  if (v.lo == 0.0 || format.id == FormatId::float64) return r;  // float64: hi is RN(hi + lo) already
-  // hi is a midpoint exactly when it lies half way between r and the format's
-  // value s = r + 2 (hi - r) on its other side (both steps exact in double).
-  const double half_step = v.hi - r;
-  if (half_step == 0.0) return r;
-  const double s = r + 2.0 * half_step;
-  if (!is_representable(s, format)) return r;
-  // A midpoint: the pair lies strictly on lo's side of it.
-  return (v.lo > 0.0) == (s > r) ? s : r;
-}
 
 }  // namespace
 

@@ -25,7 +25,7 @@
 //    error eps below 2^-52 + 2^-77.9 / rho, rho the distance in turns from
 //    t / (2 pi) to the nearest zero of T (sincos_turns.hpp).
 // 4. RN32(a) T: the double product v = a32 c is formed exactly (two_prod)
-//    and rounded once to the output format (round_pair, as rotary_fast.cpp),
+//    and rounded once to the output format (round_pair.hpp),
 //    so the entry is within 0.5 ULP of v, and v within eps |a32 T| of the
 //    model's a32 T. In ULPs of a float32 binade, |x| < 2^24 ULP, so the
 //    error is below 0.5 + 2^24 eps ULP: 0.5 + 2^-20 ULP when eps <= 2^-44,
@@ -45,6 +45,7 @@
 #include "pecheck/double_double_math.hpp"
 #include "pecheck/rotary_cache.hpp"
 #include "pecheck/rotary_frequency.hpp"
+#include "round_pair.hpp"
 #include "sincos_turns.hpp"
 
 namespace pecheck {
@@ -92,18 +93,6 @@ struct Float32Arithmetic {
 bool is_hf_float32(const ComputationModel& model) {
   return model.inv_freq == FormatId::float32 && model.position == FormatId::float32 &&
          model.angle == FormatId::float32 && model.inv_freq_rule == InvFreqRule::stepwise;
-}
-
-// One double-double rounded once to a format narrower than double (as
-// rotary_fast.cpp's round_pair: only a midpoint hi needs lo).
-double round_pair(DoubleDouble v, const Format& format) {
-  const double r = round_to_format(v.hi, format);
-  if (v.lo == 0.0 || format.id == FormatId::float64) return r;
-  const double half_step = v.hi - r;
-  if (half_step == 0.0) return r;
-  const double s = r + 2.0 * half_step;
-  if (!is_representable(s, format)) return r;
-  return (v.lo > 0.0) == (s > r) ? s : r;
 }
 
 }  // namespace
