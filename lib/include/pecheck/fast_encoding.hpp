@@ -44,10 +44,10 @@ void fast_encoding_bfloat16(const Convention& convention, const TableRequest& re
 
 class EncodingPlan;
 
-// The float64 rows of fast_encoding with the plan (the column layout and the
-// frequencies) built once: for callers that ask for many short runs of rows
-// of one convention and width (validate's scans of sampled rows), where
-// building the plan per call costs more than the rows themselves.
+// The fast path with its plan (the column layout and the frequencies) built
+// once: for callers that ask for many runs of rows of one convention and
+// width (validate's scans of sampled rows, a table written a block at a
+// time), where building the plan per call costs more than the rows themselves.
 class FastEncoder {
  public:
   FastEncoder(const Convention& convention, std::int64_t dim);
@@ -57,6 +57,10 @@ class FastEncoder {
 
   // fast_encoding(convention, request, out, 1), bit for bit; request.dim must be dim.
   void encode(const TableRequest& request, std::span<double> out) const;
+  // The convention's rows [first_row, first_row + out.rows) into out, in out's
+  // own format, on `threads` threads (0: as fast_encoding chooses); out.cols
+  // must be dim. fast_table and fast_row_blocks are this.
+  void fill(std::int64_t first_row, Table& out, int threads = 0) const;
 
  private:
   Convention convention_;

@@ -116,25 +116,45 @@ RotaryCache fast_rotary_cache(const RotaryConvention& convention, const RotaryCa
   RotaryCache cache{make_uninitialized_table(request.rows, cols, request.format),
                     make_uninitialized_table(request.rows, cols, request.format)};
   const double a = derived.attention_factor;
-  // One rounding of the kernel's double to the format. Without an attention
-  // factor that is a plain conversion in the format's own type (static_cast
-  // to float rounds to nearest even; half_bits.hpp's converters are tested
-  // bit for bit against round_to_format); with one, the exact product v a is
-  // a double-double, rounded once by round_pair.
-  const auto store = [&](Table& table, std::int64_t r, std::int64_t c, double v) {
-    const std::int64_t k = r * cols + c;
+  // Row r's values into storage of type T, each rounded once by `round`.
+  const auto store_row = [&](std::int64_t r, const std::vector<double>& cos_row, const std::vector<double>& sin_row,
+                             auto* cos_out, auto* sin_out, const auto& round) {
+    for (std::int64_t c = 0; c < cols; ++c) {
+      const auto i = static_cast<std::size_t>(column_frequency[static_cast<std::size_t>(c)]);
+      cos_out[r * cols + c] = round(cos_row[i]);
+      sin_out[r * cols + c] = round(sin_row[i]);
+    }
+  };
+  // One rounding of the kernel's double to the format, chosen once per row.
+  // Without an attention factor that is a plain conversion in the format's
+  // own type (static_cast to float rounds to nearest even; half_bits.hpp's
+  // converters are tested bit for bit against round_to_format); with one, the
+  // exact product v a is a double-double, rounded once by round_pair.
+  const auto fill_row = [&](std::int64_t r, const std::vector<double>& cos_row, const std::vector<double>& sin_row) {
     if (a != 1.0) {
-      table.set_flat(k, round_pair(two_prod(v, a), format));
+      for (std::int64_t c = 0; c < cols; ++c) {
+        const auto i = static_cast<std::size_t>(column_frequency[static_cast<std::size_t>(c)]);
+        cache.cos.set(r, c, round_pair(two_prod(cos_row[i], a), format));
+        cache.sin.set(r, c, round_pair(two_prod(sin_row[i], a), format));
+      }
       return;
     }
     switch (request.format) {
-      case FormatId::float64: table.storage<double>()[static_cast<std::size_t>(k)] = v; break;
-      case FormatId::float32: table.storage<float>()[static_cast<std::size_t>(k)] = static_cast<float>(v); break;
+      case FormatId::float64:
+        store_row(r, cos_row, sin_row, cache.cos.storage<double>().data(), cache.sin.storage<double>().data(),
+                  [](double v) { return v; });
+        break;
+      case FormatId::float32:
+        store_row(r, cos_row, sin_row, cache.cos.storage<float>().data(), cache.sin.storage<float>().data(),
+                  [](double v) { return static_cast<float>(v); });
+        break;
       case FormatId::float16:
-        table.storage<std::uint16_t>()[static_cast<std::size_t>(k)] = round_to_float16_bits(v);
+        store_row(r, cos_row, sin_row, cache.cos.storage<std::uint16_t>().data(),
+                  cache.sin.storage<std::uint16_t>().data(), [](double v) { return round_to_float16_bits(v); });
         break;
       case FormatId::bfloat16:
-        table.storage<std::uint16_t>()[static_cast<std::size_t>(k)] = round_to_bfloat16_bits(v);
+        store_row(r, cos_row, sin_row, cache.cos.storage<std::uint16_t>().data(),
+                  cache.sin.storage<std::uint16_t>().data(), [](double v) { return round_to_bfloat16_bits(v); });
         break;
     }
   };
@@ -147,11 +167,7 @@ RotaryCache fast_rotary_cache(const RotaryConvention& convention, const RotaryCa
     for (std::int64_t r = first; r < last; ++r) {
       sincos_turns(request.first_position + r, f1.data(), f2.data(), f3.data(), padded, sin_row.data(),
                    cos_row.data());
-      for (std::int64_t c = 0; c < cols; ++c) {
-        const auto i = static_cast<std::size_t>(column_frequency[static_cast<std::size_t>(c)]);
-        store(cache.cos, r, c, cos_row[i]);
-        store(cache.sin, r, c, sin_row[i]);
-      }
+      fill_row(r, cos_row, sin_row);
     }
   });
   return cache;
