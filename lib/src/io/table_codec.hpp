@@ -46,7 +46,8 @@ std::uint64_t payload_bytes(const TableView& view, FormatId stored);
 void write_table_atomically(const std::filesystem::path& path, std::span<const std::byte> header,
                             const TableView& view, FormatId stored);
 // The same for a table produced a block of rows at a time: one block in
-// memory (write_block_bytes of storage), filled and written in turn.
+// memory per buffer (write_block_bytes of storage), two buffers, the next
+// filled while the last is written (fill_while_writing.hpp).
 void write_table_atomically(const std::filesystem::path& path, std::span<const std::byte> header,
                             const ProducedTable& blocks, FormatId stored);
 
