@@ -27,9 +27,15 @@ void add_input_layer_options(CLI::App& command, InputLayerOptions& options) {
       .add_option("--scale", options.scale,
                   "With --vocabulary alone (no FILE, no --ids): the embedding scale s (default sqrt(d)). Prints the\n"
                   "report's input-layer statistics of the table s*E against --convention NAME over positions\n"
-                  "0..511: energy ratio to the encoding, share in the encoding's 99% subspace, and the shares of\n"
-                  "the first-layer logit variance at initialisation; observations, exit 0")
+                  "0..P-1 (--context): energy ratio to the encoding, share in the encoding's 99% subspace, and the\n"
+                  "shares of the first-layer logit variance at initialisation; observations, exit 0")
       ->check(finite_number_at_least(0, true));
+  command
+      .add_option("--context", options.context,
+                  "With --vocabulary alone: the context length P, the encoding's positions 0..P-1 the statistics\n"
+                  "are measured against (default 512, the paper's base model; the subspace a token shares with\n"
+                  "the encoding grows with P)")
+      ->check(CLI::Range(std::int64_t{2}, std::int64_t{1} << 24));
 }
 
 int validate_vocabulary_file(const InputLayerOptions& options, const InputLayerCheck& check) {
@@ -43,8 +49,8 @@ int validate_vocabulary_file(const InputLayerOptions& options, const InputLayerC
         "compared: its statistics are printed)");
   }
   const Convention convention = convention_by_name(check.convention);
-  // The encoding's rows over the paper's base model's context; the statistics say which.
-  constexpr std::int64_t positions = 512;
+  // The encoding's rows over the paper's base model's context unless given; the statistics say which.
+  const std::int64_t positions = options.context.value_or(512);
   validate::VocabularyResult result;
   try {
     result = validate::measure_vocabulary(read_npy_array(options.vocabulary), options.vocabulary, convention,
@@ -60,6 +66,7 @@ int validate_vocabulary_file(const InputLayerOptions& options, const InputLayerC
 int validate_input_layer_file(const InputLayerOptions& options, const InputLayerCheck& check) {
   if (options.vocabulary_alone() && check.output.empty()) return validate_vocabulary_file(options, check);
   if (options.scale) throw ConventionError("validate: --scale applies only to --vocabulary alone (without --ids)");
+  if (options.context) throw ConventionError("validate: --context applies only to --vocabulary alone (without --ids)");
   if (options.vocabulary.empty() || options.ids.empty()) {
     throw ConventionError("validate: --vocabulary and --ids go together (and --positions needs both)");
   }

@@ -6,6 +6,7 @@
 // input-layer statistics (validate/vocabulary.hpp).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -18,8 +19,13 @@ struct InputLayerOptions {
   std::string ids;
   std::string positions;
   std::optional<double> scale;  // the vocabulary alone: the embedding scale s (default sqrt(d))
+  // The vocabulary alone: the encoding's rows 0..context-1 the statistics are
+  // measured against (default: the paper's base model's 512).
+  std::optional<std::int64_t> context;
 
-  bool given() const { return !vocabulary.empty() || !ids.empty() || !positions.empty() || scale.has_value(); }
+  bool given() const {
+    return !vocabulary.empty() || !ids.empty() || !positions.empty() || scale.has_value() || context.has_value();
+  }
   // --vocabulary without --ids (and, in validate_input_layer_file, without FILE): the table alone.
   bool vocabulary_alone() const { return !vocabulary.empty() && ids.empty() && positions.empty(); }
 };

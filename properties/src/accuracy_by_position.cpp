@@ -75,6 +75,7 @@ void trace_float32_angles(const Convention& convention, std::int64_t dim, const 
   const std::size_t block_entries = static_cast<std::size_t>(rows * dim);
   Series model{
       std::string(float32_angle_model_series) + " (" + convention.name + ")", "position", "max abs error", {}, {}};
+  model.key = StatisticKey{Quantity::float32_angle_abs_error, FormatId::float32, dim, 0, convention.name};
   std::vector<FormatId> formats;
   for (FormatId format : {FormatId::float64, FormatId::float32, FormatId::float16, FormatId::bfloat16}) {
     if (support::offers(capabilities, format)) formats.push_back(format);

@@ -99,20 +99,21 @@ Outcome run_energy_ratio(const Subject& subject, const RunConfig& config) {
     // mean ||PE(p)||^2 over the rows: d/2 for the paper's even d (one per sin/cos pair).
     const double encoding_energy = scaling_support::mean_square(table_doubles(encoding)) * static_cast<double>(d);
     outcome.statistics.push_back(scaling_support::statistic(
-        per_format(Quantity::encoding_energy, formats[k]), f + ": mean ||PE(p)||^2 over positions 0..511, d = 512",
-        encoding_energy, std::nullopt, std::nullopt, "d/2 = 256 exactly"));
+        at_width(Quantity::encoding_energy, formats[k], d),
+        f + ": mean ||PE(p)||^2 over positions 0.." + std::to_string(positions - 1) + ", d = " + std::to_string(d),
+        encoding_energy, std::nullopt, std::nullopt, "d/2 = " + std::to_string(d / 2) + " exactly"));
     // E||s e||^2 = d s^2 sigma^2 = d; the numerator is d times the mean square,
     // held to d times the per-component interval.
     const auto ratio_interval = [&](Interval per_component) {
       return Interval{per_component.lower * d / encoding_energy, per_component.upper * d / encoding_energy};
     };
     const double scaled_ratio = scaling_support::mean_square(table_doubles(draw.scaled)) * d / encoding_energy;
-    scaling_support::hold_within(outcome, per_format(Quantity::energy_ratio_scaled, formats[k]),
+    scaling_support::hold_within(outcome, at_width(Quantity::energy_ratio_scaled, formats[k], d),
                                  f + ": energy ratio E||s*e||^2 / ||PE||^2 with s = sqrt(d)", scaled_ratio,
                                  ratio_interval(scaled_interval(format, draw.scale, count, delta)),
                                  "paper's choices: d / (d/2) = 2");
     const double unscaled_ratio = scaling_support::mean_square(table_doubles(draw.embeddings)) * d / encoding_energy;
-    scaling_support::hold_within(outcome, per_format(Quantity::energy_ratio_unscaled, formats[k]),
+    scaling_support::hold_within(outcome, at_width(Quantity::energy_ratio_unscaled, formats[k], d),
                                  f + ": energy ratio E||e||^2 / ||PE||^2 without the scale", unscaled_ratio,
                                  ratio_interval(unscaled_interval(format, d, count, delta)),
                                  "1 / (d/2) = 2/d = " + format_number(2.0 / d));

@@ -16,7 +16,9 @@
 // the scale, which is measured here too.
 #include <Eigen/Dense>
 
+#include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -184,6 +186,21 @@ void file_scale_sweep(Outcome& outcome, const ScaleSweep& sweep, FormatId id) {
   }
   for (Series* series : {&total, &total_closed, &token, &cross, &position, &token_closed, &position_closed})
     outcome.series.push_back(*series);
+  // s = sqrt(d), where s^2 sigma^2 = 1, marked on both panels across what they plot.
+  const auto mark_root = [&](const std::string& y_label, std::initializer_list<const Series*> plotted) {
+    double low = plotted.begin()[0]->y.front(), high = low;
+    for (const Series* series : plotted) {
+      for (double y : series->y) {
+        low = std::min(low, y);
+        high = std::max(high, y);
+      }
+    }
+    Series root{"s = sqrt(d)", x_label, y_label, {1.0, 1.0}, {low, high}};
+    root.marks_x = true;
+    outcome.series.push_back(std::move(root));
+  };
+  mark_root(total.y_label, {&total, &total_closed});
+  mark_root(share_label, {&token, &cross, &position, &token_closed, &position_closed});
 }
 
 Outcome run_logit_decomposition(const Subject& subject, const RunConfig& config) {

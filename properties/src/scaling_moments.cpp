@@ -178,8 +178,9 @@ Outcome run_sampled_variance(const Subject& subject, const RunConfig& config) {
     const std::string f(format.name);
     const ScaledDraw draw = draw_scaled(subject, scaling_support::stream_seed(seed, k), vocab, d, formats[k]);
     const double m2 = scaling_support::mean_square(table_doubles(draw.scaled));
-    scaling_support::hold_within(outcome, per_format(Quantity::scaled_component_variance, formats[k]),
-                                 f + ": Var(s*E) per component, E ~ N(0, 1/d), s = sqrt(d), d = 512", m2,
+    scaling_support::hold_within(outcome, at_width(Quantity::scaled_component_variance, formats[k], d),
+                                 f + ": Var(s*E) per component, E ~ N(0, 1/d), s = sqrt(d), d = " + std::to_string(d),
+                                 m2,
                                  scaled_interval(format, draw.scale, count, delta),
                                  "second moment of " + std::to_string(count) +
                                      " components (mean known 0); the bound fails a correct subject < 1e-9 of runs");
@@ -190,7 +191,7 @@ Outcome run_sampled_variance(const Subject& subject, const RunConfig& config) {
                                                             f + ": mean of s*E per component", mean, std::nullopt,
                                                             std::nullopt, "0 in expectation"));
     const double m2_unscaled = scaling_support::mean_square(table_doubles(draw.embeddings));
-    scaling_support::hold_within(outcome, per_format(Quantity::unscaled_component_variance, formats[k]),
+    scaling_support::hold_within(outcome, at_width(Quantity::unscaled_component_variance, formats[k], d),
                                  f + ": Var(E) per component without the scale", m2_unscaled,
                                  unscaled_interval(format, d, count, delta), "1/d = " + format_number(1.0 / d));
     outcome.cases += count;

@@ -106,6 +106,7 @@ constexpr std::array quantity_names{
     "rotated-position-share",
     "float32-angle-max-ulp",
     "float32-angle-rms-ulp",
+    "float32-angle-abs-error",
     "energy-ratio-scaled-at-width",
     "energy-ratio-unscaled-at-width",
 };

@@ -56,12 +56,12 @@ void sweep_accuracy(const Subject& subject, const FigureSettings& settings, cons
     }
   }
   for (const properties::Series& model : outcome->series) {
-    if (model.name.rfind(properties::float32_angle_model_series, 0) != 0) continue;
+    if (!model.key || model.key->quantity != properties::Quantity::float32_angle_abs_error) continue;
     AngleErrorCurve angles;
     angles.positions = model.x;
     angles.float32_angles = model.y;
     for (const UlpCurve& curve : data.ulp.curves) {
-      if (curve.format == FormatId::float32 && model.name.find("(" + curve.convention + ")") != std::string::npos) {
+      if (curve.format == FormatId::float32 && curve.convention == model.key->convention) {
         angles.convention = curve.convention;
         angles.dim = curve.measurement.dim;
         angles.subject = curve.max_abs_error;

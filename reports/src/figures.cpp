@@ -316,9 +316,10 @@ std::optional<Figure> series_figure(const CheckResult& check) {
     }
     const bool bound = curve.name.size() >= 5 && curve.name.compare(curve.name.size() - 5, 5, "bound") == 0;
     // Markers help on a few points and hide the curve on many (a value per column).
-    const SeriesStyle style = bound || curve.x.size() > 64 ? SeriesStyle::line : SeriesStyle::line_and_points;
-    panel->series.push_back({curve.name, style, curve.x, curve.y, bound});
-    if (!curve.x.empty() && panel == figure.panels.begin()) {
+    const SeriesStyle style =
+        bound || curve.marks_x || curve.x.size() > 64 ? SeriesStyle::line : SeriesStyle::line_and_points;
+    panel->series.push_back({curve.name, style, curve.x, curve.y, bound || curve.marks_x});
+    if (!curve.x.empty() && panel == figure.panels.begin() && !curve.marks_x) {
       numbers += (numbers.empty() ? "" : "; ") + curve.name + ": " + significant(curve.y.front(), 4) + " at " +
                  significant(curve.x.front(), 4) + ", " + significant(curve.y.back(), 4) + " at " +
                  significant(curve.x.back(), 4);

@@ -85,6 +85,17 @@ const properties::Statistic* FindingBuilder::use_matching(
   return missing(*check, std::string(properties::to_string(quantity)) + " where " + label);
 }
 
+std::vector<properties::StatisticKey> FindingBuilder::keys_of(std::string_view check_id,
+                                                              properties::Quantity quantity) const {
+  std::vector<properties::StatisticKey> keys;
+  if (const CheckResult* check = measured(check_id)) {
+    for (const properties::Statistic& statistic : check->outcome.statistics) {
+      if (statistic.key.quantity == quantity) keys.push_back(statistic.key);
+    }
+  }
+  return keys;
+}
+
 void FindingBuilder::evidence(std::string label, std::string value, std::string source) {
   finding_.evidence.push_back({std::move(label), std::move(value), std::move(source)});
 }

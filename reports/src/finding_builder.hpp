@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "pecheck/reports/report_model.hpp"
 
@@ -36,6 +37,10 @@ class FindingBuilder {
   const properties::Statistic* use_matching(std::string_view check_id, properties::Quantity quantity,
                                             const std::function<bool(const properties::StatisticKey&)>& matches,
                                             const std::string& label);
+  // The keys of every statistic of `quantity` the check filed (none when it
+  // did not run or did not apply): a finding picks the sizes it quotes (the
+  // shortest and longest context measured, say) from these, not from constants.
+  std::vector<properties::StatisticKey> keys_of(std::string_view check_id, properties::Quantity quantity) const;
   void evidence(std::string label, std::string value, std::string source);
   // The key of the statistic the last successful use() found.
   const properties::StatisticKey& last_key() const { return last_key_; }

@@ -1,6 +1,9 @@
 // (c) Why the encoding is added rather than concatenated: what the superset
 // argument covers (learned position tables, not the fixed encoding), and how
 // much room the fixed encoding shares with the token as context grows.
+#include <algorithm>
+#include <optional>
+
 #include "finding_builder.hpp"
 #include "finding_parts.hpp"
 #include "text_format.hpp"
@@ -9,11 +12,29 @@ namespace pecheck::reports::detail {
 
 namespace {
 
-constexpr std::int64_t subspace_dim = 512;
+// The width and the shortest and longest context length the subspace check
+// measured in float32, read from its statistics' keys: the sentences quote
+// these, so a check that sweeps other lengths changes the sentence with it.
+struct Contexts {
+  std::int64_t dim = 0;
+  std::int64_t shortest = 0;
+  std::int64_t longest = 0;
+};
+
+std::optional<Contexts> measured_contexts(const FindingBuilder& b) {
+  std::optional<Contexts> contexts;
+  for (const properties::StatisticKey& key : b.keys_of(ids::encoding_subspace, Quantity::subspace_token_share)) {
+    if (key.format != f32) continue;
+    if (!contexts) contexts = Contexts{key.dim, key.positions, key.positions};
+    contexts->shortest = std::min(contexts->shortest, key.positions);
+    contexts->longest = std::max(contexts->longest, key.positions);
+  }
+  return contexts;
+}
 
 // A statistic of the subspace check at context length P (positions 0..P-1).
-properties::StatisticKey at_context(Quantity quantity, std::int64_t positions) {
-  return {quantity, f32, subspace_dim, positions, {}, std::nullopt, 0.0};
+properties::StatisticKey at_context(Quantity quantity, std::int64_t dim, std::int64_t positions) {
+  return {quantity, f32, dim, positions, {}, std::nullopt, 0.0};
 }
 
 // Question (c) extended to RoPE: adding, concatenating and rotating measured
@@ -113,48 +134,69 @@ Finding add_or_concat(const Report& report) {
 
   const auto cosine = b.use_widest(ids::near_orthogonality, Quantity::largest_cosine, f32,
                                    "float32: largest |cos(s*E[t], PE[p])| at the largest d");
+  const Contexts contexts = measured_contexts(b).value_or(Contexts{});
+  const std::string width_text = std::to_string(contexts.dim);
+  const std::string short_text = std::to_string(contexts.shortest);
+  const std::string long_text = std::to_string(contexts.longest);
   const auto share_at = [&](std::int64_t positions) {
-    return b.use_statistic(ids::encoding_subspace, at_context(Quantity::subspace_token_share, positions),
+    return b.use_statistic(ids::encoding_subspace, at_context(Quantity::subspace_token_share, contexts.dim, positions),
                            "share of a random token's energy in the encoding's 99% subspace, positions 0.." +
                                std::to_string(positions - 1));
   };
   const auto count_at = [&](Quantity quantity, std::int64_t positions, const std::string& label) {
-    return b.use(ids::encoding_subspace, at_context(quantity, positions),
+    return b.use(ids::encoding_subspace, at_context(quantity, contexts.dim, positions),
                  label + ", positions 0.." + std::to_string(positions - 1));
   };
-  const properties::Statistic* short_share = share_at(512);
-  const properties::Statistic* long_share = share_at(8192);
-  const auto k_short = count_at(Quantity::subspace_dimension, 512, "dimensions holding 99% of the encoding's energy");
-  const auto k_long = count_at(Quantity::subspace_dimension, 8192, "dimensions holding 99% of the encoding's energy");
-  const auto rank_short = count_at(Quantity::numerical_rank_float32, 512, "numerical rank, tolerance 1e-6");
-  const auto rank_long = count_at(Quantity::numerical_rank_float32, 8192, "numerical rank, tolerance 1e-6");
-  const auto quiet_short = count_at(Quantity::quiet_columns_over_context, 512, "quiet columns (variance < 1%)");
-  const auto quiet_long = count_at(Quantity::quiet_columns_over_context, 8192, "quiet columns (variance < 1%)");
-  const properties::Statistic* cross = b.use_matching(
-      ids::logit_decomposition, Quantity::cross_share_scaled,
-      [](const properties::StatisticKey& key) { return key.format == f32 && key.dim == subspace_dim; },
-      "token x position share of the first-layer logit variance, s = sqrt(d), d = 512");
-  const bool shared =
-      short_share && long_share && k_short && k_long && rank_short && rank_long && quiet_short && quiet_long;
+  const bool measured = contexts.dim > 0;
+  // A check that held without filing the share throws MissingStatistic here
+  // rather than dropping the paragraph quietly.
+  if (!measured) {
+    b.use_matching(
+        ids::encoding_subspace, Quantity::subspace_token_share,
+        [](const properties::StatisticKey& key) { return key.format == f32; },
+        "share of a random token's energy in the encoding's 99% subspace");
+  }
+  const properties::Statistic* short_share = measured ? share_at(contexts.shortest) : nullptr;
+  const properties::Statistic* long_share = measured ? share_at(contexts.longest) : nullptr;
+  const std::string energy_dims = "dimensions holding 99% of the encoding's energy";
+  const auto k_short = measured ? count_at(Quantity::subspace_dimension, contexts.shortest, energy_dims) : std::nullopt;
+  const auto k_long = measured ? count_at(Quantity::subspace_dimension, contexts.longest, energy_dims) : std::nullopt;
+  const std::string rank_label = "numerical rank, tolerance 1e-6";
+  const auto rank_short =
+      measured ? count_at(Quantity::numerical_rank_float32, contexts.shortest, rank_label) : std::nullopt;
+  const auto rank_long =
+      measured ? count_at(Quantity::numerical_rank_float32, contexts.longest, rank_label) : std::nullopt;
+  const std::string quiet_label = "quiet columns (variance < 1%)";
+  const auto quiet_short =
+      measured ? count_at(Quantity::quiet_columns_over_context, contexts.shortest, quiet_label) : std::nullopt;
+  const auto quiet_long =
+      measured ? count_at(Quantity::quiet_columns_over_context, contexts.longest, quiet_label) : std::nullopt;
+  const properties::Statistic* cross =
+      measured ? b.use_matching(
+                     ids::logit_decomposition, Quantity::cross_share_scaled,
+                     [&](const properties::StatisticKey& key) { return key.format == f32 && key.dim == contexts.dim; },
+                     "token x position share of the first-layer logit variance, s = sqrt(d), d = " + width_text)
+               : nullptr;
+  const bool shared = measured && short_share && long_share && k_short && k_long && rank_short && rank_long &&
+                      quiet_short && quiet_long;
   if (shared) {
     std::string text = "Adding does make the two share room. ";
     if (cosine) {
       text += "Each random token embedding is nearly orthogonal to each single encoding row (largest |cos| " +
               significant(*cosine, 3) +
               " at the largest d measured), but the rows together fill a subspace that "
-              "grows with the context: over positions 0..511 (d = " +
-              std::to_string(subspace_dim) + ") " + significant(*k_short, 4) +
+              "grows with the context: over positions 0.." +
+              std::to_string(contexts.shortest - 1) + " (d = " + width_text + ") " + significant(*k_short, 4) +
               " dimensions hold 99% of the encoding's energy (numerical rank " + significant(*rank_short, 4) +
-              " at tolerance 1e-6), over 0..8191 " + significant(*k_long, 4) + " (rank " + significant(*rank_long, 4) +
-              "). ";
+              " at tolerance 1e-6), over 0.." + std::to_string(contexts.longest - 1) + " " + significant(*k_long, 4) +
+              " (rank " + significant(*rank_long, 4) + "). ";
     }
-    text += "A random token has " + measured_percent(*short_share) +
-            " of its energy inside that subspace at 512 "
-            "positions and " +
-            measured_percent(*long_share) +
-            " at 8192. The columns the encoding leaves quiet (variance below 1% of "
+    text += "A random token has " + measured_percent(*short_share) + " of its energy inside that subspace at " +
+            short_text + " positions and " + measured_percent(*long_share) + " at " + long_text +
+            ". The columns the encoding leaves quiet (variance below 1% of "
             "the scaled embedding's) fall from " +
-            significant(*quiet_short, 4) + " of 512 at 512 positions to " + significant(*quiet_long, 4) + " at 8192";
+            significant(*quiet_short, 4) + " of " + width_text + " at " + short_text + " positions to " +
+            significant(*quiet_long, 4) + " at " + long_text;
     if (cross) {
       text += "; and in the first layer's logits at initialisation, token x position cross terms carry " +
               measured_percent(*cross) + " of the variance";
@@ -188,11 +230,11 @@ Finding add_or_concat(const Report& report) {
         "Adding can express anything concatenating can, and strictly more, when the position table is learned "
         "(zero-padded tables give concatenation exactly); for the fixed sinusoidal encoding that argument does not "
         "apply. Added, the two share room: a random token has " +
-        percent(short_share->value) + " of its energy in the encoding's 99% subspace at 512 positions, " +
-        percent(long_share->value) + " at 8192.";
+        percent(short_share->value) + " of its energy in the encoding's 99% subspace at " + short_text +
+        " positions, " + percent(long_share->value) + " at " + long_text + ".";
     finding.key_figure =
-        "Token energy in the encoding's 99% subspace: " + measured_percent(*short_share) + " at 512 positions, " +
-        measured_percent(*long_share) + " at 8192 (d = " + std::to_string(subspace_dim) + ")" +
+        "Token energy in the encoding's 99% subspace: " + measured_percent(*short_share) + " at " + short_text +
+        " positions, " + measured_percent(*long_share) + " at " + long_text + " (d = " + width_text + ")" +
         (cross ? "; token x position terms " + measured_percent(*cross) + " of the first-layer logit variance"
                : std::string()) +
         ".";

@@ -95,16 +95,25 @@ Finding why_scale(const Report& report, const FigureData& data) {
       "and gives no reason for it. What this run can show is what the factor does to the numbers that meet "
       "in the sum s*E[t] + PE[p].");
 
-  const auto v_scaled = b.use(ids::unit_variance_sampled, per_format(Quantity::scaled_component_variance, f32),
-                              "Var(s*E) per component, sigma = d^-0.5, s = sqrt(d)");
-  const auto v_plain = b.use(ids::unit_variance_sampled, per_format(Quantity::unscaled_component_variance, f32),
-                             "Var(E) per component, no scale");
-  const auto pe_energy =
-      b.use(ids::energy_ratio, per_format(Quantity::encoding_energy, f32), "mean ||PE(p)||^2, d = 512");
+  // The width each number was measured at comes from its key (the checks
+  // measure at the paper's d; the sentence follows them if that changes).
+  std::int64_t variance_dim = 0, energy_dim = 0;
+  const auto float32_value = [&](std::string_view check, Quantity quantity, const std::string& label,
+                                 std::int64_t& dim) -> std::optional<double> {
+    const properties::Statistic* found = b.use_matching(check, quantity, in(f32), label);
+    if (found == nullptr) return std::nullopt;
+    dim = found->key.dim;
+    return found->value;
+  };
+  const auto v_scaled = float32_value(ids::unit_variance_sampled, Quantity::scaled_component_variance,
+                                      "Var(s*E) per component, sigma = d^-0.5, s = sqrt(d)", variance_dim);
+  const auto v_plain = float32_value(ids::unit_variance_sampled, Quantity::unscaled_component_variance,
+                                     "Var(E) per component, no scale", variance_dim);
+  const auto pe_energy = float32_value(ids::energy_ratio, Quantity::encoding_energy, "mean ||PE(p)||^2", energy_dim);
   auto ratio =
-      b.use(ids::energy_ratio, per_format(Quantity::energy_ratio_scaled, f32), "energy ratio with the scale, d = 512");
-  auto ratio_plain = b.use(ids::energy_ratio, per_format(Quantity::energy_ratio_unscaled, f32),
-                           "energy ratio without the scale, d = 512");
+      float32_value(ids::energy_ratio, Quantity::energy_ratio_scaled, "energy ratio with the scale", energy_dim);
+  auto ratio_plain =
+      float32_value(ids::energy_ratio, Quantity::energy_ratio_unscaled, "energy ratio without the scale", energy_dim);
   if (const auto point = energy_at_512(data); point && (!ratio || !ratio_plain)) {
     ratio = point->first;
     ratio_plain = point->second;
@@ -116,11 +125,14 @@ Finding why_scale(const Report& report, const FigureData& data) {
       "With the initialisation tensor2tensor and fairseq use (normal, standard deviation d^-0.5), each "
       "component of E has variance 1/d and each component of s*E has variance s^2/d = 1";
   if (v_scaled && v_plain) {
-    text += " (measured in float32 at d = 512: " + significant(*v_scaled, 4) + " with the scale, " +
-            significant(*v_plain, 4) + " without)";
+    text += " (measured in float32 at d = " + std::to_string(variance_dim) + ": " + significant(*v_scaled, 4) +
+            " with the scale, " + significant(*v_plain, 4) + " without)";
   }
   text += ". Each component of the encoding has mean square 1/2, since sin^2 + cos^2 = 1 for every frequency pair";
-  if (pe_energy) text += " (measured: ||PE(p)||^2 = " + significant(*pe_energy, 6) + " = d/2 at d = 512)";
+  if (pe_energy) {
+    text +=
+        " (measured: ||PE(p)||^2 = " + significant(*pe_energy, 6) + " = d/2 at d = " + std::to_string(energy_dim) + ")";
+  }
   text += ". Scaled, the token therefore carries about twice the encoding's energy";
   if (ratio && ratio_plain) {
     text += ": the measured ratio E||s e||^2 / ||PE||^2 is " + significant(*ratio, 4) +
@@ -229,7 +241,8 @@ Finding why_scale(const Report& report, const FigureData& data) {
   }
   if (v_scaled && ratio) {
     finding.key_figure = "Var(s*E) = " + significant(*v_scaled, 4) +
-                         " per component in float32 at d = 512 (held to its 1e-9 chi-square interval); energy ratio "
+                         " per component in float32 at d = " + std::to_string(variance_dim) +
+                         " (held to its 1e-9 chi-square interval); energy ratio "
                          "to the encoding " +
                          significant(*ratio, 4) + " (closed form 2).";
   }

@@ -97,11 +97,13 @@ Json check_json(const CheckResult& check) {
   }
   Json series = Json::array();
   for (const properties::Series& curve : o.series) {
-    series.push_back({{"name", text(curve.name)},
-                      {"x_label", text(curve.x_label)},
-                      {"y_label", text(curve.y_label)},
-                      {"x", reals(curve.x)},
-                      {"y", reals(curve.y)}});
+    Json entry = {{"name", text(curve.name)},
+                  {"x_label", text(curve.x_label)},
+                  {"y_label", text(curve.y_label)},
+                  {"x", reals(curve.x)},
+                  {"y", reals(curve.y)}};
+    if (curve.marks_x) entry["marks_x"] = true;
+    series.push_back(std::move(entry));
   }
   Json distribution = Json::array();
   for (const auto& [label, count] : o.distribution) distribution.push_back({{"label", text(label)}, {"count", count}});

@@ -62,18 +62,33 @@ void checks_table(std::string& out, const Report& report) {
   out += "\n";
 }
 
+// Text inside an HTML line, which Markdown leaves as it is: markup escaped,
+// and backticks as entities so no viewer reads a code span into it.
+std::string summary_text(std::string_view text) {
+  std::string out;
+  for (char c : escape_html(text)) out += c == '`' ? std::string("&#96;") : std::string(1, c);
+  return out;
+}
+
+// Each check's statistics folded under one line (GitHub and most Markdown
+// viewers render <details>): hundreds of rows would otherwise push the
+// sections after them off every screen.
 void statistics_table(std::string& out, const Report& report) {
   bool any = false;
   for (const CheckResult& check : report.checks) any = any || !check.outcome.statistics.empty();
   if (!any) return;
-  out += "## Measured statistics\n\n| Check | Statistic | Value | Bounds | | Note |\n| --- | --- | ---: | --- | --- | --- |\n";
+  out += "## Measured statistics\n\n";
   for (const CheckResult& check : report.checks) {
+    if (check.outcome.statistics.empty()) continue;
+    out += "<details><summary>" + summary_text(check.id) + ": " +
+           count_of(static_cast<std::int64_t>(check.outcome.statistics.size()), "statistic") +
+           "</summary>\n\n| Statistic | Value | Bounds | | Note |\n| --- | ---: | --- | --- | --- |\n";
     for (const properties::Statistic& s : check.outcome.statistics) {
-      out += "| " + cell(check.id) + " | " + cell(s.name) + " | " + cell(value_cell_text(s)) + " | " +
-             cell(bounds_text(s)) + " | " + verdict_cell(statistic_verdict(s)) + " | " + cell(s.note) + " |\n";
+      out += "| " + cell(s.name) + " | " + cell(value_cell_text(s)) + " | " + cell(bounds_text(s)) + " | " +
+             verdict_cell(statistic_verdict(s)) + " | " + cell(s.note) + " |\n";
     }
+    out += "\n</details>\n\n";
   }
-  out += "\n";
 }
 
 void accuracy_tables(std::string& out, const Report& report) {

@@ -104,7 +104,7 @@ Report build_report(const Subject& subject, std::vector<CheckResult> checks, con
     }
     const CheckResult* accuracy = find_check_result(report, properties::accuracy_by_position_id);
     FigureData data = compute_figure_data(
-        subject, {settings.mode, settings.seed, settings.threads, accuracy != nullptr ? &accuracy->outcome : nullptr});
+        subject, {settings.mode, settings.seed, accuracy != nullptr ? &accuracy->outcome : nullptr});
     add_check_curves(data, report.checks);
     report.accuracy = accuracy_tables(data, report.checks);
     report.figures = build_figures(data, report.checks);

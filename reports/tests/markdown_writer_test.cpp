@@ -65,10 +65,18 @@ TEST(MarkdownWriter, hostileStringsCannotOpenHtmlOrCode) {
       continue;
     }
     if (fenced) continue;
-    // "\<script" renders as the text "<script"; an unescaped "<" would open HTML.
+    // "\<script" renders as the text "<script"; an unescaped "<" would open
+    // HTML. The writer's own tags are the only ones: line breaks in cells and
+    // the folds around each check's statistics (whose text is HTML-escaped).
+    const auto own_tag = [&](std::size_t i) {
+      for (std::string_view tag : {"<br>", "<details>", "</details>", "<summary>", "</summary>"}) {
+        if (line.compare(i, tag.size(), tag) == 0) return true;
+      }
+      return false;
+    };
     for (std::size_t i = 0; i < line.size(); ++i) {
       if (line[i] == '<') {
-        EXPECT_TRUE(line.compare(i, 4, "<br>") == 0 || (i > 0 && line[i - 1] == '\\')) << line;
+        EXPECT_TRUE(own_tag(i) || (i > 0 && line[i - 1] == '\\')) << line;
       }
     }
     for (std::size_t i = 0; i < line.size(); ++i) {
@@ -131,7 +139,6 @@ TEST(MarkdownWriter, sameReportSameBytesWithoutDurations) {
   b.checks[1].seconds = 1234.5;
   EXPECT_EQ(write_markdown(a), write_markdown(b));
 }
-
 }  // namespace
 }  // namespace pecheck::reports
 
@@ -157,6 +164,27 @@ TEST(MarkdownWriter, aStatisticWithoutBoundsIsInfoNeverHeld) {
     }
   }
   EXPECT_TRUE(unbounded && bounded);
+}
+
+// Issue 13: long per-check statistics are folded into each check's details,
+// so report.md's first screens stay the answers and the verdicts.
+TEST(MarkdownWriter, eachChecksStatisticsAreFoldedUnderItsOwnSummary) {
+  Report report = testing::sample_report();
+  ASSERT_FALSE(report.checks.empty());
+  report.checks.front().outcome.statistics = {{"folded figure", 3.5, std::nullopt, std::nullopt, "measured"}};
+  const std::vector<std::string> all = lines(write_markdown(report));
+  std::string open_summary;
+  bool found = false;
+  for (const std::string& line : all) {
+    if (line.rfind("<details><summary>", 0) == 0) open_summary = line;
+    if (line == "</details>") open_summary.clear();
+    if (line.find("folded figure") != std::string::npos) {
+      found = true;
+      EXPECT_NE(open_summary.find(report.checks.front().id + ": 1 statistic<"), std::string::npos)
+          << "the statistic is not inside its check's <details>: " << open_summary;
+    }
+  }
+  EXPECT_TRUE(found);
 }
 
 }  // namespace

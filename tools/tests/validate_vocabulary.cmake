@@ -67,6 +67,19 @@ if(NOT status EQUAL 0 OR NOT out MATCHES "energy ratio .*: 0.125 \\(isotropic 0.
   set(failures "${failures}\n  text: exit ${status}:\n${out}")
 endif()
 
+# --context P: the statistics are measured against positions 0..P-1 and say so.
+execute_process(COMMAND ${PECHECK} validate --vocabulary ${WORK_DIR}/identity.npy --convention vaswani --context 64
+                        --json RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+file(WRITE ${WORK_DIR}/context.json "${out}")
+execute_process(COMMAND ${PYTHON} -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+sys.exit(0 if r['positions'] == 64 and 0 < r['subspace_dimension'] <= 64 else 1)
+" ${WORK_DIR}/context.json RESULT_VARIABLE context_status)
+if(NOT status EQUAL 0 OR NOT context_status EQUAL 0)
+  set(failures "${failures}\n  --context 64: exit ${status}, positions not 64: ${out}${err}")
+endif()
+
 function(expect_bad label pattern)
   execute_process(COMMAND ${PECHECK} validate ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
   string(REGEX REPLACE "\n$" "" line "${err}")
@@ -82,6 +95,9 @@ expect_bad("zero scale" "--scale" ${vocab} --convention vaswani --scale 0)
 expect_bad("scale with ids" "--scale applies only to --vocabulary alone" ${vocab} --ids ${WORK_DIR}/ids.npy
            --scale 2 ${WORK_DIR}/identity.npy)
 expect_bad("integer table" "ids.npy: dtype" --vocabulary ${WORK_DIR}/ids.npy --convention vaswani)
+expect_bad("context too short" "--context" ${vocab} --convention vaswani --context 1)
+expect_bad("context with ids" "--context applies only to --vocabulary alone" ${vocab} --ids ${WORK_DIR}/ids.npy
+           --context 64 ${WORK_DIR}/identity.npy)
 expect_bad("max-ulp" "--max-ulp, --max-abs-error and --output-dir do not apply" ${vocab} --convention vaswani
            --max-ulp 2)
 

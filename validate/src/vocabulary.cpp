@@ -10,6 +10,7 @@
 
 #include "json_values.hpp"
 #include "pecheck/embedding.hpp"
+#include "pecheck/memory_limit.hpp"
 #include "pecheck/subject.hpp"
 #include "pecheck/table.hpp"
 #include "pecheck/validate/validation.hpp"
@@ -57,6 +58,10 @@ VocabularyResult measure_vocabulary(const NpyArray& vocabulary, const std::strin
   result.convention = convention.name;
   result.scale_given = scale.has_value();
   const double s = scale ? *scale : correctly_rounded_sqrt(dim, FormatId::float32);
+  // The encoding is held as float32 rows while its statistics are summarised.
+  check_memory_available(static_cast<std::uint64_t>(positions) * static_cast<std::uint64_t>(dim) * sizeof(float),
+                         "the " + convention.name + " encoding over " + std::to_string(positions) + " positions x " +
+                             std::to_string(dim) + " columns (--context)");
   const std::unique_ptr<Subject> fast = make_fast_subject();
   const Table encoding = fast->encoding_table(convention, {positions, dim, 0}, FormatId::float32);
   // The values as read, in double: a float64 view of them.

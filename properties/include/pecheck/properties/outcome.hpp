@@ -132,6 +132,12 @@ struct Series {
   std::string y_label;
   std::vector<double> x;
   std::vector<double> y;  // same length as x
+  // What the curve measures, where a reader looks it up (the report's
+  // float32-angle figure): typed like a statistic's key, never the name.
+  std::optional<StatisticKey> key{};
+  // A vertical line at one x (x = {v, v}, y the panel's range) marking a
+  // value the reader looks for, s = sqrt(d) say: not a measurement.
+  bool marks_x = false;
 };
 
 struct Outcome {

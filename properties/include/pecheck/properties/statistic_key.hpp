@@ -127,6 +127,7 @@ enum class Quantity {
   // their result rounded to each format (the accuracy table's comparison)
   float32_angle_max_ulp,
   float32_angle_rms_ulp,
+  float32_angle_abs_error,  // the largest absolute error of the float32 angles per block (a Series)
   // scaling-variance: the energy ratio at each width d (the figure's sweep)
   energy_ratio_scaled_at_width,
   energy_ratio_unscaled_at_width,

@@ -20,7 +20,6 @@ namespace pecheck::reports {
 struct FigureSettings {
   RunMode mode = RunMode::standard;
   std::uint64_t seed = 0;
-  int threads = 0;                   // 0: the hardware's concurrency
   // The outcome of conformance/accuracy-by-position when the report ran it:
   // the accuracy figure plots its measurements. Null: the figures run it.
   const properties::Outcome* accuracy = nullptr;

@@ -26,7 +26,6 @@ struct ReportSettings {
   std::string command = "pecheck report";
   std::string reproduce;             // a command line that writes the same report
   bool figures = true;               // the figures, the accuracy sweep and the findings
-  int threads = 0;                   // for the reference sweeps (0: the hardware's concurrency)
 };
 
 // The RunConfig of a mode: case counts and sweep sizes, the seed.
