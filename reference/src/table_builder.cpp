@@ -22,6 +22,7 @@ namespace {
 struct FrequencyColumns {
   std::vector<std::int64_t> sin_column;
   std::vector<std::int64_t> cos_column;
+  bool every_pair_whole = false;  // every frequency has both a sin and a cos column
 };
 
 FrequencyColumns frequency_columns(const std::vector<ColumnSpec>& columns, std::int64_t frequencies) {
@@ -32,6 +33,9 @@ FrequencyColumns frequency_columns(const std::vector<ColumnSpec>& columns, std::
     if (columns[c].kind == ColumnKind::sin) result.sin_column[i] = static_cast<std::int64_t>(c);
     if (columns[c].kind == ColumnKind::cos) result.cos_column[i] = static_cast<std::int64_t>(c);
   }
+  result.every_pair_whole =
+      std::none_of(result.sin_column.begin(), result.sin_column.end(), [](std::int64_t c) { return c < 0; }) &&
+      std::none_of(result.cos_column.begin(), result.cos_column.end(), [](std::int64_t c) { return c < 0; });
   return result;
 }
 
@@ -51,8 +55,8 @@ using RowSink = std::function<void(int worker, std::int64_t row, const RowBuffer
 
 class TableJob {
  public:
-  TableJob(const Convention& convention, const TableRequest& request, const Format& format,
-           mpfr_prec_t first_precision, FirstStep first_step, ExactValues exact, RowSink sink)
+  TableJob(const Convention& convention, const TableRequest& request, const Format& format, mpfr_prec_t first_precision,
+           FirstStep first_step, ExactValues exact, RowSink sink)
       : convention_(convention),
         request_(request),
         format_(format),
@@ -107,11 +111,15 @@ class TableJob {
   void fill_row(EntryEvaluator& evaluator, RowTiers& tiers, const FrequencyColumns& columns, std::int64_t row,
                 RowDecisions& decisions, RowBuffer& buffer, Counts& counts) {
     // A column neither sin nor cos (an odd d's zero column) and a zero row
-    // are +0, exact values zero.
-    std::fill(buffer.rounded.begin(), buffer.rounded.end(), 0.0);
-    std::fill(buffer.exact.begin(), buffer.exact.end(), DoubleDouble{});
+    // are +0, exact values zero. The buffer starts zero and only sin and cos
+    // columns are written, so a column of neither stays zero from row to row;
+    // only a zero row is cleared.
     const std::int64_t convention_row = row + request_.row_offset;
-    if (is_zero_row(convention_, convention_row)) return;
+    if (is_zero_row(convention_, convention_row)) {
+      std::fill(buffer.rounded.begin(), buffer.rounded.end(), 0.0);
+      std::fill(buffer.exact.begin(), buffer.exact.end(), DoubleDouble{});
+      return;
+    }
     const std::int64_t signed_position = position_of_row(convention_, convention_row);
     // A negative position's row is its magnitude's with sin negated, exactly
     // (sin(-x) = -sin(x), cos(-x) = cos(x); rounding to nearest even is
@@ -119,6 +127,12 @@ class TableJob {
     const std::int64_t position = signed_position < 0 ? -signed_position : signed_position;
     const bool settled = tiers.settle(evaluator, position, decisions);
     const EntryQuery query{&format_, exact_ != ExactValues::none};
+    if (settled && columns.every_pair_whole && every_entry_settled(decisions)) {
+      // The common row: the cheap tier settled it all, stored without a test per entry.
+      store_settled_row(columns, decisions, buffer);
+      if (signed_position < 0) negate_sin_entries(columns, buffer);
+      return;
+    }
     EntryResult sin_result;
     EntryResult cos_result;
     for (std::size_t i = 0; i < columns.sin_column.size(); ++i) {
@@ -128,8 +142,10 @@ class TableJob {
         const bool sin_done = sin_col < 0 || decisions.sin_done[i] != 0;
         const bool cos_done = cos_col < 0 || decisions.cos_done[i] != 0;
         if (sin_done && cos_done) {
-          if (sin_col >= 0) store(buffer, sin_col, decisions.sin_rounded[i], {decisions.sin_hi[i], decisions.sin_lo[i]});
-          if (cos_col >= 0) store(buffer, cos_col, decisions.cos_rounded[i], {decisions.cos_hi[i], decisions.cos_lo[i]});
+          if (sin_col >= 0)
+            store(buffer, sin_col, decisions.sin_rounded[i], {decisions.sin_hi[i], decisions.sin_lo[i]});
+          if (cos_col >= 0)
+            store(buffer, cos_col, decisions.cos_rounded[i], {decisions.cos_hi[i], decisions.cos_lo[i]});
           continue;
         }
         if (tiers.double_tier()) counts.fallbacks += (sin_done ? 0 : 1) + (cos_done ? 0 : 1);
@@ -140,6 +156,32 @@ class TableJob {
       if (cos_col >= 0) counts.escalations += store(buffer, cos_col, cos_result);
     }
     if (signed_position < 0) negate_sin_entries(columns, buffer);
+  }
+
+  static bool every_entry_settled(const RowDecisions& decisions) {
+    unsigned char all = 1;
+    for (std::size_t i = 0; i < decisions.sin_done.size(); ++i) {
+      all = static_cast<unsigned char>(all & decisions.sin_done[i] & decisions.cos_done[i]);
+    }
+    return all != 0;
+  }
+
+  // Requires columns.every_pair_whole and every entry settled.
+  void store_settled_row(const FrequencyColumns& columns, const RowDecisions& decisions, RowBuffer& buffer) const {
+    const std::size_t count = columns.sin_column.size();
+    const std::int64_t* sin_col = columns.sin_column.data();
+    const std::int64_t* cos_col = columns.cos_column.data();
+    double* rounded = buffer.rounded.data();
+    for (std::size_t i = 0; i < count; ++i) {
+      rounded[sin_col[i]] = decisions.sin_rounded[i];
+      rounded[cos_col[i]] = decisions.cos_rounded[i];
+    }
+    if (exact_ == ExactValues::none) return;
+    DoubleDouble* exact = buffer.exact.data();
+    for (std::size_t i = 0; i < count; ++i) {
+      exact[sin_col[i]] = {decisions.sin_hi[i], decisions.sin_lo[i]};
+      exact[cos_col[i]] = {decisions.cos_hi[i], decisions.cos_lo[i]};
+    }
   }
 
   void negate_sin_entries(const FrequencyColumns& columns, RowBuffer& buffer) const {

@@ -160,6 +160,10 @@ double fit_error(const Table& table, const Reading& reading, const std::vector<s
                             encoding_rows(reading.convention, table.cols, shifted(rows, reading.row_offset)));
 }
 
+// How much worse than the detected reading the given one may fit and still
+// not be called a mismatch, beyond twice the detected one's error.
+double fit_noise(FormatId format) { return std::ldexp(1.0, 3 - format_of(format).precision); }
+
 std::string found_name(const Detection& found) { return found.preset ? *found.preset : "a custom convention"; }
 
 // Presets that hold the same table at this width (tf-tutorial and marian-hf at even d).
@@ -225,8 +229,7 @@ std::optional<ConventionMismatch> convention_mismatch(const Table& table, const 
   // 8 ULP of 1 in the values' format: a coarse, narrow table can sit at two
   // offsets within its rounding, and then neither is wrong.
   const FormatId format = options.value_format.value_or(table.format);
-  const double noise = std::ldexp(1.0, 3 - format_of(format).precision);
-  if (!(given_error > 2.0 * found_error + noise)) return std::nullopt;
+  if (!(given_error > 2.0 * found_error + fit_noise(format))) return std::nullopt;
 
   const std::string found_text = found_name(found);
   const std::string given_text = given_name(given, options);
@@ -258,6 +261,19 @@ std::optional<ConventionMismatch> convention_mismatch(const Table& table, const 
   mismatch.reason = "the table is " + found_text + ", not " + given_text + " (they differ in the " + fields + ")";
   mismatch.found = std::move(found);
   return mismatch;
+}
+
+bool mismatch_ruled_out(double max_abs_error, FormatId format) {
+  // convention_mismatch calls it a mismatch only when the given reading's
+  // error on its rows exceeds 2 found_error + fit_noise >= fit_noise. That
+  // error is |table - pecheck's fast float64 rows| on finite entries, and the
+  // fast rows are within about one float64 ULP (2^-53 for |values| <= 1,
+  // encoding_rows.hpp) of the exact values the full comparison measured
+  // against: so it is at most max_abs_error + 2^-53. 2^-40 is taken for
+  // that, 2^13 times the fast rows' error; a float64 table, whose fit_noise
+  // is 2^-50, is then never ruled out this way and is always checked.
+  constexpr double fast_rows_margin = 0x1p-40;
+  return max_abs_error + fast_rows_margin <= fit_noise(format);
 }
 
 }  // namespace pecheck::validate

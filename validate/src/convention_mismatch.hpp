@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "pecheck/format.hpp"
 #include "pecheck/table.hpp"
 #include "pecheck/validate/detection.hpp"
 #include "pecheck/validate/validation.hpp"
@@ -29,5 +30,12 @@ struct ConventionMismatch {
 // as well, or when detection finds nothing better.
 std::optional<ConventionMismatch> convention_mismatch(const Table& table, const Detection& given,
                                                       const DetectionOptions& options);
+
+// Whether the given reading fits every entry so closely that no detected
+// reading can fit clearly better: with every |table - exact| at most
+// `max_abs_error` (a comparison of every entry, none a typed mismatch),
+// convention_mismatch finds nothing, so a caller that has that comparison
+// may skip it. `format` is the values' own (options.value_format or the table's).
+bool mismatch_ruled_out(double max_abs_error, FormatId format);
 
 }  // namespace pecheck::validate

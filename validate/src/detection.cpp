@@ -2,11 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <optional>
 #include <sstream>
+#include <thread>
 
 #include "column_pairs.hpp"
 #include "encoding_rows.hpp"
 #include "frequency_fit.hpp"
+#include "pecheck/parallel_for.hpp"
 #include "position_search.hpp"
 #include "position_steps.hpp"
 #include "preset_match.hpp"
@@ -34,6 +38,23 @@ struct Candidate {
   std::size_t structure_rank = 0;
 };
 
+// place(c) for every candidate, on up to two threads (each candidate is
+// placed and scored independently, reading the table only), results in the
+// candidates' order: the same as one pass in order.
+std::vector<std::optional<Candidate>> for_each_candidate(
+    const std::vector<Candidate>& candidates, const std::function<std::optional<Candidate>(const Candidate&)>& place) {
+  std::vector<std::optional<Candidate>> placed(candidates.size());
+  const int workers = static_cast<int>(std::clamp<std::size_t>(
+      std::min<std::size_t>(std::thread::hardware_concurrency(), 2), 1, std::max<std::size_t>(candidates.size(), 1)));
+  parallel_for(workers, [&](int worker) {
+    for (std::size_t k = static_cast<std::size_t>(worker); k < candidates.size();
+         k += static_cast<std::size_t>(workers)) {
+      placed[k] = place(candidates[k]);
+    }
+  });
+  return placed;
+}
+
 std::string percent(double fraction) {
   std::ostringstream out;
   out.precision(3);
@@ -51,7 +72,8 @@ std::string number(double x, int digits = 6) {
 std::vector<std::int64_t> zero_columns(const Table& table, const std::vector<std::int64_t>& rows) {
   std::vector<std::int64_t> columns;
   for (std::int64_t c = 0; c < table.cols; ++c) {
-    if (std::all_of(rows.begin(), rows.end(), [&](std::int64_t r) { return table.at(r, c) == 0.0; })) columns.push_back(c);
+    if (std::all_of(rows.begin(), rows.end(), [&](std::int64_t r) { return table.at(r, c) == 0.0; }))
+      columns.push_back(c);
   }
   return columns;
 }
@@ -85,8 +107,7 @@ void record_steps(Detection& detection, const SuccessiveRows& successive, const 
     detection.positions_held_in = steps->format;
     detection.notes.push_back(std::to_string(steps->identical_pairs) +
                               " pairs of successive rows are identical, in the steps of positions rounded to " +
-                              std::string(format_of(steps->format).name) +
-                              ": the row offset is one those steps allow");
+                              std::string(format_of(steps->format).name) + ": the row offset is one those steps allow");
   }
 }
 
@@ -157,7 +178,8 @@ Detection detect_running_up(const Table& table, const DetectionOptions& options,
   const std::vector<std::int64_t> sample = spread_sample(split.live, pairing_rows);
   if (split.live.size() > 1) detection.zero_columns = zero_columns(table, sample);
   const SuccessiveRows successive = successive_rows(table.view());
-  if (options.convention) return with_given_convention(table, *options.convention, options, split, successive, detection);
+  if (options.convention)
+    return with_given_convention(table, *options.convention, options, split, successive, detection);
 
   const std::vector<Structure> structures = candidate_structures(table, sample, format);
   if (table.cols < 2) {
@@ -182,6 +204,9 @@ Detection detect_running_up(const Table& table, const DetectionOptions& options,
   start.position_offset = lowest_position;
   const std::optional<PositionSteps> steps = steps_for(successive, table, start);
   const PositionSteps* pinned = steps && !steps->first_positions.empty() ? &*steps : nullptr;
+  // Each layout's rules, most preferred first; then each is placed and
+  // scored on its own (the costly part), two at a time.
+  std::vector<Candidate> to_try;
   for (std::size_t s = 0; s < structures.size(); ++s) {
     const Structure& structure = structures[s];
     if (structure.pair_fraction < detection.pair_fraction - 0.05) continue;
@@ -195,14 +220,23 @@ Detection detect_running_up(const Table& table, const DetectionOptions& options,
     for (std::size_t k = 0; k < rules.size(); ++k) {
       Convention convention = shape;
       convention.frequency = rules[k];
-      const auto offset =
-          find_row_offset(table, convention, structure, split.live, format, options.row_offset, pinned);
-      if (!offset) continue;
-      for (std::int64_t row : split.zero) convention.zero_rows.push_back(row + offset->row_offset);
-      const double error = candidate_error(table, convention, offset->row_offset, scoring,
-                                           pinned ? std::optional<FormatId>(pinned->format) : std::nullopt);
-      candidates.push_back({convention, *offset, error, k, s});
+      to_try.push_back({convention, OffsetFit{}, 0.0, k, s});
     }
+  }
+  const std::vector<std::optional<Candidate>> placed = for_each_candidate(to_try, [&](const Candidate& c) {
+    std::optional<Candidate> result;
+    const auto offset = find_row_offset(table, c.convention, structures[c.structure_rank], split.live, format,
+                                        options.row_offset, pinned);
+    if (!offset) return result;
+    result = c;
+    result->offset = *offset;
+    for (std::int64_t row : split.zero) result->convention.zero_rows.push_back(row + offset->row_offset);
+    result->error = candidate_error(table, result->convention, offset->row_offset, scoring,
+                                    pinned ? std::optional<FormatId>(pinned->format) : std::nullopt);
+    return result;
+  });
+  for (const std::optional<Candidate>& c : placed) {
+    if (c) candidates.push_back(*c);  // in the order tried, whichever thread placed it
   }
   if (candidates.empty()) {
     detection.notes.push_back("the columns pair up, but no frequency rule and row offset fit them");

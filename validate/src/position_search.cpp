@@ -34,8 +34,8 @@ constexpr double likelihood_margin = 1.05;
 double wrap(double angle) { return angle - two_pi * std::nearbyint(angle / two_pi); }
 
 struct Ladder {
-  std::vector<double> w;               // ascending
-  std::vector<PairColumns> pairs;      // in the same order
+  std::vector<double> w;           // ascending
+  std::vector<PairColumns> pairs;  // in the same order
 };
 
 Ladder ladder_of(const Convention& convention, std::int64_t dim, const Structure& structure) {
@@ -44,7 +44,8 @@ Ladder ladder_of(const Convention& convention, std::int64_t dim, const Structure
   std::sort(ladder.pairs.begin(), ladder.pairs.end(), [&](const PairColumns& a, const PairColumns& b) {
     return frequency_value(convention, dim, a.frequency_index) < frequency_value(convention, dim, b.frequency_index);
   });
-  for (const PairColumns& pair : ladder.pairs) ladder.w.push_back(frequency_value(convention, dim, pair.frequency_index));
+  for (const PairColumns& pair : ladder.pairs)
+    ladder.w.push_back(frequency_value(convention, dim, pair.frequency_index));
   return ladder;
 }
 
@@ -89,6 +90,12 @@ std::optional<OffsetFit> closest_offset(const Table& table, const Convention& co
     std::int64_t offset = 0;
   };
   std::vector<Scored> scored;
+  // The rows' values, decoded once for every offset (the same doubles).
+  const auto dim = static_cast<std::size_t>(table.cols);
+  std::vector<double> values(rows.size() * dim);
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    for (std::size_t c = 0; c < dim; ++c) values[k * dim + c] = table.at(rows[k], static_cast<std::int64_t>(c));
+  }
   for (std::int64_t offset : offsets) {
     const std::vector<std::int64_t> at = held_convention_rows(rows, offset, convention, held);
     if (std::any_of(at.begin(), at.end(), [&](std::int64_t r) {
@@ -99,13 +106,11 @@ std::optional<OffsetFit> closest_offset(const Table& table, const Convention& co
     }
     const std::vector<double> expected = encoding_rows(convention, table.cols, at);
     Scored s{0.0, 0.0, offset};
-    for (std::size_t k = 0; k < rows.size(); ++k) {
-      for (std::int64_t c = 0; c < table.cols; ++c) {
-        const double difference = table.at(rows[k], c) - expected[k * static_cast<std::size_t>(table.cols) + static_cast<std::size_t>(c)];
-        if (!std::isfinite(difference)) continue;  // reported on their own
-        s.squares += difference * difference;
-        s.largest = std::max(s.largest, std::fabs(difference));
-      }
+    for (std::size_t e = 0; e < values.size(); ++e) {
+      const double difference = values[e] - expected[e];
+      if (!std::isfinite(difference)) continue;  // reported on their own
+      s.squares += difference * difference;
+      s.largest = std::max(s.largest, std::fabs(difference));
     }
     scored.push_back(s);
   }
@@ -173,7 +178,8 @@ std::optional<OffsetFit> find_row_offset(const Table& table, const Convention& c
       if (offset >= min_offset && offset <= max_offset) offsets.push_back(offset);
     }
     if (!offsets.empty()) {
-      return closest_offset(table, convention, spread_sample(live_rows, likelihood_rows), offsets, format, steps->format);
+      return closest_offset(table, convention, spread_sample(live_rows, likelihood_rows), offsets, format,
+                            steps->format);
     }
   } else if (std::isfinite(first_angles[0])) {
     const double phase = first_angles[0] < 0 ? first_angles[0] + two_pi : first_angles[0];
@@ -220,7 +226,8 @@ std::optional<OffsetFit> find_row_offset(const Table& table, const Convention& c
     totals.emplace_back(total, offset);
   }
   std::sort(totals.begin(), totals.end());
-  const double noise = std::ldexp(1.0, 2 - 2 * format_of(format).precision) * static_cast<double>(rows.size() * ladder.w.size());
+  const double noise =
+      std::ldexp(1.0, 2 - 2 * format_of(format).precision) * static_cast<double>(rows.size() * ladder.w.size());
   std::vector<std::int64_t> offsets;
   for (const auto& [total, offset] : totals) {
     if (!offsets.empty() && total > 2.0 * totals[0].first + noise) break;

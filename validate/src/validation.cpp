@@ -13,10 +13,10 @@
 #include "drift.hpp"
 #include "faults.hpp"
 #include "narrow_format.hpp"
-#include "scaled.hpp"
 #include "pecheck/fast_encoding.hpp"
 #include "pecheck/properties/accuracy.hpp"
 #include "pecheck/properties/budgets.hpp"
+#include "scaled.hpp"
 #include "table_rows.hpp"
 #include "table_width.hpp"
 
@@ -88,8 +88,7 @@ void decide(ValidationResult& result) {
     return;
   }
   // Their reasons are in already; the comparison's figures follow them.
-  const bool mismatched =
-      has(HazardKind::convention_mismatch) || has(HazardKind::drifted) || has(HazardKind::scaled);
+  const bool mismatched = has(HazardKind::convention_mismatch) || has(HazardKind::drifted) || has(HazardKind::scaled);
   if (!result.compared) {
     result.verdict = mismatched ? ValidationVerdict::deviates : ValidationVerdict::unknown;
     return;
@@ -99,12 +98,13 @@ void decide(ValidationResult& result) {
   if (has(HazardKind::out_of_range)) result.reasons.push_back("the table holds values outside [-1, 1]");
   if (m.mismatches > 0) {
     result.reasons.push_back((m.mismatches == 1 ? std::string("1 entry is a typed mismatch")
-                                                   : std::to_string(m.mismatches) + " entries are typed mismatches") +
+                                                : std::to_string(m.mismatches) + " entries are typed mismatches") +
                              " (NaN, infinity or signed zero)");
   }
   if (result.ulp_criterion && m.max_ulp > m.budget_ulp) {
     if (!m.abs_bound) {
-      result.reasons.push_back("max " + number(m.max_ulp) + " ULP exceeds the budget of " + number(m.budget_ulp) + " ULP");
+      result.reasons.push_back("max " + number(m.max_ulp) + " ULP exceeds the budget of " + number(m.budget_ulp) +
+                               " ULP");
     } else if (m.abs_bound->beyond_bound > 0) {
       const properties::WorstInput& w = m.abs_bound->worst;
       const std::int64_t count = m.abs_bound->beyond_bound;
@@ -122,15 +122,17 @@ void decide(ValidationResult& result) {
   if (result.verdict == ValidationVerdict::deviates && result.rival && !mismatched) {
     // It deviates at the offset chosen, and another fits about as well: the
     // verdict stands only if the table deviates there too.
-    const std::string rival = "row offset " + std::to_string(result.rival->row_offset) + ", which fits the table about as well as " +
-                              std::to_string(result.detection.row_offset) + ",";
+    const std::string rival = "row offset " + std::to_string(result.rival->row_offset) +
+                              ", which fits the table about as well as " + std::to_string(result.detection.row_offset) +
+                              ",";
     if (properties::within_budget(result.rival->measurement)) {
       result.verdict = ValidationVerdict::unknown;
       result.reasons.push_back("at " + rival + " every entry is within the budget: give --offset");
     } else if (result.detection.offset_within_rounding) {
       // Both fit within the table's rounding, and so may others, where it may conform.
       result.verdict = ValidationVerdict::unknown;
-      result.reasons.push_back("at " + rival + " it deviates too, but the table fits other offsets within its "
+      result.reasons.push_back("at " + rival +
+                               " it deviates too, but the table fits other offsets within its "
                                "rounding as well, where it may not: give --offset");
     } else {
       result.reasons.push_back("at " + rival + " it deviates too (max " + number(result.rival->measurement.max_ulp) +
@@ -149,7 +151,8 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
                           " (expected an offset in [0, " + std::to_string(max_exact_position - stored.rows) + "])");
   }
   // A NaN budget would compare false against every error and pass any table.
-  for (const auto& [flag, budget] : {std::pair{"--max-ulp", options.max_ulp}, {"--max-abs-error", options.max_abs_error}}) {
+  for (const auto& [flag, budget] :
+       {std::pair{"--max-ulp", options.max_ulp}, {"--max-abs-error", options.max_abs_error}}) {
     if (budget && !(std::isfinite(*budget) && *budget >= 0.0)) {
       throw ConventionError(std::string(flag) + " " + std::to_string(*budget) + ": expected a finite number >= 0");
     }
@@ -200,12 +203,19 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
     detection_options.convention = for_rows(*options.convention, stored.rows + offset);
     detection_options.row_offset = offset;
   }
-  if (format_of(values.format).precision < format_of(table.format).precision) detection_options.value_format = values.format;
+  if (format_of(values.format).precision < format_of(table.format).precision)
+    detection_options.value_format = values.format;
   const FormatId value_format = detection_options.value_format.value_or(table.format);
   result.detection = detect_convention(table, detection_options);
   const Detection& detection = result.detection;
-  // A given convention or offset that does not fit: what the table is instead.
-  const std::optional<ConventionMismatch> mismatch = convention_mismatch(table, detection, detection_options);
+  // A given convention or offset that does not fit: what the table is
+  // instead. Finding out runs detection again with nothing given; when every
+  // entry is compared at the given reading anyway, that waits for the
+  // comparison, whose errors may rule a mismatch out (mismatch_ruled_out).
+  const bool every_row = options.sample_rows <= 0 || options.sample_rows >= table.rows;
+  const bool defer_mismatch = every_row && detection.sinusoidal && detection.convention.has_value();
+  std::optional<ConventionMismatch> mismatch;
+  if (!defer_mismatch) mismatch = convention_mismatch(table, detection, detection_options);
   if (mismatch) {
     result.hazards.push_back(mismatch->hazard);
     result.reasons.push_back(mismatch->reason);
@@ -244,10 +254,17 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
   // an error like any other.
   std::vector<std::int64_t> all_rows(static_cast<std::size_t>(table.rows));
   std::iota(all_rows.begin(), all_rows.end(), std::int64_t{0});
-  RowErrors scan = scan_row_errors(table, convention, offset, all_rows);
-
   ComparisonPlan plan{options.sample_rows, options.threads, options.progress};
-  const std::vector<std::int64_t> rows = rows_to_compare(table.rows, table.cols, offset, worst_rows(scan), plan);
+  // The fast scan of every row (each row's largest error against pecheck's
+  // float64 rows) serves two ends: the worst rows lead a sampled comparison,
+  // and the fault diagnoses below read it. A comparison of every entry needs
+  // no leads, so the scan runs only when a sample is drawn or a deviation is
+  // there to explain: a conforming table is then read once, by the comparison.
+  const bool sampled = plan.sample_rows > 0 && plan.sample_rows < table.rows;
+  std::optional<RowErrors> scan;
+  if (sampled) scan = scan_row_errors(table, convention, offset, all_rows);
+  const std::vector<std::int64_t> rows =
+      rows_to_compare(table.rows, table.cols, offset, scan ? worst_rows(*scan) : std::vector<std::int64_t>{}, plan);
   std::optional<properties::Float64AngleAllowance> allowance;
   if (result.angle_allowance) allowance.emplace(convention, table.cols, table.format);
   result.measurement = compare_with_reference(table, convention, offset, rows, result.measurement.budget_ulp,
@@ -263,17 +280,29 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
     ComparisonPlan quiet = plan;
     quiet.progress = nullptr;  // the progress shown is the comparison at the chosen offset
     const std::vector<std::int64_t> rival_rows = rows_to_compare(
-        table.rows, table.cols, rival, worst_rows(scan_row_errors(table, convention, rival, all_rows)), quiet);
+        table.rows, table.cols, rival,
+        sampled ? worst_rows(scan_row_errors(table, convention, rival, all_rows)) : std::vector<std::int64_t>{}, quiet);
     std::int64_t rival_escalations = 0;  // not the figures of the comparison reported
-    result.rival = RivalOffset{rival, compare_with_reference(table, convention, rival, rival_rows, result.measurement.budget_ulp,
-                                                             result.measurement.budget_source,
-                                                             allowance ? &*allowance : nullptr, quiet, rival_escalations)};
+    result.rival =
+        RivalOffset{rival, compare_with_reference(table, convention, rival, rival_rows, result.measurement.budget_ulp,
+                                                  result.measurement.budget_source, allowance ? &*allowance : nullptr,
+                                                  quiet, rival_escalations)};
   }
   result.sampled = result.rows_compared < table.rows;
+  if (defer_mismatch &&
+      !(result.measurement.mismatches == 0 && mismatch_ruled_out(result.measurement.max_abs_error, value_format))) {
+    // Nothing has been added since the value hazards: the order is as if it ran first.
+    mismatch = convention_mismatch(table, detection, detection_options);
+    if (mismatch) {
+      result.hazards.push_back(mismatch->hazard);
+      result.reasons.push_back(mismatch->reason);
+    }
+  }
 
   // Against the wrong convention or offset every row is wrong: the faults of
   // positions and angles would be read into the mismatch's errors.
   if (!properties::within_budget(result.measurement) && detection.sinusoidal && !mismatch) {
+    if (!scan) scan = scan_row_errors(table, convention, offset, all_rows);
     // An entry may be off by the ULP budget at the value's own binade; near 1
     // that is budget * 2^(1-p) in absolute terms, the most a row may differ
     // (p of the values' own format: compared as a wider one, its rounding is
@@ -283,19 +312,19 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
     const double tolerance =
         std::max(std::max(result.measurement.budget_ulp, 1.0) * std::ldexp(1.0, 1 - format_of(value_format).precision),
                  options.estimate_abs_error.value_or(0.0));
-    if (auto hazard = position_precision(table, convention, detection, scan, tolerance)) {
+    if (auto hazard = position_precision(table, convention, detection, *scan, tolerance)) {
       result.hazards.push_back(*hazard);
     }
     if (allowance) {
       // Float64 angles are no fault: a row within the float64-angle bound is
       // no evidence of angles computed in a low precision.
-      for (std::size_t k = 0; k < scan.rows.size(); ++k) {
-        if (scan.errors[k] <= allowance->largest_bound(scan.rows[k] + offset)) scan.errors[k] = 0.0;
+      for (std::size_t k = 0; k < scan->rows.size(); ++k) {
+        if (scan->errors[k] <= allowance->largest_bound(scan->rows[k] + offset)) scan->errors[k] = 0.0;
       }
     }
-    if (auto hazard = angle_precision(scan, largest_frequency(convention, table.cols), tolerance)) {
+    if (auto hazard = angle_precision(*scan, largest_frequency(convention, table.cols), tolerance)) {
       result.hazards.push_back(*hazard);
-    } else if (auto hidden = angle_precision_through_rounding(table, convention, scan, value_format)) {
+    } else if (auto hidden = angle_precision_through_rounding(table, convention, *scan, value_format)) {
       // Each row's largest error is the values' own rounding: the angles show entry by entry.
       result.hazards.push_back(*hidden);
     }
@@ -306,23 +335,34 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
 
 std::string_view to_string(ValidationVerdict verdict) {
   switch (verdict) {
-    case ValidationVerdict::conforms: return "conforms";
-    case ValidationVerdict::deviates: return "deviates";
-    case ValidationVerdict::unknown: return "unknown";
+    case ValidationVerdict::conforms:
+      return "conforms";
+    case ValidationVerdict::deviates:
+      return "deviates";
+    case ValidationVerdict::unknown:
+      return "unknown";
   }
   return "?";
 }
 
 std::string_view to_string(HazardKind kind) {
   switch (kind) {
-    case HazardKind::position_precision: return "position-precision";
-    case HazardKind::angle_precision: return "angle-precision";
-    case HazardKind::out_of_range: return "out-of-range";
-    case HazardKind::non_finite: return "non-finite";
-    case HazardKind::not_sinusoidal: return "not-sinusoidal";
-    case HazardKind::convention_mismatch: return "convention-mismatch";
-    case HazardKind::drifted: return "drifted";
-    case HazardKind::scaled: return "scaled";
+    case HazardKind::position_precision:
+      return "position-precision";
+    case HazardKind::angle_precision:
+      return "angle-precision";
+    case HazardKind::out_of_range:
+      return "out-of-range";
+    case HazardKind::non_finite:
+      return "non-finite";
+    case HazardKind::not_sinusoidal:
+      return "not-sinusoidal";
+    case HazardKind::convention_mismatch:
+      return "convention-mismatch";
+    case HazardKind::drifted:
+      return "drifted";
+    case HazardKind::scaled:
+      return "scaled";
   }
   return "?";
 }

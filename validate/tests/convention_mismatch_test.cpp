@@ -11,11 +11,12 @@
 #include <random>
 #include <string>
 
-#include "pecheck/fast_encoding.hpp"
-#include "pecheck/validate/detection.hpp"
+#include "../src/convention_mismatch.hpp"
 #include "hazard_lookup.hpp"
-#include "pecheck/validate/validation.hpp"
+#include "pecheck/fast_encoding.hpp"
 #include "pecheck/testing/table_values.hpp"
+#include "pecheck/validate/detection.hpp"
+#include "pecheck/validate/validation.hpp"
 
 using pecheck::testing::fill_table;
 using pecheck::testing::flat_at;
@@ -168,6 +169,31 @@ TEST(ConventionMismatch, theGivenConventionThatFitsIsNoMismatch) {
   }
 }
 
+TEST(ConventionMismatch, aFitWithinTheNoiseRulesAMismatchOutAndNothingCoarserDoes) {
+  // convention_mismatch's noise in float32 is 2^(3-24) = 2^-21, less 2^-40
+  // for the fast float64 rows' error (convention_mismatch.cpp).
+  EXPECT_TRUE(mismatch_ruled_out(0.0, FormatId::float32));
+  EXPECT_TRUE(mismatch_ruled_out(0x1p-21 - 0x1p-40, FormatId::float32));
+  EXPECT_FALSE(mismatch_ruled_out(0x1p-21, FormatId::float32));
+  // float64's noise, 2^-50, is below the margin: a float64 table is always checked.
+  EXPECT_FALSE(mismatch_ruled_out(0.0, FormatId::float64));
+}
+
+TEST(ConventionMismatch, whereTheComparisonRulesAMismatchOutDetectionFindsNone) {
+  // validate_table skips convention_mismatch when mismatch_ruled_out holds:
+  // run it anyway on such tables, and it must find nothing.
+  for (const Convention& preset : presets()) {
+    const Table table = fast_table(preset, TableRequest{64, 16, 1000}, FormatId::float32);
+    SCOPED_TRACE(preset.name);
+    const ValidationResult result = validate_as(table, preset.name, 1000);
+    ASSERT_TRUE(result.compared);
+    ASSERT_TRUE(mismatch_ruled_out(result.measurement.max_abs_error, FormatId::float32))
+        << result.measurement.max_abs_error;
+    DetectionOptions given{result.detection.convention, std::int64_t{1000}, std::nullopt};
+    EXPECT_FALSE(convention_mismatch(table, result.detection, given).has_value());
+  }
+}
+
 // A bfloat16 table as NumPy stores it: float32 holding bfloat16 values.
 Table bfloat16_in_float32(const Convention& convention, const TableRequest& request) {
   return convert_table(fast_table(convention, request, FormatId::bfloat16), FormatId::float32);
@@ -205,7 +231,8 @@ TEST(Drift, aTableWithSmallNoiseNamesTheConventionItDriftedFromAndHowFar) {
   const double sigma = 1e-3;
   std::normal_distribution<double> noise(0.0, sigma);
   Table table = fast_table(*find_preset("tensor2tensor"), TableRequest{256, 64, 0}, FormatId::float32);
-  for (std::int64_t k = 0; k < table.size(); ++k) table.set_flat(k, table.flat(k) + noise(random));  // set rounds to float32
+  for (std::int64_t k = 0; k < table.size(); ++k)
+    table.set_flat(k, table.flat(k) + noise(random));  // set rounds to float32
   const ValidationResult result = validate_table(table);
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
   const Hazard* drift = find_hazard(result, HazardKind::drifted);
