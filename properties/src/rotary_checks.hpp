@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "pecheck/properties/check.hpp"
+#include "pecheck/properties/check_definition.hpp"
 #include "pecheck/properties/check_ids.hpp"
 #include "pecheck/rotary_convention.hpp"
 
@@ -30,8 +30,8 @@ std::vector<FormatId> formats_for(const Subject& subject, std::vector<FormatId> 
 // "not applicable" when the subject offers no rotary caches, else empty.
 std::optional<Outcome> without_rotary_caches(const Subject& subject);
 
-Check relative_position_check();
-Check pair_norm_check();
-Check add_concat_rotate_check();
+extern const CheckDefinition relative_position_check;
+extern const CheckDefinition pair_norm_check;
+extern const CheckDefinition add_concat_rotate_check;
 
 }  // namespace pecheck::properties::rotary
