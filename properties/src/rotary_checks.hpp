@@ -12,11 +12,6 @@
 
 namespace pecheck::properties::rotary {
 
-// Check::id is a std::string; the ids themselves are check_ids'.
-inline const std::string relative_position_id{check_ids::rotary_relative_position};
-inline const std::string pair_norm_id{check_ids::rotary_pair_norm};
-inline const std::string add_concat_rotate_id{check_ids::add_concat_rotate};
-
 // The conventions the checks sweep: every preset, so that the scaling rules
 // and the attention factors (yarn, longrope) are all exercised.
 const std::vector<RotaryConvention>& swept_conventions();
