@@ -18,18 +18,21 @@ namespace pecheck::properties {
 namespace {
 
 // Which checks catch each fault, inverted from the checks' definitions
-// (CheckDefinition::catches) in registry order; a fault name no fault of
-// `faults` carries is a programming error, reported at once.
+// (CheckDefinition::catches) in registry order. A check listing a fault the
+// list does not hold (an escaping one included), or one fault twice, is a
+// programming error, reported at once.
 std::vector<Fault> with_cells(std::vector<Fault> faults) {
   for (const Check& check : all_checks()) {
     for (std::string_view name : check.catches) {
-      const auto named = [name](const Fault& fault) { return fault.name == name; };
-      if (std::count(check.catches.begin(), check.catches.end(), name) != 1 ||
-          std::find_if(faults.begin(), faults.end(), named) == faults.end()) {
-        throw std::logic_error(check.id + " lists the fault \"" + std::string(name) +
-                               "\" twice or one fault_matrix() does not hold (fault_names.hpp, fault_matrix.cpp)");
+      if (std::count(check.catches.begin(), check.catches.end(), name) != 1) {
+        throw std::logic_error(check.id + " lists the fault " + std::string(name) + " twice");
       }
-      std::find_if(faults.begin(), faults.end(), named)->caught_by.push_back(check.id);
+      const auto fault = std::find_if(faults.begin(), faults.end(), [name](const Fault& f) { return f.name == name; });
+      if (fault == faults.end()) {
+        throw std::logic_error(check.id + " lists the fault " + std::string(name) +
+                               ", which fault_matrix() does not hold (fault_matrix.cpp)");
+      }
+      fault->caught_by.push_back(check.id);
     }
   }
   return faults;
