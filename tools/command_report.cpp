@@ -80,7 +80,7 @@ Command add_report_command(CLI::App& app) {
                                                        "Leave the performance section out (same seed, same bytes)");
   with_performance->excludes(without_performance);
   std::vector<std::string> fault_names;
-  for (const properties::Fault& fault : properties::fault_matrix()) fault_names.push_back(fault.name);
+  for (const properties::Fault& fault : properties::fault_matrix()) fault_names.emplace_back(fault.name);
   command
       ->add_option("--fault", options->fault,
                    "Run on pecheck's fast implementation with one deliberate fault from the fault matrix\n"

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "check_support.hpp"
+#include "conformance_checks.hpp"
 #include "pecheck/properties/accuracy.hpp"
 #include "pecheck/properties/accuracy_by_position.hpp"
 #include "pecheck/properties/registry.hpp"
@@ -224,15 +225,22 @@ AccuracySweepSize accuracy_sweep_size(const RunConfig& config) {
   return {256, 64, 4};
 }
 
-Check accuracy_by_position_check() {
-  return {std::string(accuracy_by_position_id),
-          Family::conformance,
-          "Every convention the subject offers, in every format, is within the subject's ULP budget of the correctly "
-          "rounded value at blocks of rows log-spaced from the first row to the last below 2^24 (the report's "
-          "accuracy table).",
-          "the design's accuracy contract; Boost.Math-style accuracy tables (max and RMS ULP, the worst input)",
-          CheckKind::measurement,
-          run_accuracy_by_position};
-}
+const CheckDefinition accuracy_by_position_definition{
+    .id = check_ids::accuracy_by_position,
+    .family = Family::conformance,
+    .short_claim = "everyConventionWithinBudgetAtEveryPosition",
+    .claim =
+        "Every convention the subject offers, in every format, is within the subject's ULP budget of the "
+        "correctly rounded value at blocks of rows log-spaced from the first row to the last below 2^24 (the "
+        "report's accuracy table).",
+    .source = "the design's accuracy contract; Boost.Math-style accuracy tables (max and RMS ULP, the worst input)",
+    .kind = CheckKind::measurement,
+    .catches = {faults::sin_cos_swapped, faults::one_pair_swapped, faults::wrong_layout, faults::float32_angles,
+                faults::timescale_rule, faults::unzeroed_padding, faults::offset_by_one, faults::bfloat16_positions,
+                faults::float16_positions, faults::float16_storage, faults::corrupted_row, faults::random_init},
+    .run = run_accuracy_by_position,
+};
+
+const Check& accuracy_by_position_check() { return *find_check(check_ids::accuracy_by_position); }
 
 }  // namespace pecheck::properties

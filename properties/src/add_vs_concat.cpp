@@ -15,7 +15,6 @@
 #include "pecheck/properties/exact_arithmetic.hpp"
 #include "pecheck/properties/generators.hpp"
 #include "pecheck/properties/property_runner.hpp"
-#include "pecheck/properties/registry.hpp"
 #include "pecheck/properties/tail_bounds.hpp"
 #include "scaling_support.hpp"
 
@@ -219,36 +218,34 @@ Outcome run_linearity(const Subject& subject, const RunConfig& config) {
 
 }  // namespace
 
-Check construction_check() {
-  return {std::string(kConstructionId),
-          Family::add_vs_concat,
-          "With zero-padded tables, add([s*E, 0], [0, P]) equals concat(s*E[t], P[p]) bit for bit in every format, "
-          "except that a -0 of the concatenation is +0 in the sum (-0 + +0 = +0); padded with -0, the additive "
-          "identity, they are equal bit for bit everywhere (NaN compared as NaN).",
-          "the report's question (c) (adding is a superset of concatenating)",
-          CheckKind::property,
-          run_construction};
-}
+const CheckDefinition construction_check{
+    .id = check_ids::construction,
+    .family = Family::add_vs_concat,
+    .short_claim = "paddedAdditionIsConcatenationBitForBit",
+    .claim =
+        "With zero-padded tables, add([s*E, 0], [0, P]) equals concat(s*E[t], P[p]) bit for bit in every format, "
+        "except that a -0 of the concatenation is +0 in the sum (-0 + +0 = +0); padded with -0, the additive "
+        "identity, they are equal bit for bit everywhere (NaN compared as NaN).",
+    .source = "the report's question (c) (adding is a superset of concatenating)",
+    .kind = CheckKind::property,
+    .catches = {faults::embedding_dropped, faults::padding_wrong_side, faults::padding_off_by_one,
+                faults::concat_reversed},
+    .run = run_construction,
+};
 
-Check linearity_check() {
-  return {std::string(kLinearityId),
-          Family::add_vs_concat,
-          "A linear layer cannot tell concatenation from a sum: W.concat(e, p) = W_e.e + W_p.p exactly, and "
-          "within (gamma_n + gamma_{max(d_t,d_p)+1}) sum|W||x| + 4 n eta when both sides are evaluated in the format.",
-          "the report's question (c); Higham, Accuracy and Stability of Numerical Algorithms, section 3.1",
-          CheckKind::property,
-          run_linearity};
-}
+const CheckDefinition linearity_check{
+    .id = check_ids::linearity,
+    .family = Family::add_vs_concat,
+    .short_claim = "linearLayerCannotTellConcatFromSum",
+    .claim =
+        "A linear layer cannot tell concatenation from a sum: W.concat(e, p) = W_e.e + W_p.p exactly, and "
+        "within (gamma_n + gamma_{max(d_t,d_p)+1}) sum|W||x| + 4 n eta when both sides are evaluated in the format.",
+    .source = "the report's question (c); Higham, Accuracy and Stability of Numerical Algorithms, section 3.1",
+    .kind = CheckKind::property,
+    .catches = {faults::concat_reversed},
+    .run = run_linearity,
+};
 
 }  // namespace add_vs_concat
-
-void register_add_vs_concat(Registry& registry) {
-  registry.push_back(add_vs_concat::construction_check());
-  registry.push_back(add_vs_concat::linearity_check());
-  registry.push_back(add_vs_concat::strictness_check());
-  registry.push_back(add_vs_concat::near_orthogonality_check());
-  registry.push_back(add_vs_concat::column_energy_check());
-  registry.push_back(add_vs_concat::subspace_check());
-}
 
 }  // namespace pecheck::properties

@@ -1,17 +1,17 @@
-// The checks of the add-vs-concat family, one maker per check; the family's
+// The checks of the add-vs-concat family, one definition per check beside its body; the family's
 // registration (add_vs_concat.cpp) puts them in the report's order.
 // Private to properties/src.
 #pragma once
 
-#include "pecheck/properties/check.hpp"
+#include "pecheck/properties/check_definition.hpp"
 
 namespace pecheck::properties::add_vs_concat {
 
-Check construction_check();         // add_vs_concat.cpp
-Check linearity_check();            // add_vs_concat.cpp
-Check strictness_check();           // add_vs_concat_geometry.cpp
-Check near_orthogonality_check();   // add_vs_concat_geometry.cpp
-Check column_energy_check();        // add_vs_concat_columns.cpp
-Check subspace_check();             // add_vs_concat_subspace.cpp
+extern const CheckDefinition construction_check;        // add_vs_concat.cpp
+extern const CheckDefinition linearity_check;           // add_vs_concat.cpp
+extern const CheckDefinition strictness_check;          // add_vs_concat_geometry.cpp
+extern const CheckDefinition near_orthogonality_check;  // add_vs_concat_geometry.cpp
+extern const CheckDefinition column_energy_check;       // add_vs_concat_columns.cpp
+extern const CheckDefinition subspace_check;            // add_vs_concat_subspace.cpp
 
 }  // namespace pecheck::properties::add_vs_concat

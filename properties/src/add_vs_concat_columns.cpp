@@ -125,15 +125,20 @@ Outcome run_column_energy(const Subject& subject, const RunConfig& config) {
 
 }  // namespace
 
-Check column_energy_check() {
-  return {std::string(check_ids::column_energy),
-          Family::add_vs_concat,
-          "Across positions 0..511 (d = 512) the encoding's variance per column matches the reference's within the "
-          "entries' rounding, and sits in the fast first columns: the last columns vary by less than 1% of the "
-          "scaled embedding's unit variance, carrying the token as a concatenation would.",
-          "the report's question (c) (the first dimensions are distorted, the last hardly affected)",
-          CheckKind::measurement,
-          run_column_energy};
-}
+const CheckDefinition column_energy_check{
+    .id = check_ids::column_energy,
+    .family = Family::add_vs_concat,
+    .short_claim = "encodingEnergySitsInTheFirstColumns",
+    .claim =
+        "Across positions 0..511 (d = 512) the encoding's variance per column matches the reference's within the "
+        "entries' rounding, and sits in the fast first columns: the last columns vary by less than 1% of the "
+        "scaled embedding's unit variance, carrying the token as a concatenation would.",
+    .source = "the report's question (c) (the first dimensions are distorted, the last hardly affected)",
+    .kind = CheckKind::measurement,
+    .catches = {faults::sin_cos_swapped, faults::one_pair_swapped, faults::wrong_layout, faults::timescale_rule,
+                faults::offset_by_one, faults::bfloat16_positions, faults::float16_storage, faults::corrupted_row,
+                faults::random_init},
+    .run = run_column_energy,
+};
 
 }  // namespace pecheck::properties::add_vs_concat

@@ -170,26 +170,34 @@ Outcome run_near_orthogonality(const Subject& subject, const RunConfig& config) 
 
 }  // namespace
 
-Check strictness_check() {
-  return {std::string(check_ids::strictness),
-          Family::add_vs_concat,
-          "For every split d = d_t + d_p the subject's sums s*E[t] + PE[p] are reproduced by no concatenation of "
-          "that split, even after any linear map: their token and position differences have exact ranks with "
-          "r_T + r_P > d, where a concatenation has r_T <= d_t and r_P <= d_p.",
-          "the report's question (c) (adding is a strict superset of concatenating)",
-          CheckKind::measurement,
-          run_strictness};
-}
+const CheckDefinition strictness_check{
+    .id = check_ids::strictness,
+    .family = Family::add_vs_concat,
+    .short_claim = "sumsAreNoConcatenation",
+    .claim =
+        "For every split d = d_t + d_p the subject's sums s*E[t] + PE[p] are reproduced by no concatenation of "
+        "that split, even after any linear map: their token and position differences have exact ranks with "
+        "r_T + r_P > d, where a concatenation has r_T <= d_t and r_P <= d_p.",
+    .source = "the report's question (c) (adding is a strict superset of concatenating)",
+    .kind = CheckKind::measurement,
+    .catches = {faults::embedding_dropped},
+    .run = run_strictness,
+};
 
-Check near_orthogonality_check() {
-  return {std::string(check_ids::near_orthogonality), Family::add_vs_concat,
-          "Random embeddings (sigma = d^-0.5, scaled by sqrt(d)) are nearly orthogonal to every encoding row: over "
-          "128 x 128 pairs every |cos| stays below sqrt(2 ln(2 pairs / 1e-9) / d) (the spherical cap bound), "
-          "with RMS cos = 1/sqrt(d).",
-          "the report's question (c); K. Ball 1997, Lemma 2.2", CheckKind::measurement, run_near_orthogonality,
-          // Cosine is scale-invariant and any fixed nonzero vector obeys the same law (at d = 64 the bound
-          // exceeds 1): no fault of the subject moves it.
-          CheckRole::observation};
-}
+const CheckDefinition near_orthogonality_check{
+    .id = check_ids::near_orthogonality,
+    .family = Family::add_vs_concat,
+    .short_claim = "randomEmbeddingsAreNearlyOrthogonalToTheEncoding",
+    .claim =
+        "Random embeddings (sigma = d^-0.5, scaled by sqrt(d)) are nearly orthogonal to every encoding row: over "
+        "128 x 128 pairs every |cos| stays below sqrt(2 ln(2 pairs / 1e-9) / d) (the spherical cap bound), "
+        "with RMS cos = 1/sqrt(d).",
+    .source = "the report's question (c); K. Ball 1997, Lemma 2.2",
+    .kind = CheckKind::measurement,
+    // Cosine is scale-invariant and any fixed nonzero vector obeys the same law (at d = 64 the bound
+    // exceeds 1): no fault of the subject moves it.
+    .catches = {},
+    .run = run_near_orthogonality,
+};
 
 }  // namespace pecheck::properties::add_vs_concat

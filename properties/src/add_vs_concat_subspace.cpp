@@ -134,15 +134,19 @@ Outcome run_subspace(const Subject& subject, const RunConfig& config) {
 
 }  // namespace
 
-Check subspace_check() {
-  return {std::string(check_ids::encoding_subspace), Family::add_vs_concat,
-          "Over positions 0 to P-1 (d = 512) the fixed encoding's rows fill a subspace whose dimension grows with P: "
-          "its 99%-energy dimension k, its numerical ranks at tolerances 1e-2 and 1e-6, the share of a random "
-          "token's energy inside it (k/d in expectation) and the columns it leaves quiet, for P from 512 up.",
-          "the report's question (c) (does adding force token and position to interfere?); issue 13 review",
-          CheckKind::measurement, run_subspace,
-          // Measured and shown; no bound is asserted, so no fault can fail it.
-          CheckRole::observation};
-}
+const CheckDefinition subspace_check{
+    .id = check_ids::encoding_subspace,
+    .family = Family::add_vs_concat,
+    .short_claim = "encodingSubspaceGrowsWithPositions",
+    .claim =
+        "Over positions 0 to P-1 (d = 512) the fixed encoding's rows fill a subspace whose dimension grows with P: "
+        "its 99%-energy dimension k, its numerical ranks at tolerances 1e-2 and 1e-6, the share of a random "
+        "token's energy inside it (k/d in expectation) and the columns it leaves quiet, for P from 512 up.",
+    .source = "the report's question (c) (does adding force token and position to interfere?); issue 13 review",
+    .kind = CheckKind::measurement,
+    // Measured and shown; no bound is asserted, so no fault can fail it.
+    .catches = {},
+    .run = run_subspace,
+};
 
 }  // namespace pecheck::properties::add_vs_concat

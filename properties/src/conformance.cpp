@@ -6,12 +6,12 @@
 #include <sstream>
 
 #include "check_support.hpp"
+#include "conformance_checks.hpp"
 #include "pecheck/properties/accuracy.hpp"
 #include "pecheck/properties/accuracy_by_position.hpp"
 #include "pecheck/properties/check_ids.hpp"
 #include "pecheck/properties/generators.hpp"
 #include "pecheck/properties/property_runner.hpp"
-#include "pecheck/properties/registry.hpp"
 #include "pecheck/reference/reference.hpp"
 #include "pecheck/ulp.hpp"
 
@@ -129,25 +129,94 @@ std::string sweep_claim(FormatId format) {
          "and the last rows below 2^24, with no signed-zero, NaN or infinity mismatch.";
 }
 
+const std::string conformance_source =
+    "the design's accuracy contract: correctly rounded reference by Ziv's strategy, ULP error SLEEF-style; "
+    "CONVENTIONS.md accuracy figures";
+
+Outcome sweep_float64(const Subject& subject, const RunConfig& config) {
+  return sweep_format(subject, config, FormatId::float64);
+}
+Outcome sweep_float32(const Subject& subject, const RunConfig& config) {
+  return sweep_format(subject, config, FormatId::float32);
+}
+Outcome sweep_float16(const Subject& subject, const RunConfig& config) {
+  return sweep_format(subject, config, FormatId::float16);
+}
+Outcome sweep_bfloat16(const Subject& subject, const RunConfig& config) {
+  return sweep_format(subject, config, FormatId::bfloat16);
+}
+
 }  // namespace
 
-void register_conformance(Registry& registry) {
-  const std::string source =
-      "the design's accuracy contract: correctly rounded reference by Ziv's strategy, ULP error SLEEF-style; "
-      "CONVENTIONS.md accuracy figures";
-  for (FormatId format : {FormatId::float64, FormatId::float32, FormatId::float16, FormatId::bfloat16}) {
-    registry.push_back(Check{std::string(check_ids::conformance(format)), Family::conformance, sweep_claim(format),
-                             source, CheckKind::measurement, [format](const Subject& subject, const RunConfig& config) {
-                               return sweep_format(subject, config, format);
-                             }});
-  }
-  registry.push_back(Check{std::string(any_position_id), Family::conformance,
-                           "For any convention, width, format and rows at any position below 2^24, every entry is "
-                           "within the subject's ULP budget of the correctly rounded value (a third-party entry: or "
-                           "within the float64-angle bound of an ordinary float64 computation).",
-                           source + "; 2^24 is the largest range in which float32 holds every integer position",
-                           CheckKind::property, any_position});
-  registry.push_back(accuracy_by_position_check());
-}
+// Every table fault moves some entry beyond the budget in every format; the
+// float16-storage table is exact to float16, so only the wider formats' sweeps
+// (and the position sweeps) see it.
+const CheckDefinition conformance_float64_check{
+    .id = check_ids::conformance_float64,
+    .family = Family::conformance,
+    .short_claim = "withinBudgetOfTheReference",
+    .claim = sweep_claim(FormatId::float64),
+    .source = conformance_source,
+    .kind = CheckKind::measurement,
+    .catches = {faults::sin_cos_swapped, faults::one_pair_swapped, faults::wrong_layout, faults::float32_angles,
+                faults::timescale_rule, faults::unzeroed_padding, faults::offset_by_one, faults::bfloat16_positions,
+                faults::float16_positions, faults::float16_storage, faults::corrupted_row, faults::random_init},
+    .run = sweep_float64,
+};
+
+const CheckDefinition conformance_float32_check{
+    .id = check_ids::conformance_float32,
+    .family = Family::conformance,
+    .short_claim = "withinBudgetOfTheReference",
+    .claim = sweep_claim(FormatId::float32),
+    .source = conformance_source,
+    .kind = CheckKind::measurement,
+    .catches = {faults::sin_cos_swapped, faults::one_pair_swapped, faults::wrong_layout, faults::float32_angles,
+                faults::timescale_rule, faults::unzeroed_padding, faults::offset_by_one, faults::bfloat16_positions,
+                faults::float16_positions, faults::float16_storage, faults::corrupted_row, faults::random_init},
+    .run = sweep_float32,
+};
+
+const CheckDefinition conformance_float16_check{
+    .id = check_ids::conformance_float16,
+    .family = Family::conformance,
+    .short_claim = "withinBudgetOfTheReference",
+    .claim = sweep_claim(FormatId::float16),
+    .source = conformance_source,
+    .kind = CheckKind::measurement,
+    .catches = {faults::sin_cos_swapped, faults::one_pair_swapped, faults::wrong_layout, faults::float32_angles,
+                faults::timescale_rule, faults::unzeroed_padding, faults::offset_by_one, faults::bfloat16_positions,
+                faults::float16_positions, faults::corrupted_row, faults::random_init},
+    .run = sweep_float16,
+};
+
+const CheckDefinition conformance_bfloat16_check{
+    .id = check_ids::conformance_bfloat16,
+    .family = Family::conformance,
+    .short_claim = "withinBudgetOfTheReference",
+    .claim = sweep_claim(FormatId::bfloat16),
+    .source = conformance_source,
+    .kind = CheckKind::measurement,
+    .catches = {faults::sin_cos_swapped, faults::one_pair_swapped, faults::wrong_layout, faults::float32_angles,
+                faults::timescale_rule, faults::unzeroed_padding, faults::offset_by_one, faults::bfloat16_positions,
+                faults::float16_positions, faults::corrupted_row, faults::random_init},
+    .run = sweep_bfloat16,
+};
+
+const CheckDefinition any_position_check{
+    .id = check_ids::any_position,
+    .family = Family::conformance,
+    .short_claim = "anyPositionIsWithinBudget",
+    .claim =
+        "For any convention, width, format and rows at any position below 2^24, every entry is within the "
+        "subject's ULP budget of the correctly rounded value (a third-party entry: or within the float64-angle "
+        "bound of an ordinary float64 computation).",
+    .source = conformance_source + "; 2^24 is the largest range in which float32 holds every integer position",
+    .kind = CheckKind::property,
+    .catches = {faults::sin_cos_swapped, faults::one_pair_swapped, faults::wrong_layout, faults::float32_angles,
+                faults::timescale_rule, faults::unzeroed_padding, faults::offset_by_one, faults::bfloat16_positions,
+                faults::float16_positions, faults::float16_storage, faults::corrupted_row, faults::random_init},
+    .run = any_position,
+};
 
 }  // namespace pecheck::properties

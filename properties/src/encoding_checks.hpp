@@ -1,9 +1,10 @@
-// The encoding-bounds family: each check's id and its runner. The claims and
-// sources are registered in encoding_bounds.cpp.
+// The encoding-bounds family: each check's definition, beside its body in
+// encoding_values.cpp, encoding_rotation.cpp, encoding_positions.cpp and
+// encoding_constant_columns.cpp; encoding_bounds.cpp puts them in the
+// report's order.
 #pragma once
 
-#include "pecheck/properties/check.hpp"
-#include "pecheck/properties/check_ids.hpp"
+#include "pecheck/properties/check_definition.hpp"
 
 namespace pecheck::properties::encoding {
 
@@ -18,15 +19,15 @@ inline constexpr std::string_view distinct_positions_id = check_ids::distinct_po
 inline constexpr std::string_view slow_columns_id = check_ids::slow_columns;
 inline constexpr std::string_view constant_columns_exact_id = check_ids::constant_columns_exact;
 
-Outcome unit_interval(const Subject& subject, const RunConfig& config);
-Outcome pythagorean_identity(const Subject& subject, const RunConfig& config);
-Outcome squared_norm(const Subject& subject, const RunConfig& config);
-Outcome origin(const Subject& subject, const RunConfig& config);
-Outcome zero_rows(const Subject& subject, const RunConfig& config);
-Outcome relative_position(const Subject& subject, const RunConfig& config);
-Outcome frequency_ladder(const Subject& subject, const RunConfig& config);
-Outcome distinct_positions(const Subject& subject, const RunConfig& config);
-Outcome slow_columns(const Subject& subject, const RunConfig& config);
-Outcome constant_columns_exact(const Subject& subject, const RunConfig& config);  // encoding_constant_columns.cpp
+extern const CheckDefinition unit_interval_check;           // encoding_values.cpp
+extern const CheckDefinition pythagorean_identity_check;    // encoding_values.cpp
+extern const CheckDefinition squared_norm_check;            // encoding_values.cpp
+extern const CheckDefinition origin_check;                  // encoding_values.cpp
+extern const CheckDefinition zero_rows_check;               // encoding_values.cpp
+extern const CheckDefinition relative_position_check;       // encoding_rotation.cpp
+extern const CheckDefinition frequency_ladder_check;        // encoding_rotation.cpp
+extern const CheckDefinition distinct_positions_check;      // encoding_positions.cpp
+extern const CheckDefinition slow_columns_check;            // encoding_positions.cpp
+extern const CheckDefinition constant_columns_exact_check;  // encoding_constant_columns.cpp
 
 }  // namespace pecheck::properties::encoding

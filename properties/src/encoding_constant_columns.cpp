@@ -72,4 +72,18 @@ Outcome constant_columns_exact(const Subject& subject, const RunConfig& config) 
   return outcome;
 }
 
+const CheckDefinition constant_columns_exact_check{
+    .id = check_ids::constant_columns_exact,
+    .family = Family::encoding_bounds,
+    .short_claim = "countsColumnsConstantAfterRounding",
+    .claim =
+        "Over the first P = 2, 4, ..., 2^24 positions, this many columns of the correctly rounded encoding keep "
+        "one value in float32, float16 and bfloat16.",
+    .source = "the seed observation that the last dimensions are hardly affected by the position",
+    .kind = CheckKind::measurement,
+    // An observation of the encoding itself: no subject can fail it.
+    .catches = {},
+    .run = constant_columns_exact,
+};
+
 }  // namespace pecheck::properties::encoding

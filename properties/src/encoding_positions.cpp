@@ -148,6 +148,19 @@ Outcome distinct_positions(const Subject& subject, const RunConfig& config) {
   return outcome;
 }
 
+const CheckDefinition distinct_positions_check{
+    .id = check_ids::distinct_positions,
+    .family = Family::encoding_bounds,
+    .short_claim = "distinctPositionsKeepDistinctRows",
+    .claim =
+        "Distinct positions keep distinct rows after rounding to the format unless their exact rows are within the "
+        "ULP budget of each other in every column; the first collision is reported.",
+    .source = "CONVENTIONS.md fault 1 (positions in bf16: pytorch issues 137774 and 114544, transformers issue 28685)",
+    .kind = CheckKind::measurement,
+    .catches = {faults::bfloat16_positions, faults::corrupted_row},
+    .run = distinct_positions,
+};
+
 Outcome slow_columns(const Subject& subject, const RunConfig& config) {
   const SubjectCapabilities capabilities = subject.capabilities();
   const std::vector<support::ConventionWidth> targets =
@@ -271,5 +284,19 @@ Outcome slow_columns(const Subject& subject, const RunConfig& config) {
   }
   return outcome;
 }
+
+const CheckDefinition slow_columns_check{
+    .id = check_ids::slow_columns,
+    .family = Family::encoding_bounds,
+    .short_claim = "constantColumnsAreExactlySlowColumns",
+    .claim =
+        "Over the first 2^k positions, a column the table holds constant is one whose exact values stay within the "
+        "ULP budget of one value; how many such slow columns each format has is reported.",
+    .source = "the seed observation that the last dimensions are hardly affected by the position",
+    .kind = CheckKind::measurement,
+    .catches = {faults::sin_cos_swapped, faults::one_pair_swapped, faults::wrong_layout, faults::float32_angles,
+                faults::float16_storage},
+    .run = slow_columns,
+};
 
 }  // namespace pecheck::properties::encoding

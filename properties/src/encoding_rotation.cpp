@@ -158,6 +158,23 @@ Outcome relative_position(const Subject& subject, const RunConfig& config) {
   return outcome;
 }
 
+const CheckDefinition relative_position_check{
+    .id = check_ids::relative_position,
+    .family = Family::encoding_bounds,
+    .short_claim = "shiftingIsARotationIndependentOfPosition",
+    .claim =
+        "PE(p+k) = R(k) PE(p) for a rotation R(k) of each frequency pair that does not depend on p, and "
+        "PE(p).PE(p+k) depends on k alone, within bounds derived from the ULP budget (a third-party subject: or the "
+        "float64-angle bound).",
+    .source =
+        "Vaswani et al. 2017, section 3.5 (PE(pos+k) is a linear function of PE(pos)); CONVENTIONS.md fault 2 "
+        "(angles in low precision: gpt-neox issue 1003, Megatron-LM issue 535)",
+    .kind = CheckKind::property,
+    .catches = {faults::wrong_layout, faults::float32_angles, faults::offset_by_one, faults::bfloat16_positions,
+                faults::float16_positions, faults::float16_storage, faults::corrupted_row, faults::random_init},
+    .run = relative_position,
+};
+
 Outcome frequency_ladder(const Subject& subject, const RunConfig& config) {
   const SubjectCapabilities capabilities = subject.capabilities();
   double worst_relative = 0.0;
@@ -261,5 +278,22 @@ Outcome frequency_ladder(const Subject& subject, const RunConfig& config) {
                                 key_of(Quantity::frequency_recovery_error)});
   return outcome;
 }
+
+const CheckDefinition frequency_ladder_check{
+    .id = check_ids::frequency_ladder,
+    .family = Family::encoding_bounds,
+    .short_claim = "frequenciesFormTheConventionsGeometricLadder",
+    .claim =
+        "The frequencies recovered from the table form a strictly decreasing geometric ladder that matches the "
+        "convention's rule from the first frequency to the last.",
+    .source =
+        "Vaswani et al. 2017, section 3.5 (wavelengths in a geometric progression from 2 pi to 10000 2 pi); "
+        "CONVENTIONS.md fault 3 (tensor2tensor PR 177, fairseq issue 4648)",
+    .kind = CheckKind::property,
+    .catches = {faults::sin_cos_swapped, faults::one_pair_swapped, faults::wrong_layout, faults::float32_angles,
+                faults::timescale_rule, faults::bfloat16_positions, faults::float16_positions, faults::float16_storage,
+                faults::corrupted_row, faults::random_init},
+    .run = frequency_ladder,
+};
 
 }  // namespace pecheck::properties::encoding

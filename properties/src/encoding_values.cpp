@@ -81,6 +81,17 @@ Outcome unit_interval(const Subject& subject, const RunConfig& config) {
   });
 }
 
+const CheckDefinition unit_interval_check{
+    .id = check_ids::unit_interval,
+    .family = Family::encoding_bounds,
+    .short_claim = "everyValueLiesInMinusOneToOne",
+    .claim = "Every value of the encoding table lies in [-1, 1]: no NaN, no infinity.",
+    .source = "Vaswani et al. 2017, section 3.5 (every entry is a sine or a cosine); CONVENTIONS.md fault 8",
+    .kind = CheckKind::property,
+    .catches = {faults::random_init},
+    .run = unit_interval,
+};
+
 Outcome pythagorean_identity(const Subject& subject, const RunConfig& config) {
   const SubjectCapabilities capabilities = subject.capabilities();
   ClosestApproach closest;
@@ -124,6 +135,19 @@ Outcome pythagorean_identity(const Subject& subject, const RunConfig& config) {
   closest.report(outcome, Quantity::pythagorean_miss_ratio, "largest |sin^2 + cos^2 - 1| / bound");
   return outcome;
 }
+
+const CheckDefinition pythagorean_identity_check{
+    .id = check_ids::pythagorean_identity,
+    .family = Family::encoding_bounds,
+    .short_claim = "sinSquaredPlusCosSquaredIsOne",
+    .claim =
+        "For every frequency, the stored sin^2 + cos^2 equals 1 within the bound the format's ULP budget (a "
+        "third-party subject: or the float64-angle bound) implies.",
+    .source = "Vaswani et al. 2017, section 3.5 (each frequency is a sin and cos pair of one angle)",
+    .kind = CheckKind::property,
+    .catches = {faults::wrong_layout, faults::float32_angles, faults::float16_storage, faults::random_init},
+    .run = pythagorean_identity,
+};
 
 Outcome squared_norm(const Subject& subject, const RunConfig& config) {
   const SubjectCapabilities capabilities = subject.capabilities();
@@ -192,6 +216,22 @@ Outcome squared_norm(const Subject& subject, const RunConfig& config) {
   return outcome;
 }
 
+const CheckDefinition squared_norm_check{
+    .id = check_ids::squared_norm,
+    .family = Family::encoding_bounds,
+    .short_claim = "squaredNormIsTheNumberOfPairs",
+    .claim =
+        "||PE(p)||^2 equals the number of sin/cos pairs plus the odd sin column's share, within the bound the ULP "
+        "budget (a third-party subject: or the float64-angle bound) implies, and zero rows have norm 0.",
+    .source =
+        "Vaswani et al. 2017, section 3.5; the report's question (c), why the encoding is added (its magnitude is "
+        "fixed)",
+    .kind = CheckKind::property,
+    .catches = {faults::float32_angles, faults::timescale_rule, faults::unzeroed_padding, faults::offset_by_one,
+                faults::bfloat16_positions, faults::float16_positions, faults::float16_storage, faults::random_init},
+    .run = squared_norm,
+};
+
 Outcome origin(const Subject& subject, const RunConfig& config) {
   const SubjectCapabilities capabilities = subject.capabilities();
   const bool fixed = !capabilities.any_convention && capabilities.fixed_convention;
@@ -229,6 +269,18 @@ Outcome origin(const Subject& subject, const RunConfig& config) {
     }
   });
 }
+
+const CheckDefinition origin_check{
+    .id = check_ids::origin,
+    .family = Family::encoding_bounds,
+    .short_claim = "positionZeroIsZeroesAndOnes",
+    .claim = "PE(0) is exactly +0 in every sin and zero column and exactly 1 in every cos column.",
+    .source = "Vaswani et al. 2017, section 3.5 (sin 0 = 0, cos 0 = 1); CONVENTIONS.md fault 3 (wrong layout)",
+    .kind = CheckKind::property,
+    .catches = {faults::sin_cos_swapped, faults::one_pair_swapped, faults::wrong_layout, faults::offset_by_one,
+                faults::random_init},
+    .run = origin,
+};
 
 Outcome zero_rows(const Subject& subject, const RunConfig& config) {
   const SubjectCapabilities capabilities = subject.capabilities();
@@ -275,5 +327,17 @@ Outcome zero_rows(const Subject& subject, const RunConfig& config) {
     }
   });
 }
+
+const CheckDefinition zero_rows_check{
+    .id = check_ids::zero_rows,
+    .family = Family::encoding_bounds,
+    .short_claim = "onlyTheConventionsZeroRowsAreZero",
+    .claim =
+        "Rows the convention zeroes (fairseq's padding row) hold +0 in every column, and no other row is all zeros.",
+    .source = "CONVENTIONS.md fault 4 (fairseq's padding_idx row and padding_idx + 1 start)",
+    .kind = CheckKind::property,
+    .catches = {faults::unzeroed_padding, faults::random_init},
+    .run = zero_rows,
+};
 
 }  // namespace pecheck::properties::encoding

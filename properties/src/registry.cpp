@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "check_families.hpp"
 #include "pecheck/count_text.hpp"
 
 namespace pecheck::properties {
@@ -10,11 +11,10 @@ namespace pecheck::properties {
 const Registry& all_checks() {
   static const Registry registry = [] {
     Registry all;
-    register_encoding_bounds(all);
-    register_scaling_variance(all);
-    register_add_vs_concat(all);
-    register_conformance(all);
-    register_rotary(all);
+    for (const CheckDefinitions* family : {&encoding_bounds_checks(), &scaling_variance_checks(),
+                                           &add_vs_concat_checks(), &conformance_checks(), &rotary_checks()}) {
+      for (const CheckDefinition* definition : *family) all.push_back(make_check(*definition));
+    }
     return all;
   }();
   return registry;

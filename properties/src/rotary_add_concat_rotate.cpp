@@ -161,14 +161,18 @@ Outcome add_concat_rotate(const Subject& subject, const RunConfig& config) {
 
 }  // namespace
 
-Check add_concat_rotate_check() {
-  Check check{add_concat_rotate_id, Family::rotary,
-              "first-layer logits measured side by side for an added, a concatenated and a rotary encoding: how "
-              "much of their position dependence is relative (m - n), and how much token and position interact",
-              "the report's question (c), extended to RoPE (RoFormer section 3.4)", CheckKind::measurement,
-              add_concat_rotate};
-  check.role = CheckRole::observation;
-  return check;
-}
+const CheckDefinition add_concat_rotate_check{
+    .id = check_ids::add_concat_rotate,
+    .family = Family::rotary,
+    .short_claim = "addConcatAndRotateLogitsSideBySide",
+    .claim =
+        "first-layer logits measured side by side for an added, a concatenated and a rotary encoding: how "
+        "much of their position dependence is relative (m - n), and how much token and position interact",
+    .source = "the report's question (c), extended to RoPE (RoFormer section 3.4)",
+    .kind = CheckKind::measurement,
+    // It measures and shows; no bound is asserted, so no fault can fail it.
+    .catches = {},
+    .run = add_concat_rotate,
+};
 
 }  // namespace pecheck::properties::rotary

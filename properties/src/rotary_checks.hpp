@@ -6,16 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "pecheck/properties/check.hpp"
+#include "pecheck/properties/check_definition.hpp"
 #include "pecheck/properties/check_ids.hpp"
 #include "pecheck/rotary_convention.hpp"
 
 namespace pecheck::properties::rotary {
-
-// Check::id is a std::string; the ids themselves are check_ids'.
-inline const std::string relative_position_id{check_ids::rotary_relative_position};
-inline const std::string pair_norm_id{check_ids::rotary_pair_norm};
-inline const std::string add_concat_rotate_id{check_ids::add_concat_rotate};
 
 // The conventions the checks sweep: every preset, so that the scaling rules
 // and the attention factors (yarn, longrope) are all exercised.
@@ -30,8 +25,8 @@ std::vector<FormatId> formats_for(const Subject& subject, std::vector<FormatId> 
 // "not applicable" when the subject offers no rotary caches, else empty.
 std::optional<Outcome> without_rotary_caches(const Subject& subject);
 
-Check relative_position_check();
-Check pair_norm_check();
-Check add_concat_rotate_check();
+extern const CheckDefinition relative_position_check;
+extern const CheckDefinition pair_norm_check;
+extern const CheckDefinition add_concat_rotate_check;
 
 }  // namespace pecheck::properties::rotary

@@ -5,7 +5,6 @@
 #include <cmath>
 
 #include "pecheck/properties/budgets.hpp"
-#include "pecheck/properties/registry.hpp"
 #include "rotary_checks.hpp"
 #include "scaling_support.hpp"
 
@@ -66,22 +65,18 @@ Outcome pair_norm(const Subject& subject, const RunConfig& config) {
 
 }  // namespace
 
-Check pair_norm_check() {
-  return {pair_norm_id, Family::rotary,
-          "every pair of the subject's rotary cache has cos^2 + sin^2 = A^2 (the attention factor squared) within the "
-          "bound the cache's ULP budget allows",
-          "RoFormer section 3.2 (a rotation keeps lengths); transformers' attention_scaling (YaRN, LongRoPE)",
-          CheckKind::measurement, pair_norm};
-}
+const CheckDefinition pair_norm_check{
+    .id = check_ids::rotary_pair_norm,
+    .family = Family::rotary,
+    .short_claim = "everyPairHasTheAttentionFactorAsNorm",
+    .claim =
+        "every pair of the subject's rotary cache has cos^2 + sin^2 = A^2 (the attention factor squared) within the "
+        "bound the cache's ULP budget allows",
+    .source = "RoFormer section 3.2 (a rotation keeps lengths); transformers' attention_scaling (YaRN, LongRoPE)",
+    .kind = CheckKind::measurement,
+    .catches = {faults::rotary_float16_cache, faults::rotary_attention_factor_missing,
+                faults::rotary_attention_factor_twice},
+    .run = pair_norm,
+};
 
 }  // namespace pecheck::properties::rotary
-
-namespace pecheck::properties {
-
-void register_rotary(Registry& registry) {
-  registry.push_back(rotary::relative_position_check());
-  registry.push_back(rotary::pair_norm_check());
-  registry.push_back(rotary::add_concat_rotate_check());
-}
-
-}  // namespace pecheck::properties

@@ -165,12 +165,20 @@ Outcome relative_position(const Subject& subject, const RunConfig& config) {
   return outcome;
 }
 
-Check relative_position_check() {
-  return {relative_position_id, Family::rotary,
-          "q_m . k_n computed from the subject's rotary cache equals the exact A^2 sum_i q_i^T R((n - m) theta_i) k_i, "
-          "a function of m - n alone, within the bound the cache's ULP budget allows",
-          "RoFormer (Su et al. 2021), section 3.4.2; the report's question (c), rotating", CheckKind::measurement,
-          relative_position};
-}
+const CheckDefinition relative_position_check{
+    .id = check_ids::rotary_relative_position,
+    .family = Family::rotary,
+    .short_claim = "scoreDependsOnRelativePositionAlone",
+    .claim =
+        "q_m . k_n computed from the subject's rotary cache equals the exact A^2 sum_i q_i^T R((n - m) theta_i) k_i, "
+        "a function of m - n alone, within the bound the cache's ULP budget allows",
+    .source = "RoFormer (Su et al. 2021), section 3.4.2; the report's question (c), rotating",
+    .kind = CheckKind::measurement,
+    .catches = {faults::rotary_bfloat16_positions, faults::rotary_float16_computation, faults::rotary_bfloat16_inv_freq,
+                faults::rotary_float16_cache, faults::rotary_wrong_base, faults::rotary_scaling_ignored,
+                faults::rotary_cos_sin_swapped, faults::rotary_attention_factor_missing,
+                faults::rotary_attention_factor_twice},
+    .run = relative_position,
+};
 
 }  // namespace pecheck::properties::rotary

@@ -227,25 +227,34 @@ Outcome run_tied_logits(const Subject& subject, const RunConfig& config) {
 
 }  // namespace
 
-Check attention_logit_check() {
-  return {std::string(check_ids::attention_logit_variance), Family::scaling_variance,
-          "q.k / sqrt(d_k) has unit variance for unit-variance components (d_k without the division), and the "
-          "sqrt(d) input scale does not cancel 1/sqrt(d_k): the first layer's logit variance with both scales, "
-          "either and neither, from the subject's input layer.",
-          "Vaswani et al. 2017, section 3.2.1; the report's questions (a) and (b) (does sqrt(d) cancel 1/sqrt(d_k)?)",
-          CheckKind::measurement, run_attention_logits,
-          // Its bounded statistics use only the checker's own Gaussian draws: no subject fault moves them.
-          CheckRole::observation};
-}
+const CheckDefinition attention_logit_check{
+    .id = check_ids::attention_logit_variance,
+    .family = Family::scaling_variance,
+    .short_claim = "inputScaleDoesNotCancelKeyScale",
+    .claim =
+        "q.k / sqrt(d_k) has unit variance for unit-variance components (d_k without the division), and the "
+        "sqrt(d) input scale does not cancel 1/sqrt(d_k): the first layer's logit variance with both scales, "
+        "either and neither, from the subject's input layer.",
+    .source =
+        "Vaswani et al. 2017, section 3.2.1; the report's questions (a) and (b) (does sqrt(d) cancel 1/sqrt(d_k)?)",
+    .kind = CheckKind::measurement,
+    // Its bounded statistics use only the checker's own Gaussian draws: no subject fault moves them.
+    .catches = {},
+    .run = run_attention_logits,
+};
 
-Check tied_logit_check() {
-  return {std::string(check_ids::tied_logit_variance), Family::scaling_variance,
-          "Tied output logits h.E^T have unit variance for |h|^2 = d when sigma = d^-0.5 (and variance d when "
-          "sigma = 1, as flax initialises, which divides the logits by sqrt(d)).",
-          "Vaswani et al. 2017, section 3.4 (shared embedding and pre-softmax weights); CONVENTIONS.md, flax wmt",
-          CheckKind::measurement, run_tied_logits,
-          // h and E are the checker's draws; one bound is the other times 64: no subject fault moves them.
-          CheckRole::observation};
-}
+const CheckDefinition tied_logit_check{
+    .id = check_ids::tied_logit_variance,
+    .family = Family::scaling_variance,
+    .short_claim = "tiedOutputLogitsHaveUnitVariance",
+    .claim =
+        "Tied output logits h.E^T have unit variance for |h|^2 = d when sigma = d^-0.5 (and variance d when "
+        "sigma = 1, as flax initialises, which divides the logits by sqrt(d)).",
+    .source = "Vaswani et al. 2017, section 3.4 (shared embedding and pre-softmax weights); CONVENTIONS.md, flax wmt",
+    .kind = CheckKind::measurement,
+    // h and E are the checker's draws; one bound is the other times 64: no subject fault moves them.
+    .catches = {},
+    .run = run_tied_logits,
+};
 
 }  // namespace pecheck::properties::scaling

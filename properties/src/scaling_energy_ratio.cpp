@@ -130,15 +130,18 @@ Outcome run_energy_ratio(const Subject& subject, const RunConfig& config) {
 
 }  // namespace
 
-Check energy_ratio_check() {
-  return {std::string(check_ids::energy_ratio),
-          Family::scaling_variance,
-          "With sigma = d^-0.5 and s = sqrt(d) the expected energy of a scaled token embedding is twice the "
-          "encoding's, E||s*e||^2 / ||PE||^2 = d / (d/2) = 2; without the scale it is 2/d (at d = 512 in every "
-          "format, and in float32 at every width d = 8, 16, ..., 4096).",
-          "the report's question (a) (the encoding would otherwise overwhelm the embedding)",
-          CheckKind::measurement,
-          run_energy_ratio};
-}
+const CheckDefinition energy_ratio_check{
+    .id = check_ids::energy_ratio,
+    .family = Family::scaling_variance,
+    .short_claim = "tokenEnergyIsTwiceTheEncodings",
+    .claim =
+        "With sigma = d^-0.5 and s = sqrt(d) the expected energy of a scaled token embedding is twice the "
+        "encoding's, E||s*e||^2 / ||PE||^2 = d / (d/2) = 2; without the scale it is 2/d (at d = 512 in every "
+        "format, and in float32 at every width d = 8, 16, ..., 4096).",
+    .source = "the report's question (a) (the encoding would otherwise overwhelm the embedding)",
+    .kind = CheckKind::measurement,
+    .catches = {faults::scale_divided, faults::scale_missing, faults::scale_applied_twice, faults::embedding_dropped},
+    .run = run_energy_ratio,
+};
 
 }  // namespace pecheck::properties::scaling

@@ -126,15 +126,19 @@ Outcome run_initialisation(const Subject& subject, const RunConfig& config) {
 
 }  // namespace
 
-Check initialisation_check() {
-  return {std::string(check_ids::initialisation_variance), Family::scaling_variance,
-          "With s = sqrt(d), Var(s*E) = d sigma^2 under each common initialisation: 1 for sigma = d^-0.5 "
-          "(tensor2tensor, fairseq), d * 0.05^2 / 3 for Keras's uniform(-0.05, 0.05), d for PyTorch's N(0, 1), "
-          "2d / (V + d) for Xavier; with the energy ratio to the encoding and the encoding's share of the input.",
-          "the report's question (a); issue 13 review (the unit-variance argument holds only for sigma = d^-0.5)",
-          CheckKind::measurement, run_initialisation,
-          // The checker draws the tables itself and asserts no bound: an observation.
-          CheckRole::observation};
-}
+const CheckDefinition initialisation_check{
+    .id = check_ids::initialisation_variance,
+    .family = Family::scaling_variance,
+    .short_claim = "scaledVarianceUnderEachInitialisation",
+    .claim =
+        "With s = sqrt(d), Var(s*E) = d sigma^2 under each common initialisation: 1 for sigma = d^-0.5 "
+        "(tensor2tensor, fairseq), d * 0.05^2 / 3 for Keras's uniform(-0.05, 0.05), d for PyTorch's N(0, 1), "
+        "2d / (V + d) for Xavier; with the energy ratio to the encoding and the encoding's share of the input.",
+    .source = "the report's question (a); issue 13 review (the unit-variance argument holds only for sigma = d^-0.5)",
+    .kind = CheckKind::measurement,
+    // The checker draws the tables itself and asserts no bound: an observation.
+    .catches = {},
+    .run = run_initialisation,
+};
 
 }  // namespace pecheck::properties::scaling

@@ -300,16 +300,20 @@ Outcome run_logit_decomposition(const Subject& subject, const RunConfig& config)
 
 }  // namespace
 
-Check logit_decomposition_check() {
-  return {std::string(check_ids::logit_decomposition), Family::scaling_variance,
-          "At initialisation (W_q, W_k ~ N(0, 1/d), sigma = d^-0.5) the first layer's logit variance q.k / sqrt(d_k) "
-          "is (s^2 sigma^2 + 1/2)^2, split into token-token s^4 sigma^4, token x position s^2 sigma^2 and "
-          "position-position 1/4; with LayerNorm before attention it is 1 whatever s. Mean and spread over "
-          "independent draws, the closed forms beside them.",
-          "the report's question (b) (does sqrt(d) cancel 1/sqrt(d_k)?); issue 13 review of the single-draw figure",
-          CheckKind::measurement, run_logit_decomposition,
-          // The checker draws E, W_q and W_k itself; no bound is asserted, so no fault can fail it.
-          CheckRole::observation};
-}
+const CheckDefinition logit_decomposition_check{
+    .id = check_ids::logit_decomposition,
+    .family = Family::scaling_variance,
+    .short_claim = "logitVarianceSplitsIntoTokenAndPositionTerms",
+    .claim =
+        "At initialisation (W_q, W_k ~ N(0, 1/d), sigma = d^-0.5) the first layer's logit variance q.k / sqrt(d_k) "
+        "is (s^2 sigma^2 + 1/2)^2, split into token-token s^4 sigma^4, token x position s^2 sigma^2 and "
+        "position-position 1/4; with LayerNorm before attention it is 1 whatever s. Mean and spread over "
+        "independent draws, the closed forms beside them.",
+    .source = "the report's question (b) (does sqrt(d) cancel 1/sqrt(d_k)?); issue 13 review of the single-draw figure",
+    .kind = CheckKind::measurement,
+    // The checker draws E, W_q and W_k itself; no bound is asserted, so no fault can fail it.
+    .catches = {},
+    .run = run_logit_decomposition,
+};
 
 }  // namespace pecheck::properties::scaling

@@ -205,26 +205,32 @@ Outcome run_sampled_variance(const Subject& subject, const RunConfig& config) {
 
 }  // namespace
 
-Check scaled_second_moment_check() {
-  return {std::string(kMomentId),
-          Family::scaling_variance,
-          "For any embedding row e of format values the subject's s*e is the correctly rounded product in every "
-          "component, so sum (s*e)^2 = s^2 sum e^2 within the factor (1 +- 2^-p)^2, exactly when d is a power of "
-          "four (s = sqrt(d) a power of two).",
-          "Vaswani et al. 2017, section 3.4 (multiply the embedding weights by sqrt(d_model))",
-          CheckKind::property,
-          run_scaled_second_moment};
-}
+const CheckDefinition scaled_second_moment_check{
+    .id = check_ids::scaled_second_moment,
+    .family = Family::scaling_variance,
+    .short_claim = "scaledRowIsTheCorrectlyRoundedProduct",
+    .claim =
+        "For any embedding row e of format values the subject's s*e is the correctly rounded product in every "
+        "component, so sum (s*e)^2 = s^2 sum e^2 within the factor (1 +- 2^-p)^2, exactly when d is a power of "
+        "four (s = sqrt(d) a power of two).",
+    .source = "Vaswani et al. 2017, section 3.4 (multiply the embedding weights by sqrt(d_model))",
+    .kind = CheckKind::property,
+    .catches = {faults::scale_divided, faults::scale_missing, faults::scale_applied_twice, faults::embedding_dropped},
+    .run = run_scaled_second_moment,
+};
 
-Check sampled_variance_check() {
-  return {std::string(check_ids::unit_variance_sampled),
-          Family::scaling_variance,
-          "With tensor2tensor/fairseq's initialisation sigma = d^-0.5 and the scale s = sqrt(d), the subject's s*E "
-          "has unit variance per component in every format (Laurent-Massart chi-square bound, false alarm < 1e-9); "
-          "without the scale the variance is 1/d.",
-          "CONVENTIONS.md, embedding scale and initialisation; the report's question (a) (why scale before adding)",
-          CheckKind::measurement,
-          run_sampled_variance};
-}
+const CheckDefinition sampled_variance_check{
+    .id = check_ids::unit_variance_sampled,
+    .family = Family::scaling_variance,
+    .short_claim = "scaledEmbeddingHasUnitVarianceWhenSampled",
+    .claim =
+        "With tensor2tensor/fairseq's initialisation sigma = d^-0.5 and the scale s = sqrt(d), the subject's s*E "
+        "has unit variance per component in every format (Laurent-Massart chi-square bound, false alarm < 1e-9); "
+        "without the scale the variance is 1/d.",
+    .source = "CONVENTIONS.md, embedding scale and initialisation; the report's question (a) (why scale before adding)",
+    .kind = CheckKind::measurement,
+    .catches = {faults::scale_divided, faults::scale_missing, faults::scale_applied_twice, faults::embedding_dropped},
+    .run = run_sampled_variance,
+};
 
 }  // namespace pecheck::properties::scaling

@@ -205,14 +205,17 @@ Outcome run_recoverability(const Subject& subject, const RunConfig& config) {
 
 }  // namespace
 
-Check recoverability_check() {
-  return {std::string(check_ids::token_recoverability),
-          Family::scaling_variance,
-          "At the paper's scale s = sqrt(d) the token is recovered from round(s*E[t] + PE[p]) as the nearest row of "
-          "s*E for every query in every format; the series show how recovery falls as the scale falls toward 1.",
-          "the report's question (a) (the encoding would overwhelm the token's signal without the scale)",
-          CheckKind::measurement,
-          run_recoverability};
-}
+const CheckDefinition recoverability_check{
+    .id = check_ids::token_recoverability,
+    .family = Family::scaling_variance,
+    .short_claim = "tokenIsRecoveredAtTheScaleSqrtD",
+    .claim =
+        "At the paper's scale s = sqrt(d) the token is recovered from round(s*E[t] + PE[p]) as the nearest row of "
+        "s*E for every query in every format; the series show how recovery falls as the scale falls toward 1.",
+    .source = "the report's question (a) (the encoding would overwhelm the token's signal without the scale)",
+    .kind = CheckKind::measurement,
+    .catches = {faults::scale_divided, faults::scale_missing, faults::embedding_dropped},
+    .run = run_recoverability,
+};
 
 }  // namespace pecheck::properties::scaling

@@ -167,15 +167,18 @@ Outcome run_recovery_sweep(const Subject& subject, const RunConfig& config) {
 
 }  // namespace
 
-Check recovery_sweep_check() {
-  return {std::string(check_ids::recovery_sweep),
-          Family::scaling_variance,
-          "From s = 1 to s = d, the (token, position) pair nearest to round(s*E[t] + PE[p]) is the true one for "
-          "every query (V = 4096, d = 512, positions 0..511, float32); the series show how the naive decoders, "
-          "nearest token row and nearest position row, fare against s.",
-          "issue 13 item 3 (recovery against the scale with a naive and a joint decoder, realistic vocabulary)",
-          CheckKind::measurement,
-          run_recovery_sweep};
-}
+const CheckDefinition recovery_sweep_check{
+    .id = check_ids::recovery_sweep,
+    .family = Family::scaling_variance,
+    .short_claim = "tokenAndPositionAreRecoveredAcrossScales",
+    .claim =
+        "From s = 1 to s = d, the (token, position) pair nearest to round(s*E[t] + PE[p]) is the true one for "
+        "every query (V = 4096, d = 512, positions 0..511, float32); the series show how the naive decoders, "
+        "nearest token row and nearest position row, fare against s.",
+    .source = "issue 13 item 3 (recovery against the scale with a naive and a joint decoder, realistic vocabulary)",
+    .kind = CheckKind::measurement,
+    .catches = {faults::scale_divided, faults::scale_missing, faults::scale_applied_twice, faults::embedding_dropped},
+    .run = run_recovery_sweep,
+};
 
 }  // namespace pecheck::properties::scaling

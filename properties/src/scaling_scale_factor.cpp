@@ -120,24 +120,32 @@ Outcome run_closed_form_variance(const Subject& subject, const RunConfig& config
 
 }  // namespace
 
-Check scale_factor_check() {
-  return {std::string(check_ids::scale_factor_rounding),
-          Family::scaling_variance,
-          "The subject's embedding scale is sqrt(d) correctly rounded to the format for every d up to 16384 "
-          "(bfloat16 rounds sqrt(3072) to 55.5, as Gemma's scale is).",
-          "CONVENTIONS.md, numeric fault 7 (scale rounded in the activation dtype); Gemma's bf16(sqrt(3072))",
-          CheckKind::measurement,
-          run_scale_factor};
-}
+const CheckDefinition scale_factor_check{
+    .id = check_ids::scale_factor_rounding,
+    .family = Family::scaling_variance,
+    .short_claim = "scaleIsSqrtDCorrectlyRounded",
+    .claim =
+        "The subject's embedding scale is sqrt(d) correctly rounded to the format for every d up to 16384 "
+        "(bfloat16 rounds sqrt(3072) to 55.5, as Gemma's scale is).",
+    .source = "CONVENTIONS.md, numeric fault 7 (scale rounded in the activation dtype); Gemma's bf16(sqrt(3072))",
+    .kind = CheckKind::measurement,
+    .catches = {faults::scale_truncated, faults::scale_rounded_bfloat16},
+    .run = run_scale_factor,
+};
 
-Check closed_form_variance_check() {
-  return {std::string(check_ids::unit_variance_closed_form), Family::scaling_variance,
-          "With sigma = d^-0.5, Var(s*E) = s^2 sigma^2 = s^2/d lies within 2u + u^2 of 1 for the subject's rounded "
-          "scale s, for every d up to 16384 and every format (u = 2^-p).",
-          "tensor2tensor and fairseq initialisation (std d^-0.5) with the paper's sqrt(d) scale",
-          // It restates scale-factor-rounding's claim through the variance, but it does fail on a wrongly
-          // rounded scale (the fault matrix proves it), so it stays a claim.
-          CheckKind::measurement, run_closed_form_variance};
-}
+const CheckDefinition closed_form_variance_check{
+    .id = check_ids::unit_variance_closed_form,
+    .family = Family::scaling_variance,
+    .short_claim = "scaledEmbeddingHasUnitVarianceInClosedForm",
+    .claim =
+        "With sigma = d^-0.5, Var(s*E) = s^2 sigma^2 = s^2/d lies within 2u + u^2 of 1 for the subject's rounded "
+        "scale s, for every d up to 16384 and every format (u = 2^-p).",
+    .source = "tensor2tensor and fairseq initialisation (std d^-0.5) with the paper's sqrt(d) scale",
+    .kind = CheckKind::measurement,
+    // It restates scale-factor-rounding's claim through the variance, but it does fail on a wrongly
+    // rounded scale (the fault matrix proves it), so it stays a claim.
+    .catches = {faults::scale_truncated, faults::scale_rounded_bfloat16},
+    .run = run_closed_form_variance,
+};
 
 }  // namespace pecheck::properties::scaling

@@ -81,17 +81,21 @@ Outcome run_vocabulary_statistics(const Subject& subject, const RunConfig& confi
 
 }  // namespace
 
-Check vocabulary_statistics_check() {
-  return {std::string(check_ids::vocabulary_statistics), Family::scaling_variance,
-          "For an embedding table scaled by sqrt(d), against the encoding of positions 0 to P-1: the energy ratio to "
-          "the encoding, the share of its energy in the encoding's 99% subspace, and the token-token, token x "
-          "position and position-position shares of the first-layer logit variance at initialisation; the same "
-          "statistics `pecheck validate --vocabulary` prints for a user's table. Mean and spread over drawn "
-          "N(0, 1/d) tables, the isotropic closed forms beside them.",
-          "issue 13 item 8 (the input-layer statistics for a user's own trained table)", CheckKind::measurement,
-          run_vocabulary_statistics,
-          // Drawn tables measured against closed forms nothing asserts: no fault can fail it.
-          CheckRole::observation};
-}
+const CheckDefinition vocabulary_statistics_check{
+    .id = check_ids::vocabulary_statistics,
+    .family = Family::scaling_variance,
+    .short_claim = "vocabularyStatisticsAreShown",
+    .claim =
+        "For an embedding table scaled by sqrt(d), against the encoding of positions 0 to P-1: the energy ratio to "
+        "the encoding, the share of its energy in the encoding's 99% subspace, and the token-token, token x "
+        "position and position-position shares of the first-layer logit variance at initialisation; the same "
+        "statistics `pecheck validate --vocabulary` prints for a user's table. Mean and spread over drawn "
+        "N(0, 1/d) tables, the isotropic closed forms beside them.",
+    .source = "issue 13 item 8 (the input-layer statistics for a user's own trained table)",
+    .kind = CheckKind::measurement,
+    // Drawn tables measured against closed forms nothing asserts: no fault can fail it.
+    .catches = {},
+    .run = run_vocabulary_statistics,
+};
 
 }  // namespace pecheck::properties::scaling

@@ -38,9 +38,12 @@ inline std::vector<FaultAndCheck> fault_check_pairs(const std::vector<Fault>& fa
   return pairs;
 }
 
-// INSTANTIATE_TEST_SUITE_P's name generator: "bfloat16_positions_conformance_float16".
+// INSTANTIATE_TEST_SUITE_P's name generator: the fault, then the check's
+// claim in short, "bfloat16_positions_float16_withinBudgetOfTheReference".
 inline std::string fault_case_name(const ::testing::TestParamInfo<FaultAndCheck>& param_info) {
-  return test_name(param_info.param.fault->name + "_" + param_info.param.check_id);
+  const Check* check = find_check(param_info.param.check_id);
+  const std::string check_name = check != nullptr ? check_test_name(*check) : test_name(param_info.param.check_id);
+  return test_name(std::string(param_info.param.fault->name)) + "_" + check_name;
 }
 
 // The fast subject's outcome of each check under one test binary's RunConfig,

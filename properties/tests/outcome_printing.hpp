@@ -1,6 +1,7 @@
 // Test output for an Outcome: the message, statistics and measurements (max
 // ULP beside the budget), the series, and for a failure the seed, the
-// counterexample and the command that replays it; and test names from check ids.
+// counterexample and the command that replays it; and test names from check ids
+// and their short claims.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "pecheck/properties/check.hpp"
+#include "pecheck/properties/registry.hpp"
 
 namespace pecheck::properties {
 
@@ -60,9 +62,11 @@ inline std::string test_name(std::string id) {
   return id;
 }
 
-// INSTANTIATE_TEST_SUITE_P's name generator for tests over check ids.
+// INSTANTIATE_TEST_SUITE_P's name generator for tests over check ids: the
+// check's claim in short (check_test_name), "unit_interval_everyValueLiesInMinusOneToOne".
 inline std::string check_id_test_name(const ::testing::TestParamInfo<std::string>& param_info) {
-  return test_name(param_info.param);
+  const Check* check = find_check(param_info.param);
+  return check != nullptr ? check_test_name(*check) : test_name(param_info.param);
 }
 
 }  // namespace pecheck::properties

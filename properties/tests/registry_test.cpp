@@ -3,6 +3,7 @@
 // printed either way, so the test log carries the measured figures.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <iostream>
 #include <set>
 
@@ -91,6 +92,33 @@ TEST(Registry, idsAreUniqueAndEveryCheckHasAClaimAndASource) {
     EXPECT_FALSE(check.claim.empty()) << check.id;
     EXPECT_FALSE(check.source.empty()) << check.id;
     EXPECT_TRUE(static_cast<bool>(check.run)) << check.id;
+  }
+}
+
+// GoogleTest names carry the claim: each check's test name is a valid
+// GoogleTest identifier, says its claim in short, and no two are alike.
+TEST(Registry, everyCheckHasAShortClaimMakingAUniqueTestName) {
+  const auto is_alnum = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  };
+  std::set<std::string> names;
+  for (const Check& check : all_checks()) {
+    ASSERT_FALSE(check.short_claim.empty()) << check.id;
+    EXPECT_TRUE(check.short_claim.front() >= 'a' && check.short_claim.front() <= 'z')
+        << check.id << ": the short claim is lowerCamel, \"" << check.short_claim << "\"";
+    EXPECT_TRUE(std::all_of(check.short_claim.begin(), check.short_claim.end(), is_alnum))
+        << check.id << ": the short claim holds letters and digits only, \"" << check.short_claim << "\"";
+    const std::string name = check_test_name(check);
+    EXPECT_TRUE(std::all_of(name.begin(), name.end(), [&](char c) { return is_alnum(c) || c == '_'; })) << name;
+    EXPECT_TRUE(names.insert(name).second) << "two checks are named " << name;
+  }
+  EXPECT_EQ(check_test_name(*find_check(check_ids::unit_interval)), "unit_interval_everyValueLiesInMinusOneToOne");
+}
+
+// A check's role is derived from the faults it catches, so the two agree.
+TEST(Registry, aCheckIsAnObservationExactlyWhenItCatchesNoFault) {
+  for (const Check& check : all_checks()) {
+    EXPECT_EQ(check.role, check.catches.empty() ? CheckRole::observation : CheckRole::claim) << check.id;
   }
 }
 

@@ -23,6 +23,7 @@ struct AccuracySweepSize {
 };
 AccuracySweepSize accuracy_sweep_size(const RunConfig& config);
 
-Check accuracy_by_position_check();
+// The registered check (its definition is in accuracy_by_position.cpp).
+const Check& accuracy_by_position_check();
 
 }  // namespace pecheck::properties

@@ -1,11 +1,14 @@
-// A check: one claim about a subject, with its family, its source and how it
-// runs. The same registered check runs under GoogleTest (ctest), under
-// `pecheck report` and under `pecheck validate`.
+// A check: one claim about a subject, with its family, its source, how it
+// runs and the faults it catches. Each is defined in one place, beside its
+// body (check_definition.hpp); the registry makes a Check of each. The same
+// registered check runs under GoogleTest (ctest), under `pecheck report` and
+// under `pecheck validate`.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pecheck/properties/outcome.hpp"
@@ -22,7 +25,7 @@ enum class CheckKind {
 
 // Whether a check asserts something a broken subject can violate.
 enum class CheckRole {
-  claim,        // the fault matrix (faulty_subjects.hpp) names a fault it catches, and a test proves it
+  claim,        // its definition names a fault it catches, and the fault matrix test proves it
   observation,  // it measures and shows, but no fault fails it: "info", never "held"
 };
 
@@ -50,8 +53,14 @@ struct Check {
   std::string source;  // paper section, the report's question it answers, public issue
   CheckKind kind;
   std::function<Outcome(const Subject&, const RunConfig&)> run;
-  CheckRole role = CheckRole::claim;
+  CheckRole role = CheckRole::claim;           // derived from `catches`: none makes an observation
+  std::string short_claim = {};                // the claim in a few lowerCamel words (check_test_name)
+  std::vector<std::string_view> catches = {};  // fault names (fault_names.hpp) that must fail it
 };
+
+// The GoogleTest name of a check: the id's last part and its short claim,
+// "unit_interval_everyValueLiesInMinusOneToOne".
+std::string check_test_name(const Check& check);
 
 std::string_view to_string(Family family);
 std::string_view to_string(CheckKind kind);

@@ -85,23 +85,25 @@ std::unique_ptr<Subject> make_rotary_cos_sin_swapped_subject(std::shared_ptr<con
 std::unique_ptr<Subject> make_rotary_attention_factor_missing_subject(std::shared_ptr<const Subject> inner);
 std::unique_ptr<Subject> make_rotary_attention_factor_twice_subject(std::shared_ptr<const Subject> inner);
 
-// One row of the fault matrix: a fault, and the checks it must fail. A
-// check no row names can catch nothing and is an observation (check.hpp's
-// CheckRole): the registry test holds the two together.
+// One fault of the fault list, and the checks it must fail. Which checks
+// catch it is not written here: each check's definition lists the faults it
+// catches (CheckDefinition::catches), and fault_matrix() inverts those lists
+// into `caught_by`. A check that catches nothing is an observation.
 struct Fault {
-  std::string name;                    // the subject is named "fault:" + name
-  std::string description;             // one sentence
-  std::string source;                  // where the fault was seen
-  std::vector<std::string_view> caught_by;  // check ids (check_ids.hpp) that must fail on it (at least these)
+  std::string_view name;    // a fault_names.hpp constant; the subject is named "fault:" + name
+  std::string description;  // one sentence
+  std::string source;       // where the fault was seen
   std::function<std::unique_ptr<Subject>(std::shared_ptr<const Subject>)> make;
+  std::vector<std::string> caught_by = {};  // derived: the ids of the checks that list this fault, registry order
 };
 
 // Every fault subject with the checks that catch it (fault_matrix.cpp); the
-// fault matrix test proves every cell.
+// fault matrix test proves every cell. Building it throws std::logic_error
+// when a check lists a fault this list does not hold, or lists one twice.
 const std::vector<Fault>& fault_matrix();
-// Faults no check catches today (caught_by empty), each with why: the test
-// proves they still escape, so a check that starts catching one moves it
-// into the matrix.
+// Faults no check catches today (no check lists them), each with why: the
+// test proves they still escape, so a check that starts catching one moves
+// it into the matrix and into that check's `catches`.
 const std::vector<Fault>& escaping_faults();
 // The names of the faults the matrix says `check_id` catches, in matrix order.
 std::vector<std::string> faults_caught_by(std::string_view check_id);

@@ -1,5 +1,6 @@
-// Every check pecheck knows, built once by explicit registration (no static
-// initialisers that a static library could drop).
+// Every check pecheck knows, built once from the families' check definitions
+// (check_definition.hpp) by explicit calls (no static initialisers that a
+// static library could drop).
 #pragma once
 
 #include <string_view>
@@ -11,13 +12,7 @@ namespace pecheck::properties {
 
 using Registry = std::vector<Check>;
 
-// Each family adds its checks; the order is the report's order.
-void register_encoding_bounds(Registry& registry);
-void register_scaling_variance(Registry& registry);
-void register_add_vs_concat(Registry& registry);
-void register_conformance(Registry& registry);
-void register_rotary(Registry& registry);
-
+// In the report's order: the families in turn, each in its own order.
 const Registry& all_checks();
 const Check* find_check(std::string_view id);
 
