@@ -5,10 +5,10 @@
 #include <iostream>
 #include <string>
 
-#include "pecheck/reports/report_directory.hpp"
 #include "cli_options.hpp"
 #include "commands.hpp"
 #include "pecheck/external_subjects.hpp"
+#include "pecheck/reports/report_directory.hpp"
 #include "pecheck/table_file.hpp"
 #include "pecheck/validate/validation.hpp"
 #include "pecheck/validate/validation_report.hpp"
@@ -16,6 +16,7 @@
 #include "validate_input_layer.hpp"
 #include "validate_report.hpp"
 #include "validate_rotary.hpp"
+#include "validate_rotary_exec.hpp"
 
 namespace pecheck::tools {
 
@@ -134,16 +135,23 @@ Command add_validate_command(CLI::App& app) {
       "Check a third-party positional-encoding table (.npy or .safetensors) against the correctly rounded\n"
       "reference. The convention, layout, frequency rule and the row that file row 0 holds are detected\n"
       "from the table unless given; every entry (or, with --sample N, N deterministically sampled rows\n"
-      "that include the worst ones, and the verdict says so) is compared in the table's format, and known numeric faults\n"
+      "that include the worst ones, and the verdict says so) is compared in the table's format, and known numeric "
+      "faults\n"
       "are diagnosed: positions held in bf16/fp16, angles computed in low precision, values outside\n"
       "[-1, 1], NaN or infinity, a table that is not a sinusoidal encoding.\n"
       "An entry passes when it is within the ULP budget, or within the error an ordinary float64\n"
       "computation may have (angle p * w rounded in float64, then sin/cos; the bound is derived in\n"
       "properties/include/pecheck/properties/angle_allowance.hpp); the output says which criterion\n"
       "decided.\n"
-      "With --exec, an external command that writes tables is checked instead (see --exec); --exec-protocol, --timeout,\n"
+      "With --exec, an external command that writes tables is checked instead (see --exec); --exec-protocol, "
+      "--timeout,\n"
       "--exec-dtype, --check, --cases, --seed and --quick apply only to it, the comparison options only\n"
       "to a FILE. A command that fails on its first call exits 2: it is broken, not deviating.\n"
+      "With --exec and --rope PRESET or --config, the command writes rotary caches: pecheck asks it for 512 rows from\n"
+      "positions 0, 15872 and 2^20 - 512 in each --exec-dtype ({dim} is the rotary width d, {output} gets a (2, rows, "
+      "d)\n"
+      "array, cos then sin) and validates each block as a cache file, with rotary/relative-position and "
+      "rotary/pair-norm.\n"
       "With --vocabulary VOCAB.npy alone (--convention NAME [--scale S], no FILE), a trained embedding\n"
       "table is measured with the report's input-layer statistics (see --scale); nothing is asserted.\n"
       "Exit status: 0 conforms, 1 deviates or unknown, 2 bad input.\n"
@@ -178,51 +186,71 @@ Command add_validate_command(CLI::App& app) {
   add_input_layer_options(*command, options->input_layer);
   add_rotary_options(*command, options->rotary);
 
-  return {command, [command, options] {
-    if (options->rotary.given()) {
-      if (options->file.empty()) throw ConventionError("validate: the cos cache FILE is required with --sin, --config or --rope");
-      refuse_flags(*command,
-                   {"--exec", "--tensor", "--convention", "--max-abs-error", "--dtype", "--sample", "--full",
-                    "--ulp-only", "--vocabulary", "--ids", "--positions", "--timeout",
-                    "--exec-protocol", "--exec-dtype", "--check", "--cases", "--seed", "--quick"},
-                   "does not apply to rotary caches (--sin, --config, --rope): they are compared entry by entry "
-                   "with the exact encoding and the computation model (--model)");
-      return validate_rotary_file(options->rotary,
-                                  {options->file, options->offset, options->max_ulp, options->json, options->output_dir});
-    }
-    for (const char* flag : {"--model", "--layout", "--sequence-length"}) {
-      if (command->count(flag) > 0) {
-        throw ConventionError("validate: " + std::string(flag) + " applies only to rotary caches (with --sin, --config or --rope)");
-      }
-    }
-    if (options->input_layer.given()) {
-      refuse_flags(*command,
-                   {"--exec", "--tensor", "--offset", "--dtype", "--sample", "--full", "--ulp-only",
-                    "--timeout", "--exec-protocol", "--exec-dtype", "--check", "--cases", "--seed", "--quick"},
-                   "does not apply with --vocabulary/--ids (an input layer's output is read from .npy, its positions "
-                   "are given, and its recovered encoding is compared entry by entry)");
-      return validate_input_layer_file(options->input_layer, {options->file, options->convention, options->max_ulp,
-                                                              options->max_abs_error, options->json,
-                                                              options->output_dir});
-    }
-    if (!options->exec.command.empty()) {
-      if (!options->file.empty()) throw ConventionError("validate: give FILE or --exec, not both");
-      refuse_flags(*command,
-                   {"--tensor", "--offset", "--max-ulp", "--max-abs-error", "--dtype", "--sample", "--full",
-                    "--ulp-only", "--output-dir"},
-                   "applies only to a FILE, not with --exec (the checks on a command use pecheck's third-party "
-                   "budgets; --exec-dtype sets its formats)");
-      return validate_exec(options->exec, options->convention, options->json);
-    }
-    if (options->file.empty()) throw ConventionError("validate: a FILE (.npy or .safetensors) or --exec COMMAND is required");
-    refuse_flags(*command, {"--timeout", "--exec-protocol", "--exec-dtype", "--check", "--cases", "--seed", "--quick"},
-                 "applies only with --exec COMMAND, not to a FILE (a file is compared entry by entry, not by "
-                 "generated cases)");
-    if (options->full && command->count("--sample") > 0) {
-      throw ConventionError("validate: --sample and --full exclude each other (--full compares every entry)");
-    }
-    return validate_file(*options);
-  }};
+  return {
+      command, [command, options] {
+        if (options->rotary.given() && !options->exec.command.empty()) {
+          // A rotary cache producer over the --exec protocol: the blocks it is asked for are pecheck's choice.
+          if (!options->file.empty()) throw ConventionError("validate: give the cache FILE or --exec, not both");
+          refuse_flags(
+              *command,
+              {"--sin", "--offset", "--output-dir", "--max-ulp", "--tensor", "--convention", "--max-abs-error",
+               "--dtype", "--sample", "--full", "--ulp-only", "--vocabulary", "--ids", "--positions", "--check",
+               "--cases", "--seed", "--quick"},
+              "does not apply to a rotary cache producer (--exec with --rope or --config): pecheck asks it for "
+              "fixed blocks of rows and holds them to its third-party budgets; --exec-dtype sets the formats");
+          return validate_rotary_exec(options->rotary, options->exec, options->json);
+        }
+        if (options->rotary.given()) {
+          if (options->file.empty()) {
+            throw ConventionError(
+                "validate: the cos cache FILE (or --exec COMMAND) is required with --sin, --config or --rope");
+          }
+          refuse_flags(*command,
+                       {"--exec", "--tensor", "--convention", "--max-abs-error", "--dtype", "--sample", "--full",
+                        "--ulp-only", "--vocabulary", "--ids", "--positions", "--timeout", "--exec-protocol",
+                        "--exec-dtype", "--check", "--cases", "--seed", "--quick"},
+                       "does not apply to rotary caches (--sin, --config, --rope): they are compared entry by entry "
+                       "with the exact encoding and the computation model (--model)");
+          return validate_rotary_file(
+              options->rotary, {options->file, options->offset, options->max_ulp, options->json, options->output_dir});
+        }
+        for (const char* flag : {"--model", "--layout", "--sequence-length"}) {
+          if (command->count(flag) > 0) {
+            throw ConventionError("validate: " + std::string(flag) +
+                                  " applies only to rotary caches (with --sin, --config or --rope)");
+          }
+        }
+        if (options->input_layer.given()) {
+          refuse_flags(
+              *command,
+              {"--exec", "--tensor", "--offset", "--dtype", "--sample", "--full", "--ulp-only", "--timeout",
+               "--exec-protocol", "--exec-dtype", "--check", "--cases", "--seed", "--quick"},
+              "does not apply with --vocabulary/--ids (an input layer's output is read from .npy, its positions "
+              "are given, and its recovered encoding is compared entry by entry)");
+          return validate_input_layer_file(
+              options->input_layer, {options->file, options->convention, options->max_ulp, options->max_abs_error,
+                                     options->json, options->output_dir});
+        }
+        if (!options->exec.command.empty()) {
+          if (!options->file.empty()) throw ConventionError("validate: give FILE or --exec, not both");
+          refuse_flags(*command,
+                       {"--tensor", "--offset", "--max-ulp", "--max-abs-error", "--dtype", "--sample", "--full",
+                        "--ulp-only", "--output-dir"},
+                       "applies only to a FILE, not with --exec (the checks on a command use pecheck's third-party "
+                       "budgets; --exec-dtype sets its formats)");
+          return validate_exec(options->exec, options->convention, options->json);
+        }
+        if (options->file.empty())
+          throw ConventionError("validate: a FILE (.npy or .safetensors) or --exec COMMAND is required");
+        refuse_flags(*command,
+                     {"--timeout", "--exec-protocol", "--exec-dtype", "--check", "--cases", "--seed", "--quick"},
+                     "applies only with --exec COMMAND, not to a FILE (a file is compared entry by entry, not by "
+                     "generated cases)");
+        if (options->full && command->count("--sample") > 0) {
+          throw ConventionError("validate: --sample and --full exclude each other (--full compares every entry)");
+        }
+        return validate_file(*options);
+      }};
 }
 
 }  // namespace pecheck::tools

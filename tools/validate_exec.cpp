@@ -21,14 +21,10 @@
 
 namespace pecheck::tools {
 
-namespace {
-
-constexpr int exit_broken_subject = 2;
-
 // The placeholders a template must hold: without {output} the command cannot
 // write where pecheck reads, and every request varies the rows, the width and
 // the first row; {dtype} only when the command is asked for several formats.
-void require_placeholders(const ExecOptions& options) {
+void require_exec_template(const ExecOptions& options) {
   if (options.protocol == "lines") {
     for (const char* name : {"{rows}", "{dim}", "{offset}", "{dtype}", "{output}"}) {
       if (options.command.find(name) == std::string::npos) continue;
@@ -51,6 +47,8 @@ void require_placeholders(const ExecOptions& options) {
                           "--exec-dtype), replaced for each call");
   }
 }
+
+namespace {
 
 // Forwards every call to the command, and remembers when its very first call
 // fails to run (a non-zero exit, a signal, no file written). Such a command is
@@ -94,9 +92,9 @@ class FirstCallGuard final : public Subject {
   mutable std::optional<std::string> broken_;
 };
 
-// The failure's first line, then at most `max_lines` lines of what the command
-// printed, indented, so a traceback reads once rather than once per check.
-std::string broken_subject_message(const std::string& failure, std::size_t max_lines = 10) {
+}  // namespace
+
+std::string broken_subject_message(const std::string& failure, std::size_t max_lines) {
   std::istringstream lines(failure);
   std::string line;
   std::getline(lines, line);
@@ -115,6 +113,8 @@ std::string broken_subject_message(const std::string& failure, std::size_t max_l
   if (more > 0) message += "  ... (" + count_of(static_cast<std::int64_t>(more), "more line") + ")\n";
   return message;
 }
+
+namespace {
 
 std::vector<const properties::Check*> selected_checks(const ExecOptions& options) {
   std::vector<const properties::Check*> checks;
@@ -218,11 +218,14 @@ std::optional<std::uint64_t> overriding_seed(const std::vector<ExecRun>& runs, s
 }  // namespace
 
 void add_exec_options(CLI::App& command, ExecOptions& options) {
-  command.add_option("--exec", options.command,
-                     "Check an external command instead of a file: {rows} {dim} {offset} {dtype} {output} are "
-                     "replaced, shell-quoted by pecheck (write them unquoted; '{output}' or \"{output}\" lose their "
-                     "quotes); it must write a .npy table to {output}. The template must hold {rows} {dim} "
-                     "{offset} {output} ({dtype} too with several --exec-dtype). Needs --convention NAME");
+  command.add_option(
+      "--exec", options.command,
+      "Check an external command instead of a file: {rows} {dim} {offset} {dtype} {output} are "
+      "replaced, shell-quoted by pecheck (write them unquoted; '{output}' or \"{output}\" lose their "
+      "quotes); it must write a .npy table to {output}. The template must hold {rows} {dim} "
+      "{offset} {output} ({dtype} too with several --exec-dtype). Needs --convention NAME, or for a rotary "
+      "cache producer --rope PRESET or --config (then {dim} is the rotary width d and {output} gets a "
+      "(2, rows, d) array, cos then sin)");
   command
       .add_option("--exec-protocol", options.protocol,
                   "--exec: one-shot runs the template once per table; lines starts the command once and sends it one "
@@ -246,11 +249,7 @@ void add_exec_options(CLI::App& command, ExecOptions& options) {
   command.add_flag("--quick", options.quick, "--exec: smaller conformance sweeps");
 }
 
-namespace {
-
-// A temporary directory pecheck cannot make is pecheck's environment at fault,
-// not the command: refused before any call, naming TMPDIR.
-void require_temporary_directory() {
+void require_exec_temporary_directory() {
   try {
     check_temporary_directory();
   } catch (const TemporaryDirectoryError& e) {
@@ -258,6 +257,37 @@ void require_temporary_directory() {
                           " (the command's tables are written there; set TMPDIR to a writable directory)");
   }
 }
+
+CommandSubjectOptions command_subject_options(const ExecOptions& options) {
+  CommandSubjectOptions subject_options;
+  subject_options.command_template = options.command;
+  if (options.protocol == "lines") subject_options.protocol = CommandProtocol::lines;
+  // --timeout is finite and positive (its validator); past 1e9 s it cannot matter.
+  const double timeout_seconds = std::min(options.timeout_seconds, 1e9);
+  subject_options.timeout = std::chrono::milliseconds(static_cast<long long>(std::ceil(timeout_seconds * 1000.0)));
+  subject_options.formats.clear();
+  for (const std::string& dtype : options.dtypes) subject_options.formats.push_back(*parse_format(dtype));
+  if (subject_options.formats.empty()) subject_options.formats.push_back(FormatId::float32);
+  return subject_options;
+}
+
+int run_interruptible(const std::function<int()>& run) {
+  // Ctrl-C or SIGTERM: the handlers kill the command's process group at once;
+  // the exception unwinds through every temporary directory and the
+  // persistent process, then pecheck dies of the same signal (128 + N).
+  install_interrupt_handlers();
+  int signal = 0;
+  try {
+    return run();
+  } catch (const Interrupted& e) {
+    signal = e.signal();
+  }
+  std::cerr << "pecheck: interrupted by signal " << signal << " (" << ::strsignal(signal)
+            << "): the command was stopped and its temporary directories removed\n";
+  die_of_signal(signal);
+}
+
+namespace {
 
 // One line per check on stderr, terminal or not: a CI log shows where a long
 // run is, and stdout keeps only the results.
@@ -272,18 +302,10 @@ void print_progress(std::size_t done, std::size_t total, const ExecRun& run, dou
 
 int run_exec(const ExecOptions& options, const std::string& convention_name, bool json) {
   if (convention_name == "auto") throw ConventionError("--exec needs --convention NAME: the command's convention");
-  require_placeholders(options);
-  require_temporary_directory();
-  CommandSubjectOptions subject_options;
-  subject_options.command_template = options.command;
-  if (options.protocol == "lines") subject_options.protocol = CommandProtocol::lines;
+  require_exec_template(options);
+  require_exec_temporary_directory();
+  CommandSubjectOptions subject_options = command_subject_options(options);
   subject_options.convention = convention_by_name(convention_name);
-  // --timeout is finite and positive (its validator); past 1e9 s it cannot matter.
-  const double timeout_seconds = std::min(options.timeout_seconds, 1e9);
-  subject_options.timeout = std::chrono::milliseconds(static_cast<long long>(std::ceil(timeout_seconds * 1000.0)));
-  subject_options.formats.clear();
-  for (const std::string& dtype : options.dtypes) subject_options.formats.push_back(*parse_format(dtype));
-  if (subject_options.formats.empty()) subject_options.formats.push_back(FormatId::float32);
   const std::unique_ptr<Subject> command = make_command_subject(subject_options);
   const FirstCallGuard subject(*command);
 
@@ -303,7 +325,7 @@ int run_exec(const ExecOptions& options, const std::string& convention_name, boo
     throw_if_interrupted();
     if (const std::optional<std::string> broken = subject.broken()) {
       std::cerr << "pecheck: " << broken_subject_message(*broken);
-      return exit_broken_subject;
+      return exit_broken_command;
     }
     any_not_run = any_not_run || run.outcome.verdict == properties::Verdict::not_run;
     if (run.outcome.verdict == properties::Verdict::failed) {
@@ -355,19 +377,7 @@ int run_exec(const ExecOptions& options, const std::string& convention_name, boo
 }  // namespace
 
 int validate_exec(const ExecOptions& options, const std::string& convention_name, bool json) {
-  // Ctrl-C or SIGTERM: the handlers kill the command's process group at once;
-  // the exception unwinds through every temporary directory and the
-  // persistent process, then pecheck dies of the same signal (128 + N).
-  install_interrupt_handlers();
-  int signal = 0;
-  try {
-    return run_exec(options, convention_name, json);
-  } catch (const Interrupted& e) {
-    signal = e.signal();
-  }
-  std::cerr << "pecheck: interrupted by signal " << signal << " (" << ::strsignal(signal)
-            << "): the command was stopped and its temporary directories removed\n";
-  die_of_signal(signal);
+  return run_interruptible([&] { return run_exec(options, convention_name, json); });
 }
 
 }  // namespace pecheck::tools

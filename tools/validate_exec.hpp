@@ -4,11 +4,15 @@
 // line that reproduces it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
+
+#include "pecheck/external_subjects.hpp"
 
 namespace pecheck::tools {
 
@@ -28,5 +32,25 @@ void add_exec_options(CLI::App& command, ExecOptions& options);
 
 // Runs the checks on the command; exit status 0 when every check held, 1 otherwise.
 int validate_exec(const ExecOptions& options, const std::string& convention_name, bool json);
+
+// What the additive and the rotary --exec share (validate_rotary_exec.hpp).
+//
+// A command that fails on its first call is broken, not deviating: exit 2.
+constexpr int exit_broken_command = 2;
+// Throws ConventionError for a template without the placeholders a call
+// replaces ({rows} {dim} {offset} {output}, {dtype} with several formats), or
+// with any under the lines protocol.
+void require_exec_template(const ExecOptions& options);
+// Throws ConventionError naming TMPDIR when a call's directory cannot be made.
+void require_exec_temporary_directory();
+// The command subject's options from --exec, --exec-protocol, --timeout and
+// --exec-dtype; the caller sets the convention.
+CommandSubjectOptions command_subject_options(const ExecOptions& options);
+// The failure's first line, then at most `max_lines` lines of what the command
+// printed, indented, so a traceback reads once rather than once per check.
+std::string broken_subject_message(const std::string& failure, std::size_t max_lines = 10);
+// Runs `run` with Ctrl-C and SIGTERM killing the command's process group;
+// pecheck then dies of the same signal.
+int run_interruptible(const std::function<int()>& run);
 
 }  // namespace pecheck::tools

@@ -6,8 +6,8 @@
 #include "cli_options.hpp"
 #include "pecheck/convention.hpp"
 #include "pecheck/external_subjects.hpp"
-#include "pecheck/npy_array.hpp"
 #include "pecheck/reports/report_directory.hpp"
+#include "pecheck/rotary_cache_file.hpp"
 #include "pecheck/rotary_config.hpp"
 #include "pecheck/table_file.hpp"
 #include "pecheck/validate/rotary_validation.hpp"
@@ -22,58 +22,14 @@ struct CachePair {
   Table sin;
 };
 
-Table slice(const NpyArray& array, std::int64_t rows, std::int64_t cols,
-            const std::function<std::size_t(std::int64_t, std::int64_t)>& index) {
-  Table table = make_table(rows, cols, array.format);
-  for (std::int64_t r = 0; r < rows; ++r) {
-    for (std::int64_t c = 0; c < cols; ++c) table.set(r, c, array.values[index(r, c)]);
-  }
-  return table;
-}
-
 // One file holding both tables: (2, L, d) stacked, or complex (L, d/2).
 CachePair read_combined(const std::string& file) {
-  const NpyArray array = read_npy_array(file);
-  if (array.integer) throw ConventionError(file + ": dtype " + array.dtype + ": expected a float or complex cache");
-  const auto& s = array.shape;
-  const bool complex = array.dtype.size() >= 2 && array.dtype[1] == 'c';
-  if (complex && s.size() == 3) {
-    const std::int64_t rows = s[0], cols = s[1];
-    const auto part = [&](std::int64_t k) {
-      return slice(array, rows, cols, [=](std::int64_t r, std::int64_t c) { return static_cast<std::size_t>((r * cols + c) * 2 + k); });
-    };
-    return {part(0), part(1)};
+  try {
+    RotaryCache cache = read_combined_rotary_cache(file);
+    return {std::move(cache.cos), std::move(cache.sin)};
+  } catch (const TableFileError& e) {
+    throw ConventionError(std::string(e.what()) + " (or give the sin table with --sin)");
   }
-  if (!complex && s.size() == 3 && s[0] == 2) {
-    const std::int64_t rows = s[1], cols = s[2];
-    const auto part = [&](std::int64_t k) {
-      return slice(array, rows, cols, [=](std::int64_t r, std::int64_t c) { return static_cast<std::size_t>((k * rows + r) * cols + c); });
-    };
-    return {part(0), part(1)};
-  }
-  throw ConventionError(file + ": shape " + shape_text(s) + " of '" + array.dtype +
-                        "': expected a complex (positions, d/2) freqs_cis or a (2, positions, d) stack of cos and sin "
-                        "(or give the sin table with --sin)");
-}
-
-std::optional<RotaryConvention> convention_of(const RotaryOptions& options) {
-  std::optional<RotaryLayout> layout;
-  if (!options.layout.empty()) {
-    layout = parse_rotary_layout(options.layout);
-    if (!layout) throw ConventionError("--layout '" + options.layout + "': expected rotate-half, interleaved or complex");
-  }
-  std::optional<RotaryConvention> convention;
-  if (!options.config.empty()) {
-    RotaryConfigOptions config;
-    if (layout) config.layout = *layout;
-    config.sequence_length = options.sequence_length;
-    convention = read_rotary_config(options.config, config);
-  } else if (!options.rope.empty() && options.rope != "auto") {
-    convention = find_rotary_preset(options.rope);
-    if (!convention) throw ConventionError("--rope '" + options.rope + "': not a rotary preset (pecheck conventions lists them)");
-  }
-  if (convention && layout) convention->layout = *layout;
-  return convention;
 }
 
 // The command line that writes the same files: every option that shapes the result, as given.
@@ -96,6 +52,28 @@ std::string reproduce_command(const RotaryOptions& options, const RotaryCheck& c
 
 }  // namespace
 
+std::optional<RotaryConvention> rotary_convention_of(const RotaryOptions& options) {
+  std::optional<RotaryLayout> layout;
+  if (!options.layout.empty()) {
+    layout = parse_rotary_layout(options.layout);
+    if (!layout)
+      throw ConventionError("--layout '" + options.layout + "': expected rotate-half, interleaved or complex");
+  }
+  std::optional<RotaryConvention> convention;
+  if (!options.config.empty()) {
+    RotaryConfigOptions config;
+    if (layout) config.layout = *layout;
+    config.sequence_length = options.sequence_length;
+    convention = read_rotary_config(options.config, config);
+  } else if (!options.rope.empty() && options.rope != "auto") {
+    convention = find_rotary_preset(options.rope);
+    if (!convention)
+      throw ConventionError("--rope '" + options.rope + "': not a rotary preset (pecheck conventions lists them)");
+  }
+  if (convention && layout) convention->layout = *layout;
+  return convention;
+}
+
 void add_rotary_options(CLI::App& command, RotaryOptions& options) {
   command.add_option("--sin", options.sin, "Rotary caches: FILE is the cos table and this the sin table (.npy or .safetensors)");
   command.add_option("--config", options.config,
@@ -116,7 +94,7 @@ int validate_rotary_file(const RotaryOptions& options, const RotaryCheck& check)
     throw ConventionError("validate: --config and --rope exclude each other (both name the convention)");
   }
   validate::RotaryValidationOptions validation;
-  validation.convention = convention_of(options);
+  validation.convention = rotary_convention_of(options);
   validation.max_ulp = check.max_ulp;
   validation.model = options.model;
   if (check.offset != "auto") {
@@ -143,8 +121,8 @@ int validate_rotary_file(const RotaryOptions& options, const RotaryCheck& check)
     // The values as compared (a float32 file of bfloat16 values is a bfloat16 cache).
     const Table cos = convert_table(cache.cos.view(), result.format);
     const Table sin = convert_table(cache.sin.view(), result.format);
-    write_rotary_report(report_directory->staging(), name, cos, sin, result,
-                        convention.value_or(RotaryConvention{}), reproduce_command(options, check));
+    write_rotary_report(report_directory->staging(), name, cos, sin, result, convention.value_or(RotaryConvention{}),
+                        options.model, reproduce_command(options, check));
     report_directory->commit();
   }
   std::cout << (check.json ? validate::rotary_validation_json(result, name) : validate::rotary_validation_text(result, name));

@@ -9,6 +9,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "pecheck/rotary_convention.hpp"
+
 namespace pecheck::tools {
 
 struct RotaryOptions {
@@ -23,6 +25,11 @@ struct RotaryOptions {
 };
 
 void add_rotary_options(CLI::App& command, RotaryOptions& options);
+
+// The convention --config or --rope names (--layout applied); nullopt for
+// --rope auto or neither. Throws ConventionError for an unknown preset or
+// layout and for a config.json no rule can build.
+std::optional<RotaryConvention> rotary_convention_of(const RotaryOptions& options);
 
 struct RotaryCheck {
   std::string file;

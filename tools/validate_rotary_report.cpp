@@ -1,6 +1,7 @@
 #include "validate_rotary_report.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <span>
 
 #include "pecheck/atomic_file.hpp"
@@ -82,13 +83,26 @@ reports::CheckResult diagnosis_result(const validate::RotaryValidationResult& re
 
 }  // namespace
 
+// The computation model the rotary checks hold the cache to: the model's when
+// the cache is within budget of it and not of the exact encoding (a correct
+// float32 cache far out, whose float32 angle errs by about p ULP(inv_freq)),
+// so that a cache conforming to the model is judged by the model's bound
+// (properties/src/rotary_bounds.cpp); otherwise the exact encoding's.
+std::optional<ComputationModel> rotary_checks_model(const validate::RotaryValidationResult& result,
+                                                    const std::string& model_name) {
+  if (result.comparisons.size() < 2 || result.comparisons[0].conforms || !result.comparisons[1].conforms) {
+    return std::nullopt;
+  }
+  return find_computation_model(model_name);
+}
+
 void write_rotary_report(const std::filesystem::path& dir, const std::string& name, const Table& cos, const Table& sin,
                          const validate::RotaryValidationResult& result, const RotaryConvention& convention,
-                         const std::string& reproduce) {
+                         const std::string& model_name, const std::string& reproduce) {
   write_file_atomically(dir / "validation.json", bytes_of(validate::rotary_validation_json(result, name)));
   write_file_atomically(dir / "validation.txt", bytes_of(validate::rotary_validation_text(result, name)));
-  const std::unique_ptr<Subject> subject =
-      make_rotary_file_subject(name, cos, sin, convention, result.detection.first_position);
+  const std::unique_ptr<Subject> subject = make_rotary_file_subject(
+      name, cos, sin, convention, result.detection.first_position, rotary_checks_model(result, model_name));
   std::vector<reports::CheckResult> outcomes = {comparison_result(result, name), diagnosis_result(result, name)};
   reports::ReportSettings settings;
   settings.mode = reports::RunMode::quick;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "pecheck/table.hpp"
@@ -13,11 +14,20 @@
 
 namespace pecheck::tools {
 
+// The computation model the rotary checks hold a validated cache to: the
+// model's (by name) when the cache is within budget of it and not of the
+// exact encoding; otherwise nullopt, the exact encoding's bounds.
+std::optional<ComputationModel> rotary_checks_model(const validate::RotaryValidationResult& result,
+                                                    const std::string& model_name);
+
 // `cos` and `sin` hold the values as compared (in result.format);
 // `convention` is the one compared against (the detected layout when none
-// was given); `reproduce` is the command line that writes the same files.
+// was given); `model_name` the computation model compared beside the exact
+// encoding (the rotary checks hold a cache that conforms only to it to its
+// bounds); `reproduce` is the command line that writes the same files.
 void write_rotary_report(const std::filesystem::path& directory, const std::string& name, const Table& cos,
                          const Table& sin, const validate::RotaryValidationResult& result,
-                         const RotaryConvention& convention, const std::string& reproduce);
+                         const RotaryConvention& convention, const std::string& model_name,
+                         const std::string& reproduce);
 
 }  // namespace pecheck::tools

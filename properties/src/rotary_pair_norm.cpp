@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "pecheck/properties/budgets.hpp"
+#include "rotary_bounds.hpp"
 #include "rotary_checks.hpp"
 #include "scaling_support.hpp"
 
@@ -28,11 +29,11 @@ Outcome pair_norm(const Subject& subject, const RunConfig& config) {
     const double factor = derived.attention_factor;
     for (FormatId format : formats_for(subject, {FormatId::float32, FormatId::float16, FormatId::bfloat16})) {
       const Format& f = format_of(format);
-      const double delta = ulp_budget(budget_kind_of(subject.name()), format).max_ulp * std::ldexp(1.0, std::ilogb(factor) - f.precision + 1);
-      // c, s within delta of A cos, A sin: |c^2 - (A cos)^2| <= 2 A |cos| delta + delta^2,
-      // and |cos| + |sin| <= sqrt(2), so |c^2 + s^2 - A^2| <= 2 sqrt(2) A delta + 2 delta^2;
-      // the squares of float values and their sum in double, and A^2, add 4 * 2^-53 A^2.
-      const double bound = 2.0 * std::sqrt(2.0) * factor * delta + 2.0 * delta * delta + 4.0 * 0x1p-53 * factor * factor;
+      // rotary_bounds.cpp derives it: 2 sqrt(2) A delta + 2 delta^2 for entries within delta,
+      // and A' against a computation model (its factor rounded) adds |A'^2 - A^2|.
+      const RotaryCacheBounds bounds(convention, format, ulp_budget(budget_kind_of(subject.name()), format).max_ulp,
+                                     subject.capabilities().rotary_model);
+      const double bound = bounds.pair_norm();
       for (std::int64_t first : blocks) {
         const RotaryCache cache = subject.rotary_cache(convention, {first, rows, format});
         for (std::int64_t r = 0; r < rows; ++r) {
@@ -43,10 +44,10 @@ Outcome pair_norm(const Subject& subject, const RunConfig& config) {
             if (!(ratio <= worst_ratio)) {
               worst_ratio = std::isnan(ratio) ? INFINITY : ratio;
               worst_text = convention.name + " " + std::string(f.name) + ", position " + std::to_string(first + r) +
-                           ", column " + std::to_string(c) + ": cos^2 + sin^2 = " +
-                           scaling_support::format_number(x * x + y * y) + ", A^2 = " +
-                           scaling_support::format_number(factor * factor) + " (bound " +
-                           scaling_support::format_number(bound) + ")";
+                           ", column " + std::to_string(c) +
+                           ": cos^2 + sin^2 = " + scaling_support::format_number(x * x + y * y) +
+                           ", A^2 = " + scaling_support::format_number(factor * factor) + " (bound " +
+                           scaling_support::format_number(bound) + ", " + bounds.name() + ")";
             }
           }
         }

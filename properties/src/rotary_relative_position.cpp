@@ -2,7 +2,8 @@
 // rotating q by p_m * theta and k by p_n * theta makes q_m . k_n a function
 // of m - n alone. Checked on the subject's cache: the logit computed from the
 // cache's rows m and n against the exact A^2 sum_i q_i^T R((n - m) theta_i) k_i,
-// within the bound the cache's own error budget allows.
+// within the bound the cache's own error budget allows, and for a cache judged
+// against a computation model the model's angle rounding (rotary_bounds.cpp).
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -10,6 +11,7 @@
 #include "pecheck/properties/budgets.hpp"
 #include "pecheck/properties/generators.hpp"
 #include "pecheck/reference/rotary_reference.hpp"
+#include "rotary_bounds.hpp"
 #include "rotary_checks.hpp"
 #include "scaling_support.hpp"
 
@@ -84,25 +86,28 @@ Outcome relative_position(const Subject& subject, const RunConfig& config) {
     const double factor = derived.attention_factor;
     for (FormatId format : formats_for(subject, {FormatId::float32, FormatId::bfloat16})) {
       const Format& f = format_of(format);
-      // delta: the largest error of a cache entry within the budget: budget
-      // ULPs of the largest binade the entries reach, that of A.
-      const double budget = ulp_budget(budget_kind_of(subject.name()), format).max_ulp;
-      const double delta = budget * std::ldexp(1.0, std::ilogb(factor) - f.precision + 1);
+      const RotaryCacheBounds bounds(convention, format, ulp_budget(budget_kind_of(subject.name()), format).max_ulp,
+                                     subject.capabilities().rotary_model);
       const Table q = gen::gaussian_table(scaling_support::stream_seed(seed, 500), 1, 2 * n, 1.0, FormatId::float64);
       const Table k = gen::gaussian_table(scaling_support::stream_seed(seed, 501), 1, 2 * n, 1.0, FormatId::float64);
-      double norms = 0.0;  // sum_i |q_i| |k_i| over the pairs
+      std::vector<double> pair_norms;  // |q_i| |k_i|
+      double norms = 0.0;              // their sum
       for (std::int64_t i = 0; i < n; ++i) {
         const auto [a, b] = pair_components(convention.layout, n, i);
-        norms += std::hypot(q.at(0, a), q.at(0, b)) * std::hypot(k.at(0, a), k.at(0, b));
+        pair_norms.push_back(std::hypot(q.at(0, a), q.at(0, b)) * std::hypot(k.at(0, a), k.at(0, b)));
+        norms += pair_norms.back();
       }
-      // Rotating a pair with entries each within delta of A cos and A sin
-      // moves it by at most 2 delta |q_i| (each component by sqrt(2) delta
-      // |q_i|), so q'.k' moves by at most (4 A delta + 4 delta^2) |q_i| |k_i|
-      // per pair. The logits are summed in double from exact products of
-      // float values: (8n + 16) 2^-53 (A + delta)^2 sum |q_i||k_i| covers the
-      // rounding of both sums and of the exact value's double terms.
-      const double bound = (4.0 * factor * delta + 4.0 * delta * delta) * norms +
-                           static_cast<double>(8 * n + 16) * 0x1p-53 * (factor + delta) * (factor + delta) * norms;
+      // Each pair within bounds.logit_pair (rotary_bounds.cpp) times |q_i||k_i|.
+      // The logits are summed in double from exact products of float values:
+      // (8n + 16) 2^-53 amplitude^2 sum |q_i||k_i| covers the rounding of both
+      // sums and of the exact value's double terms.
+      const auto bound_at = [&](std::int64_t m, std::int64_t second) {
+        double sum = static_cast<double>(8 * n + 16) * 0x1p-53 * bounds.amplitude() * bounds.amplitude() * norms;
+        for (std::int64_t i = 0; i < n; ++i) {
+          sum += bounds.logit_pair(i, m, second) * pair_norms[static_cast<std::size_t>(i)];
+        }
+        return sum * (1.0 + 0x1p-50);  // the n additions in double, each within 2^-53 of a positive sum
+      };
       std::map<int, double> by_octave;
       for (const auto& [e, m] : positions) {
         for (std::int64_t lag : lags) {
@@ -128,7 +133,10 @@ Outcome relative_position(const Subject& subject, const RunConfig& config) {
             const double cross = q.at(0, b) * k.at(0, a) - q.at(0, a) * k.at(0, b);
             exact += factor * ((c.hi + c.lo) * same - (s.hi + s.lo) * cross);
           }
-          const double ratio = std::fabs(logit - exact) / bound;
+          const double bound = bound_at(m, second);
+          // A NaN logit (a cache entry NaN or infinite) is the worst miss, not none.
+          const double measured = std::fabs(logit - exact) / bound;
+          const double ratio = std::isnan(measured) ? INFINITY : measured;
           by_octave[e] = std::max(by_octave[e], ratio);
           ++outcome.cases;
           if (ratio > worst_ratio) {
@@ -137,7 +145,7 @@ Outcome relative_position(const Subject& subject, const RunConfig& config) {
                          ", n = " + std::to_string(second) + " is " + scaling_support::format_number(logit) +
                          ", exact " + scaling_support::format_number(exact) + " (|error| " +
                          scaling_support::format_number(std::fabs(logit - exact)) + ", bound " +
-                         scaling_support::format_number(bound) + ")";
+                         scaling_support::format_number(bound) + ", " + bounds.name() + ")";
           }
         }
       }
@@ -159,8 +167,10 @@ Outcome relative_position(const Subject& subject, const RunConfig& config) {
     outcome.verdict = Verdict::failed;
     outcome.message = "q_m . k_n is not the function of m - n it must be: " + worst_text;
   } else {
-    outcome.message = "q_m . k_n equals its exact value, a function of m - n alone, within the bound from the "
-                      "cache's ULP budget at every position and lag tried; worst: " + worst_text;
+    outcome.message =
+        "q_m . k_n equals its exact value, a function of m - n alone, within its bound at every "
+        "position and lag tried; worst: " +
+        worst_text;
   }
   return outcome;
 }
@@ -171,7 +181,8 @@ const CheckDefinition relative_position_check{
     .short_claim = "scoreDependsOnRelativePositionAlone",
     .claim =
         "q_m . k_n computed from the subject's rotary cache equals the exact A^2 sum_i q_i^T R((n - m) theta_i) k_i, "
-        "a function of m - n alone, within the bound the cache's ULP budget allows",
+        "a function of m - n alone, within the bound the cache's ULP budget allows (for a cache judged against a "
+        "computation model, with that model's angle rounding)",
     .source = "RoFormer (Su et al. 2021), section 3.4.2; the report's question (c), rotating",
     .kind = CheckKind::measurement,
     .catches = {faults::rotary_bfloat16_positions, faults::rotary_float16_computation, faults::rotary_bfloat16_inv_freq,

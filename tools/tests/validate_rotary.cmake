@@ -70,6 +70,16 @@ check(one-table 2 "odd.npy: shape \\(4, 3\\)" ${w}/odd.npy --rope auto)
 check(config-and-rope 2 "--config and --rope exclude each other" ${w}/short.cos.npy --sin ${w}/short.sin.npy --rope llama2 --config ${w}/llama31.json)
 check(model-without-rotary 2 "--model applies only to rotary caches" ${w}/short.cos.npy --model float64)
 check(exec-with-rotary 2 "--convention does not apply to rotary caches" ${w}/short.cos.npy --sin ${w}/short.sin.npy --convention vaswani)
+# A rotary cache producer over --exec (the torch example runs in
+# validate_rotary_exec_torch.cmake): bad input exits 2 before any call, and a
+# command that writes one table instead of a cache fails its blocks (exit 1).
+set(writes_one_table "${PYTHON} -c \"__import__('numpy').save(__import__('sys').argv[1], __import__('numpy').zeros((3, 4)))\" {output} {rows} {dim} {offset}")
+check(exec-rope-auto 2 "--exec with rotary caches needs the convention" --rope auto --exec "${writes_one_table}")
+check(exec-placeholders 2 "lacks \\{dim\\}, \\{offset\\}, \\{output\\}" --rope llama2 --exec "true {rows}")
+check(exec-and-file 2 "give the cache FILE or --exec, not both" ${w}/short.cos.npy --rope llama2 --exec "${writes_one_table}")
+check(exec-and-sin 2 "--sin does not apply to a rotary cache producer" --sin ${w}/short.sin.npy --rope llama2 --exec "${writes_one_table}")
+check(exec-unknown-model 2 "--model 'nope': not a computation model" --rope llama2 --model nope --exec "${writes_one_table}")
+check(exec-one-table 1 "wrote a file pecheck cannot read.*shape \\(3, 4\\).*deviates: 3 blocks" --rope llama2 --exec "${writes_one_table}")
 
 if(NOT failures STREQUAL "")
   message(FATAL_ERROR "validate --sin:${failures}")

@@ -22,23 +22,20 @@ std::string decimal(DoubleDouble x) {
 }
 
 // What a framework's own float32 libm may do that the computation model
-// (every operation correctly rounded) does not: its pow may be 1 ULP off
-// (relative 2^(1-q) at q significant bits; NumPy's float32 pow is, measured
-// on base 10000, d = 128: 9 of 64 inv_freq differ by 1 or 2 ULP), then 1 / x
-// and the model's own rounding add 2^-q each: inv_freq within relative
-// 2^(2-q) of the model's. The angle p * inv_freq then moves by up to
-// 2^(2-q) |angle|, and its rounding to the angle format by one more
-// ulp(angle); cos and sin move by at most the attention factor times that.
-// An entry beyond the ULP budget passes when it is within it.
+// (every operation correctly rounded) does not: inv_freq within relative
+// libm_inv_freq_allowance of the model's (2^(2-q) at q significant bits,
+// derived in lib/src/numbers/rotary_convention.cpp). The angle p * inv_freq
+// then moves by up to that times |angle|, and its rounding to the angle format
+// by one more ulp(angle); cos and sin move by at most the attention factor
+// times that. An entry beyond the ULP budget passes when it is within it.
 struct LibmAllowance {
   double factor = 1.0;
   std::vector<double> inv_freq;  // the model's, one per frequency
-  FormatId inv_freq_format = FormatId::float32;
+  double relative = 0.0;         // libm_inv_freq_allowance
   FormatId angle_format = FormatId::float32;
 
   double bound(std::int64_t position, std::int64_t frequency) const {
     const double angle = static_cast<double>(position) * inv_freq[static_cast<std::size_t>(frequency)];
-    const double relative = std::ldexp(1.0, 2 - format_of(inv_freq_format).precision);
     const double angle_ulp = angle == 0.0 ? 0.0 : ulp_of(DoubleDouble{angle, 0.0}, format_of(angle_format));
     return factor * (relative * angle + angle_ulp);
   }
@@ -105,7 +102,7 @@ RotaryComparison compare_rotary_cache(const Table& cos, const Table& sin, Format
   if (model) {
     allowance.emplace();
     allowance->factor = rotary_derived(convention).attention_factor;
-    allowance->inv_freq_format = model->inv_freq;
+    allowance->relative = libm_inv_freq_allowance(*model);
     allowance->angle_format = model->angle;
     for (std::int64_t i = 0; i < rotary_derived(convention).frequencies; ++i) {
       allowance->inv_freq.push_back(reference::rotary_model_inv_freq(convention, i, *model));

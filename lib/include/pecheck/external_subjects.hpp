@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -27,9 +28,11 @@ std::unique_ptr<Subject> make_table_file_subject(std::string name, Table table, 
 // A rotary cache read from files: `convention`'s positions [first_position,
 // first_position + rows) in the tables' format, served as rotary_cache()
 // for requests within them (capabilities fixed_rotary_convention and
-// fixed_rotary_request); no additive tables.
+// fixed_rotary_request); no additive tables. `model`: the computation model
+// the cache was judged against (capabilities rotary_model), when it was.
 std::unique_ptr<Subject> make_rotary_file_subject(std::string name, Table cos, Table sin, RotaryConvention convention,
-                                                  std::int64_t first_position);
+                                                  std::int64_t first_position,
+                                                  std::optional<ComputationModel> model = std::nullopt);
 
 // An external command as a subject, in one of two protocols.
 //
@@ -53,6 +56,15 @@ std::unique_ptr<Subject> make_rotary_file_subject(std::string name, Table cos, T
 // (it is killed, with its process group, 5 s later). A command that exits,
 // times out or breaks the protocol is started again for the next request.
 //
+// A rotary cache producer speaks the same protocol (CommandSubjectOptions
+// rotary_convention set): each rotary_cache request is one call with {rows}
+// the rows, {dim} the rotary width d (head_dim times the rotary fraction),
+// {offset} the first position and {dtype} the format, and the one file at
+// {output} holds both tables, as `pecheck validate COS` reads a cache alone:
+// a (2, rows, d) array, cos then sin, or for the complex layout Meta's complex
+// (rows, d/2) freqs_cis (rotary_cache_file.hpp). Such a subject offers rotary
+// caches only.
+//
 // A command that times out, is killed by a signal, exits non-zero, writes no
 // file, or writes the wrong shape or values of another format is a
 // SubjectError with its output (stdout and stderr, the last 2000 bytes,
@@ -71,6 +83,7 @@ struct CommandSubjectOptions {
   std::string command_template;
   CommandProtocol protocol = CommandProtocol::one_shot;
   Convention convention;                                 // the one convention it implements
+  std::optional<RotaryConvention> rotary_convention;     // set: it writes this rotary convention's caches instead
   std::vector<FormatId> formats = {FormatId::float32};   // what it can write
   std::chrono::milliseconds timeout{60'000};
   std::string output_name = "table.npy";                 // .npy or .safetensors

@@ -124,6 +124,14 @@ struct ComputationModel {
 const std::vector<ComputationModel>& computation_models();
 std::optional<ComputationModel> find_computation_model(std::string_view name);
 
+// What a framework's own libm may do that a computation model (every operation
+// correctly rounded) does not: its inv_freq_i within this relative distance of
+// the model's, 2^(2-q) for the q significant bits of the model's inv_freq
+// format (derived in lib/src/numbers/rotary_convention.cpp). pecheck validate
+// lets an entry's angle move by it; the rotary checks bound a cache judged
+// against the model with it.
+double libm_inv_freq_allowance(const ComputationModel& model);
+
 // The presets (llama2, llama3, llama3.1, qwen2, mistral, gpt-neox, gpt-j,
 // meta-complex, phi3-longrope, yarn, ...), each with its source.
 const std::vector<RotaryConvention>& rotary_presets();

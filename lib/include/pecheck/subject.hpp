@@ -51,6 +51,10 @@ struct SubjectCapabilities {
   // (the rotary checks then sweep only these).
   std::optional<RotaryConvention> fixed_rotary_convention;
   std::optional<RotaryCacheRequest> fixed_rotary_request;
+  // A rotary cache judged against a computation model (pecheck validate found
+  // it within budget of the model, not of the exact encoding): the rotary
+  // checks hold it to that model's bounds instead of the exact encoding's.
+  std::optional<ComputationModel> rotary_model;
 };
 
 class Subject {

@@ -176,6 +176,15 @@ std::optional<ComputationModel> find_computation_model(std::string_view name) {
   return std::nullopt;
 }
 
+// A framework's float32 pow may be 1 ULP off (relative 2^(1-q) at q
+// significant bits; NumPy's float32 pow is, measured on base 10000, d = 128:
+// 9 of 64 inv_freq differ by 1 or 2 ULP from the model's), then 1 / x and the
+// model's own rounding add 2^-q each: inv_freq within relative 2^(2-q) of the
+// model's.
+double libm_inv_freq_allowance(const ComputationModel& model) {
+  return std::ldexp(1.0, 2 - format_of(model.inv_freq).precision);
+}
+
 std::string describe(const RotaryConvention& c) {
   const RotaryDerived d = rotary_derived(c);
   std::ostringstream out;

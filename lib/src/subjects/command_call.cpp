@@ -6,6 +6,7 @@
 
 #include "pecheck/external_subjects.hpp"
 #include "pecheck/one_line_text.hpp"
+#include "pecheck/rotary_cache_file.hpp"
 #include "pecheck/table_file.hpp"
 
 namespace pecheck {
@@ -40,6 +41,26 @@ std::string what_it_printed(const std::string& output) {
   return "; its output ends:\n" + escape_control_characters(text, "\n\t");
 }
 
+namespace {
+
+// `written` as a table of `format`: any wider storage is accepted when every
+// value is a value of the format asked for (a bfloat16 table arrives as
+// float32 from NumPy).
+Table in_requested_format(const std::string& call, Table written, FormatId format) {
+  if (written.format == format) return written;
+  const Format& wanted = format_of(format);
+  const TableView view = written.view();
+  if (const auto outside = first_entry_outside(view, format)) {
+    const double v = view.at(outside->row, outside->col);
+    throw SubjectError(call + " wrote " + std::string(format_of(view.format()).name) + " values for {dtype} " +
+                       std::string(wanted.name) + ", and " + hex_float(v) + " is not a " + std::string(wanted.name) +
+                       " value");
+  }
+  return convert_table(view, format);
+}
+
+}  // namespace
+
 Table read_requested_table(const std::string& call, const std::filesystem::path& output, const TableRequest& request,
                            FormatId format) {
   TableFile file;
@@ -53,32 +74,72 @@ Table read_requested_table(const std::string& call, const std::filesystem::path&
     throw SubjectError(call + " wrote a " + std::to_string(written.rows()) + " x " + std::to_string(written.cols()) +
                        " table; expected " + std::to_string(request.rows) + " x " + std::to_string(request.dim));
   }
-  if (written.format() == format) return std::move(file.table);
-  // A bfloat16 table arrives as float32 from NumPy; any wider storage is
-  // accepted when every value is a value of the format asked for.
-  const Format& wanted = format_of(format);
-  if (const auto outside = first_entry_outside(written, format)) {
-    const double v = written.at(outside->row, outside->col);
-    throw SubjectError(call + " wrote " + std::string(format_of(written.format()).name) + " values for {dtype} " +
-                       std::string(wanted.name) + ", and " + hex_float(v) + " is not a " + std::string(wanted.name) +
-                       " value");
+  return in_requested_format(call, std::move(file.table), format);
+}
+
+TableRequest rotary_table_request(const CommandSubjectOptions& options, const RotaryCacheRequest& request) {
+  TableRequest table;
+  table.rows = request.rows;
+  table.dim = rotary_derived(*options.rotary_convention).dims;
+  table.row_offset = request.first_position;
+  return table;
+}
+
+RotaryCache read_requested_cache(const std::string& call, const std::filesystem::path& output,
+                                 const RotaryConvention& convention, const RotaryCacheRequest& request) {
+  RotaryCache cache;
+  try {
+    cache = read_combined_rotary_cache(output);
+  } catch (const TableFileError& e) {
+    throw SubjectError(call + " wrote a file pecheck cannot read: " + e.what());
   }
-  return convert_table(written, format);
+  const std::int64_t cols = rotary_columns(convention);
+  if (cache.cos.rows != request.rows || cache.cos.cols != cols) {
+    const bool complex = convention.layout == RotaryLayout::complex_form;
+    throw SubjectError(call + " wrote a cache of " + std::to_string(cache.cos.rows) + " x " +
+                       std::to_string(cache.cos.cols) + " per table; expected " + std::to_string(request.rows) + " x " +
+                       std::to_string(cols) +
+                       (complex ? " (a complex (rows, d/2) freqs_cis)" : " (a (2, rows, d) stack, cos then sin)"));
+  }
+  return {in_requested_format(call, std::move(cache.cos), request.format),
+          in_requested_format(call, std::move(cache.sin), request.format)};
 }
 
 SubjectCapabilities command_capabilities(const CommandSubjectOptions& options) {
   SubjectCapabilities capabilities;
   capabilities.any_convention = false;
-  capabilities.fixed_convention = options.convention;
   capabilities.formats = options.formats;
+  if (options.rotary_convention) {
+    capabilities.rotary_caches = true;
+    capabilities.fixed_rotary_convention = options.rotary_convention;
+  } else {
+    capabilities.fixed_convention = options.convention;
+  }
   return capabilities;
 }
 
 void require_command_convention(const CommandSubjectOptions& options, const Convention& convention) {
+  if (options.rotary_convention) {
+    throw SubjectError("the command writes rotary caches of '" + options.rotary_convention->name +
+                       "', not additive tables of '" + convention.name + "'");
+  }
   if (convention.name != options.convention.name) {
     throw SubjectError("the command implements convention '" + options.convention.name + "', not '" + convention.name +
                        "'");
   }
+}
+
+void require_rotary_command(const CommandSubjectOptions& options, const RotaryConvention& convention,
+                            const RotaryCacheRequest& request) {
+  if (!options.rotary_convention) {
+    throw SubjectError("the command writes additive tables of '" + options.convention.name +
+                       "', not rotary caches of '" + convention.name + "'");
+  }
+  if (convention.name != options.rotary_convention->name) {
+    throw SubjectError("the command implements rotary convention '" + options.rotary_convention->name + "', not '" +
+                       convention.name + "'");
+  }
+  check_rotary_request(convention, request);
 }
 
 }  // namespace pecheck

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <type_traits>
 
 #include "pecheck/external_subjects.hpp"
 #include "pecheck/format.hpp"
@@ -29,16 +30,35 @@ class CallDirectory {
 // one line and a terminal is not driven by the command's escape sequences.
 std::string what_it_printed(const std::string& output);
 
-// What both command subjects offer: the one convention the command implements,
-// in the formats it was given.
+// What both command subjects offer: the one convention the command implements
+// (additive, or rotary when options.rotary_convention is set), in the formats
+// it was given.
 SubjectCapabilities command_capabilities(const CommandSubjectOptions& options);
-// A SubjectError unless `convention` is the one the command implements.
+// A SubjectError unless `convention` is the additive one the command implements.
 void require_command_convention(const CommandSubjectOptions& options, const Convention& convention);
+// A SubjectError unless the command writes rotary caches of `convention`;
+// ConventionError for an impossible request.
+void require_rotary_command(const CommandSubjectOptions& options, const RotaryConvention& convention,
+                            const RotaryCacheRequest& request);
+
+// What a subject's `read(call, output)` returns for the file a call wrote.
+template <class Read>
+using CallResult = std::invoke_result_t<const Read&, const std::string&, const std::filesystem::path&>;
+
+// The placeholders of a rotary request: {rows}, {dim} the rotary width d,
+// {offset} the first position.
+TableRequest rotary_table_request(const CommandSubjectOptions& options, const RotaryCacheRequest& request);
 
 // The table `call` wrote at `output`, checked against the request: a file
 // pecheck cannot read, a wrong shape, or values not of `format` (a bfloat16
 // table may arrive as float32 holding bfloat16 values) is a SubjectError.
 Table read_requested_table(const std::string& call, const std::filesystem::path& output, const TableRequest& request,
                            FormatId format);
+
+// The rotary cache `call` wrote at `output` (rotary_cache_file.hpp), checked
+// as read_requested_table checks a table: request.rows rows of
+// rotary_columns(convention) columns, values of request.format.
+RotaryCache read_requested_cache(const std::string& call, const std::filesystem::path& output,
+                                 const RotaryConvention& convention, const RotaryCacheRequest& request);
 
 }  // namespace pecheck

@@ -21,28 +21,46 @@ class CommandSubject final : public Subject {
 
   Table encoding_table(const Convention& convention, const TableRequest& request, FormatId format) const override {
     require_command_convention(options_, convention);
+    return call(request, format, [&](const std::string& call_text, const std::filesystem::path& output) {
+      return read_requested_table(call_text, output, request, format);
+    });
+  }
+
+  // The same call with the rotary request's placeholders; the file holds both tables.
+  RotaryCache rotary_cache(const RotaryConvention& convention, const RotaryCacheRequest& request) const override {
+    require_rotary_command(options_, convention, request);
+    return call(rotary_table_request(options_, request), request.format,
+                [&](const std::string& call_text, const std::filesystem::path& output) {
+                  return read_requested_cache(call_text, output, convention, request);
+                });
+  }
+
+ private:
+  // Runs the command once for `request` and hands what it wrote to `read`
+  // while the call's directory exists.
+  template <class Read>
+  CallResult<Read> call(const TableRequest& request, FormatId format, const Read& read) const {
     const CallDirectory directory;
     const std::filesystem::path output = directory.path() / options_.output_name;
     const std::string command = command_for(options_.command_template, request, format, output.string());
     const std::string shown = command_for(options_.command_template, request, format, options_.output_name);
     if (options_.call_log) options_.call_log->push_back(shown);
     const ProcessResult run = run_shell(command, options_.timeout);
-    const std::string call = "the command `" + escape_control_characters(shown) + "`";
+    const std::string call_text = "the command `" + escape_control_characters(shown) + "`";
     if (run.timed_out) {
-      throw CommandFailedError(call + " did not finish within " + std::to_string(options_.timeout.count()) + " ms" +
-                               what_it_printed(run.output));
+      throw CommandFailedError(call_text + " did not finish within " + std::to_string(options_.timeout.count()) +
+                               " ms" + what_it_printed(run.output));
     }
     if (run.signal != 0 || run.exit_status != 0) {
-      throw CommandFailedError(call + " " + describe_exit(run) + what_it_printed(run.output));
+      throw CommandFailedError(call_text + " " + describe_exit(run) + what_it_printed(run.output));
     }
     if (!std::filesystem::exists(output)) {
-      throw CommandFailedError(call + " wrote no file at {output} (" + options_.output_name + ")" +
+      throw CommandFailedError(call_text + " wrote no file at {output} (" + options_.output_name + ")" +
                                what_it_printed(run.output));
     }
-    return read_requested_table(call, output, request, format);
+    return read(call_text, output);
   }
 
- private:
   CommandSubjectOptions options_;
 };
 

@@ -21,6 +21,25 @@ class LinesCommandSubject final : public Subject {
 
   Table encoding_table(const Convention& convention, const TableRequest& request, FormatId format) const override {
     require_command_convention(options_, convention);
+    return call(request, format, [&](const std::string& call_text, const std::filesystem::path& output) {
+      return read_requested_table(call_text, output, request, format);
+    });
+  }
+
+  // The same request line with the rotary request's fields; the file holds both tables.
+  RotaryCache rotary_cache(const RotaryConvention& convention, const RotaryCacheRequest& request) const override {
+    require_rotary_command(options_, convention, request);
+    return call(rotary_table_request(options_, request), request.format,
+                [&](const std::string& call_text, const std::filesystem::path& output) {
+                  return read_requested_cache(call_text, output, convention, request);
+                });
+  }
+
+ private:
+  // Sends `request` to the process and hands what it wrote to `read` while
+  // the call's directory exists.
+  template <class Read>
+  CallResult<Read> call(const TableRequest& request, FormatId format, const Read& read) const {
     // One process answers one request at a time.
     const std::lock_guard<std::mutex> lock(mutex_);
     const CallDirectory directory;
@@ -33,39 +52,39 @@ class LinesCommandSubject final : public Subject {
     const std::string shown = "echo " + shell_quote(request_line(request, format, options_.output_name)) + " | " +
                               options_.command_template;
     if (options_.call_log) options_.call_log->push_back(shown);
-    const std::string call = "the command `" + escape_control_characters(shown) + "`";
+    const std::string call_text = "the command `" + escape_control_characters(shown) + "`";
     if (!process_ || !process_->usable()) process_ = std::make_unique<PersistentProcess>(options_.command_template);
     const PersistentProcess::Exchange exchange = process_->exchange(request_line(request, format, output), options_.timeout);
     const std::string printed = process_->stderr_tail();
     switch (exchange.outcome) {
       case PersistentProcess::Outcome::timed_out:
         process_.reset();
-        throw CommandFailedError(call + " did not answer within " + std::to_string(options_.timeout.count()) + " ms" +
-                                 what_it_printed(printed));
+        throw CommandFailedError(call_text + " did not answer within " + std::to_string(options_.timeout.count()) +
+                                 " ms" + what_it_printed(printed));
       case PersistentProcess::Outcome::exited:
         process_.reset();
-        throw CommandFailedError(call + " " + exchange.exit_text + " instead of answering" + what_it_printed(printed));
+        throw CommandFailedError(call_text + " " + exchange.exit_text + " instead of answering" +
+                                 what_it_printed(printed));
       case PersistentProcess::Outcome::replied:
         break;
     }
     if (exchange.reply.rfind("error", 0) == 0) {
-      throw CommandFailedError(call + " answered " + escape_control_characters(exchange.reply) +
+      throw CommandFailedError(call_text + " answered " + escape_control_characters(exchange.reply) +
                                what_it_printed(printed));
     }
     if (exchange.reply != "ok") {
       process_.reset();  // out of step: a fresh process for the next request
-      throw CommandFailedError(call + " broke the protocol: it printed '" + escape_control_characters(exchange.reply) +
-                               "' on stdout, where only the reply 'ok' or 'error MESSAGE' belongs" +
-                               what_it_printed(printed));
+      throw CommandFailedError(
+          call_text + " broke the protocol: it printed '" + escape_control_characters(exchange.reply) +
+          "' on stdout, where only the reply 'ok' or 'error MESSAGE' belongs" + what_it_printed(printed));
     }
     if (!std::filesystem::exists(output)) {
-      throw CommandFailedError(call + " answered ok but wrote no file at OUTPUT (" + options_.output_name + ")" +
+      throw CommandFailedError(call_text + " answered ok but wrote no file at OUTPUT (" + options_.output_name + ")" +
                                what_it_printed(printed));
     }
-    return read_requested_table(call, output, request, format);
+    return read(call_text, output);
   }
 
- private:
   CommandSubjectOptions options_;
   mutable std::mutex mutex_;
   mutable std::unique_ptr<PersistentProcess> process_;

@@ -10,12 +10,14 @@ namespace {
 
 class RotaryFileSubject final : public Subject {
  public:
-  RotaryFileSubject(std::string name, Table cos, Table sin, RotaryConvention convention, std::int64_t first_position)
+  RotaryFileSubject(std::string name, Table cos, Table sin, RotaryConvention convention, std::int64_t first_position,
+                    std::optional<ComputationModel> model)
       : name_(std::move(name)),
         cos_(std::move(cos)),
         sin_(std::move(sin)),
         convention_(std::move(convention)),
-        first_position_(first_position) {}
+        first_position_(first_position),
+        model_(std::move(model)) {}
 
   std::string name() const override { return name_; }
 
@@ -26,6 +28,7 @@ class RotaryFileSubject final : public Subject {
     capabilities.rotary_caches = true;
     capabilities.fixed_rotary_convention = convention_;
     capabilities.fixed_rotary_request = RotaryCacheRequest{first_position_, cos_.rows, cos_.format};
+    capabilities.rotary_model = model_;
     return capabilities;
   }
 
@@ -59,14 +62,15 @@ class RotaryFileSubject final : public Subject {
   Table sin_;
   RotaryConvention convention_;
   std::int64_t first_position_;
+  std::optional<ComputationModel> model_;
 };
 
 }  // namespace
 
 std::unique_ptr<Subject> make_rotary_file_subject(std::string name, Table cos, Table sin, RotaryConvention convention,
-                                                  std::int64_t first_position) {
+                                                  std::int64_t first_position, std::optional<ComputationModel> model) {
   return std::make_unique<RotaryFileSubject>(std::move(name), std::move(cos), std::move(sin), std::move(convention),
-                                             first_position);
+                                             first_position, std::move(model));
 }
 
 }  // namespace pecheck

@@ -1,0 +1,58 @@
+# `pecheck validate --rope llama2 --exec ...` on examples/torch_rope.py: rotary
+# caches built in PyTorch as Hugging Face's LlamaRotaryEmbedding builds them,
+# driven over the same command protocol as additive tables, one-shot and with
+# the lines protocol. A correct cache conforms (every block, both rotary
+# checks); positions held in bfloat16 and angles rounded to float16 deviate,
+# each naming its hazard; a command that fails its first call exits 2.
+# Skipped, with a message, when torch cannot be imported.
+#
+#   cmake -DPECHECK=... -DPYTHON=... -DEXAMPLES=... -P validate_rotary_exec_torch.cmake
+execute_process(COMMAND ${PYTHON} -c "import torch" RESULT_VARIABLE status ERROR_QUIET)
+if(NOT status EQUAL 0)
+  message("pecheck-skip: ${PYTHON} cannot import torch (Debian 12: apt-get install python3-torch, as scripts/setup does)")
+  return()
+endif()
+set(rope "${PYTHON} ${EXAMPLES}/torch_rope.py")
+set(placeholders "{rows} {dim} {offset} {dtype} {output}")
+set(failures "")
+
+# Runs pecheck validate ARGN; the exit status must be EXPECTED and the output
+# must hold every NEEDLE (a ;-list).
+function(expect label expected needles)
+  string(TIMESTAMP started "%s")
+  execute_process(COMMAND ${PECHECK} validate ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  string(TIMESTAMP ended "%s")
+  math(EXPR seconds "${ended} - ${started}")
+  message("${label}: exit ${status} in ${seconds} s")
+  if(NOT status EQUAL expected)
+    set(failures "${failures}\n  ${label}: exit status ${status} (expected ${expected})\n${out}${err}" PARENT_SCOPE)
+    return()
+  endif()
+  foreach(needle IN LISTS needles)
+    string(FIND "${out}${err}" "${needle}" at)
+    if(at EQUAL -1)
+      set(failures "${failures}\n  ${label}: the output lacks '${needle}':\n${out}${err}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+endfunction()
+
+# A correct cache: every block conforms and both rotary checks hold, the far
+# block by the computation model's bound (its float32 angles err by up to 2^-4 rad).
+expect(one-shot-correct 0 "conforms: 3 blocks;rotary/relative-position: held;the computation model hf-float32's bound"
+       --rope llama2 --exec "${rope} ${placeholders}")
+expect(lines-correct-two-formats 0 "conforms: 6 blocks;in bfloat16" --rope llama2 --exec "exec ${rope} --serve"
+       --exec-protocol lines --exec-dtype float32 --exec-dtype bfloat16)
+# The faults real code has (CONVENTIONS.md): each deviates, diagnosed.
+expect(bfloat16-positions 1 "deviates: 3 blocks;position-precision;rotary/relative-position: failed"
+       --rope llama2 --exec "${rope} --fault bfloat16-positions ${placeholders}")
+expect(float16-angles 1 "deviates: 3 blocks;angle-precision;rotary/relative-position: failed"
+       --rope llama2 --exec "exec ${rope} --fault float16-angles --serve" --exec-protocol lines)
+# The wrong convention: the cache is Llama 2's (base 10000), checked as Llama 3's.
+expect(wrong-base 1 "deviates:;wrong-base" --rope llama3 --exec "${rope} ${placeholders}")
+# A command that cannot run is broken, not deviating.
+expect(broken 2 "failed on its first call" --rope llama2 --exec "${rope} --no-such-option ${placeholders}")
+
+if(NOT failures STREQUAL "")
+  message(FATAL_ERROR "torch_rope.py with pecheck validate --exec:${failures}")
+endif()
