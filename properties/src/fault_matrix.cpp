@@ -15,14 +15,12 @@
 
 namespace pecheck::properties {
 
-namespace {
-
 // Which checks catch each fault, inverted from the checks' definitions
 // (CheckDefinition::catches) in registry order. A check listing a fault the
 // list does not hold (an escaping one included), or one fault twice, is a
 // programming error, reported at once.
-std::vector<Fault> with_cells(std::vector<Fault> faults) {
-  for (const Check& check : all_checks()) {
+std::vector<Fault> with_cells(std::vector<Fault> faults, const std::vector<Check>& checks) {
+  for (const Check& check : checks) {
     for (std::string_view name : check.catches) {
       if (std::count(check.catches.begin(), check.catches.end(), name) != 1) {
         throw std::logic_error(check.id + " lists the fault " + std::string(name) + " twice");
@@ -37,8 +35,6 @@ std::vector<Fault> with_cells(std::vector<Fault> faults) {
   }
   return faults;
 }
-
-}  // namespace
 
 const std::vector<Fault>& fault_matrix() {
   static const std::vector<Fault> all = with_cells({
@@ -114,7 +110,7 @@ const std::vector<Fault>& fault_matrix() {
       {faults::rotary_attention_factor_twice, "attention_scaling applied twice",
        "transformers' attention_scaling, applied once in the rotary module's forward",
        make_rotary_attention_factor_twice_subject},
-  });
+  }, all_checks());
   return all;
 }
 

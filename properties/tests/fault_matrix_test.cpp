@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "fault_cases.hpp"
 #include "pecheck/properties/faulty_subjects.hpp"
@@ -110,6 +112,23 @@ TEST(FaultMatrix, anObservationIsInfoNeverHeld) {
     EXPECT_EQ(outcome.verdict, Verdict::info) << outcome_text(outcome);
   }
   EXPECT_TRUE(any);
+}
+
+// The inversion refuses what would silently drop or double a cell: a check
+// naming a fault the list does not hold (misspelt, or an escaping one), or
+// naming one fault twice.
+TEST(FaultMatrix, aCatchesListNamingAnUnknownFaultOrOneTwiceIsRefused) {
+  const Fault& first = fault_matrix().front();
+  Check check = all_checks().front();
+  const auto faults = [&] { return std::vector<Fault>{{first.name, first.description, first.source, first.make}}; };
+  check.catches = {first.name};
+  const std::vector<Fault> cells = with_cells(faults(), {check});
+  ASSERT_EQ(cells.size(), 1u);
+  EXPECT_EQ(cells.front().caught_by, std::vector<std::string>{check.id});
+  check.catches = {first.name, first.name};
+  EXPECT_THROW(with_cells(faults(), {check}), std::logic_error);
+  check.catches = {"no-such-fault"};
+  EXPECT_THROW(with_cells(faults(), {check}), std::logic_error);
 }
 
 }  // namespace

@@ -6,12 +6,13 @@
 # each naming its hazard; a command that fails its first call exits 2.
 # Skipped, with a message, when torch cannot be imported.
 #
-#   cmake -DPECHECK=... -DPYTHON=... -DEXAMPLES=... -P validate_rotary_exec_torch.cmake
+#   cmake -DPECHECK=... -DPYTHON=... -DEXAMPLES=... -DWORK_DIR=... -P validate_rotary_exec_torch.cmake
 execute_process(COMMAND ${PYTHON} -c "import torch" RESULT_VARIABLE status ERROR_QUIET)
 if(NOT status EQUAL 0)
   message("pecheck-skip: ${PYTHON} cannot import torch (Debian 12: apt-get install python3-torch, as scripts/setup does)")
   return()
 endif()
+file(MAKE_DIRECTORY ${WORK_DIR})
 set(rope "${PYTHON} ${EXAMPLES}/torch_rope.py")
 set(placeholders "{rows} {dim} {offset} {dtype} {output}")
 set(failures "")
@@ -43,6 +44,26 @@ expect(one-shot-correct 0 "conforms: 3 blocks;rotary/relative-position: held;the
        --rope llama2 --exec "${rope} ${placeholders}")
 expect(lines-correct-two-formats 0 "conforms: 6 blocks;in bfloat16" --rope llama2 --exec "exec ${rope} --serve"
        --exec-protocol lines --exec-dtype float32 --exec-dtype bfloat16)
+# --json: one object, every block conforming, each with both rotary checks held.
+execute_process(COMMAND ${PECHECK} validate --rope llama2 --json --exec "${rope} ${placeholders}"
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+file(WRITE ${WORK_DIR}/exec.json "${out}")
+execute_process(COMMAND ${PYTHON} -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+blocks = r['blocks']
+bad = [] if r['verdict'] == 'conforms' and len(blocks) == 3 else ['verdict ' + r['verdict'] + ', blocks ' + str(len(blocks))]
+for b in blocks:
+    held = sorted(c['check'] for c in b['checks'] if c['verdict'] == 'held')
+    if not b['passed'] or held != ['rotary/pair-norm', 'rotary/relative-position']:
+        bad.append('block at ' + str(b['first_position']) + ': passed ' + str(b['passed']) + ', held ' + str(held))
+print('; '.join(bad))
+sys.exit(1 if bad else 0)
+" ${WORK_DIR}/exec.json RESULT_VARIABLE json_status OUTPUT_VARIABLE problems)
+if(NOT status EQUAL 0 OR NOT json_status EQUAL 0)
+  set(failures "${failures}\n  --json: exit ${status}: ${problems}${err}")
+endif()
+
 # The faults real code has (CONVENTIONS.md): each deviates, diagnosed.
 expect(bfloat16-positions 1 "deviates: 3 blocks;position-precision;rotary/relative-position: failed"
        --rope llama2 --exec "${rope} --fault bfloat16-positions ${placeholders}")

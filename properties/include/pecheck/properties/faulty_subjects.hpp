@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pecheck/properties/check.hpp"
 #include "pecheck/subject.hpp"
 
 namespace pecheck::properties {
@@ -105,6 +106,11 @@ const std::vector<Fault>& fault_matrix();
 // test proves they still escape, so a check that starts catching one moves
 // it into the matrix and into that check's `catches`.
 const std::vector<Fault>& escaping_faults();
+// The matrix's cells: each fault of `faults` with the ids of the `checks`
+// that list it, in their order. Throws std::logic_error when a check lists a
+// fault `faults` does not hold, or lists one twice (fault_matrix() is this
+// over the fault list and the registry).
+std::vector<Fault> with_cells(std::vector<Fault> faults, const std::vector<Check>& checks);
 // The names of the faults the matrix says `check_id` catches, in matrix order.
 std::vector<std::string> faults_caught_by(std::string_view check_id);
 
