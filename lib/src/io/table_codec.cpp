@@ -7,7 +7,6 @@
 #include <stdexcept>
 #include <vector>
 
-#include "fill_while_writing.hpp"
 #include "pecheck/atomic_file.hpp"
 #include "pecheck/memory_limit.hpp"
 #include "pecheck/table_errors.hpp"
@@ -163,17 +162,14 @@ void write_table_atomically(const std::filesystem::path& path, std::span<const s
     file.write(header);
     const auto sink = [&](std::span<const std::byte> bytes) { file.write(bytes); };
     const std::int64_t per_block = rows_per_block(blocks, write_block_bytes);
-    const std::int64_t block_count = (blocks.rows + per_block - 1) / per_block;
-    fill_while_writing(
-        block_count,
-        [&](std::int64_t k, Table& block) {
-          const std::int64_t first = k * per_block;
-          const std::int64_t count = std::min(per_block, blocks.rows - first);
-          // One allocation per buffer for the full blocks, one more for a shorter last one.
-          if (block.rows != count) block = make_uninitialized_table(count, blocks.cols, blocks.format);
-          blocks.produce(first, block);
-        },
-        [&](std::int64_t, const Table& block) { write_table_payload(block.view(), stored, sink); });
+    Table block;
+    for (std::int64_t first = 0; first < blocks.rows; first += per_block) {
+      const std::int64_t count = std::min(per_block, blocks.rows - first);
+      // One allocation for every full block, one more for a shorter last one.
+      if (block.rows != count) block = make_uninitialized_table(count, blocks.cols, blocks.format);
+      blocks.produce(first, block);
+      write_table_payload(block.view(), stored, sink);
+    }
     file.commit();
   } catch (const FileWriteError& error) {
     throw TableFileError(error.what());

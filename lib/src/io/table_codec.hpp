@@ -46,8 +46,7 @@ std::uint64_t payload_bytes(const TableView& view, FormatId stored);
 void write_table_atomically(const std::filesystem::path& path, std::span<const std::byte> header,
                             const TableView& view, FormatId stored);
 // The same for a table produced a block of rows at a time: one block in
-// memory per buffer (write_block_bytes of storage), two buffers, the next
-// filled while the last is written (fill_while_writing.hpp).
+// memory (write_block_bytes of storage), filled and written in turn.
 void write_table_atomically(const std::filesystem::path& path, std::span<const std::byte> header,
                             const ProducedTable& blocks, FormatId stored);
 
