@@ -118,6 +118,7 @@ std::string figures_json(const Figures& f) {
                 {"peak_rss_bytes", command.peak_rss_bytes}, {"file_bytes", command.file_bytes}};
     if (command.baseline_seconds > 0.0) figure["write_once_seconds"] = command.baseline_seconds;
     if (command.numpy_seconds >= 0.0) figure["numpy_seconds"] = command.numpy_seconds;
+    if (command.startup_seconds > 0.0) figure["startup_seconds"] = command.startup_seconds;
     return figure;
   };
   out["table_cli"] = end_to_end(f.end_to_end.table_cli);

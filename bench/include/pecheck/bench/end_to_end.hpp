@@ -23,6 +23,9 @@ struct EndToEndFigure {
   // process; best of the runs.
   double baseline_seconds = 0.0;
   double numpy_seconds = -1.0;   // table_cli: NumPy's float64-angle table + np.save, in-process time; -1 if absent
+  // table_cli: the same command writing a 1 x 2 table, best of the runs: what
+  // starting the process and writing any file costs before the table does (0: not measured).
+  double startup_seconds = 0.0;
   std::string skipped;           // why it was not measured
 };
 
