@@ -141,6 +141,16 @@ Finding why_scale(const Report& report, const FigureData& data) {
             " of the input's energy";
   }
   b.paragraph(text + ".");
+  if (ratio_plain) {
+    // Seed question: why scale before adding? Multiplying the sum instead
+    // multiplies both terms by s, so their energy ratio is the unscaled one.
+    b.paragraph(
+        "Why before adding: scaling the sum, s*(E[t] + PE[p]), multiplies both terms by s and leaves their "
+        "energy ratio where it was without any scale (" +
+        significant(*ratio_plain, 4) + " measured here, 2/d), so the encoding would still hold " +
+        percent(1.0 / (1.0 + *ratio_plain)) +
+        " of the input's energy; only a factor on the embedding alone changes the balance between the two.");
+  }
 
   const properties::Statistic* lost =
       b.use_matching(ids::token_recoverability, Quantity::recovered_position_unknown_unscaled, in(f32),

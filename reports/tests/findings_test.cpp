@@ -135,6 +135,9 @@ TEST(Findings, theScaleFindingQuotesThisRunsNumbers) {
   EXPECT_NE(text.find("100.0%"), std::string::npos) << text;  // recovered with the scale
   EXPECT_NE(text.find("6.2%"), std::string::npos) << text;    // recovered without (0.0625 -> "6.2%" at one decimal)
   EXPECT_NE(text.find("gives no reason"), std::string::npos);
+  // Why before adding: scaling the sum keeps the unscaled ratio, this run's.
+  EXPECT_NE(text.find("Why before adding"), std::string::npos) << text;
+  EXPECT_NE(text.find("where it was without any scale (0.003915 measured here"), std::string::npos) << text;
   // The statistic outside its bounds is shown as such in the evidence.
   bool flagged = false;
   for (const Evidence& e : finding.evidence) flagged = flagged || e.value.find("OUTSIDE") != std::string::npos;
