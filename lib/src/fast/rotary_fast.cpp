@@ -28,6 +28,25 @@
 //    bfloat16) holds unchanged. float64 output rounds v a once more: relative
 //    error below 2^-52 + 2^-53, i.e. below 3 ULP; with a = 1 (every preset
 //    but yarn and phi3-longrope) it is the kernel's 2 ULP.
+// 4. float32 rotates instead (rotary_rotated_fill.hpp): each row is an anchor row
+//    of the kernel rotated by a stored step, RotatedPairRows of
+//    rotated_rows.hpp, the additive tables' float32 values. Its derivation
+//    (rotated_rows.cpp) carries over with step 1's frequency: the kernel's
+//    absolute error term is 2 pi 2^-74.45 = 2^-71.8 rather than 2^-75.9, so
+//    a pair's error vector is eps <= 2^-52 + sqrt(2) 2^-71.8 = 2^-52 +
+//    2^-71.3, and a rotated value is off by at most
+//      E <= 2 eps (1 + eps) + 2^-51.5 (1 + 2^-50) <= 2^-51 + 2^-51.5 + 2^-70.2
+//        <= 2^-50.2,
+//    the same E as there. A rotated value is kept only when |sin cos| >=
+//    2^-14, so |v| >= 2^-14 (1 - 2^-35), and rounding v (or the exact pair
+//    v a, which scales v and its error alike and stays a normal float32) once
+//    errs by at most 0.5 + 2^(24 - 50.2 + 14) (1 + 2^-35) = 0.5 + 2^-12.2
+//    ULP. The other values are the kernel's, with step 2's bound. So every
+//    float32 entry stays within the 1 ULP budget (0.5 + 2^-12.2 away from the
+//    zeros of sin and cos). float16 and bfloat16 keep the kernel: their
+//    budgets (0.5 + 2^-40 and 0.5 + 2^-43 ULP) are tighter than the rotation's
+//    0.5 + 2^-25.2 and 0.5 + 2^-28.2; float64 keeps it as the additive
+//    tables do.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -39,6 +58,7 @@
 #include "pecheck/parallel_for.hpp"
 #include "pecheck/rotary_cache.hpp"
 #include "pecheck/rotary_frequency.hpp"
+#include "rotary_rotated_fill.hpp"
 #include "row_blocks.hpp"
 #include "round_pair.hpp"
 #include "sincos_turns.hpp"
@@ -160,6 +180,11 @@ RotaryCache fast_rotary_cache(const RotaryConvention& convention, const RotaryCa
   };
   // Rows are independent: split across threads, the bits do not depend on how.
   const int workers = thread_count(0, request.rows * cols);
+  if (request.format == FormatId::float32) {
+    fill_rotated_float32(convention, TurnsView{f1.data(), f2.data(), f3.data(), padded}, a, request.first_position,
+                         workers, cache);
+    return cache;
+  }
   parallel_for(workers, [&](int worker) {
     std::vector<double> sin_row(static_cast<std::size_t>(padded)), cos_row(sin_row);
     const std::int64_t first = request.rows * worker / workers;

@@ -105,4 +105,43 @@ void kernel_pair(const TurnsView& turns, std::int64_t position, std::int64_t i, 
   cos_out = cos_values[i - group];
 }
 
+RotatedPairRows::RotatedPairRows(const TurnsView& turns, const RotationTable& table, std::int64_t frequencies)
+    : turns_(turns),
+      table_(table),
+      frequencies_(frequencies),
+      anchor_(turns),
+      pairs_(static_cast<std::size_t>(2 * turns.padded), 0.0) {}
+
+const double* RotatedPairRows::at(std::int64_t position) {
+  const std::int64_t j = position % table_.spacing();
+  anchor_.move_to(position - j);
+  // At j = 0 the anchor is the kernel's own row (as RowFiller in narrow_fill.cpp).
+  if (j == 0) return anchor_.pairs();
+  const double* __restrict anchor = anchor_.pairs();
+  const double* __restrict step = table_.step(j);
+  double* __restrict out = pairs_.data();
+  std::uint64_t least = ~std::uint64_t{0};
+  // Shaped as narrow_fill.cpp's loops, so that it vectorises the same way.
+  for (std::int64_t block = 0; block < 2 * turns_.padded; block += 2 * pair_block) {
+    for (std::int64_t l = 0; l < pair_block; ++l) {
+      double s;
+      double c;
+      rotate_pair(anchor[block + l], anchor[block + pair_block + l], step[block + l], step[block + pair_block + l], s,
+                  c);
+      out[block + l] = s;
+      out[block + pair_block + l] = c;
+      least = std::min(least, product_magnitude_bits(s, c));
+    }
+  }
+  // Rare (about 2^-13.7 per pair and row) except with padding, whose lanes
+  // always fail: then this scan runs on every row, and recomputes nothing there.
+  if (any_must_recompute(least)) {
+    for (std::int64_t i = 0; i < frequencies_; ++i) {
+      const std::int64_t s = i / pair_block * 2 * pair_block + i % pair_block;
+      if (must_recompute(out[s], out[s + pair_block])) kernel_pair(turns_, position, i, out[s], out[s + pair_block]);
+    }
+  }
+  return out;
+}
+
 }  // namespace pecheck

@@ -114,4 +114,27 @@ class AnchorRow {
 // The kernel's pair for frequency i at a position (the recomputation).
 void kernel_pair(const TurnsView& turns, std::int64_t position, std::int64_t i, double& sin_out, double& cos_out);
 
+// Whole pair rows as the narrow formats round them, for a caller that
+// scatters them into its own layout (the rotary caches, rotary_fast.cpp):
+// each pair rotated from the anchor by rotate_pair, or the kernel's where the
+// rotated pair fails the check, the same values the additive tables round.
+// One per thread; the rows may come in any order.
+class RotatedPairRows {
+ public:
+  // Only the first `frequencies` pairs are checked: the padding (zero
+  // frequencies, sin 0 exactly) would fail the check on every row.
+  RotatedPairRows(const TurnsView& turns, const RotationTable& table, std::int64_t frequencies);
+
+  // The pair row (sin_in / cos_in read it) at a position, 0 <= position <
+  // 2^24; valid until the next call.
+  const double* at(std::int64_t position);
+
+ private:
+  TurnsView turns_;
+  const RotationTable& table_;
+  std::int64_t frequencies_ = 0;
+  AnchorRow anchor_;
+  std::vector<double> pairs_;
+};
+
 }  // namespace pecheck
