@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "pecheck/external_subjects.hpp"
 #include "pecheck/format.hpp"
@@ -60,5 +61,41 @@ Table read_requested_table(const std::string& call, const std::filesystem::path&
 // rotary_columns(convention) columns, values of request.format.
 RotaryCache read_requested_cache(const std::string& call, const std::filesystem::path& output,
                                  const RotaryConvention& convention, const RotaryCacheRequest& request);
+
+// What both command subjects answer alike: the capabilities the options
+// name, and a table or a rotary cache as one call of the command, read back
+// while the call's directory exists. Derived supplies the call itself,
+// `call(request, format, read)`: one shell per request, or one line to a
+// process that stays up.
+template <class Derived>
+class CommandSubjectBase : public Subject {
+ public:
+  explicit CommandSubjectBase(CommandSubjectOptions options) : options_(std::move(options)) {}
+
+  std::string name() const override { return "command"; }
+  SubjectCapabilities capabilities() const override { return command_capabilities(options_); }
+
+  Table encoding_table(const Convention& convention, const TableRequest& request, FormatId format) const override {
+    require_command_convention(options_, convention);
+    return derived().call(request, format, [&](const std::string& call_text, const std::filesystem::path& output) {
+      return read_requested_table(call_text, output, request, format);
+    });
+  }
+
+  // The same call with the rotary request's placeholders; the file holds both tables.
+  RotaryCache rotary_cache(const RotaryConvention& convention, const RotaryCacheRequest& request) const override {
+    require_rotary_command(options_, convention, request);
+    return derived().call(rotary_table_request(options_, request), request.format,
+                          [&](const std::string& call_text, const std::filesystem::path& output) {
+                            return read_requested_cache(call_text, output, convention, request);
+                          });
+  }
+
+ protected:
+  CommandSubjectOptions options_;
+
+ private:
+  const Derived& derived() const { return static_cast<const Derived&>(*this); }
+};
 
 }  // namespace pecheck

@@ -11,31 +11,13 @@ namespace pecheck {
 namespace {
 
 // The one-shot protocol: one shell per table request.
-class CommandSubject final : public Subject {
+class CommandSubject final : public CommandSubjectBase<CommandSubject> {
  public:
-  explicit CommandSubject(CommandSubjectOptions options) : options_(std::move(options)) {}
-
-  std::string name() const override { return "command"; }
-
-  SubjectCapabilities capabilities() const override { return command_capabilities(options_); }
-
-  Table encoding_table(const Convention& convention, const TableRequest& request, FormatId format) const override {
-    require_command_convention(options_, convention);
-    return call(request, format, [&](const std::string& call_text, const std::filesystem::path& output) {
-      return read_requested_table(call_text, output, request, format);
-    });
-  }
-
-  // The same call with the rotary request's placeholders; the file holds both tables.
-  RotaryCache rotary_cache(const RotaryConvention& convention, const RotaryCacheRequest& request) const override {
-    require_rotary_command(options_, convention, request);
-    return call(rotary_table_request(options_, request), request.format,
-                [&](const std::string& call_text, const std::filesystem::path& output) {
-                  return read_requested_cache(call_text, output, convention, request);
-                });
-  }
+  using CommandSubjectBase::CommandSubjectBase;
 
  private:
+  friend class CommandSubjectBase<CommandSubject>;
+
   // Runs the command once for `request` and hands what it wrote to `read`
   // while the call's directory exists.
   template <class Read>
@@ -60,8 +42,6 @@ class CommandSubject final : public Subject {
     }
     return read(call_text, output);
   }
-
-  CommandSubjectOptions options_;
 };
 
 // The length of a placeholder at `at` in `text`, or 0.

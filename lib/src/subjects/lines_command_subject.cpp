@@ -11,31 +11,13 @@ namespace pecheck {
 
 namespace {
 
-class LinesCommandSubject final : public Subject {
+class LinesCommandSubject final : public CommandSubjectBase<LinesCommandSubject> {
  public:
-  explicit LinesCommandSubject(CommandSubjectOptions options) : options_(std::move(options)) {}
-
-  std::string name() const override { return "command"; }
-
-  SubjectCapabilities capabilities() const override { return command_capabilities(options_); }
-
-  Table encoding_table(const Convention& convention, const TableRequest& request, FormatId format) const override {
-    require_command_convention(options_, convention);
-    return call(request, format, [&](const std::string& call_text, const std::filesystem::path& output) {
-      return read_requested_table(call_text, output, request, format);
-    });
-  }
-
-  // The same request line with the rotary request's fields; the file holds both tables.
-  RotaryCache rotary_cache(const RotaryConvention& convention, const RotaryCacheRequest& request) const override {
-    require_rotary_command(options_, convention, request);
-    return call(rotary_table_request(options_, request), request.format,
-                [&](const std::string& call_text, const std::filesystem::path& output) {
-                  return read_requested_cache(call_text, output, convention, request);
-                });
-  }
+  using CommandSubjectBase::CommandSubjectBase;
 
  private:
+  friend class CommandSubjectBase<LinesCommandSubject>;
+
   // Sends `request` to the process and hands what it wrote to `read` while
   // the call's directory exists.
   template <class Read>
@@ -85,7 +67,6 @@ class LinesCommandSubject final : public Subject {
     return read(call_text, output);
   }
 
-  CommandSubjectOptions options_;
   mutable std::mutex mutex_;
   mutable std::unique_ptr<PersistentProcess> process_;
 };
