@@ -23,14 +23,9 @@ constexpr double fast_float64_ulp = 2.0;
 // from an anchor (lib/src/fast/rotated_rows.cpp, step 4) carry an absolute
 // error up to 2^-50.2 on values kept only when |v| >= 2^-14, so their one
 // rounding errs by at most 0.5 + 2^(q - 50.2 + 14) (1 + 2^-35) ulp: 0.5 +
-// 2^-25.2 in float16, 0.5 + 2^-28.2 in bfloat16. The budget is the larger of
-// the two bounds, the rotated rows' (the kernel's alone would claim more than
-// the rotated rows are proven to meet).
-constexpr double rounded_once_from_double(int precision) {
-  const double kernel = 0.5 + 2.0 * fast_float64_ulp * (precision == 11 ? 0x1.0p-42 : 0x1.0p-45);
-  const double rotated = 0.5 + (precision == 11 ? 0x1.bp-26 : 0x1.bp-29);  // 2^-25.2 < 1.75 * 2^-26
-  return kernel > rotated ? kernel : rotated;
-}
+// 2^-25.2 in float16, 0.5 + 2^-28.2 in bfloat16, the larger bound and so the
+// budget. 2^-0.2 * (1 + 2^-35) < 0.871 < 0.875, so 0.875 * 2^(q - 36) covers it.
+constexpr double narrow_fast_budget(int precision) { return 0.5 + 0.875 * (precision == 11 ? 0x1p-25 : 0x1p-28); }
 
 const std::vector<UlpBudget> budgets = {
     // Measured with conformance/float64 on the fast subject in full mode
@@ -50,10 +45,10 @@ const std::vector<UlpBudget> budgets = {
     // over the same 12.8 million entries.
     {BudgetKind::fast, FormatId::float32, 1.0,
      "derived in sincos_turns.cpp: one rounding of an accurate double, 0.5 + 2^-20 ULP away from zeros, within 1 ULP"},
-    {BudgetKind::fast, FormatId::float16, rounded_once_from_double(11),
+    {BudgetKind::fast, FormatId::float16, narrow_fast_budget(11),
      "derived: one rounding of a double, within 2 float64 ULP (kernel rows) or 2^-50.2 absolute on values above "
      "2^-14 (rotated rows, rotated_rows.cpp), gives at most 0.5 + 2^-25.2 ULP in float16"},
-    {BudgetKind::fast, FormatId::bfloat16, rounded_once_from_double(8),
+    {BudgetKind::fast, FormatId::bfloat16, narrow_fast_budget(8),
      "derived: one rounding of a double, within 2 float64 ULP (kernel rows) or 2^-50.2 absolute on values above "
      "2^-14 (rotated rows, rotated_rows.cpp), gives at most 0.5 + 2^-28.2 ULP in bfloat16"},
     // The reference rounds the exact value once (Ziv's strategy).
