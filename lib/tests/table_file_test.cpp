@@ -84,36 +84,47 @@ TEST(TableFile, unreadableFilesAreErrorsNamingThePath) {
 
 // A table written a block of rows at a time is the same file, byte for byte,
 // as the whole table written at once: in every format, in both file kinds,
-// with a shorter last block (2500 rows of 1000 float64 are 5 blocks of 4 MiB).
+// with a shorter last block (2500 rows of 1000 float64 are 5 blocks of 4 MiB
+// for one writer thread, 15 of 4/3 MiB for three), and whichever of the
+// writer's threads finishes its block first.
 TEST(ProducedTable, isWrittenByteForByteAsTheWholeTable) {
   TempDir dir;
   const Convention& convention = *find_preset("vaswani");
   const TableRequest request{2500, 1000, 7};
   for (const FormatId format : {FormatId::float64, FormatId::float32, FormatId::float16, FormatId::bfloat16}) {
-    const ProducedTable produced = fast_row_blocks(convention, request, format);
-    ASSERT_GT(produced.rows % rows_per_block(produced, std::int64_t{4} << 20), 0) << "no shorter last block";
-    for (const char* extension : {".npy", ".safetensors"}) {
-      SCOPED_TRACE(std::string(format_of(format).name) + extension);
-      const std::filesystem::path whole = dir / (std::string("whole") + extension);
-      const std::filesystem::path blocks = dir / (std::string("blocks") + extension);
-      write_table_file(whole, fast_table(convention, request, format));
-      write_table_file(blocks, produced);
-      EXPECT_EQ(read_file_bytes(blocks), read_file_bytes(whole));
+    for (const int workers : {1, 3}) {
+      ProducedTable produced = fast_row_blocks(convention, request, format);
+      produced.workers = workers;
+      ASSERT_GT(produced.rows % rows_per_block(produced, (std::int64_t{4} << 20) / workers), 0)
+          << "no shorter last block";
+      for (const char* extension : {".npy", ".safetensors"}) {
+        SCOPED_TRACE(std::string(format_of(format).name) + extension + ", " + std::to_string(workers) +
+                     " writer threads");
+        const std::filesystem::path whole = dir / (std::string("whole") + extension);
+        const std::filesystem::path blocks = dir / (std::string("blocks") + extension);
+        write_table_file(whole, fast_table(convention, request, format));
+        write_table_file(blocks, produced);
+        EXPECT_EQ(read_file_bytes(blocks), read_file_bytes(whole));
+      }
     }
   }
 }
 
-// A producer that fails part-way leaves no file behind, not half of one.
+// A producer that fails part-way leaves no file behind, not half of one,
+// whether one thread fills the blocks or several do.
 TEST(ProducedTable, aFailedProducerLeavesNoFile) {
-  TempDir dir;
-  ProducedTable failing;
-  failing.rows = 4096;
-  failing.cols = 1024;
-  failing.produce = [](std::int64_t first_row, Table&) {
-    if (first_row > 0) throw std::runtime_error("the second block cannot be made");
-  };
-  EXPECT_THROW(write_table_file(dir / "t.npy", failing), std::runtime_error);
-  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "a temporary or partial file was left";
+  for (const int workers : {1, 2}) {
+    TempDir dir;
+    ProducedTable failing;
+    failing.rows = 4096;
+    failing.cols = 1024;
+    failing.workers = workers;
+    failing.produce = [](std::int64_t first_row, Table&) {
+      if (first_row > 0) throw std::runtime_error("the second block cannot be made");
+    };
+    EXPECT_THROW(write_table_file(dir / "t.npy", failing), std::runtime_error) << workers << " writer threads";
+    EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "a temporary or partial file was left";
+  }
 }
 
 }  // namespace

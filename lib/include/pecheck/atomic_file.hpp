@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <span>
 #include <stdexcept>
@@ -35,6 +36,9 @@ class AtomicFile {
 
   void write(std::span<const std::byte> bytes);
   void write(std::string_view text) { write(std::as_bytes(std::span(text.data(), text.size()))); }
+  // Writes bytes at `offset` from the file's start, leaving the file position
+  // alone: safe to call from several threads at once for different ranges.
+  void write_at(std::uint64_t offset, std::span<const std::byte> bytes);
   // Flushes, closes and renames over the destination.
   void commit();
 

@@ -73,7 +73,8 @@ class FastEncoder {
 Table fast_table(const Convention& convention, const TableRequest& request, FormatId format, int threads = 0);
 // The same table a block of rows at a time, for a writer that holds one block
 // (write_table_file): the bits of every row are those fast_table gives. The
-// request is checked here; the blocks share one plan.
+// request is checked here; the blocks share one plan, and `threads` (0:
+// automatic) becomes the number of blocks filled at once.
 ProducedTable fast_row_blocks(const Convention& convention, const TableRequest& request, FormatId format,
                           int threads = 0);
 

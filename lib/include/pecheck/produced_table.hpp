@@ -5,6 +5,11 @@
 // block stays in cache between the kernel that fills it and the write() that
 // copies it out (a whole 8192 x 1024 float32 table is 32 MiB of fresh pages
 // to fault in and zero before a single byte is written).
+//
+// The writer fills up to `workers` blocks at once, each on its own thread and
+// each written at its own offset as soon as it is full: while one thread's
+// write() copies its block into the file, the others fill theirs. The threads
+// start once per table, not once per block.
 #pragma once
 
 #include <cstdint>
@@ -18,8 +23,11 @@ struct ProducedTable {
   FormatId format = FormatId::float32;
   std::int64_t rows = 0;
   std::int64_t cols = 0;
+  // How many blocks the writer may fill at once (at least 1).
+  int workers = 1;
   // Fills every entry of block (block.cols == cols, block.format == format)
-  // with rows [first_row, first_row + block.rows) of the table.
+  // with rows [first_row, first_row + block.rows) of the table, on the calling
+  // thread. Called concurrently for different blocks when workers > 1.
   std::function<void(std::int64_t first_row, Table& block)> produce;
 
   // The table's shape and format without its values, for writing a header.

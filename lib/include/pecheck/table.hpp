@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "pecheck/format.hpp"
+#include "pecheck/page_buffer.hpp"
 
 namespace pecheck {
 
@@ -71,12 +72,6 @@ inline double decode_stored(FormatId format, const std::byte* p) {
 }
 
 [[noreturn]] void throw_storage_type_mismatch(FormatId format, std::size_t element_size);
-
-// Frees a table's buffer with the alignment it was allocated with.
-struct AlignedDelete {
-  std::size_t alignment = 64;
-  void operator()(std::byte* p) const;
-};
 
 }  // namespace detail
 
@@ -179,7 +174,7 @@ class Table {
   std::byte* mutable_data() { return owned_.get(); }
   void allocate(std::size_t bytes);
 
-  std::unique_ptr<std::byte[], detail::AlignedDelete> owned_;
+  PageBuffer owned_;
   const std::byte* data_ = nullptr;
 };
 

@@ -104,8 +104,11 @@ ProducedTable fast_row_blocks(const Convention& convention, const TableRequest& 
   blocks.format = format;
   blocks.rows = request.rows;
   blocks.cols = request.dim;
-  blocks.produce = [encoder, row_offset = request.row_offset, threads](std::int64_t first_row, Table& block) {
-    encoder->fill(row_offset + first_row, block, threads);
+  // The writer's threads fill one block each: the kernel runs on the calling
+  // thread, and the threads are started once for the table, not per block.
+  blocks.workers = threads_for(request, threads);
+  blocks.produce = [encoder, row_offset = request.row_offset](std::int64_t first_row, Table& block) {
+    encoder->fill(row_offset + first_row, block, 1);
   };
   return blocks;
 }

@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "pecheck/page_buffer.hpp"
+
 namespace pecheck {
 
 // A plan's frequencies in turns, split for sincos_turns, padded to a multiple
@@ -93,7 +95,9 @@ class RotationTable {
  private:
   std::int64_t spacing_ = 1;
   std::int64_t padded_ = 0;
-  std::vector<double> pairs_;
+  // Up to 1 MiB, written once: in huge pages, as its small pages' faults cost
+  // several times the kernel rows that fill it (page_buffer.hpp).
+  std::vector<double, PageAllocator<double>> pairs_;
 };
 
 // One thread's anchor row, recomputed when a position moves to the next anchor.

@@ -1,14 +1,17 @@
 #include "table_codec.hpp"
 
 #include <algorithm>
+#include <condition_variable>
 #include <bit>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
 #include <vector>
 
 #include "pecheck/atomic_file.hpp"
 #include "pecheck/memory_limit.hpp"
+#include "pecheck/parallel_for.hpp"
 #include "pecheck/table_errors.hpp"
 
 namespace pecheck::detail {
@@ -18,8 +21,8 @@ namespace {
 // Block size for reads and writes that convert: large enough that a call
 // costs nothing beside the copy, small enough to stay in L2.
 constexpr std::size_t block_bytes = std::size_t{1} << 20;
-// A produced table's block: large enough that the per-block costs (starting
-// the kernel's threads, one write() call) are small beside filling it, small
+// A produced table's blocks in flight (shared by the writer's threads): large
+// enough that a write() call per block costs nothing beside filling it, small
 // enough to stay in the last-level cache until write() copies it out.
 constexpr std::int64_t write_block_bytes = std::int64_t{4} << 20;
 
@@ -159,17 +162,59 @@ void write_table_atomically(const std::filesystem::path& path, std::span<const s
                             const ProducedTable& blocks, FormatId stored) {
   try {
     AtomicFile file(path);
-    file.write(header);
-    const auto sink = [&](std::span<const std::byte> bytes) { file.write(bytes); };
-    const std::int64_t per_block = rows_per_block(blocks, write_block_bytes);
-    Table block;
-    for (std::int64_t first = 0; first < blocks.rows; first += per_block) {
-      const std::int64_t count = std::min(per_block, blocks.rows - first);
-      // One allocation for every full block, one more for a shorter last one.
-      if (block.rows != count) block = make_uninitialized_table(count, blocks.cols, blocks.format);
-      blocks.produce(first, block);
-      write_table_payload(block.view(), stored, sink);
-    }
+    file.write_at(0, header);
+    const int workers = std::max(blocks.workers, 1);
+    // The same bytes in flight as one writer with one block: each worker's
+    // block is a share of write_block_bytes.
+    const std::int64_t per_block = rows_per_block(blocks, write_block_bytes / workers);
+    const std::int64_t block_count = (blocks.rows + per_block - 1) / per_block;
+    const std::uint64_t row_bytes =
+        static_cast<std::uint64_t>(blocks.cols) * static_cast<std::uint64_t>(storage_bytes(stored));
+    // The blocks are written in order, each worker waiting (asleep) for the
+    // block before its own: two write() calls into one file serialise on the
+    // file's lock anyway, and a writer spinning on that lock burns the core
+    // another worker would fill its next block on.
+    std::mutex turn_mutex;
+    std::condition_variable turn_changed;
+    std::int64_t next_to_write = 0;
+    bool failed = false;  // set when a worker fails, so the others stop
+    const auto wait_for_turn = [&](std::int64_t b) {
+      std::unique_lock<std::mutex> lock(turn_mutex);
+      turn_changed.wait(lock, [&] { return failed || next_to_write == b; });
+      return !failed;
+    };
+    const auto pass_turn = [&](std::int64_t next, bool failure) {
+      {
+        const std::lock_guard<std::mutex> lock(turn_mutex);
+        if (failure) failed = true;
+        else next_to_write = next;
+      }
+      turn_changed.notify_all();
+    };
+    // Worker w takes blocks w, w + workers, ...: it fills its block while
+    // another worker's write() copies the block before it into the file.
+    parallel_for(workers, [&](int w) {
+      try {
+        Table block;
+        for (std::int64_t b = w; b < block_count; b += workers) {
+          const std::int64_t first = b * per_block;
+          const std::int64_t count = std::min(per_block, blocks.rows - first);
+          // One allocation for every full block, one more for a shorter last one.
+          if (block.rows != count) block = make_uninitialized_table(count, blocks.cols, blocks.format);
+          blocks.produce(first, block);
+          if (!wait_for_turn(b)) return;
+          std::uint64_t at = header.size() + static_cast<std::uint64_t>(first) * row_bytes;
+          write_table_payload(block.view(), stored, [&](std::span<const std::byte> bytes) {
+            file.write_at(at, bytes);
+            at += bytes.size();
+          });
+          pass_turn(b + 1, false);
+        }
+      } catch (...) {
+        pass_turn(0, true);
+        throw;
+      }
+    });
     file.commit();
   } catch (const FileWriteError& error) {
     throw TableFileError(error.what());

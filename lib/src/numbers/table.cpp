@@ -1,7 +1,5 @@
 #include "pecheck/table.hpp"
 
-#include <sys/mman.h>
-
 #include <cstring>
 #include <new>
 #include <stdexcept>
@@ -24,10 +22,6 @@ void throw_storage_type_mismatch(FormatId format, std::size_t element_size) {
 
 namespace {
 
-// Buffers start on a cache line: the kernels store whole lines, and AVX-512
-// loads of a row never straddle one.
-constexpr std::align_val_t buffer_alignment{64};
-
 std::size_t checked_bytes(std::int64_t rows, std::int64_t cols, FormatId format) {
   if (rows < 0 || cols < 0) throw TableShapeError(rows, cols, format, "is negative");
   const auto size = static_cast<std::uint64_t>(storage_bytes(format));
@@ -44,25 +38,10 @@ std::size_t checked_bytes(std::int64_t rows, std::int64_t cols, FormatId format)
 
 }  // namespace
 
-// A large table is placed on 2 MiB boundaries and offered to the kernel as
-// transparent huge pages: filling a fresh 32 MiB table then takes 16 page
-// faults instead of 8192, which on a virtual machine cost more than the
-// kernel that fills it (measured: 80 ms of faults for a 1.4 ms fill).
-constexpr std::size_t huge_page_bytes = std::size_t{1} << 21;
-constexpr std::size_t huge_page_threshold = std::size_t{4} << 20;
-
-void detail::AlignedDelete::operator()(std::byte* p) const { ::operator delete[](p, std::align_val_t{alignment}); }
-
 void Table::allocate(std::size_t bytes) {
   try {
-    const bool huge = bytes >= huge_page_threshold;
-    const std::size_t alignment = huge ? huge_page_bytes : static_cast<std::size_t>(buffer_alignment);
-    const std::size_t allocated = huge ? (bytes + huge_page_bytes - 1) / huge_page_bytes * huge_page_bytes : bytes;
-    // At least one byte, so data_ is never null for an empty table.
-    auto* p = static_cast<std::byte*>(::operator new[](allocated == 0 ? 1 : allocated, std::align_val_t{alignment}));
-    owned_ = std::unique_ptr<std::byte[], detail::AlignedDelete>(p, detail::AlignedDelete{alignment});
-    // Advice only: a kernel without transparent huge pages ignores it.
-    if (huge) ::madvise(p, allocated, MADV_HUGEPAGE);
+    // Large tables in huge pages: see page_buffer.hpp.
+    owned_ = allocate_page_buffer(bytes);
   } catch (const std::bad_alloc&) {
     throw TableShapeError(rows, cols, format, "could not be allocated (" + std::to_string(bytes) + " bytes)");
   }

@@ -48,6 +48,17 @@ void AtomicFile::write(std::span<const std::byte> bytes) {
   }
 }
 
+void AtomicFile::write_at(std::uint64_t offset, std::span<const std::byte> bytes) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t wrote = ::pwrite(fd_, bytes.data() + done, bytes.size() - done, static_cast<off_t>(offset + done));
+    if (wrote < 0 && errno == EINTR) continue;
+    // Not fail(): another thread may be writing; the destructor removes the temporary.
+    if (wrote < 0) throw FileWriteError(destination_, "cannot write the temporary file", errno);
+    done += static_cast<std::size_t>(wrote);
+  }
+}
+
 void AtomicFile::commit() {
   if (::fsync(fd_) != 0) fail("cannot flush the temporary file", errno);
   const int fd = fd_;
