@@ -1,9 +1,14 @@
 #include "entry_evaluator.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <deque>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "enclosure_decision.hpp"
 
@@ -22,6 +27,35 @@ constexpr mpfr_prec_t position_bits = 64;
 constexpr mpfr_prec_t error_bits = 64;
 // Positions beyond this would not fit position_bits exactly.
 constexpr std::int64_t max_position_magnitude = std::int64_t{1} << 62;
+
+bool same_term(const FrequencyTerm& a, const FrequencyTerm& b) {
+  return a.log_numerator == b.log_numerator && a.log_denominator == b.log_denominator && a.k == b.k && a.m == b.m &&
+         a.divisor == b.divisor;
+}
+
+// The first step's frequencies of a table's terms, kept for the last few
+// term sets. Each is an MPFR enclosure (steps_frequency.cpp), about 10 us,
+// so a width of 1024 costs 5 ms, and validate makes an evaluator per worker
+// for every pass of 2^22 entries: 16 times over for a 32768 x 1024 table.
+// A frequency depends on its term alone, so a kept one is the same bits.
+std::shared_ptr<const std::vector<StepsFrequency>> remembered_steps_frequencies(const std::vector<FrequencyTerm>& terms) {
+  constexpr std::size_t kept_sets = 8;
+  static std::mutex mutex;
+  static std::deque<std::pair<std::vector<FrequencyTerm>, std::shared_ptr<const std::vector<StepsFrequency>>>> kept;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    for (const auto& [known, frequencies] : kept) {
+      if (std::equal(known.begin(), known.end(), terms.begin(), terms.end(), same_term)) return frequencies;
+    }
+  }
+  auto computed = std::make_shared<std::vector<StepsFrequency>>();
+  computed->reserve(terms.size());
+  for (const FrequencyTerm& term : terms) computed->push_back(steps_frequency(term));  // outside the lock: slow
+  const std::lock_guard<std::mutex> lock(mutex);
+  kept.emplace_front(terms, computed);
+  if (kept.size() > kept_sets) kept.pop_back();
+  return computed;
+}
 
 }  // namespace
 
@@ -211,7 +245,11 @@ void EntryEvaluator::sin_cos(std::int64_t position, std::int64_t frequency_index
 const StepsFrequencies* EntryEvaluator::row_frequencies(std::int64_t position) {
   if (first_step_ != FirstStep::double_word) return nullptr;
   if (!row_frequencies_) {
-    for (std::int64_t i = 0; i < frequency_count_; ++i) steps_frequency(i, 1);  // fills every slot
+    std::vector<FrequencyTerm> terms;
+    terms.reserve(static_cast<std::size_t>(frequency_count_));
+    for (std::int64_t i = 0; i < frequency_count_; ++i) terms.push_back(frequency_term(convention_, dim_, i));
+    steps_frequencies_ = *remembered_steps_frequencies(terms);
+    steps_frequency_ready_.assign(steps_frequencies_.size(), true);
     row_frequencies_ = std::make_unique<StepsFrequencies>(steps_frequencies_);
   }
   return first_step_applies_to_row(position, *row_frequencies_) ? row_frequencies_.get() : nullptr;
