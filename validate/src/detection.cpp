@@ -81,8 +81,7 @@ std::vector<std::int64_t> zero_columns(const Table& table, const std::vector<std
 // At the rounded positions when the rows step as positions held in `held`.
 double candidate_error(const Table& table, const Convention& convention, std::int64_t row_offset,
                        const std::vector<std::int64_t>& rows, std::optional<FormatId> held) {
-  return max_abs_difference(
-      table, rows, encoding_rows(convention, table.cols, held_convention_rows(rows, row_offset, convention, held)));
+  return max_abs_difference(table, rows, convention, held_convention_rows(rows, row_offset, convention, held));
 }
 
 // The steps fit for a convention's position offset: P0 ranges over the
