@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numbers>
 #include <span>
@@ -67,6 +68,41 @@ double row_score(const std::vector<double>& angles, const Ladder& ladder, std::i
     score += std::isfinite(error) ? 1.0 - std::cos(error) : 2.0;
   }
   return score;
+}
+
+// The angle scores over `rows` of the offsets in `best` (offset -> first-row
+// score) that can be kept: those within 2 * lowest + noise of the lowest
+// total, and the lowest, ascending (ties by offset).
+//
+// The others are left unfinished, with the same result: a total is a sum of
+// terms >= 0, and rounding is monotone, so a partial total only grows; once
+// it passes 2 * B + noise for the lowest full total B so far (B >= the lowest
+// of all), the full total would pass 2 * lowest + noise and be dropped. The
+// offsets go from the best first-row score on, so the right one (whose total
+// is near 0) comes early and the others stop after a row or two.
+std::vector<std::pair<double, std::int64_t>> kept_totals(const std::map<std::int64_t, double>& best,
+                                                         const std::vector<std::vector<double>>& angles,
+                                                         const Ladder& ladder, const std::vector<std::int64_t>& rows,
+                                                         std::int64_t shift, double noise) {
+  std::vector<std::pair<double, std::int64_t>> order;  // (first-row score, offset)
+  for (const auto& [offset, first_score] : best) order.emplace_back(first_score, offset);
+  std::sort(order.begin(), order.end());
+  std::vector<std::pair<double, std::int64_t>> totals;
+  double lowest = std::numeric_limits<double>::infinity();
+  for (const auto& [ignored, offset] : order) {
+    const double bound = 2.0 * lowest + noise;  // infinite until one total is full
+    double total = 0.0;
+    bool passed = false;
+    for (std::size_t k = 0; k < rows.size() && !passed; ++k) {
+      total += row_score(angles[k], ladder, rows[k] + offset + shift);
+      passed = total > bound;
+    }
+    if (passed) continue;
+    lowest = std::min(lowest, total);
+    totals.emplace_back(total, offset);
+  }
+  std::sort(totals.begin(), totals.end());
+  return totals;
 }
 
 // The offset closest to the table among `offsets`, compared with the
@@ -230,15 +266,9 @@ std::optional<OffsetFit> find_row_offset(const Table& table, const Convention& c
   const std::vector<std::int64_t> rows = spread_sample(live_rows, scored_rows);
   std::vector<std::vector<double>> angles;
   for (std::int64_t r : rows) angles.push_back(angles_of(table, r, ladder));
-  std::vector<std::pair<double, std::int64_t>> totals;
-  for (const auto& [offset, ignored] : best) {
-    double total = 0.0;
-    for (std::size_t k = 0; k < rows.size(); ++k) total += row_score(angles[k], ladder, rows[k] + offset + shift);
-    totals.emplace_back(total, offset);
-  }
-  std::sort(totals.begin(), totals.end());
   const double noise =
       std::ldexp(1.0, 2 - 2 * format_of(format).precision) * static_cast<double>(rows.size() * ladder.w.size());
+  const std::vector<std::pair<double, std::int64_t>> totals = kept_totals(best, angles, ladder, rows, shift, noise);
   std::vector<std::int64_t> offsets;
   for (const auto& [total, offset] : totals) {
     if (!offsets.empty() && total > 2.0 * totals[0].first + noise) break;
