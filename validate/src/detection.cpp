@@ -1,7 +1,9 @@
 #include "pecheck/validate/detection.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <limits>
 #include <functional>
 #include <optional>
 #include <sstream>
@@ -53,6 +55,43 @@ std::vector<std::optional<Candidate>> for_each_candidate(
     }
   });
   return placed;
+}
+
+// How much farther from the table than the closest candidate one may be and
+// still be chosen: half the closest one's error, or half an ULP of 1.
+double choice_slack(double best_error, FormatId format) {
+  return std::max(0.5 * best_error, std::ldexp(1.0, -format_of(format).precision));
+}
+
+// The smallest error of the candidates placed so far, shared by the threads
+// that place them.
+class LowestError {
+ public:
+  double get() const { return lowest_.load(); }
+  void lower_to(double error) {
+    double seen = lowest_.load();
+    while (error < seen && !lowest_.compare_exchange_weak(seen, error)) {
+    }
+  }
+
+ private:
+  std::atomic<double> lowest_{std::numeric_limits<double>::infinity()};
+};
+
+// The error past which a candidate cannot be chosen, once one with error U is
+// placed: any error above U + slack(U) is above the closest candidate's
+// error plus its slack (the closest has an error <= U; the sum is monotone
+// in it, rounding included), so that candidate is neither the closest nor
+// within its slack, and leaving it out changes nothing. Infinite until a
+// candidate is placed. `usable` says when a search's differences are those
+// candidate_error takes (the same rows and positions; a zero row of the table
+// may be one a held position lands on, encoded as zero there only).
+ErrorLimit choice_limit(const LowestError& lowest, FormatId format, bool usable) {
+  if (!usable) return {};
+  return [&lowest, format] {
+    const double u = lowest.get();
+    return u + choice_slack(u, format);
+  };
 }
 
 std::string percent(double fraction) {
@@ -222,16 +261,22 @@ Detection detect_running_up(const Table& table, const DetectionOptions& options,
       to_try.push_back({convention, OffsetFit{}, 0.0, k, s});
     }
   }
+  // A candidate that cannot be chosen (see below) is no candidate: its
+  // search gives up once it is sure to end beyond the limit the candidates
+  // placed so far set.
+  LowestError lowest;
+  const ErrorLimit give_up_above = choice_limit(lowest, format, !pinned || split.zero.empty());
   const std::vector<std::optional<Candidate>> placed = for_each_candidate(to_try, [&](const Candidate& c) {
     std::optional<Candidate> result;
     const auto offset = find_row_offset(table, c.convention, structures[c.structure_rank], split.live, format,
-                                        options.row_offset, pinned);
+                                        options.row_offset, pinned, give_up_above);
     if (!offset) return result;
     result = c;
     result->offset = *offset;
     for (std::int64_t row : split.zero) result->convention.zero_rows.push_back(row + offset->row_offset);
     result->error = candidate_error(table, result->convention, offset->row_offset, scoring,
                                     pinned ? std::optional<FormatId>(pinned->format) : std::nullopt);
+    lowest.lower_to(result->error);
     return result;
   });
   for (const std::optional<Candidate>& c : placed) {
@@ -247,7 +292,7 @@ Detection detect_running_up(const Table& table, const DetectionOptions& options,
   // by more than the format's rounding.
   double best_error = candidates.front().error;
   for (const Candidate& c : candidates) best_error = std::min(best_error, c.error);
-  const double slack = std::max(0.5 * best_error, std::ldexp(1.0, -format_of(format).precision));
+  const double slack = choice_slack(best_error, format);
   std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
     return a.rule_rank != b.rule_rank ? a.rule_rank < b.rule_rank : a.structure_rank < b.structure_rank;
   });

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <numbers>
@@ -79,17 +80,18 @@ double row_score(const std::vector<double>& angles, const Ladder& ladder, std::i
 // it passes 2 * B + noise for the lowest full total B so far (B >= the lowest
 // of all), the full total would pass 2 * lowest + noise and be dropped. The
 // offsets go from the best first-row score on, so the right one (whose total
-// is near 0) comes early and the others stop after a row or two.
-std::vector<std::pair<double, std::int64_t>> kept_totals(const std::map<std::int64_t, double>& best,
-                                                         const std::vector<std::vector<double>>& angles,
-                                                         const Ladder& ladder, const std::vector<std::int64_t>& rows,
-                                                         std::int64_t shift, double noise) {
+// is near 0) comes early and the others stop after a row or two. Empty when
+// give_up(), asked before each offset, says the search may stop.
+std::optional<std::vector<std::pair<double, std::int64_t>>> kept_totals(
+    const std::map<std::int64_t, double>& best, const std::vector<std::vector<double>>& angles, const Ladder& ladder,
+    const std::vector<std::int64_t>& rows, std::int64_t shift, double noise, const std::function<bool()>& give_up) {
   std::vector<std::pair<double, std::int64_t>> order;  // (first-row score, offset)
   for (const auto& [offset, first_score] : best) order.emplace_back(first_score, offset);
   std::sort(order.begin(), order.end());
   std::vector<std::pair<double, std::int64_t>> totals;
   double lowest = std::numeric_limits<double>::infinity();
   for (const auto& [ignored, offset] : order) {
+    if (give_up()) return std::nullopt;
     const double bound = 2.0 * lowest + noise;  // infinite until one total is full
     double total = 0.0;
     bool passed = false;
@@ -105,8 +107,63 @@ std::vector<std::pair<double, std::int64_t>> kept_totals(const std::map<std::int
   return totals;
 }
 
+// Whether a search may give up: true when, at every offset of `offsets`,
+// some entry of the first or the last of `live_rows` differs from the
+// encoding (at positions held in `held`) by more than the caller's limit. The
+// largest difference at whichever offset is chosen, on any rows that include
+// those two, is then above it. An offset that puts one of them past the
+// positions allowed is never chosen (closest_offset skips it). Each row is
+// encoded by itself, the same bits as in a run (a row's values depend on its
+// position alone). Asked between offsets, it looks again only when the limit
+// has come down since it last looked (another thread places candidates).
+class GiveUp {
+ public:
+  GiveUp(const Table& table, const FastEncoder& encoder, const Convention& convention,
+         const std::vector<std::int64_t>& live_rows, std::optional<FormatId> held, const ErrorLimit& limit)
+      : table_(table), encoder_(encoder), convention_(convention), held_(held), limit_(limit) {
+    if (!live_rows.empty()) ends_ = {live_rows.front(), live_rows.back()};
+  }
+
+  bool operator()(const std::vector<std::int64_t>& offsets) {
+    if (!limit_ || ends_.empty()) return false;
+    const double limit = limit_();
+    if (!(limit < last_limit_)) return false;  // nothing new: infinite, or as before
+    last_limit_ = limit;
+    return std::all_of(offsets.begin(), offsets.end(), [&](std::int64_t offset) { return beyond(offset, limit); });
+  }
+
+ private:
+  bool beyond(std::int64_t offset, double limit) {
+    const std::vector<std::int64_t> at = held_convention_rows(ends_, offset, convention_, held_);
+    for (std::size_t k = 0; k < ends_.size(); ++k) {
+      const std::int64_t p = position_of_row(convention_, at[k]);
+      if (at[k] < 0 || p <= -max_exact_position || p >= max_exact_position) return true;
+    }
+    bool beyond = false;
+    visit_encoding_runs(encoder_, table_.cols, at, expected_, [&](std::size_t first, std::span<const double> run) {
+      const auto dim = static_cast<std::size_t>(table_.cols);
+      for (std::size_t e = 0; e < run.size() && !beyond; ++e) {
+        const double value = table_.at(ends_[first + e / dim], static_cast<std::int64_t>(e % dim));
+        beyond = std::isfinite(value) && std::fabs(value - run[e]) > limit;
+      }
+    });
+    return beyond;
+  }
+
+  const Table& table_;
+  const FastEncoder& encoder_;
+  const Convention& convention_;
+  std::optional<FormatId> held_;
+  const ErrorLimit& limit_;
+  std::vector<std::int64_t> ends_;
+  std::vector<double> expected_;
+  double last_limit_ = std::numeric_limits<double>::infinity();
+};
+
 // The offset closest to the table among `offsets`, compared with the
-// encoding on every entry of `rows` (at positions held in `held`, when given).
+// encoding on every entry of likelihood_rows rows spread over `live_rows` (at
+// positions held in `held`, when given). Empty when no offset keeps every
+// position allowed, or when give_up says the search may stop (asked before each offset).
 //
 // A table within two ULP of 1 of the encoding at some offset (a correct one,
 // up to the third-party budget) is placed by the largest difference: a
@@ -120,9 +177,12 @@ std::vector<std::pair<double, std::int64_t>> kept_totals(const std::map<std::int
 // offset 1, 5, 7 or 14 instead of 0), while the sum still counts every
 // entry the right offset fits and the others do not. Its rival is ambiguous
 // within `likelihood_margin` of the best RMS difference.
-std::optional<OffsetFit> closest_offset(const Table& table, const Convention& convention,
-                                        const std::vector<std::int64_t>& rows, const std::vector<std::int64_t>& offsets,
-                                        FormatId format, std::optional<FormatId> held) {
+std::optional<OffsetFit> closest_offset(const Table& table, const FastEncoder& encoder, const Convention& convention,
+                                        const std::vector<std::int64_t>& live_rows,
+                                        const std::vector<std::int64_t>& offsets, FormatId format,
+                                        std::optional<FormatId> held, GiveUp& give_up) {
+  if (give_up(offsets)) return std::nullopt;
+  const std::vector<std::int64_t> rows = spread_sample(live_rows, likelihood_rows);
   struct Scored {
     double squares = 0.0;
     double largest = 0.0;
@@ -137,11 +197,10 @@ std::optional<OffsetFit> closest_offset(const Table& table, const Convention& co
   for (std::size_t k = 0; k < rows.size(); ++k) {
     for (std::size_t c = 0; c < dim; ++c) values[k * dim + c] = table.at(rows[k], static_cast<std::int64_t>(c));
   }
-  // One plan for every offset, and one run of rows encoded at a time into
-  // one reused buffer.
-  const FastEncoder encoder(convention, table.cols);
+  // One run of rows encoded at a time into one reused buffer.
   std::vector<double> run_values;
   for (std::int64_t offset : offsets) {
+    if (give_up(offsets)) return std::nullopt;
     const std::vector<std::int64_t> at = held_convention_rows(rows, offset, convention, held);
     if (std::any_of(at.begin(), at.end(), [&](std::int64_t r) {
           const std::int64_t p = position_of_row(convention, r);
@@ -196,8 +255,10 @@ std::optional<OffsetFit> closest_offset(const Table& table, const Convention& co
 
 std::optional<OffsetFit> find_row_offset(const Table& table, const Convention& convention, const Structure& structure,
                                          const std::vector<std::int64_t>& live_rows, FormatId format,
-                                         std::optional<std::int64_t> fixed, const PositionSteps* steps) {
+                                         std::optional<std::int64_t> fixed, const PositionSteps* steps,
+                                         const ErrorLimit& give_up_above) {
   if (structure.pairs.empty() || live_rows.empty()) return std::nullopt;
+  const FastEncoder encoder(convention, table.cols);  // one plan for every offset compared
   const Ladder ladder = ladder_of(convention, table.cols, structure);
   // Positions lie in (-2^24, 2^24): negative ones are relative encodings'
   // (a table whose rows run down is searched reversed, detection.cpp).
@@ -225,8 +286,8 @@ std::optional<OffsetFit> find_row_offset(const Table& table, const Convention& c
       if (offset >= min_offset && offset <= max_offset) offsets.push_back(offset);
     }
     if (!offsets.empty()) {
-      return closest_offset(table, convention, spread_sample(live_rows, likelihood_rows), offsets, format,
-                            steps->format);
+      GiveUp give_up(table, encoder, convention, live_rows, steps->format, give_up_above);
+      return closest_offset(table, encoder, convention, live_rows, offsets, format, steps->format, give_up);
     }
   } else if (std::isfinite(first_angles[0])) {
     const double phase = first_angles[0] < 0 ? first_angles[0] + two_pi : first_angles[0];
@@ -257,6 +318,12 @@ std::optional<OffsetFit> find_row_offset(const Table& table, const Convention& c
     }
   }
   if (best.empty()) return std::nullopt;
+  std::vector<std::int64_t> kept;
+  for (const auto& [offset, ignored] : best) kept.push_back(offset);
+  // The offsets compared below are some of these: when every one is beyond
+  // the caller's limit, the scores that choose among them need not be taken.
+  GiveUp give_up(table, encoder, convention, live_rows, std::nullopt, give_up_above);
+  if (give_up(kept)) return std::nullopt;
 
   // The kept offsets are scored by their angles on rows spread over the
   // table; those whose score is within the format's noise of the best
@@ -268,13 +335,15 @@ std::optional<OffsetFit> find_row_offset(const Table& table, const Convention& c
   for (std::int64_t r : rows) angles.push_back(angles_of(table, r, ladder));
   const double noise =
       std::ldexp(1.0, 2 - 2 * format_of(format).precision) * static_cast<double>(rows.size() * ladder.w.size());
-  const std::vector<std::pair<double, std::int64_t>> totals = kept_totals(best, angles, ladder, rows, shift, noise);
+  const std::optional<std::vector<std::pair<double, std::int64_t>>> totals =
+      kept_totals(best, angles, ladder, rows, shift, noise, [&] { return give_up(kept); });
+  if (!totals) return std::nullopt;
   std::vector<std::int64_t> offsets;
-  for (const auto& [total, offset] : totals) {
-    if (!offsets.empty() && total > 2.0 * totals[0].first + noise) break;
+  for (const auto& [total, offset] : *totals) {
+    if (!offsets.empty() && total > 2.0 * totals->front().first + noise) break;
     offsets.push_back(offset);
   }
-  return closest_offset(table, convention, spread_sample(live_rows, likelihood_rows), offsets, format, std::nullopt);
+  return closest_offset(table, encoder, convention, live_rows, offsets, format, std::nullopt, give_up);
 }
 
 }  // namespace pecheck::validate
