@@ -13,6 +13,7 @@
 #include "pecheck/page_buffer.hpp"
 #include "position_steps.hpp"
 #include "table_rows.hpp"
+#include "wrap_angle.hpp"
 
 namespace pecheck::validate {
 
@@ -36,7 +37,6 @@ constexpr std::size_t likelihood_rows = 256;
 // too (validation.cpp) rather than ruled out by a difference that small.
 constexpr double likelihood_margin = 1.05;
 
-double wrap(double angle) { return angle - two_pi * std::nearbyint(angle / two_pi); }
 
 struct Ladder {
   std::vector<double> w;           // ascending
