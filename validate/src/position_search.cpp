@@ -1,6 +1,7 @@
 #include "position_search.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -69,6 +70,32 @@ double row_score(const std::vector<double>& angles, const Ladder& ladder, std::i
     score += std::isfinite(error) ? 1.0 - std::cos(error) : 2.0;
   }
   return score;
+}
+
+// For each turn k in [lowest_turn, lowest_turn + count) of the slowest
+// frequency, the position (phase + 2 pi k) / w_min walked up the ladder: each
+// faster frequency corrects it by its wrapped angle error. A walk is a chain
+// of dependent divisions; the turns go four at a time in lockstep, so four
+// independent chains keep the divider busy, each with the same operations
+// in the same order as one walk alone (the same bits).
+std::vector<double> walked_positions(const std::vector<double>& angles, const Ladder& ladder, double phase,
+                                     std::int64_t lowest_turn, std::int64_t count) {
+  constexpr std::int64_t lanes = 4;
+  if (count <= 0) return {};
+  std::vector<double> positions(static_cast<std::size_t>((count + lanes - 1) / lanes * lanes));
+  for (std::int64_t base = 0; base < count; base += lanes) {
+    std::array<double, lanes> p{};
+    for (std::int64_t l = 0; l < lanes; ++l) {
+      p[static_cast<std::size_t>(l)] = (phase + two_pi * static_cast<double>(lowest_turn + base + l)) / ladder.w[0];
+    }
+    for (std::size_t j = 1; j < ladder.w.size(); ++j) {
+      if (!std::isfinite(angles[j])) continue;
+      for (double& q : p) q += wrap(angles[j] - q * ladder.w[j]) / ladder.w[j];
+    }
+    std::copy(p.begin(), p.end(), positions.begin() + base);
+  }
+  positions.resize(static_cast<std::size_t>(count));
+  return positions;
 }
 
 // The angle scores over `rows` of the offsets in `best` (offset -> first-row
@@ -299,13 +326,10 @@ std::optional<OffsetFit> find_row_offset(const Table& table, const Convention& c
     const auto lowest_turn = static_cast<std::int64_t>(std::floor(bottom_position * ladder.w[0] / two_pi)) - 1;
     const auto count = std::min<std::int64_t>(
         static_cast<std::int64_t>(top_position * ladder.w[0] / two_pi) + 1 - lowest_turn, max_candidates);
+    const std::vector<double> walked = walked_positions(first_angles, ladder, phase, lowest_turn, count);
     std::vector<std::pair<double, std::int64_t>> scored;
     for (std::int64_t k = lowest_turn; k < lowest_turn + count; ++k) {
-      double p = (phase + two_pi * static_cast<double>(k)) / ladder.w[0];
-      for (std::size_t j = 1; j < ladder.w.size(); ++j) {
-        if (std::isfinite(first_angles[j])) p += wrap(first_angles[j] - p * ladder.w[j]) / ladder.w[j];
-      }
-      const auto position = static_cast<std::int64_t>(std::llround(p));
+      const auto position = static_cast<std::int64_t>(std::llround(walked[static_cast<std::size_t>(k - lowest_turn)]));
       const std::int64_t offset = position - first - shift;
       if (offset < min_offset || offset > max_offset) continue;
       scored.emplace_back(row_score(first_angles, ladder, position), offset);
