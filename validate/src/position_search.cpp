@@ -47,11 +47,15 @@ struct Ladder {
 Ladder ladder_of(const Convention& convention, std::int64_t dim, const Structure& structure) {
   Ladder ladder;
   ladder.pairs = structure.pairs;
-  std::sort(ladder.pairs.begin(), ladder.pairs.end(), [&](const PairColumns& a, const PairColumns& b) {
-    return frequency_value(convention, dim, a.frequency_index) < frequency_value(convention, dim, b.frequency_index);
-  });
+  // Each pair's frequency (a log and an exp) taken once, not at every
+  // comparison of the sort: the same values, so the same comparisons and order.
+  std::map<std::int64_t, double> w;
   for (const PairColumns& pair : ladder.pairs)
-    ladder.w.push_back(frequency_value(convention, dim, pair.frequency_index));
+    w.emplace(pair.frequency_index, frequency_value(convention, dim, pair.frequency_index));
+  std::sort(ladder.pairs.begin(), ladder.pairs.end(), [&](const PairColumns& a, const PairColumns& b) {
+    return w.at(a.frequency_index) < w.at(b.frequency_index);
+  });
+  for (const PairColumns& pair : ladder.pairs) ladder.w.push_back(w.at(pair.frequency_index));
   return ladder;
 }
 
@@ -187,6 +191,17 @@ class GiveUp {
   double last_limit_ = std::numeric_limits<double>::infinity();
 };
 
+// The table's rows[first, first + count), decoded into `out`.
+const double* decoded(const Table& table, const std::vector<std::int64_t>& rows, std::size_t first, std::size_t count,
+                      std::vector<double>& out) {
+  const auto dim = static_cast<std::size_t>(table.cols);
+  out.resize(count * dim);
+  for (std::size_t k = 0; k < count; ++k) {
+    for (std::size_t c = 0; c < dim; ++c) out[k * dim + c] = table.at(rows[first + k], static_cast<std::int64_t>(c));
+  }
+  return out.data();
+}
+
 // The offset closest to the table among `offsets`, compared with the
 // encoding on every entry of likelihood_rows rows spread over `live_rows` (at
 // positions held in `held`, when given). Empty when no offset keeps every
@@ -216,16 +231,22 @@ std::optional<OffsetFit> closest_offset(const Table& table, const FastEncoder& e
     std::int64_t offset = 0;
   };
   std::vector<Scored> scored;
-  // The rows' values, decoded once for every offset (the same doubles), in
-  // huge pages (256 rows of 1024 are 2 MiB), not zeroed first.
+  // With more than one offset, the rows' values are decoded once for all (the
+  // same doubles), in huge pages (256 rows of 1024 are 2 MiB), not zeroed
+  // first; one offset reads them from the table as it goes.
   const auto dim = static_cast<std::size_t>(table.cols);
-  const PageBuffer storage = allocate_page_buffer(rows.size() * dim * sizeof(double));
-  const std::span<double> values(reinterpret_cast<double*>(storage.get()), rows.size() * dim);
-  for (std::size_t k = 0; k < rows.size(); ++k) {
-    for (std::size_t c = 0; c < dim; ++c) values[k * dim + c] = table.at(rows[k], static_cast<std::int64_t>(c));
+  PageBuffer storage;
+  std::span<double> values;
+  if (offsets.size() > 1) {
+    storage = allocate_page_buffer(rows.size() * dim * sizeof(double));
+    values = std::span<double>(reinterpret_cast<double*>(storage.get()), rows.size() * dim);
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      for (std::size_t c = 0; c < dim; ++c) values[k * dim + c] = table.at(rows[k], static_cast<std::int64_t>(c));
+    }
   }
   // One run of rows encoded at a time into one reused buffer.
   std::vector<double> run_values;
+  std::vector<double> run_table;  // the run's table values, when not decoded above
   for (std::int64_t offset : offsets) {
     if (give_up(offsets)) return std::nullopt;
     const std::vector<std::int64_t> at = held_convention_rows(rows, offset, convention, held);
@@ -237,7 +258,8 @@ std::optional<OffsetFit> closest_offset(const Table& table, const FastEncoder& e
     }
     Scored s{0.0, 0.0, offset};
     visit_encoding_runs(encoder, table.cols, at, run_values, [&](std::size_t first, std::span<const double> expected) {
-      const double* table_values = values.data() + first * dim;
+      const double* table_values = values.empty() ? decoded(table, rows, first, expected.size() / dim, run_table)
+                                                  : values.data() + first * dim;
       for (std::size_t e = 0; e < expected.size(); ++e) {
         const double difference = table_values[e] - expected[e];
         if (!std::isfinite(difference)) continue;  // reported on their own
