@@ -27,7 +27,9 @@ namespace {
 // and the longest stretch of successive rows read for frequencies: enough to
 // decide, few enough to keep detection within milliseconds on any table.
 constexpr std::size_t pairing_rows = 2048;
-constexpr std::size_t scoring_rows = 256;
+// The rows the offset search compares with the encoding: its largest
+// difference at the offset it finds is a candidate's error (see `usable`).
+constexpr std::size_t scoring_rows = likelihood_rows;
 constexpr std::size_t frequency_rows = 2048;
 // Below this fraction of sin^2 + cos^2 = 1 entries no pairing is an encoding.
 constexpr double sinusoidal_fraction = 0.5;
@@ -42,17 +44,17 @@ struct Candidate {
 
 // place(c) for every candidate, on up to two threads (each candidate is
 // placed and scored independently, reading the table only), results in the
-// candidates' order: the same as one pass in order.
+// candidates' order: the same as one pass in order. Each thread takes the
+// next candidate not yet taken, most preferred first: a candidate that gives
+// up early (position_search.hpp) frees its thread for the next one.
 std::vector<std::optional<Candidate>> for_each_candidate(
     const std::vector<Candidate>& candidates, const std::function<std::optional<Candidate>(const Candidate&)>& place) {
   std::vector<std::optional<Candidate>> placed(candidates.size());
   const int workers = static_cast<int>(std::clamp<std::size_t>(
       std::min<std::size_t>(std::thread::hardware_concurrency(), 2), 1, std::max<std::size_t>(candidates.size(), 1)));
-  parallel_for(workers, [&](int worker) {
-    for (std::size_t k = static_cast<std::size_t>(worker); k < candidates.size();
-         k += static_cast<std::size_t>(workers)) {
-      placed[k] = place(candidates[k]);
-    }
+  std::atomic<std::size_t> next{0};
+  parallel_for(workers, [&](int) {
+    for (std::size_t k = next++; k < candidates.size(); k = next++) placed[k] = place(candidates[k]);
   });
   return placed;
 }
@@ -84,8 +86,7 @@ class LowestError {
 // in it, rounding included), so that candidate is neither the closest nor
 // within its slack, and leaving it out changes nothing. Infinite until a
 // candidate is placed. `usable` says when a search's differences are those
-// candidate_error takes (the same rows and positions; a zero row of the table
-// may be one a held position lands on, encoded as zero there only).
+// candidate_error takes.
 ErrorLimit choice_limit(const LowestError& lowest, FormatId format, bool usable) {
   if (!usable) return {};
   return [&lowest, format] {
@@ -265,7 +266,11 @@ Detection detect_running_up(const Table& table, const DetectionOptions& options,
   // search gives up once it is sure to end beyond the limit the candidates
   // placed so far set.
   LowestError lowest;
-  const ErrorLimit give_up_above = choice_limit(lowest, format, !pinned || split.zero.empty());
+  // The search's differences are those candidate_error takes (the same rows
+  // and positions) unless a zero row of the table is one a held position
+  // lands on, encoded as zero there only.
+  const bool usable = !pinned || split.zero.empty();
+  const ErrorLimit give_up_above = choice_limit(lowest, format, usable);
   const std::vector<std::optional<Candidate>> placed = for_each_candidate(to_try, [&](const Candidate& c) {
     std::optional<Candidate> result;
     const auto offset = find_row_offset(table, c.convention, structures[c.structure_rank], split.live, format,
@@ -274,8 +279,11 @@ Detection detect_running_up(const Table& table, const DetectionOptions& options,
     result = c;
     result->offset = *offset;
     for (std::int64_t row : split.zero) result->convention.zero_rows.push_back(row + offset->row_offset);
-    result->error = candidate_error(table, result->convention, offset->row_offset, scoring,
-                                    pinned ? std::optional<FormatId>(pinned->format) : std::nullopt);
+    // The search's largest difference at the offset found is the error
+    // candidate_error would take again on the same entries.
+    result->error = usable ? offset->error
+                           : candidate_error(table, result->convention, offset->row_offset, scoring,
+                                             pinned ? std::optional<FormatId>(pinned->format) : std::nullopt);
     lowest.lower_to(result->error);
     return result;
   });

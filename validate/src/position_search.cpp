@@ -27,10 +27,6 @@ constexpr double two_pi = 2.0 * std::numbers::pi;
 // more under a preset's rule is every position below 2^24.
 constexpr std::int64_t max_candidates = std::int64_t{1} << 16;
 constexpr std::size_t scored_rows = 64;  // rows each kept offset's angles are scored on
-// Rows on which the offsets left are compared with the encoding: the
-// likelihood sums over them, so more rows make it steadier, at about a
-// microsecond per entry of pecheck's fast float64 rows.
-constexpr std::size_t likelihood_rows = 256;
 // Under a fault, the RMS differences of the right offset and of its
 // neighbours measured 0.4 to 0.9 (float16 or bfloat16 angles and positions,
 // numpy_combined_faults_test and numpy_faults_test) and the nearest rival
