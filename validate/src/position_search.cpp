@@ -34,7 +34,6 @@ constexpr std::size_t scored_rows = 64;  // rows each kept offset's angles are s
 // too (validation.cpp) rather than ruled out by a difference that small.
 constexpr double likelihood_margin = 1.05;
 
-
 struct Ladder {
   std::vector<double> w;           // ascending
   std::vector<PairColumns> pairs;  // in the same order
@@ -205,7 +204,8 @@ const double* decoded(const Table& table, const std::vector<std::int64_t>& rows,
 // The offset closest to the table among `offsets`, compared with the
 // encoding on every entry of likelihood_rows rows spread over `live_rows` (at
 // positions held in `held`, when given). Empty when no offset keeps every
-// position allowed, or when give_up says the search may stop (asked before each offset).
+// position allowed, or when give_up, asked before each offset, says the
+// search may stop.
 //
 // A table within two ULP of 1 of the encoding at some offset (a correct one,
 // up to the third-party budget) is placed by the largest difference: a
