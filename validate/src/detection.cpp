@@ -1,9 +1,13 @@
 #include "pecheck/validate/detection.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <functional>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <thread>
 
@@ -25,7 +29,9 @@ namespace {
 // and the longest stretch of successive rows read for frequencies: enough to
 // decide, few enough to keep detection within milliseconds on any table.
 constexpr std::size_t pairing_rows = 2048;
-constexpr std::size_t scoring_rows = 256;
+// The rows the offset search compares with the encoding: its largest
+// difference at the offset it finds is a candidate's error (see `usable`).
+constexpr std::size_t scoring_rows = likelihood_rows;
 constexpr std::size_t frequency_rows = 2048;
 // Below this fraction of sin^2 + cos^2 = 1 entries no pairing is an encoding.
 constexpr double sinusoidal_fraction = 0.5;
@@ -40,19 +46,55 @@ struct Candidate {
 
 // place(c) for every candidate, on up to two threads (each candidate is
 // placed and scored independently, reading the table only), results in the
-// candidates' order: the same as one pass in order.
+// candidates' order: the same as one pass in order. Each thread takes the
+// next candidate not yet taken, most preferred first: a candidate that gives
+// up early (position_search.hpp) frees its thread for the next one.
 std::vector<std::optional<Candidate>> for_each_candidate(
     const std::vector<Candidate>& candidates, const std::function<std::optional<Candidate>(const Candidate&)>& place) {
   std::vector<std::optional<Candidate>> placed(candidates.size());
   const int workers = static_cast<int>(std::clamp<std::size_t>(
       std::min<std::size_t>(std::thread::hardware_concurrency(), 2), 1, std::max<std::size_t>(candidates.size(), 1)));
-  parallel_for(workers, [&](int worker) {
-    for (std::size_t k = static_cast<std::size_t>(worker); k < candidates.size();
-         k += static_cast<std::size_t>(workers)) {
-      placed[k] = place(candidates[k]);
-    }
+  std::atomic<std::size_t> next{0};
+  parallel_for(workers, [&](int) {
+    for (std::size_t k = next++; k < candidates.size(); k = next++) placed[k] = place(candidates[k]);
   });
   return placed;
+}
+
+// How much farther from the table than the closest candidate one may be and
+// still be chosen: half the closest one's error, or half an ULP of 1.
+double choice_slack(double best_error, FormatId format) {
+  return std::max(0.5 * best_error, std::ldexp(1.0, -format_of(format).precision));
+}
+
+// The smallest error of the candidates placed so far, shared by the threads
+// that place them.
+class LowestError {
+ public:
+  double get() const { return lowest_.load(); }
+  void lower_to(double error) {
+    double seen = lowest_.load();
+    while (error < seen && !lowest_.compare_exchange_weak(seen, error)) {
+    }
+  }
+
+ private:
+  std::atomic<double> lowest_{std::numeric_limits<double>::infinity()};
+};
+
+// The error past which a candidate cannot be chosen, once one with error U is
+// placed: any error above U + slack(U) is above the closest candidate's
+// error plus its slack (the closest has an error <= U; the sum is monotone
+// in it, rounding included), so that candidate is neither the closest nor
+// within its slack, and leaving it out changes nothing. Infinite until a
+// candidate is placed. `usable` says when a search's differences are those
+// candidate_error takes.
+ErrorLimit choice_limit(const LowestError& lowest, FormatId format, bool usable) {
+  if (!usable) return {};
+  return [&lowest, format] {
+    const double u = lowest.get();
+    return u + choice_slack(u, format);
+  };
 }
 
 std::string percent(double fraction) {
@@ -81,8 +123,7 @@ std::vector<std::int64_t> zero_columns(const Table& table, const std::vector<std
 // At the rounded positions when the rows step as positions held in `held`.
 double candidate_error(const Table& table, const Convention& convention, std::int64_t row_offset,
                        const std::vector<std::int64_t>& rows, std::optional<FormatId> held) {
-  return max_abs_difference(
-      table, rows, encoding_rows(convention, table.cols, held_convention_rows(rows, row_offset, convention, held)));
+  return max_abs_difference(table, rows, convention, held_convention_rows(rows, row_offset, convention, held));
 }
 
 // The steps fit for a convention's position offset: P0 ranges over the
@@ -223,16 +264,29 @@ Detection detect_running_up(const Table& table, const DetectionOptions& options,
       to_try.push_back({convention, OffsetFit{}, 0.0, k, s});
     }
   }
+  // A candidate that cannot be chosen (see below) is no candidate: its
+  // search gives up once it is sure to end beyond the limit the candidates
+  // placed so far set.
+  LowestError lowest;
+  // The search's differences are those candidate_error takes (the same rows
+  // and positions) unless a zero row of the table is one a held position
+  // lands on, encoded as zero there only.
+  const bool usable = !pinned || split.zero.empty();
+  const ErrorLimit give_up_above = choice_limit(lowest, format, usable);
   const std::vector<std::optional<Candidate>> placed = for_each_candidate(to_try, [&](const Candidate& c) {
     std::optional<Candidate> result;
     const auto offset = find_row_offset(table, c.convention, structures[c.structure_rank], split.live, format,
-                                        options.row_offset, pinned);
+                                        options.row_offset, pinned, give_up_above);
     if (!offset) return result;
     result = c;
     result->offset = *offset;
     for (std::int64_t row : split.zero) result->convention.zero_rows.push_back(row + offset->row_offset);
-    result->error = candidate_error(table, result->convention, offset->row_offset, scoring,
-                                    pinned ? std::optional<FormatId>(pinned->format) : std::nullopt);
+    // The search's largest difference at the offset found is the error
+    // candidate_error would take again on the same entries.
+    result->error = usable ? offset->error
+                           : candidate_error(table, result->convention, offset->row_offset, scoring,
+                                             pinned ? std::optional<FormatId>(pinned->format) : std::nullopt);
+    lowest.lower_to(result->error);
     return result;
   });
   for (const std::optional<Candidate>& c : placed) {
@@ -248,7 +302,7 @@ Detection detect_running_up(const Table& table, const DetectionOptions& options,
   // by more than the format's rounding.
   double best_error = candidates.front().error;
   for (const Candidate& c : candidates) best_error = std::min(best_error, c.error);
-  const double slack = std::max(0.5 * best_error, std::ldexp(1.0, -format_of(format).precision));
+  const double slack = choice_slack(best_error, format);
   std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
     return a.rule_rank != b.rule_rank ? a.rule_rank < b.rule_rank : a.structure_rank < b.structure_rank;
   });
@@ -269,11 +323,17 @@ Detection detect_running_up(const Table& table, const DetectionOptions& options,
   return detection;
 }
 
-// The table's rows in reverse order.
+// The table's rows in reverse order: each row's stored bits copied whole
+// (a copy of the table then a rounding store of every entry before: the same
+// values, NaN payloads as they were).
 Table reversed_rows(const Table& table) {
-  Table out = copy_table(table);
+  Table out = make_uninitialized_table(table.rows, table.cols, table.format);
+  const auto row_bytes = static_cast<std::size_t>(table.cols * storage_bytes(table.format));
+  const std::span<const std::byte> from = table.bytes();
+  const std::span<std::byte> to = out.mutable_bytes();
   for (std::int64_t r = 0; r < table.rows; ++r) {
-    for (std::int64_t c = 0; c < table.cols; ++c) out.set(r, c, table.at(table.rows - 1 - r, c));
+    const auto source = static_cast<std::size_t>(table.rows - 1 - r) * row_bytes;
+    std::memcpy(to.data() + static_cast<std::size_t>(r) * row_bytes, from.data() + source, row_bytes);
   }
   return out;
 }

@@ -58,6 +58,25 @@ double max_abs_difference(const Table& table, const std::vector<std::int64_t>& f
   return worst;
 }
 
+double max_abs_difference(const Table& table, const std::vector<std::int64_t>& file_rows, const Convention& convention,
+                          const std::vector<std::int64_t>& convention_rows) {
+  const FastEncoder encoder(convention, table.cols);
+  std::vector<double> buffer;
+  double worst = 0.0;
+  const auto dim = static_cast<std::size_t>(table.cols);
+  visit_encoding_runs(encoder, table.cols, convention_rows, buffer, [&](std::size_t first, std::span<const double> run) {
+    for (std::size_t k = 0; k * dim < run.size(); ++k) {
+      const std::int64_t file_row = file_rows[first + k];
+      const double* row = run.data() + k * dim;
+      for (std::int64_t c = 0; c < table.cols; ++c) {
+        const double value = table.at(file_row, c);
+        if (std::isfinite(value)) worst = std::max(worst, std::fabs(value - row[c]));
+      }
+    }
+  });
+  return worst;
+}
+
 std::vector<std::int64_t> shifted(const std::vector<std::int64_t>& rows, std::int64_t row_offset) {
   std::vector<std::int64_t> out(rows.size());
   std::transform(rows.begin(), rows.end(), out.begin(), [=](std::int64_t r) { return r + row_offset; });

@@ -2,15 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
+#include <optional>
+#include <span>
+#include <thread>
+
+#include "pecheck/parallel_for.hpp"
+#include "wrap_angle.hpp"
 
 namespace pecheck::validate {
 
 namespace {
-
-constexpr double two_pi = 2.0 * std::numbers::pi;
-
-double wrap(double angle) { return angle - two_pi * std::nearbyint(angle / two_pi); }
 
 struct LineFit {
   double slope = 0.0;
@@ -20,8 +21,9 @@ struct LineFit {
 
 // Least squares of the unwrapped angles (each step taken as the predicted
 // slope plus the wrapped deviation from it) against t = 0..n-1.
-LineFit fit_line(const std::vector<double>& angles, std::size_t n, double predicted) {
-  std::vector<double> unwrapped(n);
+LineFit fit_line(const std::vector<double>& angles, std::size_t n, double predicted, std::vector<double>& buffer) {
+  buffer.resize(n);  // reused from fit to fit
+  const std::span<double> unwrapped(buffer.data(), n);
   unwrapped[0] = angles[0];
   for (std::size_t t = 1; t < n; ++t) {
     unwrapped[t] = unwrapped[t - 1] + predicted + wrap(angles[t] - angles[t - 1] - predicted);
@@ -64,32 +66,57 @@ bool same_rule(const FrequencyRule& a, const FrequencyRule& b) {
 
 }  // namespace
 
+namespace {
+
+// Pairs from this many on are split between two threads: each pair's
+// estimate reads only the table, and the estimates keep the pairs' order.
+constexpr std::size_t parallel_pairs = 64;
+
+// The estimate of one pair's frequency from its angles over the run, or none
+// when an angle is not finite. `angles` and `buffer` are scratch space.
+std::optional<FrequencyEstimate> estimate_frequency(const Table& table, const std::vector<std::int64_t>& run,
+                                                    const PairColumns& pair, double angle_noise,
+                                                    std::vector<double>& angles, std::vector<double>& buffer) {
+  angles.resize(run.size());
+  for (std::size_t t = 0; t < run.size(); ++t) {
+    angles[t] = std::atan2(table.at(run[t], pair.sin_column), table.at(run[t], pair.cos_column));
+  }
+  if (std::any_of(angles.begin(), angles.end(), [](double a) { return !std::isfinite(a); })) return std::nullopt;
+  std::size_t n = std::min<std::size_t>(16, run.size());
+  LineFit fit = fit_line(angles, n, wrap(angles[1] - angles[0]), buffer);
+  while (n < run.size()) {
+    const std::size_t wider = std::min(run.size(), 2 * n);
+    const LineFit next = fit_line(angles, wider, fit.slope, buffer);
+    if (next.rms > 0.1) break;
+    fit = next;
+    n = wider;
+  }
+  FrequencyEstimate estimate;
+  estimate.frequency_index = pair.frequency_index;
+  estimate.w = fit.slope;
+  estimate.sigma = std::max(fit.rms, angle_noise) / std::sqrt(fit.s_tt);
+  return estimate;
+}
+
+}  // namespace
+
 std::vector<FrequencyEstimate> estimate_frequencies(const Table& table, const std::vector<std::int64_t>& run,
                                                     const std::vector<PairColumns>& pairs, FormatId format) {
   std::vector<FrequencyEstimate> estimates;
   if (run.size() < 2) return estimates;
   // One ULP of a value near 1 moves the angle by about 2^(1-p) radians.
   const double angle_noise = std::ldexp(1.0, 1 - format_of(format).precision);
-  std::vector<double> angles(run.size());
-  for (const PairColumns& pair : pairs) {
-    for (std::size_t t = 0; t < run.size(); ++t) {
-      angles[t] = std::atan2(table.at(run[t], pair.sin_column), table.at(run[t], pair.cos_column));
-    }
-    if (std::any_of(angles.begin(), angles.end(), [](double a) { return !std::isfinite(a); })) continue;
-    std::size_t n = std::min<std::size_t>(16, run.size());
-    LineFit fit = fit_line(angles, n, wrap(angles[1] - angles[0]));
-    while (n < run.size()) {
-      const std::size_t wider = std::min(run.size(), 2 * n);
-      const LineFit next = fit_line(angles, wider, fit.slope);
-      if (next.rms > 0.1) break;
-      fit = next;
-      n = wider;
-    }
-    FrequencyEstimate estimate;
-    estimate.frequency_index = pair.frequency_index;
-    estimate.w = fit.slope;
-    estimate.sigma = std::max(fit.rms, angle_noise) / std::sqrt(fit.s_tt);
-    estimates.push_back(estimate);
+  std::vector<std::optional<FrequencyEstimate>> found(pairs.size());
+  const int workers = pairs.size() >= parallel_pairs && std::thread::hardware_concurrency() >= 2 ? 2 : 1;
+  parallel_for(workers, [&](int worker) {
+    std::vector<double> angles;
+    std::vector<double> buffer;
+    const std::size_t begin = pairs.size() * static_cast<std::size_t>(worker) / static_cast<std::size_t>(workers);
+    const std::size_t end = pairs.size() * static_cast<std::size_t>(worker + 1) / static_cast<std::size_t>(workers);
+    for (std::size_t k = begin; k < end; ++k) found[k] = estimate_frequency(table, run, pairs[k], angle_noise, angles, buffer);
+  });
+  for (const std::optional<FrequencyEstimate>& e : found) {
+    if (e) estimates.push_back(*e);
   }
   return estimates;
 }

@@ -12,7 +12,9 @@
 // neither one noisy row nor a fault that spoils every row moves the answer.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -24,6 +26,11 @@
 
 namespace pecheck::validate {
 
+// Rows on which the offsets left are compared with the encoding, spread over
+// the live rows: the likelihood sums over them, so more rows make it
+// steadier, at about a microsecond per entry of pecheck's fast float64 rows.
+inline constexpr std::size_t likelihood_rows = 256;
+
 struct OffsetFit {
   std::int64_t row_offset = 0;  // file row r holds convention row r + row_offset
   double error = 0.0;           // the largest |table - encoding| on the rows compared
@@ -34,14 +41,23 @@ struct OffsetFit {
   bool within_rounding = false;
 };
 
+// The largest difference from the table a caller can still use, read as the
+// search goes (another thread may lower it): infinite when any will do.
+using ErrorLimit = std::function<double()>;
+
 // Empty when the structure has no pair or no row carries values. Offsets
 // range over [0, 2^24 - position_offset - rows], so every row's position is
 // below 2^24; `fixed` restricts the search to one offset (scored all the same).
 // With `steps` that pin row 0 (position_steps.hpp), the offsets are those
 // the steps allow, compared at the positions rounded as the steps show.
+// With `give_up_above`, also empty once every offset the search could return
+// differs from the encoding (at the positions compared) by more than the
+// limit on some entry of the first or the last live row: the largest
+// difference on any rows that include those two, at whichever offset is
+// returned, would be above the limit too.
 std::optional<OffsetFit> find_row_offset(const Table& table, const Convention& convention, const Structure& structure,
                                          const std::vector<std::int64_t>& live_rows, FormatId format,
                                          std::optional<std::int64_t> fixed = std::nullopt,
-                                         const PositionSteps* steps = nullptr);
+                                         const PositionSteps* steps = nullptr, const ErrorLimit& give_up_above = {});
 
 }  // namespace pecheck::validate
