@@ -1,6 +1,8 @@
 #include "pecheck/table_file.hpp"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "pecheck/convention.hpp"
@@ -125,6 +127,34 @@ TEST(ProducedTable, aFailedProducerLeavesNoFile) {
     EXPECT_THROW(write_table_file(dir / "t.npy", failing), std::runtime_error) << workers << " writer threads";
     EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "a temporary or partial file was left";
   }
+}
+
+// A file system that refuses a block part-way (here a file size limit, as a
+// full disk would) is an error naming the file, and leaves no file behind,
+// whether one writer thread or two were writing when it failed.
+TEST(ProducedTable, aWriteRefusedPartWayIsAnErrorAndLeavesNoFile) {
+  struct rlimit saved {};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
+  // Past the limit write() fails with EFBIG once SIGXFSZ is ignored.
+  const auto old_handler = ::signal(SIGXFSZ, SIG_IGN);
+  struct rlimit limited = saved;
+  limited.rlim_cur = 3u << 20;  // the 8 MiB table's first blocks fit, the rest do not
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &limited), 0);
+  for (const int workers : {1, 2}) {
+    TempDir dir;
+    ProducedTable produced = fast_row_blocks(*find_preset("vaswani"), {2048, 1024, 0}, FormatId::float32);
+    produced.workers = workers;
+    const std::filesystem::path path = dir / "t.npy";
+    try {
+      write_table_file(path, produced);
+      ADD_FAILURE() << "a write past the file size limit succeeded, " << workers << " writer threads";
+    } catch (const TableFileError& error) {
+      EXPECT_NE(std::string(error.what()).find(path.string()), std::string::npos) << error.what();
+    }
+    EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "a temporary or partial file was left";
+  }
+  ::setrlimit(RLIMIT_FSIZE, &saved);
+  ::signal(SIGXFSZ, old_handler);
 }
 
 }  // namespace
