@@ -13,35 +13,20 @@ endif()
 set(torch "${PYTHON} ${EXAMPLES}/torch_tables.py")
 set(failures "")
 
-function(expect label expected needle)
-  string(TIMESTAMP started "%s")
-  execute_process(COMMAND ${PECHECK} validate ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  string(TIMESTAMP ended "%s")
-  math(EXPR seconds "${ended} - ${started}")
-  message("${label}: exit ${status} in ${seconds} s")
-  if(NOT status EQUAL expected)
-    set(failures "${failures}\n  ${label}: exit status ${status} (expected ${expected})\n${out}${err}" PARENT_SCOPE)
-  else()
-    string(FIND "${out}${err}" "${needle}" at)
-    if(at EQUAL -1)
-      set(failures "${failures}\n  ${label}: the output lacks '${needle}':\n${out}${err}" PARENT_SCOPE)
-    endif()
-  endif()
-  set(last_seconds ${seconds} PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/expect_validate.cmake)
 
 # The default checks (every encoding-bounds and conformance check) on a
 # module computed in float64, all four formats, torch loaded once.
-expect(lines-default-checks 0 "conforms:" --exec "exec ${torch} --serve float64-module" --exec-protocol lines
-       --convention vaswani --exec-dtype float64 --exec-dtype float32 --exec-dtype float16 --exec-dtype bfloat16)
+expect_validate(lines-default-checks 0 "conforms:" --exec "exec ${torch} --serve float64-module" --exec-protocol lines
+                --convention vaswani --exec-dtype float64 --exec-dtype float32 --exec-dtype float16 --exec-dtype bfloat16)
 if(last_seconds GREATER_EQUAL 120)
   set(failures "${failures}\n  lines-default-checks: took ${last_seconds} s (the target is under 2 minutes)")
 endif()
 # The tutorial's module (float32 angles) deviates, over either protocol.
-expect(lines-tutorial 1 "deviates:" --exec "exec ${torch} --serve pytorch-tutorial" --exec-protocol lines
-       --convention vaswani --check conformance/any-position --cases 5)
-expect(one-shot-fairseq 0 "conforms: 1 check" --exec "${torch} fairseq {rows} {dim} {offset} {dtype} {output}"
-       --convention fairseq --check encoding-bounds/unit-interval --cases 2)
+expect_validate(lines-tutorial 1 "deviates:" --exec "exec ${torch} --serve pytorch-tutorial" --exec-protocol lines
+                --convention vaswani --check conformance/any-position --cases 5)
+expect_validate(one-shot-fairseq 0 "conforms: 1 check" --exec "${torch} fairseq {rows} {dim} {offset} {dtype} {output}"
+                --convention fairseq --check encoding-bounds/unit-interval --cases 2)
 
 # A table file from a module buffer, validated as a file: the convention is found.
 file(MAKE_DIRECTORY ${WORK_DIR})
@@ -50,7 +35,7 @@ execute_process(COMMAND ${PYTHON} ${EXAMPLES}/torch_tables.py float64-module 512
 if(NOT status EQUAL 0)
   set(failures "${failures}\n  module.npy: torch_tables.py failed:\n${err}")
 else()
-  expect(file-from-module 0 "convention: vaswani" ${WORK_DIR}/module.npy)
+  expect_validate(file-from-module 0 "convention: vaswani" ${WORK_DIR}/module.npy)
 endif()
 
 if(NOT failures STREQUAL "")

@@ -17,33 +17,14 @@ set(rope "${PYTHON} ${EXAMPLES}/torch_rope.py")
 set(placeholders "{rows} {dim} {offset} {dtype} {output}")
 set(failures "")
 
-# Runs pecheck validate ARGN; the exit status must be EXPECTED and the output
-# must hold every NEEDLE (a ;-list).
-function(expect label expected needles)
-  string(TIMESTAMP started "%s")
-  execute_process(COMMAND ${PECHECK} validate ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  string(TIMESTAMP ended "%s")
-  math(EXPR seconds "${ended} - ${started}")
-  message("${label}: exit ${status} in ${seconds} s")
-  if(NOT status EQUAL expected)
-    set(failures "${failures}\n  ${label}: exit status ${status} (expected ${expected})\n${out}${err}" PARENT_SCOPE)
-    return()
-  endif()
-  foreach(needle IN LISTS needles)
-    string(FIND "${out}${err}" "${needle}" at)
-    if(at EQUAL -1)
-      set(failures "${failures}\n  ${label}: the output lacks '${needle}':\n${out}${err}" PARENT_SCOPE)
-      return()
-    endif()
-  endforeach()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/expect_validate.cmake)
 
 # A correct cache: every block conforms and both rotary checks hold, the far
 # block by the computation model's bound (its float32 angles err by up to 2^-4 rad).
-expect(one-shot-correct 0 "conforms: 3 blocks;rotary/relative-position: held;the computation model hf-float32's bound"
-       --rope llama2 --exec "${rope} ${placeholders}")
-expect(lines-correct-two-formats 0 "conforms: 6 blocks;in bfloat16" --rope llama2 --exec "exec ${rope} --serve"
-       --exec-protocol lines --exec-dtype float32 --exec-dtype bfloat16)
+expect_validate(one-shot-correct 0 "conforms: 3 blocks;rotary/relative-position: held;the computation model hf-float32's bound"
+                --rope llama2 --exec "${rope} ${placeholders}")
+expect_validate(lines-correct-two-formats 0 "conforms: 6 blocks;in bfloat16" --rope llama2 --exec "exec ${rope} --serve"
+                --exec-protocol lines --exec-dtype float32 --exec-dtype bfloat16)
 # --json: one object, every block conforming, each with both rotary checks held.
 execute_process(COMMAND ${PECHECK} validate --rope llama2 --json --exec "${rope} ${placeholders}"
                 RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -65,14 +46,14 @@ if(NOT status EQUAL 0 OR NOT json_status EQUAL 0)
 endif()
 
 # The faults real code has (CONVENTIONS.md): each deviates, diagnosed.
-expect(bfloat16-positions 1 "deviates: 3 blocks;position-precision;rotary/relative-position: failed"
-       --rope llama2 --exec "${rope} --fault bfloat16-positions ${placeholders}")
-expect(float16-angles 1 "deviates: 3 blocks;angle-precision;rotary/relative-position: failed"
-       --rope llama2 --exec "exec ${rope} --fault float16-angles --serve" --exec-protocol lines)
+expect_validate(bfloat16-positions 1 "deviates: 3 blocks;position-precision;rotary/relative-position: failed"
+                --rope llama2 --exec "${rope} --fault bfloat16-positions ${placeholders}")
+expect_validate(float16-angles 1 "deviates: 3 blocks;angle-precision;rotary/relative-position: failed"
+                --rope llama2 --exec "exec ${rope} --fault float16-angles --serve" --exec-protocol lines)
 # The wrong convention: the cache is Llama 2's (base 10000), checked as Llama 3's.
-expect(wrong-base 1 "deviates:;wrong-base" --rope llama3 --exec "${rope} ${placeholders}")
+expect_validate(wrong-base 1 "deviates:;wrong-base" --rope llama3 --exec "${rope} ${placeholders}")
 # A command that cannot run is broken, not deviating.
-expect(broken 2 "failed on its first call" --rope llama2 --exec "${rope} --no-such-option ${placeholders}")
+expect_validate(broken 2 "failed on its first call" --rope llama2 --exec "${rope} --no-such-option ${placeholders}")
 
 if(NOT failures STREQUAL "")
   message(FATAL_ERROR "torch_rope.py with pecheck validate --exec:${failures}")

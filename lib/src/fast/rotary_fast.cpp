@@ -43,10 +43,11 @@
 //    errs by at most 0.5 + 2^(24 - 50.2 + 14) (1 + 2^-35) = 0.5 + 2^-12.2
 //    ULP. The other values are the kernel's, with step 2's bound. So every
 //    float32 entry stays within the 1 ULP budget (0.5 + 2^-12.2 away from the
-//    zeros of sin and cos). float16 and bfloat16 keep the kernel: their
-//    budgets (0.5 + 2^-40 and 0.5 + 2^-43 ULP) are tighter than the rotation's
-//    0.5 + 2^-25.2 and 0.5 + 2^-28.2; float64 keeps it as the additive
-//    tables do.
+//    zeros of sin and cos). float16 and bfloat16 keep the kernel, within
+//    0.5 + 2^-40 and 0.5 + 2^-43 ULP (step 2). The rotation's 0.5 + 2^-25.2
+//    and 0.5 + 2^-28.2 would be within their budgets too (budgets.cpp, set
+//    for the additive tables' rotated rows), so rotating them is allowed and
+//    left undone. float64 keeps the kernel as the additive tables do.
 #include <algorithm>
 #include <cmath>
 #include <vector>
