@@ -135,8 +135,11 @@ DoubleEnclosure double_tier_sin_cos(double p, double f0, double f1, double f2, d
   return enclose(p, f0, f1, f2, f_error, k);
 }
 
-void double_tier_row(std::int64_t position, const StepsFrequencies& frequencies, const NarrowFormat& format_in,
-                     double exact_tolerance, RowDecisions& out) {
+namespace {
+
+template <bool DecideRounding>
+void settle_row(std::int64_t position, const StepsFrequencies& frequencies, const NarrowFormat& format_in,
+                double exact_tolerance, RowDecisions& out) {
   const DoubleTierConstants k = double_tier_constants();
   const NarrowFormat format = format_in;  // a local copy: loop invariants
   const double p = static_cast<double>(position);
@@ -157,8 +160,12 @@ void double_tier_row(std::int64_t position, const StepsFrequencies& frequencies,
 #pragma GCC ivdep
   for (std::size_t i = 0; i < count; ++i) {
     const DoubleEnclosure e = enclose(p, f0[i], f1[i], f2[i], f_error[i], k);
-    const NarrowRounding s = narrow_rounding(e.sin_value, e.sin_error, format);
-    const NarrowRounding c = narrow_rounding(e.cos_value, e.cos_error, format);
+    NarrowRounding s{e.sin_value, true};
+    NarrowRounding c{e.cos_value, true};
+    if constexpr (DecideRounding) {
+      s = narrow_rounding(e.sin_value, e.sin_error, format);
+      c = narrow_rounding(e.cos_value, e.cos_error, format);
+    }
     sin_rounded[i] = s.value;
     cos_rounded[i] = c.value;
     sin_hi[i] = e.sin_value;
@@ -167,6 +174,17 @@ void double_tier_row(std::int64_t position, const StepsFrequencies& frequencies,
     cos_lo[i] = 0.0;
     sin_done[i] = s.decided & close_enough(e.sin_value, e.sin_error, exact_tolerance);
     cos_done[i] = c.decided & close_enough(e.cos_value, e.cos_error, exact_tolerance);
+  }
+}
+
+}  // namespace
+
+void double_tier_row(std::int64_t position, const StepsFrequencies& frequencies, const NarrowFormat& format,
+                     double exact_tolerance, bool decide_rounding, RowDecisions& out) {
+  if (decide_rounding) {
+    settle_row<true>(position, frequencies, format, exact_tolerance, out);
+  } else {
+    settle_row<false>(position, frequencies, format, exact_tolerance, out);
   }
 }
 

@@ -111,10 +111,11 @@ DoubleEnclosure double_tier_sin_cos(double p, double f0, double f1, double f2, d
                                     const DoubleTierConstants& k);
 
 // Every frequency of a row: the rounding to `format` where the enclosure
-// decides it and, as the exact value, the tier's own value where its bound is
-// within exact_tolerance of it (relative). Requires first_step_applies_to_row
-// and a format of precision <= 26.
+// decides it (when decide_rounding; otherwise an entry is settled by its
+// exact value alone) and, as the exact value, the tier's own value where its
+// bound is within exact_tolerance of it (relative). Requires
+// first_step_applies_to_row and a format of precision <= 26.
 void double_tier_row(std::int64_t position, const StepsFrequencies& frequencies, const NarrowFormat& format,
-                     double exact_tolerance, RowDecisions& out);
+                     double exact_tolerance, bool decide_rounding, RowDecisions& out);
 
 }  // namespace pecheck::reference

@@ -27,9 +27,9 @@ ReferenceTable reference_table(const Convention& convention, const TableRequest&
 }
 
 ReferenceCounts reference_rows(const Convention& convention, const TableRequest& request, FormatId format, int threads,
-                               ExactValues exact, const ReferenceRowVisitor& visit) {
+                               ExactValues exact, RoundedValues rounded, const ReferenceRowVisitor& visit) {
   return visit_reference_rows(convention, request, format_of(format), threads, default_first_precision,
-                              FirstStep::double_word, exact, visit);
+                              FirstStep::double_word, exact, rounded, visit);
 }
 
 double exact_tolerance(ExactValues exact, FormatId format) {

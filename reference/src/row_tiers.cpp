@@ -10,9 +10,11 @@ namespace {
 // spacing near a value (narrow_rounding's exactness argument).
 constexpr int double_tier_max_precision = 26;
 
-// The double-word tier's decisions for a row: the rounding by its enclosure,
-// the exact value where the enclosure is within `tolerance` of it (relative,
-// as good_as_exact); without branches, so the loop vectorises.
+// The double-word tier's decisions for a row: the rounding by its enclosure
+// (when DecideRounding), the exact value where the enclosure is within
+// `tolerance` of it (relative, as good_as_exact); without branches, so the
+// loop vectorises.
+template <bool DecideRounding>
 void decide_row(const RowEnclosures& row, const Format& format_in, double tolerance, RowDecisions& out) {
   const Format format = format_in;  // a local copy: its fields are then loop invariants
   const std::size_t count = row.sin_hi.size();
@@ -33,8 +35,12 @@ void decide_row(const RowEnclosures& row, const Format& format_in, double tolera
   unsigned char* __restrict cos_done = out.cos_done.data();
 #pragma GCC ivdep
   for (std::size_t i = 0; i < count; ++i) {
-    const NonzeroRounding s = nonzero_rounding(sin_hi[i], sin_lo[i], sin_error[i], format);
-    const NonzeroRounding c = nonzero_rounding(cos_hi[i], cos_lo[i], cos_error[i], format);
+    NonzeroRounding s{sin_hi[i], true};
+    NonzeroRounding c{cos_hi[i], true};
+    if constexpr (DecideRounding) {
+      s = nonzero_rounding(sin_hi[i], sin_lo[i], sin_error[i], format);
+      c = nonzero_rounding(cos_hi[i], cos_lo[i], cos_error[i], format);
+    }
     sin_rounded[i] = s.value;
     cos_rounded[i] = c.value;
     sin_exact_hi[i] = sin_hi[i];
@@ -48,9 +54,10 @@ void decide_row(const RowEnclosures& row, const Format& format_in, double tolera
 
 }  // namespace
 
-RowTiers::RowTiers(const Format& format, ExactValues exact)
+RowTiers::RowTiers(const Format& format, ExactValues exact, RoundedValues rounded)
     : format_(format),
       double_tier_(format.precision <= double_tier_max_precision && exact != ExactValues::full),
+      decide_rounding_(rounded == RoundedValues::decided),
       tolerance_(exact_tolerance(exact, format.id)) {
   if (double_tier_) narrow_ = narrow_format(format);
 }
@@ -59,10 +66,14 @@ bool RowTiers::settle(EntryEvaluator& evaluator, std::int64_t position, RowDecis
   const StepsFrequencies* frequencies = evaluator.row_frequencies(position);
   if (frequencies == nullptr) return false;
   if (double_tier_) {
-    double_tier_row(position, *frequencies, narrow_, tolerance_, out);
+    double_tier_row(position, *frequencies, narrow_, tolerance_, decide_rounding_, out);
   } else {
     first_step_row(position, *frequencies, enclosures_);
-    decide_row(enclosures_, format_, tolerance_, out);
+    if (decide_rounding_) {
+      decide_row<true>(enclosures_, format_, tolerance_, out);
+    } else {
+      decide_row<false>(enclosures_, format_, tolerance_, out);
+    }
   }
   return true;
 }

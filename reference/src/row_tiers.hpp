@@ -18,7 +18,9 @@ namespace pecheck::reference {
 
 class RowTiers {
  public:
-  RowTiers(const Format& format, ExactValues exact);
+  // With RoundedValues::skipped an entry is settled once its exact value is;
+  // its rounding is left undecided (the rounded arrays hold no answer).
+  RowTiers(const Format& format, ExactValues exact, RoundedValues rounded);
 
   // Settles what it can of the row at `position` into `out` (entry i is
   // frequency i); false, with nothing settled, when no cheap tier applies.
@@ -32,6 +34,7 @@ class RowTiers {
   Format format_;
   NarrowFormat narrow_{};
   bool double_tier_ = false;
+  bool decide_rounding_ = true;
   double tolerance_;          // exact_tolerance: the relative accuracy of an acceptable exact value
   RowEnclosures enclosures_;  // the double-word tier's, reused row after row
 };

@@ -47,7 +47,7 @@ constexpr std::int64_t rows_per_block = 4;
 // One row of the table as the tiers settle it, reused row after row by one
 // worker: what the sink (the table, or a caller's visitor) receives.
 struct RowBuffer {
-  std::vector<double> rounded;
+  std::vector<double> rounded;      // empty for RoundedValues::skipped
   std::vector<DoubleDouble> exact;  // empty for ExactValues::none
 };
 
@@ -56,23 +56,24 @@ using RowSink = std::function<void(int worker, std::int64_t row, const RowBuffer
 class TableJob {
  public:
   TableJob(const Convention& convention, const TableRequest& request, const Format& format, mpfr_prec_t first_precision,
-           FirstStep first_step, ExactValues exact, RowSink sink)
+           FirstStep first_step, ExactValues exact, RoundedValues rounded, RowSink sink)
       : convention_(convention),
         request_(request),
         format_(format),
         first_precision_(first_precision),
         first_step_(first_step),
         exact_(exact),
+        rounded_(rounded),
         sink_(std::move(sink)) {}
 
   void run_worker(int worker) {
     try {
       EntryEvaluator evaluator(convention_, request_.dim, first_precision_, first_step_);
       const FrequencyColumns columns = frequency_columns(evaluator.columns(), evaluator.frequency_count());
-      RowTiers tiers(format_, exact_);  // this worker's
+      RowTiers tiers(format_, exact_, rounded_);  // this worker's
       RowDecisions decisions;
       RowBuffer buffer;
-      buffer.rounded.resize(static_cast<std::size_t>(request_.dim));
+      if (rounded_ == RoundedValues::decided) buffer.rounded.resize(static_cast<std::size_t>(request_.dim));
       if (exact_ != ExactValues::none) buffer.exact.resize(static_cast<std::size_t>(request_.dim));
       Counts counts;
       while (!failed_.load()) {
@@ -126,7 +127,7 @@ class TableJob {
     // symmetric): the row is decided at |p|, then its sin entries negated.
     const std::int64_t position = signed_position < 0 ? -signed_position : signed_position;
     const bool settled = tiers.settle(evaluator, position, decisions);
-    const EntryQuery query{&format_, exact_ != ExactValues::none};
+    const EntryQuery query{rounded_ == RoundedValues::decided ? &format_ : nullptr, exact_ != ExactValues::none};
     if (settled && columns.every_pair_whole && every_entry_settled(decisions)) {
       // The common row: the cheap tier settled it all, stored without a test per entry.
       store_settled_row(columns, decisions, buffer);
@@ -171,10 +172,12 @@ class TableJob {
     const std::size_t count = columns.sin_column.size();
     const std::int64_t* sin_col = columns.sin_column.data();
     const std::int64_t* cos_col = columns.cos_column.data();
-    double* rounded = buffer.rounded.data();
-    for (std::size_t i = 0; i < count; ++i) {
-      rounded[sin_col[i]] = decisions.sin_rounded[i];
-      rounded[cos_col[i]] = decisions.cos_rounded[i];
+    if (rounded_ == RoundedValues::decided) {
+      double* rounded = buffer.rounded.data();
+      for (std::size_t i = 0; i < count; ++i) {
+        rounded[sin_col[i]] = decisions.sin_rounded[i];
+        rounded[cos_col[i]] = decisions.cos_rounded[i];
+      }
     }
     if (exact_ == ExactValues::none) return;
     DoubleDouble* exact = buffer.exact.data();
@@ -188,7 +191,7 @@ class TableJob {
     for (const std::int64_t col : columns.sin_column) {
       if (col < 0) continue;
       const auto c = static_cast<std::size_t>(col);
-      buffer.rounded[c] = -buffer.rounded[c];
+      if (rounded_ == RoundedValues::decided) buffer.rounded[c] = -buffer.rounded[c];
       if (exact_ == ExactValues::none) continue;
       buffer.exact[c] = {-buffer.exact[c].hi, -buffer.exact[c].lo};
     }
@@ -196,7 +199,7 @@ class TableJob {
 
   void store(RowBuffer& buffer, std::int64_t col, double rounded, DoubleDouble exact) const {
     const auto c = static_cast<std::size_t>(col);
-    buffer.rounded[c] = rounded;
+    if (rounded_ == RoundedValues::decided) buffer.rounded[c] = rounded;
     if (exact_ != ExactValues::none) buffer.exact[c] = exact;
   }
 
@@ -211,6 +214,7 @@ class TableJob {
   mpfr_prec_t first_precision_;
   FirstStep first_step_;
   ExactValues exact_;
+  RoundedValues rounded_;
   RowSink sink_;
   std::atomic<std::int64_t> next_row_{0};
   std::atomic<std::int64_t> escalations_{0};
@@ -233,8 +237,9 @@ int worker_count(int threads, std::int64_t rows) {
 
 // Runs the job on `workers` threads, each row handed to `sink` once.
 ReferenceCounts run_job(const Convention& convention, const TableRequest& request, const Format& format, int workers,
-                        mpfr_prec_t first_precision, FirstStep first_step, ExactValues exact, RowSink sink) {
-  TableJob job(convention, request, format, first_precision, first_step, exact, std::move(sink));
+                        mpfr_prec_t first_precision, FirstStep first_step, ExactValues exact, RoundedValues rounded,
+                        RowSink sink) {
+  TableJob job(convention, request, format, first_precision, first_step, exact, rounded, std::move(sink));
   if (workers == 1) {
     job.run_worker(0);
   } else {
@@ -278,7 +283,7 @@ ReferenceTable build_reference_table(const Convention& convention, const TableRe
   out.rounded = make_uninitialized_table(request.rows, request.dim, format.id);
   if (exact != ExactValues::none) out.exact.resize(static_cast<std::size_t>(request.rows * request.dim));
   const ReferenceCounts counts =
-      run_job(convention, request, format, workers, first_precision, first_step, exact,
+      run_job(convention, request, format, workers, first_precision, first_step, exact, RoundedValues::decided,
               [&out](int, std::int64_t row, const RowBuffer& buffer) {
                 write_row(out.rounded, row, buffer.rounded);
                 std::copy(buffer.exact.begin(), buffer.exact.end(),
@@ -291,11 +296,14 @@ ReferenceTable build_reference_table(const Convention& convention, const TableRe
 
 ReferenceCounts visit_reference_rows(const Convention& convention, const TableRequest& request, const Format& format,
                                      int threads, mpfr_prec_t first_precision, FirstStep first_step, ExactValues exact,
-                                     const ReferenceRowVisitor& visit) {
+                                     RoundedValues rounded, const ReferenceRowVisitor& visit) {
   check_request(convention, request);
   check_frequency_rule(convention);
+  if (rounded == RoundedValues::skipped && exact == ExactValues::none) {
+    throw std::invalid_argument("reference rows: neither rounded nor exact values asked for");
+  }
   const int workers = worker_count(threads, request.rows);
-  return run_job(convention, request, format, workers, first_precision, first_step, exact,
+  return run_job(convention, request, format, workers, first_precision, first_step, exact, rounded,
                  [&visit](int worker, std::int64_t row, const RowBuffer& buffer) {
                    visit(worker, ReferenceRow{row, buffer.rounded, buffer.exact});
                  });

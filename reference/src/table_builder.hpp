@@ -15,6 +15,6 @@ ReferenceTable build_reference_table(const Convention& convention, const TableRe
 // reference_rows() with the same parameters as build_reference_table.
 ReferenceCounts visit_reference_rows(const Convention& convention, const TableRequest& request, const Format& format,
                                      int threads, mpfr_prec_t first_precision, FirstStep first_step, ExactValues exact,
-                                     const ReferenceRowVisitor& visit);
+                                     RoundedValues rounded, const ReferenceRowVisitor& visit);
 
 }  // namespace pecheck::reference

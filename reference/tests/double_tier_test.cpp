@@ -133,7 +133,7 @@ TEST(DoubleTier, escalatesEntriesWhoseEnclosureStraddlesAFloat32Midpoint) {
   for (std::int64_t position = max_exact_position; position > max_exact_position - 131072 && found < 3; --position) {
     const StepsFrequencies* frequencies = evaluator.row_frequencies(position);
     ASSERT_NE(frequencies, nullptr);
-    double_tier_row(position, *frequencies, f32, std::numeric_limits<double>::infinity(), decisions);
+    double_tier_row(position, *frequencies, f32, std::numeric_limits<double>::infinity(), true, decisions);
     for (std::size_t i = 0; i < decisions.sin_done.size(); ++i) {
       for (const bool is_sin : {true, false}) {
         if ((is_sin ? decisions.sin_done : decisions.cos_done)[i] != 0) continue;

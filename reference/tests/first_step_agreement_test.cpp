@@ -10,8 +10,11 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <mutex>
 #include <random>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 
 #include "../src/table_builder.hpp"
 #include "first_step_agreement.hpp"
@@ -157,6 +160,56 @@ TEST(FirstStepAgreement, tablesOfEveryPresetAndFormatEqualTheMpfrPathBitForBit) 
       }
     }
   }
+}
+
+// The rows a measurement visits with the rounding skipped (validate's
+// comparison): no rounded values, every exact value within the promised
+// tolerance of the MPFR path's, for every preset, format and precision of
+// exact values; and asking for neither rounded nor exact values is refused.
+TEST(FirstStepAgreement, rowsWithoutRoundingCarryExactValuesWithinTheTolerance) {
+  for (const Convention& convention : presets()) {
+    const std::int64_t dim = convention.odd_dim == OddDimPolicy::reject ? 34 : 33;
+    for (std::int64_t offset : {std::int64_t{0}, std::int64_t{1000}, max_exact_position - 40}) {
+      const TableRequest request{40, dim, offset};
+      for (const Format* format : testing::all_formats) {
+        const Format& f = format_of(format->id);
+        const ReferenceTable slow = build_reference_table(convention, request, f, 2, default_first_precision);
+        for (ExactValues exact : {ExactValues::full, ExactValues::for_format}) {
+          const double tolerance = exact_tolerance(exact, f.id);
+          std::int64_t visited = 0;
+          std::int64_t rounded_seen = 0;
+          std::int64_t failures = 0;
+          std::string first_failure;
+          std::mutex mutex;
+          visit_reference_rows(convention, request, f, 2, default_first_precision, FirstStep::double_word, exact,
+                               RoundedValues::skipped, [&](int, const ReferenceRow& row) {
+                                 const std::lock_guard<std::mutex> lock(mutex);
+                                 ++visited;
+                                 rounded_seen += static_cast<std::int64_t>(row.rounded.size());
+                                 for (std::int64_t c = 0; c < dim; ++c) {
+                                   const auto k = static_cast<std::size_t>(row.row * dim + c);
+                                   const DoubleDouble got = row.exact[static_cast<std::size_t>(c)];
+                                   const double bound = std::fabs(slow.exact[k].hi) * (tolerance + 0x1p-100);
+                                   const double difference = (got.hi - slow.exact[k].hi) + (got.lo - slow.exact[k].lo);
+                                   if (std::fabs(difference) <= bound) continue;
+                                   if (failures++ == 0) {
+                                     first_failure = std::string(convention.name) + ' ' + std::string(f.name) + " row " +
+                                                     std::to_string(row.row + offset) + " col " + std::to_string(c);
+                                   }
+                                 }
+                               });
+          EXPECT_EQ(visited, request.rows);
+          EXPECT_EQ(rounded_seen, 0);
+          ASSERT_EQ(failures, 0) << first_failure;
+        }
+      }
+    }
+  }
+  const Convention& vaswani = presets().front();
+  EXPECT_THROW(visit_reference_rows(vaswani, TableRequest{2, 8, 0}, format_of(FormatId::float32), 1,
+                                    default_first_precision, FirstStep::double_word, ExactValues::none,
+                                    RoundedValues::skipped, [](int, const ReferenceRow&) {}),
+               std::invalid_argument);
 }
 
 }  // namespace

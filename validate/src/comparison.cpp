@@ -72,8 +72,12 @@ properties::Measurement compare_with_reference(const Table& table, const Convent
     // itself, relatively (p the format's precision), so each ULP error is
     // right to 2^-20 ULP (|x| < 2^(e+1) and ulp(x) = 2^(e+1-p)), below the
     // 4 significant digits printed for errors up to 1 ULP.
+    // RoundedValues::skipped: every figure is measured against the exact
+    // values (an error of at most half an ULP is correct rounding), so the
+    // oracle's rounding decisions would go unused.
     const reference::ReferenceCounts counts = reference::reference_rows(
         convention, request, table.format, plan.threads, reference::ExactValues::for_format,
+        reference::RoundedValues::skipped,
         [&](int worker, const reference::ReferenceRow& row) {
           totals[static_cast<std::size_t>(worker)].add_row(view, first + row.row, first + row.row + row_offset, row.exact);
         });

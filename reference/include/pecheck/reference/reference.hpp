@@ -64,7 +64,7 @@ ReferenceTable reference_table(const Convention& convention, const TableRequest&
 // without the table (validate's full comparison streams through these).
 struct ReferenceRow {
   std::int64_t row = 0;                 // the request's row, from 0 (convention row = row + request.row_offset)
-  std::span<const double> rounded;      // correctly rounded to the format (as doubles, exactly)
+  std::span<const double> rounded;      // correctly rounded to the format (as doubles, exactly); empty when skipped
   std::span<const DoubleDouble> exact;  // the exact values (empty for ExactValues::none)
 };
 
@@ -82,9 +82,18 @@ using ReferenceRowVisitor = std::function<void(int worker, const ReferenceRow& r
 // concurrency) and `rows`: callers size per-worker accumulators by it.
 int reference_workers(int threads, std::int64_t rows);
 
+// Whether reference_rows decides the rounded values. A caller that measures
+// a table against the exact values alone (ULP and absolute errors) skips the
+// rounding decisions: for a narrow format they are a third of the cheap
+// tier's work, and an entry near a rounding boundary is no longer sent to
+// the slower tiers for them. ReferenceRow::rounded is then empty, and the
+// counts are of the entries whose exact values the cheap tiers left.
+enum class RoundedValues { decided, skipped };
+
 // The rows of reference_table(convention, request, format, threads, exact),
 // the same values and counts, handed to `visit` one by one instead of stored.
+// With RoundedValues::skipped, `exact` must not be ExactValues::none.
 ReferenceCounts reference_rows(const Convention& convention, const TableRequest& request, FormatId format, int threads,
-                               ExactValues exact, const ReferenceRowVisitor& visit);
+                               ExactValues exact, RoundedValues rounded, const ReferenceRowVisitor& visit);
 
 }  // namespace pecheck::reference
