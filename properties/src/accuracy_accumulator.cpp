@@ -87,7 +87,13 @@ namespace {
 // all exact, since 2^-953 <= ulp <= 2^1000 in the common case. Its inverse
 // 2^-k is read off the bits as narrow_rounding does (reference/src/double_tier.hpp):
 // 0x7fe0000000000000 - bits(2^k) = bits(2^-k) for a normal 2^k with |k| <= 1022.
-void common_errors(const double* __restrict values, const DoubleDouble* __restrict exact, std::size_t count,
+// The values are read in their own type (a float converts to a double
+// exactly). PlainExact: every lo is zero (the oracle's cheap tier gives
+// plain doubles), so that fl(hi + lo) = hi with no tail and the same doubles
+// come without the two_sum. The row's counts and maxima are separate passes:
+// folded into this loop, they left it scalar (GCC 12).
+template <typename Value, bool PlainExact>
+void common_errors(const Value* __restrict values, const DoubleDouble* __restrict exact, std::size_t count,
                    const Format& format, double* __restrict ulps, double* __restrict abs_error,
                    unsigned char* __restrict common) {
   const double min_normal = std::ldexp(1.0, format.min_exponent);
@@ -96,10 +102,10 @@ void common_errors(const double* __restrict values, const DoubleDouble* __restri
   for (std::size_t c = 0; c < count; ++c) {
     const double value = values[c];
     const double hi = exact[c].hi;
-    const double lo = exact[c].lo;
-    const double sum = hi + lo;  // two_sum, written out
+    const double lo = PlainExact ? 0.0 : exact[c].lo;
+    const double sum = PlainExact ? hi : hi + lo;  // two_sum, written out
     const double bb = sum - hi;
-    const double tail = (hi - (sum - bb)) + (lo - bb);
+    const double tail = PlainExact ? 0.0 : (hi - (sum - bb)) + (lo - bb);
     const double magnitude = std::fabs(hi);
     const double sum_magnitude = std::fabs(sum);
     const bool is_common = (std::fabs(value) <= 0x1.fffffffffffffp1023) & (std::fabs(lo) <= 0x1.fffffffffffffp1023) &
@@ -119,6 +125,30 @@ void common_errors(const double* __restrict values, const DoubleDouble* __restri
   }
 }
 
+// How many of values[0, n) exceed edges[k], ..., edges[k + 3] (those below
+// `passed`; the others count 0), in one pass: four independent sums, where a
+// pass per edge is one long chain of dependent additions.
+void count_above_four(const double* values, std::size_t n, std::span<const double> edges, std::size_t k,
+                      std::size_t passed, std::int64_t above[4]) {
+  double edge[4];
+  for (std::size_t j = 0; j < 4; ++j) {
+    edge[j] = k + j < passed ? edges[k + j] : std::numeric_limits<double>::infinity();
+  }
+  const double e0 = edge[0], e1 = edge[1], e2 = edge[2], e3 = edge[3];
+  std::int64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  for (std::size_t e = 0; e < n; ++e) {
+    const double x = values[e];
+    a0 += x > e0 ? 1 : 0;
+    a1 += x > e1 ? 1 : 0;
+    a2 += x > e2 ? 1 : 0;
+    a3 += x > e3 ? 1 : 0;
+  }
+  above[0] = a0;
+  above[1] = a1;
+  above[2] = a2;
+  above[3] = a3;
+}
+
 // The largest of non-negative doubles, compared as their bit patterns (which
 // order them the same way): an integer max, which vectorises.
 double largest_of(const double* values, std::size_t count) {
@@ -128,6 +158,13 @@ double largest_of(const double* values, std::size_t count) {
     largest = bits > largest ? bits : largest;
   }
   return std::bit_cast<double>(largest);
+}
+
+// Whether every lo of the row is zero (of either sign): one pass of ORs.
+bool plain_doubles(const DoubleDouble* exact, std::size_t count) {
+  std::uint64_t bits = 0;
+  for (std::size_t c = 0; c < count; ++c) bits |= std::bit_cast<std::uint64_t>(exact[c].lo);
+  return (bits & ~(std::uint64_t{1} << 63)) == 0;
 }
 
 }  // namespace
@@ -145,14 +182,19 @@ void AccuracyAccumulator::add_entry(std::int64_t row, std::int64_t column, doubl
   }
 }
 
-void AccuracyAccumulator::add_values(const double* values, std::int64_t count, std::int64_t convention_row,
+template <typename Value>
+void AccuracyAccumulator::add_values(const Value* values, std::int64_t count, std::int64_t convention_row,
                                      std::span<const DoubleDouble> exact) {
   const Format& format = format_of(format_id_);
   const auto n = static_cast<std::size_t>(count);
   ulps_.resize(n);
   abs_.resize(n);
   common_.resize(n);
-  common_errors(values, exact.data(), n, format, ulps_.data(), abs_.data(), common_.data());
+  if (plain_doubles(exact.data(), n)) {
+    common_errors<Value, true>(values, exact.data(), n, format, ulps_.data(), abs_.data(), common_.data());
+  } else {
+    common_errors<Value, false>(values, exact.data(), n, format, ulps_.data(), abs_.data(), common_.data());
+  }
   entries_ += count;
 
   // The common entries: counts, squares, the histogram and the row's maximum.
@@ -178,15 +220,16 @@ void AccuracyAccumulator::add_values(const double* values, std::int64_t count, s
   // (a table within 1 ULP needs 6 of the 14 passes).
   const double row_max = largest_of(ulps_.data(), n);
   const std::span<const double> edges = histogram_.upper_edges;
+  std::size_t passed = 0;  // the edges below row_max
+  while (passed < edges.size() && row_max > edges[passed]) ++passed;
   std::int64_t above_previous = common_count;
-  for (std::size_t k = 0; k < edges.size() && above_previous > 0; ++k) {
-    std::int64_t above = 0;
-    const double edge = edges[k];
-    if (row_max > edge) {
-      for (std::size_t e = 0; e < n; ++e) above += ulps_[e] > edge ? 1 : 0;
+  for (std::size_t k = 0; k < edges.size(); k += 4) {
+    std::int64_t above[4] = {};
+    if (k < passed) count_above_four(ulps_.data(), n, edges, k, passed, above);
+    for (std::size_t j = 0; j < 4 && k + j < edges.size(); ++j) {
+      histogram_.counts[k + j] += above_previous - above[j];
+      above_previous = above[j];
     }
-    histogram_.counts[k] += above_previous - above;
-    above_previous = above;
   }
   max_abs_error_ = std::max(max_abs_error_, largest_of(abs_.data(), n));
   if (worst_.row < 0 || row_max >= max_ulp_) {
@@ -228,13 +271,16 @@ void AccuracyAccumulator::add_values(const double* values, std::int64_t count, s
 void AccuracyAccumulator::add_row(const TableView& table, std::int64_t table_row, std::int64_t convention_row,
                                   std::span<const DoubleDouble> exact) {
   const std::int64_t count = table.cols();
-  values_.resize(static_cast<std::size_t>(count));
   if (table.format() == FormatId::float32) {
-    const std::span<const float> row = table.row<float>(table_row);
-    std::copy(row.begin(), row.end(), values_.begin());  // exact: every float is a double
-  } else {
-    for (std::int64_t c = 0; c < count; ++c) values_[static_cast<std::size_t>(c)] = table.at(table_row, c);
+    add_values(table.row<float>(table_row).data(), count, convention_row, exact);
+    return;
   }
+  if (table.format() == FormatId::float64) {
+    add_values(table.row<double>(table_row).data(), count, convention_row, exact);
+    return;
+  }
+  values_.resize(static_cast<std::size_t>(count));  // the 16-bit formats, decoded (exactly)
+  for (std::int64_t c = 0; c < count; ++c) values_[static_cast<std::size_t>(c)] = table.at(table_row, c);
   add_values(values_.data(), count, convention_row, exact);
 }
 

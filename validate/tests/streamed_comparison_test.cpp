@@ -112,7 +112,9 @@ properties::Measurement compare_both_ways(const Case& c, const std::vector<std::
       compare_with_reference(c.table, convention, c.offset, rows, 1.0, "budget", bound, plan, streamed_escalations);
   const properties::Measurement stored =
       compare_through_tables(c.table, convention, c.offset, rows, 1.0, "budget", bound, plan, stored_escalations);
-  EXPECT_EQ(streamed_escalations, stored_escalations);
+  // The streamed comparison skips the rounding decisions (RoundedValues::
+  // skipped), so it escalates at most the entries the stored tables do.
+  EXPECT_LE(streamed_escalations, stored_escalations);
   expect_same(streamed, stored);
   return streamed;
 }

@@ -49,7 +49,9 @@ class AccuracyAccumulator {
     bool before(const Entry& other) const { return row < other.row || (row == other.row && column < other.column); }
   };
 
-  void add_values(const double* values, std::int64_t count, std::int64_t convention_row,
+  // Value: float or double, the table's storage (16-bit formats decoded to double first).
+  template <typename Value>
+  void add_values(const Value* values, std::int64_t count, std::int64_t convention_row,
                   std::span<const DoubleDouble> exact);
   void add_entry(std::int64_t row, std::int64_t column, double value, DoubleDouble exact, double ulps);
   void beyond_budget(std::int64_t row, std::int64_t column, double value, DoubleDouble exact, double ulps,
