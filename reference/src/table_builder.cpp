@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 
 namespace pecheck::reference {
 
@@ -23,7 +24,21 @@ struct FrequencyColumns {
   std::vector<std::int64_t> sin_column;
   std::vector<std::int64_t> cos_column;
   bool every_pair_whole = false;  // every frequency has both a sin and a cos column
+  // When every pair is whole and the columns are affine in the frequency
+  // (sin of frequency i in column sin_first + sin_step i, cos likewise): the
+  // layouts of every preset, interleaved or split. -1 otherwise.
+  std::int64_t sin_first = -1, sin_step = 0, cos_first = -1, cos_step = 0;
 };
+
+// first + step i for every i, as a (first, step) pair; (-1, 0) otherwise.
+std::pair<std::int64_t, std::int64_t> affine(const std::vector<std::int64_t>& columns) {
+  if (columns.empty() || columns[0] < 0) return {-1, 0};
+  const std::int64_t step = columns.size() > 1 ? columns[1] - columns[0] : 1;
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (columns[i] != columns[0] + step * static_cast<std::int64_t>(i)) return {-1, 0};
+  }
+  return {columns[0], step};
+}
 
 FrequencyColumns frequency_columns(const std::vector<ColumnSpec>& columns, std::int64_t frequencies) {
   FrequencyColumns result{std::vector<std::int64_t>(static_cast<std::size_t>(frequencies), -1),
@@ -36,6 +51,16 @@ FrequencyColumns frequency_columns(const std::vector<ColumnSpec>& columns, std::
   result.every_pair_whole =
       std::none_of(result.sin_column.begin(), result.sin_column.end(), [](std::int64_t c) { return c < 0; }) &&
       std::none_of(result.cos_column.begin(), result.cos_column.end(), [](std::int64_t c) { return c < 0; });
+  if (result.every_pair_whole) {
+    const auto [sin_first, sin_step] = affine(result.sin_column);
+    const auto [cos_first, cos_step] = affine(result.cos_column);
+    if (sin_first >= 0 && cos_first >= 0) {
+      result.sin_first = sin_first;
+      result.sin_step = sin_step;
+      result.cos_first = cos_first;
+      result.cos_step = cos_step;
+    }
+  }
   return result;
 }
 
@@ -180,10 +205,27 @@ class TableJob {
       }
     }
     if (exact_ == ExactValues::none) return;
-    DoubleDouble* exact = buffer.exact.data();
+    DoubleDouble* __restrict exact = buffer.exact.data();
+    const double* __restrict sin_hi = decisions.sin_hi.data();
+    const double* __restrict sin_lo = decisions.sin_lo.data();
+    const double* __restrict cos_hi = decisions.cos_hi.data();
+    const double* __restrict cos_lo = decisions.cos_lo.data();
+    if (columns.sin_first >= 0) {
+      // Affine columns: no index loads, and stores the compiler can order.
+      DoubleDouble* __restrict sin_out = exact + columns.sin_first;
+      DoubleDouble* __restrict cos_out = exact + columns.cos_first;
+      const std::int64_t sin_step = columns.sin_step;
+      const std::int64_t cos_step = columns.cos_step;
+      for (std::size_t i = 0; i < count; ++i) {
+        const auto k = static_cast<std::int64_t>(i);
+        sin_out[k * sin_step] = {sin_hi[i], sin_lo[i]};
+        cos_out[k * cos_step] = {cos_hi[i], cos_lo[i]};
+      }
+      return;
+    }
     for (std::size_t i = 0; i < count; ++i) {
-      exact[sin_col[i]] = {decisions.sin_hi[i], decisions.sin_lo[i]};
-      exact[cos_col[i]] = {decisions.cos_hi[i], decisions.cos_lo[i]};
+      exact[sin_col[i]] = {sin_hi[i], sin_lo[i]};
+      exact[cos_col[i]] = {cos_hi[i], cos_lo[i]};
     }
   }
 
