@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "enclosure_decision.hpp"
 #include "turn_constants.hpp"
 
 namespace pecheck::reference {
@@ -123,9 +124,9 @@ namespace {
 }
 
 // Whether the tier's value may stand for the exact value: error <= tolerance |x|
-// for every x in the enclosure (as good_as_exact, enclosure_decision.hpp).
+// for every x in the enclosure (within_relative, enclosure_decision.hpp).
 [[gnu::always_inline]] inline bool close_enough(double v, double error, double tolerance) {
-  return error <= tolerance * (std::fabs(v) * (1.0 - 0x1p-50));
+  return within_relative(v, error, tolerance);
 }
 
 }  // namespace

@@ -101,6 +101,20 @@ struct NonzeroRounding {
 // is not finite: then only a more precise evaluation can decide.
 std::optional<double> decided_rounding(DoubleWord v, double error, const Format& format);
 
+// Whether v (a double, or the leading word of a double-word value) is within
+// tolerance |x| of every x with |x - v| <= error, for a relative tolerance
+// such as exact_tolerance gives (at most 2^-20). Such an x has |x| >= |v|
+// (1 - 2^-53) - error (a double-word tail is at most 2^-53 |v|). With
+// a = |v| - error, RN(a) shrunk and multiplied by the tolerance (three
+// roundings, one factor 1 - 2^-50) is at most tolerance a (1 - 2^-52), which
+// is below tolerance (|v| (1 - 2^-53) - error) whenever error <= |v| / 2, as
+// it is when the test passes. Measured against |v| alone, as before, the
+// promise was off by a factor 1 + tolerance: negligible in any printed digit,
+// but not what the bound says. A NaN or infinite error compares false.
+inline bool within_relative(double v, double error, double tolerance) {
+  return error <= tolerance * shrunk(std::fabs(v) - error);
+}
+
 // The relative accuracy the reference promises for its exact values.
 inline constexpr double exact_relative_accuracy = 0x1p-100;
 

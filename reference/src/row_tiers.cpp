@@ -12,7 +12,7 @@ constexpr int double_tier_max_precision = 26;
 
 // The double-word tier's decisions for a row: the rounding by its enclosure
 // (when DecideRounding), the exact value where the enclosure is within
-// `tolerance` of it (relative, as good_as_exact); without branches, so the
+// `tolerance` of it (relative, within_relative); without branches, so the
 // loop vectorises.
 template <bool DecideRounding>
 void decide_row(const RowEnclosures& row, const Format& format_in, double tolerance, RowDecisions& out) {
@@ -47,8 +47,8 @@ void decide_row(const RowEnclosures& row, const Format& format_in, double tolera
     sin_exact_lo[i] = sin_lo[i];
     cos_exact_hi[i] = cos_hi[i];
     cos_exact_lo[i] = cos_lo[i];
-    sin_done[i] = s.decided & (sin_error[i] <= tolerance * shrunk(std::fabs(sin_hi[i])));
-    cos_done[i] = c.decided & (cos_error[i] <= tolerance * shrunk(std::fabs(cos_hi[i])));
+    sin_done[i] = s.decided & within_relative(sin_hi[i], sin_error[i], tolerance);
+    cos_done[i] = c.decided & within_relative(cos_hi[i], cos_error[i], tolerance);
   }
 }
 

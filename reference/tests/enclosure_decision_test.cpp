@@ -125,5 +125,49 @@ TEST(EnclosureDecision, acceptsAnExactValueOnlyWithin2ToMinus100) {
   EXPECT_FALSE(good_as_exact(DoubleWord{0.75, 0.0}, INFINITY));
 }
 
+// within_relative must accept an enclosure only when the value is within
+// the tolerance of every point of it, relative to that point: checked in
+// 300-digit arithmetic against the point nearest zero, for the tolerances
+// exact_tolerance gives (2^-(p + 20) for float32, float16, bfloat16) and
+// errors at and around the tolerance times |v|. The test it replaced,
+// error <= tolerance |v| (1 - 2^-50), accepts errors up to a relative
+// 2^-44 too large for float32's tolerance: the first expectation below.
+TEST(EnclosureDecision, acceptsAnExactValueOnlyWithinTheToleranceOfEveryPoint) {
+  testing::use_decimal_digits(300);
+  const double v = 0.8125;
+  const double tolerance = 0x1p-44;
+  EXPECT_FALSE(within_relative(v, tolerance * v * (1.0 - 0x1p-50), tolerance));
+  EXPECT_TRUE(within_relative(v, tolerance * v * (1.0 - 0x1p-42), tolerance));
+  EXPECT_FALSE(within_relative(v, INFINITY, tolerance));
+  EXPECT_FALSE(within_relative(v, NAN, tolerance));
+  EXPECT_FALSE(within_relative(v, 2.0 * v, tolerance));
+
+  std::mt19937_64 random(20261124);
+  std::uniform_real_distribution<double> mantissa(1.0, 2.0);
+  std::uniform_int_distribution<int> exponent(-60, 0);
+  std::uniform_real_distribution<double> around(1.0 - 0x1p-30, 1.0 + 0x1p-30);
+  int accepted = 0;
+  int refused = 0;
+  for (const int precision : {24, 11, 8}) {
+    const double tol = std::ldexp(1.0, -(precision + 20));
+    for (int k = 0; k < 20000; ++k) {
+      const double value = std::ldexp(mantissa(random), exponent(random)) * (k % 2 == 0 ? 1.0 : -1.0);
+      const double error = tol * std::fabs(value) * around(random);
+      if (!within_relative(value, error, tol)) {
+        ++refused;
+        continue;
+      }
+      ++accepted;
+      // The point of the enclosure nearest zero is the hardest: error <= tol |x| there.
+      const testing::HighReal nearest = abs(testing::HighReal(value)) - testing::HighReal(error);
+      const bool within = testing::HighReal(error) <= testing::HighReal(tol) * nearest;
+      ASSERT_TRUE(within) << std::hexfloat << value << " error " << error << " tolerance " << tol;
+    }
+  }
+  // Errors straddle the threshold: both answers must occur.
+  EXPECT_GT(accepted, 1000);
+  EXPECT_GT(refused, 1000);
+}
+
 }  // namespace
 }  // namespace pecheck::reference
