@@ -70,26 +70,18 @@ if(NOT status EQUAL 0)
   message(FATAL_ERROR "numpy could not write the bad inputs")
 endif()
 set(correct --vocabulary ${WORK_DIR}/correct.vocab.npy)
-function(expect_bad label pattern)
-  execute_process(COMMAND ${PECHECK} validate ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  string(REGEX REPLACE "\n$" "" line "${err}")
-  if(NOT status EQUAL 2)
-    set(failures "${failures}\n  ${label}: exit status ${status} (expected 2): ${out}${err}" PARENT_SCOPE)
-  elseif(line MATCHES "\n" OR NOT line MATCHES "${pattern}")
-    set(failures "${failures}\n  ${label}: stderr is not one line matching '${pattern}': ${err}" PARENT_SCOPE)
-  endif()
-endfunction()
-expect_bad("id out of range" "bad_ids.npy: id 97 at index \\(1, 5\\) is out of range"
+include(${CMAKE_CURRENT_LIST_DIR}/expect_refused.cmake)
+expect_refused_matching("id out of range" "bad_ids.npy: id 97 at index \\(1, 5\\) is out of range" validate
            ${WORK_DIR}/correct.output.npy ${correct} --ids ${WORK_DIR}/bad_ids.npy)
-expect_bad("float ids" "float_ids.npy: dtype '<f4'" ${WORK_DIR}/correct.output.npy ${correct} --ids ${WORK_DIR}/float_ids.npy)
-expect_bad("short output" "short.output.npy: shape \\(4, 31, 64\\) does not match .*expected \\(4, 32, 64\\)"
+expect_refused_matching("float ids" "float_ids.npy: dtype '<f4'" validate ${WORK_DIR}/correct.output.npy ${correct} --ids ${WORK_DIR}/float_ids.npy)
+expect_refused_matching("short output" "short.output.npy: shape \\(4, 31, 64\\) does not match .*expected \\(4, 32, 64\\)" validate
            ${WORK_DIR}/short.output.npy ${correct} --ids ${WORK_DIR}/correct.ids.npy)
-expect_bad("single sequence" "single.output.npy: no position holds two tokens"
+expect_refused_matching("single sequence" "single.output.npy: no position holds two tokens" validate
            ${WORK_DIR}/single.output.npy --vocabulary ${WORK_DIR}/single.vocab.npy --ids ${WORK_DIR}/single.ids.npy)
-expect_bad("no ids" "--vocabulary and --ids go together" ${WORK_DIR}/correct.output.npy ${correct})
-expect_bad("--offset" "--offset does not apply" ${WORK_DIR}/correct.output.npy ${correct}
+expect_refused_matching("no ids" "--vocabulary and --ids go together" validate ${WORK_DIR}/correct.output.npy ${correct})
+expect_refused_matching("--offset" "--offset does not apply" validate ${WORK_DIR}/correct.output.npy ${correct}
            --ids ${WORK_DIR}/correct.ids.npy --offset 3)
-expect_bad("missing vocabulary" "nowhere.npy" ${WORK_DIR}/correct.output.npy --vocabulary ${WORK_DIR}/nowhere.npy
+expect_refused_matching("missing vocabulary" "nowhere.npy" validate ${WORK_DIR}/correct.output.npy --vocabulary ${WORK_DIR}/nowhere.npy
            --ids ${WORK_DIR}/correct.ids.npy)
 # int32 ids read as well as int64.
 check(int32 0 "conforms" int32)

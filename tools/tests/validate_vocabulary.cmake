@@ -80,25 +80,17 @@ if(NOT status EQUAL 0 OR NOT context_status EQUAL 0)
   set(failures "${failures}\n  --context 64: exit ${status}, positions not 64: ${out}${err}")
 endif()
 
-function(expect_bad label pattern)
-  execute_process(COMMAND ${PECHECK} validate ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  string(REGEX REPLACE "\n$" "" line "${err}")
-  if(NOT status EQUAL 2)
-    set(failures "${failures}\n  ${label}: exit status ${status} (expected 2): ${out}${err}" PARENT_SCOPE)
-  elseif(line MATCHES "\n" OR NOT line MATCHES "${pattern}")
-    set(failures "${failures}\n  ${label}: stderr is not one line matching '${pattern}': ${err}" PARENT_SCOPE)
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/expect_refused.cmake)
 set(vocab --vocabulary ${WORK_DIR}/identity.npy)
-expect_bad("no convention" "--vocabulary alone needs --convention NAME" ${vocab})
-expect_bad("zero scale" "--scale" ${vocab} --convention vaswani --scale 0)
-expect_bad("scale with ids" "--scale applies only to --vocabulary alone" ${vocab} --ids ${WORK_DIR}/ids.npy
+expect_refused_matching("no convention" "--vocabulary alone needs --convention NAME" validate ${vocab})
+expect_refused_matching("zero scale" "--scale" validate ${vocab} --convention vaswani --scale 0)
+expect_refused_matching("scale with ids" "--scale applies only to --vocabulary alone" validate ${vocab} --ids ${WORK_DIR}/ids.npy
            --scale 2 ${WORK_DIR}/identity.npy)
-expect_bad("integer table" "ids.npy: dtype" --vocabulary ${WORK_DIR}/ids.npy --convention vaswani)
-expect_bad("context too short" "--context" ${vocab} --convention vaswani --context 1)
-expect_bad("context with ids" "--context applies only to --vocabulary alone" ${vocab} --ids ${WORK_DIR}/ids.npy
+expect_refused_matching("integer table" "ids.npy: dtype" validate --vocabulary ${WORK_DIR}/ids.npy --convention vaswani)
+expect_refused_matching("context too short" "--context" validate ${vocab} --convention vaswani --context 1)
+expect_refused_matching("context with ids" "--context applies only to --vocabulary alone" validate ${vocab} --ids ${WORK_DIR}/ids.npy
            --context 64 ${WORK_DIR}/identity.npy)
-expect_bad("max-ulp" "--max-ulp, --max-abs-error and --output-dir do not apply" ${vocab} --convention vaswani
+expect_refused_matching("max-ulp" "--max-ulp, --max-abs-error and --output-dir do not apply" validate ${vocab} --convention vaswani
            --max-ulp 2)
 
 if(failures)
