@@ -9,6 +9,7 @@
 #include <bit>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <mutex>
 #include <random>
@@ -125,6 +126,23 @@ TEST(FirstStepAgreement, theRegressionListOfHardCasesAgreesWithMpfr) {
 
 bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
 
+// Every preset (an odd width where it allows one) at offsets 0, 1000 and the
+// last rows below 2^24, in every format: a 40-row request and its table by
+// the MPFR path alone, handed to `check`.
+void for_each_small_table(
+    const std::function<void(const Convention&, const TableRequest&, const Format&, const ReferenceTable&)>& check) {
+  for (const Convention& convention : presets()) {
+    const std::int64_t dim = convention.odd_dim == OddDimPolicy::reject ? 34 : 33;
+    for (std::int64_t offset : {std::int64_t{0}, std::int64_t{1000}, max_exact_position - 40}) {
+      const TableRequest request{40, dim, offset};
+      for (const Format* format : testing::all_formats) {
+        const Format& f = format_of(format->id);
+        check(convention, request, f, build_reference_table(convention, request, f, 2, default_first_precision));
+      }
+    }
+  }
+}
+
 // Whole tables, through the table builder (layouts, zero rows, odd widths,
 // position 0), for every precision of exact values asked for (the double
 // tier runs for the narrow formats unless full ones are): the roundings
@@ -132,16 +150,13 @@ bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == s
 // promised tolerance (plus 2^-100 for the MPFR pair's own 2^-108 and the
 // rounding of the difference taken here).
 TEST(FirstStepAgreement, tablesOfEveryPresetAndFormatEqualTheMpfrPathBitForBit) {
-  for (const Convention& convention : presets()) {
-    const std::int64_t dim = convention.odd_dim == OddDimPolicy::reject ? 34 : 33;
-    for (std::int64_t offset : {std::int64_t{0}, std::int64_t{1000}, max_exact_position - 40}) {
-      const TableRequest request{40, dim, offset};
-      for (const Format* format : testing::all_formats) {
-        const Format& f = format_of(format->id);
-        const ReferenceTable slow = build_reference_table(convention, request, f, 2, default_first_precision);
+  for_each_small_table(
+      [](const Convention& convention, const TableRequest& request, const Format& f, const ReferenceTable& slow) {
+        const std::int64_t dim = request.dim;
+        const std::int64_t offset = request.row_offset;
         for (ExactValues exact : {ExactValues::full, ExactValues::for_format, ExactValues::none}) {
-          const ReferenceTable fast = build_reference_table(convention, request, f, 2, default_first_precision,
-                                                            FirstStep::double_word, exact);
+          const ReferenceTable fast =
+              build_reference_table(convention, request, f, 2, default_first_precision, FirstStep::double_word, exact);
           ASSERT_EQ(fast.exact.size(), exact == ExactValues::none ? 0 : slow.exact.size());
           const double tolerance = exact_tolerance(exact, f.id);
           for (std::int64_t r = 0; r < request.rows; ++r) {
@@ -151,15 +166,12 @@ TEST(FirstStepAgreement, tablesOfEveryPresetAndFormatEqualTheMpfrPathBitForBit) 
                   << convention.name << ' ' << f.name << " row " << r + offset << " col " << c;
               if (exact == ExactValues::none) continue;
               const double bound = std::fabs(slow.exact[k].hi) * (tolerance + 0x1p-100);
-              const double difference =
-                  (fast.exact[k].hi - slow.exact[k].hi) + (fast.exact[k].lo - slow.exact[k].lo);
+              const double difference = (fast.exact[k].hi - slow.exact[k].hi) + (fast.exact[k].lo - slow.exact[k].lo);
               ASSERT_LE(std::fabs(difference), bound) << convention.name << " row " << r + offset << " col " << c;
             }
           }
         }
-      }
-    }
-  }
+      });
 }
 
 // The rows a measurement visits with the rounding skipped (validate's
@@ -167,44 +179,39 @@ TEST(FirstStepAgreement, tablesOfEveryPresetAndFormatEqualTheMpfrPathBitForBit) 
 // tolerance of the MPFR path's, for every preset, format and precision of
 // exact values; and asking for neither rounded nor exact values is refused.
 TEST(FirstStepAgreement, rowsWithoutRoundingCarryExactValuesWithinTheTolerance) {
-  for (const Convention& convention : presets()) {
-    const std::int64_t dim = convention.odd_dim == OddDimPolicy::reject ? 34 : 33;
-    for (std::int64_t offset : {std::int64_t{0}, std::int64_t{1000}, max_exact_position - 40}) {
-      const TableRequest request{40, dim, offset};
-      for (const Format* format : testing::all_formats) {
-        const Format& f = format_of(format->id);
-        const ReferenceTable slow = build_reference_table(convention, request, f, 2, default_first_precision);
-        for (ExactValues exact : {ExactValues::full, ExactValues::for_format}) {
-          const double tolerance = exact_tolerance(exact, f.id);
-          std::int64_t visited = 0;
-          std::int64_t rounded_seen = 0;
-          std::int64_t failures = 0;
-          std::string first_failure;
-          std::mutex mutex;
-          visit_reference_rows(convention, request, f, 2, default_first_precision, FirstStep::double_word, exact,
-                               RoundedValues::skipped, [&](int, const ReferenceRow& row) {
-                                 const std::lock_guard<std::mutex> lock(mutex);
-                                 ++visited;
-                                 rounded_seen += static_cast<std::int64_t>(row.rounded.size());
-                                 for (std::int64_t c = 0; c < dim; ++c) {
-                                   const auto k = static_cast<std::size_t>(row.row * dim + c);
-                                   const DoubleDouble got = row.exact[static_cast<std::size_t>(c)];
-                                   const double bound = std::fabs(slow.exact[k].hi) * (tolerance + 0x1p-100);
-                                   const double difference = (got.hi - slow.exact[k].hi) + (got.lo - slow.exact[k].lo);
-                                   if (std::fabs(difference) <= bound) continue;
-                                   if (failures++ == 0) {
-                                     first_failure = std::string(convention.name) + ' ' + std::string(f.name) + " row " +
-                                                     std::to_string(row.row + offset) + " col " + std::to_string(c);
-                                   }
-                                 }
-                               });
-          EXPECT_EQ(visited, request.rows);
-          EXPECT_EQ(rounded_seen, 0);
-          ASSERT_EQ(failures, 0) << first_failure;
-        }
-      }
+  for_each_small_table([](const Convention& convention, const TableRequest& request, const Format& f,
+                          const ReferenceTable& slow) {
+    const std::int64_t dim = request.dim;
+    const std::int64_t offset = request.row_offset;
+    for (ExactValues exact : {ExactValues::full, ExactValues::for_format}) {
+      const double tolerance = exact_tolerance(exact, f.id);
+      std::int64_t visited = 0;
+      std::int64_t rounded_seen = 0;
+      std::int64_t failures = 0;
+      std::string first_failure;
+      std::mutex mutex;
+      visit_reference_rows(convention, request, f, 2, default_first_precision, FirstStep::double_word, exact,
+                           RoundedValues::skipped, [&](int, const ReferenceRow& row) {
+                             const std::lock_guard<std::mutex> lock(mutex);
+                             ++visited;
+                             rounded_seen += static_cast<std::int64_t>(row.rounded.size());
+                             for (std::int64_t c = 0; c < dim; ++c) {
+                               const auto k = static_cast<std::size_t>(row.row * dim + c);
+                               const DoubleDouble got = row.exact[static_cast<std::size_t>(c)];
+                               const double bound = std::fabs(slow.exact[k].hi) * (tolerance + 0x1p-100);
+                               const double difference = (got.hi - slow.exact[k].hi) + (got.lo - slow.exact[k].lo);
+                               if (std::fabs(difference) <= bound) continue;
+                               if (failures++ == 0) {
+                                 first_failure = std::string(convention.name) + ' ' + std::string(f.name) + " row " +
+                                                 std::to_string(row.row + offset) + " col " + std::to_string(c);
+                               }
+                             }
+                           });
+      EXPECT_EQ(visited, request.rows);
+      EXPECT_EQ(rounded_seen, 0);
+      ASSERT_EQ(failures, 0) << first_failure;
     }
-  }
+  });
   const Convention& vaswani = presets().front();
   EXPECT_THROW(visit_reference_rows(vaswani, TableRequest{2, 8, 0}, format_of(FormatId::float32), 1,
                                     default_first_precision, FirstStep::double_word, ExactValues::none,
