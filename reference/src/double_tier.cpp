@@ -146,6 +146,7 @@ void settle_row(std::int64_t position, const StepsFrequencies& frequencies, cons
   const double p = static_cast<double>(position);
   const std::size_t count = frequencies.f0.size();
   out.resize(count);
+  out.plain = true;
   const double* __restrict f0 = frequencies.f0.data();
   const double* __restrict f1 = frequencies.f1.data();
   const double* __restrict f2 = frequencies.f2.data();
@@ -153,9 +154,7 @@ void settle_row(std::int64_t position, const StepsFrequencies& frequencies, cons
   double* __restrict sin_rounded = out.sin_rounded.data();
   double* __restrict cos_rounded = out.cos_rounded.data();
   double* __restrict sin_hi = out.sin_hi.data();
-  double* __restrict sin_lo = out.sin_lo.data();
   double* __restrict cos_hi = out.cos_hi.data();
-  double* __restrict cos_lo = out.cos_lo.data();
   unsigned char* __restrict sin_done = out.sin_done.data();
   unsigned char* __restrict cos_done = out.cos_done.data();
 #pragma GCC ivdep
@@ -167,12 +166,12 @@ void settle_row(std::int64_t position, const StepsFrequencies& frequencies, cons
       s = narrow_rounding(e.sin_value, e.sin_error, format);
       c = narrow_rounding(e.cos_value, e.cos_error, format);
     }
-    sin_rounded[i] = s.value;
-    cos_rounded[i] = c.value;
-    sin_hi[i] = e.sin_value;
-    sin_lo[i] = 0.0;
+    if constexpr (DecideRounding) {  // no rounded values to keep otherwise
+      sin_rounded[i] = s.value;
+      cos_rounded[i] = c.value;
+    }
+    sin_hi[i] = e.sin_value;  // plain doubles: no lo stored
     cos_hi[i] = e.cos_value;
-    cos_lo[i] = 0.0;
     sin_done[i] = s.decided & close_enough(e.sin_value, e.sin_error, exact_tolerance);
     cos_done[i] = c.decided & close_enough(e.cos_value, e.cos_error, exact_tolerance);
   }

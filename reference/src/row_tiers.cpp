@@ -19,6 +19,7 @@ void decide_row(const RowEnclosures& row, const Format& format_in, double tolera
   const Format format = format_in;  // a local copy: its fields are then loop invariants
   const std::size_t count = row.sin_hi.size();
   out.resize(count);
+  out.plain = false;
   const double* __restrict sin_hi = row.sin_hi.data();
   const double* __restrict sin_lo = row.sin_lo.data();
   const double* __restrict sin_error = row.sin_error.data();

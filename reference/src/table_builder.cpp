@@ -169,9 +169,9 @@ class TableJob {
         const bool cos_done = cos_col < 0 || decisions.cos_done[i] != 0;
         if (sin_done && cos_done) {
           if (sin_col >= 0)
-            store(buffer, sin_col, decisions.sin_rounded[i], {decisions.sin_hi[i], decisions.sin_lo[i]});
+            store(buffer, sin_col, decisions.sin_rounded[i], {decisions.sin_hi[i], decisions.sin_low(i)});
           if (cos_col >= 0)
-            store(buffer, cos_col, decisions.cos_rounded[i], {decisions.cos_hi[i], decisions.cos_lo[i]});
+            store(buffer, cos_col, decisions.cos_rounded[i], {decisions.cos_hi[i], decisions.cos_low(i)});
           continue;
         }
         if (tiers.double_tier()) counts.fallbacks += (sin_done ? 0 : 1) + (cos_done ? 0 : 1);
@@ -205,6 +205,18 @@ class TableJob {
       }
     }
     if (exact_ == ExactValues::none) return;
+    if (decisions.plain) {
+      store_exact<true>(columns, decisions, buffer);
+    } else {
+      store_exact<false>(columns, decisions, buffer);
+    }
+  }
+
+  // The settled exact values into the row's columns; Plain: every lo is
+  // zero and its array unwritten (RowDecisions::plain).
+  template <bool Plain>
+  static void store_exact(const FrequencyColumns& columns, const RowDecisions& decisions, RowBuffer& buffer) {
+    const std::size_t count = columns.sin_column.size();
     DoubleDouble* __restrict exact = buffer.exact.data();
     const double* __restrict sin_hi = decisions.sin_hi.data();
     const double* __restrict sin_lo = decisions.sin_lo.data();
@@ -218,14 +230,16 @@ class TableJob {
       const std::int64_t cos_step = columns.cos_step;
       for (std::size_t i = 0; i < count; ++i) {
         const auto k = static_cast<std::int64_t>(i);
-        sin_out[k * sin_step] = {sin_hi[i], sin_lo[i]};
-        cos_out[k * cos_step] = {cos_hi[i], cos_lo[i]};
+        sin_out[k * sin_step] = {sin_hi[i], Plain ? 0.0 : sin_lo[i]};
+        cos_out[k * cos_step] = {cos_hi[i], Plain ? 0.0 : cos_lo[i]};
       }
       return;
     }
+    const std::int64_t* sin_col = columns.sin_column.data();
+    const std::int64_t* cos_col = columns.cos_column.data();
     for (std::size_t i = 0; i < count; ++i) {
-      exact[sin_col[i]] = {sin_hi[i], sin_lo[i]};
-      exact[cos_col[i]] = {cos_hi[i], cos_lo[i]};
+      exact[sin_col[i]] = {sin_hi[i], Plain ? 0.0 : sin_lo[i]};
+      exact[cos_col[i]] = {cos_hi[i], Plain ? 0.0 : cos_lo[i]};
     }
   }
 
