@@ -131,8 +131,9 @@ Command add_report_command(CLI::App& app) {
     reports::HtmlOptions html;
     if (options->html_date) html.date = today();
     std::vector<std::filesystem::path> written = reports::write_report_files(report, directory.staging(), html);
-    directory.commit();
+    // Named where they will be, before the commit hands the staging directory over.
     for (std::filesystem::path& path : written) path = directory.destination() / path.lexically_relative(directory.staging());
+    directory.commit();
     if (progress) std::cerr << "\r\033[K";
     const reports::Summary summary = reports::summarize(report);
     std::cout << "pecheck report: " << count_of(summary.checks, "check") << ", " << reports::summary_counts(summary)

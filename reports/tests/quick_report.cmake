@@ -10,6 +10,13 @@ function(quick_report directory)
   if(NOT status EQUAL 0 AND NOT status EQUAL 1)
     message(FATAL_ERROR "pecheck report --quick ${ARGN} (${directory}) exited with ${status}:\n${output}\n${errors}")
   endif()
+  # The summary lists each file written by the path it has now.
+  foreach(file IN ITEMS report.json report.junit.xml report.md report.html)
+    string(FIND "${output}" "  ${WORK_DIR}/${directory}/${file}\n" listed)
+    if(listed EQUAL -1)
+      message(FATAL_ERROR "pecheck report --quick ${ARGN} (${directory}) does not list ${file} where it is:\n${output}")
+    endif()
+  endforeach()
   execute_process(COMMAND "${PYTHON}" "${CHECKER}" "${WORK_DIR}/${directory}" "${SCHEMA}" RESULT_VARIABLE invalid
                   ERROR_VARIABLE problems)
   if(invalid)
