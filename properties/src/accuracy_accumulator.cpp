@@ -92,8 +92,14 @@ namespace {
 // plain doubles), so that fl(hi + lo) = hi with no tail and the same doubles
 // come without the two_sum. The row's counts and maxima are separate passes:
 // folded into this loop, they left it scalar (GCC 12).
-template <typename Value, bool PlainExact>
-void common_errors(const Value* __restrict values, const DoubleDouble* __restrict exact, std::size_t count,
+inline double hi_of(const DoubleDouble& x) { return x.hi; }
+inline double lo_of(const DoubleDouble& x) { return x.lo; }
+inline double hi_of(double x) { return x; }
+inline double lo_of(double) { return 0.0; }
+
+// Exact: DoubleDouble, or double for a row of plain doubles handed as such.
+template <typename Value, bool PlainExact, typename Exact>
+void common_errors(const Value* __restrict values, const Exact* __restrict exact, std::size_t count,
                    const Format& format, double* __restrict ulps, double* __restrict abs_error,
                    unsigned char* __restrict common) {
   const double min_normal = std::ldexp(1.0, format.min_exponent);
@@ -101,8 +107,8 @@ void common_errors(const Value* __restrict values, const DoubleDouble* __restric
 #pragma GCC ivdep
   for (std::size_t c = 0; c < count; ++c) {
     const double value = values[c];
-    const double hi = exact[c].hi;
-    const double lo = PlainExact ? 0.0 : exact[c].lo;
+    const double hi = hi_of(exact[c]);
+    const double lo = PlainExact ? 0.0 : lo_of(exact[c]);
     const double sum = PlainExact ? hi : hi + lo;  // two_sum, written out
     const double bb = sum - hi;
     const double tail = PlainExact ? 0.0 : (hi - (sum - bb)) + (lo - bb);
@@ -184,16 +190,18 @@ void AccuracyAccumulator::add_entry(std::int64_t row, std::int64_t column, doubl
 
 template <typename Value>
 void AccuracyAccumulator::add_values(const Value* values, std::int64_t count, std::int64_t convention_row,
-                                     std::span<const DoubleDouble> exact) {
+                                     ExactRow exact) {
   const Format& format = format_of(format_id_);
   const auto n = static_cast<std::size_t>(count);
   ulps_.resize(n);
   abs_.resize(n);
   common_.resize(n);
-  if (plain_doubles(exact.data(), n)) {
-    common_errors<Value, true>(values, exact.data(), n, format, ulps_.data(), abs_.data(), common_.data());
+  if (exact.plain != nullptr) {
+    common_errors<Value, true>(values, exact.plain, n, format, ulps_.data(), abs_.data(), common_.data());
+  } else if (plain_doubles(exact.pairs, n)) {
+    common_errors<Value, true>(values, exact.pairs, n, format, ulps_.data(), abs_.data(), common_.data());
   } else {
-    common_errors<Value, false>(values, exact.data(), n, format, ulps_.data(), abs_.data(), common_.data());
+    common_errors<Value, false>(values, exact.pairs, n, format, ulps_.data(), abs_.data(), common_.data());
   }
   entries_ += count;
 
@@ -270,6 +278,16 @@ void AccuracyAccumulator::add_values(const Value* values, std::int64_t count, st
 
 void AccuracyAccumulator::add_row(const TableView& table, std::int64_t table_row, std::int64_t convention_row,
                                   std::span<const DoubleDouble> exact) {
+  add_row(table, table_row, convention_row, ExactRow{exact.data(), nullptr});
+}
+
+void AccuracyAccumulator::add_row(const TableView& table, std::int64_t table_row, std::int64_t convention_row,
+                                  std::span<const double> plain_exact) {
+  add_row(table, table_row, convention_row, ExactRow{nullptr, plain_exact.data()});
+}
+
+void AccuracyAccumulator::add_row(const TableView& table, std::int64_t table_row, std::int64_t convention_row,
+                                  ExactRow exact) {
   const std::int64_t count = table.cols();
   if (table.format() == FormatId::float32) {
     add_values(table.row<float>(table_row).data(), count, convention_row, exact);

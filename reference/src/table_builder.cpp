@@ -74,6 +74,8 @@ constexpr std::int64_t rows_per_block = 4;
 struct RowBuffer {
   std::vector<double> rounded;      // empty for RoundedValues::skipped
   std::vector<DoubleDouble> exact;  // empty for ExactValues::none
+  std::vector<double> plain_exact;  // the row's exact values instead, when `plain`
+  bool plain = false;               // every exact value of this row is a plain double, in plain_exact
 };
 
 using RowSink = std::function<void(int worker, std::int64_t row, const RowBuffer& buffer)>;
@@ -99,7 +101,10 @@ class TableJob {
       RowDecisions decisions;
       RowBuffer buffer;
       if (rounded_ == RoundedValues::decided) buffer.rounded.resize(static_cast<std::size_t>(request_.dim));
-      if (exact_ != ExactValues::none) buffer.exact.resize(static_cast<std::size_t>(request_.dim));
+      if (exact_ != ExactValues::none) {
+        buffer.exact.resize(static_cast<std::size_t>(request_.dim));
+        buffer.plain_exact.resize(static_cast<std::size_t>(request_.dim));
+      }
       Counts counts;
       while (!failed_.load()) {
         const std::int64_t begin = next_row_.fetch_add(rows_per_block);
@@ -141,6 +146,7 @@ class TableJob {
     // columns are written, so a column of neither stays zero from row to row;
     // only a zero row is cleared.
     const std::int64_t convention_row = row + request_.row_offset;
+    buffer.plain = false;  // unless the common path below finds the row plain
     if (is_zero_row(convention_, convention_row)) {
       std::fill(buffer.rounded.begin(), buffer.rounded.end(), 0.0);
       std::fill(buffer.exact.begin(), buffer.exact.end(), DoubleDouble{});
@@ -205,11 +211,30 @@ class TableJob {
       }
     }
     if (exact_ == ExactValues::none) return;
-    if (decisions.plain) {
+    if (decisions.plain && columns.sin_first >= 0) {
+      store_plain(columns, decisions, buffer);
+    } else if (decisions.plain) {
       store_exact<true>(columns, decisions, buffer);
     } else {
       store_exact<false>(columns, decisions, buffer);
     }
+  }
+
+  // Plain doubles in affine columns: the row's exact values as doubles.
+  static void store_plain(const FrequencyColumns& columns, const RowDecisions& decisions, RowBuffer& buffer) {
+    const std::size_t count = columns.sin_column.size();
+    double* __restrict sin_out = buffer.plain_exact.data() + columns.sin_first;
+    double* __restrict cos_out = buffer.plain_exact.data() + columns.cos_first;
+    const double* __restrict sin_hi = decisions.sin_hi.data();
+    const double* __restrict cos_hi = decisions.cos_hi.data();
+    const std::int64_t sin_step = columns.sin_step;
+    const std::int64_t cos_step = columns.cos_step;
+    for (std::size_t i = 0; i < count; ++i) {
+      const auto k = static_cast<std::int64_t>(i);
+      sin_out[k * sin_step] = sin_hi[i];
+      cos_out[k * cos_step] = cos_hi[i];
+    }
+    buffer.plain = true;
   }
 
   // The settled exact values into the row's columns; Plain: every lo is
@@ -249,7 +274,11 @@ class TableJob {
       const auto c = static_cast<std::size_t>(col);
       if (rounded_ == RoundedValues::decided) buffer.rounded[c] = -buffer.rounded[c];
       if (exact_ == ExactValues::none) continue;
-      buffer.exact[c] = {-buffer.exact[c].hi, -buffer.exact[c].lo};
+      if (buffer.plain) {
+        buffer.plain_exact[c] = -buffer.plain_exact[c];
+      } else {
+        buffer.exact[c] = {-buffer.exact[c].hi, -buffer.exact[c].lo};
+      }
     }
   }
 
@@ -342,8 +371,14 @@ ReferenceTable build_reference_table(const Convention& convention, const TableRe
       run_job(convention, request, format, workers, first_precision, first_step, exact, RoundedValues::decided,
               [&out](int, std::int64_t row, const RowBuffer& buffer) {
                 write_row(out.rounded, row, buffer.rounded);
-                std::copy(buffer.exact.begin(), buffer.exact.end(),
-                          out.exact.begin() + static_cast<std::ptrdiff_t>(row * out.rounded.cols));
+                const auto first = out.exact.begin() + static_cast<std::ptrdiff_t>(row * out.rounded.cols);
+                if (buffer.plain) {
+                  std::transform(buffer.plain_exact.begin(), buffer.plain_exact.end(), first, [](double x) {
+                    return DoubleDouble{x, 0.0};
+                  });
+                } else {
+                  std::copy(buffer.exact.begin(), buffer.exact.end(), first);
+                }
               });
   out.escalations = counts.escalations;
   out.double_word_fallbacks = counts.double_word_fallbacks;
@@ -361,7 +396,8 @@ ReferenceCounts visit_reference_rows(const Convention& convention, const TableRe
   const int workers = worker_count(threads, request.rows);
   return run_job(convention, request, format, workers, first_precision, first_step, exact, rounded,
                  [&visit](int worker, std::int64_t row, const RowBuffer& buffer) {
-                   visit(worker, ReferenceRow{row, buffer.rounded, buffer.exact});
+                   visit(worker, buffer.plain ? ReferenceRow{row, buffer.rounded, {}, buffer.plain_exact}
+                                              : ReferenceRow{row, buffer.rounded, buffer.exact, {}});
                  });
 }
 

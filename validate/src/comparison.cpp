@@ -79,7 +79,12 @@ properties::Measurement compare_with_reference(const Table& table, const Convent
         convention, request, table.format, plan.threads, reference::ExactValues::for_format,
         reference::RoundedValues::skipped,
         [&](int worker, const reference::ReferenceRow& row) {
-          totals[static_cast<std::size_t>(worker)].add_row(view, first + row.row, first + row.row + row_offset, row.exact);
+          properties::AccuracyAccumulator& total = totals[static_cast<std::size_t>(worker)];
+          if (row.plain_exact.empty()) {
+            total.add_row(view, first + row.row, first + row.row + row_offset, row.exact);
+          } else {
+            total.add_row(view, first + row.row, first + row.row + row_offset, row.plain_exact);
+          }
         });
     escalations += counts.escalations;
     done += count;

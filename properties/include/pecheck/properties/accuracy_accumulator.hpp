@@ -32,6 +32,10 @@ class AccuracyAccumulator {
   // `convention_row` names the row for the allowance and the worst input.
   void add_row(const TableView& table, std::int64_t table_row, std::int64_t convention_row,
                std::span<const DoubleDouble> exact);
+  // The same for a row whose exact values are plain doubles (every lo zero),
+  // handed as such: half the bytes to read.
+  void add_row(const TableView& table, std::int64_t table_row, std::int64_t convention_row,
+               std::span<const double> plain_exact);
 
   // This accumulator's entries and other's together (order does not matter).
   void merge(const AccuracyAccumulator& other);
@@ -49,10 +53,16 @@ class AccuracyAccumulator {
     bool before(const Entry& other) const { return row < other.row || (row == other.row && column < other.column); }
   };
 
+  // A row's exact values: double-doubles, or plain doubles (lo zero).
+  struct ExactRow {
+    const DoubleDouble* pairs = nullptr;
+    const double* plain = nullptr;
+    DoubleDouble operator[](std::size_t e) const { return plain != nullptr ? DoubleDouble{plain[e], 0.0} : pairs[e]; }
+  };
+  void add_row(const TableView& table, std::int64_t table_row, std::int64_t convention_row, ExactRow exact);
   // Value: float or double, the table's storage (16-bit formats decoded to double first).
   template <typename Value>
-  void add_values(const Value* values, std::int64_t count, std::int64_t convention_row,
-                  std::span<const DoubleDouble> exact);
+  void add_values(const Value* values, std::int64_t count, std::int64_t convention_row, ExactRow exact);
   void add_entry(std::int64_t row, std::int64_t column, double value, DoubleDouble exact, double ulps);
   void beyond_budget(std::int64_t row, std::int64_t column, double value, DoubleDouble exact, double ulps,
                      double abs_error);

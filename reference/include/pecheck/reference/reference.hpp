@@ -63,9 +63,13 @@ ReferenceTable reference_table(const Convention& convention, const TableRequest&
 // stored anywhere: what a caller that folds the table into statistics needs,
 // without the table (validate's full comparison streams through these).
 struct ReferenceRow {
-  std::int64_t row = 0;                 // the request's row, from 0 (convention row = row + request.row_offset)
-  std::span<const double> rounded;      // correctly rounded to the format (as doubles, exactly); empty when skipped
-  std::span<const DoubleDouble> exact;  // the exact values (empty for ExactValues::none)
+  std::int64_t row = 0;             // the request's row, from 0 (convention row = row + request.row_offset)
+  std::span<const double> rounded;  // correctly rounded to the format (as doubles, exactly); empty when skipped
+  // The exact values (empty for ExactValues::none, or when plain_exact holds them).
+  std::span<const DoubleDouble> exact;
+  // The exact values when every one of the row is a plain double (its lo
+  // zero, as the double tier gives them): half the bytes. Empty otherwise.
+  std::span<const double> plain_exact;
 };
 
 struct ReferenceCounts {
