@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "pecheck/properties/accuracy.hpp"
 #include "pecheck/ulp.hpp"
@@ -75,6 +76,12 @@ void AccuracyAccumulator::beyond_budget(std::int64_t row, std::int64_t column, d
 
 namespace {
 
+// A row's exact values as double-doubles or as plain doubles (lo zero).
+inline double hi_of(const DoubleDouble& x) { return x.hi; }
+inline double lo_of(const DoubleDouble& x) { return x.lo; }
+inline double hi_of(double x) { return x; }
+inline double lo_of(double) { return 0.0; }
+
 // The common path of entry_error for a whole row, without branches so that
 // it vectorises: ulps and |error| where common[c] (as entry_error's common
 // case, the same doubles), 0 elsewhere (those entries go through entry_error).
@@ -88,17 +95,11 @@ namespace {
 // 2^-k is read off the bits as narrow_rounding does (reference/src/double_tier.hpp):
 // 0x7fe0000000000000 - bits(2^k) = bits(2^-k) for a normal 2^k with |k| <= 1022.
 // The values are read in their own type (a float converts to a double
-// exactly). PlainExact: every lo is zero (the oracle's cheap tier gives
-// plain doubles), so that fl(hi + lo) = hi with no tail and the same doubles
-// come without the two_sum. The row's counts and maxima are separate passes:
-// folded into this loop, they left it scalar (GCC 12).
-inline double hi_of(const DoubleDouble& x) { return x.hi; }
-inline double lo_of(const DoubleDouble& x) { return x.lo; }
-inline double hi_of(double x) { return x; }
-inline double lo_of(double) { return 0.0; }
-
-// Exact: DoubleDouble, or double for a row of plain doubles handed as such.
-template <typename Value, bool PlainExact, typename Exact>
+// exactly), the exact values as DoubleDouble or, for a row of plain doubles,
+// as double: every lo zero, so fl(hi + lo) = hi with no tail, and the same
+// doubles come without the two_sum. The row's counts and maxima are separate
+// passes: folded into this loop, they left it scalar (GCC 12).
+template <typename Value, typename Exact>
 void common_errors(const Value* __restrict values, const Exact* __restrict exact, std::size_t count,
                    const Format& format, double* __restrict ulps, double* __restrict abs_error,
                    unsigned char* __restrict common) {
@@ -108,10 +109,11 @@ void common_errors(const Value* __restrict values, const Exact* __restrict exact
   for (std::size_t c = 0; c < count; ++c) {
     const double value = values[c];
     const double hi = hi_of(exact[c]);
-    const double lo = PlainExact ? 0.0 : lo_of(exact[c]);
-    const double sum = PlainExact ? hi : hi + lo;  // two_sum, written out
+    constexpr bool plain = std::is_same_v<Exact, double>;
+    const double lo = lo_of(exact[c]);
+    const double sum = plain ? hi : hi + lo;  // two_sum, written out
     const double bb = sum - hi;
-    const double tail = PlainExact ? 0.0 : (hi - (sum - bb)) + (lo - bb);
+    const double tail = plain ? 0.0 : (hi - (sum - bb)) + (lo - bb);
     const double magnitude = std::fabs(hi);
     const double sum_magnitude = std::fabs(sum);
     const bool is_common = (std::fabs(value) <= 0x1.fffffffffffffp1023) & (std::fabs(lo) <= 0x1.fffffffffffffp1023) &
@@ -166,13 +168,6 @@ double largest_of(const double* values, std::size_t count) {
   return std::bit_cast<double>(largest);
 }
 
-// Whether every lo of the row is zero (of either sign): one pass of ORs.
-bool plain_doubles(const DoubleDouble* exact, std::size_t count) {
-  std::uint64_t bits = 0;
-  for (std::size_t c = 0; c < count; ++c) bits |= std::bit_cast<std::uint64_t>(exact[c].lo);
-  return (bits & ~(std::uint64_t{1} << 63)) == 0;
-}
-
 }  // namespace
 
 void AccuracyAccumulator::add_entry(std::int64_t row, std::int64_t column, double value, DoubleDouble exact,
@@ -197,11 +192,9 @@ void AccuracyAccumulator::add_values(const Value* values, std::int64_t count, st
   abs_.resize(n);
   common_.resize(n);
   if (exact.plain != nullptr) {
-    common_errors<Value, true>(values, exact.plain, n, format, ulps_.data(), abs_.data(), common_.data());
-  } else if (plain_doubles(exact.pairs, n)) {
-    common_errors<Value, true>(values, exact.pairs, n, format, ulps_.data(), abs_.data(), common_.data());
+    common_errors(values, exact.plain, n, format, ulps_.data(), abs_.data(), common_.data());
   } else {
-    common_errors<Value, false>(values, exact.pairs, n, format, ulps_.data(), abs_.data(), common_.data());
+    common_errors(values, exact.pairs, n, format, ulps_.data(), abs_.data(), common_.data());
   }
   entries_ += count;
 

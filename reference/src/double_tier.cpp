@@ -123,12 +123,6 @@ namespace {
   return out;
 }
 
-// Whether the tier's value may stand for the exact value: error <= tolerance |x|
-// for every x in the enclosure (within_relative, enclosure_decision.hpp).
-[[gnu::always_inline]] inline bool close_enough(double v, double error, double tolerance) {
-  return within_relative(v, error, tolerance);
-}
-
 }  // namespace
 
 DoubleEnclosure double_tier_sin_cos(double p, double f0, double f1, double f2, double f_error,
@@ -160,20 +154,18 @@ void settle_row(std::int64_t position, const StepsFrequencies& frequencies, cons
 #pragma GCC ivdep
   for (std::size_t i = 0; i < count; ++i) {
     const DoubleEnclosure e = enclose(p, f0[i], f1[i], f2[i], f_error[i], k);
-    NarrowRounding s{e.sin_value, true};
-    NarrowRounding c{e.cos_value, true};
-    if constexpr (DecideRounding) {
-      s = narrow_rounding(e.sin_value, e.sin_error, format);
-      c = narrow_rounding(e.cos_value, e.cos_error, format);
-    }
+    const NarrowRounding s =
+        DecideRounding ? narrow_rounding(e.sin_value, e.sin_error, format) : NarrowRounding{e.sin_value, true};
+    const NarrowRounding c =
+        DecideRounding ? narrow_rounding(e.cos_value, e.cos_error, format) : NarrowRounding{e.cos_value, true};
     if constexpr (DecideRounding) {  // no rounded values to keep otherwise
       sin_rounded[i] = s.value;
       cos_rounded[i] = c.value;
     }
     sin_hi[i] = e.sin_value;  // plain doubles: no lo stored
     cos_hi[i] = e.cos_value;
-    sin_done[i] = s.decided & close_enough(e.sin_value, e.sin_error, exact_tolerance);
-    cos_done[i] = c.decided & close_enough(e.cos_value, e.cos_error, exact_tolerance);
+    sin_done[i] = s.decided & within_relative(e.sin_value, e.sin_error, exact_tolerance);
+    cos_done[i] = c.decided & within_relative(e.cos_value, e.cos_error, exact_tolerance);
   }
 }
 

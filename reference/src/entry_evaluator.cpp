@@ -42,30 +42,29 @@ bool same_term(const FrequencyTerm& a, const FrequencyTerm& b) {
 // A frequency depends on its term alone, so a kept one is the same bits.
 std::shared_ptr<const std::vector<StepsFrequency>> remembered_steps_frequencies(const std::vector<FrequencyTerm>& terms) {
   constexpr std::size_t kept_sets = 8;
+  using Kept = std::shared_ptr<const std::vector<StepsFrequency>>;
   static std::mutex mutex;
-  static std::deque<std::pair<std::vector<FrequencyTerm>, std::shared_ptr<const std::vector<StepsFrequency>>>> kept;
-  {
+  static std::deque<std::pair<std::vector<FrequencyTerm>, Kept>> kept;
+  const auto find_kept = [&terms]() -> Kept {
     const std::lock_guard<std::mutex> lock(mutex);
     for (const auto& [known, frequencies] : kept) {
       if (std::equal(known.begin(), known.end(), terms.begin(), terms.end(), same_term)) return frequencies;
     }
-  }
+    return nullptr;
+  };
+  if (Kept found = find_kept()) return found;
   // One set computed at a time, split across the cores: the workers of a
   // table all ask for the same set at once, and each computing it whole took
   // as long as one does (5 ms at width 1024) with the work done twice.
   static std::mutex computing;
   const std::lock_guard<std::mutex> computing_lock(computing);
-  {
-    const std::lock_guard<std::mutex> lock(mutex);  // computed while this caller waited?
-    for (const auto& [known, frequencies] : kept) {
-      if (std::equal(known.begin(), known.end(), terms.begin(), terms.end(), same_term)) return frequencies;
-    }
-  }
+  if (Kept found = find_kept()) return found;  // computed while this caller waited
   auto computed = std::make_shared<std::vector<StepsFrequency>>(terms.size());
   constexpr std::size_t terms_per_worker = 64;  // below that, a thread costs more than it saves
-  const auto workers = static_cast<int>(std::min<std::size_t>(
-      std::max(1u, std::thread::hardware_concurrency()), (terms.size() + terms_per_worker - 1) / terms_per_worker));
-  parallel_for(std::max(workers, 1), [&](int worker) {
+  const std::size_t wanted = (terms.size() + terms_per_worker - 1) / terms_per_worker;
+  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const auto workers = static_cast<int>(std::clamp<std::size_t>(wanted, 1, cores));
+  parallel_for(workers, [&](int worker) {
     for (auto i = static_cast<std::size_t>(worker); i < terms.size(); i += static_cast<std::size_t>(workers)) {
       (*computed)[i] = steps_frequency(terms[i]);
     }

@@ -211,60 +211,44 @@ class TableJob {
       }
     }
     if (exact_ == ExactValues::none) return;
-    if (decisions.plain && columns.sin_first >= 0) {
-      store_plain(columns, decisions, buffer);
-    } else if (decisions.plain) {
-      store_exact<true>(columns, decisions, buffer);
+    if (decisions.plain) {
+      // Plain doubles (RowDecisions::plain): the row's exact values as doubles.
+      store_settled<double>(
+          columns, buffer.plain_exact.data(), [&](std::size_t i) { return decisions.sin_hi[i]; },
+          [&](std::size_t i) { return decisions.cos_hi[i]; });
+      buffer.plain = true;
     } else {
-      store_exact<false>(columns, decisions, buffer);
+      store_settled<DoubleDouble>(
+          columns, buffer.exact.data(),
+          [&](std::size_t i) {
+            return DoubleDouble{decisions.sin_hi[i], decisions.sin_lo[i]};
+          },
+          [&](std::size_t i) {
+            return DoubleDouble{decisions.cos_hi[i], decisions.cos_lo[i]};
+          });
     }
   }
 
-  // Plain doubles in affine columns: the row's exact values as doubles.
-  static void store_plain(const FrequencyColumns& columns, const RowDecisions& decisions, RowBuffer& buffer) {
+  // Frequency i's sin_of(i) and cos_of(i) into its columns of `out`: without
+  // index loads where the columns are affine in the frequency.
+  template <typename T, typename Sin, typename Cos>
+  static void store_settled(const FrequencyColumns& columns, T* __restrict out, const Sin& sin_of, const Cos& cos_of) {
     const std::size_t count = columns.sin_column.size();
-    double* __restrict sin_out = buffer.plain_exact.data() + columns.sin_first;
-    double* __restrict cos_out = buffer.plain_exact.data() + columns.cos_first;
-    const double* __restrict sin_hi = decisions.sin_hi.data();
-    const double* __restrict cos_hi = decisions.cos_hi.data();
-    const std::int64_t sin_step = columns.sin_step;
-    const std::int64_t cos_step = columns.cos_step;
-    for (std::size_t i = 0; i < count; ++i) {
-      const auto k = static_cast<std::int64_t>(i);
-      sin_out[k * sin_step] = sin_hi[i];
-      cos_out[k * cos_step] = cos_hi[i];
-    }
-    buffer.plain = true;
-  }
-
-  // The settled exact values into the row's columns; Plain: every lo is
-  // zero and its array unwritten (RowDecisions::plain).
-  template <bool Plain>
-  static void store_exact(const FrequencyColumns& columns, const RowDecisions& decisions, RowBuffer& buffer) {
-    const std::size_t count = columns.sin_column.size();
-    DoubleDouble* __restrict exact = buffer.exact.data();
-    const double* __restrict sin_hi = decisions.sin_hi.data();
-    const double* __restrict sin_lo = decisions.sin_lo.data();
-    const double* __restrict cos_hi = decisions.cos_hi.data();
-    const double* __restrict cos_lo = decisions.cos_lo.data();
     if (columns.sin_first >= 0) {
-      // Affine columns: no index loads, and stores the compiler can order.
-      DoubleDouble* __restrict sin_out = exact + columns.sin_first;
-      DoubleDouble* __restrict cos_out = exact + columns.cos_first;
+      T* __restrict sin_out = out + columns.sin_first;
+      T* __restrict cos_out = out + columns.cos_first;
       const std::int64_t sin_step = columns.sin_step;
       const std::int64_t cos_step = columns.cos_step;
       for (std::size_t i = 0; i < count; ++i) {
         const auto k = static_cast<std::int64_t>(i);
-        sin_out[k * sin_step] = {sin_hi[i], Plain ? 0.0 : sin_lo[i]};
-        cos_out[k * cos_step] = {cos_hi[i], Plain ? 0.0 : cos_lo[i]};
+        sin_out[k * sin_step] = sin_of(i);
+        cos_out[k * cos_step] = cos_of(i);
       }
       return;
     }
-    const std::int64_t* sin_col = columns.sin_column.data();
-    const std::int64_t* cos_col = columns.cos_column.data();
     for (std::size_t i = 0; i < count; ++i) {
-      exact[sin_col[i]] = {sin_hi[i], Plain ? 0.0 : sin_lo[i]};
-      exact[cos_col[i]] = {cos_hi[i], Plain ? 0.0 : cos_lo[i]};
+      out[columns.sin_column[i]] = sin_of(i);
+      out[columns.cos_column[i]] = cos_of(i);
     }
   }
 
