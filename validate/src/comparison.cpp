@@ -45,6 +45,14 @@ std::vector<std::int64_t> rows_to_compare(std::int64_t rows, std::int64_t dim, s
   return chosen;
 }
 
+namespace {
+
+constexpr reference::ExactValues compared_exact_values = reference::ExactValues::for_format;
+
+}  // namespace
+
+double comparison_exact_tolerance(FormatId format) { return reference::exact_tolerance(compared_exact_values, format); }
+
 properties::Measurement compare_with_reference(const Table& table, const Convention& convention,
                                                std::int64_t row_offset, const std::vector<std::int64_t>& rows,
                                                double budget_ulp, const std::string& budget_source,
@@ -76,7 +84,7 @@ properties::Measurement compare_with_reference(const Table& table, const Convent
     // values (an error of at most half an ULP is correct rounding), so the
     // oracle's rounding decisions would go unused.
     const reference::ReferenceCounts counts = reference::reference_rows(
-        convention, request, table.format, plan.threads, reference::ExactValues::for_format,
+        convention, request, table.format, plan.threads, compared_exact_values,
         reference::RoundedValues::skipped,
         [&](int worker, const reference::ReferenceRow& row) {
           properties::AccuracyAccumulator& total = totals[static_cast<std::size_t>(worker)];

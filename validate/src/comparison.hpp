@@ -27,6 +27,11 @@ struct ComparisonPlan {
 std::vector<std::int64_t> rows_to_compare(std::int64_t rows, std::int64_t dim, std::int64_t row_offset,
                                           const std::vector<std::int64_t>& priority, const ComparisonPlan& plan);
 
+// How far the exact values the comparisons measure against may be from the
+// true values, relatively: 2^-(p + 20) for a format of precision p (the
+// reference's ExactValues::for_format), so each ULP error is right to 2^-20 ULP.
+double comparison_exact_tolerance(FormatId format);
+
 // Statistics of `rows` of the table (file rows; convention row = file row +
 // row_offset) against the reference, with the budget and, when given, the
 // allowance that judges entries beyond it again. The worst inputs' rows are

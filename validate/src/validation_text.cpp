@@ -1,5 +1,7 @@
+#include <cmath>
 #include <sstream>
 
+#include "comparison.hpp"
 #include "pecheck/count_text.hpp"
 #include "pecheck/validate/validation_report.hpp"
 
@@ -80,11 +82,10 @@ std::string validation_text(const ValidationResult& result, const std::string& f
   for (const std::string& note : detection.notes) out << "  note: " << note << '\n';
   if (result.compared) {
     const properties::Measurement& m = result.measurement;
-    // The reference's exact values are within 2^-(p + 20) relative
-    // (ExactValues::for_format, comparison.cpp); within half an ULP of one is
-    // the correctly rounded value.
+    // Within half an ULP of an exact value is the correctly rounded value.
     out << "  compared: " << entries(m.entries) << " of " << count_of(result.rows_compared, "row")
-        << " against the reference's exact values (each within 2^-" << format_of(result.compared_format).precision + 20
+        << " against the reference's exact values (each within 2^"
+        << std::ilogb(comparison_exact_tolerance(result.compared_format))
         << " relative; 0.5 ULP or less is correctly rounded " << format_of(result.compared_format).name << ")";
     if (result.sampled) {
       out << " (SAMPLED on request: " << result.rows_compared << " of " << result.rows
