@@ -1,6 +1,7 @@
 #include "frequency_fit.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 #include <span>
@@ -13,42 +14,61 @@ namespace pecheck::validate {
 
 namespace {
 
-struct LineFit {
-  double slope = 0.0;
-  double rms = 0.0;
-  double s_tt = 0.0;
+// Pairs are fitted this many at a time, one lane each: a lane's operations
+// are those of a fit of its pair alone, in the same order (the same bits:
+// nothing is contracted into an FMA, PecheckOptions.cmake), but the lanes'
+// sums are independent chains that overlap instead of each waiting for its
+// own last addition.
+constexpr std::size_t lanes = 8;
+using Lanes = std::array<double, lanes>;
+
+struct LineFits {
+  Lanes slope{};
+  Lanes rms{};
+  double s_tt = 0.0;  // the same for every lane: it depends on n alone
 };
 
-// Least squares of the unwrapped angles (each step taken as the predicted
-// slope plus the wrapped deviation from it) against t = 0..n-1.
-LineFit fit_line(const std::vector<double>& angles, std::size_t n, double predicted, std::vector<double>& buffer) {
-  buffer.resize(n);  // reused from fit to fit
-  const std::span<double> unwrapped(buffer.data(), n);
-  unwrapped[0] = angles[0];
+// For each lane, least squares of the unwrapped angles (each step taken as
+// the lane's predicted slope plus the wrapped deviation from it) against
+// t = 0..n-1. `angles` holds row t's lanes at [t * lanes, (t + 1) * lanes).
+LineFits fit_lines(const std::vector<double>& angles, std::size_t n, const Lanes& predicted,
+                   std::vector<double>& buffer) {
+  buffer.resize(n * lanes);  // reused from fit to fit
+  double* unwrapped = buffer.data();
+  const double* angle = angles.data();
+  for (std::size_t l = 0; l < lanes; ++l) unwrapped[l] = angle[l];
   for (std::size_t t = 1; t < n; ++t) {
-    unwrapped[t] = unwrapped[t - 1] + predicted + wrap(angles[t] - angles[t - 1] - predicted);
+    for (std::size_t l = 0; l < lanes; ++l) {
+      const std::size_t k = t * lanes + l;
+      unwrapped[k] = unwrapped[k - lanes] + predicted[l] + wrap(angle[k] - angle[k - lanes] - predicted[l]);
+    }
   }
   const double mean_t = static_cast<double>(n - 1) / 2.0;
-  double mean_y = 0.0;
-  for (double y : unwrapped) mean_y += y;
-  mean_y /= static_cast<double>(n);
-  double s_ty = 0.0;
-  double s_tt = 0.0;
+  Lanes mean_y{};
+  for (std::size_t t = 0; t < n; ++t) {
+    for (std::size_t l = 0; l < lanes; ++l) mean_y[l] += unwrapped[t * lanes + l];
+  }
+  for (double& m : mean_y) m /= static_cast<double>(n);
+  Lanes s_ty{};
+  LineFits fits;
   for (std::size_t t = 0; t < n; ++t) {
     const double dt = static_cast<double>(t) - mean_t;
-    s_ty += dt * (unwrapped[t] - mean_y);
-    s_tt += dt * dt;
+    for (std::size_t l = 0; l < lanes; ++l) s_ty[l] += dt * (unwrapped[t * lanes + l] - mean_y[l]);
+    fits.s_tt += dt * dt;
   }
-  LineFit fit;
-  fit.slope = s_ty / s_tt;
-  fit.s_tt = s_tt;
-  double squares = 0.0;
+  for (std::size_t l = 0; l < lanes; ++l) fits.slope[l] = s_ty[l] / fits.s_tt;
+  Lanes squares{};
   for (std::size_t t = 0; t < n; ++t) {
-    const double residual = unwrapped[t] - (mean_y + fit.slope * (static_cast<double>(t) - mean_t));
-    squares += residual * residual;
+    for (std::size_t l = 0; l < lanes; ++l) {
+      const double residual =
+          unwrapped[t * lanes + l] - (mean_y[l] + fits.slope[l] * (static_cast<double>(t) - mean_t));
+      squares[l] += residual * residual;
+    }
   }
-  fit.rms = n > 2 ? std::sqrt(squares / static_cast<double>(n - 2)) : 0.0;
-  return fit;
+  for (std::size_t l = 0; l < lanes; ++l) {
+    fits.rms[l] = n > 2 ? std::sqrt(squares[l] / static_cast<double>(n - 2)) : 0.0;
+  }
+  return fits;
 }
 
 // 1, 2 or 3 significant digits of x.
@@ -72,30 +92,58 @@ namespace {
 // estimate reads only the table, and the estimates keep the pairs' order.
 constexpr std::size_t parallel_pairs = 64;
 
-// The estimate of one pair's frequency from its angles over the run, or none
-// when an angle is not finite. `angles` and `buffer` are scratch space.
-std::optional<FrequencyEstimate> estimate_frequency(const Table& table, const std::vector<std::int64_t>& run,
-                                                    const PairColumns& pair, double angle_noise,
-                                                    std::vector<double>& angles, std::vector<double>& buffer) {
-  angles.resize(run.size());
-  for (std::size_t t = 0; t < run.size(); ++t) {
-    angles[t] = std::atan2(table.at(run[t], pair.sin_column), table.at(run[t], pair.cos_column));
+// The estimates of pairs[first, first + lanes) (fewer at the end), each
+// empty when an angle of its pair is not finite. The fit starts on the
+// first 16 rows and doubles its window while the residual stays below
+// 0.1 rad. `angles` and `buffer` are scratch space.
+void estimate_lanes(const Table& table, const std::vector<std::int64_t>& run, const std::vector<PairColumns>& pairs,
+                    std::size_t first, double angle_noise, std::span<std::optional<FrequencyEstimate>> found,
+                    std::vector<double>& angles, std::vector<double>& buffer) {
+  const std::size_t used = std::min(lanes, pairs.size() - first);
+  const std::size_t rows = run.size();
+  // Row by row, the lanes' columns of one row together (a cache line or
+  // two); lanes past the last pair hold zeros.
+  angles.assign(rows * lanes, 0.0);
+  for (std::size_t t = 0; t < rows; ++t) {
+    for (std::size_t l = 0; l < used; ++l) {
+      const PairColumns& pair = pairs[first + l];
+      angles[t * lanes + l] = std::atan2(table.at(run[t], pair.sin_column), table.at(run[t], pair.cos_column));
+    }
   }
-  if (std::any_of(angles.begin(), angles.end(), [](double a) { return !std::isfinite(a); })) return std::nullopt;
-  std::size_t n = std::min<std::size_t>(16, run.size());
-  LineFit fit = fit_line(angles, n, wrap(angles[1] - angles[0]), buffer);
-  while (n < run.size()) {
-    const std::size_t wider = std::min(run.size(), 2 * n);
-    const LineFit next = fit_line(angles, wider, fit.slope, buffer);
-    if (next.rms > 0.1) break;
-    fit = next;
+  std::array<bool, lanes> finite{};
+  for (std::size_t l = 0; l < lanes; ++l) {
+    finite[l] = true;
+    for (std::size_t t = 0; t < rows; ++t) finite[l] = finite[l] && std::isfinite(angles[t * lanes + l]);
+  }
+  std::size_t n = std::min<std::size_t>(16, rows);
+  Lanes predicted{};
+  for (std::size_t l = 0; l < lanes; ++l) predicted[l] = wrap(angles[lanes + l] - angles[l]);
+  LineFits fits = fit_lines(angles, n, predicted, buffer);
+  Lanes s_tt{};
+  s_tt.fill(fits.s_tt);
+  std::array<bool, lanes> widening = finite;  // a lane stops at its first residual above 0.1 rad
+  while (n < rows && std::any_of(widening.begin(), widening.end(), [](bool w) { return w; })) {
+    const std::size_t wider = std::min(rows, 2 * n);
+    const LineFits next = fit_lines(angles, wider, fits.slope, buffer);
+    for (std::size_t l = 0; l < lanes; ++l) {
+      if (!widening[l] || next.rms[l] > 0.1) {
+        widening[l] = false;
+        continue;
+      }
+      fits.slope[l] = next.slope[l];
+      fits.rms[l] = next.rms[l];
+      s_tt[l] = next.s_tt;
+    }
     n = wider;
   }
-  FrequencyEstimate estimate;
-  estimate.frequency_index = pair.frequency_index;
-  estimate.w = fit.slope;
-  estimate.sigma = std::max(fit.rms, angle_noise) / std::sqrt(fit.s_tt);
-  return estimate;
+  for (std::size_t l = 0; l < used; ++l) {
+    if (!finite[l]) continue;
+    FrequencyEstimate estimate;
+    estimate.frequency_index = pairs[first + l].frequency_index;
+    estimate.w = fits.slope[l];
+    estimate.sigma = std::max(fits.rms[l], angle_noise) / std::sqrt(s_tt[l]);
+    found[l] = estimate;
+  }
 }
 
 }  // namespace
@@ -107,13 +155,18 @@ std::vector<FrequencyEstimate> estimate_frequencies(const Table& table, const st
   // One ULP of a value near 1 moves the angle by about 2^(1-p) radians.
   const double angle_noise = std::ldexp(1.0, 1 - format_of(format).precision);
   std::vector<std::optional<FrequencyEstimate>> found(pairs.size());
+  const std::size_t groups = (pairs.size() + lanes - 1) / lanes;
   const int workers = pairs.size() >= parallel_pairs && std::thread::hardware_concurrency() >= 2 ? 2 : 1;
   parallel_for(workers, [&](int worker) {
     std::vector<double> angles;
     std::vector<double> buffer;
-    const std::size_t begin = pairs.size() * static_cast<std::size_t>(worker) / static_cast<std::size_t>(workers);
-    const std::size_t end = pairs.size() * static_cast<std::size_t>(worker + 1) / static_cast<std::size_t>(workers);
-    for (std::size_t k = begin; k < end; ++k) found[k] = estimate_frequency(table, run, pairs[k], angle_noise, angles, buffer);
+    const std::size_t begin = groups * static_cast<std::size_t>(worker) / static_cast<std::size_t>(workers);
+    const std::size_t end = groups * static_cast<std::size_t>(worker + 1) / static_cast<std::size_t>(workers);
+    for (std::size_t g = begin; g < end; ++g) {
+      const std::size_t first = g * lanes;
+      estimate_lanes(table, run, pairs, first, angle_noise,
+                     std::span(found).subspan(first, std::min(lanes, pairs.size() - first)), angles, buffer);
+    }
   });
   for (const std::optional<FrequencyEstimate>& e : found) {
     if (e) estimates.push_back(*e);
