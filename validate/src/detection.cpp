@@ -4,8 +4,9 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
-#include <limits>
 #include <functional>
+#include <limits>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <sstream>
@@ -44,27 +45,79 @@ struct Candidate {
   std::size_t structure_rank = 0;
 };
 
-// place(c) for every candidate, on up to two threads (each candidate is
-// placed and scored independently, reading the table only), results in the
-// candidates' order: the same as one pass in order. Each thread takes the
-// next candidate not yet taken, most preferred first: a candidate that gives
-// up early (position_search.hpp) frees its thread for the next one.
-std::vector<std::optional<Candidate>> for_each_candidate(
-    const std::vector<Candidate>& candidates, const std::function<std::optional<Candidate>(const Candidate&)>& place) {
-  std::vector<std::optional<Candidate>> placed(candidates.size());
-  const int workers = static_cast<int>(std::clamp<std::size_t>(
-      std::min<std::size_t>(std::thread::hardware_concurrency(), 2), 1, std::max<std::size_t>(candidates.size(), 1)));
-  std::atomic<std::size_t> next{0};
-  parallel_for(workers, [&](int) {
-    for (std::size_t k = next++; k < candidates.size(); k = next++) placed[k] = place(candidates[k]);
-  });
-  return placed;
-}
-
 // How much farther from the table than the closest candidate one may be and
 // still be chosen: half the closest one's error, or half an ULP of 1.
 double choice_slack(double best_error, FormatId format) {
   return std::max(0.5 * best_error, std::ldexp(1.0, -format_of(format).precision));
+}
+
+// The candidates placed so far, in preference order, shared by the threads
+// that place them. Settled once the choice among all of them is known
+// whatever the candidates not yet placed turn out to be:
+// - a placed candidate within half an ULP of 1 of the table (the least
+//   slack, choice_slack(0)) is within the slack of any closest error, so it
+//   is chosen unless one before it is;
+// - a candidate before it that is farther than the slack from the closest
+//   error so far is never chosen, since that error only comes down as more
+//   are placed (the sum is monotone in it, rounding included);
+// so once every candidate before it is finished, each placed too far or not
+// placed at all, it is the one chosen, and the rest need not be placed.
+class Placements {
+ public:
+  Placements(std::size_t count, FormatId format) : placed_(count), finished_(count, false), format_(format) {}
+
+  void record(std::size_t k, std::optional<Candidate> candidate) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    placed_[k] = std::move(candidate);
+    finished_[k] = true;
+    if (!settled_.load() && chosen_whatever_follows()) settled_.store(true);
+  }
+  bool settled() const { return settled_.load(); }
+  // In preference order; call once every thread is done.
+  std::vector<std::optional<Candidate>> take() { return std::move(placed_); }
+
+ private:
+  bool chosen_whatever_follows() const {
+    double best = std::numeric_limits<double>::infinity();
+    for (const std::optional<Candidate>& c : placed_) {
+      if (c) best = std::min(best, c->error);
+    }
+    const double within = best + choice_slack(best, format_);
+    const double surely_chosen = choice_slack(0.0, format_);
+    for (std::size_t k = 0; k < placed_.size(); ++k) {
+      if (!finished_[k]) return false;
+      if (!placed_[k]) continue;
+      if (placed_[k]->error <= surely_chosen) return true;
+      if (placed_[k]->error <= within) return false;  // it may yet be the one chosen
+    }
+    return false;
+  }
+
+  std::mutex mutex_;
+  std::vector<std::optional<Candidate>> placed_;
+  std::vector<bool> finished_;
+  FormatId format_;
+  std::atomic<bool> settled_{false};
+};
+
+// place(c) for the candidates, most preferred first, on up to two threads
+// (each candidate is placed and scored independently, reading the table
+// only), results in the candidates' order: the same choice as one pass in
+// order. Each thread takes the next candidate not yet taken, until the
+// placements are settled: a candidate that gives up early
+// (position_search.hpp) frees its thread for the next one.
+std::vector<std::optional<Candidate>> for_each_candidate(
+    const std::vector<Candidate>& candidates, Placements& placements,
+    const std::function<std::optional<Candidate>(const Candidate&)>& place) {
+  const int workers = static_cast<int>(std::clamp<std::size_t>(
+      std::min<std::size_t>(std::thread::hardware_concurrency(), 2), 1, std::max<std::size_t>(candidates.size(), 1)));
+  std::atomic<std::size_t> next{0};
+  parallel_for(workers, [&](int) {
+    for (std::size_t k = next++; k < candidates.size() && !placements.settled(); k = next++) {
+      placements.record(k, place(candidates[k]));
+    }
+  });
+  return placements.take();
 }
 
 // The smallest error of the candidates placed so far, shared by the threads
@@ -87,11 +140,13 @@ class LowestError {
 // error plus its slack (the closest has an error <= U; the sum is monotone
 // in it, rounding included), so that candidate is neither the closest nor
 // within its slack, and leaving it out changes nothing. Infinite until a
-// candidate is placed. `usable` says when a search's differences are those
+// candidate is placed; -infinity (give up now) once the placements are
+// settled. `usable` says when a search's differences are those
 // candidate_error takes.
-ErrorLimit choice_limit(const LowestError& lowest, FormatId format, bool usable) {
+ErrorLimit choice_limit(const LowestError& lowest, const Placements& placements, FormatId format, bool usable) {
   if (!usable) return {};
-  return [&lowest, format] {
+  return [&lowest, &placements, format] {
+    if (placements.settled()) return -std::numeric_limits<double>::infinity();
     const double u = lowest.get();
     return u + choice_slack(u, format);
   };
@@ -220,6 +275,7 @@ Detection detect_running_up(const Table& table, const DetectionOptions& options,
   if (split.live.size() > 1) detection.zero_columns = zero_columns(table, sample);
   const SuccessiveRows successive = successive_rows(table.view());
   if (options.convention)
+
     return with_given_convention(table, *options.convention, options, split, successive, detection);
 
   const std::vector<Structure> structures = candidate_structures(table, sample, format);
@@ -264,16 +320,22 @@ Detection detect_running_up(const Table& table, const DetectionOptions& options,
       to_try.push_back({convention, OffsetFit{}, 0.0, k, s});
     }
   }
+  // Most preferred first: standard rules before fitted ones, then the
+  // better pairing.
+  std::stable_sort(to_try.begin(), to_try.end(), [](const Candidate& a, const Candidate& b) {
+    return a.rule_rank != b.rule_rank ? a.rule_rank < b.rule_rank : a.structure_rank < b.structure_rank;
+  });
   // A candidate that cannot be chosen (see below) is no candidate: its
   // search gives up once it is sure to end beyond the limit the candidates
-  // placed so far set.
+  // placed so far set, and none is placed once the choice is settled.
   LowestError lowest;
+  Placements placements(to_try.size(), format);
   // The search's differences are those candidate_error takes (the same rows
   // and positions) unless a zero row of the table is one a held position
   // lands on, encoded as zero there only.
   const bool usable = !pinned || split.zero.empty();
-  const ErrorLimit give_up_above = choice_limit(lowest, format, usable);
-  const std::vector<std::optional<Candidate>> placed = for_each_candidate(to_try, [&](const Candidate& c) {
+  const ErrorLimit give_up_above = choice_limit(lowest, placements, format, usable);
+  const std::vector<std::optional<Candidate>> placed = for_each_candidate(to_try, placements, [&](const Candidate& c) {
     std::optional<Candidate> result;
     const auto offset = find_row_offset(table, c.convention, structures[c.structure_rank], split.live, format,
                                         options.row_offset, pinned, give_up_above);
@@ -290,7 +352,7 @@ Detection detect_running_up(const Table& table, const DetectionOptions& options,
     return result;
   });
   for (const std::optional<Candidate>& c : placed) {
-    if (c) candidates.push_back(*c);  // in the order tried, whichever thread placed it
+    if (c) candidates.push_back(*c);  // most preferred first, whichever thread placed it
   }
   if (candidates.empty()) {
     detection.notes.push_back("the columns pair up, but no frequency rule and row offset fit them");
@@ -303,9 +365,6 @@ Detection detect_running_up(const Table& table, const DetectionOptions& options,
   double best_error = candidates.front().error;
   for (const Candidate& c : candidates) best_error = std::min(best_error, c.error);
   const double slack = choice_slack(best_error, format);
-  std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
-    return a.rule_rank != b.rule_rank ? a.rule_rank < b.rule_rank : a.structure_rank < b.structure_rank;
-  });
   const auto chosen = std::find_if(candidates.begin(), candidates.end(),
                                    [&](const Candidate& c) { return c.error <= best_error + slack; });
   record_offset(detection, chosen->offset);

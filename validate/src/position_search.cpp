@@ -157,6 +157,7 @@ class GiveUp {
   bool operator()(const std::vector<std::int64_t>& offsets) {
     if (!limit_ || ends_.empty()) return false;
     const double limit = limit_();
+    if (limit == -std::numeric_limits<double>::infinity()) return true;  // the caller needs no more
     if (!(limit < last_limit_)) return false;  // nothing new: infinite, or as before
     last_limit_ = limit;
     return std::all_of(offsets.begin(), offsets.end(), [&](std::int64_t offset) { return beyond(offset, limit); });

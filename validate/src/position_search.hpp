@@ -54,7 +54,8 @@ using ErrorLimit = std::function<double()>;
 // differs from the encoding (at the positions compared) by more than the
 // limit on some entry of the first or the last live row: the largest
 // difference on any rows that include those two, at whichever offset is
-// returned, would be above the limit too.
+// returned, would be above the limit too. A limit of -infinity gives up at
+// once: the caller needs no offset.
 std::optional<OffsetFit> find_row_offset(const Table& table, const Convention& convention, const Structure& structure,
                                          const std::vector<std::int64_t>& live_rows, FormatId format,
                                          std::optional<std::int64_t> fixed = std::nullopt,
