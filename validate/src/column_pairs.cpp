@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "pecheck/parallel_for.hpp"
+#include "table_rows.hpp"
 
 namespace pecheck::validate {
 
@@ -42,42 +43,58 @@ namespace {
 // are spread over the table: each is a cache miss or more).
 constexpr std::size_t parallel_rows = 512;
 
-// How many (row, pair) entries of rows [begin, end) have sin^2 + cos^2
-// within `tolerance` of 1.
-std::int64_t good_pairs(const Table& table, const Structure& structure, std::span<const std::int64_t> rows,
-                        double tolerance) {
-  std::int64_t good = 0;
+// For each structure, how many (row, pair) entries of `rows` have sin^2 +
+// cos^2 within `tolerance` of 1. Each row is decoded once for all of them.
+std::vector<std::int64_t> good_pairs(const Table& table, std::span<const Structure> structures,
+                                     std::span<const std::int64_t> rows, double tolerance) {
+  std::vector<std::int64_t> good(structures.size(), 0);
+  std::vector<double> values(static_cast<std::size_t>(table.cols));
   for (std::int64_t r : rows) {
-    for (const PairColumns& pair : structure.pairs) {
-      const double s = table.at(r, pair.sin_column);
-      const double c = table.at(r, pair.cos_column);
-      if (std::fabs(s * s + c * c - 1.0) <= tolerance) ++good;  // NaN never counts
+    decode_row(table, r, values);
+    for (std::size_t k = 0; k < structures.size(); ++k) {
+      for (const PairColumns& pair : structures[k].pairs) {
+        const double s = values[static_cast<std::size_t>(pair.sin_column)];
+        const double c = values[static_cast<std::size_t>(pair.cos_column)];
+        if (std::fabs(s * s + c * c - 1.0) <= tolerance) ++good[k];  // NaN never counts
+      }
     }
   }
   return good;
+}
+
+// pair_fraction of each structure, on the same rows.
+std::vector<double> pair_fractions(const Table& table, std::span<const Structure> structures,
+                                   const std::vector<std::int64_t>& rows, FormatId format) {
+  std::vector<double> fractions(structures.size(), 0.0);
+  if (rows.empty()) return fractions;
+  const double tolerance = pair_tolerance(format);
+  const std::span<const std::int64_t> all(rows);
+  std::vector<std::int64_t> good;
+  if (rows.size() < parallel_rows || std::thread::hardware_concurrency() < 2) {
+    good = good_pairs(table, structures, all, tolerance);
+  } else {
+    // A count is a count: the halves' sum is the whole's, whichever finishes first.
+    std::array<std::vector<std::int64_t>, 2> counts;
+    const std::size_t half = rows.size() / 2;
+    parallel_for(2, [&](int worker) {
+      counts[static_cast<std::size_t>(worker)] =
+          good_pairs(table, structures, worker == 0 ? all.first(half) : all.subspan(half), tolerance);
+    });
+    good = counts[0];
+    for (std::size_t k = 0; k < good.size(); ++k) good[k] += counts[1][k];
+  }
+  for (std::size_t k = 0; k < structures.size(); ++k) {
+    if (structures[k].pairs.empty()) continue;
+    fractions[k] = static_cast<double>(good[k]) / static_cast<double>(rows.size() * structures[k].pairs.size());
+  }
+  return fractions;
 }
 
 }  // namespace
 
 double pair_fraction(const Table& table, const Structure& structure, const std::vector<std::int64_t>& rows,
                      FormatId format) {
-  if (structure.pairs.empty() || rows.empty()) return 0.0;
-  const double tolerance = pair_tolerance(format);
-  const std::span<const std::int64_t> all(rows);
-  std::int64_t good = 0;
-  if (rows.size() < parallel_rows || std::thread::hardware_concurrency() < 2) {
-    good = good_pairs(table, structure, all, tolerance);
-  } else {
-    // A count is a count: the halves' sum is the whole's, whichever finishes first.
-    std::array<std::int64_t, 2> counts{};
-    const std::size_t half = rows.size() / 2;
-    parallel_for(2, [&](int worker) {
-      counts[static_cast<std::size_t>(worker)] =
-          good_pairs(table, structure, worker == 0 ? all.first(half) : all.subspan(half), tolerance);
-    });
-    good = counts[0] + counts[1];
-  }
-  return static_cast<double>(good) / static_cast<double>(rows.size() * structure.pairs.size());
+  return pair_fractions(table, std::span(&structure, 1), rows, format).front();
 }
 
 bool zero_columns_hold(const Table& table, const Structure& structure, const std::vector<std::int64_t>& rows) {
@@ -100,11 +117,11 @@ std::vector<Structure> candidate_structures(const Table& table, const std::vecto
       shape.layout = layout;
       shape.odd_dim = policy;
       Structure structure = structure_of(shape, dim);
-      if (!zero_columns_hold(table, structure, rows)) continue;
-      structure.pair_fraction = pair_fraction(table, structure, rows, format);
-      candidates.push_back(std::move(structure));
+      if (zero_columns_hold(table, structure, rows)) candidates.push_back(std::move(structure));
     }
   }
+  const std::vector<double> fractions = pair_fractions(table, candidates, rows, format);
+  for (std::size_t k = 0; k < candidates.size(); ++k) candidates[k].pair_fraction = fractions[k];
   std::stable_sort(candidates.begin(), candidates.end(),
                    [](const Structure& a, const Structure& b) { return a.pair_fraction > b.pair_fraction; });
   return candidates;
