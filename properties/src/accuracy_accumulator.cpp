@@ -1,9 +1,13 @@
 #include "pecheck/properties/accuracy_accumulator.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <span>
+#include <tuple>
 #include <type_traits>
 
 #include "pecheck/properties/accuracy.hpp"
@@ -82,55 +86,158 @@ inline double lo_of(const DoubleDouble& x) { return x.lo; }
 inline double hi_of(double x) { return x; }
 inline double lo_of(double) { return 0.0; }
 
-// The common path of entry_error for a whole row, without branches so that
-// it vectorises: ulps and |error| where common[c] (as entry_error's common
-// case, the same doubles), 0 elsewhere (those entries go through entry_error).
-// Every step is a double operation or a mask on the 64 bits of a double, all
-// of one lane width: with entry_error's int exponent arithmetic mixed in, GCC
-// 12 left this loop scalar, and it was the comparison's largest cost. The ULP
-// is the same power of two: the binade 2^e of fl(hi + lo) is its bits masked
-// to the exponent, halved for a power of two with a tail of the other sign,
-// floored at the format's smallest normal 2^min_exponent, times 2^(1 - p);
-// all exact, since 2^-953 <= ulp <= 2^1000 in the common case. Its inverse
-// 2^-k is read off the bits as narrow_rounding does (reference/src/double_tier.hpp):
-// 0x7fe0000000000000 - bits(2^k) = bits(2^-k) for a normal 2^k with |k| <= 1022.
-// The values are read in their own type (a float converts to a double
-// exactly), the exact values as DoubleDouble or, for a row of plain doubles,
-// as double: every lo zero, so fl(hi + lo) = hi with no tail, and the same
-// doubles come without the two_sum. The row's counts and maxima are separate
-// passes: folded into this loop, they left it scalar (GCC 12).
+// Eight doubles, and their bits, as GCC's vector extensions hold them: one
+// register where the target has 512-bit vectors, four pairs where it has
+// SSE2 only; every operation is the scalar one lane by lane.
+using Doubles = double __attribute__((vector_size(64)));
+using Floats = float __attribute__((vector_size(32)));
+using Bits = std::uint64_t __attribute__((vector_size(64)));
+using Lanes = std::int64_t __attribute__((vector_size(64)));  // masks: -1 true, 0 false
+constexpr std::size_t width = 8;
+
+// What a row's pass gathers besides its entries' errors.
+struct RowTotals {
+  std::int64_t common = 0;               // entries on the common path
+  double squares = 0.0;                  // their ulps squared, summed as below
+  double max_ulps = 0.0;                 // the largest ulps
+  double max_abs_error = 0.0;            // the largest |error|
+  std::array<std::int64_t, 4> above{};   // entries with ulps above each of four edges
+  std::uint64_t largest_value_bits = 0;  // the largest bit pattern of |value|, every entry's
+};
+
+inline Doubles load_values(const float* v) {
+  Floats f;
+  std::memcpy(&f, v, sizeof f);
+  return __builtin_convertvector(f, Doubles);
+}
+inline Doubles load_values(const double* v) {
+  Doubles d;
+  std::memcpy(&d, v, sizeof d);
+  return d;
+}
+inline void load_exact(const double* e, Doubles& hi, Doubles& lo) {
+  std::memcpy(&hi, e, sizeof hi);
+  lo = Doubles{};
+}
+inline void load_exact(const DoubleDouble* e, Doubles& hi, Doubles& lo) {
+  static_assert(sizeof(DoubleDouble) == 2 * sizeof(double));
+  Doubles first;
+  Doubles second;
+  std::memcpy(&first, e, sizeof first);
+  std::memcpy(&second, e + width / 2, sizeof second);
+  hi = __builtin_shuffle(first, second, Lanes{0, 2, 4, 6, 8, 10, 12, 14});
+  lo = __builtin_shuffle(first, second, Lanes{1, 3, 5, 7, 9, 11, 13, 15});
+}
+inline Doubles magnitude_of(Doubles x) {
+  return reinterpret_cast<Doubles>(reinterpret_cast<Bits>(x) & 0x7fffffffffffffffULL);
+}
+inline Bits bits_of(Doubles x) { return reinterpret_cast<Bits>(x); }
+
+// The common path of entry_error for a whole row, eight entries at a time
+// without branches: ulps and |error| where common[c] (as entry_error's
+// common case, the same doubles), 0 elsewhere (those entries go through
+// entry_error), and in the same pass the row's totals. The ULP is the same
+// power of two: the binade 2^e of fl(hi + lo) is its bits masked to the
+// exponent, halved for a power of two with a tail of the other sign, floored
+// at the format's smallest normal 2^min_exponent, times 2^(1 - p); all exact,
+// since 2^-953 <= ulp <= 2^1000 in the common case. Its inverse 2^-k is read
+// off the bits as narrow_rounding does (reference/src/double_tier.hpp):
+// 0x7fe0000000000000 - bits(2^k) = bits(2^-k) for a normal 2^k with
+// |k| <= 1022. The values are read in their own type (a float converts to a
+// double exactly), the exact values as DoubleDouble or, for a row of plain
+// doubles, as double: every lo zero, so fl(hi + lo) = hi with no tail, and
+// the same doubles come without the two_sum.
+//
+// Written with vector types because GCC 12 left every scalar form of this
+// loop that also gathered the totals scalar, and the totals' separate
+// passes were most of the accumulator's time. The squares go into eight
+// partial sums, lane j taking entries j, j + 8, ... in order and the last
+// count % 8 entries going to lane 0, added up 0 to 7: the RMS agrees with
+// a pass entry by entry to about n 2^-53 relative, far below its digits.
 template <typename Value, typename Exact>
-void common_errors(const Value* __restrict values, const Exact* __restrict exact, std::size_t count,
-                   const Format& format, double* __restrict ulps, double* __restrict abs_error,
-                   unsigned char* __restrict common) {
+RowTotals common_errors(const Value* __restrict values, const Exact* __restrict exact, std::size_t count,
+                        const Format& format, std::span<const double, 4> edges, double* __restrict ulps,
+                        double* __restrict abs_error, unsigned char* __restrict common) {
   const double min_normal = std::ldexp(1.0, format.min_exponent);
   const double ulp_scale = std::ldexp(1.0, 1 - format.precision);
-#pragma GCC ivdep
-  for (std::size_t c = 0; c < count; ++c) {
-    const double value = values[c];
-    const double hi = hi_of(exact[c]);
-    constexpr bool plain = std::is_same_v<Exact, double>;
-    const double lo = lo_of(exact[c]);
-    const double sum = plain ? hi : hi + lo;  // two_sum, written out
-    const double bb = sum - hi;
-    const double tail = plain ? 0.0 : (hi - (sum - bb)) + (lo - bb);
-    const double magnitude = std::fabs(hi);
-    const double sum_magnitude = std::fabs(sum);
-    const bool is_common = (std::fabs(value) <= 0x1.fffffffffffffp1023) & (std::fabs(lo) <= 0x1.fffffffffffffp1023) &
-                           (magnitude >= 0x1p-900) & (magnitude <= 0x1p1000) & (sum_magnitude >= 0x1p-900) &
-                           (sum_magnitude <= 0x1p1000);
-    const double binade = std::bit_cast<double>(std::bit_cast<std::uint64_t>(sum_magnitude) & 0x7ff0000000000000ULL);
-    const bool below = (tail != 0.0) & ((tail < 0.0) != (sum < 0.0));
-    const double lowered = (sum_magnitude == binade) & below ? 0.5 * binade : binade;
-    const double ulp = (lowered > min_normal ? lowered : min_normal) * ulp_scale;
+  constexpr bool plain = std::is_same_v<Exact, double>;
+  Doubles squares{};
+  Bits max_ulps{};
+  Bits max_abs{};
+  Lanes common_count{};
+  Bits largest_value{};
+  std::array<Lanes, 4> above{};
+  const auto entries = [&](std::size_t c, std::size_t n) [[gnu::always_inline]] {
+    // n lanes from entry c (n < 8 only for the row's last entries, padded with
+    // zeros, which are not common and add nothing)
+    Doubles value{};
+    Doubles hi{};
+    Doubles lo{};
+    if (n == width) {
+      value = load_values(values + c);
+      load_exact(exact + c, hi, lo);
+    } else {
+      for (std::size_t j = 0; j < n; ++j) {
+        value[j] = static_cast<double>(values[c + j]);
+        hi[j] = hi_of(exact[c + j]);
+        lo[j] = lo_of(exact[c + j]);
+      }
+    }
+    const Doubles sum = plain ? hi : hi + lo;  // two_sum, written out
+    const Doubles bb = sum - hi;
+    const Doubles tail = plain ? Doubles{} : (hi - (sum - bb)) + (lo - bb);
+    const Doubles magnitude = magnitude_of(hi);
+    const Doubles sum_magnitude = magnitude_of(sum);
+    const Lanes in_range = (magnitude_of(value) <= 0x1.fffffffffffffp1023) &
+                           (magnitude_of(lo) <= 0x1.fffffffffffffp1023) & (magnitude >= 0x1p-900) &
+                           (magnitude <= 0x1p1000) & (sum_magnitude >= 0x1p-900) & (sum_magnitude <= 0x1p1000);
+    const Lanes is_common =
+        n == width ? in_range : in_range & (Lanes{0, 1, 2, 3, 4, 5, 6, 7} < static_cast<std::int64_t>(n));
+    const Doubles binade = reinterpret_cast<Doubles>(bits_of(sum_magnitude) & 0x7ff0000000000000ULL);
+    const Lanes below = (tail != 0.0) & ((tail < 0.0) != (sum < 0.0));
+    const Doubles lowered = ((sum_magnitude == binade) & below) ? 0.5 * binade : binade;
+    const Doubles ulp = (lowered > min_normal ? lowered : Doubles{} + min_normal) * ulp_scale;
     // Outside the common case the ULP may be anything: 1 keeps the bits a double.
-    const double ulp_safe = is_common ? ulp : 1.0;
-    const double inverse_ulp = std::bit_cast<double>(0x7fe0000000000000ULL - std::bit_cast<std::uint64_t>(ulp_safe));
-    const double difference = std::fabs((value - hi) - lo);
-    ulps[c] = is_common ? difference * inverse_ulp : 0.0;
-    abs_error[c] = is_common ? difference : 0.0;
-    common[c] = is_common ? 1 : 0;
+    const Doubles ulp_safe = is_common ? ulp : Doubles{} + 1.0;
+    const Doubles inverse_ulp = reinterpret_cast<Doubles>(0x7fe0000000000000ULL - bits_of(ulp_safe));
+    const Doubles difference = magnitude_of((value - hi) - lo);
+    const Doubles entry_ulps = is_common ? difference * inverse_ulp : Doubles{};
+    const Doubles entry_abs = is_common ? difference : Doubles{};
+    std::memcpy(ulps + c, &entry_ulps, n * sizeof(double));
+    std::memcpy(abs_error + c, &entry_abs, n * sizeof(double));
+    for (std::size_t j = 0; j < n; ++j) common[c + j] = is_common[j] != 0 ? 1 : 0;
+    return std::tuple{entry_ulps, entry_abs, is_common, bits_of(magnitude_of(value))};
+  };
+  std::size_t c = 0;
+  for (; c + width <= count; c += width) {
+    const auto [entry_ulps, entry_abs, is_common, value_bits] = entries(c, width);
+    largest_value = value_bits > largest_value ? value_bits : largest_value;
+    squares += entry_ulps * entry_ulps;
+    // Non-negative doubles order as their bits: an integer maximum.
+    max_ulps = bits_of(entry_ulps) > max_ulps ? bits_of(entry_ulps) : max_ulps;
+    max_abs = bits_of(entry_abs) > max_abs ? bits_of(entry_abs) : max_abs;
+    common_count -= is_common;
+    for (std::size_t k = 0; k < 4; ++k) above[k] -= entry_ulps > edges[k];
   }
+  if (c < count) {
+    const auto [entry_ulps, entry_abs, is_common, value_bits] = entries(c, count - c);
+    largest_value = value_bits > largest_value ? value_bits : largest_value;  // the padding's zeros count nothing
+    max_ulps = bits_of(entry_ulps) > max_ulps ? bits_of(entry_ulps) : max_ulps;
+    max_abs = bits_of(entry_abs) > max_abs ? bits_of(entry_abs) : max_abs;
+    common_count -= is_common;
+    for (std::size_t k = 0; k < 4; ++k) above[k] -= entry_ulps > edges[k];
+    for (std::size_t j = 0; j < count - c; ++j) squares[0] += entry_ulps[j] * entry_ulps[j];
+  }
+  RowTotals totals;
+  for (std::size_t j = 0; j < width; ++j) {
+    totals.squares += squares[j];
+    totals.common += common_count[j];
+    totals.max_ulps = std::max(totals.max_ulps, std::bit_cast<double>(max_ulps[j]));
+    totals.max_abs_error = std::max(totals.max_abs_error, std::bit_cast<double>(max_abs[j]));
+    totals.largest_value_bits = std::max<std::uint64_t>(totals.largest_value_bits, largest_value[j]);
+    for (std::size_t k = 0; k < 4; ++k) totals.above[k] += above[k][j];
+  }
+  return totals;
 }
 
 // How many of values[0, n) exceed edges[k], ..., edges[k + 3] (those below
@@ -157,17 +264,6 @@ void count_above_four(const double* values, std::size_t n, std::span<const doubl
   above[3] = a3;
 }
 
-// The largest of non-negative doubles, compared as their bit patterns (which
-// order them the same way): an integer max, which vectorises.
-double largest_of(const double* values, std::size_t count) {
-  std::uint64_t largest = 0;
-  for (std::size_t c = 0; c < count; ++c) {
-    const std::uint64_t bits = std::bit_cast<std::uint64_t>(values[c]);
-    largest = bits > largest ? bits : largest;
-  }
-  return std::bit_cast<double>(largest);
-}
-
 }  // namespace
 
 void AccuracyAccumulator::add_entry(std::int64_t row, std::int64_t column, double value, DoubleDouble exact,
@@ -191,48 +287,43 @@ void AccuracyAccumulator::add_values(const Value* values, std::int64_t count, st
   ulps_.resize(n);
   abs_.resize(n);
   common_.resize(n);
-  if (exact.plain != nullptr) {
-    common_errors(values, exact.plain, n, format, ulps_.data(), abs_.data(), common_.data());
-  } else {
-    common_errors(values, exact.pairs, n, format, ulps_.data(), abs_.data(), common_.data());
-  }
+  const std::span<const double> edges = histogram_.upper_edges;
+  const std::span<const double, 4> first_edges = edges.first<4>();
+  const RowTotals totals =
+      exact.plain != nullptr
+          ? common_errors(values, exact.plain, n, format, first_edges, ulps_.data(), abs_.data(), common_.data())
+          : common_errors(values, exact.pairs, n, format, first_edges, ulps_.data(), abs_.data(), common_.data());
   entries_ += count;
+  largest_value_bits_ = std::max(largest_value_bits_, totals.largest_value_bits);
 
   // The common entries: counts, squares, the histogram and the row's maximum.
-  std::int64_t common_count = 0;
-  for (std::size_t c = 0; c < n; ++c) common_count += common_[c];
-  // Eight partial sums (in another order than a pass entry by entry: the
-  // RMS agrees to about n 2^-53 relative, far below its printed digits).
-  double partial[8] = {};
-  std::size_t c = 0;
-  for (; c + 8 <= n; c += 8) {
-    for (std::size_t j = 0; j < 8; ++j) partial[j] += ulps_[c + j] * ulps_[c + j];
-  }
-  for (; c < n; ++c) partial[0] += ulps_[c] * ulps_[c];
-  double row_squares = 0.0;
-  for (const double p : partial) row_squares += p;
+  const std::int64_t common_count = totals.common;
   // The row's sum in a fixed order, then an order-free sum over rows: the
   // RMS does not depend on which worker took which row.
-  sum_squares_.add(row_squares);
+  sum_squares_.add(totals.squares);
   // Bin k of the histogram counts the entries in (edge k-1, edge k]: the
   // entries above edge k-1 less those above edge k. An uncommon entry has
   // ulps 0 here and is taken out of bin 0. No entry is above an edge at or
   // past the row's maximum: those counts are 0 without a pass over the row
-  // (a table within 1 ULP needs 6 of the 14 passes).
-  const double row_max = largest_of(ulps_.data(), n);
-  const std::span<const double> edges = histogram_.upper_edges;
+  // (a table within 1 ULP needs 6 of the 14 edges: the first four are
+  // counted in the row's pass, the others four at a time).
+  const double row_max = totals.max_ulps;
   std::size_t passed = 0;  // the edges below row_max
   while (passed < edges.size() && row_max > edges[passed]) ++passed;
   std::int64_t above_previous = common_count;
   for (std::size_t k = 0; k < edges.size(); k += 4) {
     std::int64_t above[4] = {};
-    if (k < passed) count_above_four(ulps_.data(), n, edges, k, passed, above);
+    if (k == 0) {
+      std::copy(totals.above.begin(), totals.above.end(), above);
+    } else if (k < passed) {
+      count_above_four(ulps_.data(), n, edges, k, passed, above);
+    }
     for (std::size_t j = 0; j < 4 && k + j < edges.size(); ++j) {
       histogram_.counts[k + j] += above_previous - above[j];
       above_previous = above[j];
     }
   }
-  max_abs_error_ = std::max(max_abs_error_, largest_of(abs_.data(), n));
+  max_abs_error_ = std::max(max_abs_error_, totals.max_abs_error);
   if (worst_.row < 0 || row_max >= max_ulp_) {
     for (std::size_t e = 0; e < n; ++e) {
       if (common_[e] == 0 || ulps_[e] != row_max) continue;
@@ -298,6 +389,7 @@ void AccuracyAccumulator::add_row(const TableView& table, std::int64_t table_row
 void AccuracyAccumulator::merge(const AccuracyAccumulator& other) {
   entries_ += other.entries_;
   mismatches_ += other.mismatches_;
+  largest_value_bits_ = std::max(largest_value_bits_, other.largest_value_bits_);
   sum_squares_.merge(other.sum_squares_);
   max_abs_error_ = std::max(max_abs_error_, other.max_abs_error_);
   if (other.worst_.row >= 0 &&
@@ -316,6 +408,10 @@ void AccuracyAccumulator::merge(const AccuracyAccumulator& other) {
     worst_ratio_bound_ = other.worst_ratio_bound_;
     worst_ratio_entry_ = other.worst_ratio_entry_;
   }
+}
+
+bool AccuracyAccumulator::values_in_unit_interval() const {
+  return largest_value_bits_ <= std::bit_cast<std::uint64_t>(1.0);
 }
 
 Measurement AccuracyAccumulator::measurement(const Convention& convention, std::string budget_source,

@@ -57,8 +57,8 @@ properties::Measurement compare_with_reference(const Table& table, const Convent
                                                std::int64_t row_offset, const std::vector<std::int64_t>& rows,
                                                double budget_ulp, const std::string& budget_source,
                                                const properties::Float64AngleAllowance* allowance,
-                                               const ComparisonPlan& plan, std::int64_t& escalations) {
-  escalations = 0;
+                                               const ComparisonPlan& plan, ComparisonFacts& facts) {
+  std::int64_t escalations = 0;
   // One accumulator per worker; the reference never runs more workers for a
   // run of rows than for the whole table.
   const int workers = reference::reference_workers(plan.threads, std::max<std::int64_t>(table.rows, 1));
@@ -100,6 +100,8 @@ properties::Measurement compare_with_reference(const Table& table, const Convent
     start = end;
   }
   for (std::size_t w = 1; w < totals.size(); ++w) totals[0].merge(totals[w]);
+  facts.escalations = escalations;
+  facts.values_in_unit_interval = totals[0].values_in_unit_interval();
   properties::Measurement total = totals[0].measurement(convention, budget_source, escalations);
   // The accumulator names the convention row; report the file's.
   total.worst.row -= row_offset;

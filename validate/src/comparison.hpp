@@ -32,17 +32,23 @@ std::vector<std::int64_t> rows_to_compare(std::int64_t rows, std::int64_t dim, s
 // reference's ExactValues::for_format), so each ULP error is right to 2^-20 ULP.
 double comparison_exact_tolerance(FormatId format);
 
+// What a comparison finds out besides its statistics.
+struct ComparisonFacts {
+  std::int64_t escalations = 0;          // the entries the reference left to MPFR
+  bool values_in_unit_interval = false;  // every value compared is finite and in [-1, 1]
+};
+
 // Statistics of `rows` of the table (file rows; convention row = file row +
 // row_offset) against the reference, with the budget and, when given, the
 // allowance that judges entries beyond it again. The worst inputs' rows are
-// file rows. `escalations` receives the entries the reference left to MPFR.
-// Streamed: the reference is computed row by row on plan.threads workers and
-// folded into statistics as it comes; no exact value is kept per entry.
+// file rows. Streamed: the reference is computed row by row on plan.threads
+// workers and folded into statistics as it comes; no exact value is kept
+// per entry.
 properties::Measurement compare_with_reference(const Table& table, const Convention& convention,
                                                std::int64_t row_offset, const std::vector<std::int64_t>& rows,
                                                double budget_ulp, const std::string& budget_source,
                                                const properties::Float64AngleAllowance* allowance,
-                                               const ComparisonPlan& plan, std::int64_t& escalations);
+                                               const ComparisonPlan& plan, ComparisonFacts& facts);
 
 // The same figures the straightforward way: the reference table of each run
 // of rows with every exact value stored, then measure_accuracy over it (the

@@ -193,7 +193,17 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
   if (compared != stored.format) converted = convert_table(stored, compared);
   const Table& table = converted ? *converted : stored;
   result.compared_format = table.format;
-  result.hazards = value_hazards(table);
+  // A comparison of every entry reads every value, and says whether all are
+  // in [-1, 1]: the pass of the value hazards over the table then runs only
+  // when some are not (or when no comparison runs), and its hazards go first
+  // all the same.
+  const bool every_row = options.sample_rows <= 0 || options.sample_rows >= table.rows;
+  if (!every_row) result.hazards = value_hazards(table);
+  const auto add_value_hazards = [&](bool values_in_unit_interval) {
+    if (!every_row || values_in_unit_interval) return;
+    const std::vector<Hazard> found = value_hazards(table);
+    result.hazards.insert(result.hazards.begin(), found.begin(), found.end());
+  };
 
   DetectionOptions detection_options{options.convention, options.row_offset, std::nullopt};
   if (options.convention && options.convention->span != PositionSpan::fixed) {
@@ -212,7 +222,6 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
   // instead. Finding out runs detection again with nothing given; when every
   // entry is compared at the given reading anyway, that waits for the
   // comparison, whose errors may rule a mismatch out (mismatch_ruled_out).
-  const bool every_row = options.sample_rows <= 0 || options.sample_rows >= table.rows;
   const bool defer_mismatch = every_row && detection.sinusoidal && detection.convention.has_value();
   std::optional<ConventionMismatch> mismatch;
   if (!defer_mismatch) mismatch = convention_mismatch(table, detection, detection_options);
@@ -243,6 +252,7 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
   // the table is a slice of the convention at it, and the text says so.
   const bool settled = detection.convention.has_value();
   if (!settled || (!detection.sinusoidal && !options.convention)) {
+    add_value_hazards(false);
     decide(result);
     return result;
   }
@@ -267,9 +277,11 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
       rows_to_compare(table.rows, table.cols, offset, scan ? worst_rows(*scan) : std::vector<std::int64_t>{}, plan);
   std::optional<properties::Float64AngleAllowance> allowance;
   if (result.angle_allowance) allowance.emplace(convention, table.cols, table.format);
+  ComparisonFacts facts;
   result.measurement = compare_with_reference(table, convention, offset, rows, result.measurement.budget_ulp,
                                               result.measurement.budget_source, allowance ? &*allowance : nullptr, plan,
-                                              result.reference_escalations);
+                                              facts);
+  result.reference_escalations = facts.escalations;
   result.compared = true;
   result.rows_compared = static_cast<std::int64_t>(rows.size());
   if (!properties::within_budget(result.measurement) && detection.offset_ambiguous && detection.rival_offset &&
@@ -282,16 +294,17 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
     const std::vector<std::int64_t> rival_rows = rows_to_compare(
         table.rows, table.cols, rival,
         sampled ? worst_rows(scan_row_errors(table, convention, rival, all_rows)) : std::vector<std::int64_t>{}, quiet);
-    std::int64_t rival_escalations = 0;  // not the figures of the comparison reported
+    ComparisonFacts rival_facts;  // not the figures of the comparison reported
     result.rival =
         RivalOffset{rival, compare_with_reference(table, convention, rival, rival_rows, result.measurement.budget_ulp,
                                                   result.measurement.budget_source, allowance ? &*allowance : nullptr,
-                                                  quiet, rival_escalations)};
+                                                  quiet, rival_facts)};
   }
   result.sampled = result.rows_compared < table.rows;
   if (defer_mismatch &&
       !(result.measurement.mismatches == 0 && mismatch_ruled_out(result.measurement.max_abs_error, value_format))) {
-    // Nothing has been added since the value hazards: the order is as if it ran first.
+    // Nothing has been added since the value hazards (or they are to come
+    // first): the order is as if it ran first.
     mismatch = convention_mismatch(table, detection, detection_options);
     if (mismatch) {
       result.hazards.push_back(mismatch->hazard);
@@ -329,6 +342,7 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
       result.hazards.push_back(*hidden);
     }
   }
+  add_value_hazards(facts.values_in_unit_interval);
   decide(result);
   return result;
 }

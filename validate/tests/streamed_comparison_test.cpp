@@ -62,6 +62,10 @@ std::vector<Case> cases() {
   typed.set(7, 2, INFINITY);
   typed.set(0, 0, -0.0);  // sin 0 = +0
   out.push_back({"typed mismatches", std::move(typed), "vaswani"});
+  // A finite value past 1, in the last, partial group of eight of an odd-width row.
+  Table past_one = fast_table(vaswani, {50, 21, 0}, FormatId::float32);
+  past_one.set(10, 20, 1.0000001192092896);  // the float32 after 1
+  out.push_back({"a value past 1", std::move(past_one), "vaswani"});
   return out;
 }
 
@@ -106,15 +110,21 @@ properties::Measurement compare_both_ways(const Case& c, const std::vector<std::
   if (c.allowance) allowance.emplace(convention, c.table.cols, c.table.format);
   const properties::Float64AngleAllowance* bound = allowance ? &*allowance : nullptr;
   const ComparisonPlan plan{0, threads, nullptr};
-  std::int64_t streamed_escalations = -1;
+  ComparisonFacts streamed_facts;
   std::int64_t stored_escalations = -1;
   const properties::Measurement streamed =
-      compare_with_reference(c.table, convention, c.offset, rows, 1.0, "budget", bound, plan, streamed_escalations);
+      compare_with_reference(c.table, convention, c.offset, rows, 1.0, "budget", bound, plan, streamed_facts);
   const properties::Measurement stored =
       compare_through_tables(c.table, convention, c.offset, rows, 1.0, "budget", bound, plan, stored_escalations);
   // The streamed comparison skips the rounding decisions (RoundedValues::
   // skipped), so it escalates at most the entries the stored tables do.
-  EXPECT_LE(streamed_escalations, stored_escalations);
+  EXPECT_LE(streamed_facts.escalations, stored_escalations);
+  // Whether the rows compared hold only values in [-1, 1], counted directly.
+  bool in_unit_interval = true;
+  for (const std::int64_t r : rows) {
+    for (std::int64_t col = 0; col < c.table.cols; ++col) in_unit_interval &= std::fabs(c.table.at(r, col)) <= 1.0;
+  }
+  EXPECT_EQ(streamed_facts.values_in_unit_interval, in_unit_interval);
   expect_same(streamed, stored);
   return streamed;
 }
@@ -154,11 +164,27 @@ TEST(StreamedComparison, findsTheCorruptedRow) {
     if (c.name != "one corrupted row") continue;
     std::vector<std::int64_t> rows(static_cast<std::size_t>(c.table.rows));
     std::iota(rows.begin(), rows.end(), std::int64_t{0});
-    std::int64_t escalations = 0;
+    ComparisonFacts facts;
     const properties::Measurement m = compare_with_reference(c.table, *find_preset("vaswani"), 0, rows, 1.0, "budget",
-                                                             nullptr, ComparisonPlan{0, 2, nullptr}, escalations);
+                                                             nullptr, ComparisonPlan{0, 2, nullptr}, facts);
     EXPECT_EQ(m.worst.row, 333);
     EXPECT_GT(m.max_ulp, 1e6);
+  }
+}
+
+// Validation leaves out its own pass over the values when the comparison of
+// every entry says they are all in [-1, 1]: one value past 1, NaN or
+// infinity must make it say otherwise.
+TEST(StreamedComparison, saysWhetherEveryValueIsInTheUnitInterval) {
+  for (const Case& c : cases()) {
+    if (c.name != "fast float32" && c.name != "a value past 1" && c.name != "typed mismatches") continue;
+    SCOPED_TRACE(c.name);
+    std::vector<std::int64_t> rows(static_cast<std::size_t>(c.table.rows));
+    std::iota(rows.begin(), rows.end(), std::int64_t{0});
+    ComparisonFacts facts;
+    compare_with_reference(c.table, *find_preset("vaswani"), 0, rows, 1.0, "budget", nullptr,
+                           ComparisonPlan{0, 2, nullptr}, facts);
+    EXPECT_EQ(facts.values_in_unit_interval, c.name == "fast float32");
   }
 }
 

@@ -42,6 +42,8 @@ class AccuracyAccumulator {
 
   // The statistics as measure_accuracy gives them (worst rows are convention rows).
   Measurement measurement(const Convention& convention, std::string budget_source, std::int64_t escalations) const;
+  // Whether every value added is finite and in [-1, 1], as sin and cos are.
+  bool values_in_unit_interval() const;
 
  private:
   // An entry kept for the worst input: where it is, what it holds, what it should.
@@ -72,6 +74,9 @@ class AccuracyAccumulator {
   const Float64AngleAllowance* allowance_;
   std::int64_t entries_ = 0;
   std::int64_t mismatches_ = 0;
+  // The largest bit pattern of |value| added: magnitudes order as their
+  // patterns, with infinity and NaN above every finite value.
+  std::uint64_t largest_value_bits_ = 0;
   OrderFreeSum sum_squares_;
   double max_ulp_ = 0.0;
   double max_abs_error_ = 0.0;
