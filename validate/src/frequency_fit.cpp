@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <thread>
 
 #include "pecheck/parallel_for.hpp"
+#include "eight_angles.hpp"
 #include "wrap_angle.hpp"
 
 namespace pecheck::validate {
@@ -103,12 +105,17 @@ void estimate_lanes(const Table& table, const std::vector<std::int64_t>& run, co
   const std::size_t rows = run.size();
   // Row by row, the lanes' columns of one row together (a cache line or
   // two); lanes past the last pair hold zeros.
-  angles.assign(rows * lanes, 0.0);
+  static_assert(lanes == 8, "eight_angles takes eight pairs");
+  angles.resize(rows * lanes);
   for (std::size_t t = 0; t < rows; ++t) {
+    EightDoubles sin{};
+    EightDoubles cos{};
     for (std::size_t l = 0; l < used; ++l) {
-      const PairColumns& pair = pairs[first + l];
-      angles[t * lanes + l] = std::atan2(table.at(run[t], pair.sin_column), table.at(run[t], pair.cos_column));
+      sin[l] = table.at(run[t], pairs[first + l].sin_column);
+      cos[l] = table.at(run[t], pairs[first + l].cos_column);
     }
+    const EightDoubles row_angles = eight_angles(sin, cos);
+    std::copy(row_angles.begin(), row_angles.end(), angles.begin() + static_cast<std::ptrdiff_t>(t * lanes));
   }
   std::array<bool, lanes> finite{};
   for (std::size_t l = 0; l < lanes; ++l) {

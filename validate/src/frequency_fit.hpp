@@ -21,11 +21,12 @@ struct FrequencyEstimate {
   bool reliable() const { return sigma < 0.05 * std::abs(w); }
 };
 
-// For each pair, the slope of the unwrapped angle atan2(sin, cos) against the
-// row over `run` (consecutive rows). The fit starts on the first 16 rows and
-// doubles its window while the residual stays below 0.1 rad, so rows whose
-// positions were rounded (steps of 2, 4, 8, ...) or angles that wrap between
-// rows stop it instead of biasing it. Empty when the run has fewer than 2 rows.
+// For each pair, the slope of the unwrapped angle atan2(sin, cos) (within a
+// few ULP: eight_angles.hpp) against the row over `run` (consecutive rows).
+// The fit starts on the first 16 rows and doubles its window while the
+// residual stays below 0.1 rad, so rows whose positions were rounded (steps
+// of 2, 4, 8, ...) or angles that wrap between rows stop it instead of
+// biasing it. Empty when the run has fewer than 2 rows.
 std::vector<FrequencyEstimate> estimate_frequencies(const Table& table, const std::vector<std::int64_t>& run,
                                                     const std::vector<PairColumns>& pairs, FormatId format);
 
