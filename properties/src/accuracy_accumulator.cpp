@@ -154,7 +154,7 @@ inline Bits bits_of(Doubles x) { return reinterpret_cast<Bits>(x); }
 // partial sums, lane j taking entries j, j + 8, ... in order and the last
 // count % 8 entries going to lane 0, added up 0 to 7: the RMS agrees with
 // a pass entry by entry to about n 2^-53 relative, far below its digits.
-template <typename Value, typename Exact>
+template <bool StoreEntries, typename Value, typename Exact>
 RowTotals common_errors(const Value* __restrict values, const Exact* __restrict exact, std::size_t count,
                         const Format& format, std::span<const double, 4> edges, double* __restrict ulps,
                         double* __restrict abs_error, unsigned char* __restrict common) {
@@ -203,9 +203,11 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
     const Doubles difference = magnitude_of((value - hi) - lo);
     const Doubles entry_ulps = is_common ? difference * inverse_ulp : Doubles{};
     const Doubles entry_abs = is_common ? difference : Doubles{};
-    std::memcpy(ulps + c, &entry_ulps, n * sizeof(double));
-    std::memcpy(abs_error + c, &entry_abs, n * sizeof(double));
-    for (std::size_t j = 0; j < n; ++j) common[c + j] = is_common[j] != 0 ? 1 : 0;
+    if constexpr (StoreEntries) {
+      std::memcpy(ulps + c, &entry_ulps, n * sizeof(double));
+      std::memcpy(abs_error + c, &entry_abs, n * sizeof(double));
+      for (std::size_t j = 0; j < n; ++j) common[c + j] = is_common[j] != 0 ? 1 : 0;
+    }
     return std::tuple{entry_ulps, entry_abs, is_common, bits_of(magnitude_of(value))};
   };
   std::size_t c = 0;
@@ -284,15 +286,18 @@ void AccuracyAccumulator::add_values(const Value* values, std::int64_t count, st
                                      ExactRow exact) {
   const Format& format = format_of(format_id_);
   const auto n = static_cast<std::size_t>(count);
-  ulps_.resize(n);
-  abs_.resize(n);
-  common_.resize(n);
   const std::span<const double> edges = histogram_.upper_edges;
   const std::span<const double, 4> first_edges = edges.first<4>();
-  const RowTotals totals =
-      exact.plain != nullptr
-          ? common_errors(values, exact.plain, n, format, first_edges, ulps_.data(), abs_.data(), common_.data())
-          : common_errors(values, exact.pairs, n, format, first_edges, ulps_.data(), abs_.data(), common_.data());
+  // The row's totals first, without its entries' errors: most rows need
+  // nothing more. A row that does (see below) is passed again, storing them.
+  const auto row_pass = [&](auto store_entries) {
+    constexpr bool store = decltype(store_entries)::value;
+    return exact.plain != nullptr ? common_errors<store>(values, exact.plain, n, format, first_edges, ulps_.data(),
+                                                         abs_.data(), common_.data())
+                                  : common_errors<store>(values, exact.pairs, n, format, first_edges, ulps_.data(),
+                                                         abs_.data(), common_.data());
+  };
+  const RowTotals totals = row_pass(std::false_type{});
   entries_ += count;
   largest_value_bits_ = std::max(largest_value_bits_, totals.largest_value_bits);
 
@@ -310,6 +315,17 @@ void AccuracyAccumulator::add_values(const Value* values, std::int64_t count, st
   const double row_max = totals.max_ulps;
   std::size_t passed = 0;  // the edges below row_max
   while (passed < edges.size() && row_max > edges[passed]) ++passed;
+  // The entries' errors are wanted for the edges past the first four, the
+  // worst entry, the allowance's check and the uncommon entries: the same
+  // doubles again, stored this time.
+  const bool new_worst = worst_.row < 0 || row_max >= max_ulp_;
+  const bool beyond = allowance_ != nullptr && row_max > budget_ulp_;
+  if (passed > first_edges.size() || new_worst || beyond || totals.common != count) {
+    ulps_.resize(n);
+    abs_.resize(n);
+    common_.resize(n);
+    row_pass(std::true_type{});
+  }
   std::int64_t above_previous = common_count;
   for (std::size_t k = 0; k < edges.size(); k += 4) {
     std::int64_t above[4] = {};
@@ -324,7 +340,7 @@ void AccuracyAccumulator::add_values(const Value* values, std::int64_t count, st
     }
   }
   max_abs_error_ = std::max(max_abs_error_, totals.max_abs_error);
-  if (worst_.row < 0 || row_max >= max_ulp_) {
+  if (new_worst) {
     for (std::size_t e = 0; e < n; ++e) {
       if (common_[e] == 0 || ulps_[e] != row_max) continue;
       const Entry here{convention_row, static_cast<std::int64_t>(e), values[e], exact[e]};
@@ -335,7 +351,7 @@ void AccuracyAccumulator::add_values(const Value* values, std::int64_t count, st
       break;  // the row's first
     }
   }
-  if (allowance_ != nullptr && row_max > budget_ulp_) {
+  if (beyond) {
     for (std::size_t e = 0; e < n; ++e) {
       if (common_[e] != 0 && ulps_[e] > budget_ulp_) {
         beyond_budget(convention_row, static_cast<std::int64_t>(e), values[e], exact[e], ulps_[e], abs_[e]);

@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <utility>
 
 namespace pecheck::reference {
@@ -230,19 +231,34 @@ class TableJob {
   }
 
   // Frequency i's sin_of(i) and cos_of(i) into its columns of `out`: without
-  // index loads where the columns are affine in the frequency.
+  // index loads where the columns are affine in the frequency, and with the
+  // step known to the compiler for the presets' two layouts (a pair's columns
+  // side by side, or sin and cos each in a run), where it vectorises the
+  // stores; a step it knows only at run time left the loop scalar.
   template <typename T, typename Sin, typename Cos>
   static void store_settled(const FrequencyColumns& columns, T* __restrict out, const Sin& sin_of, const Cos& cos_of) {
     const std::size_t count = columns.sin_column.size();
     if (columns.sin_first >= 0) {
       T* __restrict sin_out = out + columns.sin_first;
       T* __restrict cos_out = out + columns.cos_first;
-      const std::int64_t sin_step = columns.sin_step;
-      const std::int64_t cos_step = columns.cos_step;
-      for (std::size_t i = 0; i < count; ++i) {
-        const auto k = static_cast<std::int64_t>(i);
-        sin_out[k * sin_step] = sin_of(i);
-        cos_out[k * cos_step] = cos_of(i);
+      const auto store_with_steps = [&](auto sin_step, auto cos_step) {
+        for (std::size_t i = 0; i < count; ++i) {
+          const auto k = static_cast<std::int64_t>(i);
+          sin_out[k * sin_step] = sin_of(i);
+          cos_out[k * cos_step] = cos_of(i);
+        }
+      };
+      if (columns.sin_step == 1 && columns.cos_step == 1) {
+        store_with_steps(std::integral_constant<std::int64_t, 1>{}, std::integral_constant<std::int64_t, 1>{});
+      } else if (columns.sin_step == 2 && columns.cos_step == 2 && columns.cos_first == columns.sin_first + 1) {
+        // Written as one pair of columns after another, so the two stores are one interleaving group.
+        T* __restrict pair_out = out + columns.sin_first;
+        for (std::size_t i = 0; i < count; ++i) {
+          pair_out[2 * i] = sin_of(i);
+          pair_out[2 * i + 1] = cos_of(i);
+        }
+      } else {
+        store_with_steps(columns.sin_step, columns.cos_step);
       }
       return;
     }
