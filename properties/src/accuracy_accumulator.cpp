@@ -167,6 +167,10 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
   Lanes common_count{};
   Bits largest_value{};
   std::array<Lanes, 4> above{};
+  // The edges in registers: read through the span, they were loaded again
+  // every eight entries (the stores might have changed them, for all GCC knew).
+  std::array<Doubles, 4> edge;
+  for (std::size_t k = 0; k < 4; ++k) edge[k] = Doubles{} + edges[k];
   const auto entries = [&](std::size_t c, std::size_t n) [[gnu::always_inline]] {
     // n lanes from entry c (n < 8 only for the row's last entries, padded with
     // zeros, which are not common and add nothing)
@@ -219,7 +223,7 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
     max_ulps = bits_of(entry_ulps) > max_ulps ? bits_of(entry_ulps) : max_ulps;
     max_abs = bits_of(entry_abs) > max_abs ? bits_of(entry_abs) : max_abs;
     common_count -= is_common;
-    for (std::size_t k = 0; k < 4; ++k) above[k] -= entry_ulps > edges[k];
+    for (std::size_t k = 0; k < 4; ++k) above[k] -= entry_ulps > edge[k];
   }
   if (c < count) {
     const auto [entry_ulps, entry_abs, is_common, value_bits] = entries(c, count - c);
@@ -227,7 +231,7 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
     max_ulps = bits_of(entry_ulps) > max_ulps ? bits_of(entry_ulps) : max_ulps;
     max_abs = bits_of(entry_abs) > max_abs ? bits_of(entry_abs) : max_abs;
     common_count -= is_common;
-    for (std::size_t k = 0; k < 4; ++k) above[k] -= entry_ulps > edges[k];
+    for (std::size_t k = 0; k < 4; ++k) above[k] -= entry_ulps > edge[k];
     for (std::size_t j = 0; j < count - c; ++j) squares[0] += entry_ulps[j] * entry_ulps[j];
   }
   RowTotals totals;
