@@ -6,8 +6,11 @@
 #include "enclosure_decision.hpp"
 #include "entry_evaluator.hpp"
 #include "table_builder.hpp"
+#include "turn_constants.hpp"
 
 namespace pecheck::reference {
+
+void prepare_constants() { turn_constants(); }
 
 DoubleDouble exact_value(const Convention& convention, std::int64_t dim, std::int64_t row, std::int64_t col) {
   EntryEvaluator evaluator(convention, dim);

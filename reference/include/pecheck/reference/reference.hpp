@@ -86,6 +86,13 @@ using ReferenceRowVisitor = std::function<void(int worker, const ReferenceRow& r
 // concurrency) and `rows`: callers size per-worker accumulators by it.
 int reference_workers(int threads, std::int64_t rows);
 
+// Builds the oracle's process-wide constants now: the sin and cos of the
+// turn's table points in MPFR, about 3 ms on one core, which the first
+// table computed in a process builds otherwise, before any of its rows. A
+// caller with a core to spare meanwhile (validate, while it reads its file)
+// takes them off the critical path. Thread-safe; later calls cost nothing.
+void prepare_constants();
+
 // Whether reference_rows decides the rounded values. A caller that measures
 // a table against the exact values alone (ULP and absolute errors) skips the
 // rounding decisions: for a narrow format they are a third of the cheap
