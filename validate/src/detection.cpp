@@ -100,18 +100,19 @@ class Placements {
   std::atomic<bool> settled_{false};
 };
 
-// place(c) for the candidates, most preferred first, on up to two threads
+// place(c) for the candidates from `first` on (those before it are placed
+// already), most preferred first, on up to two threads
 // (each candidate is placed and scored independently, reading the table
 // only), results in the candidates' order: the same choice as one pass in
 // order. Each thread takes the next candidate not yet taken, until the
 // placements are settled: a candidate that gives up early
 // (position_search.hpp) frees its thread for the next one.
 std::vector<std::optional<Candidate>> for_each_candidate(
-    const std::vector<Candidate>& candidates, Placements& placements,
+    const std::vector<Candidate>& candidates, std::size_t first, Placements& placements,
     const std::function<std::optional<Candidate>(const Candidate&)>& place) {
   const int workers = static_cast<int>(std::clamp<std::size_t>(
       std::min<std::size_t>(std::thread::hardware_concurrency(), 2), 1, std::max<std::size_t>(candidates.size(), 1)));
-  std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> next{first};
   parallel_for(workers, [&](int) {
     for (std::size_t k = next++; k < candidates.size() && !placements.settled(); k = next++) {
       placements.record(k, place(candidates[k]));
@@ -301,19 +302,49 @@ Detection detect_running_up(const Table& table, const DetectionOptions& options,
   start.position_offset = lowest_position;
   const std::optional<PositionSteps> steps = steps_for(successive, table, start);
   const PositionSteps* pinned = steps && !steps->first_positions.empty() ? &*steps : nullptr;
+  // The search's differences are those candidate_error takes (the same rows
+  // and positions) unless a zero row of the table is one a held position
+  // lands on, encoded as zero there only.
+  const bool usable = !pinned || split.zero.empty();
+  const auto place = [&](const Candidate& c, const ErrorLimit& give_up_above) {
+    std::optional<Candidate> result;
+    const auto offset = find_row_offset(table, c.convention, structures[c.structure_rank], split.live, format,
+                                        options.row_offset, pinned, give_up_above);
+    if (!offset) return result;
+    result = c;
+    result->offset = *offset;
+    for (std::int64_t row : split.zero) result->convention.zero_rows.push_back(row + offset->row_offset);
+    // The search's largest difference at the offset found is the error
+    // candidate_error would take again on the same entries.
+    result->error = usable ? offset->error
+                           : candidate_error(table, result->convention, offset->row_offset, scoring,
+                                             pinned ? std::optional<FormatId>(pinned->format) : std::nullopt);
+    return result;
+  };
   // Each layout's rules, most preferred first; then each is placed and
-  // scored on its own (the costly part), two at a time.
+  // scored on its own (the costly part), two at a time. Every layout's
+  // rules start with the same standard rule (candidate_rules), and the best
+  // pairing's needs no estimate to be placed: it is placed while that
+  // pairing's frequencies are estimated, on a thread the estimates would
+  // otherwise share, and counts if that pairing is a candidate at all.
   std::vector<Candidate> to_try;
+  std::optional<std::optional<Candidate>> placed_first;
   for (std::size_t s = 0; s < structures.size(); ++s) {
     const Structure& structure = structures[s];
     if (structure.pair_fraction < detection.pair_fraction - 0.05) continue;
-    const std::vector<FrequencyEstimate> estimates = estimate_frequencies(table, run, structure.pairs, format);
-    if (orientation(estimates) < 0) continue;  // sin and cos the other way round: its mirror layout is a candidate
     Convention shape = start;
     shape.layout = structure.layout;
     shape.odd_dim = structure.odd_dim;
-    const std::vector<FrequencyRule> rules =
-        candidate_rules(fit_ladder(estimates), table.cols, frequency_count(shape, table.cols));
+    const std::int64_t frequencies = frequency_count(shape, table.cols);
+    Convention standard = shape;
+    standard.frequency = candidate_rules(std::nullopt, table.cols, frequencies).front();
+    const std::function<void()> place_standard = [&] {
+      placed_first = place(Candidate{standard, OffsetFit{}, 0.0, 0, s}, {});
+    };
+    const std::vector<FrequencyEstimate> estimates =
+        estimate_frequencies(table, run, structure.pairs, format, s == 0 ? place_standard : std::function<void()>{});
+    if (orientation(estimates) < 0) continue;  // sin and cos the other way round: its mirror layout is a candidate
+    const std::vector<FrequencyRule> rules = candidate_rules(fit_ladder(estimates), table.cols, frequencies);
     for (std::size_t k = 0; k < rules.size(); ++k) {
       Convention convention = shape;
       convention.frequency = rules[k];
@@ -327,30 +358,25 @@ Detection detect_running_up(const Table& table, const DetectionOptions& options,
   });
   // A candidate that cannot be chosen (see below) is no candidate: its
   // search gives up once it is sure to end beyond the limit the candidates
-  // placed so far set, and none is placed once the choice is settled.
+  // placed so far set, and none is placed once the choice is settled. The
+  // one placed beside the estimates was placed with no limit: had it given
+  // up, it could not have been chosen, nor could its error have been the
+  // closest, so the choice is the same.
   LowestError lowest;
   Placements placements(to_try.size(), format);
-  // The search's differences are those candidate_error takes (the same rows
-  // and positions) unless a zero row of the table is one a held position
-  // lands on, encoded as zero there only.
-  const bool usable = !pinned || split.zero.empty();
+  std::size_t placed_already = 0;
+  if (placed_first && !to_try.empty() && to_try.front().structure_rank == 0 && to_try.front().rule_rank == 0) {
+    if (*placed_first) lowest.lower_to((*placed_first)->error);
+    placements.record(0, std::move(*placed_first));
+    placed_already = 1;
+  }
   const ErrorLimit give_up_above = choice_limit(lowest, placements, format, usable);
-  const std::vector<std::optional<Candidate>> placed = for_each_candidate(to_try, placements, [&](const Candidate& c) {
-    std::optional<Candidate> result;
-    const auto offset = find_row_offset(table, c.convention, structures[c.structure_rank], split.live, format,
-                                        options.row_offset, pinned, give_up_above);
-    if (!offset) return result;
-    result = c;
-    result->offset = *offset;
-    for (std::int64_t row : split.zero) result->convention.zero_rows.push_back(row + offset->row_offset);
-    // The search's largest difference at the offset found is the error
-    // candidate_error would take again on the same entries.
-    result->error = usable ? offset->error
-                           : candidate_error(table, result->convention, offset->row_offset, scoring,
-                                             pinned ? std::optional<FormatId>(pinned->format) : std::nullopt);
-    lowest.lower_to(result->error);
-    return result;
-  });
+  const std::vector<std::optional<Candidate>> placed =
+      for_each_candidate(to_try, placed_already, placements, [&](const Candidate& c) {
+        std::optional<Candidate> result = place(c, give_up_above);
+        if (result) lowest.lower_to(result->error);
+        return result;
+      });
   for (const std::optional<Candidate>& c : placed) {
     if (c) candidates.push_back(*c);  // most preferred first, whichever thread placed it
   }

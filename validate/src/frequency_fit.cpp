@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
-#include <cstring>
+#include <functional>
 #include <optional>
 #include <span>
 #include <thread>
@@ -156,20 +157,26 @@ void estimate_lanes(const Table& table, const std::vector<std::int64_t>& run, co
 }  // namespace
 
 std::vector<FrequencyEstimate> estimate_frequencies(const Table& table, const std::vector<std::int64_t>& run,
-                                                    const std::vector<PairColumns>& pairs, FormatId format) {
+                                                    const std::vector<PairColumns>& pairs, FormatId format,
+                                                    const std::function<void()>& beside) {
   std::vector<FrequencyEstimate> estimates;
-  if (run.size() < 2) return estimates;
+  if (run.size() < 2) {
+    if (beside) beside();
+    return estimates;
+  }
   // One ULP of a value near 1 moves the angle by about 2^(1-p) radians.
   const double angle_noise = std::ldexp(1.0, 1 - format_of(format).precision);
   std::vector<std::optional<FrequencyEstimate>> found(pairs.size());
   const std::size_t groups = (pairs.size() + lanes - 1) / lanes;
-  const int workers = pairs.size() >= parallel_pairs && std::thread::hardware_concurrency() >= 2 ? 2 : 1;
-  parallel_for(workers, [&](int worker) {
+  const bool two = (pairs.size() >= parallel_pairs || beside) && std::thread::hardware_concurrency() >= 2;
+  // Each thread takes the next group not yet taken (worker 0 after `beside`):
+  // the estimates are stored by their pair's index, whichever thread made them.
+  std::atomic<std::size_t> next{0};
+  parallel_for(two ? 2 : 1, [&](int worker) {
+    if (worker == 0 && beside) beside();
     std::vector<double> angles;
     std::vector<double> buffer;
-    const std::size_t begin = groups * static_cast<std::size_t>(worker) / static_cast<std::size_t>(workers);
-    const std::size_t end = groups * static_cast<std::size_t>(worker + 1) / static_cast<std::size_t>(workers);
-    for (std::size_t g = begin; g < end; ++g) {
+    for (std::size_t g = next++; g < groups; g = next++) {
       const std::size_t first = g * lanes;
       estimate_lanes(table, run, pairs, first, angle_noise,
                      std::span(found).subspan(first, std::min(lanes, pairs.size() - first)), angles, buffer);

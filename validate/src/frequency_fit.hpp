@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -26,9 +27,12 @@ struct FrequencyEstimate {
 // The fit starts on the first 16 rows and doubles its window while the
 // residual stays below 0.1 rad, so rows whose positions were rounded (steps
 // of 2, 4, 8, ...) or angles that wrap between rows stop it instead of
-// biasing it. Empty when the run has fewer than 2 rows.
+// biasing it. Empty when the run has fewer than 2 rows. `beside`, when
+// given, runs first on one of the threads (the other starts on the
+// estimates, and it joins them when `beside` is done).
 std::vector<FrequencyEstimate> estimate_frequencies(const Table& table, const std::vector<std::int64_t>& run,
-                                                    const std::vector<PairColumns>& pairs, FormatId format);
+                                                    const std::vector<PairColumns>& pairs, FormatId format,
+                                                    const std::function<void()>& beside = {});
 
 // +1 when the reliable frequencies are positive (sin and cos where the
 // structure says), -1 when they are negative (sin and cos swapped), 0 when
