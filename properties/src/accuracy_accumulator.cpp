@@ -7,7 +7,6 @@
 #include <cstring>
 #include <limits>
 #include <span>
-#include <tuple>
 #include <type_traits>
 
 #include "pecheck/properties/accuracy.hpp"
@@ -105,16 +104,15 @@ struct RowTotals {
   std::uint64_t largest_value_bits = 0;  // the largest bit pattern of |value|, every entry's
 };
 
-inline Doubles load_values(const float* v) {
+// Helpers take and give vectors by reference: a vector of 64 bytes passed or
+// returned by value takes a calling convention that depends on the target's
+// vector width (GCC warns, -Wpsabi, on a target without 512-bit vectors).
+inline void load_values(const float* v, Doubles& out) {
   Floats f;
   std::memcpy(&f, v, sizeof f);
-  return __builtin_convertvector(f, Doubles);
+  out = __builtin_convertvector(f, Doubles);
 }
-inline Doubles load_values(const double* v) {
-  Doubles d;
-  std::memcpy(&d, v, sizeof d);
-  return d;
-}
+inline void load_values(const double* v, Doubles& out) { std::memcpy(&out, v, sizeof out); }
 inline void load_exact(const double* e, Doubles& hi, Doubles& lo) {
   std::memcpy(&hi, e, sizeof hi);
   lo = Doubles{};
@@ -128,10 +126,7 @@ inline void load_exact(const DoubleDouble* e, Doubles& hi, Doubles& lo) {
   hi = __builtin_shuffle(first, second, Lanes{0, 2, 4, 6, 8, 10, 12, 14});
   lo = __builtin_shuffle(first, second, Lanes{1, 3, 5, 7, 9, 11, 13, 15});
 }
-inline Doubles magnitude_of(Doubles x) {
-  return reinterpret_cast<Doubles>(reinterpret_cast<Bits>(x) & 0x7fffffffffffffffULL);
-}
-inline Bits bits_of(Doubles x) { return reinterpret_cast<Bits>(x); }
+constexpr std::uint64_t magnitude_bits = 0x7fffffffffffffffULL;
 
 // The common path of entry_error for a whole row, eight entries at a time
 // without branches: ulps and |error| where common[c] (as entry_error's
@@ -171,14 +166,15 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
   // every eight entries (the stores might have changed them, for all GCC knew).
   std::array<Doubles, 4> edge;
   for (std::size_t k = 0; k < 4; ++k) edge[k] = Doubles{} + edges[k];
-  const auto entries = [&](std::size_t c, std::size_t n) [[gnu::always_inline]] {
-    // n lanes from entry c (n < 8 only for the row's last entries, padded with
-    // zeros, which are not common and add nothing)
+  // n lanes from entry c (n < 8 only for the row's last entries, padded with
+  // zeros, which are not common and add nothing).
+  const auto entries = [&](std::size_t c, std::size_t n, Doubles& entry_ulps, Doubles& entry_abs, Lanes& is_common,
+                           Bits& value_bits) [[gnu::always_inline]] {
     Doubles value{};
     Doubles hi{};
     Doubles lo{};
     if (n == width) {
-      value = load_values(values + c);
+      load_values(values + c, value);
       load_exact(exact + c, hi, lo);
     } else {
       for (std::size_t j = 0; j < n; ++j) {
@@ -190,48 +186,54 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
     const Doubles sum = plain ? hi : hi + lo;  // two_sum, written out
     const Doubles bb = sum - hi;
     const Doubles tail = plain ? Doubles{} : (hi - (sum - bb)) + (lo - bb);
-    const Doubles magnitude = magnitude_of(hi);
-    const Doubles sum_magnitude = magnitude_of(sum);
-    const Lanes in_range = (magnitude_of(value) <= 0x1.fffffffffffffp1023) &
-                           (magnitude_of(lo) <= 0x1.fffffffffffffp1023) & (magnitude >= 0x1p-900) &
+    const Doubles magnitude = reinterpret_cast<Doubles>(reinterpret_cast<Bits>(hi) & magnitude_bits);
+    const Doubles sum_magnitude = reinterpret_cast<Doubles>(reinterpret_cast<Bits>(sum) & magnitude_bits);
+    const Doubles lo_magnitude = reinterpret_cast<Doubles>(reinterpret_cast<Bits>(lo) & magnitude_bits);
+    value_bits = reinterpret_cast<Bits>(value) & magnitude_bits;
+    const Lanes in_range = (reinterpret_cast<Doubles>(value_bits) <= 0x1.fffffffffffffp1023) &
+                           (lo_magnitude <= 0x1.fffffffffffffp1023) & (magnitude >= 0x1p-900) &
                            (magnitude <= 0x1p1000) & (sum_magnitude >= 0x1p-900) & (sum_magnitude <= 0x1p1000);
-    const Lanes is_common =
-        n == width ? in_range : in_range & (Lanes{0, 1, 2, 3, 4, 5, 6, 7} < static_cast<std::int64_t>(n));
-    const Doubles binade = reinterpret_cast<Doubles>(bits_of(sum_magnitude) & 0x7ff0000000000000ULL);
+    is_common = n == width ? in_range : in_range & (Lanes{0, 1, 2, 3, 4, 5, 6, 7} < static_cast<std::int64_t>(n));
+    const Doubles binade = reinterpret_cast<Doubles>(reinterpret_cast<Bits>(sum_magnitude) & 0x7ff0000000000000ULL);
     const Lanes below = (tail != 0.0) & ((tail < 0.0) != (sum < 0.0));
     const Doubles lowered = ((sum_magnitude == binade) & below) ? 0.5 * binade : binade;
     const Doubles ulp = (lowered > min_normal ? lowered : Doubles{} + min_normal) * ulp_scale;
     // Outside the common case the ULP may be anything: 1 keeps the bits a double.
     const Doubles ulp_safe = is_common ? ulp : Doubles{} + 1.0;
-    const Doubles inverse_ulp = reinterpret_cast<Doubles>(0x7fe0000000000000ULL - bits_of(ulp_safe));
-    const Doubles difference = magnitude_of((value - hi) - lo);
-    const Doubles entry_ulps = is_common ? difference * inverse_ulp : Doubles{};
-    const Doubles entry_abs = is_common ? difference : Doubles{};
+    const Doubles inverse_ulp = reinterpret_cast<Doubles>(0x7fe0000000000000ULL - reinterpret_cast<Bits>(ulp_safe));
+    const Doubles difference = reinterpret_cast<Doubles>(reinterpret_cast<Bits>((value - hi) - lo) & magnitude_bits);
+    entry_ulps = is_common ? difference * inverse_ulp : Doubles{};
+    entry_abs = is_common ? difference : Doubles{};
     if constexpr (StoreEntries) {
       std::memcpy(ulps + c, &entry_ulps, n * sizeof(double));
       std::memcpy(abs_error + c, &entry_abs, n * sizeof(double));
       for (std::size_t j = 0; j < n; ++j) common[c + j] = is_common[j] != 0 ? 1 : 0;
     }
-    return std::tuple{entry_ulps, entry_abs, is_common, bits_of(magnitude_of(value))};
   };
+  // Non-negative doubles order as their bits: the maxima are integer maxima.
+  const auto add = [&](const Doubles& entry_ulps, const Doubles& entry_abs, const Lanes& is_common,
+                       const Bits& value_bits) [[gnu::always_inline]] {
+    const Bits ulps_bits = reinterpret_cast<Bits>(entry_ulps);
+    const Bits abs_bits = reinterpret_cast<Bits>(entry_abs);
+    largest_value = value_bits > largest_value ? value_bits : largest_value;
+    max_ulps = ulps_bits > max_ulps ? ulps_bits : max_ulps;
+    max_abs = abs_bits > max_abs ? abs_bits : max_abs;
+    common_count -= is_common;
+    for (std::size_t k = 0; k < 4; ++k) above[k] -= entry_ulps > edge[k];
+  };
+  Doubles entry_ulps;
+  Doubles entry_abs;
+  Lanes is_common;
+  Bits value_bits;
   std::size_t c = 0;
   for (; c + width <= count; c += width) {
-    const auto [entry_ulps, entry_abs, is_common, value_bits] = entries(c, width);
-    largest_value = value_bits > largest_value ? value_bits : largest_value;
+    entries(c, width, entry_ulps, entry_abs, is_common, value_bits);
+    add(entry_ulps, entry_abs, is_common, value_bits);
     squares += entry_ulps * entry_ulps;
-    // Non-negative doubles order as their bits: an integer maximum.
-    max_ulps = bits_of(entry_ulps) > max_ulps ? bits_of(entry_ulps) : max_ulps;
-    max_abs = bits_of(entry_abs) > max_abs ? bits_of(entry_abs) : max_abs;
-    common_count -= is_common;
-    for (std::size_t k = 0; k < 4; ++k) above[k] -= entry_ulps > edge[k];
   }
   if (c < count) {
-    const auto [entry_ulps, entry_abs, is_common, value_bits] = entries(c, count - c);
-    largest_value = value_bits > largest_value ? value_bits : largest_value;  // the padding's zeros count nothing
-    max_ulps = bits_of(entry_ulps) > max_ulps ? bits_of(entry_ulps) : max_ulps;
-    max_abs = bits_of(entry_abs) > max_abs ? bits_of(entry_abs) : max_abs;
-    common_count -= is_common;
-    for (std::size_t k = 0; k < 4; ++k) above[k] -= entry_ulps > edge[k];
+    entries(c, count - c, entry_ulps, entry_abs, is_common, value_bits);  // the padding's zeros count nothing
+    add(entry_ulps, entry_abs, is_common, value_bits);
     for (std::size_t j = 0; j < count - c; ++j) squares[0] += entry_ulps[j] * entry_ulps[j];
   }
   RowTotals totals;

@@ -101,12 +101,12 @@ class Placements {
 };
 
 // place(c) for the candidates from `first` on (those before it are placed
-// already), most preferred first, on up to two threads
-// (each candidate is placed and scored independently, reading the table
-// only), results in the candidates' order: the same choice as one pass in
-// order. Each thread takes the next candidate not yet taken, until the
-// placements are settled: a candidate that gives up early
-// (position_search.hpp) frees its thread for the next one.
+// already), most preferred first, on up to two threads (each candidate is
+// placed and scored independently, reading the table only), results in the
+// candidates' order: the same choice as one pass in order. Each thread takes
+// the next candidate not yet taken, until the placements are settled: a
+// candidate that gives up early (position_search.hpp) frees its thread for
+// the next one.
 std::vector<std::optional<Candidate>> for_each_candidate(
     const std::vector<Candidate>& candidates, std::size_t first, Placements& placements,
     const std::function<std::optional<Candidate>(const Candidate&)>& place) {
@@ -276,7 +276,6 @@ Detection detect_running_up(const Table& table, const DetectionOptions& options,
   if (split.live.size() > 1) detection.zero_columns = zero_columns(table, sample);
   const SuccessiveRows successive = successive_rows(table.view());
   if (options.convention)
-
     return with_given_convention(table, *options.convention, options, split, successive, detection);
 
   const std::vector<Structure> structures = candidate_structures(table, sample, format);
