@@ -197,7 +197,7 @@ const double* decoded(const Table& table, const std::vector<std::int64_t>& rows,
   const auto dim = static_cast<std::size_t>(table.cols);
   out.resize(count * dim);
   for (std::size_t k = 0; k < count; ++k) {
-    for (std::size_t c = 0; c < dim; ++c) out[k * dim + c] = table.at(rows[first + k], static_cast<std::int64_t>(c));
+    decode_row(table, rows[first + k], std::span(out).subspan(k * dim, dim));
   }
   return out.data();
 }
@@ -242,7 +242,7 @@ std::optional<OffsetFit> closest_offset(const Table& table, const FastEncoder& e
     storage = allocate_page_buffer(rows.size() * dim * sizeof(double));
     values = std::span<double>(reinterpret_cast<double*>(storage.get()), rows.size() * dim);
     for (std::size_t k = 0; k < rows.size(); ++k) {
-      for (std::size_t c = 0; c < dim; ++c) values[k * dim + c] = table.at(rows[k], static_cast<std::int64_t>(c));
+      decode_row(table, rows[k], values.subspan(k * dim, dim));
     }
   }
   // One run of rows encoded at a time into one reused buffer.
