@@ -40,7 +40,7 @@ reports::CheckResult comparison_result(const validate::RotaryValidationResult& r
                                     [](const validate::RotaryComparison& c) { return c.conforms; });
   outcome.verdict = conforms ? properties::Verdict::held : properties::Verdict::failed;
   for (const validate::RotaryComparison& c : result.comparisons) {
-    properties::Measurement m = c.measurement;
+    accuracy::Measurement m = c.measurement;
     m.convention = c.target;
     outcome.measurements.push_back(m);
     outcome.cases += m.entries;

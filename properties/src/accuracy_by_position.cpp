@@ -11,7 +11,7 @@
 
 #include "check_support.hpp"
 #include "conformance_checks.hpp"
-#include "pecheck/properties/accuracy.hpp"
+#include "pecheck/accuracy/measure.hpp"
 #include "pecheck/properties/accuracy_by_position.hpp"
 #include "pecheck/properties/registry.hpp"
 #include "pecheck/reference/reference.hpp"
@@ -125,7 +125,7 @@ Outcome run_accuracy_by_position(const Subject& subject, const RunConfig& config
   const SubjectCapabilities capabilities = subject.capabilities();
   Outcome outcome;
   bool model_traced = false;
-  std::array<Measurement, 4> every_convention{};  // indexed by FormatId
+  std::array<accuracy::Measurement, 4> every_convention{};  // indexed by FormatId
   for (const support::ConventionWidth& target : support::sweep_targets(capabilities, {size.dim})) {
     const support::RowRange range = support::servable_rows(capabilities, target.convention);
     const std::int64_t rows = std::min(size.rows_per_block, range.end - range.begin);
@@ -146,13 +146,13 @@ Outcome run_accuracy_by_position(const Subject& subject, const RunConfig& config
     for (FormatId format : {FormatId::float64, FormatId::float32, FormatId::float16, FormatId::bfloat16}) {
       if (!support::offers(capabilities, format)) continue;
       const Format& f = format_of(format);
-      PositionProfile profile;
-      const UlpBudget& budget = support::budget_for(subject, format);
+      accuracy::PositionProfile profile;
+      const accuracy::UlpBudget& budget = support::budget_for(subject, format);
       // A third-party entry beyond the ULP budget may still be within the
       // float64-angle bound (angle_allowance.hpp), as in conformance/<format>.
-      const Float64AngleAllowance allowance(target.convention, target.dim, format);
-      const bool third_party = budget.kind == BudgetKind::third_party;
-      Measurement m;
+      const accuracy::Float64AngleAllowance allowance(target.convention, target.dim, format);
+      const bool third_party = budget.kind == accuracy::BudgetKind::third_party;
+      accuracy::Measurement m;
       for (std::size_t i = 0; i < starts.size(); ++i) {
         const TableRequest block{rows, target.dim, starts[i]};
         const Table computed = support::fetch_table(subject, capabilities, target.convention, block, format);
@@ -171,7 +171,7 @@ Outcome run_accuracy_by_position(const Subject& subject, const RunConfig& config
             block_abs = std::max(block_abs, absolute_error(value, x));
           }
         }
-        merge_measurement(m, measure_accuracy(computed, block_exact, target.convention, block, budget.max_ulp,
+        accuracy::merge_measurement(m, accuracy::measure_accuracy(computed, block_exact, target.convention, block, budget.max_ulp,
                                               std::string(budget.source), third_party ? &allowance : nullptr));
         profile.positions.push_back(static_cast<double>(position_of_row(target.convention, starts[i])));
         profile.max_ulp.push_back(block_ulp);
@@ -183,13 +183,13 @@ Outcome run_accuracy_by_position(const Subject& subject, const RunConfig& config
       m.profile = std::move(profile);
       m.worst.convention = target.convention.name;
       if (m.nearest_zero) m.nearest_zero->convention = target.convention.name;
-      Measurement part = m;
+      accuracy::Measurement part = m;
       part.profile.reset();
-      merge_measurement(every_convention[static_cast<std::size_t>(format)], part);
+      accuracy::merge_measurement(every_convention[static_cast<std::size_t>(format)], part);
       outcome.cases += m.entries;
-      if (!within_budget(m)) {
+      if (!accuracy::within_budget(m)) {
         outcome.verdict = Verdict::failed;
-        outcome.message += (outcome.message.empty() ? "" : "; ") + target.convention.name + " " + summary(m);
+        outcome.message += (outcome.message.empty() ? "" : "; ") + target.convention.name + " " + accuracy::summary(m);
       }
       outcome.measurements.push_back(std::move(m));
     }
@@ -202,7 +202,7 @@ Outcome run_accuracy_by_position(const Subject& subject, const RunConfig& config
   }
   // The headline rows: each format over every convention swept, after the
   // per-convention measurements (which the check's details list).
-  for (Measurement& total : every_convention) {
+  for (accuracy::Measurement& total : every_convention) {
     if (total.entries == 0) continue;
     total.every_convention = true;
     outcome.measurements.push_back(std::move(total));

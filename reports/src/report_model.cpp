@@ -1,6 +1,6 @@
 #include "pecheck/reports/report_model.hpp"
 
-#include "pecheck/properties/accuracy.hpp"
+#include "pecheck/accuracy/measurement.hpp"
 
 namespace pecheck::reports {
 
@@ -32,7 +32,7 @@ bool all_held(const Report& report) {
   return summary.failed == 0 && summary.not_run == 0;
 }
 
-bool within_budget(const properties::Measurement& measurement) { return properties::within_budget(measurement); }
+bool within_budget(const accuracy::Measurement& measurement) { return accuracy::within_budget(measurement); }
 
 std::string_view to_string(RunMode mode) {
   switch (mode) {

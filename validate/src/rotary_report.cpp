@@ -42,7 +42,7 @@ std::string rotary_validation_text(const RotaryValidationResult& result, const s
   }
   for (const std::string& note : d.notes) out << "  note: " << note << "\n";
   for (const RotaryComparison& c : result.comparisons) {
-    const properties::Measurement& m = c.measurement;
+    const accuracy::Measurement& m = c.measurement;
     out << "  against " << c.target << ": " << (c.conforms ? "within" : "beyond") << " the budget of " << m.budget_ulp
         << " ULP" << (m.abs_bound ? " or " + m.abs_bound->name : std::string()) << " (" << c.beyond_budget << " of " << m.entries << " entries beyond): max " << figure(m.max_ulp)
         << " ULP, RMS " << figure(m.rms_ulp) << " ULP, max abs error " << figure(m.max_abs_error) << "\n";

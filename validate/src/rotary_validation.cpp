@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "narrow_format.hpp"
-#include "pecheck/properties/budgets.hpp"
+#include "pecheck/accuracy/budgets.hpp"
 #include "rotary_comparison.hpp"
 #include "rotary_diagnosis.hpp"
 #include "rotary_frequency_match.hpp"
@@ -140,7 +140,7 @@ RotaryValidationResult validate_rotary_cache(const Table& cos, const Table& sin,
                                                    detection.attention_factor));
   }
 
-  const properties::UlpBudget& budget = properties::ulp_budget(properties::BudgetKind::third_party, result.format);
+  const accuracy::UlpBudget& budget = accuracy::ulp_budget(accuracy::BudgetKind::third_party, result.format);
   const double budget_ulp = options.max_ulp.value_or(budget.max_ulp);
   const std::string source = options.max_ulp ? "--max-ulp" : std::string(budget.source);
   result.comparisons.push_back(compare_rotary_cache(cos, sin, result.format, convention, detection.first_position,

@@ -14,8 +14,8 @@
 #include "faults.hpp"
 #include "narrow_format.hpp"
 #include "pecheck/fast_encoding.hpp"
-#include "pecheck/properties/accuracy.hpp"
-#include "pecheck/properties/budgets.hpp"
+#include "pecheck/accuracy/measurement.hpp"
+#include "pecheck/accuracy/budgets.hpp"
 #include "scaled.hpp"
 #include "table_rows.hpp"
 #include "table_width.hpp"
@@ -93,7 +93,7 @@ void decide(ValidationResult& result) {
     result.verdict = mismatched ? ValidationVerdict::deviates : ValidationVerdict::unknown;
     return;
   }
-  const properties::Measurement& m = result.measurement;
+  const accuracy::Measurement& m = result.measurement;
   if (has(HazardKind::non_finite)) result.reasons.push_back("the table holds NaN or infinity");
   if (has(HazardKind::out_of_range)) result.reasons.push_back("the table holds values outside [-1, 1]");
   if (m.mismatches > 0) {
@@ -106,7 +106,7 @@ void decide(ValidationResult& result) {
       result.reasons.push_back("max " + number(m.max_ulp) + " ULP exceeds the budget of " + number(m.budget_ulp) +
                                " ULP");
     } else if (m.abs_bound->beyond_bound > 0) {
-      const properties::WorstInput& w = m.abs_bound->worst;
+      const accuracy::WorstInput& w = m.abs_bound->worst;
       const std::int64_t count = m.abs_bound->beyond_bound;
       result.reasons.push_back(std::to_string(count) + (count == 1 ? " entry exceeds" : " entries exceed") +
                                " both the budget of " + number(m.budget_ulp) + " ULP and " + m.abs_bound->name +
@@ -125,7 +125,7 @@ void decide(ValidationResult& result) {
     const std::string rival = "row offset " + std::to_string(result.rival->row_offset) +
                               ", which fits the table about as well as " + std::to_string(result.detection.row_offset) +
                               ",";
-    if (properties::within_budget(result.rival->measurement)) {
+    if (accuracy::within_budget(result.rival->measurement)) {
       result.verdict = ValidationVerdict::unknown;
       result.reasons.push_back("at " + rival + " every entry is within the budget: give --offset");
     } else if (result.detection.offset_within_rounding) {
@@ -241,7 +241,7 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
                                                                 : detection.notes.back()});
     }
   }
-  const properties::UlpBudget& budget = properties::ulp_budget(properties::BudgetKind::third_party, table.format);
+  const accuracy::UlpBudget& budget = accuracy::ulp_budget(accuracy::BudgetKind::third_party, table.format);
   result.max_abs_error_budget = options.max_abs_error;
   result.ulp_criterion = options.max_ulp || !options.max_abs_error;
   result.angle_allowance = result.ulp_criterion && !options.ulp_only;
@@ -275,7 +275,7 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
   if (sampled) scan = scan_row_errors(table, convention, offset, all_rows);
   const std::vector<std::int64_t> rows =
       rows_to_compare(table.rows, table.cols, offset, scan ? worst_rows(*scan) : std::vector<std::int64_t>{}, plan);
-  std::optional<properties::Float64AngleAllowance> allowance;
+  std::optional<accuracy::Float64AngleAllowance> allowance;
   if (result.angle_allowance) allowance.emplace(convention, table.cols, table.format);
   ComparisonFacts facts;
   result.measurement = compare_with_reference(table, convention, offset, rows, result.measurement.budget_ulp,
@@ -284,7 +284,7 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
   result.reference_escalations = facts.escalations;
   result.compared = true;
   result.rows_compared = static_cast<std::int64_t>(rows.size());
-  if (!properties::within_budget(result.measurement) && detection.offset_ambiguous && detection.rival_offset &&
+  if (!accuracy::within_budget(result.measurement) && detection.offset_ambiguous && detection.rival_offset &&
       !options.row_offset) {
     // Another offset fits about as well: the table is compared there too, so
     // the verdict says whether it deviates at every offset that fits.
@@ -314,7 +314,7 @@ ValidationResult validate_table(const Table& stored, const ValidationOptions& op
 
   // Against the wrong convention or offset every row is wrong: the faults of
   // positions and angles would be read into the mismatch's errors.
-  if (!properties::within_budget(result.measurement) && detection.sinusoidal && !mismatch) {
+  if (!accuracy::within_budget(result.measurement) && detection.sinusoidal && !mismatch) {
     if (!scan) scan = scan_row_errors(table, convention, offset, all_rows);
     // An entry may be off by the ULP budget at the value's own binade; near 1
     // that is budget * 2^(1-p) in absolute terms, the most a row may differ

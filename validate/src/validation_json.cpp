@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pecheck/properties/angle_allowance.hpp"
+#include "pecheck/accuracy/angle_allowance.hpp"
 #include "json_values.hpp"
 #include "pecheck/validate/validation_report.hpp"
 
@@ -14,7 +14,7 @@ using nlohmann::json;
 
 json number(double x) { return json_number(x); }
 
-json input_json(const properties::WorstInput& input, double ulps) {
+json input_json(const accuracy::WorstInput& input, double ulps) {
   return {{"row", input.row},
           {"position", input.position},
           {"column", input.column},
@@ -64,7 +64,7 @@ std::string validation_json(const ValidationResult& result, const std::string& f
   out["sinusoidal"] = detection.sinusoidal;
   out["pair_fraction"] = detection.pair_fraction;
   out["compared"] = result.compared;
-  const properties::Measurement& m = result.measurement;
+  const accuracy::Measurement& m = result.measurement;
   out["entries_compared"] = m.entries;
   out["rows_compared"] = result.rows_compared;
   out["sampled"] = result.sampled;
@@ -73,7 +73,7 @@ std::string validation_json(const ValidationResult& result, const std::string& f
                    {"source", m.budget_source},
                    {"max_abs_error", result.max_abs_error_budget ? json(*result.max_abs_error_budget) : json(nullptr)},
                    {"float64_angle_bound", result.angle_allowance
-                                               ? json(std::string(properties::float64_angle_allowance_source))
+                                               ? json(std::string(accuracy::float64_angle_allowance_source))
                                                : json(nullptr)}};
   if (result.compared) {
     out["max_ulp"] = number(m.max_ulp);
@@ -82,7 +82,7 @@ std::string validation_json(const ValidationResult& result, const std::string& f
     out["mismatches"] = m.mismatches;
     out["worst"] = m.entries > m.mismatches ? input_json(m.worst, m.max_ulp) : json(nullptr);
     if (m.abs_bound) {
-      const properties::AbsoluteBoundCheck& check = *m.abs_bound;
+      const accuracy::AbsoluteBoundCheck& check = *m.abs_bound;
       json worst = nullptr;
       if (check.beyond_ulp > 0) {
         worst = input_json(check.worst, check.worst_ulp);

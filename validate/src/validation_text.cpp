@@ -9,7 +9,7 @@ namespace pecheck::validate {
 
 namespace {
 
-std::string input_text(const properties::WorstInput& input) {
+std::string input_text(const accuracy::WorstInput& input) {
   return "row " + std::to_string(input.row) + " (position " + std::to_string(input.position) + "), column " +
          std::to_string(input.column) + ": " + input.value_hex + " against exact " + input.exact_text;
 }
@@ -26,7 +26,7 @@ std::string number(double x) {
 }  // namespace
 
 std::string criterion_text(const ValidationResult& result) {
-  const properties::Measurement& m = result.measurement;
+  const accuracy::Measurement& m = result.measurement;
   std::string text;
   if (!result.ulp_criterion) {
     text = "the absolute error alone (--max-abs-error): max " + number(m.max_abs_error) + " against " +
@@ -81,7 +81,7 @@ std::string validation_text(const ValidationResult& result, const std::string& f
   }
   for (const std::string& note : detection.notes) out << "  note: " << note << '\n';
   if (result.compared) {
-    const properties::Measurement& m = result.measurement;
+    const accuracy::Measurement& m = result.measurement;
     // Within half an ULP of an exact value is the correctly rounded value.
     out << "  compared: " << entries(m.entries) << " of " << count_of(result.rows_compared, "row")
         << " against the reference's exact values (each within 2^"
@@ -106,7 +106,7 @@ std::string validation_text(const ValidationResult& result, const std::string& f
     if (result.max_abs_error_budget) out << (result.ulp_criterion ? "; " : "") << "abs error " << *result.max_abs_error_budget;
     out << '\n';
     if (m.abs_bound && m.abs_bound->beyond_ulp > 0) {
-      const properties::AbsoluteBoundCheck& check = *m.abs_bound;
+      const accuracy::AbsoluteBoundCheck& check = *m.abs_bound;
       out << "  worst against " << check.name << ": " << input_text(check.worst) << ": " << check.worst_ulp
           << " ULP, abs error " << check.worst.abs_error << ", bound " << check.worst_bound << " (|error| / bound "
           << check.worst_ratio << ")\n";

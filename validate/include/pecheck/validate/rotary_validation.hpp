@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "pecheck/format.hpp"
-#include "pecheck/properties/outcome.hpp"
+#include "pecheck/accuracy/measurement.hpp"
 #include "pecheck/rotary_convention.hpp"
 #include "pecheck/table.hpp"
 #include "pecheck/validate/validation.hpp"
@@ -61,7 +61,7 @@ struct RotaryDetection {
 
 struct RotaryComparison {
   std::string target;                  // "the exact encoding" or the computation model's name
-  properties::Measurement measurement;  // over the cos and sin tables together (cos first in columns)
+  accuracy::Measurement measurement;  // over the cos and sin tables together (cos first in columns)
   std::int64_t beyond_budget = 0;
   bool conforms = false;
 };

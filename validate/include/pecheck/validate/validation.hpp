@@ -13,7 +13,7 @@
 
 #include "pecheck/convention.hpp"
 #include "pecheck/format.hpp"
-#include "pecheck/properties/outcome.hpp"
+#include "pecheck/accuracy/measurement.hpp"
 #include "pecheck/table.hpp"
 #include "pecheck/validate/detection.hpp"
 
@@ -66,7 +66,7 @@ struct ValidationOptions {
   // affected: the budgets above decide them.
   std::optional<double> estimate_abs_error;
   // Entries beyond the ULP budget pass when within the float64-angle bound
-  // (properties/angle_allowance.hpp) unless this is set.
+  // (accuracy/angle_allowance.hpp) unless this is set.
   bool ulp_only = false;
   // Default: the narrowest format holding every value. Detection's
   // tolerances come from that narrowest format all the same (or from this
@@ -87,7 +87,7 @@ struct ValidationOptions {
 // the table deviates at the one it chose.
 struct RivalOffset {
   std::int64_t row_offset = 0;
-  properties::Measurement measurement;
+  accuracy::Measurement measurement;
 };
 
 struct ValidationResult {
@@ -99,7 +99,7 @@ struct ValidationResult {
   std::string format_note;  // why compared_format differs from stored_format, if it does
   Detection detection;
   bool compared = false;                 // a convention was settled and the reference compared
-  properties::Measurement measurement;   // worst.row is the file row, worst.position its position
+  accuracy::Measurement measurement;   // worst.row is the file row, worst.position its position
   std::optional<double> max_abs_error_budget;
   bool ulp_criterion = true;             // false when --max-abs-error alone replaced it
   bool angle_allowance = false;          // the ULP criterion admits entries within the float64-angle bound
