@@ -224,8 +224,11 @@ SweepResult parse_result_json(std::string_view text, const std::string& source) 
   if (!histogram.is_array() || histogram.size() != accuracy::ulp_histogram_edges().size()) {
     read.fail("ulp_histogram", "expected " + std::to_string(accuracy::ulp_histogram_edges().size()) + " counts");
   }
-  for (std::size_t k = 0; k < histogram.size(); ++k) {
-    t.histogram.push_back(read.integer("ulp_histogram." + std::to_string(k)));
+  for (const Json& count : histogram) {
+    if (!count.is_number_integer() || count.get<std::int64_t>() < 0) {
+      read.fail("ulp_histogram", "expected whole numbers >= 0, got " + count.dump());
+    }
+    t.histogram.push_back(count.get<std::int64_t>());
   }
   const std::string largest = read.text("largest_value_bits");
   char* end = nullptr;
@@ -248,6 +251,12 @@ SweepResult parse_result_json(std::string_view text, const std::string& source) 
       t.beyond_budget < 0 || t.beyond_budget > t.measured() || s.escalations < 0 || s.escalations > t.entries) {
     read.fail("mismatches", "the counts are inconsistent (each between 0 and entries; signed_zeros at most "
                             "mismatches; beyond_budget at most entries - mismatches)");
+  }
+  std::int64_t counted = 0;
+  for (const std::int64_t count : t.histogram) counted += count;
+  if (counted != t.measured()) {
+    read.fail("ulp_histogram", "the counts add up to " + std::to_string(counted) + ", not the " +
+                                   std::to_string(t.measured()) + " measured entries");
   }
   return result;
 }

@@ -72,7 +72,7 @@ SweepStatistics run_sweep(const SweepWork& work, const InclusiveRange& rows, int
     const std::int64_t count = std::min(block_rows, rows.last - first + 1);
     for (std::int64_t dim : widths) {
       merge_into(statistics, sweep_block(work, *convention, TableRequest{count, dim, first}, threads));
-      if (progress) progress(statistics.entries, total);
+      if (progress) progress(statistics.tally.entries, total);
     }
   }
   return statistics;

@@ -19,6 +19,7 @@
 #include "pecheck/convention.hpp"
 #include "pecheck/fast_encoding.hpp"
 #include "pecheck/accuracy/measure.hpp"
+#include "pecheck/accuracy/angle_allowance.hpp"
 #include "pecheck/accuracy/budgets.hpp"
 #include "pecheck/reference/reference.hpp"
 #include "pecheck/table.hpp"

@@ -182,12 +182,6 @@ std::string summary_counts(const Summary& summary);
 // checks and observations do not fail a run; a check that was not run does).
 bool all_held(const Report& report);
 
-// A measurement within its budget: no typed mismatch (signed zero, NaN,
-// infinity) and the max ULP at most the budget, or no entry beyond both the
-// budget and the measurement's absolute bound (third-party subjects), as
-// accuracy::within_budget.
-bool within_budget(const accuracy::Measurement& measurement);
-
 std::string_view to_string(RunMode mode);
 std::string_view to_string(AxisScale scale);
 std::string_view to_string(SeriesStyle style);
