@@ -8,36 +8,11 @@
 
 #include "pecheck/accuracy/measure.hpp"
 #include "pecheck/accuracy/ulp_kernel.hpp"
+#include "kept_entries.hpp"
 
 namespace pecheck::accuracy {
 
 namespace {
-
-// Whether `candidate` should replace `current` as the entry with the largest
-// `size`: larger wins, and between equal sizes the smaller key. A total
-// order, so the winner of any set is the same whatever the order of visits.
-template <typename Size>
-bool replaces(const std::optional<ComparedEntry>& current, const ComparedEntry& candidate, Size size) {
-  if (!current) return true;
-  const double a = size(candidate);
-  const double b = size(*current);
-  return a > b || (a == b && candidate.key < current->key);
-}
-
-double ulps_of(const ComparedEntry& e) { return e.error.ulps; }
-double abs_error_of(const ComparedEntry& e) { return e.abs_error; }
-// The nearest to a zero is the smallest magnitude: its negation is the size.
-double closeness_to_zero(const ComparedEntry& e) { return -std::fabs(e.exact.hi); }
-double no_size(const ComparedEntry&) { return 0.0; }
-
-template <typename Size>
-void keep(std::optional<ComparedEntry>& current, const ComparedEntry& candidate, Size size) {
-  if (replaces(current, candidate, size)) current = candidate;
-}
-template <typename Size>
-void keep(std::optional<ComparedEntry>& current, const std::optional<ComparedEntry>& candidate, Size size) {
-  if (candidate) keep(current, *candidate, size);
-}
 
 // How many of values[0, n) exceed edges[k], ..., edges[k + 3] (those below
 // `passed`; the others count 0), in one pass: four independent sums, where a
@@ -74,41 +49,6 @@ inline DoubleDouble exact_at(std::span<const DoubleDouble> exact, std::size_t e)
 inline DoubleDouble exact_at(std::span<const double> exact, std::size_t e) { return {exact[e], 0.0}; }
 
 }  // namespace
-
-double Tally::rms_ulp() const {
-  return measured() > 0 ? std::sqrt(sum_squares.value() / static_cast<double>(measured())) : 0.0;
-}
-
-double Tally::max_abs_error() const {
-  // A typed mismatch other than a signed zero has a NaN or an infinity on one side.
-  if (mismatches > signed_zeros) return std::numeric_limits<double>::infinity();
-  return worst_abs ? worst_abs->abs_error : 0.0;
-}
-
-bool Tally::values_in_unit_interval() const { return largest_value_bits <= std::bit_cast<std::uint64_t>(1.0); }
-
-void merge_into(Tally& tally, const Tally& part) {
-  tally.entries += part.entries;
-  tally.mismatches += part.mismatches;
-  tally.signed_zeros += part.signed_zeros;
-  tally.beyond_budget += part.beyond_budget;
-  tally.sum_squares.merge(part.sum_squares);
-  keep(tally.worst, part.worst, ulps_of);
-  keep(tally.worst_abs, part.worst_abs, abs_error_of);
-  keep(tally.first_mismatch, part.first_mismatch, no_size);
-  keep(tally.nearest_zero, part.nearest_zero, closeness_to_zero);
-  if (tally.histogram.size() < part.histogram.size()) tally.histogram.resize(part.histogram.size(), 0);
-  for (std::size_t k = 0; k < part.histogram.size(); ++k) tally.histogram[k] += part.histogram[k];
-  tally.largest_value_bits = std::max(tally.largest_value_bits, part.largest_value_bits);
-  tally.beyond_bound += part.beyond_bound;
-  if (part.worst_ratio_entry &&
-      (!tally.worst_ratio_entry || part.worst_ratio > tally.worst_ratio ||
-       (part.worst_ratio == tally.worst_ratio && part.worst_ratio_entry->key < tally.worst_ratio_entry->key))) {
-    tally.worst_ratio = part.worst_ratio;
-    tally.worst_ratio_bound = part.worst_ratio_bound;
-    tally.worst_ratio_entry = part.worst_ratio_entry;
-  }
-}
 
 Accumulator::Accumulator(FormatId format, double budget_ulp, const Allowance* allowance, SignedZero signed_zero)
     : format_(format), budget_ulp_(budget_ulp), allowance_(allowance), signed_zero_(signed_zero),
