@@ -31,7 +31,7 @@ std::string base_text(const RotaryConvention& c) { return number(rotary_derived(
 
 }  // namespace
 
-std::vector<RotaryHazard> attention_factor_hazards(const RotaryDetection& detection, double expected,
+std::vector<Hazard> attention_factor_hazards(const RotaryDetection& detection, double expected,
                                                    FormatId format) {
   // The norm of a pair each rounded within 2 ULP is within about 3 * 2^(1-p)
   // A of A (detection's tolerance); 8 * 2^-p relative allows one more rounding.
@@ -46,10 +46,10 @@ std::vector<RotaryHazard> attention_factor_hazards(const RotaryDetection& detect
   } else if (near(measured, expected * expected)) {
     what += ": the attention factor is applied twice (" + number(expected * expected, 9) + " = factor^2)";
   }
-  return {{RotaryHazardKind::attention_factor, what + " (transformers multiplies cos and sin by attention_scaling once)."}};
+  return {{HazardKind::attention_factor, what + " (transformers multiplies cos and sin by attention_scaling once)."}};
 }
 
-std::vector<RotaryHazard> frequency_hazards(const RotaryDetection& detection, const RotaryConvention& convention,
+std::vector<Hazard> frequency_hazards(const RotaryDetection& detection, const RotaryConvention& convention,
                                             std::int64_t rows) {
   const double exact = frequency_misfit(detection, rotary_inv_freqs(convention, std::nullopt));
   const double single = frequency_misfit(detection, rotary_inv_freqs(convention, FormatId::float32));
@@ -57,7 +57,7 @@ std::vector<RotaryHazard> frequency_hazards(const RotaryDetection& detection, co
   for (FormatId narrow : {FormatId::bfloat16, FormatId::float16}) {
     const double misfit = frequency_misfit(detection, rotary_inv_freqs(convention, narrow));
     if (misfit <= misfit_limit) {
-      return {{RotaryHazardKind::inv_freq_precision,
+      return {{HazardKind::inv_freq_precision,
                "the frequencies are the convention's inv_freq rounded to " + std::string(format_of(narrow).name) +
                    " (median squared z-score " + number(misfit) + " against " + number(std::min(exact, single)) +
                    " for float32 inv_freq): inv_freq cast with the module (Megatron-LM issue 744, InternLM issue 237)."}};
@@ -72,21 +72,21 @@ std::vector<RotaryHazard> frequency_hazards(const RotaryDetection& detection, co
   }
   const std::string against = " (median squared z-score " + number(std::min(exact, single)) + ")";
   if (!found || best > misfit_limit) {
-    return {{RotaryHazardKind::wrong_base, "the frequencies follow neither the convention's rule" + against +
+    return {{HazardKind::wrong_base, "the frequencies follow neither the convention's rule" + against +
                                                " nor a preset's; fitted base at the cache width " +
                                                number(detection.fitted_base, 7) + "."}};
   }
   if (found->scaling.kind != convention.scaling.kind || found->scaling.factor != convention.scaling.factor) {
-    return {{RotaryHazardKind::wrong_scaling,
+    return {{HazardKind::wrong_scaling,
              "the frequencies follow " + describe(*found) + " (z-score " + number(best) + "), not the convention's " +
                  std::string(to_string(convention.scaling.kind)) + " scaling" + against + "."}};
   }
-  return {{RotaryHazardKind::wrong_base, "the frequencies follow base " + base_text(*found) + " (z-score " +
+  return {{HazardKind::wrong_base, "the frequencies follow base " + base_text(*found) + " (z-score " +
                                              number(best) + "), not the convention's base " + base_text(convention) +
                                              against + "."}};
 }
 
-std::vector<RotaryHazard> computation_hazards(const Table& cos, const Table& sin, FormatId format,
+std::vector<Hazard> computation_hazards(const Table& cos, const Table& sin, FormatId format,
                                               const RotaryDetection& detection, const RotaryConvention& convention,
                                               double attention_factor) {
   using F = FormatId;
@@ -140,17 +140,17 @@ std::vector<RotaryHazard> computation_hazards(const Table& cos, const Table& sin
                                " to it over " + std::to_string(rows.size()) + " rows, against " + number(correct) +
                                " to the exact and float32 ones";
   if (fault.inv_freq == fault.position && fault.position == fault.angle) {
-    return {{RotaryHazardKind::angle_precision, evidence + " (caches built in half precision: gpt-neox issue 1003, "
+    return {{HazardKind::angle_precision, evidence + " (caches built in half precision: gpt-neox issue 1003, "
                                                            "transformers issue 25681)."}};
   }
   if (fault.position != F::float32) {
-    return {{RotaryHazardKind::position_precision,
+    return {{HazardKind::position_precision,
              evidence + " (positions held in a 16-bit format at long context: candle PR 3520)."}};
   }
   if (fault.angle != F::float32) {
-    return {{RotaryHazardKind::angle_precision, evidence + " (angles in a low precision: gpt-neox issue 1003)."}};
+    return {{HazardKind::angle_precision, evidence + " (angles in a low precision: gpt-neox issue 1003)."}};
   }
-  return {{RotaryHazardKind::inv_freq_precision,
+  return {{HazardKind::inv_freq_precision,
            evidence + " (inv_freq cast with the module: Megatron-LM issue 744, InternLM issue 237)."}};
 }
 

@@ -1,4 +1,4 @@
-#include "validate_exec.hpp"
+#include "pecheck/reports/exec_validation.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -12,14 +12,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli_options.hpp"
+#include "pecheck/number_text.hpp"
 #include "pecheck/external_subjects.hpp"
 #include "pecheck/properties/registry.hpp"
 #include "pecheck/count_text.hpp"
 #include "pecheck/interrupts.hpp"
 #include "pecheck/one_line_text.hpp"
 
-namespace pecheck::tools {
+namespace pecheck::reports {
 
 // The placeholders a template must hold: without {output} the command cannot
 // write where pecheck reads, and every request varies the rows, the width and
@@ -177,16 +177,6 @@ nlohmann::json to_json(const ExecRun& run) {
   return out;
 }
 
-std::string quoted_for_shell(const std::string& text) { return shell_quote(text); }
-
-// A double as text that parses back to the same double.
-std::string exact_number(double x) {
-  std::ostringstream out;
-  out.precision(17);
-  out << x;
-  return out.str();
-}
-
 // The options after --check that shape a run, as `validate FILE`'s reproduce
 // line gives them: the formats the command is asked for, the seed (always:
 // the default may change), the case count, --quick and the timeout when not
@@ -196,10 +186,10 @@ std::string run_options(const ExecOptions& options, std::uint64_t seed) {
   std::string text;
   if (options.protocol != defaults.protocol) text += " --exec-protocol " + options.protocol;
   for (const std::string& dtype : options.dtypes) text += " --exec-dtype " + dtype;
-  text += " --seed " + seed_hex(seed);
+  text += " --seed " + hex64(seed);
   if (options.cases != defaults.cases) text += " --cases " + std::to_string(options.cases);
   if (options.quick) text += " --quick";
-  if (options.timeout_seconds != defaults.timeout_seconds) text += " --timeout " + exact_number(options.timeout_seconds);
+  if (options.timeout_seconds != defaults.timeout_seconds) text += " --timeout " + round_trip(options.timeout_seconds);
   return text;
 }
 
@@ -216,38 +206,6 @@ std::optional<std::uint64_t> overriding_seed(const std::vector<ExecRun>& runs, s
 }
 
 }  // namespace
-
-void add_exec_options(CLI::App& command, ExecOptions& options) {
-  command.add_option(
-      "--exec", options.command,
-      "Check an external command instead of a file: {rows} {dim} {offset} {dtype} {output} are "
-      "replaced, shell-quoted by pecheck (write them unquoted; '{output}' or \"{output}\" lose their "
-      "quotes); it must write a .npy table to {output}. The template must hold {rows} {dim} "
-      "{offset} {output} ({dtype} too with several --exec-dtype). Needs --convention NAME, or for a rotary "
-      "cache producer --rope PRESET or --config (then {dim} is the rotary width d and {output} gets a "
-      "(2, rows, d) array, cos then sin)");
-  command
-      .add_option("--exec-protocol", options.protocol,
-                  "--exec: one-shot runs the template once per table; lines starts the command once and sends it one "
-                  "request line per table (ROWS DIM OFFSET DTYPE OUTPUT on its stdin; it answers 'ok' or "
-                  "'error MESSAGE' on its stdout), so a framework loads once")
-      ->check(CLI::IsMember({"one-shot", "lines"}))
-      ->capture_default_str();
-  command.add_option("--timeout", options.timeout_seconds, "--exec: seconds one call may take")
-      ->check(finite_number_at_least(0, true))
-      ->capture_default_str();
-  command.add_option("--exec-dtype", options.dtypes, "--exec: formats the command can write (default float32)")
-      ->check(CLI::IsMember({"float64", "float32", "float16", "bfloat16"}));
-  command.add_option("--check", options.checks, "--exec: run only these check ids (see pecheck check --list)");
-  command.add_option("--cases", options.cases, "--exec: generated cases per property")
-      ->transform(whole_number_at_least(1))
-      ->capture_default_str();
-  command
-      .add_option("--seed", options.seed, "--exec: seed for generated cases, decimal or 0x hex (RC_PARAMS overrides)")
-      ->transform(seed_number())
-      ->each([&options](const std::string&) { options.seed_given = true; });
-  command.add_flag("--quick", options.quick, "--exec: smaller conformance sweeps");
-}
 
 void require_exec_temporary_directory() {
   try {
@@ -300,12 +258,12 @@ void print_progress(std::size_t done, std::size_t total, const ExecRun& run, dou
   std::cerr << line.str() << std::flush;
 }
 
-int run_exec(const ExecOptions& options, const std::string& convention_name, bool json) {
-  if (convention_name == "auto") throw ConventionError("--exec needs --convention NAME: the command's convention");
+int run_exec(const ExecOptions& options, const std::optional<Convention>& convention, bool json) {
+  if (!convention) throw ConventionError("--exec needs --convention NAME: the command's convention");
   require_exec_template(options);
   require_exec_temporary_directory();
   CommandSubjectOptions subject_options = command_subject_options(options);
-  subject_options.convention = convention_by_name(convention_name);
+  subject_options.convention = *convention;
   const std::unique_ptr<Subject> command = make_command_subject(subject_options);
   const FirstCallGuard subject(*command);
 
@@ -333,7 +291,7 @@ int run_exec(const ExecOptions& options, const std::string& convention_name, boo
       if (!run.outcome.reproduce.empty()) {
         run.failing_calls = replay_calls(*check, subject_options, config, run.outcome.reproduce);
         run.outcome.reproduce_command = "RC_PARAMS=\"" + run.outcome.reproduce + "\" pecheck validate --exec " +
-                                        quoted_for_shell(options.command) + " --convention " + convention_name +
+                                        shell_quote(options.command) + " --convention " + convention->name +
                                         " --check " + check->id + run_options(options, config.seed);
       }
     }
@@ -349,16 +307,16 @@ int run_exec(const ExecOptions& options, const std::string& convention_name, boo
   // printed --seed would not be the one the cases came from.
   const std::optional<std::uint64_t> overridden = overriding_seed(runs, config.seed);
   const std::string override_note =
-      overridden ? "RC_PARAMS sets the seed: the cases came from seed " + seed_hex(*overridden) + ", not --seed " +
-                       seed_hex(config.seed)
+      overridden ? "RC_PARAMS sets the seed: the cases came from seed " + hex64(*overridden) + ", not --seed " +
+                       hex64(config.seed)
                  : "";
   if (json) {
     nlohmann::json out = {{"command", options.command},
-                          {"convention", convention_name},
-                          {"seed", seed_hex(config.seed)},
+                          {"convention", convention->name},
+                          {"seed", hex64(config.seed)},
                           {"verdict", verdict}};
     if (overridden) {
-      out["rc_params_seed"] = seed_hex(*overridden);
+      out["rc_params_seed"] = hex64(*overridden);
       out["note"] = override_note;
     }
     nlohmann::json checks = nlohmann::json::array();
@@ -369,15 +327,15 @@ int run_exec(const ExecOptions& options, const std::string& convention_name, boo
     if (overridden) std::cout << override_note << '\n';
     std::cout << verdict << ": "
               << count_of(static_cast<std::int64_t>(runs.size()), "check") << " on `" << options.command << "` (seed "
-              << seed_hex(config.seed) << ")\n";
+              << hex64(config.seed) << ")\n";
   }
   return status;
 }
 
 }  // namespace
 
-int validate_exec(const ExecOptions& options, const std::string& convention_name, bool json) {
-  return run_interruptible([&] { return run_exec(options, convention_name, json); });
+int validate_exec(const ExecOptions& options, const std::optional<Convention>& convention, bool json) {
+  return run_interruptible([&] { return run_exec(options, convention, json); });
 }
 
-}  // namespace pecheck::tools
+}  // namespace pecheck::reports

@@ -1,4 +1,4 @@
-#include "validate_rotary_exec.hpp"
+#include "pecheck/reports/rotary_exec_validation.hpp"
 
 #include <iostream>
 #include <memory>
@@ -14,9 +14,10 @@
 #include "pecheck/properties/check_ids.hpp"
 #include "pecheck/properties/registry.hpp"
 #include "pecheck/validate/rotary_validation.hpp"
-#include "validate_rotary_report.hpp"
+#include "pecheck/reports/validation_report.hpp"
+#include "pecheck/validate/validation_writers.hpp"
 
-namespace pecheck::tools {
+namespace pecheck::reports {
 
 namespace {
 
@@ -36,7 +37,7 @@ const std::vector<std::string_view> rotary_check_ids = {properties::check_ids::r
 struct BlockRun {
   RotaryCacheRequest request;
   std::string call;  // the command line that writes this block
-  validate::RotaryValidationResult result;
+  validate::Validation result;
   std::optional<ComputationModel> checks_model;
   std::vector<properties::Outcome> checks;
   std::string error;  // the command's call failed or wrote what cannot be a cache
@@ -59,7 +60,7 @@ BlockRun run_block(const Subject& command, const RotaryConvention& convention, c
   // by the model's bounds when the block conforms to the model alone.
   run.checks_model = rotary_checks_model(run.result, model);
   const std::unique_ptr<Subject> rows = make_rotary_file_subject(
-      "rows", convert_table(cache.cos.view(), run.result.format), convert_table(cache.sin.view(), run.result.format),
+      "rows", convert_table(cache.cos.view(), run.result.rotary().format), convert_table(cache.sin.view(), run.result.rotary().format),
       convention, request.first_position, run.checks_model);
   properties::RunConfig config;
   config.quick = true;
@@ -82,7 +83,7 @@ void print_text(const BlockRun& run) {
     std::cout << block_name(run.request) << ": deviates\n  " << run.error << '\n';
     return;
   }
-  std::cout << validate::rotary_validation_text(run.result, block_name(run.request));
+  std::cout << validate::validation_text(run.result, block_name(run.request));
   std::cout << "  call: " << run.call << '\n';
   for (const properties::Outcome& o : run.checks) {
     std::cout << "  " << o.check_id << ": " << properties::to_string(o.verdict) << " (" << o.message << ")\n";
@@ -107,20 +108,20 @@ nlohmann::json to_json(const BlockRun& run) {
           {"dtype", std::string(format_of(run.request.format).name)},
           {"call", run.call},
           {"checks_bound", run.checks_model ? "the computation model " + run.checks_model->name : "the exact encoding"},
-          {"validation", nlohmann::json::parse(validate::rotary_validation_json(run.result, block_name(run.request)))},
+          {"validation", nlohmann::json::parse(validate::validation_json(run.result, block_name(run.request)))},
           {"checks", checks},
           {"passed", run.passed}};
 }
 
-int run_rotary_exec(const RotaryOptions& rotary, const ExecOptions& exec, bool json) {
-  const std::optional<RotaryConvention> convention = rotary_convention_of(rotary);
+int run_rotary_exec(const std::optional<RotaryConvention>& convention, const std::string& model, const ExecOptions& exec,
+                    bool json) {
   if (!convention) {
     throw ConventionError(
         "--exec with rotary caches needs the convention the command implements: --rope PRESET or "
         "--config config.json (not --rope auto)");
   }
-  if (!find_computation_model(rotary.model)) {
-    throw ConventionError("--model '" + rotary.model + "': not a computation model (hf-float32, float64, ...)");
+  if (!find_computation_model(model)) {
+    throw ConventionError("--model '" + model + "': not a computation model (hf-float32, float64, ...)");
   }
   require_exec_template(exec);
   require_exec_temporary_directory();
@@ -137,7 +138,7 @@ int run_rotary_exec(const RotaryOptions& rotary, const ExecOptions& exec, bool j
     for (std::int64_t first : block_firsts) {
       const RotaryCacheRequest request{first, block_rows, format};
       try {
-        runs.push_back(run_block(*command, *convention, request, rotary.model, *calls));
+        runs.push_back(run_block(*command, *convention, request, model, *calls));
       } catch (const CommandFailedError& e) {
         // The very first call failing to run: the command is broken, not
         // deviating. A later one fails its block, as a wrong file does.
@@ -161,7 +162,7 @@ int run_rotary_exec(const RotaryOptions& rotary, const ExecOptions& exec, bool j
     for (const BlockRun& run : runs) blocks.push_back(to_json(run));
     const nlohmann::json out = {{"command", exec.command},
                                 {"convention", convention->name},
-                                {"model", rotary.model},
+                                {"model", model},
                                 {"verdict", verdict},
                                 {"blocks", blocks}};
     std::cout << out.dump(2) << '\n';
@@ -174,8 +175,9 @@ int run_rotary_exec(const RotaryOptions& rotary, const ExecOptions& exec, bool j
 
 }  // namespace
 
-int validate_rotary_exec(const RotaryOptions& rotary, const ExecOptions& exec, bool json) {
-  return run_interruptible([&] { return run_rotary_exec(rotary, exec, json); });
+int validate_rotary_exec(const std::optional<RotaryConvention>& convention, const std::string& model,
+                         const ExecOptions& exec, bool json) {
+  return run_interruptible([&] { return run_rotary_exec(convention, model, exec, json); });
 }
 
-}  // namespace pecheck::tools
+}  // namespace pecheck::reports

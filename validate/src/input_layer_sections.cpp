@@ -1,14 +1,16 @@
-// An input layer's result as text and as one JSON object, in the style of
-// validation_text / validation_json (the recovered encoding's own report is
-// nested: indented in the text, an object under "encoding" in the JSON).
+// An input layer's stages of the one writer (sections.hpp): the measured
+// embedding scale and the encoding recovered from the output (whose own
+// validation is the first part: indented in the text, an object under
+// "encoding" in the JSON).
 #include <cmath>
 #include <cstdio>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "json_values.hpp"
 #include "pecheck/validate/input_layer.hpp"
-#include "pecheck/validate/validation_report.hpp"
+#include "sections.hpp"
 
 namespace pecheck::validate {
 
@@ -22,23 +24,16 @@ std::string number(double x, const char* format = "%.4g") {
   return buffer;
 }
 
-json finite_or_text(double x) {
-  if (std::isfinite(x)) return x;
-  return std::isnan(x) ? json("nan") : json(x > 0 ? "inf" : "-inf");
-}
-
 json candidate_json(const ScaleCandidate& candidate) {
   return {{"name", candidate.name}, {"value", candidate.value}, {"conforms", candidate.conforms}};
 }
 
 }  // namespace
 
-std::string input_layer_text(const InputLayerResult& result, const std::string& file) {
+void subject_text(const Validation&, const InputLayerFindings& result, std::ostream& out) {
   const ScaleDiagnosis& scale = result.scale;
   const ScaleEstimate& estimate = scale.estimate;
   const std::string activations(format_of(estimate.activation_format).name);
-  std::ostringstream out;
-  out << file << ": " << to_string(result.verdict) << '\n';
   out << "  input layer: " << result.batch << (result.batch == 1 ? " sequence" : " sequences") << " x "
       << result.length << " tokens, d = " << result.dim << ", vocabulary " << result.vocabulary_size
       << ", activations " << activations << '\n';
@@ -66,30 +61,26 @@ std::string input_layer_text(const InputLayerResult& result, const std::string& 
     out << "; " << result.pulled_to_unit << " estimates past +-1 by less than that were set to +-1";
   }
   out << '\n';
-  std::istringstream encoding(validation_text(result.encoding, "recovered encoding"));
-  for (std::string line; std::getline(encoding, line);) out << "  " << line << '\n';
-  for (const std::string& reason : result.reasons) out << "  " << to_string(result.verdict) << ": " << reason << '\n';
-  return out.str();
 }
 
-std::string input_layer_json(const InputLayerResult& result, const std::string& file) {
+// Its comparison is the recovered encoding's, a part of its own.
+void comparisons_text(const Validation&, const InputLayerFindings&, std::ostream&) {}
+
+void subject_json(const Validation& v, const InputLayerFindings& result, json& out) {
   const ScaleDiagnosis& scale = result.scale;
   const ScaleEstimate& estimate = scale.estimate;
   json candidates = json::array();
   for (const ScaleCandidate& candidate : scale_candidates(result.dim)) candidates.push_back(candidate_json(candidate));
   json also = json::array();
   for (const ScaleCandidate& other : scale.also_within) also.push_back(candidate_json(other));
-  json out;
-  out["file"] = file;
-  out["verdict"] = to_string(result.verdict);
   out["batch"] = result.batch;
   out["length"] = result.length;
   out["dim"] = result.dim;
   out["vocabulary_size"] = result.vocabulary_size;
   out["activations"] = format_of(estimate.activation_format).name;
-  out["scale"] = {{"measured", finite_or_text(estimate.value)},
-                  {"sigma", finite_or_text(estimate.sigma)},
-                  {"tolerance", finite_or_text(estimate.tolerance)},
+  out["scale"] = {{"measured", json_number(estimate.value)},
+                  {"sigma", json_number(estimate.sigma)},
+                  {"tolerance", json_number(estimate.tolerance)},
                   {"tokens", estimate.tokens},
                   {"positions", estimate.positions},
                   {"against_known_encoding", estimate.against_known_encoding},
@@ -102,13 +93,11 @@ std::string input_layer_json(const InputLayerResult& result, const std::string& 
                   {"decided", scale.decided},
                   {"text", scale.sentence},
                   {"candidates", candidates}};
-  out["scale_used"] = finite_or_text(result.scale_used);
-  out["pe_error_bound"] = finite_or_text(result.pe_error_bound);
+  out["scale_used"] = json_number(result.scale_used);
+  out["pe_error_bound"] = json_number(result.pe_error_bound);
   out["pulled_to_unit"] = result.pulled_to_unit;
   out["first_position"] = result.first_position;
-  out["encoding"] = json::parse(validation_json(result.encoding, "recovered encoding"));
-  out["reasons"] = result.reasons;
-  return out.dump(2) + "\n";
+  for (const Validation& part : v.parts) out["encoding"] = validation_document(part, part.name);
 }
 
 }  // namespace pecheck::validate

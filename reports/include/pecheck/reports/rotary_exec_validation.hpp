@@ -8,13 +8,19 @@
 
 #include <string>
 
-#include "validate_exec.hpp"
-#include "validate_rotary.hpp"
+#include <optional>
 
-namespace pecheck::tools {
+#include "pecheck/reports/exec_validation.hpp"
+#include "pecheck/rotary_convention.hpp"
+
+namespace pecheck::reports {
 
 // Exit status 0 when every block conforms and every check held, 1 otherwise,
 // 2 when the command fails on its first call; bad input throws (exit 2).
-int validate_rotary_exec(const RotaryOptions& rotary, const ExecOptions& exec, bool json);
+// `convention`: the one --rope or --config names (nullopt is refused: the
+// command's convention cannot be detected from blocks it is asked for);
+// `model`: the computation model compared beside the exact encoding.
+int validate_rotary_exec(const std::optional<RotaryConvention>& convention, const std::string& model,
+                         const ExecOptions& exec, bool json);
 
-}  // namespace pecheck::tools
+}  // namespace pecheck::reports

@@ -10,11 +10,12 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
+#include <optional>
 
+#include "pecheck/convention.hpp"
 #include "pecheck/external_subjects.hpp"
 
-namespace pecheck::tools {
+namespace pecheck::reports {
 
 struct ExecOptions {
   std::string command;
@@ -28,12 +29,10 @@ struct ExecOptions {
   bool quick = false;
 };
 
-void add_exec_options(CLI::App& command, ExecOptions& options);
-
 // Runs the checks on the command; exit status 0 when every check held, 1 otherwise.
-int validate_exec(const ExecOptions& options, const std::string& convention_name, bool json);
+int validate_exec(const ExecOptions& options, const std::optional<Convention>& convention, bool json);
 
-// What the additive and the rotary --exec share (validate_rotary_exec.hpp).
+// What the additive and the rotary --exec share (rotary_exec_validation.hpp).
 //
 // A command that fails on its first call is broken, not deviating: exit 2.
 constexpr int exit_broken_command = 2;
@@ -53,4 +52,4 @@ std::string broken_subject_message(const std::string& failure, std::size_t max_l
 // pecheck then dies of the same signal.
 int run_interruptible(const std::function<int()>& run);
 
-}  // namespace pecheck::tools
+}  // namespace pecheck::reports
