@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "encoding_rows.hpp"
+#include "pecheck/number_text.hpp"
 
 namespace pecheck::validate {
 
@@ -13,13 +14,6 @@ namespace {
 // Rows spread over the table on which the deviation is measured: enough for
 // an RMS within a few percent of the whole table's, a few milliseconds.
 constexpr std::int64_t measured_rows = 4096;
-
-std::string number(double x, int digits = 3) {
-  std::ostringstream out;
-  out.precision(digits);
-  out << x;
-  return out.str();
-}
 
 }  // namespace
 
@@ -61,7 +55,7 @@ std::optional<Drift> drift_from_encoding(const Table& table, const DetectionOpti
 
   std::ostringstream evidence;
   evidence << "sin^2 + cos^2 misses 1 by more than " << format_of(format).name
-           << " rounding allows, yet the table lies within RMS " << number(rms) << " (max " << number(worst)
+           << " rounding allows, yet the table lies within RMS " << significant(rms, 3) << " (max " << significant(worst, 3)
            << " at row " << worst_row << ", column " << worst_column << ") of " << name
            << " with file row 0 holding row " << near.row_offset << ", over " << rows.size()
            << " rows spread over the table";
@@ -74,7 +68,7 @@ std::optional<Drift> drift_from_encoding(const Table& table, const DetectionOpti
   drift.hazard.kind = HazardKind::drifted;
   drift.hazard.evidence = evidence.str();
   drift.reason = "the table has drifted from " + (near.preset ? *near.preset : std::string("a sinusoidal encoding")) +
-                 " by RMS " + number(rms) + ": it is no longer a sinusoidal encoding";
+                 " by RMS " + significant(rms, 3) + ": it is no longer a sinusoidal encoding";
   return drift;
 }
 

@@ -11,18 +11,13 @@
 #include "json_values.hpp"
 #include "pecheck/validate/input_layer.hpp"
 #include "sections.hpp"
+#include "pecheck/number_text.hpp"
 
 namespace pecheck::validate {
 
 namespace {
 
 using nlohmann::json;
-
-std::string number(double x, const char* format = "%.4g") {
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, format, x);
-  return buffer;
-}
 
 json candidate_json(const ScaleCandidate& candidate) {
   return {{"name", candidate.name}, {"value", candidate.value}, {"conforms", candidate.conforms}};
@@ -37,25 +32,25 @@ void subject_text(const Validation&, const InputLayerFindings& result, std::ostr
   out << "  input layer: " << result.batch << (result.batch == 1 ? " sequence" : " sequences") << " x "
       << result.length << " tokens, d = " << result.dim << ", vocabulary " << result.vocabulary_size
       << ", activations " << activations << '\n';
-  out << "  scale: measured " << number(estimate.value, "%.9g") << ", tolerance " << number(estimate.tolerance)
+  out << "  scale: measured " << significant(estimate.value, 9) << ", tolerance " << significant(estimate.tolerance, 4)
       << " (6 sigma of " << activations << " rounding; " << estimate.tokens
       << (estimate.against_known_encoding ? " tokens of a single sequence against the convention's encoding at "
                                           : " tokens sharing ")
-      << estimate.positions << " positions); sqrt(d) = " << number(scale.sqrt_d, "%.9g") << '\n';
+      << estimate.positions << " positions); sqrt(d) = " << significant(scale.sqrt_d, 9) << '\n';
   out << "  scale: " << (scale.conforms ? "conforms" : scale.decided ? "deviates" : "unknown") << ": "
       << scale.sentence;
   if (scale.match) {
-    out << " (off by " << number(scale.distance) << (scale.product_rounded ? ", with s E rounded to " + activations +
+    out << " (off by " << significant(scale.distance, 4) << (scale.product_rounded ? ", with s E rounded to " + activations +
                                                                                  " before PE is added)"
                                                                            : ")");
   }
   out << '\n';
   for (const ScaleCandidate& other : scale.also_within) {
-    out << "    also within the tolerance: " << other.name << " = " << number(other.value, "%.9g") << '\n';
+    out << "    also within the tolerance: " << other.name << " = " << significant(other.value, 9) << '\n';
   }
-  out << "  positional encoding: PE[p] = x - " << number(result.scale_used, "%.9g") << " E[id], positions "
+  out << "  positional encoding: PE[p] = x - " << significant(result.scale_used, 9) << " E[id], positions "
       << result.first_position << ".." << result.first_position + result.recovered.rows - 1
-      << ", abs error allowed " << number(result.pe_error_bound) << " (rounding of x and s E in " << activations
+      << ", abs error allowed " << significant(result.pe_error_bound, 4) << " (rounding of x and s E in " << activations
       << ", and 2 ULP of PE)";
   if (result.pulled_to_unit > 0) {
     out << "; " << result.pulled_to_unit << " estimates past +-1 by less than that were set to +-1";

@@ -6,19 +6,13 @@
 
 #include "json_values.hpp"
 #include "sections.hpp"
+#include "pecheck/number_text.hpp"
 
 namespace pecheck::validate {
 
 namespace {
 
 using nlohmann::json;
-
-std::string figure(double x, int digits = 4) {
-  std::ostringstream out;
-  out.precision(digits);
-  out << x;
-  return out.str();
-}
 
 }  // namespace
 
@@ -28,8 +22,8 @@ void subject_text(const Validation&, const RotaryFindings& findings, std::ostrea
       << format_of(findings.format).name << "\n";
   if (d.rotary) {
     out << "  layout: " << to_string(d.layout) << ", " << d.frequencies << " frequencies; attention factor measured "
-        << figure(d.attention_factor, 9) << (d.swapped ? "; cos and sin swapped" : "") << "\n";
-    if (d.fitted_base > 0.0) out << "  fitted base at the cache width: " << figure(d.fitted_base, 7) << "\n";
+        << significant(d.attention_factor, 9) << (d.swapped ? "; cos and sin swapped" : "") << "\n";
+    if (d.fitted_base > 0.0) out << "  fitted base at the cache width: " << significant(d.fitted_base, 7) << "\n";
   }
   if (d.convention) {
     out << "  convention: " << describe(*d.convention) << " (" << d.convention_note << ")\n";
@@ -42,12 +36,12 @@ void comparisons_text(const Validation& v, const RotaryFindings& findings, std::
     const properties::Measurement& m = c.measurement;
     out << "  against " << c.target << ": " << (c.conforms ? "within" : "beyond") << " the budget of " << m.budget_ulp
         << " ULP" << (m.abs_bound ? " or " + m.abs_bound->name : std::string()) << " (" << c.beyond_budget << " of "
-        << m.entries << " entries beyond): max " << figure(m.max_ulp) << " ULP, RMS " << figure(m.rms_ulp)
-        << " ULP, max abs error " << figure(m.max_abs_error) << "\n";
+        << m.entries << " entries beyond): max " << significant(m.max_ulp, 4) << " ULP, RMS " << significant(m.rms_ulp, 4)
+        << " ULP, max abs error " << significant(m.max_abs_error, 4) << "\n";
     if (m.abs_bound && m.abs_bound->beyond_ulp > 0) {
       out << "    " << m.abs_bound->beyond_ulp << " entries beyond " << m.budget_ulp << " ULP judged by "
           << m.abs_bound->name << " (" << m.abs_bound->source << "): " << m.abs_bound->beyond_bound
-          << " beyond it, worst |error| / bound " << figure(m.abs_bound->worst_ratio) << "\n";
+          << " beyond it, worst |error| / bound " << significant(m.abs_bound->worst_ratio, 4) << "\n";
     }
     if (m.entries > 0) {
       out << "    worst: row " << m.worst.row << " (position " << m.worst.position << "), column " << m.worst.column

@@ -10,6 +10,7 @@
 #include "pecheck/properties/angle_allowance.hpp"
 #include "pecheck/validate/validation_writers.hpp"
 #include "sections.hpp"
+#include "pecheck/number_text.hpp"
 
 namespace pecheck::validate {
 
@@ -23,13 +24,6 @@ std::string input_text(const properties::WorstInput& input) {
 }
 
 std::string entries(std::int64_t count) { return std::to_string(count) + (count == 1 ? " entry" : " entries"); }
-
-std::string number(double x) {
-  std::ostringstream out;
-  out.precision(4);
-  out << x;
-  return out.str();
-}
 
 const properties::Measurement& measurement_of(const Validation& v) { return v.comparisons.front().measurement; }
 
@@ -45,12 +39,12 @@ std::string criterion_text(const Validation& v) {
   const properties::Measurement& m = measurement_of(v);
   std::string text;
   if (!table.ulp_criterion) {
-    return "the absolute error alone (--max-abs-error): max " + number(m.max_abs_error) + " against " +
-           number(*table.max_abs_error_budget);
+    return "the absolute error alone (--max-abs-error): max " + significant(m.max_abs_error, 4) + " against " +
+           significant(*table.max_abs_error_budget, 4);
   }
-  const std::string budget = number(m.budget_ulp) + " ULP";
+  const std::string budget = significant(m.budget_ulp, 4) + " ULP";
   if (!m.abs_bound) {
-    text = "the ULP budget alone (--ulp-only): max " + number(m.max_ulp) + " ULP against " + budget;
+    text = "the ULP budget alone (--ulp-only): max " + significant(m.max_ulp, 4) + " ULP against " + budget;
   } else if (m.abs_bound->beyond_ulp == 0) {
     text = "the ULP budget: every entry is within " + budget + " (" + m.abs_bound->name + " was not needed)";
   } else {
@@ -60,7 +54,7 @@ std::string criterion_text(const Validation& v) {
                                            : std::to_string(m.abs_bound->beyond_bound) + " of them beyond the bound too";
   }
   if (table.max_abs_error_budget) {
-    text += "; and the absolute error: max " + number(m.max_abs_error) + " against " + number(*table.max_abs_error_budget);
+    text += "; and the absolute error: max " + significant(m.max_abs_error, 4) + " against " + significant(*table.max_abs_error_budget, 4);
   }
   return text;
 }

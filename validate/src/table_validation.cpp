@@ -19,6 +19,7 @@
 #include "scaled.hpp"
 #include "table_rows.hpp"
 #include "table_width.hpp"
+#include "pecheck/number_text.hpp"
 
 namespace pecheck::validate {
 
@@ -41,13 +42,6 @@ void check_shape(const Table& table) {
     throw ValidationInputError("shape: the table is " + shape + " (expected at most 2^24 = " +
                                std::to_string(max_exact_position) + " rows, one per position float32 holds exactly)");
   }
-}
-
-std::string number(double x, int digits = 4) {
-  std::ostringstream out;
-  out.precision(digits);
-  out << x;
-  return out.str();
 }
 
 double largest_frequency(const Convention& convention, std::int64_t dim) {
@@ -102,20 +96,20 @@ void decide(Validation& result) {
   }
   if (table.ulp_criterion && m.max_ulp > m.budget_ulp) {
     if (!m.abs_bound) {
-      result.reasons.push_back("max " + number(m.max_ulp) + " ULP exceeds the budget of " + number(m.budget_ulp) +
+      result.reasons.push_back("max " + significant(m.max_ulp, 4) + " ULP exceeds the budget of " + significant(m.budget_ulp, 4) +
                                " ULP");
     } else if (m.abs_bound->beyond_bound > 0) {
       const properties::WorstInput& w = m.abs_bound->worst;
       const std::int64_t count = m.abs_bound->beyond_bound;
       result.reasons.push_back(std::to_string(count) + (count == 1 ? " entry exceeds" : " entries exceed") +
-                               " both the budget of " + number(m.budget_ulp) + " ULP and " + m.abs_bound->name +
-                               " (largest |error| / bound " + number(m.abs_bound->worst_ratio) + " at row " +
+                               " both the budget of " + significant(m.budget_ulp, 4) + " ULP and " + m.abs_bound->name +
+                               " (largest |error| / bound " + significant(m.abs_bound->worst_ratio, 4) + " at row " +
                                std::to_string(w.row) + ", column " + std::to_string(w.column) + ")");
     }
   }
   if (table.max_abs_error_budget && m.max_abs_error > *table.max_abs_error_budget) {
-    result.reasons.push_back("max abs error " + number(m.max_abs_error) + " exceeds the budget of " +
-                             number(*table.max_abs_error_budget));
+    result.reasons.push_back("max abs error " + significant(m.max_abs_error, 4) + " exceeds the budget of " +
+                             significant(*table.max_abs_error_budget, 4));
   }
   result.verdict = result.reasons.empty() ? ValidationVerdict::conforms : ValidationVerdict::deviates;
   if (result.verdict == ValidationVerdict::deviates && table.rival && !mismatched) {
@@ -134,8 +128,8 @@ void decide(Validation& result) {
                                " it deviates too, but the table fits other offsets within its "
                                "rounding as well, where it may not: give --offset");
     } else {
-      result.reasons.push_back("at " + rival + " it deviates too (max " + number(table.rival->measurement.max_ulp) +
-                               " ULP, max abs error " + number(table.rival->measurement.max_abs_error) + ")");
+      result.reasons.push_back("at " + rival + " it deviates too (max " + significant(table.rival->measurement.max_ulp, 4) +
+                               " ULP, max abs error " + significant(table.rival->measurement.max_abs_error, 4) + ")");
     }
   }
 }
