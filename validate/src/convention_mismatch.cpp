@@ -195,12 +195,11 @@ std::string advice(const Detection& found, const DetectionOptions& options) {
 
 }  // namespace
 
-std::optional<ConventionMismatch> convention_mismatch(const Table& table, const Detection& given,
-                                                      const DetectionOptions& options) {
+std::optional<ConventionMismatch> convention_mismatch(const Table& table, TableReadings& readings) {
+  const DetectionOptions& options = readings.options();
   if (!options.convention && !options.row_offset) return std::nullopt;
-  DetectionOptions nothing_given;
-  nothing_given.value_format = options.value_format;
-  Detection found = detect_convention(table, nothing_given);
+  const Detection& given = readings.given();
+  Detection found = readings.nothing_given();
   if (!found.sinusoidal || !found.convention) return std::nullopt;
 
   const Reading found_reading{*found.convention, found.row_offset, true};

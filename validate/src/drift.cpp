@@ -17,12 +17,10 @@ constexpr std::int64_t measured_rows = 4096;
 
 }  // namespace
 
-std::optional<Drift> drift_from_encoding(const Table& table, const DetectionOptions& options) {
-  const FormatId format = options.value_format.value_or(table.format);
+std::optional<Drift> drift_from_encoding(const Table& table, TableReadings& readings) {
+  const FormatId format = readings.options().value_format.value_or(table.format);
   if (format_of(format).precision <= format_of(FormatId::bfloat16).precision) return std::nullopt;
-  DetectionOptions coarse;
-  coarse.value_format = FormatId::bfloat16;
-  const Detection near = detect_convention(table, coarse);
+  const Detection& near = readings.coarse();
   if (!near.sinusoidal || !near.convention) return std::nullopt;
 
   std::vector<std::int64_t> rows;
@@ -59,7 +57,7 @@ std::optional<Drift> drift_from_encoding(const Table& table, const DetectionOpti
            << " at row " << worst_row << ", column " << worst_column << ") of " << name
            << " with file row 0 holding row " << near.row_offset << ", over " << rows.size()
            << " rows spread over the table";
-  if (options.convention && near.preset != options.convention->name) {
+  if (const DetectionOptions& options = readings.options(); options.convention && near.preset != options.convention->name) {
     evidence << " (detected without --convention; not " << options.convention->name << ")";
   }
   evidence

@@ -42,10 +42,6 @@ std::vector<double> errors_at(const Table& table, const Convention& convention, 
   return errors;
 }
 
-namespace {
-
-}  // namespace
-
 // The format whose significand is nearest q bits, within 2.5 bits.
 std::optional<NamedPrecision> nearest_precision(double q) {
   const NamedPrecision known[] = {{"float64", 53}, {"float32", 24}, {"float16", 11}, {"bfloat16", 8}};

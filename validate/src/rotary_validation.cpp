@@ -50,9 +50,8 @@ void value_hazards(const Table& cos, const Table& sin, FormatId format, double f
   }
 }
 
-}  // namespace
-
-Validation validate_rotary_cache(const Table& cos, const Table& sin, const RotaryValidationOptions& options) {
+// Detection, comparison and diagnosis; the caller moves detection's notes.
+Validation validate_stages(const Table& cos, const Table& sin, const RotaryValidationOptions& options) {
   check_shapes(cos, sin);
   Validation result;
   result.kind = SubjectKind::rotary_cache;
@@ -79,15 +78,7 @@ Validation validate_rotary_cache(const Table& cos, const Table& sin, const Rotar
   }
   RotaryDetection& detection = findings.detection;
   detection = detect_rotary(cos, sin, findings.format, given, options.first_position);
-  // Detection's notes are the validation's, on every way out.
-  struct MoveNotes {
-    Validation& result;
-    RotaryDetection& detection;
-    ~MoveNotes() {
-      result.notes.insert(result.notes.end(), detection.notes.begin(), detection.notes.end());
-      detection.notes.clear();
-    }
-  } move_notes{result, detection};
+
   if (given && given->head_dim > 0) {
     detection.notes.push_back("rotary fraction " + std::to_string(static_cast<double>(2 * detection.frequencies) /
                                                                   static_cast<double>(options.convention->head_dim)) +
@@ -161,6 +152,17 @@ Validation validate_rotary_cache(const Table& cos, const Table& sin, const Rotar
   }
   for (const Hazard& h : result.hazards) result.reasons.push_back(std::string(to_string(h.kind)));
   result.verdict = result.reasons.empty() ? ValidationVerdict::conforms : ValidationVerdict::deviates;
+  return result;
+}
+
+}  // namespace
+
+Validation validate_rotary_cache(const Table& cos, const Table& sin, const RotaryValidationOptions& options) {
+  Validation result = validate_stages(cos, sin, options);
+  // Detection's notes are the validation's.
+  std::vector<std::string>& notes = result.rotary().detection.notes;
+  result.notes.insert(result.notes.end(), notes.begin(), notes.end());
+  notes.clear();
   return result;
 }
 

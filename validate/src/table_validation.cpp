@@ -225,7 +225,8 @@ Validation validate_table(const Table& stored, const ValidationOptions& options)
   if (format_of(values.format).precision < format_of(table.format).precision)
     detection_options.value_format = values.format;
   const FormatId value_format = detection_options.value_format.value_or(table.format);
-  findings.detection = detect_convention(table, detection_options);
+  TableReadings readings(table, detection_options);
+  findings.detection = readings.given();
   const Detection& detection = findings.detection;
   // A given convention or offset that does not fit: what the table is
   // instead. Finding out runs detection again with nothing given; when every
@@ -233,7 +234,7 @@ Validation validate_table(const Table& stored, const ValidationOptions& options)
   // comparison, whose errors may rule a mismatch out (mismatch_ruled_out).
   const bool defer_mismatch = every_row && detection.sinusoidal && detection.convention.has_value();
   std::optional<ConventionMismatch> mismatch;
-  if (!defer_mismatch) mismatch = convention_mismatch(table, detection, detection_options);
+  if (!defer_mismatch) mismatch = convention_mismatch(table, readings);
   if (mismatch) {
     result.hazards.push_back(mismatch->hazard);
     result.reasons.push_back(mismatch->reason);
@@ -241,7 +242,7 @@ Validation validate_table(const Table& stored, const ValidationOptions& options)
     if (const std::optional<ScaledEncoding> scaled = scaled_encoding(table, detection_options)) {
       result.hazards.push_back(scaled->hazard);
       result.reasons.push_back(scaled->reason);
-    } else if (const std::optional<Drift> drift = drift_from_encoding(table, detection_options)) {
+    } else if (const std::optional<Drift> drift = drift_from_encoding(table, readings)) {
       result.hazards.push_back(drift->hazard);
       result.reasons.push_back(drift->reason);
     } else {
@@ -314,7 +315,7 @@ Validation validate_table(const Table& stored, const ValidationOptions& options)
       !(measurement.mismatches == 0 && mismatch_ruled_out(measurement.max_abs_error, value_format))) {
     // Nothing has been added since the value hazards (or they are to come
     // first): the order is as if it ran first.
-    mismatch = convention_mismatch(table, detection, detection_options);
+    mismatch = convention_mismatch(table, readings);
     if (mismatch) {
       result.hazards.push_back(mismatch->hazard);
       result.reasons.push_back(mismatch->reason);

@@ -189,8 +189,8 @@ TEST(ConventionMismatch, whereTheComparisonRulesAMismatchOutDetectionFindsNone) 
     ASSERT_TRUE(result.table().compared);
     ASSERT_TRUE(mismatch_ruled_out(result.comparisons.front().measurement.max_abs_error, FormatId::float32))
         << result.comparisons.front().measurement.max_abs_error;
-    DetectionOptions given{result.table().detection.convention, std::int64_t{1000}, std::nullopt};
-    EXPECT_FALSE(convention_mismatch(table, result.table().detection, given).has_value());
+    TableReadings readings(table, DetectionOptions{result.table().detection.convention, std::int64_t{1000}, std::nullopt});
+    EXPECT_FALSE(convention_mismatch(table, readings).has_value());
   }
 }
 
