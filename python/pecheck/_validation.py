@@ -1,0 +1,88 @@
+"""pecheck.validate and pecheck.validate_rope: arrays or tensors in, one Validation out."""
+
+import json
+import os
+
+from . import _arrays, _observe
+from ._pecheck import _validate_rope, _validate_table
+
+
+def _auto(value, argument):
+    """None for 'auto' (detect), else a whole number >= 0."""
+    if value is None or (isinstance(value, str) and value == "auto"):
+        return None
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(f"{argument}: {value!r} (expected 'auto' or a whole number >= 0)")
+    value = value.__index__()
+    if value < 0:
+        raise ValueError(f"{argument}: {value} (expected 'auto' or a whole number >= 0)")
+    return value
+
+
+def _budget(value, argument):
+    if value is None:
+        return None
+    value = float(value)
+    if not (value >= 0 and value != float("inf")):
+        raise ValueError(f"{argument}: {value} (expected a finite number >= 0)")
+    return value
+
+
+def validate(table, convention="auto", offset="auto", max_ulp=None, max_abs_error=None, *, ulp_only=False,
+             dtype=None, sample=0, name=None, threads=0):
+    """Checks an additive positional-encoding table against the correctly rounded reference.
+
+    `table` is a NumPy array or a CPU PyTorch tensor of float64, float32, float16 or
+    bfloat16, shaped (N, d), (d,), (N, 1, d), (1, N, d) or (1, 1, N, d); it is read in
+    place. The arguments are those of `pecheck validate FILE`: convention and offset
+    are detected unless given; max_ulp and max_abs_error are the budgets (default:
+    pecheck's third-party budget of the format); ulp_only holds every entry to the ULP
+    budget alone; dtype compares as that format; sample > 0 compares that many rows.
+    Returns a Validation: str() is the command line's text, to_json() its --json.
+    """
+    found = _arrays.as_table(table, "table")
+    if convention is not None and not isinstance(convention, str):
+        raise TypeError(f"convention: {convention!r} (expected 'auto' or a convention's name)")
+    result = _validate_table(
+        found.array, found.format, name or _arrays.describe(table, found), found.shape_note,
+        None if convention in (None, "auto") else convention, _auto(offset, "offset"),
+        _budget(max_ulp, "max_ulp"), _budget(max_abs_error, "max_abs_error"), bool(ulp_only), dtype,
+        _auto(sample, "sample") or 0, int(threads))
+    result._tables = (found,)
+    return _observe.made(result)
+
+
+def config_text(config, argument="config"):
+    """A Hugging Face config as (JSON text, the name messages give it), from a path, a dict or a
+    transformers PretrainedConfig (anything with to_dict())."""
+    if isinstance(config, (str, os.PathLike)):
+        with open(config, encoding="utf-8") as file:
+            return file.read(), os.fspath(config)
+    if isinstance(config, dict):
+        return json.dumps(config), argument
+    if hasattr(config, "to_dict"):
+        return json.dumps(config.to_dict(), default=str), f"{argument} ({type(config).__name__})"
+    raise TypeError(f"{argument}: {type(config).__name__} (expected a config.json path, a dict or a "
+                    f"transformers config)")
+
+
+def validate_rope(cos, sin=None, config=None, rope="auto", *, offset="auto", max_ulp=None, model="hf-float32",
+                  layout=None, sequence_length=0, name=None, threads=0):
+    """Checks a rotary (RoPE) cache against the correctly rounded reference and a computation model.
+
+    `cos` and `sin` are arrays or CPU tensors (N, d) in any of the four formats; with
+    sin=None, `cos` is a (2, N, d) stack of cos and sin or a complex (N, d/2)
+    freqs_cis. The convention comes from `config` (a config.json path, a dict or a
+    transformers config) or `rope` (a preset name; 'auto' detects it). `offset` is the
+    position row 0 holds ('auto' detects it). As `pecheck validate COS --sin SIN`.
+    """
+    cos_table, sin_table = _arrays.rotary_tables(cos, sin)
+    text, config_name = config_text(config) if config is not None else (None, "")
+    if name is None:
+        name = _arrays.describe(cos, cos_table) + ("" if sin is None else " + " + _arrays.describe(sin, sin_table))
+    result = _validate_rope(
+        cos_table.array, cos_table.format, sin_table.array, sin_table.format, name,
+        None if rope in (None, "auto") else rope, text, config_name, layout, int(sequence_length),
+        _auto(offset, "offset"), _budget(max_ulp, "max_ulp"), model, int(threads))
+    result._tables = (cos_table, sin_table)
+    return _observe.made(result)
