@@ -15,7 +15,7 @@ def test_deviates(pecheck):
     pecheck.assert_encoding_close(np.zeros((16, 8), dtype=np.float32))
 
 def test_without_the_fixture():
-    assert pc.validate(pc.table("gehring", 32, 8)).conforms
+    assert pc.validate(pc.table("tensor2tensor", 32, 8)).conforms
 '''
 
 

@@ -30,8 +30,8 @@ def test_a_relative_convention_follows_the_tables_length_as_pecheck_table_does(t
 
 
 def test_reference_encoding_is_the_correctly_rounded_table():
-    assert same_bits(pecheck.reference.encoding("gehring", 33, 10, dtype="float16"),
-                     pecheck.table("gehring", 33, 10, dtype="float16", impl="reference"))
+    assert same_bits(pecheck.reference.encoding("tensor2tensor", 33, 10, dtype="float16"),
+                     pecheck.table("tensor2tensor", 33, 10, dtype="float16", impl="reference"))
 
 
 @pytest.mark.parametrize("computation", ["exact", "hf-float32"])
