@@ -34,14 +34,17 @@ def cli_verdict(tmp_path, rows):
     return cli_json("validate", tmp_path / "pe.npy")
 
 
-@pytest.mark.parametrize("dtype, half", [(torch.float64, False), (torch.float32, False), (torch.float32, True)])
-def test_the_tutorial_module_gets_the_command_lines_verdict(tmp_path, dtype, half):
+# Correct in float64; in float32 (and after .half()) the angles p * w are rounded
+# to float32 before sin and cos, fault 2 of CONVENTIONS.md.
+@pytest.mark.parametrize("dtype, half, verdict", [(torch.float64, False, "conforms"), (torch.float32, False, "deviates"),
+                                                  (torch.float32, True, "deviates")])
+def test_the_tutorial_module_gets_the_command_lines_verdict(tmp_path, dtype, half, verdict):
     module = TutorialPositionalEncoding(64, 8192, dtype)
     if half:
         module = module.half()
     result = pecheck.validate_module(module, "sinusoidal", max_position=8192)
     document = cli_verdict(tmp_path, module.pe[:, 0].numpy())
-    assert result.verdict == document["verdict"]
+    assert result.verdict == document["verdict"] == verdict
     assert [h.kind for h in result.hazards] == [h["kind"] for h in document["hazards"]]
     assert result.offset == 0 and module.training  # put back in training mode as it was
 
