@@ -4,7 +4,7 @@ import json
 import os
 
 from . import _arrays, _observe
-from ._pecheck import _validate_rope, _validate_table
+from ._pecheck import Validation, _validate_rope, _validate_table, _write_report
 
 
 def _auto(value, argument):
@@ -85,4 +85,23 @@ def validate_rope(cos, sin=None, config=None, rope="auto", *, offset="auto", max
         None if rope in (None, "auto") else rope, text, config_name, layout, int(sequence_length),
         _auto(offset, "offset"), _budget(max_ulp, "max_ulp"), model, int(threads))
     result._tables = (cos_table, sin_table)
+    result._model = model
     return _observe.made(result)
+
+
+def _report(validation, directory, reproduce=None):
+    """Writes what `pecheck validate ... --output-dir DIR` writes for this validation into `directory`:
+    validation.json and .txt, and the HTML, Markdown, JSON and JUnit report of the checks on the values.
+
+    The directory is replaced as a whole; one that holds files pecheck did not write is refused.
+    """
+    tables = getattr(validation, "_tables", ())
+    if not tables:
+        raise ValueError("write_report: this validation holds no values to report on")
+    sin = tables[1] if len(tables) > 1 else None
+    _write_report(validation, os.fspath(directory), tables[0].array, tables[0].format,
+                  None if sin is None else sin.array, None if sin is None else sin.format,
+                  getattr(validation, "_model", ""), reproduce or f"pecheck.validate on {validation.name}")
+
+
+Validation.write_report = _report

@@ -8,8 +8,9 @@ in a conftest.py, or by installing pecheck with pip (its pytest11 entry point).
         pecheck.assert_rope_close((cos, sin), rope="llama3.1")
 
 `--pecheck-report DIR` writes, for every validation the session made (through the
-fixture or pecheck's functions), DIR/<test>/<n>/validation.txt and validation.json
-(the command line's text and --json document), and DIR/index.json listing them.
+fixture or pecheck's functions), DIR/<test>/<n>/ as `pecheck validate --output-dir`
+writes it (validation.txt and .json, and the HTML, Markdown, JSON and JUnit report of
+the checks on the values), and DIR/index.json listing them.
 """
 
 import json
@@ -52,8 +53,8 @@ def pecheck():
 def pytest_addoption(parser):
     group = parser.getgroup("pecheck")
     group.addoption("--pecheck-report", metavar="DIR", default=None,
-                    help="write every validation the session made to DIR (validation.txt and .json per "
-                         "validation, index.json listing them)")
+                    help="write every validation the session made to DIR, as pecheck validate --output-dir "
+                         "does, one directory per validation, and index.json listing them")
 
 
 class ReportDirectory:
@@ -71,11 +72,8 @@ class ReportDirectory:
         n = self.counts.get(folder, 0) + 1
         self.counts[folder] = n
         where = os.path.join(self.directory, folder, str(n))
-        os.makedirs(where, exist_ok=True)
-        with open(os.path.join(where, "validation.txt"), "w", encoding="utf-8") as file:
-            file.write(str(validation))
-        with open(os.path.join(where, "validation.json"), "w", encoding="utf-8") as file:
-            file.write(validation.to_json())
+        os.makedirs(os.path.dirname(where), exist_ok=True)
+        validation.write_report(where, reproduce=f"pytest '{self.test}'")
         self.index.append({"test": self.test, "name": validation.name, "kind": validation.kind,
                            "verdict": validation.verdict, "directory": os.path.relpath(where, self.directory)})
 

@@ -2,9 +2,11 @@
 // Python as ValueError with the library's one-line message.
 #include <pybind11/pybind11.h>
 
+#include "pecheck/reports/report_files.hpp"
 #include "pecheck/rotary_config.hpp"
 #include "pecheck/table_file.hpp"
 #include "reference_binding.hpp"
+#include "report_binding.hpp"
 #include "result_binding.hpp"
 #include "validate_binding.hpp"
 
@@ -21,9 +23,12 @@ PYBIND11_MODULE(_pecheck, m) {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const pecheck::TableFileError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const pecheck::reports::ReportWriteError& e) {
+      PyErr_SetString(PyExc_OSError, e.what());
     }
   });
   pecheck::python::bind_result(m);
   pecheck::python::bind_validate(m);
   pecheck::python::bind_references(m);
+  pecheck::python::bind_report(m);
 }

@@ -1,27 +1,22 @@
 // The one result every validation gives Python (pecheck.Validation): the
-// library's result, the name it is printed under, and what Python reads from
-// it. This file and result_binding.cpp are the only ones that know the
-// library's result types.
+// library's one Validation, the name it is printed under, and what Python
+// reads from it. This file and result_binding.cpp are the only ones that know
+// the library's result type.
 #pragma once
 
-#include <cstdint>
 #include <optional>
 #include <string>
-#include <variant>
-#include <vector>
 
 #include <pybind11/pybind11.h>
 
 #include "pecheck/table.hpp"
-#include "pecheck/validate/rotary_validation.hpp"
 #include "pecheck/validate/validation.hpp"
 
 namespace pecheck::python {
 
 struct Validation {
   std::string name;  // what the text and the JSON call the subject (the CLI prints its file there)
-  std::variant<validate::ValidationResult, validate::RotaryValidationResult> result;
-  std::optional<RotaryConvention> rotary_convention;  // the one compared against (rotary caches)
+  validate::Validation result;
 };
 
 // The values the validated subject should have held: the settled convention

@@ -9,6 +9,8 @@
 
 #include "pecheck/convention.hpp"
 #include "pecheck/rotary_config.hpp"
+#include "pecheck/validate/rotary_validation.hpp"
+#include "pecheck/validate/table_validation.hpp"
 #include "result_binding.hpp"
 #include "table_input.hpp"
 
@@ -49,14 +51,13 @@ Validation validate_table_array(const py::array& array, const std::string& forma
   if (dtype) options.compare_as = format_named(*dtype, "dtype");
   options.sample_rows = sample;
   options.threads = threads;
-  Validation validation{name, validate::ValidationResult{}, std::nullopt};
+  Validation validation{name, {}};
   {
     py::gil_scoped_release release;
-    auto result = validate::validate_table(table_of(view), options);
-    // A (N, 1, d), (1, N, d) or (1, 1, N, d) array: say what was read, as the command line does.
-    if (!shape_note.empty()) result.detection.notes.insert(result.detection.notes.begin(), shape_note);
-    validation.result = std::move(result);
+    validation.result = validate::validate_table(table_of(view), options);
   }
+  // A (N, 1, d), (1, N, d) or (1, 1, N, d) array: say what was read, as the command line does.
+  if (!shape_note.empty()) validation.result.notes.insert(validation.result.notes.begin(), shape_note);
   return validation;
 }
 
@@ -108,15 +109,10 @@ Validation validate_rope_arrays(const py::array& cos, const std::string& cos_for
   options.max_ulp = max_ulp;
   options.model = model;
   options.threads = threads;
-  Validation validation{name, validate::RotaryValidationResult{}, std::nullopt};
+  Validation validation{name, {}};
   {
     py::gil_scoped_release release;
-    auto result = validate::validate_rotary_cache(table_of(cos_view), table_of(sin_view), options);
-    // The convention compared against: the detected layout when none was
-    // given, as validate_rotary_cache compares.
-    validation.rotary_convention = options.convention ? options.convention : result.detection.convention;
-    if (validation.rotary_convention && !options.convention) validation.rotary_convention->layout = result.detection.layout;
-    validation.result = std::move(result);
+    validation.result = validate::validate_rotary_cache(table_of(cos_view), table_of(sin_view), options);
   }
   return validation;
 }

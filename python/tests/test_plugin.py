@@ -31,6 +31,9 @@ def test_the_fixture_asserts_and_the_report_holds_every_validation(pytester):
         folder = pytester.path / "report" / v["directory"]
         assert json.loads((folder / "validation.json").read_text())["verdict"] == v["verdict"]
         assert (folder / "validation.txt").read_text().splitlines()[0].endswith(": " + v["verdict"])
+    # The report of the checks on the values, as --output-dir writes it, where a convention was settled.
+    assert (pytester.path / "report" / index[0]["directory"] / "report.html").exists()
+    assert (pytester.path / "report" / index[0]["directory"] / "report.junit.xml").exists()
 
 
 def test_without_the_option_nothing_is_written(pytester):
