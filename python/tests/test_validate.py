@@ -135,3 +135,14 @@ def test_bad_options_are_refused_naming_the_argument():
         pecheck.validate(table, offset="first")
     with pytest.raises(ValueError, match=r"dtype: format 'float8'"):
         pecheck.validate(table, dtype="float8")
+
+
+def test_write_report_writes_what_output_dir_writes(tmp_path):
+    values = pecheck.table("vaswani", 128, 32, dtype="float32")
+    np.save(tmp_path / "pe.npy", values)
+    from conftest import cli
+    cli("validate", tmp_path / "pe.npy", "--output-dir", tmp_path / "cli", expect=(0,))
+    pecheck.validate(torch.from_numpy(values), name=str(tmp_path / "pe.npy")).write_report(tmp_path / "python")
+    assert sorted(p.name for p in (tmp_path / "python").iterdir()) == sorted(p.name for p in (tmp_path / "cli").iterdir())
+    for name in ("validation.json", "validation.txt"):
+        assert (tmp_path / "python" / name).read_text() == (tmp_path / "cli" / name).read_text()
