@@ -89,7 +89,8 @@ def validate_module(module, kind="sinusoidal", max_position=None, *, dim=None, d
                 # Zeros of the table's own dtype: x + PE is then PE in the format the module holds it.
                 zeros_dtype = dtype or (table.dtype if table is not None else torch.float32)
                 rows = _sinusoidal_rows(module, max_position, width, zeros_dtype, batch_first)
-                return validate(rows, name=options.pop("name", f"{type(module).__name__} module"), **options)
+                return validate(rows, name=options.pop("name", f"{type(module).__name__} module"),
+                                progress=progress or None, **options)
             if kind == "rope":
                 x = torch.zeros(1, dtype=dtype or torch.float32)
                 cos_blocks, sin_blocks = [], []

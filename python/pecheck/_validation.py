@@ -2,6 +2,7 @@
 
 import json
 import os
+import sys
 
 from . import _arrays, _observe
 from ._pecheck import Validation, _validate_rope, _validate_table, _write_report
@@ -28,8 +29,24 @@ def _budget(value, argument):
     return value
 
 
+def _progress(progress):
+    """None, a callable(done, total), or True for a line on stderr as the command line shows on a terminal."""
+    if progress is None or progress is False:
+        return None
+    if progress is True:
+        def line(done, total):
+            sys.stderr.write(f"\rpecheck.validate: reference {done}/{total} rows")
+            if done == total:
+                sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+        return line
+    if not callable(progress):
+        raise TypeError(f"progress: {progress!r} (expected None, True or a callable(done, total))")
+    return progress
+
+
 def validate(table, convention="auto", offset="auto", max_ulp=None, max_abs_error=None, *, ulp_only=False,
-             dtype=None, sample=0, name=None, threads=0):
+             dtype=None, sample=0, name=None, threads=0, progress=None):
     """Checks an additive positional-encoding table against the correctly rounded reference.
 
     `table` is a NumPy array or a CPU PyTorch tensor of float64, float32, float16 or
@@ -37,14 +54,15 @@ def validate(table, convention="auto", offset="auto", max_ulp=None, max_abs_erro
     place. The arguments are those of `pecheck validate FILE`: convention and offset
     are detected unless given; max_ulp and max_abs_error are the budgets (default:
     pecheck's third-party budget of the format); ulp_only holds every entry to the ULP
-    budget alone; dtype compares as that format; sample > 0 compares that many rows.
+    budget alone; dtype compares as that format; sample > 0 compares that many rows;
+    progress (True, or a callable(done, total)) hears of the rows compared as it goes.
     Returns a Validation: str() is the command line's text, to_json() its --json.
     """
     found = _arrays.as_table(table, "table")
     if convention is not None and not isinstance(convention, str):
         raise TypeError(f"convention: {convention!r} (expected 'auto' or a convention's name)")
     result = _validate_table(
-        found.array, found.format, name or _arrays.describe(table, found), found.shape_note,
+        found.array, found.format, name or _arrays.describe(table, found), found.shape_note, _progress(progress),
         None if convention in (None, "auto") else convention, _auto(offset, "offset"),
         _budget(max_ulp, "max_ulp"), _budget(max_abs_error, "max_abs_error"), bool(ulp_only), dtype,
         _auto(sample, "sample") or 0, int(threads))

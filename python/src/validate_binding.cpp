@@ -2,6 +2,7 @@
 // turns tensors into arrays (pecheck/_arrays.py): arrays in, one Validation out.
 #include "validate_binding.hpp"
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -36,8 +37,27 @@ Convention convention_named(const std::string& name) {
   return *found;
 }
 
+// The caller's progress(done, total), called with the interpreter's lock
+// taken (the comparison runs without it). An exception it raises is kept
+// and raised once the validation returns: the comparison cannot be stopped
+// midway, and the callback is not called again.
+struct ProgressCall {
+  py::object callback;
+  std::shared_ptr<py::error_already_set> error;
+
+  void operator()(std::int64_t done, std::int64_t total) {
+    py::gil_scoped_acquire gil;
+    if (error) return;
+    try {
+      callback(done, total);
+    } catch (py::error_already_set& e) {
+      error = std::make_shared<py::error_already_set>(std::move(e));
+    }
+  }
+};
+
 Validation validate_table_array(const py::array& array, const std::string& format, const std::string& name,
-                                const std::string& shape_note,
+                                const std::string& shape_note, const py::object& progress,
                                 const std::optional<std::string>& convention, std::optional<std::int64_t> offset,
                                 std::optional<double> max_ulp, std::optional<double> max_abs_error, bool ulp_only,
                                 const std::optional<std::string>& dtype, std::int64_t sample, int threads) {
@@ -51,11 +71,15 @@ Validation validate_table_array(const py::array& array, const std::string& forma
   if (dtype) options.compare_as = format_named(*dtype, "dtype");
   options.sample_rows = sample;
   options.threads = threads;
+  auto call = std::make_shared<ProgressCall>(ProgressCall{progress, nullptr});
+  if (!progress.is_none()) options.progress = [call](std::int64_t done, std::int64_t total) { (*call)(done, total); };
   Validation validation{name, {}};
   {
     py::gil_scoped_release release;
     validation.result = validate::validate_table(table_of(view), options);
   }
+  options.progress = nullptr;
+  if (call->error) throw *call->error;
   // A (N, 1, d), (1, N, d) or (1, 1, N, d) array: say what was read, as the command line does.
   if (!shape_note.empty()) validation.result.notes.insert(validation.result.notes.begin(), shape_note);
   return validation;
@@ -121,7 +145,7 @@ Validation validate_rope_arrays(const py::array& cos, const std::string& cos_for
 
 void bind_validate(py::module_& m) {
   m.def("_validate_table", &validate_table_array, py::arg("table"), py::arg("format"), py::arg("name"),
-        py::arg("shape_note"), py::arg("convention"), py::arg("offset"), py::arg("max_ulp"), py::arg("max_abs_error"), py::arg("ulp_only"),
+        py::arg("shape_note"), py::arg("progress"), py::arg("convention"), py::arg("offset"), py::arg("max_ulp"), py::arg("max_abs_error"), py::arg("ulp_only"),
         py::arg("dtype"), py::arg("sample"), py::arg("threads"));
   m.def("_validate_rope", &validate_rope_arrays, py::arg("cos"), py::arg("cos_format"), py::arg("sin"),
         py::arg("sin_format"), py::arg("name"), py::arg("rope"), py::arg("config"), py::arg("config_name"),

@@ -146,3 +146,17 @@ def test_write_report_writes_what_output_dir_writes(tmp_path):
     assert sorted(p.name for p in (tmp_path / "python").iterdir()) == sorted(p.name for p in (tmp_path / "cli").iterdir())
     for name in ("validation.json", "validation.txt"):
         assert (tmp_path / "python" / name).read_text() == (tmp_path / "cli" / name).read_text()
+
+
+def test_progress_hears_of_every_row_compared():
+    heard = []
+    pecheck.validate(pecheck.table("vaswani", 300, 16), progress=lambda done, total: heard.append((done, total)))
+    assert heard and heard[-1] == (300, 300)
+    assert all(a[0] <= b[0] for a, b in zip(heard, heard[1:]))
+
+
+def test_an_exception_in_progress_reaches_the_caller():
+    def stop(done, total):
+        raise KeyboardInterrupt("stopped")
+    with pytest.raises(KeyboardInterrupt, match="stopped"):
+        pecheck.validate(pecheck.table("vaswani", 64, 16), progress=stop)
