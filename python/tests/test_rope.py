@@ -82,10 +82,21 @@ def test_a_stack_and_a_complex_freqs_cis_read_as_their_two_tables():
     assert complex_result.layout == "complex"
 
 
-def test_a_config_dict_names_the_convention():
+class PretrainedConfig:
+    """Stands for a transformers config: pecheck reads it through to_dict()."""
+
+    def to_dict(self):
+        return {"rope_theta": 10000.0, "hidden_size": 4096, "num_attention_heads": 32}
+
+
+@pytest.mark.parametrize("config", [PretrainedConfig().to_dict(), PretrainedConfig()])
+def test_a_config_names_the_convention(config):
     cos, sin = pecheck.reference.rope_cache("llama2", 64)
-    config = {"rope_theta": 10000.0, "hidden_size": 4096, "num_attention_heads": 32}
-    assert pecheck.validate_rope(cos, sin, config=config).verdict == "conforms"
+    result = pecheck.validate_rope(cos, sin, config=config)
+    assert result.verdict == "conforms"
+    # A wrong rope_theta in the config is what the cache is held to, and it deviates.
+    wrong = dict(PretrainedConfig().to_dict(), rope_theta=500000.0)
+    assert pecheck.validate_rope(cos, sin, config=wrong).verdict == "deviates"
 
 
 def test_bad_caches_are_refused_naming_the_argument():
