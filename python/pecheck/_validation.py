@@ -5,7 +5,9 @@ import os
 import sys
 
 from . import _arrays, _observe
-from ._pecheck import Validation, _validate_rope, _validate_table, _write_report
+import numpy as np
+
+from ._pecheck import Validation, _validate_input_layer, _validate_rope, _validate_table, _write_report
 
 
 def _auto(value, argument):
@@ -104,6 +106,43 @@ def validate_rope(cos, sin=None, config=None, rope="auto", *, offset="auto", max
         _auto(offset, "offset"), _budget(max_ulp, "max_ulp"), model, int(threads))
     result._tables = (cos_table, sin_table)
     result._model = model
+    return _observe.made(result)
+
+
+def _float_input(x, argument):
+    """(values as C-ordered float64, format, dtype as NumPy writes it) of a float array or tensor."""
+    array, fmt = _arrays.storage_of(x, argument)
+    if fmt == "complex":
+        raise TypeError(f"{argument}: a complex array (expected float64, float32, float16 or bfloat16)")
+    if fmt == "bfloat16":
+        values = (array.astype(np.uint32) << 16).view(np.float32)
+        return np.ascontiguousarray(values, dtype=np.float64), fmt, "bfloat16"
+    return np.ascontiguousarray(array, dtype=np.float64), fmt, array.dtype.str
+
+
+def _integer_input(x, argument):
+    array = x.detach().cpu().numpy() if _arrays.is_torch_tensor(x) else np.asarray(x)
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"{argument}: an array of {array.dtype} (expected integers)")
+    return np.ascontiguousarray(array, dtype=np.int64), "", array.dtype.str
+
+
+def validate_input_layer(output, vocabulary, ids, positions=None, convention="auto", max_ulp=None,
+                         max_abs_error=None, *, name=None, threads=0):
+    """Checks an input layer's output x = s E[id] + PE[pos] (as `pecheck validate OUTPUT --vocabulary V --ids I`).
+
+    output is (B, L, d), (B * L, d) or (L, d); vocabulary (V, d); ids (B, L) or (L,)
+    integers; positions like ids, or (L,) for every sequence (default 0..L-1). The
+    scale s is found and diagnosed, PE recovered and validated as a table (the
+    Validation's parts). The arrays are copied (as doubles, as the library reads them).
+    """
+    inputs = [_float_input(output, "output"), _float_input(vocabulary, "vocabulary"), _integer_input(ids, "ids")]
+    position_input = None if positions is None else _integer_input(positions, "positions")
+    names = ["output", "vocabulary", "ids", "the default positions" if positions is None else "positions"]
+    result = _validate_input_layer(
+        *inputs, position_input, name or "input layer output", names,
+        None if convention in (None, "auto") else convention, _budget(max_ulp, "max_ulp"),
+        _budget(max_abs_error, "max_abs_error"), int(threads))
     return _observe.made(result)
 
 

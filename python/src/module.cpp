@@ -5,6 +5,7 @@
 #include "pecheck/reports/report_files.hpp"
 #include "pecheck/rotary_config.hpp"
 #include "pecheck/table_file.hpp"
+#include "input_layer_binding.hpp"
 #include "reference_binding.hpp"
 #include "report_binding.hpp"
 #include "result_binding.hpp"
@@ -29,6 +30,7 @@ PYBIND11_MODULE(_pecheck, m) {
   });
   pecheck::python::bind_result(m);
   pecheck::python::bind_validate(m);
+  pecheck::python::bind_input_layer(m);
   pecheck::python::bind_references(m);
   pecheck::python::bind_report(m);
 }
