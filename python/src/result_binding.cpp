@@ -1,5 +1,9 @@
 #include "result_binding.hpp"
 
+#include <algorithm>
+#include <span>
+#include <variant>
+
 #include <pybind11/stl.h>
 
 #include "pecheck/reference/reference.hpp"
