@@ -1,8 +1,10 @@
 #include <signal.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <new>
 #include <iostream>
 #include <vector>
 #include <string>
@@ -17,6 +19,27 @@
 namespace {
 
 constexpr int exit_bad_usage = 2;
+
+// Memory set aside at start for the destructors that run after an
+// allocation failed. Unwinding std::bad_alloc runs destructors that allocate
+// and must not throw (nlohmann's json takes a container apart through a heap
+// stack of its elements, up to 1 MiB within json_input.hpp's limits); when
+// those fail too, std::terminate aborts with two lines instead of the one
+// error line below. So the first failure gives the reserve back and fails as
+// usual, and a failure during the unwinding that follows is retried in the
+// memory given back.
+void* memory_reserve = nullptr;
+constexpr std::size_t memory_reserve_bytes = std::size_t{8} << 20;
+
+void on_failed_allocation() {
+  const bool unwinding = std::uncaught_exceptions() > 0;
+  if (memory_reserve != nullptr) {
+    std::free(memory_reserve);
+    memory_reserve = nullptr;
+    if (unwinding) return;  // operator new tries again, in the memory given back
+  }
+  throw std::bad_alloc();
+}
 
 // Every error line goes out as one line, whatever user text (a path, file
 // content, a flag's value) it quotes.
@@ -41,6 +64,8 @@ int finish_stdout(int status) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  memory_reserve = std::malloc(memory_reserve_bytes);
+  std::set_new_handler(on_failed_allocation);
   // A closed stdout then fails a write with EPIPE, which finish_stdout
   // reports, instead of killing pecheck silently. Commands pecheck runs get
   // the default action back (see run_process.cpp).
@@ -108,6 +133,15 @@ int main(int argc, char** argv) {
     }
   } catch (const pecheck::ConventionError& e) {
     print_error(e.what());
+    return finish_stdout(exit_bad_usage);
+  } catch (const std::bad_alloc&) {
+    // Exit 2, not 1: 1 says a check found the subject wrong, and running out
+    // of memory says nothing about the subject. The readers refuse what they
+    // can see will not fit before allocating (memory_limit.hpp); this is what
+    // they could not foresee, and the remedy is the invocation's (a smaller
+    // input, fewer threads, a higher ulimit -v).
+    print_error("out of memory (an allocation failed under this process's limits: ulimit -v, cgroup memory or "
+                "physical memory; expected a smaller input or more memory)");
     return finish_stdout(exit_bad_usage);
   } catch (const std::exception& e) {
     print_error(e.what());
