@@ -105,6 +105,7 @@ struct DoubleDoubleArithmetic {
 
 void check_rotary_request(const RotaryConvention& convention, const RotaryCacheRequest& request) {
   check_rotary_convention(convention);
+  check_rotary_results(convention);
   if (request.rows < 0) throw ConventionError("--rows " + std::to_string(request.rows) + " is negative");
   // Compared without forming first_position + rows: both come from the
   // command line and their sum may pass INT64_MAX.

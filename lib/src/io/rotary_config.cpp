@@ -180,6 +180,7 @@ RotaryConvention parse_rotary_config(std::string_view json_text, std::string_vie
   c.scaling.sequence_length = options.sequence_length;
   try {
     check_rotary_convention(c);
+    check_rotary_results(c);
   } catch (const ConventionError& error) {
     throw RotaryConfigError(std::string(file_name) + ": " + error.what());
   }
