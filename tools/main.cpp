@@ -70,6 +70,10 @@ int main(int argc, char** argv) {
   // reports, instead of killing pecheck silently. Commands pecheck runs get
   // the default action back (see run_process.cpp).
   ::signal(SIGPIPE, SIG_IGN);
+  // Likewise a file past `ulimit -f`: ignored, the write fails with EFBIG,
+  // which the writer reports naming the file (and removes its temporary),
+  // instead of a silent death by SIGXFSZ.
+  ::signal(SIGXFSZ, SIG_IGN);
   pecheck::tools::report_peak_memory_at_exit_if_asked();
   CLI::App app{
       "pecheck: numerical verification of the Transformer input layer (token embeddings scaled by\n"
