@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "part_checks.hpp"
 #include "pecheck/convention.hpp"
 #include "pecheck/count_text.hpp"
 #include "pecheck/json_input.hpp"
@@ -191,6 +192,19 @@ SweepResult parse_result_json(std::string_view text, const std::string& source) 
   // tampered last width of 2^62 would loop for ever.
   if (work.dims.last > max_dim) read.fail("work.dims", "expected widths up to " + std::to_string(max_dim));
   if (work.positions.last >= max_exact_position) read.fail("work.positions", "expected rows below 2^24");
+  // The work as `pecheck sweep` would describe it: a known convention and
+  // subject, widths the convention accepts, and this build's budget.
+  SweepWork expected;
+  try {
+    expected = make_work(work.convention, work.dims, work.format, work.positions, work.subject);
+  } catch (const std::exception& e) {
+    read.fail("work", excerpt(e.what(), 200));
+  }
+  if (!std::isfinite(work.budget_ulp) || work.budget_ulp < 0.0 ||
+      (work.version == expected.version && work.budget_ulp != expected.budget_ulp)) {
+    read.fail("work.budget_ulp", "expected the " + work.subject + " subject's budget for " + dtype + ", " +
+                                     std::to_string(expected.budget_ulp) + " ULP");
+  }
 
   result.shard = {read.integer("shard.index"), read.integer("shard.count")};
   result.rows = read.range("shard.positions");
@@ -227,6 +241,7 @@ SweepResult parse_result_json(std::string_view text, const std::string& source) 
     read.fail("mismatches", "the counts are inconsistent (each between 0 and entries; beyond_budget at most "
                             "entries - mismatches)");
   }
+  check_part_figures(result, source);
   return result;
 }
 
