@@ -43,8 +43,26 @@ void on_failed_allocation() {
 
 // Every error line goes out as one line, whatever user text (a path, file
 // content, a flag's value) it quotes.
+// Nor is it ever longer than a screenful: a message quoting a huge value
+// (CLI11's "arguments were not expected" quotes them whole) is cut, with
+// its length.
 void print_error(const std::string& message) {
-  std::cerr << "pecheck: " << pecheck::escape_control_characters(message) << '\n';
+  std::cerr << "pecheck: " << pecheck::excerpt(message, 4000) << '\n';
+}
+
+// The first option of `command` given an empty value ("--output-dir ''"),
+// or null. An empty path or number is never what was meant: --output-dir ""
+// was silently ignored by one command and an error from the file system
+// library in another.
+const CLI::Option* option_with_empty_value(const CLI::App& command) {
+  for (const CLI::Option* option : command.get_options()) {
+    // Flags take no value; positionals are checked by their commands.
+    if (option->count() == 0 || option->get_type_size_max() == 0 || option->get_name().rfind("--", 0) != 0) continue;
+    for (const std::string& value : option->results()) {
+      if (value.empty()) return option;
+    }
+  }
+  return nullptr;
 }
 
 // What was printed must have arrived: a full disk (> /dev/full) or a reader
@@ -122,7 +140,8 @@ int main(int argc, char** argv) {
     return finish_stdout(app.exit(e));
   } catch (const CLI::ParseError& e) {
     // One line on stderr naming the flag and what is wrong.
-    print_error(std::string(e.what()) + " (see --help)");
+    // CLI11 quotes stray arguments whole: an excerpt of its message.
+    print_error(pecheck::excerpt(e.what(), 300) + " (see --help)");
     return exit_bad_usage;
   }
 
@@ -131,6 +150,10 @@ int main(int argc, char** argv) {
       if (!command.parsed_from->parsed()) continue;
       // The commands that run properties read RC_PARAMS: an unreadable one is
       // bad input (exit 2), not a failed check.
+      if (const CLI::Option* empty = option_with_empty_value(*command.parsed_from)) {
+        print_error(empty->get_name() + ": an empty value (expected a path, a name or a number)");
+        return exit_bad_usage;
+      }
       const std::string& name = command.parsed_from->get_name();
       if (name == "check" || name == "report" || name == "validate") pecheck::properties::require_readable_rc_params();
       return finish_stdout(command.run());

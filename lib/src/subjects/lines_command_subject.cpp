@@ -41,8 +41,8 @@ class LinesCommandSubject final : public CommandSubjectBase<LinesCommandSubject>
     switch (exchange.outcome) {
       case PersistentProcess::Outcome::timed_out:
         process_.reset();
-        throw CommandFailedError(call_text + " did not answer within " + std::to_string(options_.timeout.count()) +
-                                 " ms" + what_it_printed(printed));
+        throw CommandTimedOutError(call_text + " did not answer within " + std::to_string(options_.timeout.count()) +
+                                 " ms" + what_it_printed(printed), options_.timeout);
       case PersistentProcess::Outcome::exited:
         process_.reset();
         throw CommandFailedError(call_text + " " + exchange.exit_text + " instead of answering" +
