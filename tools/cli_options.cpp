@@ -1,5 +1,7 @@
 #include "cli_options.hpp"
 
+#include "pecheck/number_text.hpp"
+
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -22,17 +24,11 @@ std::string preset_names() {
   return names;
 }
 
-std::string number_text(double x) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%g", x);
-  return buffer;
-}
-
 }  // namespace
 
 CLI::Validator finite_number_at_least(double minimum, bool exclusive) {
   const std::string expected =
-      "expected a finite number " + std::string(exclusive ? "> " : ">= ") + number_text(minimum);
+      "expected a finite number " + std::string(exclusive ? "> " : ">= ") + significant(minimum, 6);
   return CLI::Validator(
       [minimum, exclusive, expected](std::string& value) -> std::string {
         // Blanks anywhere are refused, as by parse_decimal: strtod would
@@ -48,7 +44,7 @@ CLI::Validator finite_number_at_least(double minimum, bool exclusive) {
         if (exclusive ? !(x > minimum) : !(x >= minimum)) return expected + got;
         return {};
       },
-      std::string(exclusive ? "NUMBER>" : "NUMBER>=") + number_text(minimum));
+      std::string(exclusive ? "NUMBER>" : "NUMBER>=") + significant(minimum, 6));
 }
 
 std::optional<std::uint64_t> parse_decimal(std::string_view text, std::uint64_t max) {
@@ -98,12 +94,6 @@ CLI::Validator seed_number() {
         return {};
       },
       "SEED");
-}
-
-std::string seed_hex(std::uint64_t seed) {
-  char buffer[24];
-  std::snprintf(buffer, sizeof buffer, "0x%016llx", static_cast<unsigned long long>(seed));
-  return buffer;
 }
 
 CLI::Option* add_convention_option(CLI::App& command, std::string& name) {
