@@ -1,17 +1,15 @@
 #include <signal.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <exception>
-#include <new>
 #include <iostream>
 #include <vector>
 #include <string>
 #include <utility>
 
 #include "commands.hpp"
-#include "peak_memory.hpp"
+#include "pecheck/process_limits.hpp"
 #include "pecheck/convention.hpp"
 #include "pecheck/one_line_text.hpp"
 #include "pecheck/properties/property_runner.hpp"
@@ -19,27 +17,6 @@
 namespace {
 
 constexpr int exit_bad_usage = 2;
-
-// Memory set aside at start for the destructors that run after an
-// allocation failed. Unwinding std::bad_alloc runs destructors that allocate
-// and must not throw (nlohmann's json takes a container apart through a heap
-// stack of its elements, up to 1 MiB within json_input.hpp's limits); when
-// those fail too, std::terminate aborts with two lines instead of the one
-// error line below. So the first failure gives the reserve back and fails as
-// usual, and a failure during the unwinding that follows is retried in the
-// memory given back.
-void* memory_reserve = nullptr;
-constexpr std::size_t memory_reserve_bytes = std::size_t{8} << 20;
-
-void on_failed_allocation() {
-  const bool unwinding = std::uncaught_exceptions() > 0;
-  if (memory_reserve != nullptr) {
-    std::free(memory_reserve);
-    memory_reserve = nullptr;
-    if (unwinding) return;  // operator new tries again, in the memory given back
-  }
-  throw std::bad_alloc();
-}
 
 // Every error line goes out as one line, whatever user text (a path, file
 // content, a flag's value) it quotes.
@@ -82,8 +59,7 @@ int finish_stdout(int status) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  memory_reserve = std::malloc(memory_reserve_bytes);
-  std::set_new_handler(on_failed_allocation);
+  pecheck::reserve_memory_for_unwinding();
   // A closed stdout then fails a write with EPIPE, which finish_stdout
   // reports, instead of killing pecheck silently. Commands pecheck runs get
   // the default action back (see run_process.cpp).
@@ -92,7 +68,7 @@ int main(int argc, char** argv) {
   // which the writer reports naming the file (and removes its temporary),
   // instead of a silent death by SIGXFSZ.
   ::signal(SIGXFSZ, SIG_IGN);
-  pecheck::tools::report_peak_memory_at_exit_if_asked();
+  pecheck::report_peak_memory_at_exit_if_asked();
   CLI::App app{
       "pecheck: numerical verification of the Transformer input layer (token embeddings scaled by\n"
       "sqrt(d_model) plus a sinusoidal positional encoding) against a correctly rounded oracle."};
