@@ -1,0 +1,143 @@
+// validate_rotated_output: tokens -> detection -> comparison with the exact
+// rotation and the computation models -> diagnosis and properties -> verdict.
+#include <algorithm>
+#include <cmath>
+
+#include "pecheck/properties/budgets.hpp"
+#include "pecheck/properties/rotary_values.hpp"
+#include "pecheck/validate/rotated_output.hpp"
+#include "rotated_comparison.hpp"
+#include "rotated_detection.hpp"
+#include "rotated_diagnosis.hpp"
+#include "rotated_properties.hpp"
+
+namespace pecheck::validate {
+
+namespace {
+
+// The narrowest of bfloat16, float16 and float32 holding every finite
+// output value (NumPy writes bfloat16 as float32), else the stored format.
+FormatId value_format(const NpyArray& output) {
+  for (const FormatId f : {FormatId::bfloat16, FormatId::float16, FormatId::float32}) {
+    if (format_of(f).precision > format_of(output.format).precision) break;
+    const bool holds = std::all_of(output.values.begin(), output.values.end(), [&](double v) {
+      return !std::isfinite(v) || is_representable(v, format_of(f));
+    });
+    if (holds) return f;
+  }
+  return output.format;
+}
+
+void add_unique(std::vector<RotatedHazard>& hazards, const RotatedHazard& h) {
+  if (std::none_of(hazards.begin(), hazards.end(), [&](const RotatedHazard& k) { return k.kind == h.kind; })) {
+    hazards.push_back(h);
+  }
+}
+
+bool is_frequency_claim(RotatedHazardKind kind) {
+  return kind == RotatedHazardKind::wrong_base || kind == RotatedHazardKind::wrong_scaling ||
+         kind == RotatedHazardKind::inv_freq_precision;
+}
+
+}  // namespace
+
+RotatedValidationResult validate_rotated_output(const RotatedSubject& subject, const RotatedOptions& options) {
+  const RotatedTokens tokens = resolve_tokens(subject, options.qkv_format);
+  RotatedValidationResult result;
+  RotatedFindings& findings = result.findings;
+  const FormatId format = value_format(subject.output);
+  const RotatedValues values{subject.input.values, subject.output.values, tokens.rows, tokens.head_dim};
+  if (options.convention) check_rotary_convention(*options.convention);
+
+  std::int64_t non_finite = 0;
+  for (double v : subject.output.values) non_finite += !std::isfinite(v);
+  if (non_finite > 0) {
+    result.hazards.push_back({RotatedHazardKind::non_finite, std::to_string(non_finite) + " outputs are NaN or infinite."});
+  }
+  const RotatedDetection detection = detect_rotated(values, tokens, format, options, findings);
+  for (const RotatedHazard& h : detection.hazards) add_unique(result.hazards, h);
+  if (!detection.rotated) {
+    result.verdict = ValidationVerdict::deviates;
+    result.reasons.push_back("not a rotation of the input");
+    return result;
+  }
+  if (!findings.convention) {
+    result.verdict = ValidationVerdict::unknown;
+    result.reasons.push_back(findings.frequencies_fitted ? "no rule fits the output's frequencies"
+                                                         : "no convention given and none could be fitted");
+    return result;
+  }
+  const RotaryConvention& convention = *findings.convention;
+
+  // The computation behind the output, at the kernel's own positions.
+  std::vector<std::int64_t> kernel_positions = tokens.row_position;
+  for (std::int64_t& p : kernel_positions) p += findings.position_offset;
+  const ComputationFit computation =
+      diagnose_computation(values, kernel_positions, findings.layout, findings.rotary_width, convention, format,
+                           findings.reversed, findings.attention_factor);
+  if (computation.hazard) {
+    // A fault computation under this convention explains the output: the
+    // frequencies' misfit is its doing, not another rule's.
+    std::erase_if(result.hazards, [](const RotatedHazard& h) { return is_frequency_claim(h.kind); });
+    add_unique(result.hazards, *computation.hazard);
+  }
+
+  const properties::UlpBudget& budget = properties::ulp_budget(properties::BudgetKind::third_party, format);
+  RotatedComparisonRequest request;
+  request.values = &values;
+  request.row_position = &tokens.row_position;
+  request.layout = findings.layout;
+  request.width = findings.rotary_width;
+  request.convention = convention;
+  request.format = format;
+  request.budget_ulp = options.max_ulp.value_or(budget.max_ulp);
+  request.budget_source = options.max_ulp ? "--max-ulp" : std::string(budget.source);
+  request.threads = options.threads;
+  const std::optional<ComputationModel> angle_model = find_computation_model(options.angle_model);
+  if (!angle_model) throw ConventionError("--model '" + options.angle_model + "': not a computation model");
+  result.comparisons.push_back(compare_rotated(request, std::nullopt, *angle_model));
+  for (const reference::RotatedModel& model : reference::rotated_models()) {
+    result.comparisons.push_back(compare_rotated(request, model, *angle_model));
+  }
+
+  const double factor = rotary_derived(convention).attention_factor;
+  findings.properties.push_back(
+      norm_property(values, findings.layout, findings.rotary_width, format, factor));
+  findings.properties.push_back(relative_position_property(
+      values, kernel_positions, findings.layout, findings.rotary_width, format, factor,
+      properties::rotary_inv_freqs(convention, std::nullopt), false));
+
+  const bool conforms = std::any_of(result.comparisons.begin(), result.comparisons.end(),
+                                    [](const RotaryComparison& c) { return c.conforms; });
+  if (!conforms) {
+    result.reasons.push_back("entries beyond " + std::to_string(request.budget_ulp) +
+                             " ULP against the exact rotation and every computation model");
+  }
+  for (const RotatedHazard& h : result.hazards) result.reasons.push_back(std::string(to_string(h.kind)));
+  result.verdict = result.reasons.empty() ? ValidationVerdict::conforms : ValidationVerdict::deviates;
+  return result;
+}
+
+std::string_view to_string(RotatedHazardKind kind) {
+  switch (kind) {
+    case RotatedHazardKind::position_precision: return "position-precision";
+    case RotatedHazardKind::angle_precision: return "angle-precision";
+    case RotatedHazardKind::inv_freq_precision: return "inv-freq-precision";
+    case RotatedHazardKind::cache_precision: return "cache-precision";
+    case RotatedHazardKind::frequency_accumulation: return "frequency-accumulation";
+    case RotatedHazardKind::fast_trig: return "fast-trig";
+    case RotatedHazardKind::layout_mismatch: return "layout-mismatch";
+    case RotatedHazardKind::wrong_base: return "wrong-base";
+    case RotatedHazardKind::wrong_scaling: return "wrong-scaling";
+    case RotatedHazardKind::direction: return "direction";
+    case RotatedHazardKind::attention_factor: return "attention-factor";
+    case RotatedHazardKind::partial_width: return "partial-width";
+    case RotatedHazardKind::position_offset: return "position-offset";
+    case RotatedHazardKind::pass_through_changed: return "pass-through-changed";
+    case RotatedHazardKind::non_finite: return "non-finite";
+    case RotatedHazardKind::not_rotated: return "not-rotated";
+  }
+  return "?";
+}
+
+}  // namespace pecheck::validate
