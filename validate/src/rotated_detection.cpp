@@ -83,7 +83,7 @@ RotatedDetection detect_rotated(const RotatedValues& values, const RotatedTokens
                            "no pairing keeps |out| / |in| constant: at best " + number(100.0 * fit.fraction) +
                                "% of the pairs (" + std::string(to_string(fit.layout)) + ", width " +
                                std::to_string(fit.width) + ") within " +
-                               number(rotation_norm_tolerance(format)) + " of the median " + number(fit.factor) + "."});
+                               number(pairing_tolerance(format)) + " of the median " + number(fit.factor) + "."});
     return out;
   }
   out.rotated = true;

@@ -20,15 +20,18 @@ namespace pecheck::validate {
 struct ComputationFit {
   std::optional<RotatedHazard> hazard;  // a fault that explains the output, with its figures
   bool fault_explains = false;          // its RMS distance is under half the correct computations'
+  bool plain_setting = false;           // it did so at POS as given, forwards, not as detection read them
 };
 
 // Sampled rows (up to 512 spread), every pair of the rotary width: each
-// computation's rotation of the input, rounded to `format`, against the
-// output; RMS distances in the output's units. `positions` are the kernel's
-// (POS plus any detected offset); `reversed` rotates by -theta; `factor` is
-// the detected attention factor (so that its own fault does not hide these).
+// computation's rotation of the input, rounded to `format` once or (as
+// transformers does) with cos and sin cast to it and each product and the
+// sum rounded there, against the output; RMS distances in the output's
+// units. `positions` are the kernel's (POS plus any detected offset),
+// `given_positions` POS's; `reversed` rotates by -theta; `factor` is the
+// detected attention factor (so that its own fault does not hide these).
 ComputationFit diagnose_computation(const RotatedValues& values, const std::vector<std::int64_t>& positions,
-                                    RotaryLayout layout, std::int64_t width, const RotaryConvention& convention,
+                                    const std::vector<std::int64_t>& given_positions, RotaryLayout layout, std::int64_t width, const RotaryConvention& convention,
                                     FormatId format, bool reversed, double factor);
 
 }  // namespace pecheck::validate

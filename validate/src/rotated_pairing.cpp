@@ -31,9 +31,11 @@ std::int64_t changed_width(const RotatedValues& values) {
 
 double rotation_norm_tolerance(FormatId format) { return 8.0 * std::ldexp(1.0, -format_of(format).precision); }
 
+double pairing_tolerance(FormatId format) { return std::max(rotation_norm_tolerance(format), 0x1p-5); }
+
 PairingFit fit_pairing(const RotatedValues& values, FormatId format, const std::vector<std::int64_t>& widths) {
   const std::vector<std::int64_t> rows = spread_rows(values.rows, pairing_rows);
-  const double tolerance = rotation_norm_tolerance(format);
+  const double tolerance = pairing_tolerance(format);
   PairingFit best;
   bool have = false;
   for (const std::int64_t width : widths) {

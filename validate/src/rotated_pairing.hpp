@@ -44,16 +44,21 @@ struct PairingFit {
 };
 
 // Every (layout, width) of `widths` (even, at most head_dim) tried on up to
-// 2048 rows spread over the subject. The tolerance: an output rounded to
-// `format` (p bits) from a rotation whose cos and sin were themselves rounded
-// there is within about 4 * 2^-p of the norm (two roundings of each
-// component and of cos and sin, rotation_norm_tolerance below); 8 * 2^-p
-// leaves room for the kernel's float32 steps. The best fraction wins; a
-// tie within 1% goes to the earlier candidate.
+// 2048 rows spread over the subject. The best fraction of pairs with |out| /
+// |in| within pairing_tolerance of the median wins; a tie within 1% goes to
+// the earlier candidate.
 PairingFit fit_pairing(const RotatedValues& values, FormatId format, const std::vector<std::int64_t>& widths);
 
-// The relative tolerance of |out| / |in| for outputs in `format`.
+// The relative tolerance of |out| / |in| for a correct kernel's outputs in
+// `format` (p bits): rounded there from a rotation whose cos and sin were
+// themselves rounded there, within about 4 * 2^-p of the norm (two roundings
+// of each component and of cos and sin); 8 * 2^-p leaves room for the
+// kernel's float32 steps. The attention factor is judged with it.
 double rotation_norm_tolerance(FormatId format);
+// The pairing's: the larger of that and 2^-5, so that cos and sin held in
+// bfloat16 (norms off by up to 2^-8) still pair; a wrong pairing mixes two
+// unrelated pairs, whose norms differ by O(1).
+double pairing_tolerance(FormatId format);
 
 // Rows r = 0..count-1 hold position first + r, column i pair i: the least
 // squares rotation A (cos, sin) of the input pairs onto the output pairs of

@@ -73,12 +73,21 @@ RotatedValidationResult validate_rotated_output(const RotatedSubject& subject, c
   std::vector<std::int64_t> kernel_positions = tokens.row_position;
   for (std::int64_t& p : kernel_positions) p += findings.position_offset;
   const ComputationFit computation =
-      diagnose_computation(values, kernel_positions, findings.layout, findings.rotary_width, convention, format,
+      diagnose_computation(values, kernel_positions, tokens.row_position, findings.layout, findings.rotary_width, convention, format,
                            findings.reversed, findings.attention_factor);
   if (computation.hazard) {
     // A fault computation under this convention explains the output: the
     // frequencies' misfit is its doing, not another rule's.
     std::erase_if(result.hazards, [](const RotatedHazard& h) { return is_frequency_claim(h.kind); });
+    if (computation.plain_setting) {
+      // It explains the output at POS, forwards: the direction and offset read were the fault's doing.
+      std::erase_if(result.hazards, [](const RotatedHazard& h) {
+        return h.kind == RotatedHazardKind::direction || h.kind == RotatedHazardKind::position_offset;
+      });
+      findings.reversed = false;
+      findings.position_offset = 0;
+      findings.notes.push_back("the direction and offset the angles suggested are the diagnosed fault's doing");
+    }
     add_unique(result.hazards, *computation.hazard);
   }
 
