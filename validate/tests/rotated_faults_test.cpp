@@ -97,22 +97,32 @@ void expect_diagnosed(const FaultCase& c, const std::string& backend) {
   EXPECT_FALSE(found->evidence.empty());
 }
 
+// PyTorch runs the faults marked torch_too: its start-up takes seconds.
+std::vector<FaultCase> torch_cases() {
+  std::vector<FaultCase> out;
+  for (const FaultCase& c : cases()) {
+    if (c.torch_too) out.push_back(c);
+  }
+  return out;
+}
+
 class RotatedFaults : public ::testing::TestWithParam<FaultCase> {};
+class RotatedTorchFaults : public ::testing::TestWithParam<FaultCase> {};
 
 TEST_P(RotatedFaults, theNumpyFaultIsNamed) {
   if (!python()) GTEST_SKIP() << "no python3 with numpy";
   expect_diagnosed(GetParam(), "");
 }
 
-TEST_P(RotatedFaults, theTorchFaultIsNamedAlike) {
+TEST_P(RotatedTorchFaults, theTorchFaultIsNamedAlike) {
   if (!python()) GTEST_SKIP() << "no python3 with numpy";
-  if (!GetParam().torch_too) GTEST_SKIP() << "NumPy only (PyTorch runs a few faults: its start-up is slow)";
   if (!testing::python_imports_torch(*python())) GTEST_SKIP() << *python() << " cannot import torch";
   expect_diagnosed(GetParam(), " --backend torch");
 }
 
-INSTANTIATE_TEST_SUITE_P(Faults, RotatedFaults, ::testing::ValuesIn(cases()),
-                         [](const ::testing::TestParamInfo<FaultCase>& param) { return param.param.name; });
+const auto case_name = [](const ::testing::TestParamInfo<FaultCase>& param) { return param.param.name; };
+INSTANTIATE_TEST_SUITE_P(Faults, RotatedFaults, ::testing::ValuesIn(cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(Faults, RotatedTorchFaults, ::testing::ValuesIn(torch_cases()), case_name);
 
 }  // namespace
 }  // namespace pecheck::validate
