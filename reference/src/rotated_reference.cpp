@@ -89,7 +89,7 @@ struct RotatedOracle::State {
   double model_angle(std::int64_t position, std::int64_t frequency) {
     auto& inv = model_inv_freq[static_cast<std::size_t>(frequency)];
     if (std::isnan(inv)) inv = model_evaluator->model_inv_freq(frequency);
-    const double p = pecheck::round_to_format(static_cast<double>(position), format_of(model->position));
+    const double p = round_nearest(static_cast<double>(position), format_of(model->position));
     // p has at most 53 bits and inv too: the exact product is hi + lo (FMA),
     // rounded once to the angle's format.
     const DoubleWord product = exact_product(p, inv);

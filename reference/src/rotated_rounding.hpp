@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "pecheck/format.hpp"
+#include "pecheck/reference/nearest_rounding.hpp"
 
 namespace pecheck::reference {
 
@@ -20,11 +21,11 @@ namespace pecheck::reference {
 // halved).
 inline double round_word(double hi, double lo, const Format& format) {
   if (format.precision >= 53 || !std::isfinite(hi)) return pecheck::round_to_format(hi, format);
-  const double r = pecheck::round_to_format(hi, format);
+  const double r = round_nearest(hi, format);
   if (lo == 0.0 || r == hi || !std::isfinite(r)) return r;
   const double d = hi - r;
   const double across = r + 2.0 * d;
-  if (!is_representable(across, format)) return r;
+  if (!holds_value(across, format)) return r;
   return (lo > 0.0) == (d > 0.0) ? across : r;
 }
 

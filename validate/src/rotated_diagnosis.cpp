@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "pecheck/properties/rotary_values.hpp"
+#include "pecheck/reference/nearest_rounding.hpp"
 #include "rotary_layout.hpp"
 
 namespace pecheck::validate {
@@ -18,8 +19,8 @@ namespace {
 using F = FormatId;
 constexpr std::int64_t hypothesis_rows = 512;
 
-double f32(double x) { return round_to_format(x, format_of(F::float32)); }
-double in_format(double x, std::optional<F> f) { return f ? round_to_format(x, format_of(*f)) : x; }
+double f32(double x) { return reference::round_nearest(x, format_of(F::float32)); }
+double in_format(double x, std::optional<F> f) { return f ? reference::round_nearest(x, format_of(*f)) : x; }
 
 std::string number(double x) {
   char buffer[32];
@@ -157,16 +158,16 @@ double squared_error(const RotatedValues& values, const std::vector<std::int64_t
     const double t = angle_of(c, f, (*s.positions)[static_cast<std::size_t>(r)], i, v);
     double cs = factor * std::cos(t);
     double sn = (s.reversed ? -factor : factor) * std::sin(t);
-    if (c.cache) cs = round_to_format(cs, format_of(*c.cache)), sn = round_to_format(sn, format_of(*c.cache));
+    if (c.cache) cs = reference::round_nearest(cs, format_of(*c.cache)), sn = reference::round_nearest(sn, format_of(*c.cache));
     const double xa = values.in(r, a), xb = values.in(r, b);
     double ya = 0.0, yb = 0.0;
     if (cast) {
-      cs = round_to_format(cs, out), sn = round_to_format(sn, out);
-      ya = round_to_format(round_to_format(xa * cs, out) - round_to_format(xb * sn, out), out);
-      yb = round_to_format(round_to_format(xb * cs, out) + round_to_format(xa * sn, out), out);
+      cs = reference::round_nearest(cs, out), sn = reference::round_nearest(sn, out);
+      ya = reference::round_nearest(reference::round_nearest(xa * cs, out) - reference::round_nearest(xb * sn, out), out);
+      yb = reference::round_nearest(reference::round_nearest(xb * cs, out) + reference::round_nearest(xa * sn, out), out);
     } else {
-      ya = round_to_format(xa * cs - xb * sn, out);
-      yb = round_to_format(xa * sn + xb * cs, out);
+      ya = reference::round_nearest(xa * cs - xb * sn, out);
+      yb = reference::round_nearest(xa * sn + xb * cs, out);
     }
     const double da = values.out(r, a) - ya, db = values.out(r, b) - yb;
     if (!std::isfinite(da) || !std::isfinite(db)) continue;

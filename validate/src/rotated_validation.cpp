@@ -5,6 +5,7 @@
 
 #include "pecheck/properties/budgets.hpp"
 #include "pecheck/properties/rotary_values.hpp"
+#include "pecheck/reference/nearest_rounding.hpp"
 #include "pecheck/validate/rotated_output.hpp"
 #include "rotated_comparison.hpp"
 #include "rotated_detection.hpp"
@@ -21,7 +22,7 @@ FormatId value_format(const NpyArray& output) {
   for (const FormatId f : {FormatId::bfloat16, FormatId::float16, FormatId::float32}) {
     if (format_of(f).precision > format_of(output.format).precision) break;
     const bool holds = std::all_of(output.values.begin(), output.values.end(), [&](double v) {
-      return !std::isfinite(v) || is_representable(v, format_of(f));
+      return !std::isfinite(v) || reference::holds_value(v, format_of(f));
     });
     if (holds) return f;
   }
@@ -104,8 +105,16 @@ RotatedValidationResult validate_rotated_output(const RotatedSubject& subject, c
   request.threads = options.threads;
   const std::optional<ComputationModel> angle_model = find_computation_model(options.angle_model);
   if (!angle_model) throw ConventionError("--model '" + options.angle_model + "': not a computation model");
+  // The exact rotation always; then the models in turn until the output
+  // conforms to one (each costs a pass over every entry).
   result.comparisons.push_back(compare_rotated(request, std::nullopt, *angle_model));
   for (const reference::RotatedModel& model : reference::rotated_models()) {
+    if (std::any_of(result.comparisons.begin(), result.comparisons.end(),
+                    [](const RotaryComparison& c) { return c.conforms; })) {
+      findings.notes.push_back("not compared with the computation model " + model.name +
+                               ": the output already conforms to " + result.comparisons.back().target);
+      continue;
+    }
     result.comparisons.push_back(compare_rotated(request, model, *angle_model));
   }
 

@@ -58,7 +58,12 @@ class RotatedModelEvaluator {
   RotatedModelEvaluator(const RotatedModelEvaluator&) = delete;
   RotatedModelEvaluator& operator=(const RotatedModelEvaluator&) = delete;
 
-  RotatedPair rotate(std::int64_t position, std::int64_t frequency, double x_first, double x_second);
+  // `before_rounding`, when given, receives the model's value before its
+  // last rounding (the exact sum of the rounded products; the float32 result;
+  // the exact rotation): what an output is measured against in ULP, so that
+  // a sum the model rounds to zero is not an error of 10^37 ULP.
+  RotatedPair rotate(std::int64_t position, std::int64_t frequency, double x_first, double x_second,
+                     RotatedExact* before_rounding = nullptr);
   // The model's binary angle (for the allowance).
   double angle(std::int64_t position, std::int64_t frequency);
 
@@ -75,9 +80,10 @@ class RotatedModelEvaluator {
 //   most trig_ulps 2^-24 absolute, |sin|, |cos| <= 1); each moves the output
 //   by at most A (|x_a| + |x_b|) times it (the rotation is 1-Lipschitz in the
 //   angle and linear in sin and cos). hf-cast-cache rounds that moved cache
-//   to the dtype, which can move C and S by one ulp of the dtype at 1 more,
-//   and every rounding after it by half an ulp of its result: the bound adds
-//   (|x_a| + |x_b|) 2^(1-p) A and one ulp of the output's binade.
+//   to the dtype, which can move C and S by one ulp of the dtype at 1 more:
+//   (|x_a| + |x_b|) 2^(1-p) A. Outputs are measured against the model's value
+//   before its last rounding, which moved inputs can send to the neighbour:
+//   one ulp of the output's binade more, for every model.
 struct RotatedLibmAllowance {
   double inv_freq_relative = 0.0;
   double trig_ulps = 1.0;  // float32 sin/cos within 1 ULP: glibc's and most GPU non-fast paths
