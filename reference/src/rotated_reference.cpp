@@ -1,6 +1,7 @@
 #include "pecheck/reference/rotated_reference.hpp"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "rotary_entry.hpp"
 #include "rotated_rounding.hpp"
 #include "rotated_steps.hpp"
+#include "rotated_word_bound.hpp"
 
 namespace pecheck::reference {
 
@@ -22,39 +24,6 @@ namespace {
 constexpr mpfr_prec_t first_precision = 128;
 constexpr mpfr_prec_t frequency_guard_bits = 64;
 constexpr mpfr_prec_t error_bits = 64;
-
-// The first step's bound through the rotation. With c, s the double-word
-// cos and sin within ec, es of the exact ones (first_step.hpp) and the inputs
-// exact doubles:
-//   P1 = dw_mul(c, x_a), P2 = dw_mul(s, x_b): each within 2^-103 of the
-//        exact product of its operands (JMP17, double_word.hpp), which is
-//        within |x_a| ec (|x_b| es) of x_a cos (x_b sin);
-//   t = dw_add(P1, -P2): within 2^-104 |P1 - P2| <= 2^-104 (|P1| + |P2|);
-//   out = dw_mul(t, A) when A != 1: within 2^-103 |out| more, and A times
-//        the error of t.
-// Every |.| of a double-word is taken of its leading word, which is within
-// 2^-52 of it: the factor 2 on the 2^-103 and 2^-104 terms covers that
-// and the bound's own roundings, and the final 1 + 2^-40 the products of
-// the error terms (about ten operations, each within 2^-53).
-struct Word {
-  DoubleWord value;
-  double error;
-};
-
-Word combine(DoubleWord c, double c_error, double x, DoubleWord s, double s_error, double y, double factor) {
-  // x c + y s
-  const DoubleWord p1 = dw_mul(c, DoubleWord{x, 0.0});
-  const DoubleWord p2 = dw_mul(s, DoubleWord{y, 0.0});
-  const DoubleWord t = dw_add(p1, p2);
-  const double magnitude = std::fabs(p1.hi) + std::fabs(p2.hi);
-  double error = std::fabs(x) * c_error + std::fabs(y) * s_error + 0x1p-102 * magnitude + 0x1p-103 * magnitude;
-  DoubleWord out = t;
-  if (factor != 1.0) {
-    out = dw_mul(t, DoubleWord{factor, 0.0});
-    error = error * std::fabs(factor) + 0x1p-102 * std::fabs(out.hi);
-  }
-  return {out, error * (1.0 + 0x1p-40)};
-}
 
 }  // namespace
 
@@ -277,14 +246,22 @@ RotatedPair RotatedOracle::rotate(std::int64_t position, std::int64_t frequency,
     if (exact != nullptr) *exact = {};
     return {0.0, 0.0};
   }
+  if (!std::isfinite(x_first) || !std::isfinite(x_second)) {
+    // No real rotation of a NaN or an infinity (inf * 0 at a quarter turn): NaN, which compares as a typed mismatch.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    if (exact != nullptr) *exact = {{nan, 0.0}, {nan, 0.0}};
+    return {nan, nan};
+  }
   DoubleDouble first_exact;
   DoubleDouble second_exact;
   RotatedPair out;
   bool first_open = true;
   bool second_open = true;
   if (const SinCosEnclosure* e = s.enclosure(position, frequency)) {
-    const Word a = combine(e->cos_value, e->cos_error, x_first, dw_neg(e->sin_value), e->sin_error, x_second, s.factor);
-    const Word b = combine(e->sin_value, e->sin_error, x_first, e->cos_value, e->cos_error, x_second, s.factor);
+    const BoundedWord a = bounded_combination(e->cos_value, e->cos_error, x_first, dw_neg(e->sin_value), e->sin_error,
+                                              x_second, s.factor);
+    const BoundedWord b =
+        bounded_combination(e->sin_value, e->sin_error, x_first, e->cos_value, e->cos_error, x_second, s.factor);
     const NonzeroRounding ra = nonzero_rounding(a.value.hi, a.value.lo, a.error, format);
     const NonzeroRounding rb = nonzero_rounding(b.value.hi, b.value.lo, b.error, format);
     if (ra.decided) out.first = ra.value, first_open = false;
@@ -310,8 +287,8 @@ RotatedPair RotatedOracle::cos_sin(std::int64_t position, std::int64_t frequency
   bool cos_open = true;
   bool sin_open = true;
   if (const SinCosEnclosure* e = s.enclosure(position, frequency)) {
-    const Word c = combine(e->cos_value, e->cos_error, 1.0, DoubleWord{}, 0.0, 0.0, s.factor);
-    const Word n = combine(e->sin_value, e->sin_error, 1.0, DoubleWord{}, 0.0, 0.0, s.factor);
+    const BoundedWord c = bounded_combination(e->cos_value, e->cos_error, 1.0, DoubleWord{}, 0.0, 0.0, s.factor);
+    const BoundedWord n = bounded_combination(e->sin_value, e->sin_error, 1.0, DoubleWord{}, 0.0, 0.0, s.factor);
     const NonzeroRounding rc = nonzero_rounding(c.value.hi, c.value.lo, c.error, format);
     const NonzeroRounding rs = nonzero_rounding(n.value.hi, n.value.lo, n.error, format);
     if (rc.decided) out.first = rc.value, cos_open = false;

@@ -80,7 +80,7 @@ StepsFrequency rotary_steps_frequency(const RotaryConvention& convention, const 
 std::optional<BinaryAngleSteps> binary_angle_steps(double angle) {
   if (angle == 0.0 || !std::isfinite(angle)) return std::nullopt;
   int exponent = 0;
-  const double fraction = std::frexp(angle, &exponent);  // angle = fraction 2^exponent, 1/2 <= |fraction| < 1
+  const double fraction = std::frexp(angle, &exponent);          // angle = fraction 2^exponent, 1/2 <= |fraction| < 1
   auto m = static_cast<std::int64_t>(std::ldexp(fraction, 53));  // exact: 53 bits
   int e = exponent - 53;
   while ((m & 1) == 0) m /= 2, ++e;

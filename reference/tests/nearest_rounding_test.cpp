@@ -25,7 +25,8 @@ TEST(NearestRounding, agreesWithRoundToFormatOnEdgesMidpointsAndRandomBits) {
     for (int e = f.min_exponent - 3; e <= f.max_exponent + 1; ++e) {
       const double edge = std::ldexp(1.0, e);
       const double half_ulp = std::ldexp(1.0, e - f.precision);
-      for (const double base : {edge, edge + half_ulp, edge + 3 * half_ulp, 2 * edge - half_ulp, 2 * edge - 3 * half_ulp}) {
+      for (const double base :
+           {edge, edge + half_ulp, edge + 3 * half_ulp, 2 * edge - half_ulp, 2 * edge - 3 * half_ulp}) {
         for (const double x : {base, std::nextafter(base, 0.0), std::nextafter(base, 1e308)}) {
           expect_same(x, f);
           expect_same(-x, f);

@@ -22,8 +22,8 @@ const FormatId all_formats[] = {FormatId::float64, FormatId::float32, FormatId::
 
 double rn(const HighReal& x, FormatId f) { return round_independently(x, format_of(f)); }
 
-reference::RotatedPair independent_model(const reference::RotatedModel& model, double angle, double factor32,
-                                         double xa, double xb, FormatId act) {
+reference::RotatedPair independent_model(const reference::RotatedModel& model, double angle, double factor32, double xa,
+                                         double xb, FormatId act) {
   const HighReal t(angle);
   const double c32 = rn(HighReal(factor32) * cos(t), FormatId::float32);
   const double s32 = rn(HighReal(factor32) * sin(t), FormatId::float32);
@@ -91,7 +91,8 @@ TEST(RotatedModels, theModelsAreDistinctInBfloat16) {
   const RotaryConvention c = *find_rotary_preset("llama2");
   std::mt19937_64 random(3);
   std::uniform_real_distribution<double> value(-3.0, 3.0);
-  reference::RotatedModelEvaluator hf(c, FormatId::bfloat16, *reference::find_rotated_model("hf-cast-cache"), angle_model);
+  reference::RotatedModelEvaluator hf(c, FormatId::bfloat16, *reference::find_rotated_model("hf-cast-cache"),
+                                      angle_model);
   reference::RotatedModelEvaluator meta(c, FormatId::bfloat16, *reference::find_rotated_model("float32-compute"),
                                         angle_model);
   int differ = 0, total = 0;

@@ -64,7 +64,8 @@ RotaryComparison compare_rotated(const RotatedComparisonRequest& request,
   const RotatedValues& values = *request.values;
   const std::int64_t n = request.width / 2;
   const Format& format = format_of(request.format);
-  int workers = request.threads > 0 ? request.threads : static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  int workers =
+      request.threads > 0 ? request.threads : static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   workers = static_cast<int>(std::clamp<std::int64_t>(values.rows, 1, workers));
   std::vector<properties::AccuracyAccumulator> accumulators(
       static_cast<std::size_t>(workers), properties::AccuracyAccumulator(request.format, request.budget_ulp, nullptr));
@@ -76,8 +77,8 @@ RotaryComparison compare_rotated(const RotatedComparisonRequest& request,
     std::unique_ptr<reference::RotatedModelEvaluator> evaluator;
     std::optional<reference::RotatedLibmAllowance> allowance;
     if (model) {
-      evaluator = std::make_unique<reference::RotatedModelEvaluator>(request.convention, request.format, *model,
-                                                                     angle_model);
+      evaluator =
+          std::make_unique<reference::RotatedModelEvaluator>(request.convention, request.format, *model, angle_model);
       allowance = reference::rotated_libm_allowance(*model, angle_model, request.format,
                                                     rotary_derived(request.convention).attention_factor);
     }
@@ -107,7 +108,8 @@ RotaryComparison compare_rotated(const RotatedComparisonRequest& request,
           // exact value's binade: at least half that of x.hi's (x.lo may
           // take it one binade down), so an error within budget * q(x.hi) / 2
           // is within the budget without computing it.
-          if (std::isfinite(value) && std::fabs(value - x.hi) - std::fabs(x.lo) <= request.budget_ulp * 0.5 * quantum_of(x.hi, format)) {
+          if (std::isfinite(value) &&
+              std::fabs(value - x.hi) - std::fabs(x.lo) <= request.budget_ulp * 0.5 * quantum_of(x.hi, format)) {
             continue;
           }
           const UlpError error = ulp_error(value, x, format);

@@ -28,11 +28,16 @@ RotaryLayout pairing_of(RotaryLayout layout) {
 
 std::optional<RotatedHazardKind> rotated_kind(RotaryHazardKind kind) {
   switch (kind) {
-    case RotaryHazardKind::inv_freq_precision: return RotatedHazardKind::inv_freq_precision;
-    case RotaryHazardKind::wrong_base: return RotatedHazardKind::wrong_base;
-    case RotaryHazardKind::wrong_scaling: return RotatedHazardKind::wrong_scaling;
-    case RotaryHazardKind::attention_factor: return RotatedHazardKind::attention_factor;
-    default: return std::nullopt;
+    case RotaryHazardKind::inv_freq_precision:
+      return RotatedHazardKind::inv_freq_precision;
+    case RotaryHazardKind::wrong_base:
+      return RotatedHazardKind::wrong_base;
+    case RotaryHazardKind::wrong_scaling:
+      return RotatedHazardKind::wrong_scaling;
+    case RotaryHazardKind::attention_factor:
+      return RotatedHazardKind::attention_factor;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -82,8 +87,8 @@ RotatedDetection detect_rotated(const RotatedValues& values, const RotatedTokens
     out.hazards.push_back({RotatedHazardKind::not_rotated,
                            "no pairing keeps |out| / |in| constant: at best " + number(100.0 * fit.fraction) +
                                "% of the pairs (" + std::string(to_string(fit.layout)) + ", width " +
-                               std::to_string(fit.width) + ") within " +
-                               number(pairing_tolerance(format)) + " of the median " + number(fit.factor) + "."});
+                               std::to_string(fit.width) + ") within " + number(pairing_tolerance(format)) +
+                               " of the median " + number(fit.factor) + "."});
     return out;
   }
   out.rotated = true;
@@ -120,8 +125,9 @@ RotatedDetection detect_rotated(const RotatedValues& values, const RotatedTokens
   const bool covered = run >= 2 && sorted.size() >= static_cast<std::size_t>(run) &&
                        sorted[static_cast<std::size_t>(run - 1)] == sorted.front() + run - 1;
   if (!covered) {
-    findings.notes.push_back("POS does not cover a run of consecutive positions: frequencies, direction and offset "
-                             "are not fitted; the convention given is compared as it is");
+    findings.notes.push_back(
+        "POS does not cover a run of consecutive positions: frequencies, direction and offset "
+        "are not fitted; the convention given is compared as it is");
     findings.convention = given;
     findings.convention_note = given ? "given" : "";
     return out;
@@ -146,8 +152,8 @@ RotatedDetection detect_rotated(const RotatedValues& values, const RotatedTokens
   findings.inv_freq = cache.inv_freq;
   findings.fitted_base = cache.fitted_base;
   findings.convention = given_at_width ? given_at_width : cache.convention;
-  findings.convention_note = given ? "given, read at the rotary width " + std::to_string(fit.width)
-                                   : cache.convention_note;
+  findings.convention_note =
+      given ? "given, read at the rotary width " + std::to_string(fit.width) : cache.convention_note;
   for (const std::string& note : cache.notes) findings.notes.push_back(note);
   if (findings.convention) {
     findings.position_offset = cache.first_position - sorted.front();

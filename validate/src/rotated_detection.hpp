@@ -8,14 +8,14 @@
 #include <optional>
 #include <vector>
 
-#include "pecheck/validate/rotated_output.hpp"
 #include "pecheck/validate/rotary_validation.hpp"
+#include "pecheck/validate/rotated_output.hpp"
 #include "rotated_pairing.hpp"
 
 namespace pecheck::validate {
 
 struct RotatedDetection {
-  bool rotated = false;                 // a pairing keeps the norms
+  bool rotated = false;                  // a pairing keeps the norms
   std::optional<RotaryDetection> cache;  // the angles read as a cache, when POS covers a run of positions
   std::vector<RotatedHazard> hazards;    // what detection alone shows
 };

@@ -48,23 +48,52 @@ std::vector<Candidate> candidates(FormatId output) {
   };
   for (const F f : {F::bfloat16, F::float16}) {
     const std::string name(format_of(f).name);
-    out.push_back({"positions in " + name, RotatedHazardKind::position_precision, "candle PR 3520", R::product, f,
-                   F::float32, F::float32, {}});
-    out.push_back({"angles in " + name, RotatedHazardKind::angle_precision, "cactus PR 688, ml-explore/mlx-lm PR 1076",
-                   R::product, F::float32, F::float32, f, {}});
-    out.push_back({"inv_freq in " + name, RotatedHazardKind::inv_freq_precision,
-                   "Megatron-LM issue 744, InternLM issue 237", R::product, F::float32, f, F::float32, {}});
+    out.push_back({"positions in " + name,
+                   RotatedHazardKind::position_precision,
+                   "candle PR 3520",
+                   R::product,
+                   f,
+                   F::float32,
+                   F::float32,
+                   {}});
+    out.push_back({"angles in " + name,
+                   RotatedHazardKind::angle_precision,
+                   "cactus PR 688, ml-explore/mlx-lm PR 1076",
+                   R::product,
+                   F::float32,
+                   F::float32,
+                   f,
+                   {}});
+    out.push_back({"inv_freq in " + name,
+                   RotatedHazardKind::inv_freq_precision,
+                   "Megatron-LM issue 744, InternLM issue 237",
+                   R::product,
+                   F::float32,
+                   f,
+                   F::float32,
+                   {}});
     // Held in the output's own format it is transformers' cast (tried with every candidate): a fault only when coarser.
     if (format_of(f).precision < format_of(output).precision) {
-      out.push_back({"cos and sin held in " + name, RotatedHazardKind::cache_precision, "flashinfer PR 585",
-                     R::product, F::float32, F::float32, F::float32, f});
+      out.push_back({"cos and sin held in " + name, RotatedHazardKind::cache_precision, "flashinfer PR 585", R::product,
+                     F::float32, F::float32, F::float32, f});
     }
   }
   out.push_back({"each pair's angle by repeated float32 multiplication (theta *= theta_scale)",
-                 RotatedHazardKind::frequency_accumulation, "llama.cpp's ggml rope", R::accumulated, F::float32,
-                 F::float32, F::float32, {}});
+                 RotatedHazardKind::frequency_accumulation,
+                 "llama.cpp's ggml rope",
+                 R::accumulated,
+                 F::float32,
+                 F::float32,
+                 F::float32,
+                 {}});
   out.push_back({"sin and cos after a float32 range reduction by float32's 2 pi (an error growing with |angle|)",
-                 RotatedHazardKind::fast_trig, "kekzl/imp PR 1325", R::reduced, F::float32, F::float32, F::float32, {}});
+                 RotatedHazardKind::fast_trig,
+                 "kekzl/imp PR 1325",
+                 R::reduced,
+                 F::float32,
+                 F::float32,
+                 F::float32,
+                 {}});
   return out;
 }
 
@@ -74,8 +103,8 @@ struct Frequencies {
   std::vector<double> exact;
   std::vector<double> single;
   std::vector<double> narrow_bf16, narrow_f16;
-  double theta_scale = 1.0;    // ggml: powf(base, -2/d)
-  std::vector<double> ratio;   // the scaling rule's inv_freq over the plain ladder's (ggml's freq_factors)
+  double theta_scale = 1.0;   // ggml: powf(base, -2/d)
+  std::vector<double> ratio;  // the scaling rule's inv_freq over the plain ladder's (ggml's freq_factors)
   // ggml's angles of a (position, variant), built on first use (one evaluation, one thread).
   mutable std::unordered_map<std::int64_t, std::vector<double>> ladders;
 };
@@ -109,7 +138,8 @@ double variant(double inv, int v) {
 double angle_of(const Candidate& c, const Frequencies& f, std::int64_t p, std::size_t i, int v) {
   const double position = static_cast<double>(p);
   switch (c.rule) {
-    case AngleRule::exact: return position * f.exact[i];
+    case AngleRule::exact:
+      return position * f.exact[i];
     case AngleRule::accumulated: {
       // Pair i's angle after i float32 multiplications (ggml). Callers ask for
       // every pair of every sampled row: each (position, variant) ladder is built once.
@@ -158,13 +188,16 @@ double squared_error(const RotatedValues& values, const std::vector<std::int64_t
     const double t = angle_of(c, f, (*s.positions)[static_cast<std::size_t>(r)], i, v);
     double cs = factor * std::cos(t);
     double sn = (s.reversed ? -factor : factor) * std::sin(t);
-    if (c.cache) cs = reference::round_nearest(cs, format_of(*c.cache)), sn = reference::round_nearest(sn, format_of(*c.cache));
+    if (c.cache)
+      cs = reference::round_nearest(cs, format_of(*c.cache)), sn = reference::round_nearest(sn, format_of(*c.cache));
     const double xa = values.in(r, a), xb = values.in(r, b);
     double ya = 0.0, yb = 0.0;
     if (cast) {
       cs = reference::round_nearest(cs, out), sn = reference::round_nearest(sn, out);
-      ya = reference::round_nearest(reference::round_nearest(xa * cs, out) - reference::round_nearest(xb * sn, out), out);
-      yb = reference::round_nearest(reference::round_nearest(xb * cs, out) + reference::round_nearest(xa * sn, out), out);
+      ya = reference::round_nearest(reference::round_nearest(xa * cs, out) - reference::round_nearest(xb * sn, out),
+                                    out);
+      yb = reference::round_nearest(reference::round_nearest(xb * cs, out) + reference::round_nearest(xa * sn, out),
+                                    out);
     } else {
       ya = reference::round_nearest(xa * cs - xb * sn, out);
       yb = reference::round_nearest(xa * sn + xb * cs, out);
@@ -231,7 +264,8 @@ ComputationFit diagnose_computation(const RotatedValues& values, const std::vect
   ComputationFit fit;
   for (std::size_t k = 0; k < settings.size(); ++k) {
     std::vector<double> rms;
-    for (const Candidate& c : all) rms.push_back(rms_distance(values, rows, settings[k], c, f, layout, width, out, factor));
+    for (const Candidate& c : all)
+      rms.push_back(rms_distance(values, rows, settings[k], c, f, layout, width, out, factor));
     std::size_t best = 0;
     for (std::size_t j = 1; j < rms.size(); ++j) {
       if (rms[j] < rms[best]) best = j;
@@ -241,7 +275,8 @@ ComputationFit diagnose_computation(const RotatedValues& values, const std::vect
     // explain the output, not rounding noise that both fit alike.
     if (!all[best].fault || !(rms[best] < 0.5 * correct)) continue;
     std::int64_t largest = 0;
-    for (const std::int64_t r : rows) largest = std::max(largest, (*settings[k].positions)[static_cast<std::size_t>(r)]);
+    for (const std::int64_t r : rows)
+      largest = std::max(largest, (*settings[k].positions)[static_cast<std::size_t>(r)]);
     fit.fault_explains = true;
     fit.plain_setting = k == 1;
     fit.hazard = RotatedHazard{*all[best].fault, "the output is the rotation by " + all[best].name + ": RMS distance " +

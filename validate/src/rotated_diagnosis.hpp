@@ -31,7 +31,8 @@ struct ComputationFit {
 // `given_positions` POS's; `reversed` rotates by -theta; `factor` is the
 // detected attention factor (so that its own fault does not hide these).
 ComputationFit diagnose_computation(const RotatedValues& values, const std::vector<std::int64_t>& positions,
-                                    const std::vector<std::int64_t>& given_positions, RotaryLayout layout, std::int64_t width, const RotaryConvention& convention,
-                                    FormatId format, bool reversed, double factor);
+                                    const std::vector<std::int64_t>& given_positions, RotaryLayout layout,
+                                    std::int64_t width, const RotaryConvention& convention, FormatId format,
+                                    bool reversed, double factor);
 
 }  // namespace pecheck::validate

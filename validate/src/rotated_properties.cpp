@@ -56,7 +56,8 @@ RotatedProperty norm_property(const RotatedValues& values, RotaryLayout layout, 
       ++p.checked;
       const bool fails = !(deviation <= limit);
       p.violations += fails;
-      const double ratio = fails && !std::isfinite(deviation) ? std::numeric_limits<double>::infinity() : deviation / limit;
+      const double ratio =
+          fails && !std::isfinite(deviation) ? std::numeric_limits<double>::infinity() : deviation / limit;
       if (ratio > p.worst_ratio) p.worst_ratio = ratio;
     }
   }
@@ -68,8 +69,10 @@ RotatedProperty relative_position_property(const RotatedValues& values, const st
                                            double attention_factor, const std::vector<double>& inv_freq,
                                            bool reversed) {
   RotatedProperty p;
-  p.claim = "q_m . k_n depends on m - n alone: pair by pair, out_m,i . out_n,i = A^2 in_m,i^T R((n - m) theta_i) in_n,i";
-  p.bound = "E(in_m,i) |out_n,i| + A |in_m,i| E(in_n,i) + A^2 |in_m,i| |in_n,i| 5 * 2^-24 (m + n) theta_i (float32 angles)";
+  p.claim =
+      "q_m . k_n depends on m - n alone: pair by pair, out_m,i . out_n,i = A^2 in_m,i^T R((n - m) theta_i) in_n,i";
+  p.bound =
+      "E(in_m,i) |out_n,i| + A |in_m,i| E(in_n,i) + A^2 |in_m,i| |in_n,i| 5 * 2^-24 (m + n) theta_i (float32 angles)";
   // |y_m . y_n - Y_m . Y_n| <= |y_m - Y_m| |y_n| + |Y_m| |y_n - Y_n| for Y = A R(t') x
   // (Cauchy-Schwarz), |y - Y| <= E(x) and |Y| = A |x|; Y_m . Y_n = A^2 x_m^T
   // R(t'_n - t'_m) x_n, which is the claim when the kernel's angles t' are
@@ -88,8 +91,8 @@ RotatedProperty relative_position_property(const RotatedValues& values, const st
     const std::int64_t r = (k * values.rows) / samples;
     const std::int64_t s = (r * 7919 + 104729) % values.rows;
     if (r == s) continue;
-    const double delta = static_cast<double>(positions[static_cast<std::size_t>(s)] -
-                                             positions[static_cast<std::size_t>(r)]);
+    const double delta =
+        static_cast<double>(positions[static_cast<std::size_t>(s)] - positions[static_cast<std::size_t>(r)]);
     for (std::int64_t i = 0; i < n; ++i) {
       const auto [a, b] = pair_columns(layout, width, i);
       const double xa = values.in(r, a), xb = values.in(r, b), za = values.in(s, a), zb = values.in(s, b);
@@ -101,18 +104,20 @@ RotatedProperty relative_position_property(const RotatedValues& values, const st
       const double ya = values.out(r, a), yb = values.out(r, b), wa = values.out(s, a), wb = values.out(s, b);
       const double measured = ya * wa + yb * wb;
       const double in_r = norm2(xa, xb), in_s = norm2(za, zb), out_s = norm2(wa, wb);
-      const double drift = 5.0 * 0x1p-24 * (1.0 + 0x1p-20) * inv_freq[static_cast<std::size_t>(i)] *
-                           static_cast<double>(positions[static_cast<std::size_t>(r)] + positions[static_cast<std::size_t>(s)]);
-      const double limit = bound(in_r, attention_factor) * out_s + attention_factor * in_r * bound(in_s, attention_factor) +
-                           attention_factor * attention_factor * in_r * in_s * drift +
-                           0x1p-50 * (std::fabs(ya * wa) + std::fabs(yb * wb) +
-                                      attention_factor * attention_factor * in_r * norm2(za, zb));
+      const double drift =
+          5.0 * 0x1p-24 * (1.0 + 0x1p-20) * inv_freq[static_cast<std::size_t>(i)] *
+          static_cast<double>(positions[static_cast<std::size_t>(r)] + positions[static_cast<std::size_t>(s)]);
+      const double limit =
+          bound(in_r, attention_factor) * out_s + attention_factor * in_r * bound(in_s, attention_factor) +
+          attention_factor * attention_factor * in_r * in_s * drift +
+          0x1p-50 *
+              (std::fabs(ya * wa) + std::fabs(yb * wb) + attention_factor * attention_factor * in_r * norm2(za, zb));
       const double deviation = std::fabs(measured - attention_factor * attention_factor * expected);
       ++p.checked;
       const bool fails = !(deviation <= limit);
       p.violations += fails;
-      const double ratio = !std::isfinite(deviation) ? std::numeric_limits<double>::infinity()
-                                                     : (limit > 0.0 ? deviation / limit : 0.0);
+      const double ratio =
+          !std::isfinite(deviation) ? std::numeric_limits<double>::infinity() : (limit > 0.0 ? deviation / limit : 0.0);
       if (ratio > p.worst_ratio) p.worst_ratio = ratio;
     }
   }

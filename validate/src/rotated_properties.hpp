@@ -25,7 +25,6 @@ RotatedProperty norm_property(const RotatedValues& values, RotaryLayout layout, 
 // convention's exact frequencies (double).
 RotatedProperty relative_position_property(const RotatedValues& values, const std::vector<std::int64_t>& positions,
                                            RotaryLayout layout, std::int64_t width, FormatId format,
-                                           double attention_factor, const std::vector<double>& inv_freq,
-                                           bool reversed);
+                                           double attention_factor, const std::vector<double>& inv_freq, bool reversed);
 
 }  // namespace pecheck::validate

@@ -18,10 +18,14 @@ std::string names_of_formats() { return "sbhd, bshd, bhsd or thd"; }
 // format names another rank. (L, d) tensors have one candidate, axis 0.
 std::int64_t format_axis(QkvFormat format, std::size_t rank) {
   switch (format) {
-    case QkvFormat::sbhd: return rank == 4 ? 0 : -1;
-    case QkvFormat::bshd: return rank == 4 ? 1 : -1;
-    case QkvFormat::bhsd: return rank == 4 ? 2 : -1;
-    case QkvFormat::thd: return rank == 3 ? 0 : -1;
+    case QkvFormat::sbhd:
+      return rank == 4 ? 0 : -1;
+    case QkvFormat::bshd:
+      return rank == 4 ? 1 : -1;
+    case QkvFormat::bhsd:
+      return rank == 4 ? 2 : -1;
+    case QkvFormat::thd:
+      return rank == 3 ? 0 : -1;
   }
   return -1;
 }
@@ -72,10 +76,14 @@ std::optional<QkvFormat> parse_qkv_format(std::string_view name) {
 
 std::string_view to_string(QkvFormat format) {
   switch (format) {
-    case QkvFormat::sbhd: return "sbhd";
-    case QkvFormat::bshd: return "bshd";
-    case QkvFormat::bhsd: return "bhsd";
-    case QkvFormat::thd: return "thd";
+    case QkvFormat::sbhd:
+      return "sbhd";
+    case QkvFormat::bshd:
+      return "bshd";
+    case QkvFormat::bhsd:
+      return "bhsd";
+    case QkvFormat::thd:
+      return "thd";
   }
   return "?";
 }
@@ -108,7 +116,8 @@ RotatedTokens resolve_tokens(const RotatedSubject& s, std::optional<QkvFormat> q
     throw ValidationInputError(s.output_name + ": shape " + shape_text(shape) +
                                ": expected (L, d), (L, H, d), (T, H, d) or a 4-axis " + names_of_formats() + " shape");
   }
-  if (shape.back() < 2) throw ValidationInputError(s.output_name + ": the last axis (head_dim) has fewer than 2 entries");
+  if (shape.back() < 2)
+    throw ValidationInputError(s.output_name + ": the last axis (head_dim) has fewer than 2 entries");
   const std::vector<std::int64_t> positions = read_positions(s);
   const auto length = static_cast<std::int64_t>(positions.size());
   RotatedTokens tokens;

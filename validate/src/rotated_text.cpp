@@ -19,8 +19,8 @@ std::string rotated_validation_text(const RotatedValidationResult& result, const
   out << "  attention factor " << f.attention_factor << " (median |out| / |in|)\n";
   if (f.convention) out << "  convention: " << describe(*f.convention) << " (" << f.convention_note << ")\n";
   if (f.frequencies_fitted) {
-    out << "  positions: POS starts at " << f.first_position << ", the angles say " << f.first_position + f.position_offset
-        << "\n";
+    out << "  positions: POS starts at " << f.first_position << ", the angles say "
+        << f.first_position + f.position_offset << "\n";
   }
   for (const RotaryComparison& c : result.comparisons) {
     const properties::Measurement& m = c.measurement;

@@ -53,7 +53,8 @@ RotatedValidationResult validate_rotated_output(const RotatedSubject& subject, c
   std::int64_t non_finite = 0;
   for (double v : subject.output.values) non_finite += !std::isfinite(v);
   if (non_finite > 0) {
-    result.hazards.push_back({RotatedHazardKind::non_finite, std::to_string(non_finite) + " outputs are NaN or infinite."});
+    result.hazards.push_back(
+        {RotatedHazardKind::non_finite, std::to_string(non_finite) + " outputs are NaN or infinite."});
   }
   const RotatedDetection detection = detect_rotated(values, tokens, format, options, findings);
   for (const RotatedHazard& h : detection.hazards) add_unique(result.hazards, h);
@@ -74,8 +75,8 @@ RotatedValidationResult validate_rotated_output(const RotatedSubject& subject, c
   std::vector<std::int64_t> kernel_positions = tokens.row_position;
   for (std::int64_t& p : kernel_positions) p += findings.position_offset;
   const ComputationFit computation =
-      diagnose_computation(values, kernel_positions, tokens.row_position, findings.layout, findings.rotary_width, convention, format,
-                           findings.reversed, findings.attention_factor);
+      diagnose_computation(values, kernel_positions, tokens.row_position, findings.layout, findings.rotary_width,
+                           convention, format, findings.reversed, findings.attention_factor);
   if (computation.hazard) {
     // A fault computation under this convention explains the output: the
     // frequencies' misfit is its doing, not another rule's.
@@ -119,11 +120,10 @@ RotatedValidationResult validate_rotated_output(const RotatedSubject& subject, c
   }
 
   const double factor = rotary_derived(convention).attention_factor;
+  findings.properties.push_back(norm_property(values, findings.layout, findings.rotary_width, format, factor));
   findings.properties.push_back(
-      norm_property(values, findings.layout, findings.rotary_width, format, factor));
-  findings.properties.push_back(relative_position_property(
-      values, kernel_positions, findings.layout, findings.rotary_width, format, factor,
-      properties::rotary_inv_freqs(convention, std::nullopt), false));
+      relative_position_property(values, kernel_positions, findings.layout, findings.rotary_width, format, factor,
+                                 properties::rotary_inv_freqs(convention, std::nullopt), false));
 
   const bool conforms = std::any_of(result.comparisons.begin(), result.comparisons.end(),
                                     [](const RotaryComparison& c) { return c.conforms; });
@@ -138,22 +138,38 @@ RotatedValidationResult validate_rotated_output(const RotatedSubject& subject, c
 
 std::string_view to_string(RotatedHazardKind kind) {
   switch (kind) {
-    case RotatedHazardKind::position_precision: return "position-precision";
-    case RotatedHazardKind::angle_precision: return "angle-precision";
-    case RotatedHazardKind::inv_freq_precision: return "inv-freq-precision";
-    case RotatedHazardKind::cache_precision: return "cache-precision";
-    case RotatedHazardKind::frequency_accumulation: return "frequency-accumulation";
-    case RotatedHazardKind::fast_trig: return "fast-trig";
-    case RotatedHazardKind::layout_mismatch: return "layout-mismatch";
-    case RotatedHazardKind::wrong_base: return "wrong-base";
-    case RotatedHazardKind::wrong_scaling: return "wrong-scaling";
-    case RotatedHazardKind::direction: return "direction";
-    case RotatedHazardKind::attention_factor: return "attention-factor";
-    case RotatedHazardKind::partial_width: return "partial-width";
-    case RotatedHazardKind::position_offset: return "position-offset";
-    case RotatedHazardKind::pass_through_changed: return "pass-through-changed";
-    case RotatedHazardKind::non_finite: return "non-finite";
-    case RotatedHazardKind::not_rotated: return "not-rotated";
+    case RotatedHazardKind::position_precision:
+      return "position-precision";
+    case RotatedHazardKind::angle_precision:
+      return "angle-precision";
+    case RotatedHazardKind::inv_freq_precision:
+      return "inv-freq-precision";
+    case RotatedHazardKind::cache_precision:
+      return "cache-precision";
+    case RotatedHazardKind::frequency_accumulation:
+      return "frequency-accumulation";
+    case RotatedHazardKind::fast_trig:
+      return "fast-trig";
+    case RotatedHazardKind::layout_mismatch:
+      return "layout-mismatch";
+    case RotatedHazardKind::wrong_base:
+      return "wrong-base";
+    case RotatedHazardKind::wrong_scaling:
+      return "wrong-scaling";
+    case RotatedHazardKind::direction:
+      return "direction";
+    case RotatedHazardKind::attention_factor:
+      return "attention-factor";
+    case RotatedHazardKind::partial_width:
+      return "partial-width";
+    case RotatedHazardKind::position_offset:
+      return "position-offset";
+    case RotatedHazardKind::pass_through_changed:
+      return "pass-through-changed";
+    case RotatedHazardKind::non_finite:
+      return "non-finite";
+    case RotatedHazardKind::not_rotated:
+      return "not-rotated";
   }
   return "?";
 }

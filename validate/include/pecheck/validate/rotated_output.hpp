@@ -49,10 +49,10 @@ RotatedSubject read_rotated_subject(const std::filesystem::path& output, const s
 struct RotatedTokens {
   std::vector<std::int64_t> shape;
   std::int64_t head_dim = 0;
-  std::int64_t rows = 0;                    // product of every axis but the last
+  std::int64_t rows = 0;  // product of every axis but the last
   std::int64_t sequence_axis = 0;
-  std::string sequence_axis_note;           // how the axis was found
-  std::vector<std::int64_t> row_position;   // rows entries
+  std::string sequence_axis_note;          // how the axis was found
+  std::vector<std::int64_t> row_position;  // rows entries
 };
 
 // The sequence axis is the one axis (not the last) whose length is POS's;
@@ -72,13 +72,13 @@ enum class RotatedHazardKind {
   layout_mismatch,         // NEOX (rotate-half) against NORMAL (interleaved) (llama.cpp issue 3018)
   wrong_base,
   wrong_scaling,
-  direction,               // rotation by -theta
-  attention_factor,        // pair norm out / in is not the convention's factor
-  partial_width,           // the rotated columns are not the convention's rotary width
-  position_offset,         // the angles say POS + k, not POS
-  pass_through_changed,    // a column beyond the rotary width differs from the input
+  direction,             // rotation by -theta
+  attention_factor,      // pair norm out / in is not the convention's factor
+  partial_width,         // the rotated columns are not the convention's rotary width
+  position_offset,       // the angles say POS + k, not POS
+  pass_through_changed,  // a column beyond the rotary width differs from the input
   non_finite,
-  not_rotated,             // no pairing keeps |out| / |in| constant: not a rotation of IN
+  not_rotated,  // no pairing keeps |out| / |in| constant: not a rotation of IN
 };
 std::string_view to_string(RotatedHazardKind kind);
 
@@ -89,8 +89,8 @@ struct RotatedHazard {
 
 // A property of the subject's own outputs, with its derived bound.
 struct RotatedProperty {
-  std::string claim;       // the sentence printed
-  std::string bound;       // the bound's statement
+  std::string claim;  // the sentence printed
+  std::string bound;  // the bound's statement
   std::int64_t checked = 0;
   std::int64_t violations = 0;
   double worst_ratio = 0.0;  // largest |deviation| / bound
@@ -103,18 +103,18 @@ struct RotatedFindings {
   std::string sequence_axis_note;
   FormatId format = FormatId::float32;  // the format the output's values have
   std::int64_t head_dim = 0;
-  std::int64_t rotary_width = 0;        // columns that rotate (the pairing's width)
+  std::int64_t rotary_width = 0;  // columns that rotate (the pairing's width)
   RotaryLayout layout = RotaryLayout::rotate_half;
-  double pairing_fraction = 0.0;        // pairs whose |out| / |in| is the factor, for the layout chosen
-  bool reversed = false;                // rotation by -theta
-  double attention_factor = 1.0;        // median |out| / |in| over the pairs
-  std::vector<double> inv_freq;         // fitted radians per position, one per pair (0: unreliable)
+  double pairing_fraction = 0.0;  // pairs whose |out| / |in| is the factor, for the layout chosen
+  bool reversed = false;          // rotation by -theta
+  double attention_factor = 1.0;  // median |out| / |in| over the pairs
+  std::vector<double> inv_freq;   // fitted radians per position, one per pair (0: unreliable)
   double fitted_base = 0.0;
   std::optional<RotaryConvention> convention;  // given, or detected (at the rotary width)
   std::string convention_note;
-  std::int64_t first_position = 0;      // POS's smallest
-  std::int64_t position_offset = 0;     // the angles' positions minus POS
-  bool frequencies_fitted = false;      // POS covers a run of whole positions
+  std::int64_t first_position = 0;   // POS's smallest
+  std::int64_t position_offset = 0;  // the angles' positions minus POS
+  bool frequencies_fitted = false;   // POS covers a run of whole positions
   std::vector<RotatedProperty> properties;
   std::vector<std::string> notes;
 };
@@ -123,8 +123,8 @@ struct RotatedOptions {
   std::optional<RotaryConvention> convention;  // --rope PRESET or --config
   std::optional<RotaryLayout> layout;          // --layout: expected pairing
   std::optional<QkvFormat> qkv_format;
-  std::optional<double> max_ulp;               // default: the third-party budget of the format
-  std::string angle_model = "hf-float32";      // the angle the computation models use
+  std::optional<double> max_ulp;           // default: the third-party budget of the format
+  std::string angle_model = "hf-float32";  // the angle the computation models use
   int threads = 0;
 };
 
@@ -133,7 +133,7 @@ struct RotatedValidationResult {
   RotatedFindings findings;
   std::vector<RotaryComparison> comparisons;  // the exact rotation, then each computation model
   std::vector<RotatedHazard> hazards;
-  std::vector<std::string> reasons;           // why the verdict is not `conforms`
+  std::vector<std::string> reasons;  // why the verdict is not `conforms`
 };
 
 // Throws ValidationInputError (resolve_tokens) and ConventionError.
