@@ -1,5 +1,7 @@
 #include "cli_options.hpp"
 
+#include "pecheck/number_text.hpp"
+
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -31,17 +33,11 @@ std::string trimmed(const std::string& text) {
   return text.substr(first, last - first);
 }
 
-std::string number_text(double x) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%g", x);
-  return buffer;
-}
-
 }  // namespace
 
 CLI::Validator finite_number_at_least(double minimum, bool exclusive) {
   const std::string expected =
-      "expected a finite number " + std::string(exclusive ? "> " : ">= ") + number_text(minimum);
+      "expected a finite number " + std::string(exclusive ? "> " : ">= ") + significant(minimum, 6);
   return CLI::Validator(
       [minimum, exclusive, expected](std::string& value) -> std::string {
         const std::string text = trimmed(value);
@@ -53,7 +49,7 @@ CLI::Validator finite_number_at_least(double minimum, bool exclusive) {
         if (exclusive ? !(x > minimum) : !(x >= minimum)) return expected + ", got '" + value + "'";
         return {};
       },
-      std::string(exclusive ? "NUMBER>" : "NUMBER>=") + number_text(minimum));
+      std::string(exclusive ? "NUMBER>" : "NUMBER>=") + significant(minimum, 6));
 }
 
 std::optional<std::uint64_t> parse_decimal(std::string_view text, std::uint64_t max) {
@@ -104,12 +100,6 @@ CLI::Validator seed_number() {
         return {};
       },
       "SEED");
-}
-
-std::string seed_hex(std::uint64_t seed) {
-  char buffer[24];
-  std::snprintf(buffer, sizeof buffer, "0x%016llx", static_cast<unsigned long long>(seed));
-  return buffer;
 }
 
 CLI::Option* add_convention_option(CLI::App& command, std::string& name) {

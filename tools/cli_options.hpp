@@ -34,8 +34,6 @@ CLI::Validator whole_number_at_least(long long minimum);
 // A seed: a whole number >= 0, decimal or 0x hex. "-1" is refused rather than
 // wrapped around to 0xffffffffffffffff. Attach it with ->transform(), as above.
 CLI::Validator seed_number();
-// Seeds are printed one way everywhere: 0x and 16 hex digits.
-std::string seed_hex(std::uint64_t seed);
 
 // The preset named, or ConventionError listing the valid names.
 Convention convention_by_name(const std::string& name);

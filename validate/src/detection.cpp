@@ -21,6 +21,7 @@
 #include "preset_match.hpp"
 #include "table_rows.hpp"
 #include "table_width.hpp"
+#include "pecheck/number_text.hpp"
 
 namespace pecheck::validate {
 
@@ -160,13 +161,6 @@ std::string percent(double fraction) {
   return out.str();
 }
 
-std::string number(double x, int digits = 6) {
-  std::ostringstream out;
-  out.precision(digits);
-  out << x;
-  return out.str();
-}
-
 std::vector<std::int64_t> zero_columns(const Table& table, const std::vector<std::int64_t>& rows) {
   std::vector<std::int64_t> columns;
   for (std::int64_t c = 0; c < table.cols; ++c) {
@@ -287,7 +281,7 @@ Detection detect_running_up(const Table& table, const DetectionOptions& options,
   detection.pair_fraction = structures.empty() ? 0.0 : structures.front().pair_fraction;
   if (detection.pair_fraction < sinusoidal_fraction) {
     detection.notes.push_back("no layout pairs the columns: sin^2 + cos^2 is within " +
-                              number(pair_tolerance(format), 2) + " of 1 in at most " +
+                              significant(pair_tolerance(format), 2) + " of 1 in at most " +
                               percent(detection.pair_fraction) + " of the pairs");
     return detection;
   }
@@ -395,7 +389,7 @@ Detection detect_running_up(const Table& table, const DetectionOptions& options,
   record_offset(detection, chosen->offset);
   detection.candidate_error = chosen->error;
   detection.notes.push_back("columns pair as " + std::string(to_string(chosen->convention.layout)) +
-                            ": sin^2 + cos^2 within " + number(pair_tolerance(format), 2) + " of 1 in " +
+                            ": sin^2 + cos^2 within " + significant(pair_tolerance(format), 2) + " of 1 in " +
                             percent(detection.pair_fraction) + " of the pairs");
   record_steps(detection, successive, steps, chosen->convention);
   detection.notes.push_back("file row 0 holds row " + std::to_string(detection.row_offset) + " of the convention " +
