@@ -58,9 +58,8 @@ std::string decimal(DoubleDouble x) {
 
 }  // namespace
 
-RotaryComparison compare_rotated(const RotatedComparisonRequest& request,
-                                 const std::optional<reference::RotatedModel>& model,
-                                 const ComputationModel& angle_model) {
+Comparison compare_rotated(const RotatedComparisonRequest& request, const std::optional<reference::RotatedModel>& model,
+                           const ComputationModel& angle_model) {
   const RotatedValues& values = *request.values;
   const std::int64_t n = request.width / 2;
   const Format& format = format_of(request.format);
@@ -143,7 +142,7 @@ RotaryComparison compare_rotated(const RotatedComparisonRequest& request,
   std::int64_t escalated = 0;
   for (std::int64_t e : escalations) escalated += e;
 
-  RotaryComparison comparison;
+  Comparison comparison;
   comparison.target = model ? "the computation model " + model->name : "the exact rotation";
   properties::Measurement& m = comparison.measurement;
   m = accumulators.front().measurement(Convention{}, request.budget_source, escalated);

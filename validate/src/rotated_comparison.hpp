@@ -30,8 +30,7 @@ struct RotatedComparisonRequest {
 // model == nullopt: the exact rotation. A model's entries beyond the ULP
 // budget pass within rotated_libm_allowance (the measurement's abs_bound
 // says how many it admitted).
-RotaryComparison compare_rotated(const RotatedComparisonRequest& request,
-                                 const std::optional<reference::RotatedModel>& model,
-                                 const ComputationModel& angle_model);
+Comparison compare_rotated(const RotatedComparisonRequest& request, const std::optional<reference::RotatedModel>& model,
+                           const ComputationModel& angle_model);
 
 }  // namespace pecheck::validate

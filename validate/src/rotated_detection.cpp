@@ -26,16 +26,15 @@ RotaryLayout pairing_of(RotaryLayout layout) {
   return layout == RotaryLayout::complex_form ? RotaryLayout::interleaved : layout;
 }
 
-std::optional<RotatedHazardKind> rotated_kind(RotaryHazardKind kind) {
+// The frequency faults the cache diagnosis names (the attention factor is judged here).
+std::optional<RotatedHazardKind> rotated_kind(HazardKind kind) {
   switch (kind) {
-    case RotaryHazardKind::inv_freq_precision:
+    case HazardKind::inv_freq_precision:
       return RotatedHazardKind::inv_freq_precision;
-    case RotaryHazardKind::wrong_base:
+    case HazardKind::wrong_base:
       return RotatedHazardKind::wrong_base;
-    case RotaryHazardKind::wrong_scaling:
+    case HazardKind::wrong_scaling:
       return RotatedHazardKind::wrong_scaling;
-    case RotaryHazardKind::attention_factor:
-      return RotatedHazardKind::attention_factor;
     default:
       return std::nullopt;
   }
@@ -82,7 +81,7 @@ RotatedDetection detect_rotated(const RotatedValues& values, const RotatedTokens
   findings.rotary_width = fit.width;
   findings.pairing_fraction = fit.fraction;
   findings.attention_factor = fit.factor;
-  if (changed == 0) findings.notes.push_back("the output equals the input bit for bit: every angle is zero");
+  if (changed == 0) out.notes.push_back("the output equals the input bit for bit: every angle is zero");
   if (fit.width == 0 || fit.fraction < rotated_fraction) {
     out.hazards.push_back({RotatedHazardKind::not_rotated,
                            "no pairing keeps |out| / |in| constant: at best " + number(100.0 * fit.fraction) +
@@ -125,7 +124,7 @@ RotatedDetection detect_rotated(const RotatedValues& values, const RotatedTokens
   const bool covered = run >= 2 && sorted.size() >= static_cast<std::size_t>(run) &&
                        sorted[static_cast<std::size_t>(run - 1)] == sorted.front() + run - 1;
   if (!covered) {
-    findings.notes.push_back(
+    out.notes.push_back(
         "POS does not cover a run of consecutive positions: frequencies, direction and offset "
         "are not fitted; the convention given is compared as it is");
     findings.convention = given;
@@ -152,9 +151,11 @@ RotatedDetection detect_rotated(const RotatedValues& values, const RotatedTokens
   findings.inv_freq = cache.inv_freq;
   findings.fitted_base = cache.fitted_base;
   findings.convention = given_at_width ? given_at_width : cache.convention;
+  // Read as a cache in the complex form; the kernel pairs as detected (or as the convention given says).
+  if (findings.convention) findings.convention->layout = given ? given->layout : fit.layout;
   findings.convention_note =
       given ? "given, read at the rotary width " + std::to_string(fit.width) : cache.convention_note;
-  for (const std::string& note : cache.notes) findings.notes.push_back(note);
+  for (const std::string& note : cache.notes) out.notes.push_back(note);
   if (findings.convention) {
     findings.position_offset = cache.first_position - sorted.front();
     if (findings.position_offset != 0) {
@@ -168,7 +169,7 @@ RotatedDetection detect_rotated(const RotatedValues& values, const RotatedTokens
       out.hazards.push_back(*h);
     }
     if (given_at_width) {
-      for (const RotaryHazard& h : frequency_hazards(cache, *given_at_width, run)) {
+      for (const Hazard& h : frequency_hazards(cache, *given_at_width, run)) {
         if (const auto kind = rotated_kind(h.kind)) out.hazards.push_back({*kind, h.evidence});
       }
     }

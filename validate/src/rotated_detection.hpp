@@ -6,6 +6,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "pecheck/validate/rotary_validation.hpp"
@@ -18,6 +19,7 @@ struct RotatedDetection {
   bool rotated = false;                  // a pairing keeps the norms
   std::optional<RotaryDetection> cache;  // the angles read as a cache, when POS covers a run of positions
   std::vector<RotatedHazard> hazards;    // what detection alone shows
+  std::vector<std::string> notes;        // how it decided, for the validation's notes
 };
 
 // Fills the findings' shape, format, pairing, width, direction, factor,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "pecheck/number_text.hpp"
 #include "pecheck/properties/budgets.hpp"
 #include "pecheck/properties/rotary_values.hpp"
 #include "pecheck/reference/nearest_rounding.hpp"
@@ -29,12 +30,6 @@ FormatId value_format(const NpyArray& output) {
   return output.format;
 }
 
-void add_unique(std::vector<RotatedHazard>& hazards, const RotatedHazard& h) {
-  if (std::none_of(hazards.begin(), hazards.end(), [&](const RotatedHazard& k) { return k.kind == h.kind; })) {
-    hazards.push_back(h);
-  }
-}
-
 bool is_frequency_claim(RotatedHazardKind kind) {
   return kind == RotatedHazardKind::wrong_base || kind == RotatedHazardKind::wrong_scaling ||
          kind == RotatedHazardKind::inv_freq_precision;
@@ -45,29 +40,40 @@ bool is_frequency_claim(RotatedHazardKind kind) {
 RotatedValidationResult validate_rotated_output(const RotatedSubject& subject, const RotatedOptions& options) {
   const RotatedTokens tokens = resolve_tokens(subject, options.qkv_format);
   RotatedValidationResult result;
+  Validation& v = result.validation;
   RotatedFindings& findings = result.findings;
   const FormatId format = value_format(subject.output);
   const RotatedValues values{subject.input.values, subject.output.values, tokens.rows, tokens.head_dim};
   if (options.convention) check_rotary_convention(*options.convention);
+  const auto add_hazard = [&result](const RotatedHazard& h) {
+    if (std::none_of(result.hazards.begin(), result.hazards.end(),
+                     [&](const RotatedHazard& k) { return k.kind == h.kind; })) {
+      result.hazards.push_back(h);
+    }
+  };
 
   std::int64_t non_finite = 0;
-  for (double v : subject.output.values) non_finite += !std::isfinite(v);
+  for (double x : subject.output.values) non_finite += !std::isfinite(x);
   if (non_finite > 0) {
-    result.hazards.push_back(
-        {RotatedHazardKind::non_finite, std::to_string(non_finite) + " outputs are NaN or infinite."});
+    add_hazard({RotatedHazardKind::non_finite, std::to_string(non_finite) + " outputs are NaN or infinite."});
   }
-  const RotatedDetection detection = detect_rotated(values, tokens, format, options, findings);
-  for (const RotatedHazard& h : detection.hazards) add_unique(result.hazards, h);
-  if (!detection.rotated) {
-    result.verdict = ValidationVerdict::deviates;
-    result.reasons.push_back("not a rotation of the input");
-    return result;
-  }
+  RotatedDetection detection = detect_rotated(values, tokens, format, options, findings);
+  for (const RotatedHazard& h : detection.hazards) add_hazard(h);
+  for (std::string& note : detection.notes) v.notes.push_back(std::move(note));
+  const auto finish = [&](ValidationVerdict verdict, std::string reason) {
+    if (!reason.empty()) v.reasons.push_back(std::move(reason));
+    for (const RotatedHazard& h : result.hazards) {
+      v.reasons.push_back(std::string(to_string(h.kind)));
+      if (const std::optional<HazardKind> kind = shared_kind(h.kind)) v.add_hazard({*kind, h.evidence});
+    }
+    v.verdict = verdict == ValidationVerdict::conforms && !v.reasons.empty() ? ValidationVerdict::deviates : verdict;
+    return std::move(result);
+  };
+  if (!detection.rotated) return finish(ValidationVerdict::deviates, "not a rotation of the input");
   if (!findings.convention) {
-    result.verdict = ValidationVerdict::unknown;
-    result.reasons.push_back(findings.frequencies_fitted ? "no rule fits the output's frequencies"
-                                                         : "no convention given and none could be fitted");
-    return result;
+    return finish(ValidationVerdict::unknown, findings.frequencies_fitted
+                                                  ? "no rule fits the output's frequencies"
+                                                  : "no convention given and none could be fitted");
   }
   const RotaryConvention& convention = *findings.convention;
 
@@ -88,9 +94,9 @@ RotatedValidationResult validate_rotated_output(const RotatedSubject& subject, c
       });
       findings.reversed = false;
       findings.position_offset = 0;
-      findings.notes.push_back("the direction and offset the angles suggested are the diagnosed fault's doing");
+      v.notes.push_back("the direction and offset the angles suggested are the diagnosed fault's doing");
     }
-    add_unique(result.hazards, *computation.hazard);
+    add_hazard(*computation.hazard);
   }
 
   const properties::UlpBudget& budget = properties::ulp_budget(properties::BudgetKind::third_party, format);
@@ -108,15 +114,14 @@ RotatedValidationResult validate_rotated_output(const RotatedSubject& subject, c
   if (!angle_model) throw ConventionError("--model '" + options.angle_model + "': not a computation model");
   // The exact rotation always; then the models in turn until the output
   // conforms to one (each costs a pass over every entry).
-  result.comparisons.push_back(compare_rotated(request, std::nullopt, *angle_model));
+  v.comparisons.push_back(compare_rotated(request, std::nullopt, *angle_model));
   for (const reference::RotatedModel& model : reference::rotated_models()) {
-    if (std::any_of(result.comparisons.begin(), result.comparisons.end(),
-                    [](const RotaryComparison& c) { return c.conforms; })) {
-      findings.notes.push_back("not compared with the computation model " + model.name +
-                               ": the output already conforms to " + result.comparisons.back().target);
+    if (std::any_of(v.comparisons.begin(), v.comparisons.end(), [](const Comparison& c) { return c.conforms; })) {
+      v.notes.push_back("not compared with the computation model " + model.name + ": the output already conforms to " +
+                        v.comparisons.back().target);
       continue;
     }
-    result.comparisons.push_back(compare_rotated(request, model, *angle_model));
+    v.comparisons.push_back(compare_rotated(request, model, *angle_model));
   }
 
   const double factor = rotary_derived(convention).attention_factor;
@@ -125,15 +130,35 @@ RotatedValidationResult validate_rotated_output(const RotatedSubject& subject, c
       relative_position_property(values, kernel_positions, findings.layout, findings.rotary_width, format, factor,
                                  properties::rotary_inv_freqs(convention, std::nullopt), false));
 
-  const bool conforms = std::any_of(result.comparisons.begin(), result.comparisons.end(),
-                                    [](const RotaryComparison& c) { return c.conforms; });
-  if (!conforms) {
-    result.reasons.push_back("entries beyond " + std::to_string(request.budget_ulp) +
-                             " ULP against the exact rotation and every computation model");
+  const bool conforms =
+      std::any_of(v.comparisons.begin(), v.comparisons.end(), [](const Comparison& c) { return c.conforms; });
+  return finish(conforms ? ValidationVerdict::conforms : ValidationVerdict::deviates,
+                conforms ? ""
+                         : "entries beyond " + significant(request.budget_ulp) +
+                               " ULP against the exact rotation and every computation model");
+}
+
+std::optional<HazardKind> shared_kind(RotatedHazardKind kind) {
+  switch (kind) {
+    case RotatedHazardKind::position_precision:
+      return HazardKind::position_precision;
+    case RotatedHazardKind::angle_precision:
+      return HazardKind::angle_precision;
+    case RotatedHazardKind::inv_freq_precision:
+      return HazardKind::inv_freq_precision;
+    case RotatedHazardKind::layout_mismatch:
+      return HazardKind::layout_mismatch;
+    case RotatedHazardKind::wrong_base:
+      return HazardKind::wrong_base;
+    case RotatedHazardKind::wrong_scaling:
+      return HazardKind::wrong_scaling;
+    case RotatedHazardKind::attention_factor:
+      return HazardKind::attention_factor;
+    case RotatedHazardKind::non_finite:
+      return HazardKind::non_finite;
+    default:
+      return std::nullopt;
   }
-  for (const RotatedHazard& h : result.hazards) result.reasons.push_back(std::string(to_string(h.kind)));
-  result.verdict = result.reasons.empty() ? ValidationVerdict::conforms : ValidationVerdict::deviates;
-  return result;
 }
 
 std::string_view to_string(RotatedHazardKind kind) {

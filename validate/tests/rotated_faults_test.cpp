@@ -93,7 +93,7 @@ void expect_diagnosed(const FaultCase& c, const std::string& backend) {
   options.convention = find_rotary_preset(c.preset);
   const RotatedValidationResult result = validate_rotated_output(subject, options);
   const std::string text = rotated_validation_text(result, c.name + backend);
-  EXPECT_EQ(result.verdict, ValidationVerdict::deviates) << text;
+  EXPECT_EQ(result.verdict(), ValidationVerdict::deviates) << text;
   const auto found = std::find_if(result.hazards.begin(), result.hazards.end(),
                                   [&](const RotatedHazard& h) { return h.kind == c.hazard; });
   ASSERT_NE(found, result.hazards.end()) << "expected " << to_string(c.hazard) << "; found " << hazards_text(result)

@@ -103,7 +103,7 @@ void expect_conforms(const FormCase& c, const std::string& backend, bool given) 
   if (given) options.convention = find_rotary_preset(c.preset);
   const RotatedValidationResult result = validate_rotated_output(subject, options);
   const std::string text = rotated_validation_text(result, c.name + backend);
-  EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << text << hazards_text(result);
+  EXPECT_EQ(result.verdict(), ValidationVerdict::conforms) << text << hazards_text(result);
   EXPECT_TRUE(result.hazards.empty()) << hazards_text(result);
   EXPECT_EQ(result.findings.layout, c.layout) << text;
   EXPECT_EQ(result.findings.rotary_width, c.width) << text;

@@ -126,7 +126,7 @@ TEST(RotatedSubject, aColumnBeyondTheRotaryWidthMustPassUnchanged) {
   EXPECT_TRUE(std::any_of(result.hazards.begin(), result.hazards.end(), [](const RotatedHazard& h) {
     return h.kind == RotatedHazardKind::pass_through_changed;
   })) << text;
-  EXPECT_EQ(result.verdict, ValidationVerdict::deviates) << text;
+  EXPECT_EQ(result.verdict(), ValidationVerdict::deviates) << text;
 }
 
 }  // namespace
