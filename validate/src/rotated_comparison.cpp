@@ -7,6 +7,7 @@
 #include <memory>
 #include <thread>
 
+#include "pecheck/number_text.hpp"
 #include "pecheck/parallel_for.hpp"
 #include "pecheck/properties/accuracy_accumulator.hpp"
 #include "pecheck/reference/rotated_reference.hpp"
@@ -48,12 +49,6 @@ double quantum_of(double x, const Format& format) {
   // 2^k built from its bits: k >= -1074 + 53 for every format here, a normal double.
   const int k = std::max(e, format.min_exponent) - (format.precision - 1);
   return std::bit_cast<double>(static_cast<std::uint64_t>(k + 1023) << 52);
-}
-
-std::string decimal(DoubleDouble x) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.21g", x.hi + x.lo);
-  return buffer;
 }
 
 }  // namespace
@@ -125,7 +120,7 @@ Comparison compare_rotated(const RotatedComparisonRequest& request, const std::o
           const double ratio = bound > 0.0 ? abs_error / bound : std::numeric_limits<double>::infinity();
           if (count.beyond_ulp == 1 || ratio > count.worst_ratio) {
             count.worst_ratio = ratio;
-            count.worst = {r, p, c, value, hex_bits(value, format), x, decimal(x), abs_error, error.ulps, {}};
+            count.worst = {r, p, c, value, hex_bits(value, format), x, exact_decimal(x), abs_error, error.ulps, {}};
             count.worst_ulp = error.ulps;
             count.worst_bound = bound;
           }

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
+#include "pecheck/number_text.hpp"
 #include "rotary_diagnosis.hpp"
 #include "rotary_frequency_match.hpp"
 
@@ -15,12 +15,6 @@ namespace {
 constexpr std::int64_t fit_positions = 2048;
 // A pairing is a rotation when this share of the pairs keeps its norm (a fault may spoil a few).
 constexpr double rotated_fraction = 0.9;
-
-std::string number(double x) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", x);
-  return buffer;
-}
 
 RotaryLayout pairing_of(RotaryLayout layout) {
   return layout == RotaryLayout::complex_form ? RotaryLayout::interleaved : layout;
@@ -46,12 +40,12 @@ std::optional<RotatedHazard> attention_factor_hazard(double measured, double exp
   const double relative = rotation_norm_tolerance(format);
   const auto near = [&](double a, double b) { return std::fabs(a - b) <= relative * std::max(a, b); };
   if (near(measured, expected)) return std::nullopt;
-  std::string what = "the median |out| / |in| over the pairs is " + number(measured) +
-                     ", the convention's attention factor " + number(expected);
+  std::string what = "the median |out| / |in| over the pairs is " + significant(measured, 6) +
+                     ", the convention's attention factor " + significant(expected, 6);
   if (near(measured, 1.0)) {
     what += ": the attention factor is missing";
   } else if (near(measured, expected * expected)) {
-    what += ": the attention factor is applied twice (" + number(expected * expected) + " = factor^2)";
+    what += ": the attention factor is applied twice (" + significant(expected * expected, 6) + " = factor^2)";
   }
   return RotatedHazard{RotatedHazardKind::attention_factor,
                        what + " (transformers multiplies cos and sin by attention_scaling once)."};
@@ -84,10 +78,10 @@ RotatedDetection detect_rotated(const RotatedValues& values, const RotatedTokens
   if (changed == 0) out.notes.push_back("the output equals the input bit for bit: every angle is zero");
   if (fit.width == 0 || fit.fraction < rotated_fraction) {
     out.hazards.push_back({RotatedHazardKind::not_rotated,
-                           "no pairing keeps |out| / |in| constant: at best " + number(100.0 * fit.fraction) +
+                           "no pairing keeps |out| / |in| constant: at best " + significant(100.0 * fit.fraction, 6) +
                                "% of the pairs (" + std::string(to_string(fit.layout)) + ", width " +
-                               std::to_string(fit.width) + ") within " + number(pairing_tolerance(format)) +
-                               " of the median " + number(fit.factor) + "."});
+                               std::to_string(fit.width) + ") within " + significant(pairing_tolerance(format), 6) +
+                               " of the median " + significant(fit.factor, 6) + "."});
     return out;
   }
   out.rotated = true;
@@ -102,16 +96,16 @@ RotatedDetection detect_rotated(const RotatedValues& values, const RotatedTokens
   if (expected_layout && pairing_of(*expected_layout) != fit.layout) {
     out.hazards.push_back({RotatedHazardKind::layout_mismatch,
                            "the pairs that keep their norm are " + std::string(to_string(fit.layout)) + " (" +
-                               number(100.0 * fit.fraction) + "% of them), the convention's are " +
+                               significant(100.0 * fit.fraction, 6) + "% of them), the convention's are " +
                                std::string(to_string(*expected_layout)) +
                                " (NEOX against NORMAL: llama.cpp issue 3018)."});
   }
   if (given_width > 0 && fit.width != given_width) {
-    out.hazards.push_back({RotatedHazardKind::partial_width,
-                           "the kernel rotates " + std::to_string(fit.width) + " columns (" +
-                               number(100.0 * fit.fraction) + "% of its pairs keep their norm), the convention " +
-                               std::to_string(given_width) + " (int(head_dim " + std::to_string(given->head_dim) +
-                               " x rotary fraction " + number(given->rotary_fraction) + "))."});
+    out.hazards.push_back(
+        {RotatedHazardKind::partial_width,
+         "the kernel rotates " + std::to_string(fit.width) + " columns (" + significant(100.0 * fit.fraction, 6) +
+             "% of its pairs keep their norm), the convention " + std::to_string(given_width) + " (int(head_dim " +
+             std::to_string(given->head_dim) + " x rotary fraction " + significant(given->rotary_fraction, 6) + "))."});
   }
 
   // The angles as a cache: rows are positions first .. first + count - 1.

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <numbers>
 #include <string>
 #include <unordered_map>
 
+#include "pecheck/number_text.hpp"
 #include "pecheck/properties/rotary_values.hpp"
 #include "pecheck/reference/nearest_rounding.hpp"
 #include "rotary_layout.hpp"
@@ -21,12 +21,6 @@ constexpr std::int64_t hypothesis_rows = 512;
 
 double f32(double x) { return reference::round_nearest(x, format_of(F::float32)); }
 double in_format(double x, std::optional<F> f) { return f ? reference::round_nearest(x, format_of(*f)) : x; }
-
-std::string number(double x) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g", x);
-  return buffer;
-}
 
 // How a computation turns (position, its inv_freq_i) into the angle, and
 // cos and sin into the values it rotates by.
@@ -280,9 +274,9 @@ ComputationFit diagnose_computation(const RotatedValues& values, const std::vect
     fit.fault_explains = true;
     fit.plain_setting = k == 1;
     fit.hazard = RotatedHazard{*all[best].fault, "the output is the rotation by " + all[best].name + ": RMS distance " +
-                                                     number(rms[best]) + " to it over " + std::to_string(rows.size()) +
-                                                     " rows (positions up to " + std::to_string(largest) +
-                                                     "), against " + number(correct) +
+                                                     significant(rms[best], 3) + " to it over " +
+                                                     std::to_string(rows.size()) + " rows (positions up to " +
+                                                     std::to_string(largest) + "), against " + significant(correct, 3) +
                                                      " to the correct computations (" + all[best].source + ")."};
     return fit;
   }
