@@ -26,29 +26,8 @@ std::optional<std::int64_t> parse_offset(const std::string& text, const char* wh
   return static_cast<std::int64_t>(*value);
 }
 
-// The convention --config or --rope names (--layout applied); nullopt for
-// --rope auto or neither.
 std::optional<RotaryConvention> rotary_convention_of(const ValidateFlags& flags) {
-  if (!flags.config.empty() && !flags.rope.empty()) {
-    throw ConventionError("validate: --config and --rope exclude each other (both name the convention)");
-  }
-  std::optional<RotaryLayout> layout;
-  if (!flags.layout.empty()) {
-    layout = parse_rotary_layout(flags.layout);
-    if (!layout) throw ConventionError("--layout '" + flags.layout + "': expected rotate-half, interleaved or complex");
-  }
-  std::optional<RotaryConvention> convention;
-  if (!flags.config.empty()) {
-    RotaryConfigOptions config;
-    if (layout) config.layout = *layout;
-    config.sequence_length = flags.sequence_length;
-    convention = read_rotary_config(flags.config, config);
-  } else if (!flags.rope.empty() && flags.rope != "auto") {
-    convention = find_rotary_preset(flags.rope);
-    if (!convention) throw ConventionError("--rope '" + flags.rope + "': not a rotary preset (pecheck conventions lists them)");
-  }
-  if (convention && layout) convention->layout = *layout;
-  return convention;
+  return named_rotary_convention(flags.config, flags.rope, flags.layout, flags.sequence_length);
 }
 
 std::optional<Convention> additive_convention_of(const ValidateFlags& flags) {
@@ -109,6 +88,23 @@ int validate_rotary(const CLI::App& command, const ValidateFlags& flags, const r
   request.options.max_ulp = flags.max_ulp;
   request.options.model = flags.model;
   return reports::validate_rotary_files(request, output, std::cout);
+}
+
+int validate_rotated(const CLI::App& command, const ValidateFlags& flags, const reports::ValidationOutput& output) {
+  refuse_flags(command,
+               {"--exec", "--sin", "--tensor", "--convention", "--offset", "--max-abs-error", "--dtype", "--sample",
+                "--full", "--ulp-only", "--vocabulary", "--ids", "--sequence-length"},
+               "does not apply to rotated outputs (--input): every entry is compared with the exact rotation of "
+               "the input at the positions given, and with the computation models");
+  if (flags.file.empty() || flags.input.empty() || flags.positions.empty()) {
+    throw ConventionError("validate: a rotated output needs FILE (the output), --input IN.npy and --positions POS.npy");
+  }
+  reports::RotatedFileRequest request{flags.file, flags.input, flags.positions, {}};
+  request.options.convention = rotary_convention_of(flags);
+  if (!flags.layout.empty()) request.options.layout = parse_rotary_layout(flags.layout);
+  if (!flags.qkv_format.empty()) request.options.qkv_format = validate::parse_qkv_format(flags.qkv_format);
+  request.options.max_ulp = flags.max_ulp;
+  return reports::validate_rotated_files(request, output, std::cout);
 }
 
 int validate_input_layer(const CLI::App& command, const ValidateFlags& flags, const reports::ValidationOutput& output) {
@@ -199,6 +195,8 @@ Command add_validate_command(CLI::App& app) {
       "d)\n"
       "array, cos then sin) and validates each block as a cache file, with rotary/relative-position and "
       "rotary/pair-norm.\n"
+      "With --input IN.npy --positions POS.npy, FILE is a RoPE kernel's output (rotated queries or keys), compared\n"
+      "with the exact rotation of IN at POS and with the computation models; --rope/--config name the convention.\n"
       "With --vocabulary VOCAB.npy alone (--convention NAME [--scale S], no FILE), a trained embedding\n"
       "table is measured with the report's input-layer statistics (see --scale); nothing is asserted.\n"
       "Exit status: 0 conforms, 1 deviates or unknown, 2 bad input.\n"
@@ -209,6 +207,7 @@ Command add_validate_command(CLI::App& app) {
   return {command, [command, flags] {
             const reports::ValidationOutput output{flags->json, flags->output_dir,
                                                    reproduce_command(*command, flags->output_dir)};
+            if (flags->rotated()) return validate_rotated(*command, *flags, output);
             if (flags->rotary()) return validate_rotary(*command, *flags, output);
             for (const char* flag : {"--model", "--layout", "--sequence-length"}) {
               if (command->count(flag) > 0) {

@@ -5,6 +5,13 @@
 namespace pecheck::tools {
 
 void add_validate_flags(CLI::App& command, ValidateFlags& flags) {
+  command.add_option("--input", flags.input,
+                     "Rotated outputs: FILE is a RoPE kernel's output (queries or keys, .npy), this its input of the\n"
+                     "same shape, --positions POS.npy the position of each token; --rope/--config name the convention\n"
+                     "(or it is read from the data), --layout the pairing expected");
+  command.add_option("--qkv-format", flags.qkv_format,
+                     "Rotated outputs: the axes of OUT and IN when POS's length fits several (sbhd, bshd, bhsd, thd)")
+      ->check(CLI::IsMember({"sbhd", "bshd", "bhsd", "thd"}));
   command.add_option("FILE", flags.file, "The table: .npy or .safetensors");
   command.add_option("--tensor", flags.tensor, "The tensor to read from a .safetensors file with several");
   command.add_option("--convention", flags.convention, "A preset name, or auto (detect)")->capture_default_str();

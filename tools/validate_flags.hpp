@@ -35,6 +35,9 @@ struct ValidateFlags {
   std::string model = "hf-float32";
   std::string layout;  // overrides config.json's (which does not say): rotate-half, interleaved, complex
   std::int64_t sequence_length = 0;
+  // Rotated outputs (FILE is the kernel's output; --positions gives POS).
+  std::string input;
+  std::string qkv_format;
   // Input layers, and a vocabulary alone.
   std::string vocabulary;
   std::string ids;
@@ -42,6 +45,7 @@ struct ValidateFlags {
   std::optional<double> scale;
   std::optional<std::int64_t> context;
 
+  bool rotated() const { return !input.empty() || !qkv_format.empty(); }
   bool rotary() const { return !sin.empty() || !config.empty() || !rope.empty(); }
   bool input_layer() const {
     return !vocabulary.empty() || !ids.empty() || !positions.empty() || scale.has_value() || context.has_value();

@@ -21,14 +21,14 @@ RotaryLayout pairing_of(RotaryLayout layout) {
 }
 
 // The frequency faults the cache diagnosis names (the attention factor is judged here).
-std::optional<RotatedHazardKind> rotated_kind(HazardKind kind) {
+std::optional<HazardKind> rotated_kind(HazardKind kind) {
   switch (kind) {
     case HazardKind::inv_freq_precision:
-      return RotatedHazardKind::inv_freq_precision;
+      return HazardKind::inv_freq_precision;
     case HazardKind::wrong_base:
-      return RotatedHazardKind::wrong_base;
+      return HazardKind::wrong_base;
     case HazardKind::wrong_scaling:
-      return RotatedHazardKind::wrong_scaling;
+      return HazardKind::wrong_scaling;
     default:
       return std::nullopt;
   }
@@ -36,7 +36,7 @@ std::optional<RotatedHazardKind> rotated_kind(HazardKind kind) {
 
 // The median |out| / |in| against the convention's factor, within the pairing's
 // own tolerance (rotation_norm_tolerance): missing (1), applied twice (A^2), or another value.
-std::optional<RotatedHazard> attention_factor_hazard(double measured, double expected, FormatId format) {
+std::optional<Hazard> attention_factor_hazard(double measured, double expected, FormatId format) {
   const double relative = rotation_norm_tolerance(format);
   const auto near = [&](double a, double b) { return std::fabs(a - b) <= relative * std::max(a, b); };
   if (near(measured, expected)) return std::nullopt;
@@ -47,7 +47,7 @@ std::optional<RotatedHazard> attention_factor_hazard(double measured, double exp
   } else if (near(measured, expected * expected)) {
     what += ": the attention factor is applied twice (" + significant(expected * expected, 6) + " = factor^2)";
   }
-  return RotatedHazard{RotatedHazardKind::attention_factor,
+  return Hazard{HazardKind::attention_factor,
                        what + " (transformers multiplies cos and sin by attention_scaling once)."};
 }
 
@@ -77,7 +77,7 @@ RotatedDetection detect_rotated(const RotatedValues& values, const RotatedTokens
   findings.attention_factor = fit.factor;
   if (changed == 0) out.notes.push_back("the output equals the input bit for bit: every angle is zero");
   if (fit.width == 0 || fit.fraction < rotated_fraction) {
-    out.hazards.push_back({RotatedHazardKind::not_rotated,
+    out.hazards.push_back({HazardKind::not_rotated,
                            "no pairing keeps |out| / |in| constant: at best " + significant(100.0 * fit.fraction, 6) +
                                "% of the pairs (" + std::string(to_string(fit.layout)) + ", width " +
                                std::to_string(fit.width) + ") within " + significant(pairing_tolerance(format), 6) +
@@ -86,7 +86,7 @@ RotatedDetection detect_rotated(const RotatedValues& values, const RotatedTokens
   }
   out.rotated = true;
   if (changed > fit.width) {
-    out.hazards.push_back({RotatedHazardKind::pass_through_changed,
+    out.hazards.push_back({HazardKind::pass_through_changed,
                            "columns " + std::to_string(fit.width) + " to " + std::to_string(changed - 1) +
                                " lie beyond the rotary width and differ from the input (column " +
                                std::to_string(changed - 1) + " is the last that does): they must pass unchanged."});
@@ -94,7 +94,7 @@ RotatedDetection detect_rotated(const RotatedValues& values, const RotatedTokens
   const std::optional<RotaryLayout> expected_layout =
       options.layout ? options.layout : (given ? std::optional<RotaryLayout>(given->layout) : std::nullopt);
   if (expected_layout && pairing_of(*expected_layout) != fit.layout) {
-    out.hazards.push_back({RotatedHazardKind::layout_mismatch,
+    out.hazards.push_back({HazardKind::layout_mismatch,
                            "the pairs that keep their norm are " + std::string(to_string(fit.layout)) + " (" +
                                significant(100.0 * fit.fraction, 6) + "% of them), the convention's are " +
                                std::string(to_string(*expected_layout)) +
@@ -102,7 +102,7 @@ RotatedDetection detect_rotated(const RotatedValues& values, const RotatedTokens
   }
   if (given_width > 0 && fit.width != given_width) {
     out.hazards.push_back(
-        {RotatedHazardKind::partial_width,
+        {HazardKind::partial_width,
          "the kernel rotates " + std::to_string(fit.width) + " columns (" + significant(100.0 * fit.fraction, 6) +
              "% of its pairs keep their norm), the convention " + std::to_string(given_width) + " (int(head_dim " +
              std::to_string(given->head_dim) + " x rotary fraction " + significant(given->rotary_fraction, 6) + "))."});
@@ -138,7 +138,7 @@ RotatedDetection detect_rotated(const RotatedValues& values, const RotatedTokens
     }
     cache = detect_rotary(tables.cos, tables.sin, format, given_at_width, std::nullopt);
     findings.reversed = true;
-    out.hazards.push_back({RotatedHazardKind::direction,
+    out.hazards.push_back({HazardKind::direction,
                            "the angle of out against in decreases with the position: the pairs are rotated by "
                            "-theta (sin negated)."});
   }
@@ -153,7 +153,7 @@ RotatedDetection detect_rotated(const RotatedValues& values, const RotatedTokens
   if (findings.convention) {
     findings.position_offset = cache.first_position - sorted.front();
     if (findings.position_offset != 0) {
-      out.hazards.push_back({RotatedHazardKind::position_offset,
+      out.hazards.push_back({HazardKind::position_offset,
                              "the angles put position " + std::to_string(cache.first_position) + " where POS says " +
                                  std::to_string(sorted.front()) + ": the kernel rotates by POS " +
                                  (findings.position_offset > 0 ? "+ " : "- ") +

@@ -18,7 +18,7 @@ namespace pecheck::validate {
 struct RotatedDetection {
   bool rotated = false;                  // a pairing keeps the norms
   std::optional<RotaryDetection> cache;  // the angles read as a cache, when POS covers a run of positions
-  std::vector<RotatedHazard> hazards;    // what detection alone shows
+  std::vector<Hazard> hazards;    // what detection alone shows
   std::vector<std::string> notes;        // how it decided, for the validation's notes
 };
 

@@ -28,7 +28,7 @@ enum class AngleRule { exact, product, accumulated, reduced };
 
 struct Candidate {
   std::string name;
-  std::optional<RotatedHazardKind> fault;  // nullopt: a correct computation
+  std::optional<HazardKind> fault;  // nullopt: a correct computation
   std::string source;                      // where the fault was seen
   AngleRule rule = AngleRule::product;
   std::optional<F> position, inv_freq, angle, cache;  // formats the steps round to
@@ -43,7 +43,7 @@ std::vector<Candidate> candidates(FormatId output) {
   for (const F f : {F::bfloat16, F::float16}) {
     const std::string name(format_of(f).name);
     out.push_back({"positions in " + name,
-                   RotatedHazardKind::position_precision,
+                   HazardKind::position_precision,
                    "candle PR 3520",
                    R::product,
                    f,
@@ -51,7 +51,7 @@ std::vector<Candidate> candidates(FormatId output) {
                    F::float32,
                    {}});
     out.push_back({"angles in " + name,
-                   RotatedHazardKind::angle_precision,
+                   HazardKind::angle_precision,
                    "cactus PR 688, ml-explore/mlx-lm PR 1076",
                    R::product,
                    F::float32,
@@ -59,7 +59,7 @@ std::vector<Candidate> candidates(FormatId output) {
                    f,
                    {}});
     out.push_back({"inv_freq in " + name,
-                   RotatedHazardKind::inv_freq_precision,
+                   HazardKind::inv_freq_precision,
                    "Megatron-LM issue 744, InternLM issue 237",
                    R::product,
                    F::float32,
@@ -68,12 +68,12 @@ std::vector<Candidate> candidates(FormatId output) {
                    {}});
     // Held in the output's own format it is transformers' cast (tried with every candidate): a fault only when coarser.
     if (format_of(f).precision < format_of(output).precision) {
-      out.push_back({"cos and sin held in " + name, RotatedHazardKind::cache_precision, "flashinfer PR 585", R::product,
+      out.push_back({"cos and sin held in " + name, HazardKind::cache_precision, "flashinfer PR 585", R::product,
                      F::float32, F::float32, F::float32, f});
     }
   }
   out.push_back({"each pair's angle by repeated float32 multiplication (theta *= theta_scale)",
-                 RotatedHazardKind::frequency_accumulation,
+                 HazardKind::frequency_accumulation,
                  "llama.cpp's ggml rope",
                  R::accumulated,
                  F::float32,
@@ -81,7 +81,7 @@ std::vector<Candidate> candidates(FormatId output) {
                  F::float32,
                  {}});
   out.push_back({"sin and cos after a float32 range reduction by float32's 2 pi (an error growing with |angle|)",
-                 RotatedHazardKind::fast_trig,
+                 HazardKind::fast_trig,
                  "kekzl/imp PR 1325",
                  R::reduced,
                  F::float32,
@@ -273,7 +273,7 @@ ComputationFit diagnose_computation(const RotatedValues& values, const std::vect
       largest = std::max(largest, (*settings[k].positions)[static_cast<std::size_t>(r)]);
     fit.fault_explains = true;
     fit.plain_setting = k == 1;
-    fit.hazard = RotatedHazard{*all[best].fault, "the output is the rotation by " + all[best].name + ": RMS distance " +
+    fit.hazard = Hazard{*all[best].fault, "the output is the rotation by " + all[best].name + ": RMS distance " +
                                                      significant(rms[best], 3) + " to it over " +
                                                      std::to_string(rows.size()) + " rows (positions up to " +
                                                      std::to_string(largest) + "), against " + significant(correct, 3) +

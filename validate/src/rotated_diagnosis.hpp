@@ -18,7 +18,7 @@
 namespace pecheck::validate {
 
 struct ComputationFit {
-  std::optional<RotatedHazard> hazard;  // a fault that explains the output, with its figures
+  std::optional<Hazard> hazard;  // a fault that explains the output, with its figures
   bool fault_explains = false;          // its RMS distance is under half the correct computations'
   bool plain_setting = false;           // it did so at POS as given, forwards, not as detection read them
 };

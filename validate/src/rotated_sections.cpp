@@ -3,7 +3,7 @@
 // direction, attention factor, convention and positions), its comparisons
 // with the exact rotation and the computation models, and the properties of
 // its own values.
-#include "rotated_sections.hpp"
+#include "sections.hpp"
 
 #include "json_values.hpp"
 #include "pecheck/npy_array.hpp"

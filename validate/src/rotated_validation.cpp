@@ -30,42 +30,35 @@ FormatId value_format(const NpyArray& output) {
   return output.format;
 }
 
-bool is_frequency_claim(RotatedHazardKind kind) {
-  return kind == RotatedHazardKind::wrong_base || kind == RotatedHazardKind::wrong_scaling ||
-         kind == RotatedHazardKind::inv_freq_precision;
+bool is_frequency_claim(HazardKind kind) {
+  return kind == HazardKind::wrong_base || kind == HazardKind::wrong_scaling ||
+         kind == HazardKind::inv_freq_precision;
 }
 
 }  // namespace
 
-RotatedValidationResult validate_rotated_output(const RotatedSubject& subject, const RotatedOptions& options) {
+Validation validate_rotated_output(const RotatedSubject& subject, const RotatedOptions& options) {
   const RotatedTokens tokens = resolve_tokens(subject, options.qkv_format);
-  RotatedValidationResult result;
-  Validation& v = result.validation;
-  RotatedFindings& findings = result.findings;
+  Validation result;
+  result.kind = SubjectKind::rotated;
+  Validation& v = result;
+  RotatedFindings& findings = result.findings.emplace<RotatedFindings>();
   const FormatId format = value_format(subject.output);
   const RotatedValues values{subject.input.values, subject.output.values, tokens.rows, tokens.head_dim};
   if (options.convention) check_rotary_convention(*options.convention);
-  const auto add_hazard = [&result](const RotatedHazard& h) {
-    if (std::none_of(result.hazards.begin(), result.hazards.end(),
-                     [&](const RotatedHazard& k) { return k.kind == h.kind; })) {
-      result.hazards.push_back(h);
-    }
-  };
+  const auto add_hazard = [&result](const Hazard& h) { result.add_hazard(h); };
 
   std::int64_t non_finite = 0;
   for (double x : subject.output.values) non_finite += !std::isfinite(x);
   if (non_finite > 0) {
-    add_hazard({RotatedHazardKind::non_finite, std::to_string(non_finite) + " outputs are NaN or infinite."});
+    add_hazard({HazardKind::non_finite, std::to_string(non_finite) + " outputs are NaN or infinite."});
   }
   RotatedDetection detection = detect_rotated(values, tokens, format, options, findings);
-  for (const RotatedHazard& h : detection.hazards) add_hazard(h);
+  for (const Hazard& h : detection.hazards) add_hazard(h);
   for (std::string& note : detection.notes) v.notes.push_back(std::move(note));
   const auto finish = [&](ValidationVerdict verdict, std::string reason) {
     if (!reason.empty()) v.reasons.push_back(std::move(reason));
-    for (const RotatedHazard& h : result.hazards) {
-      v.reasons.push_back(std::string(to_string(h.kind)));
-      if (const std::optional<HazardKind> kind = shared_kind(h.kind)) v.add_hazard({*kind, h.evidence});
-    }
+    for (const Hazard& h : result.hazards) v.reasons.push_back(std::string(to_string(h.kind)));
     v.verdict = verdict == ValidationVerdict::conforms && !v.reasons.empty() ? ValidationVerdict::deviates : verdict;
     return std::move(result);
   };
@@ -86,11 +79,11 @@ RotatedValidationResult validate_rotated_output(const RotatedSubject& subject, c
   if (computation.hazard) {
     // A fault computation under this convention explains the output: the
     // frequencies' misfit is its doing, not another rule's.
-    std::erase_if(result.hazards, [](const RotatedHazard& h) { return is_frequency_claim(h.kind); });
+    std::erase_if(result.hazards, [](const Hazard& h) { return is_frequency_claim(h.kind); });
     if (computation.plain_setting) {
       // It explains the output at POS, forwards: the direction and offset read were the fault's doing.
-      std::erase_if(result.hazards, [](const RotatedHazard& h) {
-        return h.kind == RotatedHazardKind::direction || h.kind == RotatedHazardKind::position_offset;
+      std::erase_if(result.hazards, [](const Hazard& h) {
+        return h.kind == HazardKind::direction || h.kind == HazardKind::position_offset;
       });
       findings.reversed = false;
       findings.position_offset = 0;
@@ -136,67 +129,6 @@ RotatedValidationResult validate_rotated_output(const RotatedSubject& subject, c
                 conforms ? ""
                          : "entries beyond " + significant(request.budget_ulp) +
                                " ULP against the exact rotation and every computation model");
-}
-
-std::optional<HazardKind> shared_kind(RotatedHazardKind kind) {
-  switch (kind) {
-    case RotatedHazardKind::position_precision:
-      return HazardKind::position_precision;
-    case RotatedHazardKind::angle_precision:
-      return HazardKind::angle_precision;
-    case RotatedHazardKind::inv_freq_precision:
-      return HazardKind::inv_freq_precision;
-    case RotatedHazardKind::layout_mismatch:
-      return HazardKind::layout_mismatch;
-    case RotatedHazardKind::wrong_base:
-      return HazardKind::wrong_base;
-    case RotatedHazardKind::wrong_scaling:
-      return HazardKind::wrong_scaling;
-    case RotatedHazardKind::attention_factor:
-      return HazardKind::attention_factor;
-    case RotatedHazardKind::non_finite:
-      return HazardKind::non_finite;
-    default:
-      return std::nullopt;
-  }
-}
-
-std::string_view to_string(RotatedHazardKind kind) {
-  switch (kind) {
-    case RotatedHazardKind::position_precision:
-      return "position-precision";
-    case RotatedHazardKind::angle_precision:
-      return "angle-precision";
-    case RotatedHazardKind::inv_freq_precision:
-      return "inv-freq-precision";
-    case RotatedHazardKind::cache_precision:
-      return "cache-precision";
-    case RotatedHazardKind::frequency_accumulation:
-      return "frequency-accumulation";
-    case RotatedHazardKind::fast_trig:
-      return "fast-trig";
-    case RotatedHazardKind::layout_mismatch:
-      return "layout-mismatch";
-    case RotatedHazardKind::wrong_base:
-      return "wrong-base";
-    case RotatedHazardKind::wrong_scaling:
-      return "wrong-scaling";
-    case RotatedHazardKind::direction:
-      return "direction";
-    case RotatedHazardKind::attention_factor:
-      return "attention-factor";
-    case RotatedHazardKind::partial_width:
-      return "partial-width";
-    case RotatedHazardKind::position_offset:
-      return "position-offset";
-    case RotatedHazardKind::pass_through_changed:
-      return "pass-through-changed";
-    case RotatedHazardKind::non_finite:
-      return "non-finite";
-    case RotatedHazardKind::not_rotated:
-      return "not-rotated";
-  }
-  return "?";
 }
 
 }  // namespace pecheck::validate

@@ -18,16 +18,19 @@ namespace pecheck::validate {
 void subject_text(const Validation& v, const TableFindings& findings, std::ostream& out);
 void subject_text(const Validation& v, const RotaryFindings& findings, std::ostream& out);
 void subject_text(const Validation& v, const InputLayerFindings& findings, std::ostream& out);
+void subject_text(const Validation& v, const RotatedFindings& findings, std::ostream& out);
 
 void comparisons_text(const Validation& v, const TableFindings& findings, std::ostream& out);
 void comparisons_text(const Validation& v, const RotaryFindings& findings, std::ostream& out);
 void comparisons_text(const Validation& v, const InputLayerFindings& findings, std::ostream& out);
+void comparisons_text(const Validation& v, const RotatedFindings& findings, std::ostream& out);
 
 // JSON: the kind's own keys added to the document (the frame writes file,
 // kind, verdict, comparisons, hazards, reasons and notes).
 void subject_json(const Validation& v, const TableFindings& findings, nlohmann::json& out);
 void subject_json(const Validation& v, const RotaryFindings& findings, nlohmann::json& out);
 void subject_json(const Validation& v, const InputLayerFindings& findings, nlohmann::json& out);
+void subject_json(const Validation& v, const RotatedFindings& findings, nlohmann::json& out);
 
 // The one JSON document of a validation (validation_writers.cpp), for
 // kinds that nest their parts' documents.

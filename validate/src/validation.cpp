@@ -18,6 +18,7 @@ std::string_view to_string(SubjectKind kind) {
     case SubjectKind::table: return "table";
     case SubjectKind::rotary_cache: return "rotary";
     case SubjectKind::input_layer: return "input-layer";
+    case SubjectKind::rotated: return "rotated";
   }
   return "?";
 }
@@ -49,6 +50,14 @@ std::string_view to_string(HazardKind kind) {
     case HazardKind::attention_factor: return "attention-factor";
     case HazardKind::layout_mismatch: return "layout-mismatch";
     case HazardKind::row_offset: return "row-offset";
+    case HazardKind::cache_precision: return "cache-precision";
+    case HazardKind::frequency_accumulation: return "frequency-accumulation";
+    case HazardKind::fast_trig: return "fast-trig";
+    case HazardKind::direction: return "direction";
+    case HazardKind::partial_width: return "partial-width";
+    case HazardKind::position_offset: return "position-offset";
+    case HazardKind::pass_through_changed: return "pass-through-changed";
+    case HazardKind::not_rotated: return "not-rotated";
   }
   return "?";
 }

@@ -8,14 +8,16 @@
 #include <string>
 #include <vector>
 
+#include "hazard_lookup.hpp"
 #include "pecheck/validate/rotated_output.hpp"
+#include "pecheck/validate/validation_writers.hpp"
 #include "rotary_caches.hpp"
 #include "rotated_outputs.hpp"
 
 namespace pecheck::validate {
 namespace {
 
-using K = RotatedHazardKind;
+using K = HazardKind;
 
 struct FaultCase {
   std::string name;
@@ -79,24 +81,18 @@ const std::optional<std::string>& python() {
   return found;
 }
 
-std::string hazards_text(const RotatedValidationResult& result) {
-  std::string text;
-  for (const RotatedHazard& h : result.hazards) text += std::string(to_string(h.kind)) + ": " + h.evidence + "\n";
-  return text.empty() ? "no hazard" : text;
-}
-
 void expect_diagnosed(const FaultCase& c, const std::string& backend) {
   const testing::GeneratedRotation files = testing::generated_rotation(*python(), c.arguments + backend);
   ASSERT_FALSE(files.failure.has_value()) << *files.failure;
   const RotatedSubject subject = read_rotated_subject(files.output, files.input, files.positions);
   RotatedOptions options;
   options.convention = find_rotary_preset(c.preset);
-  const RotatedValidationResult result = validate_rotated_output(subject, options);
-  const std::string text = rotated_validation_text(result, c.name + backend);
-  EXPECT_EQ(result.verdict(), ValidationVerdict::deviates) << text;
+  const Validation result = validate_rotated_output(subject, options);
+  const std::string text = validation_text(result, c.name + backend);
+  EXPECT_EQ(result.verdict, ValidationVerdict::deviates) << text;
   const auto found = std::find_if(result.hazards.begin(), result.hazards.end(),
-                                  [&](const RotatedHazard& h) { return h.kind == c.hazard; });
-  ASSERT_NE(found, result.hazards.end()) << "expected " << to_string(c.hazard) << "; found " << hazards_text(result)
+                                  [&](const Hazard& h) { return h.kind == c.hazard; });
+  ASSERT_NE(found, result.hazards.end()) << "expected " << to_string(c.hazard) << "; found " << hazard_list(result)
                                          << text;
   EXPECT_FALSE(found->evidence.empty());
 }

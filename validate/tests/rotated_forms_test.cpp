@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "hazard_lookup.hpp"
 #include "pecheck/validate/rotated_output.hpp"
+#include "pecheck/validate/validation_writers.hpp"
 #include "rotary_caches.hpp"
 #include "rotated_outputs.hpp"
 
@@ -81,12 +83,6 @@ const std::vector<FormCase>& cases() {
   return all;
 }
 
-std::string hazards_text(const RotatedValidationResult& result) {
-  std::string text;
-  for (const RotatedHazard& h : result.hazards) text += std::string(to_string(h.kind)) + ": " + h.evidence + "\n";
-  return text.empty() ? "no hazard" : text;
-}
-
 const std::optional<std::string>& python() {
   static const std::optional<std::string> found = testing::python_with_numpy();
   return found;
@@ -101,21 +97,21 @@ void expect_conforms(const FormCase& c, const std::string& backend, bool given) 
   RotatedOptions options;
   options.qkv_format = c.qkv_format;
   if (given) options.convention = find_rotary_preset(c.preset);
-  const RotatedValidationResult result = validate_rotated_output(subject, options);
-  const std::string text = rotated_validation_text(result, c.name + backend);
-  EXPECT_EQ(result.verdict(), ValidationVerdict::conforms) << text << hazards_text(result);
-  EXPECT_TRUE(result.hazards.empty()) << hazards_text(result);
-  EXPECT_EQ(result.findings.layout, c.layout) << text;
-  EXPECT_EQ(result.findings.rotary_width, c.width) << text;
-  EXPECT_EQ(result.findings.position_offset, 0) << text;
-  ASSERT_TRUE(result.findings.convention.has_value()) << text;
+  const Validation result = validate_rotated_output(subject, options);
+  const std::string text = validation_text(result, c.name + backend);
+  EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << text << hazard_list(result);
+  EXPECT_TRUE(result.hazards.empty()) << hazard_list(result);
+  EXPECT_EQ(result.rotated().layout, c.layout) << text;
+  EXPECT_EQ(result.rotated().rotary_width, c.width) << text;
+  EXPECT_EQ(result.rotated().position_offset, 0) << text;
+  ASSERT_TRUE(result.rotated().convention.has_value()) << text;
   const RotaryDerived want = rotary_derived(*find_rotary_preset(c.preset));
-  const RotaryDerived got = rotary_derived(*result.findings.convention);
+  const RotaryDerived got = rotary_derived(*result.rotated().convention);
   EXPECT_EQ(got.effective_base, want.effective_base) << text;
-  EXPECT_EQ(result.findings.convention->scaling.kind, find_rotary_preset(c.preset)->scaling.kind) << text;
+  EXPECT_EQ(result.rotated().convention->scaling.kind, find_rotary_preset(c.preset)->scaling.kind) << text;
   // Both properties of the output's own values hold (rotated_properties.hpp).
-  ASSERT_EQ(result.findings.properties.size(), 2u) << text;
-  for (const RotatedProperty& p : result.findings.properties) EXPECT_TRUE(p.holds()) << text;
+  ASSERT_EQ(result.rotated().properties.size(), 2u) << text;
+  for (const RotatedProperty& p : result.rotated().properties) EXPECT_TRUE(p.holds()) << text;
 }
 
 TEST_P(RotatedForms, theNumpyOutputConformsAndIsReadRight) {

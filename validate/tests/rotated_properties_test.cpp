@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pecheck/validate/rotated_output.hpp"
+#include "pecheck/validate/validation_writers.hpp"
 #include "rotary_caches.hpp"
 #include "rotated_outputs.hpp"
 
@@ -45,8 +46,8 @@ const std::optional<std::string>& python() {
   return found;
 }
 
-const RotatedProperty* property(const RotatedValidationResult& r, const std::string& prefix) {
-  for (const RotatedProperty& p : r.findings.properties) {
+const RotatedProperty* property(const Validation& r, const std::string& prefix) {
+  for (const RotatedProperty& p : r.rotated().properties) {
     if (p.claim.rfind(prefix, 0) == 0) return &p;
   }
   return nullptr;
@@ -61,9 +62,9 @@ TEST_P(RotatedProperties, eachPropertyHoldsOrFailsAsTheComputationMakesIt) {
   ASSERT_FALSE(files.failure.has_value()) << *files.failure;
   RotatedOptions options;
   options.convention = find_rotary_preset(c.preset);
-  const RotatedValidationResult result =
+  const Validation result =
       validate_rotated_output(read_rotated_subject(files.output, files.input, files.positions), options);
-  const std::string text = rotated_validation_text(result, c.name);
+  const std::string text = validation_text(result, c.name);
   const RotatedProperty* norm = property(result, "every rotated pair");
   const RotatedProperty* relative = property(result, "q_m . k_n");
   ASSERT_NE(norm, nullptr) << text;

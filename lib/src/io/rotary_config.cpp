@@ -197,4 +197,28 @@ RotaryConvention read_rotary_config(const std::filesystem::path& file, const Rot
   return parse_rotary_config(text, escape_control_characters(file.string()), options);
 }
 
+std::optional<RotaryConvention> named_rotary_convention(const std::string& config, const std::string& preset,
+                                                        const std::string& layout, std::int64_t sequence_length) {
+  if (!config.empty() && !preset.empty()) {
+    throw ConventionError("validate: --config and --rope exclude each other (both name the convention)");
+  }
+  std::optional<RotaryLayout> pairing;
+  if (!layout.empty()) {
+    pairing = parse_rotary_layout(layout);
+    if (!pairing) throw ConventionError("--layout '" + layout + "': expected rotate-half, interleaved or complex");
+  }
+  std::optional<RotaryConvention> convention;
+  if (!config.empty()) {
+    RotaryConfigOptions options;
+    if (pairing) options.layout = *pairing;
+    options.sequence_length = sequence_length;
+    convention = read_rotary_config(config, options);
+  } else if (!preset.empty() && preset != "auto") {
+    convention = find_rotary_preset(preset);
+    if (!convention) throw ConventionError("--rope '" + preset + "': not a rotary preset (pecheck conventions lists them)");
+  }
+  if (convention && pairing) convention->layout = *pairing;
+  return convention;
+}
+
 }  // namespace pecheck

@@ -149,6 +149,20 @@ int validate_input_layer_files(const InputLayerRequest& request, const Validatio
   });
 }
 
+int validate_rotated_files(const RotatedFileRequest& request, const ValidationOutput& output, std::ostream& out) {
+  return finish(output, out, [&] {
+    const validate::RotatedSubject subject = validate::read_rotated_subject(request.output, request.input, request.positions);
+    Validated done;
+    try {
+      done.validation = validate::validate_rotated_output(subject, request.options);
+    } catch (const validate::ValidationInputError& e) {
+      throw ConventionError(request.output + ": " + e.what());
+    }
+    done.name = request.output;
+    return done;
+  });
+}
+
 int measure_vocabulary_file(const VocabularyRequest& request, bool json, std::ostream& out) {
   validate::VocabularyResult result;
   try {

@@ -84,6 +84,14 @@ KindReport kind_report(const Validation&, const validate::InputLayerFindings&, c
   return {};
 }
 
+// A rotated output's rows are not a table or a cache the checks can ask
+// for: its properties (norm, relative position) run inside the validation,
+// on its own outputs, and are in validation.json and .txt.
+KindReport kind_report(const Validation&, const validate::RotatedFindings&, const std::string&,
+                       const ValidatedValues&) {
+  return {};
+}
+
 CheckResult comparison_result(const Validation& v, const KindReport& kind, const std::string& name) {
   CheckResult check;
   check.id = kind.comparison_id;

@@ -15,6 +15,7 @@
 
 #include "pecheck/convention.hpp"
 #include "pecheck/validate/rotary_validation.hpp"
+#include "pecheck/validate/rotated_output.hpp"
 #include "pecheck/validate/table_validation.hpp"
 
 namespace pecheck::reports {
@@ -42,6 +43,14 @@ struct RotaryFileRequest {
   validate::RotaryValidationOptions options;
 };
 int validate_rotary_files(const RotaryFileRequest& request, const ValidationOutput& output, std::ostream& out);
+
+// A rotation kernel's output (queries or keys), its input of the same shape
+// and the position of each token along the sequence axis.
+struct RotatedFileRequest {
+  std::string output, input, positions;
+  validate::RotatedOptions options;
+};
+int validate_rotated_files(const RotatedFileRequest& request, const ValidationOutput& output, std::ostream& out);
 
 // An input layer's output x = s E[id] + PE[pos], its vocabulary and ids
 // (positions default to 0..L-1 in each sequence when `positions` is empty).

@@ -1,8 +1,7 @@
 // What validating a rotated output finds beyond what every kind has
 // (validation.hpp): the pairing, rotary width, direction, frequencies,
 // positions and attention factor read from the data, and the properties of
-// its own values; and the hazards only this kind diagnoses, until the one
-// HazardKind list takes them (the shared ones map onto it: shared_kind).
+// its own values.
 #pragma once
 
 #include <cstdint>
@@ -16,31 +15,6 @@
 #include "pecheck/validate/validation.hpp"
 
 namespace pecheck::validate {
-
-enum class RotatedHazardKind {
-  position_precision,      // positions held in bf16/fp16 (candle PR 3520)
-  angle_precision,         // angles p * inv_freq in fp16/bf16 (cactus PR 688, mlx-lm PR 1076)
-  inv_freq_precision,      // inv_freq rounded to bf16/fp16 (Megatron-LM 744, InternLM 237)
-  cache_precision,         // cos/sin held in bf16/fp16 before a wider rotation (flashinfer PR 585)
-  frequency_accumulation,  // theta *= theta_scale in float32 (ggml)
-  fast_trig,               // sin/cos whose error grows with |angle| (kekzl/imp PR 1325)
-  layout_mismatch,         // NEOX (rotate-half) against NORMAL (interleaved) (llama.cpp issue 3018)
-  wrong_base,
-  wrong_scaling,
-  direction,             // rotation by -theta
-  attention_factor,      // pair norm out / in is not the convention's factor
-  partial_width,         // the rotated columns are not the convention's rotary width
-  position_offset,       // the angles say POS + k, not POS
-  pass_through_changed,  // a column beyond the rotary width differs from the input
-  non_finite,
-  not_rotated,  // no pairing keeps |out| / |in| constant: not a rotation of IN
-};
-std::string_view to_string(RotatedHazardKind kind);
-
-struct RotatedHazard {
-  RotatedHazardKind kind;
-  std::string evidence;
-};
 
 // A property of the subject's own outputs, with its derived bound.
 struct RotatedProperty {
@@ -72,8 +46,5 @@ struct RotatedFindings {
   bool frequencies_fitted = false;   // POS covers a run of whole positions
   std::vector<RotatedProperty> properties;
 };
-
-// The one list's kind of a rotated hazard, when it has one.
-std::optional<HazardKind> shared_kind(RotatedHazardKind kind);
 
 }  // namespace pecheck::validate

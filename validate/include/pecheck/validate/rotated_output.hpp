@@ -4,9 +4,7 @@
 // follows (reference/rotated_models.hpp), with the layout, direction,
 // frequencies, rotary width, positions and attention factor read from the
 // data, and the faults of CONVENTIONS.md ("Applying the rotation") diagnosed.
-//
-// Until the one Validation type lands, the result is this file's own
-// RotatedValidationResult; its findings are the kind-specific part.
+
 #pragma once
 
 #include <cstdint>
@@ -70,26 +68,7 @@ struct RotatedOptions {
   int threads = 0;
 };
 
-// The one Validation (verdict, comparisons, reasons, notes, and the hazards
-// whose kinds the one list has) with the rotated findings and hazards beside
-// it, until Validation's findings and HazardKind take them (then this
-// returns a Validation).
-struct RotatedValidationResult {
-  Validation validation;               // kind and findings not yet set: they have no rotated alternative
-  RotatedFindings findings;            // to become validation.findings
-  std::vector<RotatedHazard> hazards;  // every hazard found, in the order found
-
-  ValidationVerdict verdict() const { return validation.verdict; }
-  const std::vector<Comparison>& comparisons() const { return validation.comparisons; }
-};
-
 // Throws ValidationInputError (resolve_tokens) and ConventionError.
-RotatedValidationResult validate_rotated_output(const RotatedSubject& subject, const RotatedOptions& options = {});
-
-// The one writer's frame (header, subject, notes, comparisons, hazards,
-// reasons) with the rotated sections (rotated_sections.hpp) and every rotated
-// hazard. The JSON document comes with the one writer, once Validation's
-// findings take RotatedFindings (subject_json is ready for it).
-std::string rotated_validation_text(const RotatedValidationResult& result, const std::string& file);
+Validation validate_rotated_output(const RotatedSubject& subject, const RotatedOptions& options = {});
 
 }  // namespace pecheck::validate

@@ -2,6 +2,7 @@
 // table, a rotary cache, an input layer's output (and, through the same
 // stages, the outputs of a rotation kernel).
 //
+// (The outputs of a rotation kernel are the fourth kind, "rotated".)
 // Every kind goes through the same stages (docs/architecture.md):
 //   read -> detect (once) -> compare (exact values, a computation model)
 //        -> diagnose (hazards with evidence) -> decide (verdict and reasons)
@@ -24,6 +25,7 @@
 #include "pecheck/properties/outcome.hpp"
 #include "pecheck/validate/input_layer_findings.hpp"
 #include "pecheck/validate/rotary_findings.hpp"
+#include "pecheck/validate/rotated_findings.hpp"
 #include "pecheck/validate/table_findings.hpp"
 
 namespace pecheck::validate {
@@ -36,7 +38,7 @@ class ValidationInputError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-enum class SubjectKind { table, rotary_cache, input_layer };
+enum class SubjectKind { table, rotary_cache, input_layer, rotated };
 
 enum class ValidationVerdict {
   conforms,  // every comparison that decides is within its budget, and no hazard was found
@@ -63,6 +65,14 @@ enum class HazardKind {
   attention_factor,    // cos^2 + sin^2 is not attention_factor^2: missing or applied twice
   layout_mismatch,     // rotate-half where interleaved was expected, or the other way
   row_offset,          // file row 0 holds another position than the one given
+  cache_precision,     // cos/sin held in bf16/fp16 before a wider rotation (flashinfer PR 585)
+  frequency_accumulation,  // each pair's angle by repeated float multiplication, theta *= theta_scale (ggml)
+  fast_trig,           // sin/cos whose error grows with |angle| (__sinf/__cosf: kekzl/imp PR 1325)
+  direction,           // the rotation by -theta
+  partial_width,       // the rotated columns are not the convention's rotary width
+  position_offset,     // the angles say POS + k, not the positions given
+  pass_through_changed,  // a column beyond the rotary width differs from the input
+  not_rotated,         // no pairing keeps |out| / |in| constant: not a rotation of the input
 };
 
 struct Hazard {
@@ -86,7 +96,7 @@ struct Validation {
   std::vector<Hazard> hazards;
   std::vector<std::string> reasons;  // why the verdict is not `conforms`
   std::vector<std::string> notes;    // how detection decided, one sentence each
-  std::variant<TableFindings, RotaryFindings, InputLayerFindings> findings;
+  std::variant<TableFindings, RotaryFindings, InputLayerFindings, RotatedFindings> findings;
   std::vector<Validation> parts;     // an input layer's recovered encoding
   std::string name;                  // a part's name in its parent's output ("recovered encoding")
 
@@ -96,6 +106,8 @@ struct Validation {
   RotaryFindings& rotary() { return std::get<RotaryFindings>(findings); }
   const InputLayerFindings& input_layer() const { return std::get<InputLayerFindings>(findings); }
   InputLayerFindings& input_layer() { return std::get<InputLayerFindings>(findings); }
+  const RotatedFindings& rotated() const { return std::get<RotatedFindings>(findings); }
+  RotatedFindings& rotated() { return std::get<RotatedFindings>(findings); }
 
   // The hazard of this kind, or nullptr.
   const Hazard* hazard(HazardKind wanted) const;

@@ -3,7 +3,7 @@
 // frame (header, subject, notes, comparisons, parts, hazards, reasons) whose
 // kind-specific stages are in src/sections.hpp.
 //
-// Every document has: file, kind (table | rotary | input-layer), verdict
+// Every document has: file, kind (table | rotary | input-layer | rotated), verdict
 // (conforms | deviates | unknown), comparisons [{target, conforms, entries,
 // beyond_budget, budget_ulp, max_ulp, rms_ulp, max_abs_error, mismatches,
 // worst {row, position, column, value, value_hex, exact, ulp, abs_error}}],
@@ -25,7 +25,10 @@
 //   first_position, positions_held_in;
 // - input-layer: batch, length, dim, vocabulary_size, activations, scale
 //   {...}, scale_used, pe_error_bound, pulled_to_unit, first_position, and
-//   encoding (the recovered encoding's own document, a table's).
+//   encoding (the recovered encoding's own document, a table's);
+// - rotated: the pairing, rotary width, direction, frequencies, convention,
+//   positions and attention factor read from the data, and the properties
+//   of the subject's own outputs (rotated_sections.cpp).
 // Numbers that were not measured are null; JSON has no NaN or infinity, so a
 // measured one is the string "NaN", "Infinity" or "-Infinity" (as in
 // report.json, see its schema's "real").
