@@ -20,7 +20,7 @@ void print_outcome(const properties::Check& check, const properties::Outcome& ou
             << ")\n"
             << "  claim: " << check.claim << "\n  source: " << check.source << '\n';
   if (!outcome.message.empty()) std::cout << "  " << outcome.message << '\n';
-  for (const properties::Measurement& m : outcome.measurements) {
+  for (const accuracy::Measurement& m : outcome.measurements) {
     std::cout << "  " << format_of(m.format).name << ": max " << m.max_ulp << " ulp (budget " << m.budget_ulp
               << "), rms " << m.rms_ulp << " ulp, max abs error " << m.max_abs_error << ", worst at row "
               << m.worst.row << " column " << m.worst.column << ": " << m.worst.value_hex << " vs exact "

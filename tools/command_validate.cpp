@@ -184,7 +184,7 @@ Command add_validate_command(CLI::App& app) {
       "[-1, 1], NaN or infinity, a table that is not a sinusoidal encoding.\n"
       "An entry passes when it is within the ULP budget, or within the error an ordinary float64\n"
       "computation may have (angle p * w rounded in float64, then sin/cos; the bound is derived in\n"
-      "properties/include/pecheck/properties/angle_allowance.hpp); the output says which criterion\n"
+      "accuracy/include/pecheck/accuracy/angle_allowance.hpp); the output says which criterion\n"
       "decided.\n"
       "With --exec, an external command that writes tables is checked instead (see --exec); --exec-protocol, "
       "--timeout,\n"

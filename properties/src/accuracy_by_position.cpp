@@ -8,10 +8,12 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <span>
 
 #include "check_support.hpp"
 #include "conformance_checks.hpp"
-#include "pecheck/properties/accuracy.hpp"
+#include "pecheck/accuracy/accumulator.hpp"
+#include "pecheck/accuracy/measure.hpp"
 #include "pecheck/properties/accuracy_by_position.hpp"
 #include "pecheck/properties/registry.hpp"
 #include "pecheck/reference/reference.hpp"
@@ -81,25 +83,26 @@ void trace_float32_angles(const Convention& convention, std::int64_t dim, const 
   for (FormatId format : {FormatId::float64, FormatId::float32, FormatId::float16, FormatId::bfloat16}) {
     if (support::offers(capabilities, format)) formats.push_back(format);
   }
-  std::vector<double> max_ulp(formats.size(), 0.0);
-  std::vector<double> sum_squares(formats.size(), 0.0);
-  std::vector<std::int64_t> measured(formats.size(), 0);
+  // One accumulator per format (no budget: these figures are a comparison).
+  std::vector<accuracy::Accumulator> measured;
+  for (FormatId format : formats) measured.emplace_back(format, std::numeric_limits<double>::infinity());
+  std::vector<double> row_values(static_cast<std::size_t>(dim));
+  std::vector<double> rounded(static_cast<std::size_t>(dim));
   for (std::size_t i = 0; i < starts.size(); ++i) {
     double worst = 0.0;
     for (std::int64_t r = 0; r < rows; ++r) {
       const std::int64_t position = position_of_row(convention, starts[i] + r);
+      const std::span<const DoubleDouble> x(exact.data() + i * block_entries + static_cast<std::size_t>(r * dim),
+                                            static_cast<std::size_t>(dim));
       for (std::int64_t c = 0; c < dim; ++c) {
-        const double value = float32_angle_entry(convention, dim, columns[static_cast<std::size_t>(c)], position);
-        const DoubleDouble& x = exact[i * block_entries + static_cast<std::size_t>(r * dim + c)];
-        worst = std::max(worst, absolute_error(value, x));
-        for (std::size_t f = 0; f < formats.size(); ++f) {
-          const Format& format = format_of(formats[f]);
-          const UlpError error = ulp_error(round_to_format(value, format), x, format);
-          if (error.mismatch != Mismatch::none) continue;
-          max_ulp[f] = std::max(max_ulp[f], error.ulps);
-          sum_squares[f] += error.ulps * error.ulps;
-          ++measured[f];
-        }
+        const auto k = static_cast<std::size_t>(c);
+        row_values[k] = float32_angle_entry(convention, dim, columns[k], position);
+        worst = std::max(worst, absolute_error(row_values[k], x[k]));
+      }
+      for (std::size_t f = 0; f < formats.size(); ++f) {
+        const Format& format = format_of(formats[f]);
+        for (std::size_t k = 0; k < row_values.size(); ++k) rounded[k] = round_to_format(row_values[k], format);
+        measured[f].add_row(starts[i] + r, std::span<const double>(rounded), x);
       }
     }
     model.x.push_back(static_cast<double>(position_of_row(convention, starts[i])));
@@ -112,9 +115,10 @@ void trace_float32_angles(const Convention& convention, std::int64_t dim, const 
     StatisticKey rms_key = max_key;
     rms_key.quantity = Quantity::float32_angle_rms_ulp;
     const std::string note = "the tutorials' float32 angles, rounded to " + name + "; a comparison, not a budget";
-    outcome.statistics.push_back({name + ": float32 angles (" + convention.name + "), max ULP", max_ulp[f],
+    const accuracy::Tally& tally = measured[f].tally();
+    outcome.statistics.push_back({name + ": float32 angles (" + convention.name + "), max ULP", tally.max_ulp(),
                                   std::nullopt, std::nullopt, note, max_key});
-    const double rms = measured[f] > 0 ? std::sqrt(sum_squares[f] / static_cast<double>(measured[f])) : 0.0;
+    const double rms = tally.rms_ulp();
     outcome.statistics.push_back(
         {name + ": float32 angles (" + convention.name + "), RMS ULP", rms, std::nullopt, std::nullopt, note, rms_key});
   }
@@ -125,7 +129,7 @@ Outcome run_accuracy_by_position(const Subject& subject, const RunConfig& config
   const SubjectCapabilities capabilities = subject.capabilities();
   Outcome outcome;
   bool model_traced = false;
-  std::array<Measurement, 4> every_convention{};  // indexed by FormatId
+  std::array<accuracy::Measurement, 4> every_convention{};  // indexed by FormatId
   for (const support::ConventionWidth& target : support::sweep_targets(capabilities, {size.dim})) {
     const support::RowRange range = support::servable_rows(capabilities, target.convention);
     const std::int64_t rows = std::min(size.rows_per_block, range.end - range.begin);
@@ -145,51 +149,45 @@ Outcome run_accuracy_by_position(const Subject& subject, const RunConfig& config
     }
     for (FormatId format : {FormatId::float64, FormatId::float32, FormatId::float16, FormatId::bfloat16}) {
       if (!support::offers(capabilities, format)) continue;
-      const Format& f = format_of(format);
-      PositionProfile profile;
-      const UlpBudget& budget = support::budget_for(subject, format);
+      accuracy::PositionProfile profile;
+      const accuracy::UlpBudget& budget = support::budget_for(subject, format);
       // A third-party entry beyond the ULP budget may still be within the
       // float64-angle bound (angle_allowance.hpp), as in conformance/<format>.
-      const Float64AngleAllowance allowance(target.convention, target.dim, format);
-      const bool third_party = budget.kind == BudgetKind::third_party;
-      Measurement m;
+      const accuracy::Float64AngleAllowance allowance(target.convention, target.dim, format);
+      const accuracy::Allowance* judged_by =
+          budget.kind == accuracy::BudgetKind::third_party ? &allowance : nullptr;
+      // Each block apart for the profile, and all of them merged (exactly) for the row.
+      accuracy::Accumulator all_blocks(format, budget.max_ulp, judged_by);
       for (std::size_t i = 0; i < starts.size(); ++i) {
-        const TableRequest block{rows, target.dim, starts[i]};
-        const Table computed = support::fetch_table(subject, capabilities, target.convention, block, format);
-        const std::vector<DoubleDouble> block_exact(exact.begin() + static_cast<std::ptrdiff_t>(i * block_entries),
-                                                    exact.begin() + static_cast<std::ptrdiff_t>((i + 1) * block_entries));
-        double block_ulp = std::numeric_limits<double>::quiet_NaN();  // stays NaN if every entry is a typed mismatch
-        double block_abs = 0.0;
+        const Table computed = support::fetch_table(subject, capabilities, target.convention,
+                                                    TableRequest{rows, target.dim, starts[i]}, format);
+        accuracy::Accumulator block(format, budget.max_ulp, judged_by);
         for (std::int64_t r = 0; r < rows; ++r) {
-          for (std::int64_t c = 0; c < target.dim; ++c) {
-            const double value = computed.at(r, c);
-            const DoubleDouble& x = block_exact[static_cast<std::size_t>(r * target.dim + c)];
-            const UlpError error = ulp_error(value, x, f);
-            if (error.mismatch == Mismatch::none) {
-              block_ulp = std::isnan(block_ulp) ? error.ulps : std::max(block_ulp, error.ulps);
-            }
-            block_abs = std::max(block_abs, absolute_error(value, x));
-          }
+          block.add_row(computed, r, starts[i] + r,
+                        std::span<const DoubleDouble>(exact).subspan(
+                            i * block_entries + static_cast<std::size_t>(r * target.dim),
+                            static_cast<std::size_t>(target.dim)));
         }
-        merge_measurement(m, measure_accuracy(computed, block_exact, target.convention, block, budget.max_ulp,
-                                              std::string(budget.source), third_party ? &allowance : nullptr));
+        const accuracy::Tally& tally = block.tally();
         profile.positions.push_back(static_cast<double>(position_of_row(target.convention, starts[i])));
-        profile.max_ulp.push_back(block_ulp);
-        profile.max_abs_error.push_back(block_abs);
+        // NaN where the block had only typed mismatches: no ULP figure to plot.
+        profile.max_ulp.push_back(tally.measured() > 0 ? tally.max_ulp() : std::numeric_limits<double>::quiet_NaN());
+        profile.max_abs_error.push_back(tally.max_abs_error());
+        all_blocks.merge(block);
       }
+      accuracy::Measurement m = all_blocks.measurement(target.convention, std::string(budget.source), escalations);
       m.convention = target.convention.name;
       m.dim = target.dim;
-      m.reference_escalations = escalations;
       m.profile = std::move(profile);
       m.worst.convention = target.convention.name;
       if (m.nearest_zero) m.nearest_zero->convention = target.convention.name;
-      Measurement part = m;
+      accuracy::Measurement part = m;
       part.profile.reset();
-      merge_measurement(every_convention[static_cast<std::size_t>(format)], part);
+      accuracy::merge_measurement(every_convention[static_cast<std::size_t>(format)], part);
       outcome.cases += m.entries;
-      if (!within_budget(m)) {
+      if (!accuracy::within_budget(m)) {
         outcome.verdict = Verdict::failed;
-        outcome.message += (outcome.message.empty() ? "" : "; ") + target.convention.name + " " + summary(m);
+        outcome.message += (outcome.message.empty() ? "" : "; ") + target.convention.name + " " + accuracy::summary(m);
       }
       outcome.measurements.push_back(std::move(m));
     }
@@ -202,7 +200,7 @@ Outcome run_accuracy_by_position(const Subject& subject, const RunConfig& config
   }
   // The headline rows: each format over every convention swept, after the
   // per-convention measurements (which the check's details list).
-  for (Measurement& total : every_convention) {
+  for (accuracy::Measurement& total : every_convention) {
     if (total.entries == 0) continue;
     total.every_convention = true;
     outcome.measurements.push_back(std::move(total));

@@ -11,8 +11,8 @@
 #include "pecheck/convention.hpp"
 #include "pecheck/double_double.hpp"
 #include "pecheck/format.hpp"
-#include "pecheck/properties/angle_allowance.hpp"
-#include "pecheck/properties/budgets.hpp"
+#include "pecheck/accuracy/angle_allowance.hpp"
+#include "pecheck/accuracy/budgets.hpp"
 #include "pecheck/properties/check.hpp"
 #include "pecheck/properties/generators.hpp"
 #include "pecheck/subject.hpp"
@@ -47,7 +47,7 @@ bool offers(const SubjectCapabilities& capabilities, FormatId format);
 std::string formats_text(const SubjectCapabilities& capabilities);
 
 // The subject's ULP budget in the format ("fast", "reference" or third-party).
-const UlpBudget& budget_for(const Subject& subject, FormatId format);
+const accuracy::UlpBudget& budget_for(const Subject& subject, FormatId format);
 
 // The largest |stored - exact| for an exact value in [-1, 1] stored within
 // `ulps` ULP: ulp(x) <= 2^(1-p) for every |x| <= 1 (equality at x = 1, whose
@@ -66,7 +66,7 @@ class EntryErrorBound {
 
  private:
   double ulp_bound_;
-  std::optional<Float64AngleAllowance> allowance_;
+  std::optional<accuracy::Float64AngleAllowance> allowance_;
 };
 
 // The sin and cos columns of each frequency that has both (an extra sin
@@ -95,8 +95,6 @@ double difference(DoubleDouble a, DoubleDouble b);
 
 // "0.70710677 (0x3f3504f3)": the value to 17 significant digits and its bits in the format.
 std::string value_text(double value, FormatId format);
-// The exact value in decimal, `digits` significant digits ("-7.07106781186547524401e-01").
-std::string decimal_text(DoubleDouble value, int digits = 21);
 
 std::string position_text(const Convention& convention, std::int64_t row);
 

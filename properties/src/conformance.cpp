@@ -7,7 +7,9 @@
 
 #include "check_support.hpp"
 #include "conformance_checks.hpp"
-#include "pecheck/properties/accuracy.hpp"
+#include "pecheck/accuracy/exact_text.hpp"
+#include "pecheck/accuracy/measure.hpp"
+#include "pecheck/properties/sweep_blocks.hpp"
 #include "pecheck/properties/accuracy_by_position.hpp"
 #include "pecheck/properties/check_ids.hpp"
 #include "pecheck/properties/generators.hpp"
@@ -34,12 +36,12 @@ Outcome sweep_format(const Subject& subject, const RunConfig& config, FormatId f
                                          : config.full ? std::vector<std::int64_t>{64, 512, 1023, 4096}
                                                        : std::vector<std::int64_t>{512};
   const std::int64_t rows_per_block = config.quick ? 2 : config.full ? 8 : 4;
-  const UlpBudget& budget = support::budget_for(subject, format);
-  const bool third_party = budget.kind == BudgetKind::third_party;
-  Measurement total;
+  const accuracy::UlpBudget& budget = support::budget_for(subject, format);
+  const bool third_party = budget.kind == accuracy::BudgetKind::third_party;
+  accuracy::Measurement total;
   for (const support::ConventionWidth& target : support::sweep_targets(capabilities, dims)) {
     const support::RowRange range = support::servable_rows(capabilities, target.convention);
-    const Float64AngleAllowance allowance(target.convention, target.dim, format);
+    const accuracy::Float64AngleAllowance allowance(target.convention, target.dim, format);
     const std::int64_t rows = std::min(rows_per_block, range.end - range.begin);
     if (rows <= 0) continue;
     std::int64_t covered = range.begin;
@@ -51,16 +53,16 @@ Outcome sweep_format(const Subject& subject, const RunConfig& config, FormatId f
       const Table computed = support::fetch_table(subject, capabilities, target.convention, block, format);
       const reference::ReferenceTable exact = reference::reference_table(target.convention, block, format, 0,
                                                                                      reference::ExactValues::for_format);
-      Measurement part = measure_accuracy(computed, exact.exact, target.convention, block, budget.max_ulp,
+      accuracy::Measurement part = accuracy::measure_accuracy(computed, exact.exact, target.convention, block, budget.max_ulp,
                                           std::string(budget.source), third_party ? &allowance : nullptr);
       part.reference_escalations = exact.escalations;
-      merge_measurement(total, part);
+      accuracy::merge_measurement(total, part);
     }
   }
   Outcome outcome;
   outcome.cases = total.entries;
-  outcome.verdict = within_budget(total) ? Verdict::held : Verdict::failed;
-  outcome.message = summary(total);
+  outcome.verdict = accuracy::within_budget(total) ? Verdict::held : Verdict::failed;
+  outcome.message = accuracy::summary(total);
   outcome.measurements.push_back(std::move(total));
   return outcome;
 }
@@ -69,7 +71,7 @@ Outcome any_position(const Subject& subject, const RunConfig& config) {
   const SubjectCapabilities capabilities = subject.capabilities();
   // A third-party entry beyond the ULP budget may still be within the
   // float64-angle bound (angle_allowance.hpp).
-  const bool third_party = support::budget_for(subject, FormatId::float64).kind == BudgetKind::third_party;
+  const bool third_party = support::budget_for(subject, FormatId::float64).kind == accuracy::BudgetKind::third_party;
   double worst_ratio = 0.0;  // among the entries the bound does not admit
   std::string worst_where;
   Outcome outcome = run_property(std::string(any_position_id), config, [&] {
@@ -81,7 +83,7 @@ Outcome any_position(const Subject& subject, const RunConfig& config) {
                                                                                    reference::ExactValues::for_format);
     const Format& format = format_of(c.format);
     const double budget = support::budget_for(subject, c.format).max_ulp;
-    std::optional<Float64AngleAllowance> allowance;
+    std::optional<accuracy::Float64AngleAllowance> allowance;
     if (third_party) allowance.emplace(c.convention, c.request.dim, c.format);
     for (std::int64_t k = 0; k < computed.rows * computed.cols; ++k) {
       const auto index = static_cast<std::size_t>(k);
@@ -100,7 +102,7 @@ Outcome any_position(const Subject& subject, const RunConfig& config) {
       if (beyond_ulp && !within_bound) {
         std::ostringstream message;
         message << where << " holds " << support::value_text(computed.flat(static_cast<std::int64_t>(index)), c.format) << "; the exact value is "
-                << support::decimal_text(exact.exact[index]) << ": ";
+                << accuracy::decimal_text(exact.exact[index]) << ": ";
         if (error.mismatch != Mismatch::none) {
           message << "a " << to_string(error.mismatch) << " mismatch";
         } else {

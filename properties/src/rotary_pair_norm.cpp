@@ -4,7 +4,7 @@
 // values carried in a narrower format than the cache claims.
 #include <cmath>
 
-#include "pecheck/properties/budgets.hpp"
+#include "pecheck/accuracy/budgets.hpp"
 #include "rotary_bounds.hpp"
 #include "rotary_checks.hpp"
 #include "scaling_support.hpp"
@@ -31,7 +31,7 @@ Outcome pair_norm(const Subject& subject, const RunConfig& config) {
       const Format& f = format_of(format);
       // rotary_bounds.cpp derives it: 2 sqrt(2) A delta + 2 delta^2 for entries within delta,
       // and A' against a computation model (its factor rounded) adds |A'^2 - A^2|.
-      const RotaryCacheBounds bounds(convention, format, ulp_budget(budget_kind_of(subject.name()), format).max_ulp,
+      const RotaryCacheBounds bounds(convention, format, accuracy::ulp_budget(accuracy::budget_kind_of(subject.name()), format).max_ulp,
                                      subject.capabilities().rotary_model);
       const double bound = bounds.pair_norm();
       for (std::int64_t first : blocks) {

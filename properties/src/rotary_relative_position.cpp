@@ -8,7 +8,7 @@
 #include <cmath>
 #include <map>
 
-#include "pecheck/properties/budgets.hpp"
+#include "pecheck/accuracy/budgets.hpp"
 #include "pecheck/properties/generators.hpp"
 #include "pecheck/reference/rotary_reference.hpp"
 #include "rotary_bounds.hpp"
@@ -86,7 +86,7 @@ Outcome relative_position(const Subject& subject, const RunConfig& config) {
     const double factor = derived.attention_factor;
     for (FormatId format : formats_for(subject, {FormatId::float32, FormatId::bfloat16})) {
       const Format& f = format_of(format);
-      const RotaryCacheBounds bounds(convention, format, ulp_budget(budget_kind_of(subject.name()), format).max_ulp,
+      const RotaryCacheBounds bounds(convention, format, accuracy::ulp_budget(accuracy::budget_kind_of(subject.name()), format).max_ulp,
                                      subject.capabilities().rotary_model);
       const Table q = gen::gaussian_table(scaling_support::stream_seed(seed, 500), 1, 2 * n, 1.0, FormatId::float64);
       const Table k = gen::gaussian_table(scaling_support::stream_seed(seed, 501), 1, 2 * n, 1.0, FormatId::float64);

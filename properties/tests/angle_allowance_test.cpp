@@ -12,9 +12,9 @@
 
 #include "outcome_printing.hpp"
 #include "pecheck/external_subjects.hpp"
-#include "pecheck/properties/accuracy.hpp"
-#include "pecheck/properties/angle_allowance.hpp"
-#include "pecheck/properties/budgets.hpp"
+#include "pecheck/accuracy/measure.hpp"
+#include "pecheck/accuracy/angle_allowance.hpp"
+#include "pecheck/accuracy/budgets.hpp"
 #include "pecheck/properties/check_ids.hpp"
 #include "pecheck/properties/registry.hpp"
 #include "pecheck/reference/reference.hpp"
@@ -107,8 +107,8 @@ struct Judged {
 };
 
 Judged judge(const Target& target, FormatId format, AngleOrder order) {
-  const double budget = ulp_budget(BudgetKind::third_party, format).max_ulp;
-  const Float64AngleAllowance allowance(target.convention, target.dim, format);
+  const double budget = accuracy::ulp_budget(accuracy::BudgetKind::third_party, format).max_ulp;
+  const accuracy::Float64AngleAllowance allowance(target.convention, target.dim, format);
   Judged judged;
   for (const std::int64_t start : block_starts()) {
     const TableRequest request{8, target.dim, start};
@@ -161,11 +161,11 @@ TEST(Float64AngleAllowance, float32AnglesAreBeyondItByOrdersOfMagnitude) {
 
 TEST(Float64AngleAllowance, entriesWrittenAsExactZerosOrOnesGetNoAllowance) {
   const DoubleDouble zero{0.0, 0.0};
-  const Float64AngleAllowance fairseq(*find_preset("fairseq"), 64, FormatId::float64);
+  const accuracy::Float64AngleAllowance fairseq(*find_preset("fairseq"), 64, FormatId::float64);
   EXPECT_EQ(fairseq.bound(1, 3, zero), 0.0);  // the padding row
-  const Float64AngleAllowance t2t(*find_preset("tensor2tensor"), 63, FormatId::float32);
+  const accuracy::Float64AngleAllowance t2t(*find_preset("tensor2tensor"), 63, FormatId::float32);
   EXPECT_EQ(t2t.bound(5000, 62, zero), 0.0);  // the zero column of an odd width
-  const Float64AngleAllowance vaswani(*find_preset("vaswani"), 64, FormatId::float64);
+  const accuracy::Float64AngleAllowance vaswani(*find_preset("vaswani"), 64, FormatId::float64);
   EXPECT_EQ(vaswani.bound(0, 7, DoubleDouble{1.0, 0.0}), 0.0);  // position 0: cos 0 = 1 exactly
   EXPECT_EQ(vaswani.angle_error(5000, 0), 0.0);                  // w = 1: theta = p exactly
   EXPECT_GT(vaswani.angle_error(5000, 2), 0.0);
@@ -173,8 +173,8 @@ TEST(Float64AngleAllowance, entriesWrittenAsExactZerosOrOnesGetNoAllowance) {
 
 TEST(Float64AngleAllowance, aNarrowFormatGetsHalfAnUlpPlusTwiceTheFloat64Bound) {
   const Convention vaswani = *find_preset("vaswani");
-  const Float64AngleAllowance wide(vaswani, 64, FormatId::float64);
-  const Float64AngleAllowance narrow(vaswani, 64, FormatId::float32);
+  const accuracy::Float64AngleAllowance wide(vaswani, 64, FormatId::float64);
+  const accuracy::Float64AngleAllowance narrow(vaswani, 64, FormatId::float32);
   const DoubleDouble x{0.3, 0.0};
   const double half_ulp = 0.5 * ulp_of(x, format_of(FormatId::float32));
   // The two are the same formula evaluated in double: equal to a few ulps.
@@ -201,7 +201,7 @@ TEST(Float64AngleAllowance, aThirdPartyFloat64TablePassesTheEncodingBoundsAndCon
       EXPECT_NE(outcome.verdict, Verdict::failed) << outcome_text(outcome);
       if (check.id != check_ids::conformance_float64) continue;
       ASSERT_EQ(outcome.measurements.size(), 1u);
-      const Measurement& m = outcome.measurements[0];
+      const accuracy::Measurement& m = outcome.measurements[0];
       EXPECT_GT(m.max_ulp, m.budget_ulp);  // the ULP budget alone would fail it
       ASSERT_TRUE(m.abs_bound.has_value());
       EXPECT_GT(m.abs_bound->beyond_ulp, 0);

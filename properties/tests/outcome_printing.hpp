@@ -18,7 +18,7 @@ inline std::string outcome_text(const Outcome& outcome) {
   std::ostringstream out;
   out << outcome.check_id << " on " << outcome.subject << ": " << to_string(outcome.verdict) << " (" << outcome.cases
       << " cases)\n  " << outcome.message << '\n';
-  for (const Measurement& m : outcome.measurements) {
+  for (const accuracy::Measurement& m : outcome.measurements) {
     out << "  " << format_of(m.format).name << ": max " << m.max_ulp << " ULP (budget " << m.budget_ulp << "), RMS "
         << m.rms_ulp << " ULP, max abs error " << m.max_abs_error << ", " << m.entries << " entries, "
         << m.mismatches << " typed mismatches; worst at row " << m.worst.row << " column " << m.worst.column << ": "

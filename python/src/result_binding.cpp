@@ -48,12 +48,12 @@ struct HazardItem {
   std::string evidence;
 };
 
-Entry entry_of(const properties::WorstInput& w) {
+Entry entry_of(const accuracy::WorstInput& w) {
   return {w.row, w.position, w.column, w.value, w.value_hex, w.exact_text, w.ulps, w.abs_error};
 }
 
 Comparison comparison_of(const validate::Comparison& c) {
-  const properties::Measurement& m = c.measurement;
+  const accuracy::Measurement& m = c.measurement;
   return {c.target,        m.entries,        m.max_ulp,  m.rms_ulp,          m.max_abs_error, m.mismatches,
           m.budget_ulp,    m.budget_source,  c.beyond_budget, c.conforms, entry_of(m.worst)};
 }

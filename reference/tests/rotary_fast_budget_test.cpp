@@ -1,6 +1,6 @@
 // The rotary fast path against the oracle at sampled positions up to 2^24,
 // every preset, every format, within the additive tables' budgets
-// (properties/src/budgets.cpp; the rotary derivation is in lib/src/fast/rotary_fast.cpp).
+// (accuracy/src/budgets.cpp; the rotary derivation is in lib/src/fast/rotary_fast.cpp).
 #include <gtest/gtest.h>
 
 #include <cstdio>

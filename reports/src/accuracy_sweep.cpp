@@ -28,7 +28,7 @@ void sweep_accuracy(const Subject& subject, const FigureSettings& settings, cons
     return;
   }
   if (outcome->measurements.empty() && !outcome->message.empty()) data.ulp.skipped.push_back(outcome->message);
-  for (const properties::Measurement& m : outcome->measurements) {
+  for (const accuracy::Measurement& m : outcome->measurements) {
     if (!m.profile) continue;
     data.ulp.dim = m.dim;
     UlpCurve curve;
@@ -85,14 +85,14 @@ std::vector<AccuracyTable> accuracy_tables(const FigureData& data, const std::ve
   const properties::Outcome& outcome = accuracy->outcome;
   std::vector<std::string> conventions;
   std::string compared;  // the convention the float32-angle comparison ran on
-  for (const properties::Measurement& m : outcome.measurements) {
+  for (const accuracy::Measurement& m : outcome.measurements) {
     if (!m.every_convention && std::find(conventions.begin(), conventions.end(), m.convention) == conventions.end()) {
       conventions.push_back(m.convention);
     }
   }
   AccuracyTable table;
   table.title = "Each format against the correctly rounded reference";
-  for (const properties::Measurement& m : outcome.measurements) {
+  for (const accuracy::Measurement& m : outcome.measurements) {
     if (!m.every_convention) continue;
     AccuracyRow row{count_of(static_cast<std::int64_t>(conventions.size()), "convention"), m.dim,
                     std::string(properties::accuracy_by_position_id), m, std::nullopt};

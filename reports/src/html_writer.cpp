@@ -140,7 +140,7 @@ void accuracy(std::string& out, const Report& report) {
         "<th>Reference escalations</th></tr>\n";
     std::set<std::string> sources;
     for (const AccuracyRow& row : table.rows) {
-      const properties::Measurement& m = row.measurement;
+      const accuracy::Measurement& m = row.measurement;
       out += "<tr>" + td(format_of(m.format).name) + td_num(ulps(m.budget_ulp)) + td_num(ulps(m.max_ulp)) +
              td_num(ulps(m.rms_ulp)) + td_num(std::to_string(m.entries)) + "<td class=\"mono\">" +
              h(entry_text(m.worst)) + "</td><td class=\"mono\">" +

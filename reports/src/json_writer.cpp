@@ -40,7 +40,7 @@ Json reals(const std::vector<double>& values) {
   return list;
 }
 
-Json measurement_json(const properties::Measurement& m) {
+Json measurement_json(const accuracy::Measurement& m) {
   Json worst = {{"row", m.worst.row},
                 {"position", m.worst.position},
                 {"column", m.worst.column},
@@ -52,7 +52,7 @@ Json measurement_json(const properties::Measurement& m) {
   Json histogram = {{"upper_edges", reals(m.ulp_histogram.upper_edges)}, {"counts", m.ulp_histogram.counts}};
   Json nearest_zero = nullptr;
   if (m.nearest_zero) {
-    const properties::WorstInput& z = *m.nearest_zero;
+    const accuracy::WorstInput& z = *m.nearest_zero;
     nearest_zero = {{"convention", text(z.convention)}, {"position", z.position},       {"column", z.column},
                     {"value_hex", text(z.value_hex)},   {"exact_hi", real(z.exact.hi)}, {"ulps", real(z.ulps)}};
   }
@@ -79,7 +79,7 @@ Json check_json(const CheckResult& check) {
   for (const auto& [name, value] : o.counterexample)
     counterexample.push_back({{"name", text(name)}, {"value", text(value)}});
   Json measurements = Json::array();
-  for (const properties::Measurement& m : o.measurements) measurements.push_back(measurement_json(m));
+  for (const accuracy::Measurement& m : o.measurements) measurements.push_back(measurement_json(m));
   Json statistics = Json::array();
   for (const properties::Statistic& s : o.statistics) {
     Json statistic = {{"name", text(s.name)},

@@ -102,7 +102,7 @@ void accuracy_tables(std::string& out, const Report& report) {
         "ULP | | Reference escalations |\n| --- | ---: | ---: | ---: | ---: | --- | --- | ---: | --- | ---: |\n";
     std::set<std::string> sources;
     for (const AccuracyRow& row : table.rows) {
-      const properties::Measurement& m = row.measurement;
+      const accuracy::Measurement& m = row.measurement;
       out += "| " + std::string(format_of(m.format).name) + " | " + cell(ulps(m.budget_ulp)) + " | " +
              cell(ulps(m.max_ulp)) + " | " + cell(ulps(m.rms_ulp)) + " | " + std::to_string(m.entries) + " | " +
              cell(entry_text(m.worst)) + " | " + cell(m.nearest_zero ? entry_text(*m.nearest_zero) : "none") + " | " +

@@ -1,6 +1,5 @@
 #include "pecheck/reports/report_model.hpp"
 
-#include "pecheck/properties/accuracy.hpp"
 
 namespace pecheck::reports {
 
@@ -31,8 +30,6 @@ bool all_held(const Report& report) {
   const Summary summary = summarize(report);
   return summary.failed == 0 && summary.not_run == 0;
 }
-
-bool within_budget(const properties::Measurement& measurement) { return properties::within_budget(measurement); }
 
 std::string_view to_string(RunMode mode) {
   switch (mode) {

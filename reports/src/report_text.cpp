@@ -15,7 +15,7 @@ std::string failure_details(const CheckResult& check) {
     text += "counterexample:\n";
     for (const auto& [name, value] : o.counterexample) text += "  " + name + " = " + value + "\n";
   }
-  for (const properties::Measurement& m : o.measurements) {
+  for (const accuracy::Measurement& m : o.measurements) {
     if (within_budget(m)) continue;
     text += measurement_line(m) + ", worst at " + worst_input_text(m);
     if (m.mismatches > 0)
@@ -32,7 +32,7 @@ std::string failure_details(const CheckResult& check) {
 
 std::string measured_details(const CheckResult& check) {
   std::string text = check.outcome.message + "\n";
-  for (const properties::Measurement& m : check.outcome.measurements) text += measurement_line(m) + "\n";
+  for (const accuracy::Measurement& m : check.outcome.measurements) text += measurement_line(m) + "\n";
   for (const properties::Statistic& s : check.outcome.statistics) {
     text += s.name + " = " + value_cell_text(s) + " (bounds " + bounds_text(s) + ")\n";
   }
@@ -81,18 +81,18 @@ properties::Verdict statistic_verdict(const properties::Statistic& s) {
 
 std::string dim_text(const AccuracyRow& row) { return row.dim > 0 ? std::to_string(row.dim) : "several"; }
 
-std::string worst_input_text(const properties::Measurement& m) {
+std::string worst_input_text(const accuracy::Measurement& m) {
   return "row " + std::to_string(m.worst.row) + " (position " + std::to_string(m.worst.position) + "), column " +
          std::to_string(m.worst.column) + ": " + m.worst.value_hex + ", exact " + m.worst.exact_text;
 }
 
-std::string entry_text(const properties::WorstInput& entry) {
+std::string entry_text(const accuracy::WorstInput& entry) {
   return entry.value_hex + " (" + ulps(entry.ulps) + " ULP) at position " + std::to_string(entry.position) +
          ", column " + std::to_string(entry.column) + (entry.convention.empty() ? "" : " (" + entry.convention + ")") +
          "; exact " + scientific(entry.exact.hi, 4);
 }
 
-std::string measurement_line(const properties::Measurement& m) {
+std::string measurement_line(const accuracy::Measurement& m) {
   return std::string(format_of(m.format).name) + ": max " + ulps(m.max_ulp) + " ULP, RMS " + ulps(m.rms_ulp) +
          " ULP, max abs error " + scientific(m.max_abs_error) + " over " + count_of(m.entries, "entry", "entries") + " (budget " + ulps(m.budget_ulp) + " ULP)";
 }

@@ -39,11 +39,11 @@ properties::Verdict statistic_verdict(const properties::Statistic& statistic);
 std::string dim_text(const AccuracyRow& row);
 
 // "row 12 (position 12), column 7: 0x3f7ffffe, exact 0.999999880790710449219".
-std::string worst_input_text(const properties::Measurement& measurement);
+std::string worst_input_text(const accuracy::Measurement& measurement);
 // "0x3c919435 (0.5 ULP) at position 4480530, column 0 (vaswani); exact 1.777e-02": one entry, compactly.
-std::string entry_text(const properties::WorstInput& entry);
+std::string entry_text(const accuracy::WorstInput& entry);
 
 // "float32: max 0.5 ULP, RMS 0.29 ULP, max abs error 5.96e-08 (budget 1 ULP)".
-std::string measurement_line(const properties::Measurement& measurement);
+std::string measurement_line(const accuracy::Measurement& measurement);
 
 }  // namespace pecheck::reports

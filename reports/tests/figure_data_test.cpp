@@ -199,11 +199,11 @@ TEST(AccuracyTables, oneRowPerFormatFromTheAccuracyCheck) {
   ASSERT_EQ(tables.size(), 1u);
   ASSERT_EQ(tables[0].rows.size(), 4u);
   for (const AccuracyRow& row : tables[0].rows) {
-    const properties::Measurement& m = row.measurement;
+    const accuracy::Measurement& m = row.measurement;
     EXPECT_TRUE(m.every_convention);
     std::int64_t entries = 0;
     double max_ulp = 0.0;
-    for (const properties::Measurement& part : accuracy.outcome.measurements) {
+    for (const accuracy::Measurement& part : accuracy.outcome.measurements) {
       if (part.every_convention || part.format != m.format) continue;
       entries += part.entries;
       max_ulp = std::max(max_ulp, part.max_ulp);

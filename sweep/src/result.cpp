@@ -1,5 +1,6 @@
 #include "pecheck/sweep/result.hpp"
 
+#include <bit>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -30,11 +31,14 @@ std::string decimal_text(DoubleDouble x) {
 
 Json range_json(const InclusiveRange& range) { return Json{{"first", range.first}, {"last", range.last}}; }
 
-Json entry_json(const std::optional<SweepEntry>& entry, const Format& format) {
+// An entry with the position its row holds (a function of the row, written
+// for people and not read back).
+Json entry_json(const std::optional<accuracy::ComparedEntry>& entry, const Convention& convention,
+                const Format& format) {
   if (!entry) return nullptr;
-  Json out = {{"dim", entry->key.dim},
+  Json out = {{"dim", entry->key.table},
               {"row", entry->key.row},
-              {"position", entry->position},
+              {"position", position_of_row(convention, entry->key.row)},
               {"column", entry->key.column},
               {"value_bits", hex_bits(entry->value, format)},
               {"value", hex_float(entry->value)},
@@ -46,6 +50,13 @@ Json entry_json(const std::optional<SweepEntry>& entry, const Format& format) {
     out["abs_error"] = entry->abs_error;
   }
   return out;
+}
+
+// The work's convention: make_work and the reader accept known presets only.
+Convention convention_of(const SweepWork& work) {
+  const std::optional<Convention> convention = find_preset(work.convention);
+  if (!convention) throw SweepUsageError("unknown convention '" + work.convention + "'");
+  return *convention;
 }
 
 // Reading: every field is looked up by its dotted path, and any problem is
@@ -99,7 +110,7 @@ class Reader {
   }
   InclusiveRange range(const std::string& path) const { return {integer(path + ".first"), integer(path + ".last")}; }
 
-  std::optional<SweepEntry> entry(const std::string& path, const Format& format) const {
+  std::optional<accuracy::ComparedEntry> entry(const std::string& path, const Format& format) const {
     if (at(path).is_null()) return std::nullopt;
     const std::string bits_text = text(path + ".value_bits");
     char* end = nullptr;
@@ -110,11 +121,11 @@ class Reader {
       fail(path + ".value_bits",
            "expected a " + std::string(format.name) + " bit pattern such as 0x3f800000, got " + quoted_excerpt_of(bits_text));
     }
-    const EntryKey key{integer(path + ".dim"), integer(path + ".row"), integer(path + ".column")};
+    const accuracy::EntryKey key{integer(path + ".dim"), integer(path + ".row"), integer(path + ".column")};
     const DoubleDouble exact{hex_double(path + ".exact.hi"), hex_double(path + ".exact.lo")};
     // The errors are recomputed from the value and the exact value, as the
     // sweep computed them: the file cannot carry an error that disagrees.
-    return compare_entry(key, integer(path + ".position"), from_bits(bits, format), exact, format);
+    return accuracy::compare_entry(key, from_bits(bits, format), exact, format);
   }
 
  private:
@@ -138,19 +149,25 @@ std::string result_json(const SweepResult& result) {
                  {"budget_ulp", work.budget_ulp},
                  {"pecheck_version", work.version}};
   out["shard"] = {{"index", result.shard.index}, {"count", result.shard.count}, {"positions", range_json(result.rows)}};
+  const accuracy::Tally& t = s.tally;
+  const Convention convention = convention_of(work);
   out["verdict"] = s.held() ? "held" : "failed";
-  out["entries"] = s.entries;
-  out["mismatches"] = s.mismatches;
-  out["beyond_budget"] = s.beyond_budget;
+  out["entries"] = t.entries;
+  out["mismatches"] = t.mismatches;
+  out["signed_zeros"] = t.signed_zeros;
+  out["beyond_budget"] = t.beyond_budget;
   out["escalations"] = s.escalations;
-  out["max_ulp"] = s.worst_ulp ? Json(s.worst_ulp->error.ulps) : Json(nullptr);
-  out["rms_ulp"] = s.rms_ulp();
-  out["max_abs_error"] = s.worst_abs_error ? Json(s.worst_abs_error->abs_error) : Json(nullptr);
-  out["sum_squares_ulp"] = {{"integer", s.sum_squares_ulp.hex()},
-                            {"scale", "2^-" + std::to_string(ExactSquareSum::fraction_bits)}};
-  out["worst_ulp"] = entry_json(s.worst_ulp, format);
-  out["worst_abs_error"] = entry_json(s.worst_abs_error, format);
-  out["first_mismatch"] = entry_json(s.first_mismatch, format);
+  out["max_ulp"] = t.worst ? Json(t.worst->error.ulps) : Json(nullptr);
+  out["rms_ulp"] = t.rms_ulp();
+  out["max_abs_error"] = t.worst_abs ? Json(t.worst_abs->abs_error) : Json(nullptr);
+  // The exact state of the order-free sum (accuracy/order_free_sum.hpp).
+  out["sum_squares_ulp"] = t.sum_squares.text();
+  out["ulp_histogram"] = t.histogram;
+  out["largest_value_bits"] = hex_bits(std::bit_cast<double>(t.largest_value_bits), format_of(FormatId::float64));
+  out["worst_ulp"] = entry_json(t.worst, convention, format);
+  out["worst_abs_error"] = entry_json(t.worst_abs, convention, format);
+  out["first_mismatch"] = entry_json(t.first_mismatch, convention, format);
+  out["nearest_zero"] = entry_json(t.nearest_zero, convention, format);
   return out.dump(2) + "\n";
 }
 
@@ -173,6 +190,7 @@ SweepResult parse_result_json(std::string_view text, const std::string& source) 
   SweepResult result;
   SweepWork& work = result.work;
   work.convention = read.text("work.convention");
+  if (!find_preset(work.convention)) read.fail("work.convention", "unknown convention '" + work.convention + "'");
   work.dims = {read.integer("work.dims.first"), read.integer("work.dims.last"), read.integer("work.dims.step")};
   const std::string dtype = read.text("work.dtype");
   const std::optional<FormatId> format = parse_format(dtype);
@@ -220,26 +238,52 @@ SweepResult parse_result_json(std::string_view text, const std::string& source) 
 
   const Format& f = format_of(work.format);
   SweepStatistics& s = result.statistics;
-  s.entries = read.integer("entries");
-  s.mismatches = read.integer("mismatches");
-  s.beyond_budget = read.integer("beyond_budget");
+  accuracy::Tally& t = s.tally;
+  t.entries = read.integer("entries");
+  t.mismatches = read.integer("mismatches");
+  t.signed_zeros = read.integer("signed_zeros");
+  t.beyond_budget = read.integer("beyond_budget");
   s.escalations = read.integer("escalations");
-  const std::optional<ExactSquareSum> squares = ExactSquareSum::from_hex(read.text("sum_squares_ulp.integer"));
-  if (!squares) read.fail("sum_squares_ulp.integer", "expected a hexadecimal integer such as 0x1f");
-  s.sum_squares_ulp = *squares;
-  s.worst_ulp = read.entry("worst_ulp", f);
-  s.worst_abs_error = read.entry("worst_abs_error", f);
-  s.first_mismatch = read.entry("first_mismatch", f);
+  const std::optional<accuracy::OrderFreeSum> squares = accuracy::OrderFreeSum::from_text(read.text("sum_squares_ulp"));
+  if (!squares) read.fail("sum_squares_ulp", "expected buckets such as 0x1f8p-60 + 0x3p-52, or 0");
+  t.sum_squares = *squares;
+  const Json& histogram = read.at("ulp_histogram");
+  if (!histogram.is_array() || histogram.size() != accuracy::ulp_histogram_edges().size()) {
+    read.fail("ulp_histogram", "expected " + std::to_string(accuracy::ulp_histogram_edges().size()) + " counts");
+  }
+  for (const Json& count : histogram) {
+    if (!count.is_number_integer() || count.get<std::int64_t>() < 0) {
+      read.fail("ulp_histogram", "expected whole numbers >= 0, got " + count.dump());
+    }
+    t.histogram.push_back(count.get<std::int64_t>());
+  }
+  const std::string largest = read.text("largest_value_bits");
+  char* end = nullptr;
+  errno = 0;
+  t.largest_value_bits = std::strtoull(largest.c_str(), &end, 16);
+  if (largest.substr(0, 2) != "0x" || end != largest.c_str() + largest.size() || errno == ERANGE) {
+    read.fail("largest_value_bits", "expected a float64 bit pattern such as 0x3ff0000000000000, got '" + largest + "'");
+  }
+  t.worst = read.entry("worst_ulp", f);
+  t.worst_abs = read.entry("worst_abs_error", f);
+  t.first_mismatch = read.entry("first_mismatch", f);
+  t.nearest_zero = read.entry("nearest_zero", f);
   // A part that stopped early, or was edited, does not hold every entry of its rows.
-  if (s.entries != entry_count(work, result.rows)) {
-    read.fail("entries", std::to_string(s.entries) + ", but shard " + shard_text(result.shard) + " (rows " +
+  if (t.entries != entry_count(work, result.rows)) {
+    read.fail("entries", std::to_string(t.entries) + ", but shard " + shard_text(result.shard) + " (rows " +
                              range_text(result.rows) + ", widths " + widths_text(work.dims) + ") has " +
                              std::to_string(entry_count(work, result.rows)) + " entries");
   }
-  if (s.mismatches < 0 || s.mismatches > s.entries || s.beyond_budget < 0 || s.beyond_budget > s.measured() ||
-      s.escalations < 0 || s.escalations > s.entries) {
-    read.fail("mismatches", "the counts are inconsistent (each between 0 and entries; beyond_budget at most "
-                            "entries - mismatches)");
+  if (t.mismatches < 0 || t.mismatches > t.entries || t.signed_zeros < 0 || t.signed_zeros > t.mismatches ||
+      t.beyond_budget < 0 || t.beyond_budget > t.measured() || s.escalations < 0 || s.escalations > t.entries) {
+    read.fail("mismatches", "the counts are inconsistent (each between 0 and entries; signed_zeros at most "
+                            "mismatches; beyond_budget at most entries - mismatches)");
+  }
+  std::int64_t counted = 0;
+  for (const std::int64_t count : t.histogram) counted += count;
+  if (counted != t.measured()) {
+    read.fail("ulp_histogram", "the counts add up to " + std::to_string(counted) + ", not the " +
+                                   std::to_string(t.measured()) + " measured entries");
   }
   check_part_figures(result, source);
   return result;
@@ -247,19 +291,20 @@ SweepResult parse_result_json(std::string_view text, const std::string& source) 
 
 std::string result_summary(const SweepResult& result) {
   const SweepStatistics& s = result.statistics;
+  const accuracy::Tally& t = s.tally;
   char figures[256];
-  std::snprintf(figures, sizeof figures, "max %.4g ULP (budget %.6g), RMS %.4g ULP, max abs error %.3g",
-                s.worst_ulp ? s.worst_ulp->error.ulps : 0.0, result.work.budget_ulp, s.rms_ulp(),
-                s.worst_abs_error ? s.worst_abs_error->abs_error : 0.0);
-  std::string text = std::string(s.held() ? "held" : "failed") + ": " + count_of(s.entries, "entry", "entries") +
-                     ", " + figures + ", " + count_of(s.beyond_budget, "entry", "entries") +
-                     " beyond the budget, " + count_of(s.mismatches, "typed mismatch", "typed mismatches") +
+  std::snprintf(figures, sizeof figures, "max %.4g ULP (budget %.6g), RMS %.4g ULP, max abs error %.3g", t.max_ulp(),
+                result.work.budget_ulp, t.rms_ulp(), t.worst_abs ? t.worst_abs->abs_error : 0.0);
+  std::string text = std::string(s.held() ? "held" : "failed") + ": " + count_of(t.entries, "entry", "entries") +
+                     ", " + figures + ", " + count_of(t.beyond_budget, "entry", "entries") +
+                     " beyond the budget, " + count_of(t.mismatches, "typed mismatch", "typed mismatches") +
                      ", " + count_of(s.escalations, "escalation", "escalations");
-  if (s.worst_ulp) {
-    const SweepEntry& w = *s.worst_ulp;
-    text += "; worst: d " + std::to_string(w.key.dim) + ", row " + std::to_string(w.key.row) + " (position " +
-            std::to_string(w.position) + "), column " + std::to_string(w.key.column) + ": " +
-            hex_bits(w.value, format_of(result.work.format)) + " against exact " + decimal_text(w.exact);
+  if (t.worst) {
+    const accuracy::ComparedEntry& w = *t.worst;
+    text += "; worst: d " + std::to_string(w.key.table) + ", row " + std::to_string(w.key.row) + " (position " +
+            std::to_string(position_of_row(convention_of(result.work), w.key.row)) + "), column " +
+            std::to_string(w.key.column) + ": " + hex_bits(w.value, format_of(result.work.format)) +
+            " against exact " + decimal_text(w.exact);
   }
   return text;
 }

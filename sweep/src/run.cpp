@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <exception>
+#include <span>
 #include <thread>
 #include <vector>
 
+#include "pecheck/accuracy/accumulator.hpp"
 #include "pecheck/convention.hpp"
 #include "pecheck/fast_encoding.hpp"
 #include "pecheck/reference/reference.hpp"
@@ -18,21 +20,17 @@ namespace {
 // a second of the MPFR reference on two cores, so progress comes often.
 constexpr std::int64_t entries_per_block = std::int64_t{1} << 20;
 
-// The statistics of rows [begin, end) of a block.
-SweepStatistics compare_rows(const SweepWork& work, const Convention& convention, const TableRequest& request,
-                             const TableView& values, const std::vector<DoubleDouble>& exact, std::int64_t begin,
-                             std::int64_t end) {
-  const Format& format = format_of(work.format);
-  SweepStatistics statistics;
+// The statistics of rows [begin, end) of a block, keyed by the width.
+SweepStatistics compare_rows(const SweepWork& work, const TableRequest& request, const TableView& values,
+                             const std::vector<DoubleDouble>& exact, std::int64_t begin, std::int64_t end) {
+  accuracy::Accumulator accumulator(work.format, work.budget_ulp);
+  const auto dim = static_cast<std::size_t>(request.dim);
+  const std::span<const DoubleDouble> all(exact);
   for (std::int64_t r = begin; r < end; ++r) {
-    const std::int64_t row = request.row_offset + r;
-    const std::int64_t position = position_of_row(convention, row);
-    for (std::int64_t c = 0; c < request.dim; ++c) {
-      const DoubleDouble x = exact[static_cast<std::size_t>(r * request.dim + c)];
-      record(statistics, compare_entry({request.dim, row, c}, position, values.at(r, c), x, format), work.budget_ulp);
-    }
+    accumulator.add_row(values, r, request.row_offset + r, all.subspan(static_cast<std::size_t>(r) * dim, dim),
+                        request.dim);
   }
-  return statistics;
+  return SweepStatistics{accumulator.tally(), 0};
 }
 
 // The statistics of one block of rows at one width. The comparison costs
@@ -51,7 +49,7 @@ SweepStatistics sweep_block(const SweepWork& work, const Convention& convention,
                            static_cast<unsigned>(std::max<std::int64_t>(1, request.rows))));
   std::vector<SweepStatistics> parts(static_cast<std::size_t>(workers));
   parallel_for(static_cast<int>(workers), [&](int w) {
-    parts[static_cast<std::size_t>(w)] = compare_rows(work, convention, request, values, reference.exact,
+    parts[static_cast<std::size_t>(w)] = compare_rows(work, request, values, reference.exact,
                                                       w * request.rows / workers, (w + 1) * request.rows / workers);
   });
   SweepStatistics statistics;
@@ -74,7 +72,7 @@ SweepStatistics run_sweep(const SweepWork& work, const InclusiveRange& rows, int
     const std::int64_t count = std::min(block_rows, rows.last - first + 1);
     for (std::int64_t dim : widths) {
       merge_into(statistics, sweep_block(work, *convention, TableRequest{count, dim, first}, threads));
-      if (progress) progress(statistics.entries, total);
+      if (progress) progress(statistics.tally.entries, total);
     }
   }
   return statistics;

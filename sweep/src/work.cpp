@@ -5,7 +5,7 @@
 
 #include "pecheck/convention.hpp"
 #include "pecheck/fast_encoding.hpp"
-#include "pecheck/properties/budgets.hpp"
+#include "pecheck/accuracy/budgets.hpp"
 
 namespace pecheck::sweep {
 
@@ -106,7 +106,7 @@ SweepWork make_work(const std::string& convention_name, const WidthRange& dims, 
   }
   return SweepWork{convention_name, dims,
                    format,          positions,
-                   subject,         properties::ulp_budget(properties::budget_kind_of(subject), format).max_ulp,
+                   subject,         accuracy::ulp_budget(accuracy::budget_kind_of(subject), format).max_ulp,
                    PECHECK_VERSION};
 }
 

@@ -1,5 +1,6 @@
-// The statistics merge exactly: any split of the entries into parts, merged
-// in any order, gives the statistics of one pass, ties in "worst" included.
+// A sweep's statistics merge exactly: rows of several widths split into
+// parts, merged in any order, give the statistics of one pass, ties in
+// "worst" included (the accumulator's own tests hold the rest).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,92 +13,100 @@
 namespace pecheck::sweep {
 namespace {
 
-const Format& f32 = format_of(FormatId::float32);
+// A row of float32 values `offset` float32 ulps from their exact values'
+// nearest floats: errors repeat across rows and widths (ties for "worst").
+struct Row {
+  std::int64_t dim;
+  std::int64_t row;
+  std::vector<float> values;
+  std::vector<DoubleDouble> exact;
+};
 
-// Entries with repeated errors at different keys (ties for "worst"), a NaN
-// and a signed-zero mismatch, and errors beyond a 1 ULP budget.
-std::vector<SweepEntry> synthetic_entries() {
+std::vector<Row> synthetic_rows() {
   std::mt19937_64 random(42);
   std::uniform_int_distribution<int> offset(-3, 3);
-  std::vector<SweepEntry> entries;
-  for (std::int64_t row = 0; row < 40; ++row) {
-    for (std::int64_t column = 0; column < 8; ++column) {
-      const double exact = 0.25 + 0.01 * static_cast<double>(column);
-      // The value is `offset` float32 ulps from exact's nearest float32: errors repeat across keys.
-      const double nearest = static_cast<double>(static_cast<float>(exact));
-      const double value = nearest + offset(random) * std::ldexp(1.0, -25);
-      entries.push_back(compare_entry({8, row, column}, row, value, {exact, 0.0}, f32));
+  std::vector<Row> rows;
+  for (std::int64_t dim : {8, 12}) {
+    for (std::int64_t row = 0; row < 30; ++row) {
+      Row r{dim, row, {}, {}};
+      for (std::int64_t column = 0; column < dim; ++column) {
+        const double exact = 0.25 + 0.01 * static_cast<double>(column);
+        const auto nearest = static_cast<float>(exact);
+        r.values.push_back(std::nextafter(nearest, offset(random) < 0 ? 0.0f : 1.0f));
+        r.exact.push_back({exact, 0.0});
+      }
+      rows.push_back(r);
     }
   }
-  entries.push_back(compare_entry({8, 40, 0}, 40, std::nan(""), {0.5, 0.0}, f32));
-  entries.push_back(compare_entry({8, 40, 1}, 40, -0.0, {0.0, 0.0}, f32));
-  return entries;
+  rows.back().values[1] = std::nanf("");
+  return rows;
 }
 
-SweepStatistics one_pass(const std::vector<SweepEntry>& entries) {
-  SweepStatistics s;
-  for (const SweepEntry& e : entries) record(s, e, 1.0);
-  return s;
+SweepStatistics pass(const std::vector<Row>& rows) {
+  accuracy::Accumulator accumulator(FormatId::float32, 1.0);
+  for (const Row& r : rows) {
+    accumulator.add_row(r.row, std::span<const float>(r.values), std::span<const DoubleDouble>(r.exact), r.dim);
+  }
+  return {accumulator.tally(), 0};
 }
 
-TEST(SweepStatistics, anySplitMergedInAnyOrderEqualsOnePass) {
-  const std::vector<SweepEntry> entries = synthetic_entries();
-  const SweepStatistics whole = one_pass(entries);
-  ASSERT_GT(whole.beyond_budget, 0);
-  ASSERT_EQ(whole.mismatches, 2);
+TEST(SweepStatistics, anySplitOfTheRowsMergedInAnyOrderEqualsOnePass) {
+  const std::vector<Row> rows = synthetic_rows();
+  const SweepStatistics whole = pass(rows);
+  ASSERT_EQ(whole.tally.mismatches, 1);
   std::mt19937_64 random(5);
   for (int trial = 0; trial < 20; ++trial) {
-    // Cut the entries at random points, then merge the parts in a random order.
-    std::vector<std::size_t> cuts = {0, entries.size()};
-    for (int k = 0; k < trial % 6; ++k) cuts.push_back(random() % entries.size());
+    std::vector<std::size_t> cuts = {0, rows.size()};
+    for (int k = 0; k < trial % 6; ++k) cuts.push_back(random() % rows.size());
     std::sort(cuts.begin(), cuts.end());
     std::vector<SweepStatistics> parts;
     for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
-      parts.push_back(one_pass(std::vector<SweepEntry>(entries.begin() + static_cast<std::ptrdiff_t>(cuts[k]),
-                                                       entries.begin() + static_cast<std::ptrdiff_t>(cuts[k + 1]))));
+      parts.push_back(pass(std::vector<Row>(rows.begin() + static_cast<std::ptrdiff_t>(cuts[k]),
+                                            rows.begin() + static_cast<std::ptrdiff_t>(cuts[k + 1]))));
+      parts.back().escalations = 1;
     }
     std::shuffle(parts.begin(), parts.end(), random);
     SweepStatistics merged;
     for (const SweepStatistics& part : parts) merge_into(merged, part);
-    EXPECT_EQ(merged, whole) << "trial " << trial;
+    SweepStatistics expected = whole;
+    expected.escalations = static_cast<std::int64_t>(parts.size());
+    EXPECT_EQ(merged, expected) << "trial " << trial;
   }
 }
 
-TEST(SweepStatistics, aTieForTheWorstGoesToTheSmallestKey) {
-  const std::vector<SweepEntry> entries = synthetic_entries();
-  const SweepStatistics whole = one_pass(entries);
-  std::vector<SweepEntry> reversed(entries.rbegin(), entries.rend());
-  EXPECT_EQ(one_pass(reversed), whole);
-  for (const SweepEntry& e : entries) {
-    if (e.error.mismatch != Mismatch::none) continue;
-    EXPECT_LE(e.error.ulps, whole.worst_ulp->error.ulps);
-    if (e.error.ulps == whole.worst_ulp->error.ulps) {
-      EXPECT_LE(whole.worst_ulp->key, e.key);
+TEST(SweepStatistics, aTieForTheWorstGoesToTheSmallestWidthRowAndColumn) {
+  const std::vector<Row> rows = synthetic_rows();
+  const SweepStatistics whole = pass(rows);
+  EXPECT_EQ(pass(std::vector<Row>(rows.rbegin(), rows.rend())), whole);
+  ASSERT_TRUE(whole.tally.worst);
+  for (const Row& r : rows) {
+    for (std::size_t c = 0; c < r.values.size(); ++c) {
+      const UlpError e = ulp_error(r.values[c], r.exact[c], format_of(FormatId::float32));
+      if (e.mismatch != Mismatch::none || e.ulps != whole.tally.worst->error.ulps) continue;
+      EXPECT_LE(whole.tally.worst->key, (accuracy::EntryKey{r.dim, r.row, static_cast<std::int64_t>(c)}));
     }
   }
 }
 
-TEST(SweepStatistics, typedMismatchesAreCountedApartFromTheUlpFigures) {
-  SweepStatistics s;
-  record(s, compare_entry({4, 0, 0}, 0, 0.5, {0.5, 0.0}, f32), 1.0);
-  record(s, compare_entry({4, 0, 1}, 0, std::nan(""), {0.5, 0.0}, f32), 1.0);
-  EXPECT_EQ(s.entries, 2);
-  EXPECT_EQ(s.mismatches, 1);
-  EXPECT_EQ(s.measured(), 1);
-  EXPECT_EQ(s.rms_ulp(), 0.0);
-  EXPECT_FALSE(s.held());
-  ASSERT_TRUE(s.first_mismatch.has_value());
-  EXPECT_EQ(s.first_mismatch->key, (EntryKey{4, 0, 1}));
+TEST(SweepStatistics, aTypedMismatchFailsTheSweep) {
+  const std::vector<Row> rows = synthetic_rows();
+  const SweepStatistics whole = pass(rows);
+  EXPECT_FALSE(whole.held());
+  ASSERT_TRUE(whole.tally.first_mismatch);
+  EXPECT_EQ(whole.tally.first_mismatch->key, (accuracy::EntryKey{12, 29, 1}));
 }
 
-TEST(SweepStatistics, anEntryBeyondTheBudgetFailsIt) {
-  SweepStatistics s;
-  const double ulp = std::ldexp(1.0, -25);  // float32 ulp at 0.25..0.5
-  record(s, compare_entry({4, 3, 2}, 3, 0.25 + 2 * ulp, {0.25, 0.0}, f32), 1.0);
-  EXPECT_EQ(s.beyond_budget, 1);
-  EXPECT_FALSE(s.held());
-  EXPECT_EQ(s.worst_ulp->error.ulps, 2.0);
-  EXPECT_EQ(s.rms_ulp(), 2.0);
+TEST(SweepStatistics, countsTheEntriesBeyondTheBudget) {
+  const std::vector<Row> rows = synthetic_rows();
+  std::int64_t beyond = 0;
+  for (const Row& r : rows) {
+    for (std::size_t c = 0; c < r.values.size(); ++c) {
+      const UlpError e = ulp_error(r.values[c], r.exact[c], format_of(FormatId::float32));
+      beyond += e.mismatch == Mismatch::none && e.ulps > 1.0 ? 1 : 0;
+    }
+  }
+  ASSERT_GT(beyond, 0);  // a step of one ulp from the nearest float is beyond 1 ULP about half the time
+  EXPECT_EQ(pass(rows).tally.beyond_budget, beyond);
 }
 
 }  // namespace

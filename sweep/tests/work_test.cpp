@@ -75,7 +75,7 @@ TEST(ParseWidths, readsOneWidthOrARangeWithAStep) {
 
 TEST(MakeWork, takesTheSubjectsBudgetAndRefusesWidthsTheConventionRejects) {
   const SweepWork work = make_work("vaswani", parse_widths("8"), FormatId::float32, {0, 99}, "fast");
-  EXPECT_EQ(work.budget_ulp, 1.0);  // properties/budgets.cpp: the fast path's float32 budget
+  EXPECT_EQ(work.budget_ulp, 1.0);  // accuracy/budgets.cpp: the fast path's float32 budget
   EXPECT_EQ(make_work("vaswani", parse_widths("8"), FormatId::float32, {0, 99}, "reference").budget_ulp, 0.5);
   EXPECT_THROW(make_work("tf-tutorial", parse_widths("4:6"), FormatId::float32, {0, 9}, "fast"), ConventionError);
   EXPECT_THROW(make_work("nope", parse_widths("8"), FormatId::float32, {0, 9}, "fast"), SweepUsageError);

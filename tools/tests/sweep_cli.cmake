@@ -44,7 +44,7 @@ expect_status("other work" 0 "" sweep --convention fairseq --dim 6:10:2 --dtype 
 expect_status("a part of other work" 2 "other.json: work.dtype is float16 where the first part has bfloat16"
               merge ${WORK_DIR}/part0.json ${WORK_DIR}/other.json ${WORK_DIR}/part2.json ${WORK_DIR}/part3.json
               --output ${WORK_DIR}/m.json)
-file(WRITE ${WORK_DIR}/broken.json "{\"pecheck_sweep\": 1}")
+file(WRITE ${WORK_DIR}/broken.json "{\"pecheck_sweep\": 2}")
 expect_status("a part that is not a result" 2 "broken.json: field 'work.convention': missing"
               merge ${WORK_DIR}/broken.json --output ${WORK_DIR}/m.json)
 if(EXISTS ${WORK_DIR}/m.json)

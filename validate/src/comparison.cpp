@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "pecheck/properties/accuracy_accumulator.hpp"
+#include "pecheck/accuracy/accumulator.hpp"
 #include "pecheck/reference/reference.hpp"
 
 namespace pecheck::validate {
@@ -53,17 +53,17 @@ constexpr reference::ExactValues compared_exact_values = reference::ExactValues:
 
 double comparison_exact_tolerance(FormatId format) { return reference::exact_tolerance(compared_exact_values, format); }
 
-properties::Measurement compare_with_reference(const Table& table, const Convention& convention,
+accuracy::Measurement compare_with_reference(const Table& table, const Convention& convention,
                                                std::int64_t row_offset, const std::vector<std::int64_t>& rows,
                                                double budget_ulp, const std::string& budget_source,
-                                               const properties::Float64AngleAllowance* allowance,
+                                               const accuracy::Float64AngleAllowance* allowance,
                                                const ComparisonPlan& plan, ComparisonFacts& facts) {
   std::int64_t escalations = 0;
   // One accumulator per worker; the reference never runs more workers for a
   // run of rows than for the whole table.
   const int workers = reference::reference_workers(plan.threads, std::max<std::int64_t>(table.rows, 1));
-  std::vector<properties::AccuracyAccumulator> totals(static_cast<std::size_t>(workers),
-                                                      properties::AccuracyAccumulator(table.format, budget_ulp, allowance));
+  std::vector<accuracy::Accumulator> totals(static_cast<std::size_t>(workers),
+                                            accuracy::Accumulator(table.format, budget_ulp, allowance));
   const TableView view = table.view();
   std::size_t start = 0;
   std::int64_t done = 0;
@@ -87,7 +87,7 @@ properties::Measurement compare_with_reference(const Table& table, const Convent
         convention, request, table.format, plan.threads, compared_exact_values,
         reference::RoundedValues::skipped,
         [&](int worker, const reference::ReferenceRow& row) {
-          properties::AccuracyAccumulator& total = totals[static_cast<std::size_t>(worker)];
+          accuracy::Accumulator& total = totals[static_cast<std::size_t>(worker)];
           if (row.plain_exact.empty()) {
             total.add_row(view, first + row.row, first + row.row + row_offset, row.exact);
           } else {
@@ -101,11 +101,12 @@ properties::Measurement compare_with_reference(const Table& table, const Convent
   }
   for (std::size_t w = 1; w < totals.size(); ++w) totals[0].merge(totals[w]);
   facts.escalations = escalations;
-  facts.values_in_unit_interval = totals[0].values_in_unit_interval();
-  properties::Measurement total = totals[0].measurement(convention, budget_source, escalations);
+  facts.values_in_unit_interval = totals[0].tally().values_in_unit_interval();
+  accuracy::Measurement total = totals[0].measurement(convention, budget_source, escalations);
   // The accumulator names the convention row; report the file's.
   total.worst.row -= row_offset;
   if (total.abs_bound) total.abs_bound->worst.row -= row_offset;
+  if (total.nearest_zero) total.nearest_zero->row -= row_offset;
   return total;
 }
 

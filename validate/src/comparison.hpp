@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "pecheck/convention.hpp"
-#include "pecheck/properties/angle_allowance.hpp"
-#include "pecheck/properties/outcome.hpp"
+#include "pecheck/accuracy/angle_allowance.hpp"
+#include "pecheck/accuracy/measurement.hpp"
 #include "pecheck/table.hpp"
 
 namespace pecheck::validate {
@@ -44,19 +44,19 @@ struct ComparisonFacts {
 // file rows. Streamed: the reference is computed row by row on plan.threads
 // workers and folded into statistics as it comes; no exact value is kept
 // per entry.
-properties::Measurement compare_with_reference(const Table& table, const Convention& convention,
+accuracy::Measurement compare_with_reference(const Table& table, const Convention& convention,
                                                std::int64_t row_offset, const std::vector<std::int64_t>& rows,
                                                double budget_ulp, const std::string& budget_source,
-                                               const properties::Float64AngleAllowance* allowance,
+                                               const accuracy::Float64AngleAllowance* allowance,
                                                const ComparisonPlan& plan, ComparisonFacts& facts);
 
 // The same figures the straightforward way: the reference table of each run
 // of rows with every exact value stored, then measure_accuracy over it (the
 // test oracle of compare_with_reference; about 20 times slower).
-properties::Measurement compare_through_tables(const Table& table, const Convention& convention,
+accuracy::Measurement compare_through_tables(const Table& table, const Convention& convention,
                                                std::int64_t row_offset, const std::vector<std::int64_t>& rows,
                                                double budget_ulp, const std::string& budget_source,
-                                               const properties::Float64AngleAllowance* allowance,
+                                               const accuracy::Float64AngleAllowance* allowance,
                                                const ComparisonPlan& plan, std::int64_t& escalations);
 
 }  // namespace pecheck::validate

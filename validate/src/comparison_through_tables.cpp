@@ -6,18 +6,18 @@
 
 #include <algorithm>
 
-#include "pecheck/properties/accuracy.hpp"
+#include "pecheck/accuracy/measure.hpp"
 #include "pecheck/reference/reference.hpp"
 
 namespace pecheck::validate {
 
-properties::Measurement compare_through_tables(const Table& table, const Convention& convention,
+accuracy::Measurement compare_through_tables(const Table& table, const Convention& convention,
                                                std::int64_t row_offset, const std::vector<std::int64_t>& rows,
                                                double budget_ulp, const std::string& budget_source,
-                                               const properties::Float64AngleAllowance* allowance,
+                                               const accuracy::Float64AngleAllowance* allowance,
                                                const ComparisonPlan& plan, std::int64_t& escalations) {
   escalations = 0;
-  properties::Measurement total;
+  accuracy::Measurement total;
   total.format = table.format;
   total.budget_ulp = budget_ulp;
   total.budget_source = budget_source;
@@ -36,10 +36,10 @@ properties::Measurement compare_through_tables(const Table& table, const Convent
                                                                                   reference::ExactValues::for_format);
     escalations += exact.escalations;
     const TableView part = table.view().row_block(rows[start], count);
-    properties::Measurement measured =
-        properties::measure_accuracy(part, exact.exact, convention, request, budget_ulp, budget_source, allowance);
+    accuracy::Measurement measured =
+        accuracy::measure_accuracy(part, exact.exact, convention, request, budget_ulp, budget_source, allowance);
     measured.reference_escalations = exact.escalations;
-    properties::merge_measurement(total, measured);
+    accuracy::merge_measurement(total, measured);
     done += count;
     if (plan.progress) plan.progress(done, static_cast<std::int64_t>(rows.size()));
     start = end;

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pecheck/properties/outcome.hpp"
+#include "pecheck/accuracy/measurement.hpp"
 #include "pecheck/validate/validation.hpp"
 
 namespace pecheck::validate {
@@ -30,7 +30,7 @@ inline nlohmann::json hazards_json(const std::vector<Hazard>& hazards) {
 }
 
 // A worst entry with its ULP error: where it is, what it holds, what it should.
-inline nlohmann::json worst_json(const properties::WorstInput& input, double ulps) {
+inline nlohmann::json worst_json(const accuracy::WorstInput& input, double ulps) {
   return {{"row", input.row},
           {"position", input.position},
           {"column", input.column},

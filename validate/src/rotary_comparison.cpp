@@ -1,10 +1,13 @@
 #include "rotary_comparison.hpp"
 
-#include <cmath>
+#include <algorithm>
 #include <cstdio>
+#include <span>
+#include <vector>
 
+#include "pecheck/accuracy/accumulator.hpp"
+#include "pecheck/accuracy/libm_allowance.hpp"
 #include "pecheck/reference/rotary_reference.hpp"
-#include "pecheck/ulp.hpp"
 
 namespace pecheck::validate {
 
@@ -21,71 +24,6 @@ std::string decimal(DoubleDouble x) {
   return buffer;
 }
 
-// What a framework's own float32 libm may do that the computation model
-// (every operation correctly rounded) does not: inv_freq within relative
-// libm_inv_freq_allowance of the model's (2^(2-q) at q significant bits,
-// derived in lib/src/numbers/rotary_convention.cpp). The angle p * inv_freq
-// then moves by up to that times |angle|, and its rounding to the angle format
-// by one more ulp(angle); cos and sin move by at most the attention factor
-// times that. An entry beyond the ULP budget passes when it is within it.
-struct LibmAllowance {
-  double factor = 1.0;
-  std::vector<double> inv_freq;  // the model's, one per frequency
-  double relative = 0.0;         // libm_inv_freq_allowance
-  FormatId angle_format = FormatId::float32;
-
-  double bound(std::int64_t position, std::int64_t frequency) const {
-    const double angle = static_cast<double>(position) * inv_freq[static_cast<std::size_t>(frequency)];
-    const double angle_ulp = angle == 0.0 ? 0.0 : ulp_of(DoubleDouble{angle, 0.0}, format_of(angle_format));
-    return factor * (relative * angle + angle_ulp);
-  }
-};
-
-struct Accumulator {
-  properties::Measurement& m;
-  FormatId format;
-  double budget;
-  const LibmAllowance* allowance = nullptr;
-  std::int64_t beyond = 0;
-  double squares = 0.0;
-
-  void add(double value, DoubleDouble exact, std::int64_t row, std::int64_t position, std::int64_t column,
-           std::int64_t frequency) {
-    const UlpError error = ulp_error(value, exact, format_of(format));
-    const double abs_error = absolute_error(value, exact);
-    ++m.entries;
-    m.max_abs_error = std::max(m.max_abs_error, abs_error);
-    if (error.mismatch != Mismatch::none && error.mismatch != Mismatch::signed_zero) {
-      ++m.mismatches;
-      ++beyond;
-      return;
-    }
-    squares += error.ulps * error.ulps;
-    if (error.ulps > budget) {
-      if (allowance != nullptr) {
-        properties::AbsoluteBoundCheck& check = *m.abs_bound;
-        const double bound = allowance->bound(position, frequency);
-        ++check.beyond_ulp;
-        const bool outside = !(abs_error <= bound);
-        check.beyond_bound += outside;
-        beyond += outside;
-        if (bound > 0.0 && abs_error / bound > check.worst_ratio) {
-          check.worst_ratio = abs_error / bound;
-          check.worst_ulp = error.ulps;
-          check.worst_bound = bound;
-        }
-      } else {
-        ++beyond;
-      }
-    }
-    if (m.entries == 1 || error.ulps > m.max_ulp) {
-      m.max_ulp = error.ulps;
-      m.worst = {row,   position,       column,    value,      hex_bits(value, format_of(format)),
-                 exact, decimal(exact), abs_error, error.ulps, {}};
-    }
-  }
-};
-
 }  // namespace
 
 Comparison compare_rotary_cache(const Table& cos, const Table& sin, FormatId format,
@@ -94,46 +32,42 @@ Comparison compare_rotary_cache(const Table& cos, const Table& sin, FormatId for
                                       const std::string& budget_source, int threads) {
   Comparison comparison;
   comparison.target = model ? "the computation model " + model->name : "the exact encoding";
-  properties::Measurement& m = comparison.measurement;
-  m.format = format;
-  m.budget_ulp = budget_ulp;
-  m.budget_source = budget_source;
-  std::optional<LibmAllowance> allowance;
-  if (model) {
-    allowance.emplace();
-    allowance->factor = rotary_derived(convention).attention_factor;
-    allowance->relative = libm_inv_freq_allowance(*model);
-    allowance->angle_format = model->angle;
-    for (std::int64_t i = 0; i < rotary_derived(convention).frequencies; ++i) {
-      allowance->inv_freq.push_back(reference::rotary_model_inv_freq(convention, i, *model));
-    }
-    m.abs_bound = properties::AbsoluteBoundCheck{
-        "the libm allowance", "inv_freq within relative 2^(2-q) of the model's (a libm pow within 1 ULP), one ULP of the angle", 0,
-        0, 0.0, {}, 0.0, 0.0};
-  }
-  Accumulator accumulate{m, format, budget_ulp, allowance ? &*allowance : nullptr};
+  // Against a model, an entry beyond the ULP budget may still be within what
+  // a framework's own libm gives (accuracy/libm_allowance.hpp).
+  std::optional<accuracy::LibmAllowance> allowance;
+  if (model) allowance.emplace(convention, *model, first_position, cos.cols);
+  // A cache row is the cos row then the sin row: sin's column c is cos.cols + c.
+  accuracy::Accumulator accumulate(format, budget_ulp, allowance ? &*allowance : nullptr, accuracy::SignedZero::equal);
   const std::int64_t row_entries = 2 * cos.cols;
   const std::int64_t blocks = (cos.rows + block_rows - 1) / block_rows;
   const std::int64_t blocks_wanted = std::max<std::int64_t>(1, most_entries / (row_entries * block_rows));
   const std::int64_t stride = cos.rows * row_entries <= most_entries ? 1 : (blocks + blocks_wanted - 1) / blocks_wanted;
+  std::vector<double> values(static_cast<std::size_t>(row_entries));
+  std::vector<DoubleDouble> exact_row(static_cast<std::size_t>(row_entries));
+  const auto cols = static_cast<std::size_t>(cos.cols);
   for (std::int64_t b = 0; b < blocks; b += stride) {
     const std::int64_t begin = b * block_rows;
     const std::int64_t rows = std::min(block_rows, cos.rows - begin);
     const RotaryCacheRequest request{first_position + begin, rows, format};
     const reference::RotaryReferenceCache exact = reference::rotary_reference_cache(convention, request, model, threads);
     for (std::int64_t r = 0; r < rows; ++r) {
-      for (std::int64_t c = 0; c < cos.cols; ++c) {
-        const auto k = static_cast<std::size_t>(r * cos.cols + c);
-        const std::int64_t i = rotary_column_frequency(convention, c);
-        accumulate.add(cos.at(begin + r, c), exact.exact_cos[k], begin + r, first_position + begin + r, c, i);
-        accumulate.add(sin.at(begin + r, c), exact.exact_sin[k], begin + r, first_position + begin + r, cos.cols + c, i);
+      for (std::size_t c = 0; c < cols; ++c) {
+        const std::size_t k = static_cast<std::size_t>(r) * cols + c;
+        values[c] = cos.at(begin + r, static_cast<std::int64_t>(c));
+        values[cols + c] = sin.at(begin + r, static_cast<std::int64_t>(c));
+        exact_row[c] = exact.exact_cos[k];
+        exact_row[cols + c] = exact.exact_sin[k];
       }
+      accumulate.add_row(begin + r, std::span<const double>(values), std::span<const DoubleDouble>(exact_row));
     }
   }
-  const std::int64_t measured = m.entries - m.mismatches;
-  m.rms_ulp = measured > 0 ? std::sqrt(accumulate.squares / static_cast<double>(measured)) : 0.0;
-  comparison.beyond_budget = accumulate.beyond;
-  comparison.conforms = m.entries > 0 && accumulate.beyond == 0;
+  accuracy::Measurement& m = comparison.measurement;
+  m = accumulate.measurement([&](std::int64_t row) { return first_position + row; }, budget_source, 0);
+  // The text has always shown the exact value as its double sum to 21 digits.
+  if (m.entries > m.mismatches) m.worst.exact_text = decimal(m.worst.exact);
+  const accuracy::Tally& tally = accumulate.tally();
+  comparison.beyond_budget = tally.mismatches + (allowance ? tally.beyond_bound : tally.beyond_budget);
+  comparison.conforms = m.entries > 0 && comparison.beyond_budget == 0;
   return comparison;
 }
 

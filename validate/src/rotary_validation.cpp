@@ -7,7 +7,7 @@
 
 #include "narrow_format.hpp"
 #include "pecheck/number_text.hpp"
-#include "pecheck/properties/budgets.hpp"
+#include "pecheck/accuracy/budgets.hpp"
 #include "rotary_comparison.hpp"
 #include "rotary_diagnosis.hpp"
 #include "rotary_frequency_match.hpp"
@@ -135,7 +135,7 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
     }
   }
 
-  const properties::UlpBudget& budget = properties::ulp_budget(properties::BudgetKind::third_party, findings.format);
+  const accuracy::UlpBudget& budget = accuracy::ulp_budget(accuracy::BudgetKind::third_party, findings.format);
   const double budget_ulp = options.max_ulp.value_or(budget.max_ulp);
   const std::string source = options.max_ulp ? "--max-ulp" : std::string(budget.source);
   result.comparisons.push_back(compare_rotary_cache(cos, sin, findings.format, convention, detection.first_position,

@@ -23,7 +23,7 @@ struct BeyondCount {
   std::int64_t beyond_ulp = 0;
   std::int64_t beyond_bound = 0;
   double worst_ratio = 0.0;
-  properties::WorstInput worst;
+  accuracy::WorstInput worst;
   double worst_ulp = 0.0;
   double worst_bound = 0.0;
 
@@ -139,13 +139,13 @@ Comparison compare_rotated(const RotatedComparisonRequest& request, const std::o
 
   Comparison comparison;
   comparison.target = model ? "the computation model " + model->name : "the exact rotation";
-  properties::Measurement& m = comparison.measurement;
+  accuracy::Measurement& m = comparison.measurement;
   m = accumulators.front().measurement(Convention{}, request.budget_source, escalated);
   // The accumulator's rows are the subject's rows; their positions are POS's.
   if (m.entries > 0) m.worst.position = (*request.row_position)[static_cast<std::size_t>(m.worst.row)];
   const BeyondCount& count = beyond.front();
   if (model) {
-    properties::AbsoluteBoundCheck check;
+    accuracy::AbsoluteBoundCheck check;
     check.name = "the libm allowance";
     check.source =
         "inv_freq within relative 2^(2-q) of the model's, one ULP of the angle, float32 sin and cos within 1 ULP, "

@@ -34,7 +34,7 @@ void subject_text(const Validation&, const RotatedFindings& f, std::ostream& out
 
 void comparisons_text(const Validation& v, const RotatedFindings& f, std::ostream& out) {
   for (const Comparison& c : v.comparisons) {
-    const properties::Measurement& m = c.measurement;
+    const accuracy::Measurement& m = c.measurement;
     out << "  against " << c.target << ": " << (c.conforms ? "within" : "beyond") << " the budget of " << m.budget_ulp
         << " ULP" << (m.abs_bound ? " or " + m.abs_bound->name : std::string()) << " (" << c.beyond_budget << " of "
         << m.entries << " entries beyond): max " << significant(m.max_ulp, 4) << " ULP, RMS "

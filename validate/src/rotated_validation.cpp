@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "pecheck/number_text.hpp"
-#include "pecheck/properties/budgets.hpp"
+#include "pecheck/accuracy/budgets.hpp"
 #include "pecheck/properties/rotary_values.hpp"
 #include "pecheck/reference/nearest_rounding.hpp"
 #include "pecheck/validate/rotated_output.hpp"
@@ -92,7 +92,7 @@ Validation validate_rotated_output(const RotatedSubject& subject, const RotatedO
     add_hazard(*computation.hazard);
   }
 
-  const properties::UlpBudget& budget = properties::ulp_budget(properties::BudgetKind::third_party, format);
+  const accuracy::UlpBudget& budget = accuracy::ulp_budget(accuracy::BudgetKind::third_party, format);
   RotatedComparisonRequest request;
   request.values = &values;
   request.row_position = &tokens.row_position;

@@ -7,7 +7,7 @@
 #include "comparison.hpp"
 #include "json_values.hpp"
 #include "pecheck/count_text.hpp"
-#include "pecheck/properties/angle_allowance.hpp"
+#include "pecheck/accuracy/angle_allowance.hpp"
 #include "pecheck/validate/validation_writers.hpp"
 #include "sections.hpp"
 #include "pecheck/number_text.hpp"
@@ -18,14 +18,14 @@ namespace {
 
 using nlohmann::json;
 
-std::string input_text(const properties::WorstInput& input) {
+std::string input_text(const accuracy::WorstInput& input) {
   return "row " + std::to_string(input.row) + " (position " + std::to_string(input.position) + "), column " +
          std::to_string(input.column) + ": " + input.value_hex + " against exact " + input.exact_text;
 }
 
 std::string entries(std::int64_t count) { return std::to_string(count) + (count == 1 ? " entry" : " entries"); }
 
-const properties::Measurement& measurement_of(const Validation& v) { return v.comparisons.front().measurement; }
+const accuracy::Measurement& measurement_of(const Validation& v) { return v.comparisons.front().measurement; }
 
 json rule_json(const FrequencyRule& rule) {
   if (rule.kind == FrequencyRuleKind::paper) return {{"kind", "paper"}, {"base", rule.base}};
@@ -36,7 +36,7 @@ json rule_json(const FrequencyRule& rule) {
 
 std::string criterion_text(const Validation& v) {
   const TableFindings& table = v.table();
-  const properties::Measurement& m = measurement_of(v);
+  const accuracy::Measurement& m = measurement_of(v);
   std::string text;
   if (!table.ulp_criterion) {
     return "the absolute error alone (--max-abs-error): max " + significant(m.max_abs_error, 4) + " against " +
@@ -89,7 +89,7 @@ void subject_text(const Validation&, const TableFindings& table, std::ostream& o
 
 void comparisons_text(const Validation& v, const TableFindings& table, std::ostream& out) {
   if (!table.compared) return;
-  const properties::Measurement& m = measurement_of(v);
+  const accuracy::Measurement& m = measurement_of(v);
   // Within half an ULP of an exact value is the correctly rounded value.
   out << "  compared: " << entries(m.entries) << " of " << count_of(table.rows_compared, "row")
       << " against the reference's exact values (each within 2^"
@@ -113,7 +113,7 @@ void comparisons_text(const Validation& v, const TableFindings& table, std::ostr
   if (table.max_abs_error_budget) out << (table.ulp_criterion ? "; " : "") << "abs error " << *table.max_abs_error_budget;
   out << '\n';
   if (m.abs_bound && m.abs_bound->beyond_ulp > 0) {
-    const properties::AbsoluteBoundCheck& check = *m.abs_bound;
+    const accuracy::AbsoluteBoundCheck& check = *m.abs_bound;
     out << "  worst against " << check.name << ": " << input_text(check.worst) << ": " << check.worst_ulp
         << " ULP, abs error " << check.worst.abs_error << ", bound " << check.worst_bound << " (|error| / bound "
         << check.worst_ratio << ")\n";
@@ -150,7 +150,7 @@ void subject_json(const Validation& v, const TableFindings& table, json& out) {
   out["sinusoidal"] = detection.sinusoidal;
   out["pair_fraction"] = detection.pair_fraction;
   out["compared"] = table.compared;
-  const properties::Measurement& m = measurement_of(v);
+  const accuracy::Measurement& m = measurement_of(v);
   out["entries_compared"] = m.entries;
   out["rows_compared"] = table.rows_compared;
   out["sampled"] = table.sampled;
@@ -159,7 +159,7 @@ void subject_json(const Validation& v, const TableFindings& table, json& out) {
                    {"source", m.budget_source},
                    {"max_abs_error", table.max_abs_error_budget ? json(*table.max_abs_error_budget) : json(nullptr)},
                    {"float64_angle_bound", table.angle_allowance
-                                               ? json(std::string(properties::float64_angle_allowance_source))
+                                               ? json(std::string(accuracy::float64_angle_allowance_source))
                                                : json(nullptr)}};
   if (table.compared) {
     out["max_ulp"] = json_number(m.max_ulp);
@@ -168,7 +168,7 @@ void subject_json(const Validation& v, const TableFindings& table, json& out) {
     out["mismatches"] = m.mismatches;
     out["worst"] = m.entries > m.mismatches ? worst_json(m.worst, m.max_ulp) : json(nullptr);
     if (m.abs_bound) {
-      const properties::AbsoluteBoundCheck& check = *m.abs_bound;
+      const accuracy::AbsoluteBoundCheck& check = *m.abs_bound;
       json worst = nullptr;
       if (check.beyond_ulp > 0) {
         worst = worst_json(check.worst, check.worst_ulp);

@@ -14,8 +14,8 @@
 #include "faults.hpp"
 #include "narrow_format.hpp"
 #include "pecheck/fast_encoding.hpp"
-#include "pecheck/properties/accuracy.hpp"
-#include "pecheck/properties/budgets.hpp"
+#include "pecheck/accuracy/measurement.hpp"
+#include "pecheck/accuracy/budgets.hpp"
 #include "scaled.hpp"
 #include "table_rows.hpp"
 #include "table_width.hpp"
@@ -86,7 +86,7 @@ void decide(Validation& result) {
     result.verdict = mismatched ? ValidationVerdict::deviates : ValidationVerdict::unknown;
     return;
   }
-  const properties::Measurement& m = result.comparisons.front().measurement;
+  const accuracy::Measurement& m = result.comparisons.front().measurement;
   if (has(HazardKind::non_finite)) result.reasons.push_back("the table holds NaN or infinity");
   if (has(HazardKind::out_of_range)) result.reasons.push_back("the table holds values outside [-1, 1]");
   if (m.mismatches > 0) {
@@ -99,7 +99,7 @@ void decide(Validation& result) {
       result.reasons.push_back("max " + significant(m.max_ulp, 4) + " ULP exceeds the budget of " + significant(m.budget_ulp, 4) +
                                " ULP");
     } else if (m.abs_bound->beyond_bound > 0) {
-      const properties::WorstInput& w = m.abs_bound->worst;
+      const accuracy::WorstInput& w = m.abs_bound->worst;
       const std::int64_t count = m.abs_bound->beyond_bound;
       result.reasons.push_back(std::to_string(count) + (count == 1 ? " entry exceeds" : " entries exceed") +
                                " both the budget of " + significant(m.budget_ulp, 4) + " ULP and " + m.abs_bound->name +
@@ -118,7 +118,7 @@ void decide(Validation& result) {
     const std::string rival = "row offset " + std::to_string(table.rival->row_offset) +
                               ", which fits the table about as well as " + std::to_string(table.detection.row_offset) +
                               ",";
-    if (properties::within_budget(table.rival->measurement)) {
+    if (accuracy::within_budget(table.rival->measurement)) {
       result.verdict = ValidationVerdict::unknown;
       result.reasons.push_back("at " + rival + " every entry is within the budget: give --offset");
     } else if (table.detection.offset_within_rounding) {
@@ -136,9 +136,9 @@ void decide(Validation& result) {
 
 // The comparison (made or not: its budget is reported either way) joins the
 // result, detection's notes become the validation's, and the verdict is decided.
-void finish(Validation& result, properties::Measurement measurement) {
+void finish(Validation& result, accuracy::Measurement measurement) {
   TableFindings& table = result.table();
-  const bool within = table.compared && properties::within_budget(measurement);
+  const bool within = table.compared && accuracy::within_budget(measurement);
   // TODO(accuracy merge): the one accumulator counts the entries beyond the budget.
   const std::int64_t beyond = measurement.abs_bound ? measurement.abs_bound->beyond_bound : 0;
   result.comparisons.push_back({"the exact encoding", std::move(measurement), table.compared ? beyond : 0, within});
@@ -169,7 +169,7 @@ Validation validate_table(const Table& stored, const ValidationOptions& options)
   findings.rows = stored.rows;
   findings.dim = stored.cols;
   findings.stored_format = stored.format;
-  properties::Measurement measurement;
+  accuracy::Measurement measurement;
   // The precision the values carry, whatever they are compared as: the
   // tolerances of detection and of the fault diagnoses follow it.
   const FormatChoice values = narrowest_format(stored);
@@ -251,7 +251,7 @@ Validation validate_table(const Table& stored, const ValidationOptions& options)
                                                                 : detection.notes.back()});
     }
   }
-  const properties::UlpBudget& budget = properties::ulp_budget(properties::BudgetKind::third_party, table.format);
+  const accuracy::UlpBudget& budget = accuracy::ulp_budget(accuracy::BudgetKind::third_party, table.format);
   findings.max_abs_error_budget = options.max_abs_error;
   findings.ulp_criterion = options.max_ulp || !options.max_abs_error;
   findings.angle_allowance = findings.ulp_criterion && !options.ulp_only;
@@ -285,7 +285,7 @@ Validation validate_table(const Table& stored, const ValidationOptions& options)
   if (sampled) scan = scan_row_errors(table, convention, offset, all_rows);
   const std::vector<std::int64_t> rows =
       rows_to_compare(table.rows, table.cols, offset, scan ? worst_rows(*scan) : std::vector<std::int64_t>{}, plan);
-  std::optional<properties::Float64AngleAllowance> allowance;
+  std::optional<accuracy::Float64AngleAllowance> allowance;
   if (findings.angle_allowance) allowance.emplace(convention, table.cols, table.format);
   ComparisonFacts facts;
   measurement = compare_with_reference(table, convention, offset, rows, measurement.budget_ulp,
@@ -294,7 +294,7 @@ Validation validate_table(const Table& stored, const ValidationOptions& options)
   findings.reference_escalations = facts.escalations;
   findings.compared = true;
   findings.rows_compared = static_cast<std::int64_t>(rows.size());
-  if (!properties::within_budget(measurement) && detection.offset_ambiguous && detection.rival_offset &&
+  if (!accuracy::within_budget(measurement) && detection.offset_ambiguous && detection.rival_offset &&
       !options.row_offset) {
     // Another offset fits about as well: the table is compared there too, so
     // the verdict says whether it deviates at every offset that fits.
@@ -324,7 +324,7 @@ Validation validate_table(const Table& stored, const ValidationOptions& options)
 
   // Against the wrong convention or offset every row is wrong: the faults of
   // positions and angles would be read into the mismatch's errors.
-  if (!properties::within_budget(measurement) && detection.sinusoidal && !mismatch) {
+  if (!accuracy::within_budget(measurement) && detection.sinusoidal && !mismatch) {
     if (!scan) scan = scan_row_errors(table, convention, offset, all_rows);
     // An entry may be off by the ULP budget at the value's own binade; near 1
     // that is budget * 2^(1-p) in absolute terms, the most a row may differ

@@ -15,7 +15,7 @@ namespace {
 using nlohmann::json;
 
 json comparison_json(const Comparison& c) {
-  const properties::Measurement& m = c.measurement;
+  const accuracy::Measurement& m = c.measurement;
   return {{"target", c.target},
           {"conforms", c.conforms},
           {"entries", m.entries},

@@ -8,8 +8,8 @@
 #include <cmath>
 
 #include "numpy_tables.hpp"
-#include "pecheck/properties/angle_allowance.hpp"
-#include "pecheck/properties/budgets.hpp"
+#include "pecheck/accuracy/angle_allowance.hpp"
+#include "pecheck/accuracy/budgets.hpp"
 #include "pecheck/reference/reference.hpp"
 #include "pecheck/table_file.hpp"
 #include "pecheck/ulp.hpp"
@@ -42,7 +42,7 @@ TEST_F(NumpyFloat64, ordinaryFloat64TablesConformByTheFloat64AngleBound) {
     EXPECT_TRUE(result.hazards.empty()) << explain(result);
     ASSERT_TRUE(result.table().angle_allowance);
     ASSERT_TRUE(result.comparisons.front().measurement.abs_bound.has_value());
-    const properties::AbsoluteBoundCheck& check = *result.comparisons.front().measurement.abs_bound;
+    const accuracy::AbsoluteBoundCheck& check = *result.comparisons.front().measurement.abs_bound;
     // The ULP budget alone is not met: many entries needed the bound.
     EXPECT_GT(result.comparisons.front().measurement.max_ulp, result.comparisons.front().measurement.budget_ulp);
     EXPECT_GT(check.beyond_ulp, result.comparisons.front().measurement.entries / 10);
@@ -84,7 +84,7 @@ struct Entry {
 Entry most_bound_dependent_entry(const Table& table, const Convention& convention, std::int64_t row_offset) {
   const TableRequest request{table.rows, table.cols, row_offset};
   const reference::ReferenceTable exact = reference::reference_table(convention, request, table.format);
-  const properties::Float64AngleAllowance allowance(convention, table.cols, table.format);
+  const accuracy::Float64AngleAllowance allowance(convention, table.cols, table.format);
   Entry best;
   double best_ulps = 0.0;
   for (std::int64_t k = 0; k < table.rows * table.cols; ++k) {
@@ -114,7 +114,7 @@ TEST_F(NumpyFloat64, anErrorJustAboveTheBoundDeviatesAndJustBelowConforms) {
     options.convention = *find_preset("vaswani");
     options.row_offset = name == "vaswani.npy" ? 0 : 60000;
     const Entry entry = most_bound_dependent_entry(original, *options.convention, *options.row_offset);
-    const double budget = properties::ulp_budget(properties::BudgetKind::third_party, original.format).max_ulp;
+    const double budget = accuracy::ulp_budget(accuracy::BudgetKind::third_party, original.format).max_ulp;
     const Format& format = format_of(original.format);
 
     // 5% above: beyond the ULP budget too (the bound is many ULP here), so it must fail.

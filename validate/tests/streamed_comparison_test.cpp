@@ -69,7 +69,7 @@ std::vector<Case> cases() {
   return out;
 }
 
-void expect_same_input(const properties::WorstInput& a, const properties::WorstInput& b) {
+void expect_same_input(const accuracy::WorstInput& a, const accuracy::WorstInput& b) {
   EXPECT_EQ(a.row, b.row);
   EXPECT_EQ(a.position, b.position);
   EXPECT_EQ(a.column, b.column);
@@ -80,7 +80,7 @@ void expect_same_input(const properties::WorstInput& a, const properties::WorstI
   EXPECT_EQ(a.abs_error, b.abs_error);
 }
 
-void expect_same(const properties::Measurement& streamed, const properties::Measurement& stored) {
+void expect_same(const accuracy::Measurement& streamed, const accuracy::Measurement& stored) {
   EXPECT_EQ(streamed.entries, stored.entries);
   EXPECT_EQ(streamed.mismatches, stored.mismatches);
   EXPECT_EQ(streamed.max_ulp, stored.max_ulp);
@@ -103,18 +103,18 @@ void expect_same(const properties::Measurement& streamed, const properties::Meas
   }
 }
 
-properties::Measurement compare_both_ways(const Case& c, const std::vector<std::int64_t>& rows, int threads) {
+accuracy::Measurement compare_both_ways(const Case& c, const std::vector<std::int64_t>& rows, int threads) {
   SCOPED_TRACE(c.name + ", " + std::to_string(rows.size()) + " rows, " + std::to_string(threads) + " threads");
   const Convention& convention = *find_preset(c.convention);
-  std::optional<properties::Float64AngleAllowance> allowance;
+  std::optional<accuracy::Float64AngleAllowance> allowance;
   if (c.allowance) allowance.emplace(convention, c.table.cols, c.table.format);
-  const properties::Float64AngleAllowance* bound = allowance ? &*allowance : nullptr;
+  const accuracy::Float64AngleAllowance* bound = allowance ? &*allowance : nullptr;
   const ComparisonPlan plan{0, threads, nullptr};
   ComparisonFacts streamed_facts;
   std::int64_t stored_escalations = -1;
-  const properties::Measurement streamed =
+  const accuracy::Measurement streamed =
       compare_with_reference(c.table, convention, c.offset, rows, 1.0, "budget", bound, plan, streamed_facts);
-  const properties::Measurement stored =
+  const accuracy::Measurement stored =
       compare_through_tables(c.table, convention, c.offset, rows, 1.0, "budget", bound, plan, stored_escalations);
   // The streamed comparison skips the rounding decisions (RoundedValues::
   // skipped), so it escalates at most the entries the stored tables do.
@@ -134,7 +134,7 @@ TEST(StreamedComparison, printsWhatTheComparisonThroughStoredTablesPrintsOnEvery
     std::vector<std::int64_t> rows(static_cast<std::size_t>(c.table.rows));
     std::iota(rows.begin(), rows.end(), std::int64_t{0});
     for (const int threads : {1, 2}) {
-      const properties::Measurement m = compare_both_ways(c, rows, threads);
+      const accuracy::Measurement m = compare_both_ways(c, rows, threads);
       // The faulty tables exercise the paths they are here for.
       if (c.name == "float32 angles") {
         EXPECT_GT(m.abs_bound->beyond_ulp, 0);
@@ -165,7 +165,7 @@ TEST(StreamedComparison, findsTheCorruptedRow) {
     std::vector<std::int64_t> rows(static_cast<std::size_t>(c.table.rows));
     std::iota(rows.begin(), rows.end(), std::int64_t{0});
     ComparisonFacts facts;
-    const properties::Measurement m = compare_with_reference(c.table, *find_preset("vaswani"), 0, rows, 1.0, "budget",
+    const accuracy::Measurement m = compare_with_reference(c.table, *find_preset("vaswani"), 0, rows, 1.0, "budget",
                                                              nullptr, ComparisonPlan{0, 2, nullptr}, facts);
     EXPECT_EQ(m.worst.row, 333);
     EXPECT_GT(m.max_ulp, 1e6);

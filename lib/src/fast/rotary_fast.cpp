@@ -1,6 +1,6 @@
 // The fast path for rotary caches.
 //
-// Why it meets the additive tables' budgets (properties/src/budgets.cpp)
+// Why it meets the additive tables' budgets (accuracy/src/budgets.cpp)
 // =======================================================================
 // An entry is a * T(p w) with T cos or sin, w = inv_freq_i, a the attention
 // factor (a double, rotary_derived()).

@@ -108,7 +108,7 @@ CheckResult comparison_result(const Validation& v, const KindReport& kind, const
   outcome.verdict = conforms ? properties::Verdict::held : properties::Verdict::failed;
   for (const validate::Comparison& c : v.comparisons) {
     if (c.measurement.entries == 0) continue;
-    properties::Measurement m = c.measurement;
+    accuracy::Measurement m = c.measurement;
     m.convention = c.target;
     outcome.measurements.push_back(m);
     outcome.cases += m.entries;

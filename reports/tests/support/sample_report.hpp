@@ -19,8 +19,8 @@ inline std::string hostile_text() {
          "line1\nline2\r\ttab " + std::string(1, '\0') + "\x01\x1b\x7f" + " bad\xff\xc0\x80utf8 \xe2\x82 end";
 }
 
-inline properties::Measurement sample_measurement(FormatId format, double max_ulp, double budget) {
-  properties::Measurement m;
+inline accuracy::Measurement sample_measurement(FormatId format, double max_ulp, double budget) {
+  accuracy::Measurement m;
   m.format = format;
   m.entries = 4096;
   m.max_ulp = max_ulp;
@@ -35,7 +35,7 @@ inline properties::Measurement sample_measurement(FormatId format, double max_ul
   m.worst.exact_text = "0.499999990000000000000";
   m.worst.ulps = max_ulp;
   m.worst.convention = "vaswani";
-  properties::WorstInput near_zero = m.worst;
+  accuracy::WorstInput near_zero = m.worst;
   near_zero.position = 355;
   near_zero.column = 0;
   near_zero.value_hex = "0xb6c3f6e4";
@@ -197,7 +197,7 @@ inline Report sample_report() {
   table.title = "Accuracy of " + hostile_text();
   table.note = "sampled rows";
   const CheckResult measured = measurement_check();
-  for (const properties::Measurement& m : measured.outcome.measurements) {
+  for (const accuracy::Measurement& m : measured.outcome.measurements) {
     table.rows.push_back({"6 conventions", 512, measured.id, m, 2.5e6});
   }
   report.accuracy = {table};

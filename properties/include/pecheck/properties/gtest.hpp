@@ -18,8 +18,9 @@
 
 #include "pecheck/convention.hpp"
 #include "pecheck/fast_encoding.hpp"
-#include "pecheck/properties/accuracy.hpp"
-#include "pecheck/properties/budgets.hpp"
+#include "pecheck/accuracy/measure.hpp"
+#include "pecheck/accuracy/angle_allowance.hpp"
+#include "pecheck/accuracy/budgets.hpp"
 #include "pecheck/reference/reference.hpp"
 #include "pecheck/table.hpp"
 
@@ -47,11 +48,11 @@ class ConventionMatcher {
       if (why != nullptr) *why << "which the convention cannot produce: " << e.what();
       return false;
     }
-    const properties::UlpBudget& budget = properties::ulp_budget(properties::BudgetKind::third_party, table.format);
+    const accuracy::UlpBudget& budget = accuracy::ulp_budget(accuracy::BudgetKind::third_party, table.format);
     const double max_ulp = max_ulp_.value_or(budget.max_ulp);
     const reference::ReferenceTable exact = reference::reference_table(convention_, request, table.format, 0, reference::ExactValues::for_format);
-    const properties::Float64AngleAllowance allowance(convention_, table.cols, table.format);
-    const properties::Measurement m = properties::measure_accuracy(
+    const accuracy::Float64AngleAllowance allowance(convention_, table.cols, table.format);
+    const accuracy::Measurement m = accuracy::measure_accuracy(
         table, exact.exact, convention_, request, max_ulp, max_ulp_ ? "given" : std::string(budget.source), &allowance);
     if (why != nullptr) {
       *why << "whose " << format_of(table.format).name << " entries are within max " << m.max_ulp << " ULP (RMS "
@@ -61,9 +62,9 @@ class ConventionMatcher {
         *why << "; the worst is row " << m.worst.row - row_offset_ << " (position " << m.worst.position
              << "), column " << m.worst.column << ": " << m.worst.value_hex << " against exact " << m.worst.exact_text;
       }
-      if (m.abs_bound && m.abs_bound->beyond_ulp > 0) *why << "; " << properties::abs_bound_text(*m.abs_bound);
+      if (m.abs_bound && m.abs_bound->beyond_ulp > 0) *why << "; " << accuracy::abs_bound_text(*m.abs_bound);
     }
-    return properties::within_budget(m);
+    return accuracy::within_budget(m);
   }
 
   void DescribeTo(std::ostream* os) const {

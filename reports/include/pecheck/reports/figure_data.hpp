@@ -44,7 +44,7 @@ struct UlpCurve {
   std::vector<double> positions;  // first position of each block
   std::vector<double> max_ulp;    // NaN where the block had only typed mismatches
   std::vector<double> max_abs_error;
-  properties::Measurement measurement;
+  accuracy::Measurement measurement;
 };
 
 struct UlpSweep {

@@ -62,7 +62,7 @@ struct AccuracyRow {
   std::string convention;  // the conventions summed, for people ("6 conventions")
   std::int64_t dim = 0;    // the width swept; 0 when the check sweeps several
   std::string check_id;    // the check whose measurement this is
-  properties::Measurement measurement;
+  accuracy::Measurement measurement;
   // The tutorials' float32 angles on the same rows, rounded to the format:
   // the comparison column (a statistic of the same check; no budget).
   std::optional<double> float32_angles_max_ulp;
@@ -181,12 +181,6 @@ std::string summary_counts(const Summary& summary);
 // True when no check failed and every claim was exercised (not-applicable
 // checks and observations do not fail a run; a check that was not run does).
 bool all_held(const Report& report);
-
-// A measurement within its budget: no typed mismatch (signed zero, NaN,
-// infinity) and the max ULP at most the budget, or no entry beyond both the
-// budget and the measurement's absolute bound (third-party subjects), as
-// properties::within_budget.
-bool within_budget(const properties::Measurement& measurement);
 
 std::string_view to_string(RunMode mode);
 std::string_view to_string(AxisScale scale);

@@ -2,9 +2,9 @@
 //
 // The file is the exchange format between shards and `pecheck merge`: it
 // holds the exact work description, the shard and its rows, and the
-// statistics in mergeable form (integer counts, the exact sum of squared ULP
-// errors as a hexadecimal integer, each worst entry with its bit pattern and
-// exact value), plus what follows from them for people (verdict, max and RMS
+// statistics in mergeable form (integer counts, the order-free sum of squared
+// ULP errors as its exact buckets, the histogram's counts, each kept entry
+// with its bit pattern and exact value), plus what follows from them for people (verdict, max and RMS
 // ULP, max abs error). The bytes are a function of the result alone, so a
 // merged result and an unsharded run of the same work are byte for byte equal.
 #pragma once
@@ -35,7 +35,8 @@ class SweepFileError : public std::runtime_error {
 };
 
 // The schema version written in "pecheck_sweep"; a reader refuses others.
-inline constexpr int sweep_schema_version = 1;
+// Version 2: the accuracy accumulator's tally (order-free sum, histogram, nearest zero).
+inline constexpr int sweep_schema_version = 2;
 
 // The largest part file `pecheck merge` reads: a part is about 2 KB (its
 // fields are fixed; only the strings it carries vary), so 1 MiB is five

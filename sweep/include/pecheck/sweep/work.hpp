@@ -50,7 +50,7 @@ struct SweepWork {
   FormatId format = FormatId::float32;
   InclusiveRange positions;   // table rows, as `pecheck table --offset` counts them
   std::string subject;        // "fast" or "reference"
-  double budget_ulp = 0.0;    // the subject's ULP budget for the format (properties/budgets.hpp)
+  double budget_ulp = 0.0;    // the subject's ULP budget for the format (accuracy/budgets.hpp)
   std::string version;        // the pecheck version that ran it
 
   bool operator==(const SweepWork&) const = default;

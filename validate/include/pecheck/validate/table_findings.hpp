@@ -8,7 +8,7 @@
 #include <string>
 
 #include "pecheck/format.hpp"
-#include "pecheck/properties/outcome.hpp"
+#include "pecheck/accuracy/measurement.hpp"
 #include "pecheck/validate/detection.hpp"
 
 namespace pecheck::validate {
@@ -17,7 +17,7 @@ namespace pecheck::validate {
 // the table deviates at the one it chose.
 struct RivalOffset {
   std::int64_t row_offset = 0;
-  properties::Measurement measurement;
+  accuracy::Measurement measurement;
 };
 
 struct TableFindings {

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "pecheck/format.hpp"
-#include "pecheck/properties/outcome.hpp"
+#include "pecheck/accuracy/measurement.hpp"
 #include "pecheck/validate/input_layer_findings.hpp"
 #include "pecheck/validate/rotary_findings.hpp"
 #include "pecheck/validate/rotated_findings.hpp"
@@ -84,7 +84,7 @@ struct Hazard {
 // correctly rounded values), entry by entry, through the one accumulator.
 struct Comparison {
   std::string target;                  // "the exact encoding", or the computation model's name
-  properties::Measurement measurement;  // worst.row is the file row, worst.position its position
+  accuracy::Measurement measurement;  // worst.row is the file row, worst.position its position
   std::int64_t beyond_budget = 0;      // entries beyond the budget and beyond any allowance
   bool conforms = false;
 };

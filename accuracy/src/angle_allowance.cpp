@@ -1,11 +1,11 @@
-#include "pecheck/properties/angle_allowance.hpp"
+#include "pecheck/accuracy/angle_allowance.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include "pecheck/ulp.hpp"
 
-namespace pecheck::properties {
+namespace pecheck::accuracy {
 
 namespace {
 
@@ -73,4 +73,4 @@ double Float64AngleAllowance::largest_bound(std::int64_t row) const {
   return (std::ldexp(1.0, -format.precision) + 2.0 * float64_error) * slack;
 }
 
-}  // namespace pecheck::properties
+}  // namespace pecheck::accuracy

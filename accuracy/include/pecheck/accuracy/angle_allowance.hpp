@@ -67,11 +67,12 @@
 #include <string_view>
 #include <vector>
 
+#include "pecheck/accuracy/allowance.hpp"
 #include "pecheck/convention.hpp"
 #include "pecheck/double_double.hpp"
 #include "pecheck/format.hpp"
 
-namespace pecheck::properties {
+namespace pecheck::accuracy {
 
 // L above: the ULP error assumed of every libm call (SVML's 4 ULP).
 inline constexpr double float64_libm_ulps = 4.0;
@@ -82,7 +83,8 @@ inline constexpr std::string_view float64_angle_allowance_source =
     "format (derived in angle_allowance.hpp)";
 
 // The bound for one convention, width and format, as per-column coefficients.
-class Float64AngleAllowance {
+// Rows are convention rows.
+class Float64AngleAllowance final : public Allowance {
  public:
   Float64AngleAllowance(const Convention& convention, std::int64_t dim, FormatId format);
 
@@ -90,7 +92,9 @@ class Float64AngleAllowance {
   double angle_error(std::int64_t row, std::int64_t column) const;
   // The largest |stored - exact| the computation above, rounded once to the
   // format, gives for that entry, whose exact value is `exact`.
-  double bound(std::int64_t row, std::int64_t column, DoubleDouble exact) const;
+  double bound(std::int64_t row, std::int64_t column, DoubleDouble exact) const override;
+  std::string_view name() const override { return "the float64-angle bound"; }
+  std::string_view source() const override { return float64_angle_allowance_source; }
   // The largest bound of any entry of rows 0 to `row` whose exact value lies
   // in [-1, 1] (ulp_q(x) <= 2^(1-q) there): the error a property may allow
   // every entry of those rows, since the bound grows with the position.
@@ -106,4 +110,4 @@ class Float64AngleAllowance {
   double largest_per_position_ = 0.0;  // the largest of angle_error_per_position_
 };
 
-}  // namespace pecheck::properties
+}  // namespace pecheck::accuracy

@@ -1,13 +1,14 @@
-#include "pecheck/properties/order_free_sum.hpp"
+#include "pecheck/accuracy/order_free_sum.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <cmath>
 #include <random>
 #include <vector>
 
-namespace pecheck::properties {
+namespace pecheck::accuracy {
 namespace {
 
 // Squares of errors spanning many binades, as a faulty table's are (0.3 ULP
@@ -70,5 +71,28 @@ TEST(OrderFreeSum, ignoresWhatIsNotAFiniteNonNegativeNumber) {
   EXPECT_EQ(sum.value(), 2.0);
 }
 
+TEST(OrderFreeSum, itsTextIsItsExactStateAndReadsBack) {
+  OrderFreeSum sum;
+  EXPECT_EQ(sum.text(), "0");
+  for (const double v : addends(5)) sum.add(v);
+  const std::optional<OrderFreeSum> back = OrderFreeSum::from_text(sum.text());
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(*back, sum);
+  EXPECT_EQ(back->value(), sum.value());
+  OrderFreeSum three;
+  three.add(1.0);
+  three.add(2.0);
+  three.add(0.5);  // frexp: 0.5 = 0.5 * 2^0, 1 = 0.5 * 2^1, 2 = 0.5 * 2^2; each bucket holds 0.5 * 2^53
+  EXPECT_EQ(three.text(), "0x10000000000000p-53 + 0x10000000000000p-52 + 0x10000000000000p-51");
+  EXPECT_EQ(OrderFreeSum::from_text(three.text()), three);
+}
+
+TEST(OrderFreeSum, refusesTextThatIsNotOneOfItsStates) {
+  for (const char* bad : {"", "1", "0x0p-53", "0x01p-53", "0x1p-52 + 0x1p-53", "0x1p-53 + 0x1p-53", "0x1p-53 +",
+                          "0x1p-53+0x1p-52", "0x1g-53", "0x1p", "0x1p-99999", "0x100000000000000000000000000000000p-53"}) {
+    EXPECT_FALSE(OrderFreeSum::from_text(bad).has_value()) << bad;
+  }
+}
+
 }  // namespace
-}  // namespace pecheck::properties
+}  // namespace pecheck::accuracy

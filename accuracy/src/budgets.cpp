@@ -1,9 +1,9 @@
-#include "pecheck/properties/budgets.hpp"
+#include "pecheck/accuracy/budgets.hpp"
 
 #include <stdexcept>
 #include <string>
 
-namespace pecheck::properties {
+namespace pecheck::accuracy {
 
 namespace {
 
@@ -100,9 +100,9 @@ const UlpBudget& ulp_budget(BudgetKind kind, FormatId format) {
   for (const UlpBudget& budget : budgets) {
     if (budget.kind == kind && budget.format == format) return budget;
   }
-  // Unreachable: the table has every kind in every format (budgets_test holds it).
+  // Unreachable: the table has every kind in every format (accuracy/tests/budgets_test.cpp holds it).
   throw std::logic_error("no ULP budget for " + std::string(to_string(kind)) + " " +
                          std::string(format_of(format).name));
 }
 
-}  // namespace pecheck::properties
+}  // namespace pecheck::accuracy

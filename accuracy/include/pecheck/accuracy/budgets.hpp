@@ -9,7 +9,7 @@
 
 #include "pecheck/format.hpp"
 
-namespace pecheck::properties {
+namespace pecheck::accuracy {
 
 // Whose accuracy a budget states: pecheck's fast path, its correctly rounded
 // reference, or anyone else's implementation.
@@ -31,4 +31,4 @@ const std::vector<UlpBudget>& ulp_budgets();
 // The budget for a kind of subject and a format.
 const UlpBudget& ulp_budget(BudgetKind kind, FormatId format);
 
-}  // namespace pecheck::properties
+}  // namespace pecheck::accuracy

@@ -1,0 +1,44 @@
+// An allowance: how far from the exact value a subject's ordinary, correct
+// computation of an entry may be, derived from the way it computes. An entry
+// beyond the ULP budget still passes when its absolute error is within the
+// allowance's bound: the ULP budget judges the rounding of the value, the
+// allowance the error the computation carries in before it (a rounded angle,
+// a libm's inv_freq). Implementations: Float64AngleAllowance (additive
+// tables computed in float64) and LibmAllowance (rotary caches against a
+// computation model).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "pecheck/accuracy/measurement.hpp"
+#include "pecheck/double_double.hpp"
+
+namespace pecheck::accuracy {
+
+class Allowance {
+ public:
+  virtual ~Allowance() = default;
+  // The largest |stored - exact| the computation may give for the entry at
+  // (row, column) whose exact value is `exact`. Rows are the rows the
+  // accumulator is given (convention rows, cache rows: each allowance says).
+  virtual double bound(std::int64_t row, std::int64_t column, DoubleDouble exact) const = 0;
+  virtual std::string_view name() const = 0;    // "the float64-angle bound"
+  virtual std::string_view source() const = 0;  // its derivation, in one sentence
+};
+
+// The decision on one entry beyond the ULP budget.
+struct AllowanceDecision {
+  double bound = 0.0;
+  // |error| / bound: infinity for a bound of 0 (an entry the computation
+  // gives exactly admits nothing but the exact value).
+  double ratio = 0.0;
+  bool admitted = false;  // |error| <= bound (never for a NaN error)
+};
+AllowanceDecision judge(const Allowance& allowance, std::int64_t row, std::int64_t column, DoubleDouble exact,
+                        double abs_error);
+
+// The allowance's check with nothing counted yet: its name and source.
+AbsoluteBoundCheck empty_bound_check(const Allowance& allowance);
+
+}  // namespace pecheck::accuracy

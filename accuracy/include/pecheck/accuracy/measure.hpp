@@ -1,0 +1,32 @@
+// A whole table against its exact values, in one call: the Accumulator over
+// its rows, as the accuracy checks use it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pecheck/accuracy/allowance.hpp"
+#include "pecheck/accuracy/compared_entry.hpp"
+#include "pecheck/accuracy/measurement.hpp"
+#include "pecheck/convention.hpp"
+#include "pecheck/fast_encoding.hpp"
+#include "pecheck/double_double.hpp"
+#include "pecheck/table.hpp"
+
+namespace pecheck::accuracy {
+
+// Statistics of `computed` against `exact` (same shape, row-major) in the
+// table's format; `request` gives the convention rows of the table's rows
+// (row_offset + r), which the worst inputs and the allowance see. With an
+// allowance (third-party subjects), entries beyond the ULP budget are judged
+// again against its bound (Measurement::abs_bound).
+Measurement measure_accuracy(const TableView& computed, const std::vector<DoubleDouble>& exact,
+                             const Convention& convention, const TableRequest& request, double budget_ulp,
+                             std::string budget_source, const Allowance* allowance = nullptr);
+
+// An entry as a measurement prints it: its bits in the format, the exact
+// value in decimal (21 digits) and its errors, at `position`.
+WorstInput worst_input(const ComparedEntry& entry, std::int64_t position, const Format& format);
+
+}  // namespace pecheck::accuracy

@@ -1,0 +1,333 @@
+#include "pecheck/accuracy/accumulator.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include "pecheck/accuracy/measure.hpp"
+#include "pecheck/accuracy/ulp_kernel.hpp"
+
+namespace pecheck::accuracy {
+
+namespace {
+
+// Whether `candidate` should replace `current` as the entry with the largest
+// `size`: larger wins, and between equal sizes the smaller key. A total
+// order, so the winner of any set is the same whatever the order of visits.
+template <typename Size>
+bool replaces(const std::optional<ComparedEntry>& current, const ComparedEntry& candidate, Size size) {
+  if (!current) return true;
+  const double a = size(candidate);
+  const double b = size(*current);
+  return a > b || (a == b && candidate.key < current->key);
+}
+
+double ulps_of(const ComparedEntry& e) { return e.error.ulps; }
+double abs_error_of(const ComparedEntry& e) { return e.abs_error; }
+// The nearest to a zero is the smallest magnitude: its negation is the size.
+double closeness_to_zero(const ComparedEntry& e) { return -std::fabs(e.exact.hi); }
+double no_size(const ComparedEntry&) { return 0.0; }
+
+template <typename Size>
+void keep(std::optional<ComparedEntry>& current, const ComparedEntry& candidate, Size size) {
+  if (replaces(current, candidate, size)) current = candidate;
+}
+template <typename Size>
+void keep(std::optional<ComparedEntry>& current, const std::optional<ComparedEntry>& candidate, Size size) {
+  if (candidate) keep(current, *candidate, size);
+}
+
+// How many of values[0, n) exceed edges[k], ..., edges[k + 3] (those below
+// `passed`; the others count 0), in one pass: four independent sums, where a
+// pass per edge is one long chain of dependent additions.
+void count_above_four(const double* values, std::size_t n, const std::vector<double>& edges, std::size_t k,
+                      std::size_t passed, std::int64_t above[4]) {
+  double edge[4];
+  for (std::size_t j = 0; j < 4; ++j) {
+    edge[j] = k + j < passed ? edges[k + j] : std::numeric_limits<double>::infinity();
+  }
+  const double e0 = edge[0], e1 = edge[1], e2 = edge[2], e3 = edge[3];
+  std::int64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  for (std::size_t e = 0; e < n; ++e) {
+    const double x = values[e];
+    a0 += x > e0 ? 1 : 0;
+    a1 += x > e1 ? 1 : 0;
+    a2 += x > e2 ? 1 : 0;
+    a3 += x > e3 ? 1 : 0;
+  }
+  above[0] = a0;
+  above[1] = a1;
+  above[2] = a2;
+  above[3] = a3;
+}
+
+// The bin of ulps: the first edge at or above it (the last bin for a NaN).
+std::size_t histogram_bin(const std::vector<double>& edges, double ulps) {
+  const auto bin = std::lower_bound(edges.begin(), edges.end(), ulps);
+  return static_cast<std::size_t>(
+      std::min<std::ptrdiff_t>(bin - edges.begin(), static_cast<std::ptrdiff_t>(edges.size()) - 1));
+}
+
+inline DoubleDouble exact_at(std::span<const DoubleDouble> exact, std::size_t e) { return exact[e]; }
+inline DoubleDouble exact_at(std::span<const double> exact, std::size_t e) { return {exact[e], 0.0}; }
+
+}  // namespace
+
+double Tally::rms_ulp() const {
+  return measured() > 0 ? std::sqrt(sum_squares.value() / static_cast<double>(measured())) : 0.0;
+}
+
+double Tally::max_abs_error() const {
+  // A typed mismatch other than a signed zero has a NaN or an infinity on one side.
+  if (mismatches > signed_zeros) return std::numeric_limits<double>::infinity();
+  return worst_abs ? worst_abs->abs_error : 0.0;
+}
+
+bool Tally::values_in_unit_interval() const { return largest_value_bits <= std::bit_cast<std::uint64_t>(1.0); }
+
+void merge_into(Tally& tally, const Tally& part) {
+  tally.entries += part.entries;
+  tally.mismatches += part.mismatches;
+  tally.signed_zeros += part.signed_zeros;
+  tally.beyond_budget += part.beyond_budget;
+  tally.sum_squares.merge(part.sum_squares);
+  keep(tally.worst, part.worst, ulps_of);
+  keep(tally.worst_abs, part.worst_abs, abs_error_of);
+  keep(tally.first_mismatch, part.first_mismatch, no_size);
+  keep(tally.nearest_zero, part.nearest_zero, closeness_to_zero);
+  if (tally.histogram.size() < part.histogram.size()) tally.histogram.resize(part.histogram.size(), 0);
+  for (std::size_t k = 0; k < part.histogram.size(); ++k) tally.histogram[k] += part.histogram[k];
+  tally.largest_value_bits = std::max(tally.largest_value_bits, part.largest_value_bits);
+  tally.beyond_bound += part.beyond_bound;
+  if (part.worst_ratio_entry &&
+      (!tally.worst_ratio_entry || part.worst_ratio > tally.worst_ratio ||
+       (part.worst_ratio == tally.worst_ratio && part.worst_ratio_entry->key < tally.worst_ratio_entry->key))) {
+    tally.worst_ratio = part.worst_ratio;
+    tally.worst_ratio_bound = part.worst_ratio_bound;
+    tally.worst_ratio_entry = part.worst_ratio_entry;
+  }
+}
+
+Accumulator::Accumulator(FormatId format, double budget_ulp, const Allowance* allowance, SignedZero signed_zero)
+    : format_(format), budget_ulp_(budget_ulp), allowance_(allowance), signed_zero_(signed_zero),
+      edges_(ulp_histogram_edges()) {
+  for (std::size_t k = 0; k < 4; ++k) thresholds_[k] = edges_[k];
+  thresholds_[4] = budget_ulp;
+  tally_.histogram.assign(edges_.size(), 0);
+}
+
+void Accumulator::judge_beyond(const ComparedEntry& entry) {
+  ++tally_.beyond_budget;
+  if (allowance_ == nullptr) return;
+  const AllowanceDecision decision = judge(*allowance_, entry.key.row, entry.key.column, entry.exact, entry.abs_error);
+  if (!decision.admitted) ++tally_.beyond_bound;
+  if (!tally_.worst_ratio_entry || decision.ratio > tally_.worst_ratio ||
+      (decision.ratio == tally_.worst_ratio && entry.key < tally_.worst_ratio_entry->key)) {
+    tally_.worst_ratio = decision.ratio;
+    tally_.worst_ratio_bound = decision.bound;
+    tally_.worst_ratio_entry = entry;
+  }
+}
+
+// An entry the kernel leaves to the scalar metric (zeros, non-finite values,
+// exact values out of its range).
+void Accumulator::add_scalar(const ComparedEntry& entry) {
+  const bool signed_zero = entry.error.mismatch == Mismatch::signed_zero;
+  if (entry.error.mismatch != Mismatch::none && !(signed_zero && signed_zero_ == SignedZero::equal)) {
+    ++tally_.mismatches;
+    if (signed_zero) ++tally_.signed_zeros;
+    keep(tally_.first_mismatch, entry, no_size);
+    return;
+  }
+  const double ulps = entry.error.ulps;
+  tally_.sum_squares.add(ulps * ulps);
+  ++tally_.histogram[histogram_bin(edges_, ulps)];
+  keep(tally_.worst, entry, ulps_of);
+  keep(tally_.worst_abs, entry, abs_error_of);
+  if (entry.exact.hi != 0.0) keep(tally_.nearest_zero, entry, closeness_to_zero);
+  if (ulps > budget_ulp_) judge_beyond(entry);
+}
+
+template <typename Value, typename Exact>
+void Accumulator::add_values(std::span<const Value> values, std::span<const Exact> exact, std::int64_t row,
+                             std::int64_t table) {
+  const Format& format = format_of(format_);
+  const std::size_t n = values.size();
+  // The row's totals first, without its entries' errors: most rows need
+  // nothing more. A row that does (see below) is passed again, storing them.
+  const RowTotals totals = row_ulp_errors(values, exact, format, thresholds_);
+  tally_.entries += static_cast<std::int64_t>(n);
+  tally_.largest_value_bits = std::max(tally_.largest_value_bits, totals.largest_value_bits);
+  // The row's sum in a fixed order, then an order-free sum over rows: the
+  // RMS does not depend on which worker took which row.
+  tally_.sum_squares.add(totals.squares);
+  tally_.beyond_budget += allowance_ == nullptr ? totals.above[4] : 0;
+  // Bin k of the histogram counts the entries in (edge k-1, edge k]: the
+  // entries above edge k-1 less those above edge k. An uncommon entry has
+  // ulps 0 in the kernel and is not in `common`. No entry is above an edge at
+  // or past the row's maximum: those counts are 0 without a pass over the row
+  // (a table within 1 ULP needs 6 of the 14 edges: the first four are
+  // counted in the kernel's pass, the others four at a time).
+  const double row_max = totals.max_ulps;
+  std::size_t passed = 0;  // the edges below row_max
+  while (passed < edges_.size() && row_max > edges_[passed]) ++passed;
+  // The entries' errors are wanted for the edges past the first four, a new
+  // worst entry of any kind, the allowance's check and the uncommon entries:
+  // the same doubles again, stored this time.
+  const bool any_common = totals.common > 0;
+  const bool new_worst = any_common && (!tally_.worst || row_max >= tally_.worst->error.ulps);
+  const bool new_worst_abs =
+      any_common && (!tally_.worst_abs || totals.max_abs_error >= tally_.worst_abs->abs_error);
+  const bool new_nearest = any_common && (!tally_.nearest_zero ||
+                                          totals.min_exact_magnitude <= std::fabs(tally_.nearest_zero->exact.hi));
+  const bool beyond = allowance_ != nullptr && row_max > budget_ulp_;
+  const bool all_common = totals.common == static_cast<std::int64_t>(n);
+  if (passed > 4 || new_worst || new_worst_abs || new_nearest || beyond || !all_common) {
+    ulps_.resize(n);
+    abs_.resize(n);
+    common_.resize(n);
+    const RowErrors store{ulps_.data(), abs_.data(), common_.data()};
+    row_ulp_errors(values, exact, format, thresholds_, &store);
+  }
+  std::int64_t above_previous = totals.common;
+  for (std::size_t k = 0; k < edges_.size(); k += 4) {
+    std::int64_t above[4] = {};
+    if (k == 0) {
+      std::copy(totals.above.begin(), totals.above.begin() + 4, above);
+    } else if (k < passed) {
+      count_above_four(ulps_.data(), n, edges_, k, passed, above);
+    }
+    for (std::size_t j = 0; j < 4 && k + j < edges_.size(); ++j) {
+      tally_.histogram[k + j] += above_previous - above[j];
+      above_previous = above[j];
+    }
+  }
+  const auto entry_at = [&](std::size_t e) {
+    return ComparedEntry{{table, row, static_cast<std::int64_t>(e)},
+                         static_cast<double>(values[e]),
+                         exact_at(exact, e),
+                         {Mismatch::none, ulps_[e]},
+                         abs_[e]};
+  };
+  // Each kept entry is the row's first with the row's extreme figure: the
+  // earliest key among the row's candidates.
+  const auto first_with = [&](const std::vector<double>& figure, double target) {
+    for (std::size_t e = 0; e < n; ++e) {
+      if (common_[e] != 0 && figure[e] == target) return e;
+    }
+    return n;
+  };
+  if (new_worst) keep(tally_.worst, entry_at(first_with(ulps_, row_max)), ulps_of);
+  if (new_worst_abs) keep(tally_.worst_abs, entry_at(first_with(abs_, totals.max_abs_error)), abs_error_of);
+  if (new_nearest) {
+    for (std::size_t e = 0; e < n; ++e) {
+      if (common_[e] != 0 && std::fabs(exact_at(exact, e).hi) == totals.min_exact_magnitude) {
+        keep(tally_.nearest_zero, entry_at(e), closeness_to_zero);
+        break;
+      }
+    }
+  }
+  if (beyond) {
+    for (std::size_t e = 0; e < n; ++e) {
+      if (common_[e] != 0 && ulps_[e] > budget_ulp_) judge_beyond(entry_at(e));
+    }
+  }
+  if (all_common) return;
+  for (std::size_t e = 0; e < n; ++e) {
+    if (common_[e] != 0) continue;
+    add_scalar(compare_entry({table, row, static_cast<std::int64_t>(e)}, static_cast<double>(values[e]),
+                             exact_at(exact, e), format));
+  }
+}
+
+void Accumulator::add_row(std::int64_t row, std::span<const double> values, std::span<const DoubleDouble> exact,
+                          std::int64_t table) {
+  add_values(values, exact, row, table);
+}
+void Accumulator::add_row(std::int64_t row, std::span<const float> values, std::span<const DoubleDouble> exact,
+                          std::int64_t table) {
+  add_values(values, exact, row, table);
+}
+void Accumulator::add_row(std::int64_t row, std::span<const double> values, std::span<const double> exact,
+                          std::int64_t table) {
+  add_values(values, exact, row, table);
+}
+void Accumulator::add_row(std::int64_t row, std::span<const float> values, std::span<const double> exact,
+                          std::int64_t table) {
+  add_values(values, exact, row, table);
+}
+
+namespace {
+
+template <typename Exact>
+void add_table_row(Accumulator& accumulator, std::vector<double>& decoded, const TableView& table,
+                   std::int64_t table_row, std::int64_t row, std::span<const Exact> exact, std::int64_t key_table) {
+  if (table.format() == FormatId::float32) {
+    accumulator.add_row(row, table.row<float>(table_row), exact, key_table);
+    return;
+  }
+  if (table.format() == FormatId::float64) {
+    accumulator.add_row(row, table.row<double>(table_row), exact, key_table);
+    return;
+  }
+  decoded.resize(static_cast<std::size_t>(table.cols()));  // the 16-bit formats, decoded (exactly)
+  for (std::int64_t c = 0; c < table.cols(); ++c) decoded[static_cast<std::size_t>(c)] = table.at(table_row, c);
+  accumulator.add_row(row, std::span<const double>(decoded), exact, key_table);
+}
+
+}  // namespace
+
+void Accumulator::add_row(const TableView& values, std::int64_t table_row, std::int64_t row,
+                          std::span<const DoubleDouble> exact, std::int64_t table) {
+  add_table_row(*this, decoded_, values, table_row, row, exact, table);
+}
+void Accumulator::add_row(const TableView& values, std::int64_t table_row, std::int64_t row,
+                          std::span<const double> exact, std::int64_t table) {
+  add_table_row(*this, decoded_, values, table_row, row, exact, table);
+}
+
+void Accumulator::merge(const Accumulator& other) { merge_into(tally_, other.tally_); }
+
+Measurement Accumulator::measurement(const RowPosition& position, std::string budget_source,
+                                     std::int64_t escalations) const {
+  const Format& format = format_of(format_);
+  Measurement m;
+  m.format = format_;
+  m.budget_ulp = budget_ulp_;
+  m.budget_source = std::move(budget_source);
+  m.ulp_histogram = {edges_, tally_.histogram};
+  m.entries = tally_.entries;
+  m.mismatches = tally_.mismatches;
+  m.max_ulp = tally_.max_ulp();
+  m.max_abs_error = tally_.max_abs_error();
+  m.reference_escalations = escalations;
+  m.rms_ulp = tally_.rms_ulp();
+  if (tally_.worst) m.worst = worst_input(*tally_.worst, position(tally_.worst->key.row), format);
+  if (tally_.nearest_zero) {
+    m.nearest_zero = worst_input(*tally_.nearest_zero, position(tally_.nearest_zero->key.row), format);
+  }
+  if (allowance_ != nullptr) {
+    m.abs_bound = empty_bound_check(*allowance_);
+    AbsoluteBoundCheck& check = *m.abs_bound;
+    check.beyond_ulp = tally_.beyond_budget;
+    check.beyond_bound = tally_.beyond_bound;
+    if (tally_.worst_ratio_entry) {
+      const ComparedEntry& w = *tally_.worst_ratio_entry;
+      check.worst_ratio = tally_.worst_ratio;
+      check.worst_ulp = w.error.ulps;
+      check.worst_bound = tally_.worst_ratio_bound;
+      check.worst = worst_input(w, position(w.key.row), format);
+    }
+  }
+  return m;
+}
+
+Measurement Accumulator::measurement(const Convention& convention, std::string budget_source,
+                                     std::int64_t escalations) const {
+  return measurement([&](std::int64_t row) { return position_of_row(convention, row); }, std::move(budget_source),
+                     escalations);
+}
+
+}  // namespace pecheck::accuracy

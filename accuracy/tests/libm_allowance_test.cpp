@@ -1,0 +1,47 @@
+// The libm allowance of rotary caches: zero where the model computes exactly
+// (position 0), growing with the angle, the same for a cos column and the sin
+// column of the same frequency, and its decisions through the one interface.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "pecheck/accuracy/libm_allowance.hpp"
+#include "pecheck/reference/rotary_reference.hpp"
+#include "pecheck/ulp.hpp"
+
+namespace pecheck::accuracy {
+namespace {
+
+TEST(LibmAllowance, isTheAttentionFactorTimesTheInvFreqAndAngleRoundingAllowance) {
+  const RotaryConvention llama2 = *find_rotary_preset("llama2");
+  const ComputationModel model = *find_computation_model("hf-float32");
+  const std::int64_t columns = rotary_columns(llama2);
+  const LibmAllowance allowance(llama2, model, 10, columns);
+  EXPECT_EQ(allowance.name(), "the libm allowance");
+  const double factor = rotary_derived(llama2).attention_factor;
+  for (std::int64_t column : {std::int64_t{0}, std::int64_t{5}, columns - 1}) {
+    const std::int64_t i = rotary_column_frequency(llama2, column);
+    const double angle = 17.0 * reference::rotary_model_inv_freq(llama2, i, model);  // row 7: position 17
+    const double expected = factor * (libm_inv_freq_allowance(model) * angle +
+                                      ulp_of(DoubleDouble{angle, 0.0}, format_of(model.angle)));
+    EXPECT_EQ(allowance.bound(7, column, {0.5, 0.0}), expected) << "column " << column;
+    // The sin table's column c (column + columns in a cache row) has cos column c's frequency.
+    EXPECT_EQ(allowance.bound(7, columns + column, {0.5, 0.0}), expected);
+  }
+  EXPECT_LT(allowance.bound(1, 0, {0.5, 0.0}), allowance.bound(100, 0, {0.5, 0.0}));
+}
+
+TEST(LibmAllowance, admitsNothingButTheExactValueAtPositionZero) {
+  const RotaryConvention llama2 = *find_rotary_preset("llama2");
+  const LibmAllowance allowance(llama2, *find_computation_model("hf-float32"), 0, rotary_columns(llama2));
+  EXPECT_EQ(allowance.bound(0, 3, {1.0, 0.0}), 0.0);
+  const AllowanceDecision decision = judge(allowance, 0, 3, {1.0, 0.0}, 0x1p-24);
+  EXPECT_FALSE(decision.admitted);
+  EXPECT_TRUE(std::isinf(decision.ratio));
+  const AllowanceDecision later = judge(allowance, 50, 3, {1.0, 0.0}, 0.0);
+  EXPECT_TRUE(later.admitted);
+  EXPECT_EQ(later.ratio, 0.0);
+}
+
+}  // namespace
+}  // namespace pecheck::accuracy
