@@ -18,6 +18,9 @@ CLI::Option* add_convention_option(CLI::App& command, std::string& name);
 // --dtype float64|float32|float16|bfloat16 (default float32).
 CLI::Option* add_dtype_option(CLI::App& command, std::string& dtype);
 
+// Every number on the command line is read by these, alike: no blanks before,
+// inside or after it (" 5" and "5\n" are refused everywhere, naming the flag).
+//
 // A finite number >= minimum (> minimum when `exclusive`). NaN, infinity and
 // anything below are refused with the expectation in words: a NaN budget
 // would otherwise compare false against every error and let every table pass.
@@ -34,8 +37,6 @@ CLI::Validator whole_number_at_least(long long minimum);
 // A seed: a whole number >= 0, decimal or 0x hex. "-1" is refused rather than
 // wrapped around to 0xffffffffffffffff. Attach it with ->transform(), as above.
 CLI::Validator seed_number();
-// Seeds are printed one way everywhere: 0x and 16 hex digits.
-std::string seed_hex(std::uint64_t seed);
 
 // The preset named, or ConventionError listing the valid names.
 Convention convention_by_name(const std::string& name);

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "cli_options.hpp"
+#include "pecheck/number_text.hpp"
 #include "commands.hpp"
 #include "pecheck/properties/faulty_subjects.hpp"
 #include "pecheck/properties/registry.hpp"
@@ -36,7 +37,7 @@ void print_outcome(const properties::Check& check, const properties::Outcome& ou
     std::cout << "  counterexample:\n";
     for (const auto& [name, value] : outcome.counterexample) std::cout << "    " << name << " = " << value << '\n';
   }
-  if (outcome.seed) std::cout << "  seed: " << seed_hex(*outcome.seed) << '\n';
+  if (outcome.seed) std::cout << "  seed: " << hex64(*outcome.seed) << '\n';
   if (!outcome.reproduce_command.empty()) std::cout << "  reproduce: " << outcome.reproduce_command << '\n';
 }
 
@@ -70,7 +71,7 @@ Command add_check_command(CLI::App& app) {
       ->capture_default_str();
   command->add_option("--seed", options->seed, "Seed for generated cases, decimal or 0x hex (RC_PARAMS overrides)")
       ->transform(seed_number())
-      ->default_str(seed_hex(options->seed));
+      ->default_str(hex64(options->seed));
   command->add_flag("--list", options->list, "List the registered checks and exit");
 
   return {command, [command, options] {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cli_options.hpp"
+#include "pecheck/number_text.hpp"
 #include "commands.hpp"
 #include "pecheck/bench/figures.hpp"
 #include "pecheck/count_text.hpp"
@@ -68,7 +69,7 @@ Command add_report_command(CLI::App& app) {
       ->capture_default_str();
   command->add_option("--seed", options->seed, "Seed for generated cases and samples (decimal or 0x hex)")
       ->transform(seed_number())
-      ->default_str(seed_hex(options->seed));
+      ->default_str(hex64(options->seed));
   CLI::Option* quick = command->add_flag("--quick", options->quick, "Fewer cases and smaller sweeps (a few seconds)");
   CLI::Option* full = command->add_flag("--full", options->full, "More cases and larger sweeps (minutes)");
   quick->excludes(full);
@@ -95,7 +96,7 @@ Command add_report_command(CLI::App& app) {
     settings.mode = options->quick  ? reports::RunMode::quick
                     : options->full ? reports::RunMode::full
                                     : reports::RunMode::standard;
-    const std::string seed_text = seed_hex(options->seed);
+    const std::string seed_text = hex64(options->seed);
     const char* mode_flag = options->quick ? " --quick" : options->full ? " --full" : "";
     const char* performance_flag = options->performance      ? " --performance"
                                    : options->no_performance ? " --no-performance"

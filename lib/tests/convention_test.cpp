@@ -9,6 +9,7 @@
 
 #include "pecheck/table.hpp"
 #include "pecheck/testing/table_values.hpp"
+#include "pecheck/testing/presets.hpp"
 
 using pecheck::testing::fill_table;
 using pecheck::testing::flat_at;
@@ -19,11 +20,7 @@ using pecheck::testing::values_of;
 namespace pecheck {
 namespace {
 
-Convention preset(std::string_view name) {
-  auto found = find_preset(name);
-  if (!found) throw std::runtime_error("no preset " + std::string(name));
-  return *found;
-}
+using testing::preset;
 
 // Columns written as a compact string: s0 = sin of frequency 0, c1 = cos of 1, z = zero.
 std::string layout_string(const Convention& convention, std::int64_t d) {

@@ -12,12 +12,13 @@
 #include "pecheck/convention.hpp"
 #include "pecheck/fast_encoding.hpp"
 #include "pecheck/format.hpp"
+#include "pecheck/testing/presets.hpp"
 
 namespace pecheck {
 namespace {
 
 // The relative presets by name (ASSERT-free: find_preset's optional, unwrapped).
-Convention preset(std::string_view name) { return find_preset(name).value(); }
+using testing::preset;
 
 TEST(RelativeConvention, rowsAndPositionsMapBothWays) {
   for (const Convention& relative : relative_presets()) {

@@ -7,15 +7,12 @@
 
 #include "pecheck/rotary_cache.hpp"
 #include "pecheck/rotary_convention.hpp"
+#include "pecheck/testing/presets.hpp"
 
 namespace pecheck {
 namespace {
 
-RotaryConvention preset(std::string_view name) {
-  const std::optional<RotaryConvention> found = find_rotary_preset(name);
-  if (!found) throw std::runtime_error("no preset " + std::string(name));
-  return *found;
-}
+using testing::rotary_preset;
 
 TEST(RotaryPresets, everyPresetHasASourceAndAUniqueNameAndIsValid) {
   std::set<std::string> names;
@@ -31,34 +28,34 @@ TEST(RotaryPresets, everyPresetHasASourceAndAUniqueNameAndIsValid) {
 }
 
 TEST(RotaryPresets, rotaryWidthIsTheIntegerPartOfHeadDimTimesTheFraction) {
-  EXPECT_EQ(rotary_derived(preset("gpt-neox")).dims, 24);  // int(96 * 0.25)
-  EXPECT_EQ(rotary_derived(preset("gpt-j")).dims, 64);     // rotary_dim 64 of 256
-  EXPECT_EQ(rotary_derived(preset("llama3.1")).dims, 128);
-  EXPECT_EQ(rotary_columns(preset("llama2-meta")), 64);  // complex form: d/2 columns
-  EXPECT_EQ(rotary_columns(preset("llama2")), 128);
+  EXPECT_EQ(rotary_derived(rotary_preset("gpt-neox")).dims, 24);  // int(96 * 0.25)
+  EXPECT_EQ(rotary_derived(rotary_preset("gpt-j")).dims, 64);     // rotary_dim 64 of 256
+  EXPECT_EQ(rotary_derived(rotary_preset("llama3.1")).dims, 128);
+  EXPECT_EQ(rotary_columns(rotary_preset("llama2-meta")), 64);  // complex form: d/2 columns
+  EXPECT_EQ(rotary_columns(rotary_preset("llama2")), 128);
 }
 
 TEST(RotaryPresets, attentionFactorsFollowTheirScalingRules) {
   // _compute_yarn_parameters: get_mscale(factor) = 0.1 ln(factor) + 1.
-  EXPECT_EQ(rotary_derived(preset("yarn")).attention_factor, 0.1 * std::log(4.0) + 1.0);
+  EXPECT_EQ(rotary_derived(rotary_preset("yarn")).attention_factor, 0.1 * std::log(4.0) + 1.0);
   // _compute_longrope_parameters: sqrt(1 + ln(factor) / ln(original)), factor = 131072 / 4096.
-  EXPECT_EQ(rotary_derived(preset("phi3-longrope")).attention_factor,
+  EXPECT_EQ(rotary_derived(rotary_preset("phi3-longrope")).attention_factor,
             std::sqrt(1.0 + std::log(32.0) / std::log(4096.0)));
-  EXPECT_EQ(rotary_derived(preset("llama3.1")).attention_factor, 1.0);
-  RotaryConvention explicit_factor = preset("yarn");
+  EXPECT_EQ(rotary_derived(rotary_preset("llama3.1")).attention_factor, 1.0);
+  RotaryConvention explicit_factor = rotary_preset("yarn");
   explicit_factor.attention_factor = 1.5;
   EXPECT_EQ(rotary_derived(explicit_factor).attention_factor, 1.5);
 }
 
 TEST(RotaryPresets, longropeUsesShortFactorsUpToTheOriginalLengthAndLongBeyond) {
-  RotaryConvention c = preset("phi3-longrope");
+  RotaryConvention c = rotary_preset("phi3-longrope");
   EXPECT_EQ(rotary_derived(c).ext_factors, &c.scaling.short_factor);
   c.scaling.sequence_length = 4097;
   EXPECT_EQ(rotary_derived(c).ext_factors, &c.scaling.long_factor);
 }
 
 TEST(RotaryPresets, ntkBasesAreComputedAsHuggingFaceComputesThemInDouble) {
-  RotaryConvention c = preset("llama2");
+  RotaryConvention c = rotary_preset("llama2");
   c.scaling.kind = RotaryScalingKind::dynamic_ntk;
   c.scaling.factor = 2.0;
   c.scaling.original_max_position = 4096;
@@ -70,18 +67,18 @@ TEST(RotaryPresets, ntkBasesAreComputedAsHuggingFaceComputesThemInDouble) {
 }
 
 TEST(RotaryLayouts, columnsShareFrequenciesAsEachLayoutSays) {
-  const RotaryConvention half = preset("llama2");
+  const RotaryConvention half = rotary_preset("llama2");
   EXPECT_EQ(rotary_column_frequency(half, 5), 5);
   EXPECT_EQ(rotary_column_frequency(half, 64 + 5), 5);
-  const RotaryConvention pairs = preset("gpt-j");
+  const RotaryConvention pairs = rotary_preset("gpt-j");
   EXPECT_EQ(rotary_column_frequency(pairs, 10), 5);
   EXPECT_EQ(rotary_column_frequency(pairs, 11), 5);
-  const RotaryConvention complex = preset("llama2-meta");
+  const RotaryConvention complex = rotary_preset("llama2-meta");
   EXPECT_EQ(rotary_column_frequency(complex, 63), 63);
 }
 
 TEST(RotaryConventionErrors, nameTheFieldAndWhatWasExpected) {
-  RotaryConvention c = preset("llama2");
+  RotaryConvention c = rotary_preset("llama2");
   c.base = 1.0;
   EXPECT_THROW(
       {
@@ -93,15 +90,15 @@ TEST(RotaryConventionErrors, nameTheFieldAndWhatWasExpected) {
         }
       },
       ConventionError);
-  c = preset("gpt-neox");
+  c = rotary_preset("gpt-neox");
   c.rotary_fraction = 0.3;  // int(96 * 0.3) = 28: even, fine; 0.31 gives 29
   EXPECT_NO_THROW(check_rotary_convention(c));
   c.rotary_fraction = 0.31;
   EXPECT_THROW(check_rotary_convention(c), ConventionError);
-  c = preset("phi3-longrope");
+  c = rotary_preset("phi3-longrope");
   c.scaling.long_factor.pop_back();
   EXPECT_THROW(check_rotary_convention(c), ConventionError);
-  EXPECT_THROW(check_rotary_request(preset("llama2"), {(std::int64_t{1} << 24) - 1, 2, FormatId::float32}),
+  EXPECT_THROW(check_rotary_request(rotary_preset("llama2"), {(std::int64_t{1} << 24) - 1, 2, FormatId::float32}),
                ConventionError);
 }
 

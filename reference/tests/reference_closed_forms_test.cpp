@@ -9,6 +9,7 @@
 
 #include "independent_oracle.hpp"
 #include "pecheck/reference/reference.hpp"
+#include "pecheck/testing/presets.hpp"
 
 namespace pecheck::reference {
 namespace {
@@ -17,7 +18,7 @@ using testing::HighReal;
 
 HighReal as_high(const DoubleDouble& x) { return HighReal(x.hi) + HighReal(x.lo); }
 
-Convention preset(const char* name) { return *find_preset(name); }
+using testing::preset;
 
 TEST(ReferenceClosedForms, positionZeroIsExactlyZeroInSinSlotsAndOneInCosSlots) {
   testing::use_decimal_digits(60);

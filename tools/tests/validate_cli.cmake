@@ -65,7 +65,7 @@ if(PYTHON)
   endforeach()
   file(READ ${report_dir}/report.json report)
   string(JSON reproduce ERROR_VARIABLE problem GET "${report}" configuration reproduce)
-  foreach(part IN ITEMS "pecheck validate '${file}'" "--offset '0'" "--max-ulp 1.5" "--dtype float64"
+  foreach(part IN ITEMS "pecheck validate '${file}'" "--offset '0'" "--max-ulp '1.5'" "--dtype 'float64'"
                         "--output-dir '${report_dir}'")
     string(FIND "${reproduce}" "${part}" found)
     if(problem OR found EQUAL -1)

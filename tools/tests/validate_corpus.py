@@ -180,7 +180,7 @@ def main():
     names = [args.only] if args.only else sorted(CASES)
     for name in names:
         steps, validate = CASES[name]
-        make(steps, os.path.abspath(args.pecheck), args.examples, args.work)
+        make(steps, os.path.abspath(args.pecheck), os.path.abspath(args.examples), args.work)
         outputs = run(os.path.abspath(args.pecheck), args.work, validate)
         for suffix, got in zip((".txt", ".json"), outputs):
             path = os.path.join(CORPUS, name + suffix)

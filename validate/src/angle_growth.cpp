@@ -7,6 +7,7 @@
 
 #include "encoding_rows.hpp"
 #include "table_rows.hpp"
+#include "pecheck/number_text.hpp"
 
 namespace pecheck::validate {
 
@@ -33,13 +34,6 @@ struct Octave {
   double entries = 0.0;
   double position = 0.0;   // sum of p, for the octave's mean position
 };
-
-std::string number(double x, int digits = 3) {
-  std::ostringstream out;
-  out.precision(digits);
-  out << x;
-  return out.str();
-}
 
 }  // namespace
 
@@ -111,11 +105,11 @@ std::optional<Hazard> angle_precision_through_rounding(const Table& table, const
   const double bits = -std::log2(deviation / leverage / mean_relative_rounding);
   std::ostringstream evidence;
   evidence << "below " << f.name << "'s own rounding: the mean |table - exact rounded to " << f.name
-           << "| grows with the position, from " << number(std::exp2(log_mean.front())) << " near position "
-           << number(std::exp2(log_p.front()), 6) << " to " << number(std::exp2(log_mean.back())) << " near position "
-           << number(std::exp2(log_p.back()), 6) << " (log-log slope " << number(slope)
-           << "), as values computed from angles with a relative error about 2^-" << number(bits)
-           << " and then rounded are, i.e. angles p w with about " << number(std::round(bits), 3)
+           << "| grows with the position, from " << significant(std::exp2(log_mean.front()), 3) << " near position "
+           << significant(std::exp2(log_p.front()), 6) << " to " << significant(std::exp2(log_mean.back()), 3) << " near position "
+           << significant(std::exp2(log_p.back()), 6) << " (log-log slope " << significant(slope, 3)
+           << "), as values computed from angles with a relative error about 2^-" << significant(bits, 3)
+           << " and then rounded are, i.e. angles p w with about " << significant(std::round(bits), 3)
            << " significant bits";
   if (const auto named = nearest_precision(bits)) evidence << ", as " << named->name << " angles give";
   evidence << " (CONVENTIONS.md fault 2).";

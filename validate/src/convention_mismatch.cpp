@@ -8,6 +8,7 @@
 
 #include "encoding_rows.hpp"
 #include "preset_match.hpp"
+#include "pecheck/number_text.hpp"
 
 namespace pecheck::validate {
 
@@ -35,13 +36,6 @@ struct FieldDifference {
   int fault = 3;
 };
 
-std::string number(double x, int digits = 3) {
-  std::ostringstream out;
-  out.precision(digits);
-  out << x;
-  return out.str();
-}
-
 std::string layout_words(Layout layout) {
   switch (layout) {
     case Layout::interleaved:
@@ -55,8 +49,8 @@ std::string layout_words(Layout layout) {
 }
 
 std::string rule_words(const FrequencyRule& rule) {
-  if (rule.kind == FrequencyRuleKind::paper) return "paper rule, base " + number(rule.base, 6);
-  return "timescale rule, timescales " + number(rule.min_timescale, 6) + " to " + number(rule.max_timescale, 6);
+  if (rule.kind == FrequencyRuleKind::paper) return "paper rule, base " + significant(rule.base, 6);
+  return "timescale rule, timescales " + significant(rule.min_timescale, 6) + " to " + significant(rule.max_timescale, 6);
 }
 
 std::string odd_words(OddDimPolicy policy) {
@@ -201,12 +195,11 @@ std::string advice(const Detection& found, const DetectionOptions& options) {
 
 }  // namespace
 
-std::optional<ConventionMismatch> convention_mismatch(const Table& table, const Detection& given,
-                                                      const DetectionOptions& options) {
+std::optional<ConventionMismatch> convention_mismatch(const Table& table, TableReadings& readings) {
+  const DetectionOptions& options = readings.options();
   if (!options.convention && !options.row_offset) return std::nullopt;
-  DetectionOptions nothing_given;
-  nothing_given.value_format = options.value_format;
-  Detection found = detect_convention(table, nothing_given);
+  const Detection& given = readings.given();
+  Detection found = readings.nothing_given();
   if (!found.sinusoidal || !found.convention) return std::nullopt;
 
   const Reading found_reading{*found.convention, found.row_offset, true};
@@ -244,10 +237,10 @@ std::optional<ConventionMismatch> convention_mismatch(const Table& table, const 
            << "), not " << given_text << " (" << summary(given_reading, diffs, false) << "): they differ in the "
            << fields << ". ";
   if (given_reading.settled) {
-    evidence << "|table - " << given_text << "| reaches " << number(given_error) << " on " << rows.size()
-             << " rows spread over the table, |table - " << found_text << "| " << number(found_error);
+    evidence << "|table - " << given_text << "| reaches " << significant(given_error, 3) << " on " << rows.size()
+             << " rows spread over the table, |table - " << found_text << "| " << significant(found_error, 3);
   } else {
-    evidence << "|table - " << found_text << "| reaches " << number(found_error) << " on " << rows.size()
+    evidence << "|table - " << found_text << "| reaches " << significant(found_error, 3) << " on " << rows.size()
              << " rows spread over the table";
   }
   evidence << " (CONVENTIONS.md fault";

@@ -12,6 +12,7 @@
 #include "pecheck/table.hpp"
 #include "pecheck/validate/detection.hpp"
 #include "pecheck/validate/validation.hpp"
+#include "table_readings.hpp"
 
 namespace pecheck::validate {
 
@@ -21,15 +22,13 @@ struct ConventionMismatch {
   Detection found;     // detection with nothing given
 };
 
-// Runs detection with nothing given (but options.value_format) and compares
-// the two readings on rows spread over the table, every zero row included:
+// Compares the reading with nothing given (but options.value_format) with
+// the given one on rows spread over the table, every zero row included:
 // a mismatch when the detected convention and offset differ from the given
 // ones in some field (layout, frequency rule, row offset, zero rows, odd-width
-// policy) and fit the table clearly better. `given` is detection's result
-// under `options`. Empty when nothing was given, when the given reading fits
+// policy) and fit the table clearly better. Empty when nothing was given, when the given reading fits
 // as well, or when detection finds nothing better.
-std::optional<ConventionMismatch> convention_mismatch(const Table& table, const Detection& given,
-                                                      const DetectionOptions& options);
+std::optional<ConventionMismatch> convention_mismatch(const Table& table, TableReadings& readings);
 
 // Whether the given reading fits every entry so closely that no detected
 // reading can fit clearly better: with every |table - exact| at most

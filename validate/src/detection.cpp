@@ -21,6 +21,7 @@
 #include "preset_match.hpp"
 #include "table_rows.hpp"
 #include "table_width.hpp"
+#include "pecheck/number_text.hpp"
 
 namespace pecheck::validate {
 
@@ -111,7 +112,7 @@ std::vector<std::optional<Candidate>> for_each_candidate(
     const std::vector<Candidate>& candidates, std::size_t first, Placements& placements,
     const std::function<std::optional<Candidate>(const Candidate&)>& place) {
   const int workers = static_cast<int>(std::clamp<std::size_t>(
-      std::min<std::size_t>(std::thread::hardware_concurrency(), 2), 1, std::max<std::size_t>(candidates.size(), 1)));
+      std::min<std::size_t>(machine_threads(), 2), 1, std::max<std::size_t>(candidates.size(), 1)));
   std::atomic<std::size_t> next{first};
   parallel_for(workers, [&](int) {
     for (std::size_t k = next++; k < candidates.size() && !placements.settled(); k = next++) {
@@ -157,13 +158,6 @@ std::string percent(double fraction) {
   std::ostringstream out;
   out.precision(3);
   out << 100.0 * fraction << "%";
-  return out.str();
-}
-
-std::string number(double x, int digits = 6) {
-  std::ostringstream out;
-  out.precision(digits);
-  out << x;
   return out.str();
 }
 
@@ -287,7 +281,7 @@ Detection detect_running_up(const Table& table, const DetectionOptions& options,
   detection.pair_fraction = structures.empty() ? 0.0 : structures.front().pair_fraction;
   if (detection.pair_fraction < sinusoidal_fraction) {
     detection.notes.push_back("no layout pairs the columns: sin^2 + cos^2 is within " +
-                              number(pair_tolerance(format), 2) + " of 1 in at most " +
+                              significant(pair_tolerance(format), 2) + " of 1 in at most " +
                               percent(detection.pair_fraction) + " of the pairs");
     return detection;
   }
@@ -395,7 +389,7 @@ Detection detect_running_up(const Table& table, const DetectionOptions& options,
   record_offset(detection, chosen->offset);
   detection.candidate_error = chosen->error;
   detection.notes.push_back("columns pair as " + std::string(to_string(chosen->convention.layout)) +
-                            ": sin^2 + cos^2 within " + number(pair_tolerance(format), 2) + " of 1 in " +
+                            ": sin^2 + cos^2 within " + significant(pair_tolerance(format), 2) + " of 1 in " +
                             percent(detection.pair_fraction) + " of the pairs");
   record_steps(detection, successive, steps, chosen->convention);
   detection.notes.push_back("file row 0 holds row " + std::to_string(detection.row_offset) + " of the convention " +

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "encoding_rows.hpp"
+#include "pecheck/number_text.hpp"
 
 namespace pecheck::validate {
 
@@ -14,21 +15,12 @@ namespace {
 // an RMS within a few percent of the whole table's, a few milliseconds.
 constexpr std::int64_t measured_rows = 4096;
 
-std::string number(double x, int digits = 3) {
-  std::ostringstream out;
-  out.precision(digits);
-  out << x;
-  return out.str();
-}
-
 }  // namespace
 
-std::optional<Drift> drift_from_encoding(const Table& table, const DetectionOptions& options) {
-  const FormatId format = options.value_format.value_or(table.format);
+std::optional<Drift> drift_from_encoding(const Table& table, TableReadings& readings) {
+  const FormatId format = readings.options().value_format.value_or(table.format);
   if (format_of(format).precision <= format_of(FormatId::bfloat16).precision) return std::nullopt;
-  DetectionOptions coarse;
-  coarse.value_format = FormatId::bfloat16;
-  const Detection near = detect_convention(table, coarse);
+  const Detection& near = readings.coarse();
   if (!near.sinusoidal || !near.convention) return std::nullopt;
 
   std::vector<std::int64_t> rows;
@@ -61,11 +53,11 @@ std::optional<Drift> drift_from_encoding(const Table& table, const DetectionOpti
 
   std::ostringstream evidence;
   evidence << "sin^2 + cos^2 misses 1 by more than " << format_of(format).name
-           << " rounding allows, yet the table lies within RMS " << number(rms) << " (max " << number(worst)
+           << " rounding allows, yet the table lies within RMS " << significant(rms, 3) << " (max " << significant(worst, 3)
            << " at row " << worst_row << ", column " << worst_column << ") of " << name
            << " with file row 0 holding row " << near.row_offset << ", over " << rows.size()
            << " rows spread over the table";
-  if (options.convention && near.preset != options.convention->name) {
+  if (const DetectionOptions& options = readings.options(); options.convention && near.preset != options.convention->name) {
     evidence << " (detected without --convention; not " << options.convention->name << ")";
   }
   evidence
@@ -74,7 +66,7 @@ std::optional<Drift> drift_from_encoding(const Table& table, const DetectionOpti
   drift.hazard.kind = HazardKind::drifted;
   drift.hazard.evidence = evidence.str();
   drift.reason = "the table has drifted from " + (near.preset ? *near.preset : std::string("a sinusoidal encoding")) +
-                 " by RMS " + number(rms) + ": it is no longer a sinusoidal encoding";
+                 " by RMS " + significant(rms, 3) + ": it is no longer a sinusoidal encoding";
   return drift;
 }
 

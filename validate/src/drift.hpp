@@ -12,6 +12,7 @@
 #include "pecheck/table.hpp"
 #include "pecheck/validate/detection.hpp"
 #include "pecheck/validate/validation.hpp"
+#include "table_readings.hpp"
 
 namespace pecheck::validate {
 
@@ -23,6 +24,6 @@ struct Drift {
 // Empty when the values' format is already as coarse as bfloat16, or when
 // the table does not pair even then (random values pass a pair with
 // probability below 0.2, see pair_tolerance).
-std::optional<Drift> drift_from_encoding(const Table& table, const DetectionOptions& options);
+std::optional<Drift> drift_from_encoding(const Table& table, TableReadings& readings);
 
 }  // namespace pecheck::validate

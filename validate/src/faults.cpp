@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "encoding_rows.hpp"
+#include "pecheck/number_text.hpp"
 
 namespace pecheck::validate {
 
@@ -40,17 +41,6 @@ std::vector<double> errors_at(const Table& table, const Convention& convention, 
   }
   return errors;
 }
-
-namespace {
-
-std::string number(double x, int digits = 3) {
-  std::ostringstream out;
-  out.precision(digits);
-  out << x;
-  return out.str();
-}
-
-}  // namespace
 
 // The format whose significand is nearest q bits, within 2.5 bits.
 std::optional<NamedPrecision> nearest_precision(double q) {
@@ -104,18 +94,18 @@ std::optional<Hazard> angle_precision(const RowErrors& errors, double w_max, dou
     // Rounding errors of one angle scatter within a factor of about 4 around
     // p w 2^-q, so over an octave's worst entries the growth is linear within 1/2.
     if (slope < 0.5 || slope > 1.5) return std::nullopt;
-    evidence << "the largest absolute error grows with the position, from " << number(std::exp2(log_e.front()))
-             << " near position " << number(std::exp2(log_p.front()), 6) << " to " << number(std::exp2(log_e.back()))
-             << " near position " << number(std::exp2(log_p.back()), 6) << " (log-log slope " << number(slope) << ")";
+    evidence << "the largest absolute error grows with the position, from " << significant(std::exp2(log_e.front()), 3)
+             << " near position " << significant(std::exp2(log_p.front()), 6) << " to " << significant(std::exp2(log_e.back()), 3)
+             << " near position " << significant(std::exp2(log_p.back()), 6) << " (log-log slope " << significant(slope, 3) << ")";
   } else {
-    evidence << "the largest absolute error is " << number(std::exp2(log_e.front())) << " near position "
-             << number(std::exp2(log_p.front()), 6) << " (one range of positions: the growth is not fitted)";
+    evidence << "the largest absolute error is " << significant(std::exp2(log_e.front()), 3) << " near position "
+             << significant(std::exp2(log_p.front()), 6) << " (one range of positions: the growth is not fitted)";
   }
   std::sort(levels.begin(), levels.end());
   const double level = levels[levels.size() / 2];
   const double bits = -std::log2(level);
-  evidence << "; fitted abs error ~ 2^-" << number(bits) << " p w_max, i.e. angles p w with about "
-           << number(std::round(bits), 3) << " significant bits";
+  evidence << "; fitted abs error ~ 2^-" << significant(bits, 3) << " p w_max, i.e. angles p w with about "
+           << significant(std::round(bits), 3) << " significant bits";
   if (const auto named = nearest_precision(bits)) {
     evidence << ", as " << named->name << " angles give";
   }

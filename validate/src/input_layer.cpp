@@ -176,13 +176,15 @@ Table recovered_encoding(const InputTokens& tokens, double scale, bool product_r
 
 }  // namespace
 
-InputLayerResult validate_input_layer(const InputLayerFiles& files, const ValidationOptions& options) {
+Validation validate_input_layer(const InputLayerFiles& files, const ValidationOptions& options) {
   const Shapes shapes = check_shapes(files);
-  InputLayerResult result;
-  result.batch = shapes.batch;
-  result.length = shapes.length;
-  result.dim = shapes.dim;
-  result.vocabulary_size = shapes.vocabulary_size;
+  Validation result;
+  result.kind = SubjectKind::input_layer;
+  InputLayerFindings& findings = result.findings.emplace<InputLayerFindings>();
+  findings.batch = shapes.batch;
+  findings.length = shapes.length;
+  findings.dim = shapes.dim;
+  findings.vocabulary_size = shapes.vocabulary_size;
 
   const Table vocabulary = table_of(files.vocabulary);
   Table output = make_table(shapes.batch * shapes.length, shapes.dim, files.output.format);
@@ -195,7 +197,7 @@ InputLayerResult validate_input_layer(const InputLayerFiles& files, const Valida
   tokens.activation_format = narrowest_format(output).format;
 
   const auto [lowest, highest] = std::minmax_element(tokens.positions.begin(), tokens.positions.end());
-  result.first_position = *lowest;
+  findings.first_position = *lowest;
   const std::int64_t rows = *highest - *lowest + 1;
   std::vector<bool> present(static_cast<std::size_t>(rows), false);
   for (const std::int64_t p : tokens.positions) present[static_cast<std::size_t>(p - *lowest)] = true;
@@ -219,21 +221,22 @@ InputLayerResult validate_input_layer(const InputLayerFiles& files, const Valida
     tokens.known_first = *lowest;
     estimate = estimate_scale(tokens);
   }
-  result.scale = diagnose_scale(estimate, shapes.dim);
-  const ScaleDiagnosis& scale = result.scale;
-  result.scale_used = scale.match ? scale.match->value : scale.estimate.value;
+  findings.scale = diagnose_scale(estimate, shapes.dim);
+  const ScaleDiagnosis& scale = findings.scale;
+  findings.scale_used = scale.match ? scale.match->value : scale.estimate.value;
 
-  result.recovered = recovered_encoding(tokens, result.scale_used, scale.product_rounded, scale.estimate.tolerance,
-                                        *lowest, rows, result.pe_error_bound, result.pulled_to_unit);
+  findings.recovered = recovered_encoding(tokens, findings.scale_used, scale.product_rounded, scale.estimate.tolerance,
+                                        *lowest, rows, findings.pe_error_bound, findings.pulled_to_unit);
 
   ValidationOptions table_options = options;
   table_options.row_offset = *lowest;
   table_options.compare_as = tokens.activation_format;
-  if (!options.max_ulp && !options.max_abs_error) table_options.max_abs_error = result.pe_error_bound;
+  if (!options.max_ulp && !options.max_abs_error) table_options.max_abs_error = findings.pe_error_bound;
   // Whatever budget judges it, the estimate's own error is no evidence of a fault.
-  table_options.estimate_abs_error = result.pe_error_bound;
+  table_options.estimate_abs_error = findings.pe_error_bound;
   try {
-    result.encoding = validate_table(result.recovered, table_options);
+    result.parts.push_back(validate_table(findings.recovered, table_options));
+    result.parts.back().name = "recovered encoding";
   } catch (const ValidationInputError& e) {
     refuse(files.output_name, std::string("the recovered encoding: ") + e.what());
   }
@@ -243,8 +246,9 @@ InputLayerResult validate_input_layer(const InputLayerFiles& files, const Valida
   } else if (!scale.conforms) {
     result.reasons.push_back(scale.sentence);
   }
-  for (const std::string& reason : result.encoding.reasons) result.reasons.push_back("the recovered encoding: " + reason);
-  const ValidationVerdict encoding = result.encoding.verdict;
+  const Validation& recovered = result.parts.front();
+  for (const std::string& reason : recovered.reasons) result.reasons.push_back("the recovered encoding: " + reason);
+  const ValidationVerdict encoding = recovered.verdict;
   if ((scale.decided && !scale.conforms) || encoding == ValidationVerdict::deviates) {
     result.verdict = ValidationVerdict::deviates;
   } else if (!scale.decided || encoding == ValidationVerdict::unknown) {

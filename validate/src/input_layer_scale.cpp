@@ -1,4 +1,5 @@
 #include "input_layer_scale.hpp"
+#include "pecheck/number_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,12 +16,6 @@ namespace {
 // close to normal: a correct scale lands beyond 6 sigma with probability
 // P(|Z| > 6) = 2.0e-9.
 constexpr double sigmas = 6.0;
-
-std::string number(double x, const char* format = "%.6g") {
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, format, x);
-  return buffer;
-}
 
 }  // namespace
 
@@ -172,9 +167,9 @@ ScaleDiagnosis diagnose_scale(const ScaleEstimate& estimate, std::int64_t dim) {
                                   [&](const Fit& f) { return f.candidate.value == fit.candidate.value; });
     if (!seen) within.push_back(fit);  // the first listed names a value several candidates share
   }
-  const std::string root = number(diagnosis.sqrt_d);
+  const std::string root = significant(diagnosis.sqrt_d, 6);
   if (within.empty()) {
-    diagnosis.sentence = "a scale that is none of the known faults: " + number(estimate.value) + " instead of " + root;
+    diagnosis.sentence = "a scale that is none of the known faults: " + significant(estimate.value, 6) + " instead of " + root;
     return diagnosis;
   }
   std::stable_sort(within.begin(), within.end(), [](const Fit& a, const Fit& b) { return a.distance < b.distance; });
@@ -187,13 +182,13 @@ ScaleDiagnosis diagnose_scale(const ScaleEstimate& estimate, std::int64_t dim) {
                                   [&](const Fit& f) { return f.candidate.conforms == best.candidate.conforms; });
   diagnosis.conforms = best.candidate.conforms && diagnosis.decided;
   diagnosis.sentence = best.candidate.conforms
-                           ? best.candidate.name + ": " + number(best.candidate.value, "%.9g")
-                           : best.candidate.name + ": " + number(best.candidate.value) + " instead of " + root;
+                           ? best.candidate.name + ": " + significant(best.candidate.value, 9)
+                           : best.candidate.name + ": " + significant(best.candidate.value, 6) + " instead of " + root;
   if (!diagnosis.decided) {
     // The first value within the tolerance that would change the verdict.
     const ScaleCandidate& rival = *std::find_if(diagnosis.also_within.begin(), diagnosis.also_within.end(),
                                                 [&](const ScaleCandidate& c) { return c.conforms != best.candidate.conforms; });
-    diagnosis.sentence += " (but " + rival.name + ", " + number(rival.value) +
+    diagnosis.sentence += " (but " + rival.name + ", " + significant(rival.value, 6) +
                           ", is also within the tolerance: more tokens sharing positions are needed to tell them apart)";
   }
   return diagnosis;

@@ -1,10 +1,14 @@
-// Pieces of validate's JSON shared by the table and the rotary results.
+// Pieces of validate's JSON that every kind's document uses.
 #pragma once
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "pecheck/accuracy/measurement.hpp"
+#include "pecheck/validate/validation.hpp"
 
 namespace pecheck::validate {
 
@@ -16,14 +20,25 @@ inline nlohmann::json json_number(double x) {
   return x > 0 ? "Infinity" : "-Infinity";
 }
 
-// [{kind, evidence}] of any hazard type with a `to_string(kind)`.
-template <class Hazards>
-nlohmann::json hazards_json(const Hazards& hazards) {
+// [{kind, evidence}].
+inline nlohmann::json hazards_json(const std::vector<Hazard>& hazards) {
   nlohmann::json out = nlohmann::json::array();
-  for (const auto& hazard : hazards) {
+  for (const Hazard& hazard : hazards) {
     out.push_back({{"kind", std::string(to_string(hazard.kind))}, {"evidence", hazard.evidence}});
   }
   return out;
+}
+
+// A worst entry with its ULP error: where it is, what it holds, what it should.
+inline nlohmann::json worst_json(const accuracy::WorstInput& input, double ulps) {
+  return {{"row", input.row},
+          {"position", input.position},
+          {"column", input.column},
+          {"value", json_number(input.value)},
+          {"value_hex", input.value_hex},
+          {"exact", input.exact_text},
+          {"ulp", json_number(ulps)},
+          {"abs_error", json_number(input.abs_error)}};
 }
 
 }  // namespace pecheck::validate

@@ -6,17 +6,11 @@
 
 #include "faults.hpp"
 #include "position_steps.hpp"
+#include "pecheck/number_text.hpp"
 
 namespace pecheck::validate {
 
 namespace {
-
-std::string number(double x, int digits = 3) {
-  std::ostringstream out;
-  out.precision(digits);
-  out << x;
-  return out.str();
-}
 
 // The scanned rows whose position `format` cannot hold, with the position it becomes.
 struct Rounded {
@@ -80,7 +74,7 @@ Hazard from_steps(const Table& table, const Convention& convention, const Detect
              << ") holds position " << rounded.held[k];
     if (explained * 2 >= static_cast<std::int64_t>(rounded.affected.size())) {
       evidence << " (" << explained << " of the " << rounded.affected.size()
-               << " rows with a rounded position match the encoding there within " << number(tolerance) << ")";
+               << " rows with a rounded position match the encoding there within " << significant(tolerance, 3) << ")";
     } else {
       evidence << " (the values themselves are off by more: see the angles)";
     }
@@ -112,8 +106,8 @@ std::optional<Hazard> from_values(const Table& table, const Convention& conventi
              << " whose position " << format.name << " cannot hold (" << exact_limit_words(format)
              << ") match the encoding at their position rounded to " << format.name << " and not their own: row "
              << rounded.rows[example] << " (position " << errors.positions[rounded.affected[example]]
-             << ") holds position " << rounded.held[example] << " within " << number(at_held[example]) << ", and is "
-             << number(errors.errors[rounded.affected[example]]) << " from its own";
+             << ") holds position " << rounded.held[example] << " within " << significant(at_held[example], 3) << ", and is "
+             << significant(errors.errors[rounded.affected[example]], 3) << " from its own";
     if (detection.identical_pairs > 0) evidence << "; " << identical_words(detection);
     evidence << ". Positions were held in " << format.name << " (CONVENTIONS.md fault 1).";
     move_to_held_positions(errors, rounded, at_held);

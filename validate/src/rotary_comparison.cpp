@@ -26,11 +26,11 @@ std::string decimal(DoubleDouble x) {
 
 }  // namespace
 
-RotaryComparison compare_rotary_cache(const Table& cos, const Table& sin, FormatId format,
+Comparison compare_rotary_cache(const Table& cos, const Table& sin, FormatId format,
                                       const RotaryConvention& convention, std::int64_t first_position,
                                       const std::optional<ComputationModel>& model, double budget_ulp,
                                       const std::string& budget_source, int threads) {
-  RotaryComparison comparison;
+  Comparison comparison;
   comparison.target = model ? "the computation model " + model->name : "the exact encoding";
   // Against a model, an entry beyond the ULP budget may still be within what
   // a framework's own libm gives (accuracy/libm_allowance.hpp).

@@ -207,6 +207,19 @@ RotaryDetection detect_rotary(const Table& cos, const Table& sin, FormatId value
     if (successive.identical_pairs == 0) break;
     if (auto fit = fit_position_steps(successive, 0, position_limit - cos.rows, {format})) steps.push_back(*fit);
   }
+  // Where the angles place row 0, under the convention settled: the row
+  // offset when none is given, and the evidence against a given one.
+  std::optional<std::int64_t> placed;
+  if (detection.convention) {
+    std::vector<double> angles(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) {
+      const double s = pairs.at(0, i);
+      const double c = pairs.at(0, n + i);
+      angles[static_cast<std::size_t>(i)] = detection.swapped ? std::atan2(c, s) : std::atan2(s, c);
+    }
+    placed = fit_first_position(angles, rotary_inv_freqs(*detection.convention, std::nullopt), cos.rows);
+  }
+  detection.placed_position = placed;
   if (first_position) {
     detection.first_position = *first_position;
     for (const PositionSteps& fit : steps) {
@@ -217,15 +230,8 @@ RotaryDetection detect_rotary(const Table& cos, const Table& sin, FormatId value
     for (const PositionSteps& fit : steps) {
       if (!detection.positions_held_in && fit.first_positions.empty()) detection.positions_held_in = fit.format;
     }
-  } else if (detection.convention) {
-    std::vector<double> angles(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) {
-      const double s = pairs.at(0, i);
-      const double c = pairs.at(0, n + i);
-      angles[static_cast<std::size_t>(i)] = detection.swapped ? std::atan2(c, s) : std::atan2(s, c);
-    }
-    const std::vector<double> inv_freq = rotary_inv_freqs(*detection.convention, std::nullopt);
-    const std::int64_t held = fit_first_position(angles, inv_freq, cos.rows);
+  } else if (placed) {
+    const std::int64_t held = *placed;
     detection.first_position = held;
     // Rows grouped by rounded positions: row 0 holds the rounded position of
     // some P0 the steps allow; the one whose rounding is nearest what the angles say.

@@ -6,6 +6,7 @@
 
 #include "rotary_frequency_match.hpp"
 #include "rotary_layout.hpp"
+#include "pecheck/number_text.hpp"
 
 namespace pecheck::validate {
 
@@ -20,18 +21,11 @@ constexpr double misfit_limit = 100.0;
 // Rows the computations are evaluated on.
 constexpr std::int64_t hypothesis_rows = 512;
 
-std::string number(double x, int digits = 4) {
-  std::ostringstream out;
-  out.precision(digits);
-  out << x;
-  return out.str();
-}
-
-std::string base_text(const RotaryConvention& c) { return number(rotary_derived(c).effective_base, 7); }
+std::string base_text(const RotaryConvention& c) { return significant(rotary_derived(c).effective_base, 7); }
 
 }  // namespace
 
-std::vector<RotaryHazard> attention_factor_hazards(const RotaryDetection& detection, double expected,
+std::vector<Hazard> attention_factor_hazards(const RotaryDetection& detection, double expected,
                                                    FormatId format) {
   // The norm of a pair each rounded within 2 ULP is within about 3 * 2^(1-p)
   // A of A (detection's tolerance); 8 * 2^-p relative allows one more rounding.
@@ -39,17 +33,17 @@ std::vector<RotaryHazard> attention_factor_hazards(const RotaryDetection& detect
   const auto near = [&](double a, double b) { return std::fabs(a - b) <= relative * std::max(a, b); };
   const double measured = detection.attention_factor;
   if (near(measured, expected)) return {};
-  std::string what = "sqrt(cos^2 + sin^2) is " + number(measured, 9) + " (median over the pairs), the convention's "
-                     "attention factor is " + number(expected, 9);
+  std::string what = "sqrt(cos^2 + sin^2) is " + significant(measured, 9) + " (median over the pairs), the convention's "
+                     "attention factor is " + significant(expected, 9);
   if (near(measured, 1.0)) {
     what += ": the attention factor is missing";
   } else if (near(measured, expected * expected)) {
-    what += ": the attention factor is applied twice (" + number(expected * expected, 9) + " = factor^2)";
+    what += ": the attention factor is applied twice (" + significant(expected * expected, 9) + " = factor^2)";
   }
-  return {{RotaryHazardKind::attention_factor, what + " (transformers multiplies cos and sin by attention_scaling once)."}};
+  return {{HazardKind::attention_factor, what + " (transformers multiplies cos and sin by attention_scaling once)."}};
 }
 
-std::vector<RotaryHazard> frequency_hazards(const RotaryDetection& detection, const RotaryConvention& convention,
+std::vector<Hazard> frequency_hazards(const RotaryDetection& detection, const RotaryConvention& convention,
                                             std::int64_t rows) {
   const double exact = frequency_misfit(detection, rotary_inv_freqs(convention, std::nullopt));
   const double single = frequency_misfit(detection, rotary_inv_freqs(convention, FormatId::float32));
@@ -57,9 +51,9 @@ std::vector<RotaryHazard> frequency_hazards(const RotaryDetection& detection, co
   for (FormatId narrow : {FormatId::bfloat16, FormatId::float16}) {
     const double misfit = frequency_misfit(detection, rotary_inv_freqs(convention, narrow));
     if (misfit <= misfit_limit) {
-      return {{RotaryHazardKind::inv_freq_precision,
+      return {{HazardKind::inv_freq_precision,
                "the frequencies are the convention's inv_freq rounded to " + std::string(format_of(narrow).name) +
-                   " (median squared z-score " + number(misfit) + " against " + number(std::min(exact, single)) +
+                   " (median squared z-score " + significant(misfit, 4) + " against " + significant(std::min(exact, single), 4) +
                    " for float32 inv_freq): inv_freq cast with the module (Megatron-LM issue 744, InternLM issue 237)."}};
     }
   }
@@ -70,23 +64,23 @@ std::vector<RotaryHazard> frequency_hazards(const RotaryDetection& detection, co
                                    frequency_misfit(detection, rotary_inv_freqs(candidate, FormatId::float32)));
     if (misfit < best) best = misfit, found = candidate;
   }
-  const std::string against = " (median squared z-score " + number(std::min(exact, single)) + ")";
+  const std::string against = " (median squared z-score " + significant(std::min(exact, single), 4) + ")";
   if (!found || best > misfit_limit) {
-    return {{RotaryHazardKind::wrong_base, "the frequencies follow neither the convention's rule" + against +
+    return {{HazardKind::wrong_base, "the frequencies follow neither the convention's rule" + against +
                                                " nor a preset's; fitted base at the cache width " +
-                                               number(detection.fitted_base, 7) + "."}};
+                                               significant(detection.fitted_base, 7) + "."}};
   }
   if (found->scaling.kind != convention.scaling.kind || found->scaling.factor != convention.scaling.factor) {
-    return {{RotaryHazardKind::wrong_scaling,
-             "the frequencies follow " + describe(*found) + " (z-score " + number(best) + "), not the convention's " +
+    return {{HazardKind::wrong_scaling,
+             "the frequencies follow " + describe(*found) + " (z-score " + significant(best, 4) + "), not the convention's " +
                  std::string(to_string(convention.scaling.kind)) + " scaling" + against + "."}};
   }
-  return {{RotaryHazardKind::wrong_base, "the frequencies follow base " + base_text(*found) + " (z-score " +
-                                             number(best) + "), not the convention's base " + base_text(convention) +
+  return {{HazardKind::wrong_base, "the frequencies follow base " + base_text(*found) + " (z-score " +
+                                             significant(best, 4) + "), not the convention's base " + base_text(convention) +
                                              against + "."}};
 }
 
-std::vector<RotaryHazard> computation_hazards(const Table& cos, const Table& sin, FormatId format,
+std::vector<Hazard> computation_hazards(const Table& cos, const Table& sin, FormatId format,
                                               const RotaryDetection& detection, const RotaryConvention& convention,
                                               double attention_factor) {
   using F = FormatId;
@@ -136,21 +130,21 @@ std::vector<RotaryHazard> computation_hazards(const Table& cos, const Table& sin
   // the cache, not rounding noise that both fit alike.
   if (best < 2 || !(rms[best] < 0.5 * correct)) return {};
   const RotaryComputation& fault = computations[best];
-  const std::string evidence = "the cache is the " + fault.name + " computation: RMS distance " + number(rms[best]) +
-                               " to it over " + std::to_string(rows.size()) + " rows, against " + number(correct) +
+  const std::string evidence = "the cache is the " + fault.name + " computation: RMS distance " + significant(rms[best], 4) +
+                               " to it over " + std::to_string(rows.size()) + " rows, against " + significant(correct, 4) +
                                " to the exact and float32 ones";
   if (fault.inv_freq == fault.position && fault.position == fault.angle) {
-    return {{RotaryHazardKind::angle_precision, evidence + " (caches built in half precision: gpt-neox issue 1003, "
+    return {{HazardKind::angle_precision, evidence + " (caches built in half precision: gpt-neox issue 1003, "
                                                            "transformers issue 25681)."}};
   }
   if (fault.position != F::float32) {
-    return {{RotaryHazardKind::position_precision,
+    return {{HazardKind::position_precision,
              evidence + " (positions held in a 16-bit format at long context: candle PR 3520)."}};
   }
   if (fault.angle != F::float32) {
-    return {{RotaryHazardKind::angle_precision, evidence + " (angles in a low precision: gpt-neox issue 1003)."}};
+    return {{HazardKind::angle_precision, evidence + " (angles in a low precision: gpt-neox issue 1003)."}};
   }
-  return {{RotaryHazardKind::inv_freq_precision,
+  return {{HazardKind::inv_freq_precision,
            evidence + " (inv_freq cast with the module: Megatron-LM issue 744, InternLM issue 237)."}};
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "narrow_format.hpp"
+#include "pecheck/number_text.hpp"
 #include "pecheck/accuracy/budgets.hpp"
 #include "rotary_comparison.hpp"
 #include "rotary_diagnosis.hpp"
@@ -30,7 +31,7 @@ void check_shapes(const Table& cos, const Table& sin) {
 }
 
 // NaN or infinity, and values past the attention factor by more than rounding.
-void value_hazards(const Table& cos, const Table& sin, FormatId format, double factor, std::vector<RotaryHazard>& hazards) {
+void value_hazards(const Table& cos, const Table& sin, FormatId format, double factor, Validation& result) {
   std::int64_t non_finite = 0, beyond = 0;
   const double limit = factor * (1.0 + 8.0 * std::ldexp(1.0, -format_of(format).precision));
   for (const Table* t : {&cos, &sin}) {
@@ -41,33 +42,26 @@ void value_hazards(const Table& cos, const Table& sin, FormatId format, double f
     }
   }
   if (non_finite > 0) {
-    hazards.push_back({RotaryHazardKind::non_finite, std::to_string(non_finite) + " entries are NaN or infinite."});
+    result.hazards.push_back({HazardKind::non_finite, std::to_string(non_finite) + " entries are NaN or infinite."});
   }
   if (beyond > 0) {
-    hazards.push_back({RotaryHazardKind::out_of_range, std::to_string(beyond) + " entries exceed the attention factor " +
+    result.hazards.push_back({HazardKind::out_of_range, std::to_string(beyond) + " entries exceed the attention factor " +
                                                            std::to_string(factor) + " in magnitude."});
   }
 }
 
-void add_unique(std::vector<RotaryHazard>& hazards, const std::vector<RotaryHazard>& more) {
-  for (const RotaryHazard& h : more) {
-    if (std::none_of(hazards.begin(), hazards.end(), [&](const RotaryHazard& k) { return k.kind == h.kind; })) {
-      hazards.push_back(h);
-    }
-  }
-}
-
-}  // namespace
-
-RotaryValidationResult validate_rotary_cache(const Table& cos, const Table& sin, const RotaryValidationOptions& options) {
+// Detection, comparison and diagnosis; the caller moves detection's notes.
+Validation validate_stages(const Table& cos, const Table& sin, const RotaryValidationOptions& options) {
   check_shapes(cos, sin);
-  RotaryValidationResult result;
-  result.rows = cos.rows;
-  result.cols = cos.cols;
+  Validation result;
+  result.kind = SubjectKind::rotary_cache;
+  RotaryFindings& findings = result.findings.emplace<RotaryFindings>();
+  findings.rows = cos.rows;
+  findings.cols = cos.cols;
   // A float32 file holding only bfloat16 values (NumPy has no bfloat16) is compared as bfloat16.
   const FormatChoice cos_format = narrowest_format(cos);
   const FormatChoice sin_format = narrowest_format(sin);
-  result.format = format_of(cos_format.format).precision >= format_of(sin_format.format).precision ? cos_format.format
+  findings.format = format_of(cos_format.format).precision >= format_of(sin_format.format).precision ? cos_format.format
                                                                                                     : sin_format.format;
   std::optional<RotaryConvention> given = options.convention;
   if (given) {
@@ -82,22 +76,23 @@ RotaryValidationResult validate_rotary_cache(const Table& cos, const Table& sin,
       given = at_cache_width(*given, given->layout, n);
     }
   }
-  RotaryDetection& detection = result.detection;
-  detection = detect_rotary(cos, sin, result.format, given, options.first_position);
+  RotaryDetection& detection = findings.detection;
+  detection = detect_rotary(cos, sin, findings.format, given, options.first_position);
+
   if (given && given->head_dim > 0) {
     detection.notes.push_back("rotary fraction " + std::to_string(static_cast<double>(2 * detection.frequencies) /
                                                                   static_cast<double>(options.convention->head_dim)) +
                               " of head_dim " + std::to_string(options.convention->head_dim) + " (cache width / head_dim)");
   }
   if (!detection.rotary) {
-    result.hazards.push_back({RotaryHazardKind::not_rotary,
+    result.hazards.push_back({HazardKind::not_rotary,
                               "cos^2 + sin^2 is not one constant over the pairs of any layout: not a rotary cache."});
     result.verdict = ValidationVerdict::deviates;
     result.reasons.push_back("not a rotary cache");
     return result;
   }
   if (given && given->layout != detection.layout && detection.layout != RotaryLayout::complex_form) {
-    result.hazards.push_back({RotaryHazardKind::layout_mismatch,
+    result.hazards.push_back({HazardKind::layout_mismatch,
                               "the columns pair as " + std::string(to_string(detection.layout)) + ", the convention is " +
                                   std::string(to_string(given->layout)) + "."});
   }
@@ -108,74 +103,67 @@ RotaryValidationResult validate_rotary_cache(const Table& cos, const Table& sin,
   }
   RotaryConvention convention = *detection.convention;
   if (!given) convention.layout = detection.layout;
+  findings.compared_convention = convention;
   const double expected_factor = rotary_derived(convention).attention_factor;
-  value_hazards(cos, sin, result.format, std::max(expected_factor, detection.attention_factor), result.hazards);
+  value_hazards(cos, sin, findings.format, std::max(expected_factor, detection.attention_factor), result);
   if (detection.swapped) {
-    result.hazards.push_back({RotaryHazardKind::cos_sin_swapped,
+    result.hazards.push_back({HazardKind::cos_sin_swapped,
                               "the angles atan2(sin, cos) decrease from row to row: the cos table holds the sines "
                               "and the sin table the cosines."});
   }
-  add_unique(result.hazards, attention_factor_hazards(detection, expected_factor, result.format));
-  if (options.first_position && detection.identical_pairs == 0) {
+  for (Hazard& h : attention_factor_hazards(detection, expected_factor, findings.format)) result.add_hazard(std::move(h));
+  if (options.first_position && detection.identical_pairs == 0 && detection.placed_position &&
+      *detection.placed_position != *options.first_position) {
     // Compared at the given offset; the angles say where row 0 is.
-    const RotaryDetection placed = detect_rotary(cos, sin, result.format, convention, std::nullopt);
-    if (placed.first_position != *options.first_position) {
-      result.hazards.push_back({RotaryHazardKind::row_offset, "file row 0 holds position " +
-                                                                  std::to_string(placed.first_position) + ", not " +
-                                                                  std::to_string(*options.first_position) + "."});
-    }
+    result.hazards.push_back({HazardKind::row_offset, "file row 0 holds position " +
+                                                          std::to_string(*detection.placed_position) + ", not " +
+                                                          std::to_string(*options.first_position) + "."});
   }
   if (detection.positions_held_in) {
-    result.hazards.push_back({RotaryHazardKind::position_precision,
+    result.hazards.push_back({HazardKind::position_precision,
                               std::to_string(detection.identical_pairs) +
                                   " pairs of successive rows are identical, exactly where positions held in " +
                                   std::string(format_of(*detection.positions_held_in).name) +
                                   " round to one value (positions in a 16-bit format at long context: candle PR 3520, where position 15962 becomes 15936 or 15968 in bfloat16)."});
   }
-  const std::vector<RotaryHazard> frequencies = frequency_hazards(detection, convention, cos.rows);
-  add_unique(result.hazards, frequencies);
+  const std::vector<Hazard> frequencies = frequency_hazards(detection, convention, cos.rows);
+  for (const Hazard& h : frequencies) result.add_hazard(h);
   // Under another rule every computation of this one is far alike: nothing to tell apart.
   if (frequencies.empty()) {
-    add_unique(result.hazards, computation_hazards(cos, sin, result.format, detection, convention,
-                                                   detection.attention_factor));
+    for (Hazard& h : computation_hazards(cos, sin, findings.format, detection, convention, detection.attention_factor)) {
+      result.add_hazard(std::move(h));
+    }
   }
 
-  const accuracy::UlpBudget& budget = accuracy::ulp_budget(accuracy::BudgetKind::third_party, result.format);
+  const accuracy::UlpBudget& budget = accuracy::ulp_budget(accuracy::BudgetKind::third_party, findings.format);
   const double budget_ulp = options.max_ulp.value_or(budget.max_ulp);
   const std::string source = options.max_ulp ? "--max-ulp" : std::string(budget.source);
-  result.comparisons.push_back(compare_rotary_cache(cos, sin, result.format, convention, detection.first_position,
+  result.comparisons.push_back(compare_rotary_cache(cos, sin, findings.format, convention, detection.first_position,
                                                     std::nullopt, budget_ulp, source, options.threads));
   const std::optional<ComputationModel> model = find_computation_model(options.model);
   if (!model) throw ConventionError("--model '" + options.model + "': not a computation model");
-  result.comparisons.push_back(compare_rotary_cache(cos, sin, result.format, convention, detection.first_position,
+  result.comparisons.push_back(compare_rotary_cache(cos, sin, findings.format, convention, detection.first_position,
                                                     model, budget_ulp, source, options.threads));
   const bool conforms = std::any_of(result.comparisons.begin(), result.comparisons.end(),
-                                    [](const RotaryComparison& c) { return c.conforms; });
+                                    [](const Comparison& c) { return c.conforms; });
   if (!conforms) {
-    result.reasons.push_back("entries beyond " + std::to_string(budget_ulp) +
+    result.reasons.push_back("entries beyond " + significant(budget_ulp) +
                              " ULP against both the exact encoding and the computation model");
   }
-  for (const RotaryHazard& h : result.hazards) result.reasons.push_back(std::string(to_string(h.kind)));
+  for (const Hazard& h : result.hazards) result.reasons.push_back(std::string(to_string(h.kind)));
   result.verdict = result.reasons.empty() ? ValidationVerdict::conforms : ValidationVerdict::deviates;
   return result;
 }
 
-std::string_view to_string(RotaryHazardKind kind) {
-  switch (kind) {
-    case RotaryHazardKind::position_precision: return "position-precision";
-    case RotaryHazardKind::angle_precision: return "angle-precision";
-    case RotaryHazardKind::inv_freq_precision: return "inv-freq-precision";
-    case RotaryHazardKind::wrong_base: return "wrong-base";
-    case RotaryHazardKind::wrong_scaling: return "wrong-scaling";
-    case RotaryHazardKind::cos_sin_swapped: return "cos-sin-swapped";
-    case RotaryHazardKind::attention_factor: return "attention-factor";
-    case RotaryHazardKind::layout_mismatch: return "layout-mismatch";
-    case RotaryHazardKind::row_offset: return "row-offset";
-    case RotaryHazardKind::out_of_range: return "out-of-range";
-    case RotaryHazardKind::non_finite: return "non-finite";
-    case RotaryHazardKind::not_rotary: return "not-rotary";
-  }
-  return "?";
+}  // namespace
+
+Validation validate_rotary_cache(const Table& cos, const Table& sin, const RotaryValidationOptions& options) {
+  Validation result = validate_stages(cos, sin, options);
+  // Detection's notes are the validation's.
+  std::vector<std::string>& notes = result.rotary().detection.notes;
+  result.notes.insert(result.notes.end(), notes.begin(), notes.end());
+  notes.clear();
+  return result;
 }
 
 }  // namespace pecheck::validate

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "encoding_rows.hpp"
+#include "pecheck/number_text.hpp"
 
 namespace pecheck::validate {
 
@@ -21,13 +22,6 @@ constexpr std::int64_t sample_rows = 4096;
 constexpr double shape_tolerance = 0x1p-8;
 // A scale this close to 1 is not told from drift or noise.
 constexpr double least_scale_departure = 0x1p-6;
-
-std::string number(double x, int digits = 6) {
-  std::ostringstream out;
-  out.precision(digits);
-  out << x;
-  return out.str();
-}
 
 struct KnownScale {
   std::string name;
@@ -124,12 +118,12 @@ std::optional<ScaledEncoding> scaled_encoding(const Table& table, const Detectio
   const std::string name = found.preset ? *found.preset : "a custom convention (" + describe(*found.convention) + ")";
   const std::optional<KnownScale> known = known_scale(s, table.cols, format_of(format));
   std::ostringstream evidence;
-  evidence << "sin^2 + cos^2 is " << number(s * s, 4) << ", not 1: the table is " << name << " (file row 0 holding row "
-           << found.row_offset << ") times s = " << number(s, 9) << ", fitted by least squares over the first " << rows
-           << (rows == 1 ? " row" : " rows") << ", where it lies within RMS " << number(relative_rms, 3)
+  evidence << "sin^2 + cos^2 is " << significant(s * s, 4) << ", not 1: the table is " << name << " (file row 0 holding row "
+           << found.row_offset << ") times s = " << significant(s, 9) << ", fitted by least squares over the first " << rows
+           << (rows == 1 ? " row" : " rows") << ", where it lies within RMS " << significant(relative_rms, 3)
            << " s of s times the encoding";
   if (known) {
-    evidence << "; s is " << known->name << " = " << number(known->value, 9) << " for d = " << table.cols << " ("
+    evidence << "; s is " << known->name << " = " << significant(known->value, 9) << " for d = " << table.cols << " ("
              << known->where << ")";
   } else {
     evidence << "; s is none of sqrt(d), 1/sqrt(d), d, 1/d for d = " << table.cols;
@@ -138,7 +132,7 @@ std::optional<ScaledEncoding> scaled_encoding(const Table& table, const Detectio
   ScaledEncoding scaled;
   scaled.hazard = {HazardKind::scaled, evidence.str()};
   scaled.reason = "the table is " + (found.preset ? *found.preset : std::string("a sinusoidal encoding")) +
-                  " times " + number(s, 6) + (known ? " (" + known->name + ")" : std::string()) +
+                  " times " + significant(s, 6) + (known ? " (" + known->name + ")" : std::string()) +
                   ", not the encoding itself";
   scaled.scale = s;
   return scaled;

@@ -14,16 +14,11 @@
 #include "pecheck/subject.hpp"
 #include "pecheck/table.hpp"
 #include "pecheck/validate/validation.hpp"
+#include "pecheck/number_text.hpp"
 
 namespace pecheck::validate {
 
 namespace {
-
-std::string number(double x, int digits = 4) {
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.*g", digits, x);
-  return buffer;
-}
 
 std::string shape_text(const std::vector<std::int64_t>& shape) {
   std::string text = "(";
@@ -74,26 +69,26 @@ std::string vocabulary_text(const VocabularyResult& r, const std::string& file) 
   const properties::VocabularyStatistics& v = r.statistics;
   const properties::VocabularyStatistics paper = paper_setting(v);
   std::string text = file + ": an embedding table of " + std::to_string(v.vocabulary) +
-                     " tokens, d = " + std::to_string(v.dim) + ", scaled by s = " + number(v.scale, 8) +
+                     " tokens, d = " + std::to_string(v.dim) + ", scaled by s = " + significant(v.scale, 8) +
                      (r.scale_given ? " (--scale)" : " (sqrt(d) in float32)") + ", against " + r.convention +
                      " positions 0.." + std::to_string(v.positions - 1) + " (float32)\n";
-  text += "  mean square per component of s*E: " + number(v.component_mean_square) +
+  text += "  mean square per component of s*E: " + significant(v.component_mean_square, 4) +
           " (the closed forms below are for an isotropic table with this value)\n";
-  text += "  energy ratio mean ||s e||^2 / mean ||PE||^2: " + number(v.energy_ratio) + " (isotropic " +
-          number(v.isotropic_energy_ratio()) + ", the paper's setting " + number(paper.isotropic_energy_ratio()) +
-          "; mean ||PE||^2 = " + number(v.encoding_energy) + ")\n";
+  text += "  energy ratio mean ||s e||^2 / mean ||PE||^2: " + significant(v.energy_ratio, 4) + " (isotropic " +
+          significant(v.isotropic_energy_ratio(), 4) + ", the paper's setting " + significant(paper.isotropic_energy_ratio(), 4) +
+          "; mean ||PE||^2 = " + significant(v.encoding_energy, 4) + ")\n";
   text += "  share of its energy in the encoding's 99% subspace (" + std::to_string(v.subspace_dimension) + " of " +
-          std::to_string(v.dim) + " dimensions): " + number(100 * v.subspace_share, 3) + "% (isotropic " +
-          number(100 * v.isotropic_subspace_share(), 3) + "%)\n";
+          std::to_string(v.dim) + " dimensions): " + significant(100 * v.subspace_share, 3) + "% (isotropic " +
+          significant(100 * v.isotropic_subspace_share(), 3) + "%)\n";
   text += "  first-layer logit variance at initialisation (W_q, W_k ~ N(0, 1/d)), shares: token-token " +
-          number(100 * v.token_token_share, 3) + "% (isotropic " + number(100 * v.isotropic_token_token_share(), 3) +
-          "%), token x position " + number(100 * v.cross_share, 3) + "% (isotropic " +
-          number(100 * v.isotropic_cross_share(), 3) + "%), position-position " +
-          number(100 * v.position_position_share, 3) + "% (isotropic " +
-          number(100 * v.isotropic_position_position_share(), 3) + "%); in the paper's setting " +
-          number(100 * paper.isotropic_token_token_share(), 3) + "%, " +
-          number(100 * paper.isotropic_cross_share(), 3) + "%, " +
-          number(100 * paper.isotropic_position_position_share(), 3) + "%\n";
+          significant(100 * v.token_token_share, 3) + "% (isotropic " + significant(100 * v.isotropic_token_token_share(), 3) +
+          "%), token x position " + significant(100 * v.cross_share, 3) + "% (isotropic " +
+          significant(100 * v.isotropic_cross_share(), 3) + "%), position-position " +
+          significant(100 * v.position_position_share, 3) + "% (isotropic " +
+          significant(100 * v.isotropic_position_position_share(), 3) + "%); in the paper's setting " +
+          significant(100 * paper.isotropic_token_token_share(), 3) + "%, " +
+          significant(100 * paper.isotropic_cross_share(), 3) + "%, " +
+          significant(100 * paper.isotropic_position_position_share(), 3) + "%\n";
   text += "  observations only: nothing is asserted of a trained table\n";
   return text;
 }

@@ -16,7 +16,7 @@
 #include "pecheck/fast_encoding.hpp"
 #include "pecheck/testing/table_values.hpp"
 #include "pecheck/validate/detection.hpp"
-#include "pecheck/validate/validation.hpp"
+#include "pecheck/validate/table_validation.hpp"
 
 using pecheck::testing::fill_table;
 using pecheck::testing::flat_at;
@@ -29,7 +29,7 @@ namespace {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-ValidationResult validate_as(const Table& table, const std::string& preset, std::optional<std::int64_t> offset = {}) {
+Validation validate_as(const Table& table, const std::string& preset, std::optional<std::int64_t> offset = {}) {
   ValidationOptions options;
   options.convention = *find_preset(preset);
   options.row_offset = offset;
@@ -39,14 +39,14 @@ ValidationResult validate_as(const Table& table, const std::string& preset, std:
 // The claim for a table validated against what it is not: it deviates, the
 // mismatch names what it is and the flag to give, and no fault of positions,
 // angles or pairing is read into the mismatch's errors.
-void expect_mismatch_naming(const ValidationResult& result, const std::string& advice) {
+void expect_mismatch_naming(const Validation& result, const std::string& advice) {
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
-  const Hazard* mismatch = find_hazard(result, HazardKind::convention_mismatch);
+  const Hazard* mismatch = result.hazard(HazardKind::convention_mismatch);
   ASSERT_NE(mismatch, nullptr) << hazard_list(result);
   EXPECT_TRUE(contains(mismatch->evidence, advice)) << mismatch->evidence;
-  EXPECT_EQ(find_hazard(result, HazardKind::angle_precision), nullptr) << hazard_list(result);
-  EXPECT_EQ(find_hazard(result, HazardKind::position_precision), nullptr) << hazard_list(result);
-  EXPECT_EQ(find_hazard(result, HazardKind::not_sinusoidal), nullptr) << hazard_list(result);
+  EXPECT_EQ(result.hazard(HazardKind::angle_precision), nullptr) << hazard_list(result);
+  EXPECT_EQ(result.hazard(HazardKind::position_precision), nullptr) << hazard_list(result);
+  EXPECT_EQ(result.hazard(HazardKind::not_sinusoidal), nullptr) << hazard_list(result);
 }
 
 TEST(ConventionMismatch, everyPresetValidatedAsAnotherThatDiffersNamesWhatItIs) {
@@ -61,10 +61,10 @@ TEST(ConventionMismatch, everyPresetValidatedAsAnotherThatDiffersNamesWhatItIs) 
       // no mismatch to find, and the table conforms.
       const Table other = fast_table(given, TableRequest{rows, dim, 0}, FormatId::float32);
       SCOPED_TRACE(truth.name + " validated as " + given.name);
-      const ValidationResult result = validate_as(table, given.name);
+      const Validation result = validate_as(table, given.name);
       if (values_of(other) == values_of(table)) {
         EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << hazard_list(result);
-        EXPECT_EQ(find_hazard(result, HazardKind::convention_mismatch), nullptr) << hazard_list(result);
+        EXPECT_EQ(result.hazard(HazardKind::convention_mismatch), nullptr) << hazard_list(result);
         continue;
       }
       expect_mismatch_naming(result, "the table is " + *detected.preset);
@@ -78,20 +78,20 @@ TEST(ConventionMismatch, everyPresetValidatedAsAnotherThatDiffersNamesWhatItIs) 
 
 TEST(ConventionMismatch, theComparisonWithTheGivenConventionIsStillReported) {
   const Table table = fast_table(*find_preset("tensor2tensor"), TableRequest{256, 64, 0}, FormatId::float32);
-  const ValidationResult result = validate_as(table, "tf-tutorial", 0);
+  const Validation result = validate_as(table, "tf-tutorial", 0);
   expect_mismatch_naming(result, "--convention tensor2tensor");
   // The figures are those of the table against tf-tutorial, as asked.
-  ASSERT_TRUE(result.compared);
-  EXPECT_EQ(result.rows_compared, 256);
-  EXPECT_GT(result.measurement.max_abs_error, 0.05);  // the rules part by ~0.07 by position 50 at d = 512
-  EXPECT_FALSE(result.measurement.worst.value_hex.empty());
+  ASSERT_TRUE(result.table().compared);
+  EXPECT_EQ(result.table().rows_compared, 256);
+  EXPECT_GT(result.comparisons.front().measurement.max_abs_error, 0.05);  // the rules part by ~0.07 by position 50 at d = 512
+  EXPECT_FALSE(result.comparisons.front().measurement.worst.value_hex.empty());
   EXPECT_TRUE(contains(result.hazards.back().evidence, "frequency rule")) << hazard_list(result);
   EXPECT_TRUE(contains(result.hazards.back().evidence, "fault 3")) << hazard_list(result);
 }
 
 TEST(ConventionMismatch, theRightConventionAtAnotherOffsetNamesTheOffset) {
   const Table table = fast_table(*find_preset("vaswani"), TableRequest{64, 64, 300}, FormatId::float32);
-  const ValidationResult both = validate_as(table, "vaswani", 0);
+  const Validation both = validate_as(table, "vaswani", 0);
   expect_mismatch_naming(both, "--offset 300");
   EXPECT_TRUE(contains(both.hazards.back().evidence, "fault 4")) << hazard_list(both);
   EXPECT_FALSE(contains(both.hazards.back().evidence, "--convention")) << hazard_list(both);
@@ -103,7 +103,7 @@ TEST(ConventionMismatch, theRightConventionAtAnotherOffsetNamesTheOffset) {
 
 TEST(ConventionMismatch, aPaddingRowZeroedOrNotTellsFairseqFromTensor2tensor) {
   const Table fairseq = fast_table(*find_preset("fairseq"), TableRequest{64, 32, 0}, FormatId::float32);
-  const ValidationResult as_t2t = validate_as(fairseq, "tensor2tensor");
+  const Validation as_t2t = validate_as(fairseq, "tensor2tensor");
   expect_mismatch_naming(as_t2t, "--convention fairseq");
   EXPECT_TRUE(contains(as_t2t.hazards.back().evidence, "zero rows")) << hazard_list(as_t2t);
   EXPECT_TRUE(contains(as_t2t.hazards.back().evidence, "file row 1 all zeros")) << hazard_list(as_t2t);
@@ -119,7 +119,7 @@ TEST(ConventionMismatch, anotherOddWidthPolicyIsNamedEvenWithoutAPreset) {
   extra_sin.name = "tensor2tensor with an extra sin column";
   extra_sin.odd_dim = OddDimPolicy::extra_sin;
   const Table table = fast_table(extra_sin, TableRequest{128, 9, 0}, FormatId::float32);
-  const ValidationResult result = validate_as(table, "tensor2tensor");
+  const Validation result = validate_as(table, "tensor2tensor");
   expect_mismatch_naming(result, "odd-width policy");
   EXPECT_TRUE(contains(result.hazards.back().evidence, "--convention auto")) << hazard_list(result);
   EXPECT_TRUE(contains(result.hazards.back().evidence, "fault 5")) << hazard_list(result);
@@ -127,7 +127,7 @@ TEST(ConventionMismatch, anotherOddWidthPolicyIsNamedEvenWithoutAPreset) {
 
 TEST(ConventionMismatch, anOddVaswaniTableValidatedAsFairseqIsNamed) {
   const Table table = fast_table(*find_preset("vaswani"), TableRequest{100, 5, 0}, FormatId::float32);
-  const ValidationResult result = validate_as(table, "fairseq");
+  const Validation result = validate_as(table, "fairseq");
   expect_mismatch_naming(result, "--convention vaswani");
   EXPECT_TRUE(contains(result.hazards.back().evidence, "odd-width policy")) << hazard_list(result);
 }
@@ -162,9 +162,9 @@ TEST(ConventionMismatch, theGivenConventionThatFitsIsNoMismatch) {
     for (FormatId format : {FormatId::float32, FormatId::bfloat16}) {
       const Table table = fast_table(preset, TableRequest{16, 8, 1000}, format);
       SCOPED_TRACE(preset.name + " " + std::string(format_of(format).name));
-      const ValidationResult result = validate_as(table, preset.name, 1000);
+      const Validation result = validate_as(table, preset.name, 1000);
       EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << hazard_list(result);
-      EXPECT_EQ(find_hazard(result, HazardKind::convention_mismatch), nullptr) << hazard_list(result);
+      EXPECT_EQ(result.hazard(HazardKind::convention_mismatch), nullptr) << hazard_list(result);
     }
   }
 }
@@ -185,12 +185,12 @@ TEST(ConventionMismatch, whereTheComparisonRulesAMismatchOutDetectionFindsNone) 
   for (const Convention& preset : presets()) {
     const Table table = fast_table(preset, TableRequest{64, 16, 1000}, FormatId::float32);
     SCOPED_TRACE(preset.name);
-    const ValidationResult result = validate_as(table, preset.name, 1000);
-    ASSERT_TRUE(result.compared);
-    ASSERT_TRUE(mismatch_ruled_out(result.measurement.max_abs_error, FormatId::float32))
-        << result.measurement.max_abs_error;
-    DetectionOptions given{result.detection.convention, std::int64_t{1000}, std::nullopt};
-    EXPECT_FALSE(convention_mismatch(table, result.detection, given).has_value());
+    const Validation result = validate_as(table, preset.name, 1000);
+    ASSERT_TRUE(result.table().compared);
+    ASSERT_TRUE(mismatch_ruled_out(result.comparisons.front().measurement.max_abs_error, FormatId::float32))
+        << result.comparisons.front().measurement.max_abs_error;
+    TableReadings readings(table, DetectionOptions{result.table().detection.convention, std::int64_t{1000}, std::nullopt});
+    EXPECT_FALSE(convention_mismatch(table, readings).has_value());
   }
 }
 
@@ -205,23 +205,23 @@ TEST(DtypeOption, aWiderDtypeThanTheValuesStillFindsTheConvention) {
   EXPECT_EQ(validate_table(bf16).verdict, ValidationVerdict::conforms);  // compared as bfloat16
   ValidationOptions as_stored;
   as_stored.compare_as = FormatId::float32;  // the advice of the format note
-  const ValidationResult result = validate_table(bf16, as_stored);
-  EXPECT_EQ(result.detection.preset, "tensor2tensor");
-  EXPECT_EQ(result.compared_format, FormatId::float32);
+  const Validation result = validate_table(bf16, as_stored);
+  EXPECT_EQ(result.table().detection.preset, "tensor2tensor");
+  EXPECT_EQ(result.table().compared_format, FormatId::float32);
   // bfloat16's rounding, about 2^-9, is tens of thousands of float32 ULP.
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
-  EXPECT_EQ(find_hazard(result, HazardKind::not_sinusoidal), nullptr) << hazard_list(result);
-  EXPECT_EQ(find_hazard(result, HazardKind::angle_precision), nullptr) << hazard_list(result);
-  EXPECT_EQ(find_hazard(result, HazardKind::position_precision), nullptr) << hazard_list(result);
-  EXPECT_TRUE(contains(result.format_note, "bfloat16")) << result.format_note;
+  EXPECT_EQ(result.hazard(HazardKind::not_sinusoidal), nullptr) << hazard_list(result);
+  EXPECT_EQ(result.hazard(HazardKind::angle_precision), nullptr) << hazard_list(result);
+  EXPECT_EQ(result.hazard(HazardKind::position_precision), nullptr) << hazard_list(result);
+  EXPECT_TRUE(contains(result.table().format_note, "bfloat16")) << result.table().format_note;
 
   const Table f32 = fast_table(t2t, TableRequest{512, 64, 0}, FormatId::float32);
   ValidationOptions as_float64;
   as_float64.compare_as = FormatId::float64;
-  const ValidationResult wide = validate_table(f32, as_float64);
-  EXPECT_EQ(wide.detection.preset, "tensor2tensor");
+  const Validation wide = validate_table(f32, as_float64);
+  EXPECT_EQ(wide.table().detection.preset, "tensor2tensor");
   EXPECT_EQ(wide.verdict, ValidationVerdict::deviates);  // float32 values are not float64 values within 2 ULP
-  EXPECT_EQ(find_hazard(wide, HazardKind::not_sinusoidal), nullptr) << hazard_list(wide);
+  EXPECT_EQ(wide.hazard(HazardKind::not_sinusoidal), nullptr) << hazard_list(wide);
 }
 
 TEST(Drift, aTableWithSmallNoiseNamesTheConventionItDriftedFromAndHowFar) {
@@ -233,9 +233,9 @@ TEST(Drift, aTableWithSmallNoiseNamesTheConventionItDriftedFromAndHowFar) {
   Table table = fast_table(*find_preset("tensor2tensor"), TableRequest{256, 64, 0}, FormatId::float32);
   for (std::int64_t k = 0; k < table.size(); ++k)
     table.set_flat(k, table.flat(k) + noise(random));  // set rounds to float32
-  const ValidationResult result = validate_table(table);
+  const Validation result = validate_table(table);
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
-  const Hazard* drift = find_hazard(result, HazardKind::drifted);
+  const Hazard* drift = result.hazard(HazardKind::drifted);
   ASSERT_NE(drift, nullptr) << hazard_list(result);
   EXPECT_TRUE(contains(drift->evidence, "tensor2tensor")) << drift->evidence;
   // The RMS deviation estimates sigma: 16384 draws give it within 1/sqrt(2 *
@@ -244,7 +244,7 @@ TEST(Drift, aTableWithSmallNoiseNamesTheConventionItDriftedFromAndHowFar) {
   ASSERT_NE(at, std::string::npos) << drift->evidence;
   const double rms = std::stod(drift->evidence.substr(at + 4));
   EXPECT_NEAR(rms, sigma, 0.1 * sigma) << drift->evidence;
-  EXPECT_EQ(find_hazard(result, HazardKind::not_sinusoidal), nullptr) << hazard_list(result);
+  EXPECT_EQ(result.hazard(HazardKind::not_sinusoidal), nullptr) << hazard_list(result);
 }
 
 }  // namespace

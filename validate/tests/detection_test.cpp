@@ -11,7 +11,7 @@
 #include "pecheck/fast_encoding.hpp"
 #include "pecheck/properties/generators.hpp"
 #include "pecheck/validate/detection.hpp"
-#include "pecheck/validate/validation.hpp"
+#include "pecheck/validate/table_validation.hpp"
 
 namespace pecheck::validate {
 namespace {
@@ -69,8 +69,8 @@ TEST(Detection, aCustomBaseIsDescribedWhenNoPresetMatches) {
 
 TEST(Detection, anAllZeroTableIsNotSinusoidal) {
   Table table = make_table(4, 8, FormatId::float32);
-  const ValidationResult result = validate_table(table);
-  EXPECT_FALSE(result.detection.sinusoidal);
+  const Validation result = validate_table(table);
+  EXPECT_FALSE(result.table().detection.sinusoidal);
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
 }
 
@@ -79,8 +79,8 @@ TEST(Validation, nanAndOutOfRangeValuesAreHazardsAndDeviate) {
   Table table = fast_table(vaswani, TableRequest{32, 16, 0}, FormatId::float32);
   table.set(20, 3, std::nan(""));
   table.set(21, 4, 1.0000001192092896);  // the float32 after 1
-  const ValidationResult result = validate_table(table);
-  EXPECT_EQ(result.detection.preset, "vaswani");
+  const Validation result = validate_table(table);
+  EXPECT_EQ(result.table().detection.preset, "vaswani");
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
   std::vector<HazardKind> kinds;
   for (const Hazard& h : result.hazards) kinds.push_back(h.kind);

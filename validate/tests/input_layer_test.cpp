@@ -12,6 +12,7 @@
 #include "numpy_tables.hpp"
 #include "pecheck/npy_array.hpp"
 #include "pecheck/validate/input_layer.hpp"
+#include "pecheck/validate/validation_writers.hpp"
 
 namespace pecheck::validate {
 namespace {
@@ -57,28 +58,28 @@ class InputLayer : public testing::NumpyTablesTest<layers> {
     files.ids_name = prefix + ".ids.npy";
     return files;
   }
-  static InputLayerResult check(const std::string& prefix) { return validate_input_layer(files(prefix)); }
-  static std::string text(const InputLayerResult& result) { return input_layer_text(result, "x.npy"); }
+  static Validation check(const std::string& prefix) { return validate_input_layer(files(prefix)); }
+  static std::string text(const Validation& result) { return validation_text(result, "x.npy"); }
 };
 
 TEST_F(InputLayer, aCorrectFloat32LayerConformsAndItsEncodingIsTheConventions) {
-  const InputLayerResult result = check("correct");
+  const Validation result = check("correct");
   EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << text(result);
-  ASSERT_TRUE(result.scale.match.has_value()) << text(result);
-  EXPECT_TRUE(result.scale.match->conforms);
+  ASSERT_TRUE(result.input_layer().scale.match.has_value()) << text(result);
+  EXPECT_TRUE(result.input_layer().scale.match->conforms);
   // float32 opmath multiplies by float32(sqrt(64)) = 8 exactly.
-  EXPECT_EQ(result.scale_used, 8.0);
-  EXPECT_EQ(result.encoding.detection.preset, "vaswani") << text(result);
-  EXPECT_EQ(result.scale.estimate.activation_format, FormatId::float32);
+  EXPECT_EQ(result.input_layer().scale_used, 8.0);
+  EXPECT_EQ(result.parts.front().table().detection.preset, "vaswani") << text(result);
+  EXPECT_EQ(result.input_layer().scale.estimate.activation_format, FormatId::float32);
 }
 
 TEST_F(InputLayer, aFloat64LayerConformsWithAMuchNarrowerTolerance) {
-  const InputLayerResult f64 = check("correct64");
-  const InputLayerResult f32 = check("correct");
+  const Validation f64 = check("correct64");
+  const Validation f32 = check("correct");
   EXPECT_EQ(f64.verdict, ValidationVerdict::conforms) << text(f64);
-  EXPECT_EQ(f64.scale.estimate.activation_format, FormatId::float64);
+  EXPECT_EQ(f64.input_layer().scale.estimate.activation_format, FormatId::float64);
   // The tolerance scales with the activation format's ULP: 2^29 times smaller, give or take the data.
-  EXPECT_LT(f64.scale.estimate.tolerance, f32.scale.estimate.tolerance * 1e-6) << text(f64) << text(f32);
+  EXPECT_LT(f64.input_layer().scale.estimate.tolerance, f32.input_layer().scale.estimate.tolerance * 1e-6) << text(f64) << text(f32);
 }
 
 struct Fault {
@@ -92,42 +93,42 @@ TEST_F(InputLayer, eachScaleFaultIsNamedWithItsValue) {
                           {"twice", "sqrt(d) applied twice", 64.0},
                           {"divided", "divided by sqrt(d) instead of multiplied", 0.125}};
   for (const Fault& fault : faults) {
-    const InputLayerResult result = check(fault.prefix);
+    const Validation result = check(fault.prefix);
     EXPECT_EQ(result.verdict, ValidationVerdict::deviates) << text(result);
-    ASSERT_TRUE(result.scale.match.has_value()) << text(result);
-    EXPECT_EQ(result.scale.match->name, fault.name) << text(result);
-    EXPECT_EQ(result.scale.match->value, fault.value);
-    EXPECT_FALSE(result.scale.conforms);
+    ASSERT_TRUE(result.input_layer().scale.match.has_value()) << text(result);
+    EXPECT_EQ(result.input_layer().scale.match->name, fault.name) << text(result);
+    EXPECT_EQ(result.input_layer().scale.match->value, fault.value);
+    EXPECT_FALSE(result.input_layer().scale.conforms);
     // The scale alone deviates: the encoding recovered with the measured scale is still the convention's.
-    EXPECT_EQ(result.encoding.verdict, ValidationVerdict::conforms) << text(result);
+    EXPECT_EQ(result.parts.front().verdict, ValidationVerdict::conforms) << text(result);
     EXPECT_NE(text(result).find(std::string(fault.name) + ": "), std::string::npos) << text(result);
   }
 }
 
 TEST_F(InputLayer, anOtherScaleIsReportedWithItsMeasuredValue) {
-  const InputLayerResult result = check("other");
+  const Validation result = check("other");
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates) << text(result);
-  EXPECT_FALSE(result.scale.match.has_value()) << text(result);
-  EXPECT_NEAR(result.scale.estimate.value, 7.5, result.scale.estimate.tolerance);
-  EXPECT_NE(result.scale.sentence.find("7.5 instead of 8"), std::string::npos) << result.scale.sentence;
+  EXPECT_FALSE(result.input_layer().scale.match.has_value()) << text(result);
+  EXPECT_NEAR(result.input_layer().scale.estimate.value, 7.5, result.input_layer().scale.estimate.tolerance);
+  EXPECT_NE(result.input_layer().scale.sentence.find("7.5 instead of 8"), std::string::npos) << result.input_layer().scale.sentence;
 }
 
 TEST_F(InputLayer, gemmasBfloat16ScaleIsToldFromSqrtDInBfloat16Activations) {
-  const InputLayerResult result = check("gemma");
-  EXPECT_EQ(result.scale.estimate.activation_format, FormatId::bfloat16);
-  ASSERT_TRUE(result.scale.match.has_value()) << text(result);
-  EXPECT_EQ(result.scale.match->name, "sqrt(d) rounded to bfloat16");
-  EXPECT_EQ(result.scale.match->value, 55.5);
+  const Validation result = check("gemma");
+  EXPECT_EQ(result.input_layer().scale.estimate.activation_format, FormatId::bfloat16);
+  ASSERT_TRUE(result.input_layer().scale.match.has_value()) << text(result);
+  EXPECT_EQ(result.input_layer().scale.match->name, "sqrt(d) rounded to bfloat16");
+  EXPECT_EQ(result.input_layer().scale.match->value, 55.5);
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates) << text(result);
-  EXPECT_NE(result.scale.sentence.find("55.5 instead of 55.4256"), std::string::npos) << result.scale.sentence;
+  EXPECT_NE(result.input_layer().scale.sentence.find("55.5 instead of 55.4256"), std::string::npos) << result.input_layer().scale.sentence;
   // The gap between 55.5 and sqrt(3072) (0.074) is many tolerances wide.
-  EXPECT_LT(result.scale.estimate.tolerance, 0.074 / 4) << text(result);
+  EXPECT_LT(result.input_layer().scale.estimate.tolerance, 0.074 / 4) << text(result);
 }
 
 TEST_F(InputLayer, bfloat16ActivationsAloneAreNoFault) {
-  const InputLayerResult result = check("gemma_correct");
-  ASSERT_TRUE(result.scale.match.has_value()) << text(result);
-  EXPECT_TRUE(result.scale.conforms) << text(result);
+  const Validation result = check("gemma_correct");
+  ASSERT_TRUE(result.input_layer().scale.match.has_value()) << text(result);
+  EXPECT_TRUE(result.input_layer().scale.conforms) << text(result);
   EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << text(result);
 }
 
@@ -137,55 +138,55 @@ TEST_F(InputLayer, bfloat16ActivationsAloneAreNoFault) {
 // "float16 angles" (one octave, the growth not fitted).
 TEST_F(InputLayer, theRecoveredEncodingsOwnErrorIsNoEvidenceOfAFault) {
   for (const char* prefix : {"noisy_bfloat16", "noisy_float16", "gemma_correct"}) {
-    const InputLayerResult result = check(prefix);
+    const Validation result = check(prefix);
     EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << prefix << "\n" << text(result);
     // The premise: the estimate's error is past the ULP tolerance the diagnoses
     // used before (validation.cpp), so they would have read it as a fault.
-    EXPECT_GT(result.encoding.measurement.max_abs_error,
-              std::ldexp(1.0, 1 - format_of(result.scale.estimate.activation_format).precision) *
-                  std::max(result.encoding.measurement.budget_ulp, 1.0))
+    EXPECT_GT(result.parts.front().comparisons.front().measurement.max_abs_error,
+              std::ldexp(1.0, 1 - format_of(result.input_layer().scale.estimate.activation_format).precision) *
+                  std::max(result.parts.front().comparisons.front().measurement.budget_ulp, 1.0))
         << prefix << "\n" << text(result);
-    EXPECT_TRUE(result.encoding.hazards.empty()) << prefix << "\n" << hazard_list(result.encoding);
+    EXPECT_TRUE(result.parts.front().hazards.empty()) << prefix << "\n" << hazard_list(result.parts.front());
   }
 }
 
 TEST_F(InputLayer, faultsOfTheEncodingInsideANarrowLayerAreStillNamed) {
-  const InputLayerResult positions = check("bfloat16_positions");
+  const Validation positions = check("bfloat16_positions");
   EXPECT_EQ(positions.verdict, ValidationVerdict::deviates) << text(positions);
-  EXPECT_TRUE(positions.scale.conforms) << text(positions);
-  EXPECT_NE(find_hazard(positions.encoding, HazardKind::position_precision), nullptr)
-      << hazard_list(positions.encoding);
-  const InputLayerResult angles = check("float16_angles");
+  EXPECT_TRUE(positions.input_layer().scale.conforms) << text(positions);
+  EXPECT_NE(positions.parts.front().hazard(HazardKind::position_precision), nullptr)
+      << hazard_list(positions.parts.front());
+  const Validation angles = check("float16_angles");
   EXPECT_EQ(angles.verdict, ValidationVerdict::deviates) << text(angles);
-  const Hazard* angle = find_hazard(angles.encoding, HazardKind::angle_precision);
-  ASSERT_NE(angle, nullptr) << hazard_list(angles.encoding);
+  const Hazard* angle = angles.parts.front().hazard(HazardKind::angle_precision);
+  ASSERT_NE(angle, nullptr) << hazard_list(angles.parts.front());
   EXPECT_NE(angle->evidence.find("float16 angles"), std::string::npos) << angle->evidence;
 }
 
 TEST_F(InputLayer, sqrtDRoundedToFloat16IsNamedInFloat16Activations) {
-  const InputLayerResult result = check("half");
-  EXPECT_EQ(result.scale.estimate.activation_format, FormatId::float16);
-  ASSERT_TRUE(result.scale.match.has_value()) << text(result);
-  EXPECT_EQ(result.scale.match->name, "sqrt(d) rounded to float16");
-  EXPECT_EQ(result.scale.match->value, 55.4375);
+  const Validation result = check("half");
+  EXPECT_EQ(result.input_layer().scale.estimate.activation_format, FormatId::float16);
+  ASSERT_TRUE(result.input_layer().scale.match.has_value()) << text(result);
+  EXPECT_EQ(result.input_layer().scale.match->name, "sqrt(d) rounded to float16");
+  EXPECT_EQ(result.input_layer().scale.match->value, 55.4375);
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates) << text(result);
 }
 
 TEST_F(InputLayer, valuesCloserThanTheToleranceLeaveTheScaleUndecided) {
-  const InputLayerResult result = check("undecided");
+  const Validation result = check("undecided");
   // The premise: at d = 96, float16's rounding of sqrt(d) is 0.0011 from it,
   // closer than 128 bfloat16 tokens can resolve.
   const double gap = std::sqrt(96.0) - 9.796875;
-  ASSERT_LT(gap, result.scale.estimate.tolerance) << text(result);
-  EXPECT_FALSE(result.scale.decided) << text(result);
+  ASSERT_LT(gap, result.input_layer().scale.estimate.tolerance) << text(result);
+  EXPECT_FALSE(result.input_layer().scale.decided) << text(result);
   EXPECT_EQ(result.verdict, ValidationVerdict::unknown) << text(result);
-  EXPECT_NE(result.scale.sentence.find("more tokens sharing positions are needed"), std::string::npos)
-      << result.scale.sentence;
+  EXPECT_NE(result.input_layer().scale.sentence.find("more tokens sharing positions are needed"), std::string::npos)
+      << result.input_layer().scale.sentence;
 }
 
 TEST_F(InputLayer, givenPositionsPlaceTheRecoveredEncoding) {
-  const InputLayerResult result = validate_input_layer(files("fairseq", true));
-  EXPECT_EQ(result.first_position, 2);
+  const Validation result = validate_input_layer(files("fairseq", true));
+  EXPECT_EQ(result.input_layer().first_position, 2);
   EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << text(result);
 }
 
@@ -202,15 +203,15 @@ TEST_F(InputLayer, aSingleSequenceIsRefusedSayingWhatIsNeeded) {
 TEST_F(InputLayer, aSingleSequenceIsFittedAgainstAGivenConventionsEncoding) {
   ValidationOptions vaswani;
   vaswani.convention = find_preset("vaswani");
-  const InputLayerResult correct = validate_input_layer(files("single"), vaswani);
-  EXPECT_TRUE(correct.scale.estimate.against_known_encoding);
+  const Validation correct = validate_input_layer(files("single"), vaswani);
+  EXPECT_TRUE(correct.input_layer().scale.estimate.against_known_encoding);
   EXPECT_EQ(correct.verdict, ValidationVerdict::conforms) << text(correct);
-  const InputLayerResult twice = validate_input_layer(files("single_twice"), vaswani);
-  ASSERT_TRUE(twice.scale.match.has_value()) << text(twice);
-  EXPECT_EQ(twice.scale.match->name, "sqrt(d) applied twice") << text(twice);
-  const InputLayerResult gemma = validate_input_layer(files("single_gemma"), vaswani);
-  ASSERT_TRUE(gemma.scale.match.has_value()) << text(gemma);
-  EXPECT_EQ(gemma.scale.match->name, "sqrt(d) rounded to bfloat16") << text(gemma);
+  const Validation twice = validate_input_layer(files("single_twice"), vaswani);
+  ASSERT_TRUE(twice.input_layer().scale.match.has_value()) << text(twice);
+  EXPECT_EQ(twice.input_layer().scale.match->name, "sqrt(d) applied twice") << text(twice);
+  const Validation gemma = validate_input_layer(files("single_gemma"), vaswani);
+  ASSERT_TRUE(gemma.input_layer().scale.match.has_value()) << text(gemma);
+  EXPECT_EQ(gemma.input_layer().scale.match->name, "sqrt(d) rounded to bfloat16") << text(gemma);
   EXPECT_EQ(gemma.verdict, ValidationVerdict::deviates) << text(gemma);
 }
 

@@ -9,7 +9,7 @@
 #include "hazard_lookup.hpp"
 #include "numpy_tables.hpp"
 #include "pecheck/table_file.hpp"
-#include "pecheck/validate/validation.hpp"
+#include "pecheck/validate/table_validation.hpp"
 
 namespace pecheck::validate {
 namespace {
@@ -41,76 +41,76 @@ const std::vector<std::string>& tables() {
 
 class NumpyCombinedFaults : public testing::NumpyTablesTest<tables> {
  protected:
-  static ValidationResult validate(const std::string& name) { return validate_table(table(name)); }
+  static Validation validate(const std::string& name) { return validate_table(table(name)); }
 
   // The hazard of positions held in `format`, found from the steps of the rows.
-  static void expect_positions_held_in(const ValidationResult& result, const std::string& format) {
-    const Hazard* hazard = find_hazard(result, HazardKind::position_precision);
+  static void expect_positions_held_in(const Validation& result, const std::string& format) {
+    const Hazard* hazard = result.hazard(HazardKind::position_precision);
     ASSERT_NE(hazard, nullptr) << hazard_list(result);
     EXPECT_NE(hazard->evidence.find("held in " + format), std::string::npos) << hazard->evidence;
     EXPECT_NE(hazard->evidence.find("identical"), std::string::npos) << hazard->evidence;
-    ASSERT_TRUE(result.detection.positions_held_in.has_value());
-    EXPECT_EQ(format_of(*result.detection.positions_held_in).name, format);
+    ASSERT_TRUE(result.table().detection.positions_held_in.has_value());
+    EXPECT_EQ(format_of(*result.table().detection.positions_held_in).name, format);
   }
 };
 
 TEST_F(NumpyCombinedFaults, bfloat16PositionsGetOffsetZeroAndPositionPrecision) {
-  const ValidationResult result = validate("bf16_positions.npy");
-  EXPECT_EQ(result.detection.preset, "vaswani");
-  EXPECT_EQ(result.detection.row_offset, 0);
-  EXPECT_FALSE(result.detection.offset_ambiguous);
+  const Validation result = validate("bf16_positions.npy");
+  EXPECT_EQ(result.table().detection.preset, "vaswani");
+  EXPECT_EQ(result.table().detection.row_offset, 0);
+  EXPECT_FALSE(result.table().detection.offset_ambiguous);
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
   expect_positions_held_in(result, "bfloat16");
   // The angles of the rounded positions are exact: no angle fault is read into the steps.
-  EXPECT_EQ(find_hazard(result, HazardKind::angle_precision), nullptr) << hazard_list(result);
+  EXPECT_EQ(result.hazard(HazardKind::angle_precision), nullptr) << hazard_list(result);
 }
 
 TEST_F(NumpyCombinedFaults, aModuleCastToBfloat16GetsPositionPrecision) {
-  const ValidationResult result = validate("bf16_module.npy");
-  EXPECT_EQ(result.detection.preset, "vaswani");
-  EXPECT_EQ(result.detection.row_offset, 0);
+  const Validation result = validate("bf16_module.npy");
+  EXPECT_EQ(result.table().detection.preset, "vaswani");
+  EXPECT_EQ(result.table().detection.row_offset, 0);
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
   expect_positions_held_in(result, "bfloat16");
   // Positions 256 to 4095 take 4 * 128 = 512 bfloat16 values for 3840 rows.
-  EXPECT_GT(result.detection.identical_pairs, 3000);
+  EXPECT_GT(result.table().detection.identical_pairs, 3000);
   // Compared at the rounded positions, what is left grows with the position: the angles' 8 bits.
-  const Hazard* angles = find_hazard(result, HazardKind::angle_precision);
+  const Hazard* angles = result.hazard(HazardKind::angle_precision);
   ASSERT_NE(angles, nullptr) << hazard_list(result);
   EXPECT_NE(angles->evidence.find("bfloat16 angles"), std::string::npos) << angles->evidence;
 }
 
 TEST_F(NumpyCombinedFaults, aModuleCastToFloat16At8192RowsGetsPositionPrecision) {
-  const ValidationResult result = validate("fp16_module.npy");
-  EXPECT_EQ(result.detection.preset, "vaswani");
-  EXPECT_EQ(result.detection.row_offset, 0);
+  const Validation result = validate("fp16_module.npy");
+  EXPECT_EQ(result.table().detection.preset, "vaswani");
+  EXPECT_EQ(result.table().detection.row_offset, 0);
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
   expect_positions_held_in(result, "float16");
-  const Hazard* angles = find_hazard(result, HazardKind::angle_precision);
+  const Hazard* angles = result.hazard(HazardKind::angle_precision);
   ASSERT_NE(angles, nullptr) << hazard_list(result);
   EXPECT_NE(angles->evidence.find("float16 angles"), std::string::npos) << angles->evidence;
 }
 
 TEST_F(NumpyCombinedFaults, aThousandIdenticalPairsInASliceGivePositionPrecisionAndTheOffset) {
-  const ValidationResult result = validate("fp16_slice.npy");
-  EXPECT_TRUE(result.detection.preset == "tf-tutorial" || result.detection.preset == "marian-hf");
-  EXPECT_EQ(result.detection.row_offset, 2048);
-  EXPECT_GE(result.detection.identical_pairs, 1023);
+  const Validation result = validate("fp16_slice.npy");
+  EXPECT_TRUE(result.table().detection.preset == "tf-tutorial" || result.table().detection.preset == "marian-hf");
+  EXPECT_EQ(result.table().detection.row_offset, 2048);
+  EXPECT_GE(result.table().detection.identical_pairs, 1023);
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
   expect_positions_held_in(result, "float16");
 }
 
 TEST_F(NumpyCombinedFaults, bfloat16PositionsWithFloat32AnglesInTensor2tensor) {
-  const ValidationResult result = validate("bf16_positions_f32_angles.npy");
-  EXPECT_EQ(result.detection.preset, "tensor2tensor");
-  EXPECT_EQ(result.detection.row_offset, 0);
+  const Validation result = validate("bf16_positions_f32_angles.npy");
+  EXPECT_EQ(result.table().detection.preset, "tensor2tensor");
+  EXPECT_EQ(result.table().detection.row_offset, 0);
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
   expect_positions_held_in(result, "bfloat16");
 }
 
 TEST_F(NumpyCombinedFaults, aSliceOfBfloat16PositionsIsPlacedByItsSteps) {
-  const ValidationResult result = validate("bf16_positions_slice.npy");
-  EXPECT_EQ(result.detection.preset, "vaswani");
-  EXPECT_EQ(result.detection.row_offset, 5000);
+  const Validation result = validate("bf16_positions_slice.npy");
+  EXPECT_EQ(result.table().detection.preset, "vaswani");
+  EXPECT_EQ(result.table().detection.row_offset, 5000);
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
   expect_positions_held_in(result, "bfloat16");
 }
@@ -121,15 +121,15 @@ TEST_F(NumpyCombinedFaults, aSliceOfBfloat16PositionsIsPlacedByItsSteps) {
 TEST_F(NumpyCombinedFaults, float32AnglesCastToANarrowFormatGetTheirCause) {
   for (const std::string name : {"tutorial_fp16.npy", "tutorial_bf16.npy"}) {
     SCOPED_TRACE(name);
-    const ValidationResult result = validate(name);
-    EXPECT_EQ(result.detection.preset, "vaswani");
-    EXPECT_EQ(result.detection.row_offset, 0);
+    const Validation result = validate(name);
+    EXPECT_EQ(result.table().detection.preset, "vaswani");
+    EXPECT_EQ(result.table().detection.row_offset, 0);
     EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
-    const Hazard* angles = find_hazard(result, HazardKind::angle_precision);
+    const Hazard* angles = result.hazard(HazardKind::angle_precision);
     ASSERT_NE(angles, nullptr) << hazard_list(result);
     EXPECT_NE(angles->evidence.find("own rounding"), std::string::npos) << angles->evidence;
     EXPECT_NE(angles->evidence.find("float32 angles"), std::string::npos) << angles->evidence;
-    EXPECT_EQ(find_hazard(result, HazardKind::position_precision), nullptr) << hazard_list(result);
+    EXPECT_EQ(result.hazard(HazardKind::position_precision), nullptr) << hazard_list(result);
   }
 }
 
@@ -146,9 +146,9 @@ TEST_F(NumpyCombinedFaults, buffersWithExtentsOfOneAreValidatedAsTheirTable) {
     SCOPED_TRACE(c.name);
     const TableFile file = read_table_file(NumpyTablesTest::file(c.name));
     EXPECT_NE(file.info.shape_note.find("extents of 1 dropped"), std::string::npos) << file.info.shape_note;
-    const ValidationResult result = validate_table(file.table);
-    EXPECT_EQ(result.detection.preset, c.preset);
-    EXPECT_EQ(result.detection.row_offset, c.offset);
+    const Validation result = validate_table(file.table);
+    EXPECT_EQ(result.table().detection.preset, c.preset);
+    EXPECT_EQ(result.table().detection.row_offset, c.offset);
     EXPECT_EQ(result.verdict, c.verdict) << hazard_list(result);
   }
 }

@@ -8,7 +8,7 @@
 
 #include "numpy_tables.hpp"
 #include "pecheck/table_file.hpp"
-#include "pecheck/validate/validation.hpp"
+#include "pecheck/validate/table_validation.hpp"
 
 namespace pecheck::validate {
 namespace {
@@ -63,50 +63,50 @@ TEST_F(NumpyConventions, everyPresetIsDetectedWithItsOffsetAndConforms) {
   for (std::size_t k = 0; k < cases().size(); ++k) {
     const ConventionCase& c = cases()[k];
     SCOPED_TRACE(c.arguments);
-    const ValidationResult result = validate_table(table(k));
-    ASSERT_TRUE(result.detection.preset.has_value());
-    const auto& also = result.detection.also_matches;
+    const Validation result = validate_table(table(k));
+    ASSERT_TRUE(result.table().detection.preset.has_value());
+    const auto& also = result.table().detection.also_matches;
     // tf-tutorial and marian-hf are the same table at even d: either name is right.
-    EXPECT_TRUE(*result.detection.preset == c.preset || std::find(also.begin(), also.end(), c.preset) != also.end())
-        << "detected " << *result.detection.preset;
-    EXPECT_EQ(result.detection.row_offset, c.offset);
-    EXPECT_FALSE(result.detection.offset_ambiguous);
-    EXPECT_EQ(result.compared_format, c.compared);
+    EXPECT_TRUE(*result.table().detection.preset == c.preset || std::find(also.begin(), also.end(), c.preset) != also.end())
+        << "detected " << *result.table().detection.preset;
+    EXPECT_EQ(result.table().detection.row_offset, c.offset);
+    EXPECT_FALSE(result.table().detection.offset_ambiguous);
+    EXPECT_EQ(result.table().compared_format, c.compared);
     EXPECT_EQ(result.verdict, ValidationVerdict::conforms)
-        << "max " << result.measurement.max_ulp << " ULP at row " << result.measurement.worst.row << " column "
-        << result.measurement.worst.column;
+        << "max " << result.comparisons.front().measurement.max_ulp << " ULP at row " << result.comparisons.front().measurement.worst.row << " column "
+        << result.comparisons.front().measurement.worst.column;
     EXPECT_TRUE(result.hazards.empty());
-    EXPECT_EQ(result.rows_compared, result.rows);
+    EXPECT_EQ(result.table().rows_compared, result.table().rows);
   }
 }
 
 TEST_F(NumpyConventions, fairseqsPaddingRowIsFoundAsAZeroRow) {
-  const ValidationResult result = validate_table(table(5));
-  EXPECT_EQ(result.detection.zero_rows, std::vector<std::int64_t>{1});
-  ASSERT_TRUE(result.detection.convention.has_value());
-  EXPECT_EQ(result.detection.convention->zero_rows, std::vector<std::int64_t>{1});
+  const Validation result = validate_table(table(5));
+  EXPECT_EQ(result.table().detection.zero_rows, std::vector<std::int64_t>{1});
+  ASSERT_TRUE(result.table().detection.convention.has_value());
+  EXPECT_EQ(result.table().detection.convention->zero_rows, std::vector<std::int64_t>{1});
 }
 
 TEST_F(NumpyConventions, bfloat16ValuesStoredAsFloat32AreSaidToBeBfloat16) {
-  const ValidationResult result = validate_table(table(8));
-  EXPECT_EQ(result.stored_format, FormatId::float32);
-  EXPECT_EQ(result.compared_format, FormatId::bfloat16);
-  EXPECT_NE(result.format_note.find("bfloat16"), std::string::npos) << result.format_note;
+  const Validation result = validate_table(table(8));
+  EXPECT_EQ(result.table().stored_format, FormatId::float32);
+  EXPECT_EQ(result.table().compared_format, FormatId::bfloat16);
+  EXPECT_NE(result.table().format_note.find("bfloat16"), std::string::npos) << result.table().format_note;
 }
 
 TEST_F(NumpyConventions, anotherConventionGivenExplicitlyDeviates) {
   ValidationOptions options;
   options.convention = *find_preset("tensor2tensor");  // the table is vaswani's
-  const ValidationResult result = validate_table(table(0), options);
+  const Validation result = validate_table(table(0), options);
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
-  EXPECT_GT(result.measurement.max_abs_error, 0.5);
+  EXPECT_GT(result.comparisons.front().measurement.max_abs_error, 0.5);
 }
 
 TEST_F(NumpyConventions, aWrongOffsetGivenExplicitlyDeviates) {
   ValidationOptions options;
   options.row_offset = 1001;  // the table starts at 1000
-  const ValidationResult result = validate_table(table(1), options);
-  EXPECT_EQ(result.detection.preset, "vaswani");
+  const Validation result = validate_table(table(1), options);
+  EXPECT_EQ(result.table().detection.preset, "vaswani");
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
 }
 
@@ -119,18 +119,18 @@ TEST_F(NumpyConventions, theRightConventionAndOffsetGivenExplicitlyConform) {
 
 TEST_F(NumpyConventions, everyRowIsComparedUnlessSamplingIsAskedForAndThenItSaysSo) {
   ValidationOptions options;
-  const ValidationResult every = validate_table(table(0), options);
-  EXPECT_FALSE(every.sampled);
-  EXPECT_EQ(every.rows_compared, 300);
-  EXPECT_EQ(every.reference_escalations, 0);
+  const Validation every = validate_table(table(0), options);
+  EXPECT_FALSE(every.table().sampled);
+  EXPECT_EQ(every.table().rows_compared, 300);
+  EXPECT_EQ(every.table().reference_escalations, 0);
   options.sample_rows = 64;  // the table has 300
-  const ValidationResult sampled = validate_table(table(0), options);
-  EXPECT_TRUE(sampled.sampled);
-  EXPECT_LT(sampled.rows_compared, 300);
-  EXPECT_GE(sampled.rows_compared, 64);
+  const Validation sampled = validate_table(table(0), options);
+  EXPECT_TRUE(sampled.table().sampled);
+  EXPECT_LT(sampled.table().rows_compared, 300);
+  EXPECT_GE(sampled.table().rows_compared, 64);
   EXPECT_EQ(sampled.verdict, ValidationVerdict::conforms);
   options.sample_rows = 300;
-  EXPECT_FALSE(validate_table(table(0), options).sampled);
+  EXPECT_FALSE(validate_table(table(0), options).table().sampled);
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
 #include "pecheck/format.hpp"
 #include "pecheck/table_file.hpp"
 #include "hazard_lookup.hpp"
-#include "pecheck/validate/validation.hpp"
+#include "pecheck/validate/table_validation.hpp"
 
 namespace pecheck::validate {
 namespace {
@@ -28,50 +28,50 @@ const std::vector<std::string>& tables() {
 
 class NumpyFaults : public testing::NumpyTablesTest<tables> {
  protected:
-  static ValidationResult validate(const std::string& name, const ValidationOptions& options = {}) {
+  static Validation validate(const std::string& name, const ValidationOptions& options = {}) {
     return validate_table(table(name), options);
   }
 };
 
 TEST_F(NumpyFaults, thePyTorchTutorialsFloat32AnglesDeviateWithAnglePrecision) {
-  const ValidationResult result = validate("tutorial.npy");
-  EXPECT_EQ(result.detection.preset, "vaswani");
+  const Validation result = validate("tutorial.npy");
+  EXPECT_EQ(result.table().detection.preset, "vaswani");
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
-  const Hazard* hazard = find_hazard(result, HazardKind::angle_precision);
+  const Hazard* hazard = result.hazard(HazardKind::angle_precision);
   ASSERT_NE(hazard, nullptr) << hazard_list(result);
   // The fitted precision names the format the angles were computed in.
   EXPECT_NE(hazard->evidence.find("float32 angles"), std::string::npos) << hazard->evidence;
-  EXPECT_EQ(find_hazard(result, HazardKind::position_precision), nullptr) << hazard_list(result);
+  EXPECT_EQ(result.hazard(HazardKind::position_precision), nullptr) << hazard_list(result);
 }
 
 TEST_F(NumpyFaults, float32AnglesInAnotherConventionAreFoundToo) {
-  const ValidationResult result = validate("fairseq_float32_angles.npy");
-  EXPECT_EQ(result.detection.preset, "fairseq");
+  const Validation result = validate("fairseq_float32_angles.npy");
+  EXPECT_EQ(result.table().detection.preset, "fairseq");
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
-  const Hazard* hazard = find_hazard(result, HazardKind::angle_precision);
+  const Hazard* hazard = result.hazard(HazardKind::angle_precision);
   ASSERT_NE(hazard, nullptr) << hazard_list(result);
   EXPECT_NE(hazard->evidence.find("float32"), std::string::npos) << hazard->evidence;
 }
 
 TEST_F(NumpyFaults, float16AnglesDeviateWithAnglePrecisionOfAboutElevenBits) {
-  const ValidationResult result = validate("fp16_angles.npy");
+  const Validation result = validate("fp16_angles.npy");
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
-  const Hazard* hazard = find_hazard(result, HazardKind::angle_precision);
+  const Hazard* hazard = result.hazard(HazardKind::angle_precision);
   ASSERT_NE(hazard, nullptr) << hazard_list(result);
   EXPECT_NE(hazard->evidence.find("float16 angles"), std::string::npos) << hazard->evidence;
 }
 
 TEST_F(NumpyFaults, positionsHeldInBfloat16DeviateWithPositionPrecision) {
-  const ValidationResult result = validate("bf16_positions.npy");
-  EXPECT_EQ(result.detection.preset, "vaswani");
-  EXPECT_EQ(result.detection.row_offset, 0);
+  const Validation result = validate("bf16_positions.npy");
+  EXPECT_EQ(result.table().detection.preset, "vaswani");
+  EXPECT_EQ(result.table().detection.row_offset, 0);
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
-  const Hazard* hazard = find_hazard(result, HazardKind::position_precision);
+  const Hazard* hazard = result.hazard(HazardKind::position_precision);
   ASSERT_NE(hazard, nullptr) << hazard_list(result);
   EXPECT_NE(hazard->evidence.find("bfloat16"), std::string::npos) << hazard->evidence;
   EXPECT_NE(hazard->evidence.find("identical"), std::string::npos) << hazard->evidence;  // collisions
   // The angles themselves were exact: the steps explain all of the error.
-  EXPECT_EQ(find_hazard(result, HazardKind::angle_precision), nullptr) << hazard_list(result);
+  EXPECT_EQ(result.hazard(HazardKind::angle_precision), nullptr) << hazard_list(result);
 }
 
 // Positions held in bfloat16 and, besides, an unrelated error in about a
@@ -87,39 +87,39 @@ TEST_F(NumpyFaults, positionsHeldInBfloat16WithUnrelatedNoiseAreExplainedByMostR
     const auto held = static_cast<std::int64_t>(round_to_format(static_cast<double>(r), bf16));
     if (held / 16 % 10 == 3) noisy.set(r, 0, noisy.at(r, 0) * 0.5);
   }
-  const ValidationResult result = validate_table(noisy, {});
+  const Validation result = validate_table(noisy, {});
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
-  const Hazard* hazard = find_hazard(result, HazardKind::position_precision);
+  const Hazard* hazard = result.hazard(HazardKind::position_precision);
   ASSERT_NE(hazard, nullptr) << hazard_list(result);
   EXPECT_NE(hazard->evidence.find("rows with a rounded position match the encoding there"), std::string::npos)
       << hazard->evidence;
 }
 
 TEST_F(NumpyFaults, positionsHeldInFloat16DeviateWithPositionPrecision) {
-  const ValidationResult result = validate("fp16_positions.npy");
-  EXPECT_EQ(result.detection.preset, "tensor2tensor");
-  EXPECT_EQ(result.detection.row_offset, 2000);
+  const Validation result = validate("fp16_positions.npy");
+  EXPECT_EQ(result.table().detection.preset, "tensor2tensor");
+  EXPECT_EQ(result.table().detection.row_offset, 2000);
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
-  const Hazard* hazard = find_hazard(result, HazardKind::position_precision);
+  const Hazard* hazard = result.hazard(HazardKind::position_precision);
   ASSERT_NE(hazard, nullptr) << hazard_list(result);
   EXPECT_NE(hazard->evidence.find("float16"), std::string::npos) << hazard->evidence;
 }
 
 TEST_F(NumpyFaults, randomNoiseIsNotSinusoidal) {
-  const ValidationResult result = validate("noise.npy");
+  const Validation result = validate("noise.npy");
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
-  EXPECT_FALSE(result.detection.convention.has_value());
-  EXPECT_NE(find_hazard(result, HazardKind::not_sinusoidal), nullptr) << hazard_list(result);
+  EXPECT_FALSE(result.table().detection.convention.has_value());
+  EXPECT_NE(result.hazard(HazardKind::not_sinusoidal), nullptr) << hazard_list(result);
   // Standard normal values: about 32% lie outside [-1, 1].
-  EXPECT_NE(find_hazard(result, HazardKind::out_of_range), nullptr) << hazard_list(result);
+  EXPECT_NE(result.hazard(HazardKind::out_of_range), nullptr) << hazard_list(result);
 }
 
 TEST_F(NumpyFaults, noiseCheckedAgainstAGivenConventionStillDeviatesAsNotSinusoidal) {
   ValidationOptions options;
   options.convention = *find_preset("vaswani");
-  const ValidationResult result = validate("noise.npy", options);
+  const Validation result = validate("noise.npy", options);
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
-  EXPECT_NE(find_hazard(result, HazardKind::not_sinusoidal), nullptr) << hazard_list(result);
+  EXPECT_NE(result.hazard(HazardKind::not_sinusoidal), nullptr) << hazard_list(result);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // Tables NumPy computes the ordinary way, angles p * w in float64 then
 // np.sin / np.cos: they conform by the float64-angle bound
-// (accuracy/angle_allowance.hpp) although most of their float64 entries are
+// (properties/angle_allowance.hpp) although most of their float64 entries are
 // beyond the ULP budget, and the output says so. An error injected just above
 // the bound deviates; just below, it conforms.
 #include <gtest/gtest.h>
@@ -13,8 +13,8 @@
 #include "pecheck/reference/reference.hpp"
 #include "pecheck/table_file.hpp"
 #include "pecheck/ulp.hpp"
-#include "pecheck/validate/validation.hpp"
-#include "pecheck/validate/validation_report.hpp"
+#include "pecheck/validate/table_validation.hpp"
+#include "pecheck/validate/validation_writers.hpp"
 
 namespace pecheck::validate {
 namespace {
@@ -31,21 +31,21 @@ const std::vector<std::string>& tables() {
 
 class NumpyFloat64 : public testing::NumpyTablesTest<tables> {};
 
-std::string explain(const ValidationResult& result) { return validation_text(result, "table"); }
+std::string explain(const Validation& result) { return validation_text(result, "table"); }
 
 TEST_F(NumpyFloat64, ordinaryFloat64TablesConformByTheFloat64AngleBound) {
   for (const std::string name : {"vaswani.npy", "t2t_far.npy", "fairseq.npy"}) {
     SCOPED_TRACE(name);
-    const ValidationResult result = validate_table(table(name));
-    EXPECT_EQ(result.compared_format, FormatId::float64);
+    const Validation result = validate_table(table(name));
+    EXPECT_EQ(result.table().compared_format, FormatId::float64);
     EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << explain(result);
     EXPECT_TRUE(result.hazards.empty()) << explain(result);
-    ASSERT_TRUE(result.angle_allowance);
-    ASSERT_TRUE(result.measurement.abs_bound.has_value());
-    const accuracy::AbsoluteBoundCheck& check = *result.measurement.abs_bound;
+    ASSERT_TRUE(result.table().angle_allowance);
+    ASSERT_TRUE(result.comparisons.front().measurement.abs_bound.has_value());
+    const accuracy::AbsoluteBoundCheck& check = *result.comparisons.front().measurement.abs_bound;
     // The ULP budget alone is not met: many entries needed the bound.
-    EXPECT_GT(result.measurement.max_ulp, result.measurement.budget_ulp);
-    EXPECT_GT(check.beyond_ulp, result.measurement.entries / 10);
+    EXPECT_GT(result.comparisons.front().measurement.max_ulp, result.comparisons.front().measurement.budget_ulp);
+    EXPECT_GT(check.beyond_ulp, result.comparisons.front().measurement.entries / 10);
     EXPECT_EQ(check.beyond_bound, 0);
     EXPECT_LE(check.worst_ratio, 1.0);
     // The output names the criterion that decided, with both errors side by side.
@@ -58,17 +58,17 @@ TEST_F(NumpyFloat64, ordinaryFloat64TablesConformByTheFloat64AngleBound) {
 }
 
 TEST_F(NumpyFloat64, aFloat32TableRoundedFromFloat64AnglesConforms) {
-  const ValidationResult result = validate_table(table("vaswani_float32.npy"));
-  EXPECT_EQ(result.compared_format, FormatId::float32);
+  const Validation result = validate_table(table("vaswani_float32.npy"));
+  EXPECT_EQ(result.table().compared_format, FormatId::float32);
   EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << explain(result);
 }
 
 TEST_F(NumpyFloat64, heldToTheUlpBudgetAloneTheSameTableDeviates) {
   ValidationOptions options;
   options.ulp_only = true;
-  const ValidationResult result = validate_table(table("vaswani.npy"), options);
+  const Validation result = validate_table(table("vaswani.npy"), options);
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
-  EXPECT_FALSE(result.measurement.abs_bound.has_value());
+  EXPECT_FALSE(result.comparisons.front().measurement.abs_bound.has_value());
   EXPECT_NE(explain(result).find("criterion: the ULP budget alone"), std::string::npos) << explain(result);
 }
 
@@ -122,12 +122,12 @@ TEST_F(NumpyFloat64, anErrorJustAboveTheBoundDeviatesAndJustBelowConforms) {
     const double above_error = absolute_error(above.at(entry.row, entry.column), entry.exact);
     ASSERT_GT(above_error, entry.bound);
     ASSERT_GT(ulp_error(above.at(entry.row, entry.column), entry.exact, format).ulps, budget);
-    const ValidationResult deviates = validate_table(above, options);
+    const Validation deviates = validate_table(above, options);
     EXPECT_EQ(deviates.verdict, ValidationVerdict::deviates) << explain(deviates);
-    ASSERT_TRUE(deviates.measurement.abs_bound.has_value());
-    EXPECT_EQ(deviates.measurement.abs_bound->beyond_bound, 1) << explain(deviates);
-    EXPECT_EQ(deviates.measurement.abs_bound->worst.row, entry.row);
-    EXPECT_EQ(deviates.measurement.abs_bound->worst.column, entry.column);
+    ASSERT_TRUE(deviates.comparisons.front().measurement.abs_bound.has_value());
+    EXPECT_EQ(deviates.comparisons.front().measurement.abs_bound->beyond_bound, 1) << explain(deviates);
+    EXPECT_EQ(deviates.comparisons.front().measurement.abs_bound->worst.row, entry.row);
+    EXPECT_EQ(deviates.comparisons.front().measurement.abs_bound->worst.column, entry.column);
     ASSERT_FALSE(deviates.reasons.empty());
     EXPECT_NE(deviates.reasons[0].find("float64-angle bound"), std::string::npos) << deviates.reasons[0];
     // One bad entry: no fault of angles or positions is claimed for the rest.

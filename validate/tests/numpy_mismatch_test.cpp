@@ -10,7 +10,7 @@
 
 #include "numpy_tables.hpp"
 #include "hazard_lookup.hpp"
-#include "pecheck/validate/validation.hpp"
+#include "pecheck/validate/table_validation.hpp"
 
 namespace pecheck::validate {
 namespace {
@@ -56,13 +56,13 @@ TEST_F(NumpyMismatch, aTableValidatedAsAnotherConventionSaysWhatItIs) {
     ValidationOptions options;
     options.convention = *find_preset(c.given);
     options.row_offset = c.offset;
-    const ValidationResult result = validate_table(table(c.file), options);
+    const Validation result = validate_table(table(c.file), options);
     EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
-    const Hazard* mismatch = find_hazard(result, HazardKind::convention_mismatch);
+    const Hazard* mismatch = result.hazard(HazardKind::convention_mismatch);
     ASSERT_NE(mismatch, nullptr) << hazard_list(result);
     EXPECT_NE(mismatch->evidence.find(c.advice), std::string::npos) << mismatch->evidence;
-    EXPECT_EQ(find_hazard(result, HazardKind::angle_precision), nullptr) << hazard_list(result);
-    EXPECT_EQ(find_hazard(result, HazardKind::not_sinusoidal), nullptr) << hazard_list(result);
+    EXPECT_EQ(result.hazard(HazardKind::angle_precision), nullptr) << hazard_list(result);
+    EXPECT_EQ(result.hazard(HazardKind::not_sinusoidal), nullptr) << hazard_list(result);
   }
 }
 
@@ -72,27 +72,27 @@ TEST_F(NumpyMismatch, theRightConventionGivenIsNoMismatch) {
     SCOPED_TRACE(file);
     ValidationOptions options;
     options.convention = *find_preset(preset);
-    const ValidationResult result = validate_table(table(file), options);
+    const Validation result = validate_table(table(file), options);
     EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << hazard_list(result);
   }
 }
 
 TEST_F(NumpyMismatch, dtypeFloat32OnBfloat16ValuesComparesAsStoredAndStillFindsTheConvention) {
   const Table bf16 = table("t2t_bf16.npy");
-  const ValidationResult narrow = validate_table(bf16);
-  ASSERT_FALSE(narrow.format_note.empty());  // the note advises --dtype float32
+  const Validation narrow = validate_table(bf16);
+  ASSERT_FALSE(narrow.table().format_note.empty());  // the note advises --dtype float32
   ValidationOptions options;
   options.compare_as = FormatId::float32;
-  const ValidationResult result = validate_table(bf16, options);
-  EXPECT_EQ(result.detection.preset, "tensor2tensor");
+  const Validation result = validate_table(bf16, options);
+  EXPECT_EQ(result.table().detection.preset, "tensor2tensor");
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);  // bfloat16's rounding is far beyond float32's budget
-  EXPECT_EQ(find_hazard(result, HazardKind::not_sinusoidal), nullptr) << hazard_list(result);
-  EXPECT_EQ(find_hazard(result, HazardKind::angle_precision), nullptr) << hazard_list(result);
+  EXPECT_EQ(result.hazard(HazardKind::not_sinusoidal), nullptr) << hazard_list(result);
+  EXPECT_EQ(result.hazard(HazardKind::angle_precision), nullptr) << hazard_list(result);
 
   options.compare_as = FormatId::float64;
-  const ValidationResult wide = validate_table(table("t2t.npy"), options);
-  EXPECT_EQ(wide.detection.preset, "tensor2tensor");
-  EXPECT_EQ(find_hazard(wide, HazardKind::not_sinusoidal), nullptr) << hazard_list(wide);
+  const Validation wide = validate_table(table("t2t.npy"), options);
+  EXPECT_EQ(wide.table().detection.preset, "tensor2tensor");
+  EXPECT_EQ(wide.hazard(HazardKind::not_sinusoidal), nullptr) << hazard_list(wide);
 }
 
 TEST_F(NumpyMismatch, anOddWidthTfTutorialRejectsIsAnErrorAboutTheTable) {

@@ -15,7 +15,7 @@
 
 #include "hazard_lookup.hpp"
 #include "numpy_tables.hpp"
-#include "pecheck/validate/validation.hpp"
+#include "pecheck/validate/table_validation.hpp"
 
 namespace pecheck::validate {
 namespace {
@@ -44,16 +44,16 @@ const std::vector<std::string>& tables() {
 
 class NumpyRelative : public testing::NumpyTablesTest<tables> {
  protected:
-  static ValidationResult validate(const std::string& name, const ValidationOptions& options = {}) {
+  static Validation validate(const std::string& name, const ValidationOptions& options = {}) {
     return validate_table(table(name), options);
   }
 
   // The convention found, the position file row 0 holds and the direction.
-  static void expect_relative(const ValidationResult& result, const std::string& preset, std::int64_t first) {
-    ASSERT_TRUE(result.detection.convention.has_value()) << hazard_list(result);
-    const Convention& convention = *result.detection.convention;
-    EXPECT_EQ(result.detection.preset.value_or("none"), preset);
-    EXPECT_EQ(position_of_row(convention, result.detection.row_offset), first);
+  static void expect_relative(const Validation& result, const std::string& preset, std::int64_t first) {
+    ASSERT_TRUE(result.table().detection.convention.has_value()) << hazard_list(result);
+    const Convention& convention = *result.table().detection.convention;
+    EXPECT_EQ(result.table().detection.preset.value_or("none"), preset);
+    EXPECT_EQ(position_of_row(convention, result.table().detection.row_offset), first);
     EXPECT_EQ(convention.position_step, -1);
   }
 
@@ -62,14 +62,14 @@ class NumpyRelative : public testing::NumpyTablesTest<tables> {
   static void expect_fault(const char* file, const char* preset, std::int64_t first, HazardKind kind, const char* says,
                            std::optional<HazardKind> absent) {
     SCOPED_TRACE(file);
-    const ValidationResult result = validate(file);
+    const Validation result = validate(file);
     expect_relative(result, preset, first);
     EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
-    const Hazard* hazard = find_hazard(result, kind);
+    const Hazard* hazard = result.hazard(kind);
     ASSERT_NE(hazard, nullptr) << hazard_list(result);
     EXPECT_NE(hazard->evidence.find(says), std::string::npos) << hazard->evidence;
     if (absent) {
-      EXPECT_EQ(find_hazard(result, *absent), nullptr) << hazard_list(result);
+      EXPECT_EQ(result.hazard(*absent), nullptr) << hazard_list(result);
     }
   }
 };
@@ -85,13 +85,13 @@ TEST_F(NumpyRelative, correctTablesAreNamedWithTheirFirstPositionAndConform) {
   for (const Case& c : {Case{"xl.npy", "transformer-xl", 299}, Case{"espnet.npy", "espnet-rel", 299},
                         Case{"nemo.npy", "espnet-rel", 299}, Case{"speechbrain.npy", "espnet-rel", 299}}) {
     SCOPED_TRACE(c.file);
-    const ValidationResult result = validate(c.file);
+    const Validation result = validate(c.file);
     expect_relative(result, c.preset, c.first);
     EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << hazard_list(result);
     EXPECT_TRUE(result.hazards.empty()) << hazard_list(result);
     if (std::string(c.preset) == "espnet-rel") {
-      EXPECT_NE(std::find(result.detection.also_matches.begin(), result.detection.also_matches.end(), "nemo-rel"),
-                result.detection.also_matches.end());
+      EXPECT_NE(std::find(result.table().detection.also_matches.begin(), result.table().detection.also_matches.end(), "nemo-rel"),
+                result.table().detection.also_matches.end());
     }
   }
 }
@@ -99,13 +99,13 @@ TEST_F(NumpyRelative, correctTablesAreNamedWithTheirFirstPositionAndConform) {
 TEST_F(NumpyRelative, aGivenRelativeConventionIsPlacedByTheTablesLength) {
   ValidationOptions nemo;
   nemo.convention = *find_preset("nemo-rel");
-  const ValidationResult result = validate("nemo.npy", nemo);
+  const Validation result = validate("nemo.npy", nemo);
   expect_relative(result, "nemo-rel", 299);
   EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << hazard_list(result);
   // The wrong relative convention is a mismatch, not a pass.
   ValidationOptions xl;
   xl.convention = *find_preset("transformer-xl");
-  const ValidationResult wrong = validate("espnet.npy", xl);
+  const Validation wrong = validate("espnet.npy", xl);
   EXPECT_EQ(wrong.verdict, ValidationVerdict::deviates);
 }
 
@@ -129,17 +129,17 @@ TEST_F(NumpyRelative, aFloat32TableCastToFloat16ShowsItsAnglesThroughTheRounding
 }
 
 TEST_F(NumpyRelative, aMirroredLayoutIsNotARelativeTableNorTheOtherWayRound) {
-  const ValidationResult musicgen = validate("musicgen.npy");
-  EXPECT_EQ(musicgen.detection.preset.value_or("none"), "musicgen");
-  ASSERT_TRUE(musicgen.detection.convention.has_value());
-  EXPECT_EQ(musicgen.detection.convention->position_step, 1);
-  EXPECT_EQ(musicgen.detection.convention->layout, Layout::cos_sin_halves);
+  const Validation musicgen = validate("musicgen.npy");
+  EXPECT_EQ(musicgen.table().detection.preset.value_or("none"), "musicgen");
+  ASSERT_TRUE(musicgen.table().detection.convention.has_value());
+  EXPECT_EQ(musicgen.table().detection.convention->position_step, 1);
+  EXPECT_EQ(musicgen.table().detection.convention->layout, Layout::cos_sin_halves);
   EXPECT_EQ(musicgen.verdict, ValidationVerdict::conforms);
   // Transformer-XL's sin-cos halves whose rows run down are not cos-sin halves running up.
-  const ValidationResult xl = validate("xl.npy");
-  ASSERT_TRUE(xl.detection.convention.has_value());
-  EXPECT_EQ(xl.detection.convention->layout, Layout::sin_cos_halves);
-  EXPECT_EQ(xl.detection.convention->position_step, -1);
+  const Validation xl = validate("xl.npy");
+  ASSERT_TRUE(xl.table().detection.convention.has_value());
+  EXPECT_EQ(xl.table().detection.convention->layout, Layout::sin_cos_halves);
+  EXPECT_EQ(xl.table().detection.convention->position_step, -1);
   // sin and cos swapped in every pair of an interleaved table (a fault, no
   // layout): no reading, reversed or not, is named for it.
   Table swapped = table("vaswani.npy");
@@ -150,9 +150,9 @@ TEST_F(NumpyRelative, aMirroredLayoutIsNotARelativeTableNorTheOtherWayRound) {
       swapped.set(r, c + 1, sin);
     }
   }
-  const ValidationResult fault = validate_table(swapped);
-  EXPECT_FALSE(fault.detection.convention.has_value() && fault.detection.convention->position_step < 0)
-      << describe(*fault.detection.convention);
+  const Validation fault = validate_table(swapped);
+  EXPECT_FALSE(fault.table().detection.convention.has_value() && fault.table().detection.convention->position_step < 0)
+      << describe(*fault.table().detection.convention);
   EXPECT_NE(fault.verdict, ValidationVerdict::conforms);
 }
 

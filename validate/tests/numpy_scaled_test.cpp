@@ -6,7 +6,7 @@
 
 #include "hazard_lookup.hpp"
 #include "numpy_tables.hpp"
-#include "pecheck/validate/validation.hpp"
+#include "pecheck/validate/table_validation.hpp"
 
 namespace pecheck::validate {
 namespace {
@@ -37,10 +37,10 @@ TEST_F(NumpyScaled, aScaledSinusoidIsNamedWithItsConstant) {
                               ScaledCase{"bf16_times_sqrt_d.npy", "fairseq", 0, 22.627417, "s is sqrt(d)"},
                               ScaledCase{"times_3_5.npy", "tensor2tensor", 0, 3.5, "none of sqrt(d)"}}) {
     SCOPED_TRACE(c.file);
-    const ValidationResult result = validate_table(table(c.file));
+    const Validation result = validate_table(table(c.file));
     EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
-    EXPECT_EQ(find_hazard(result, HazardKind::not_sinusoidal), nullptr) << hazard_list(result);
-    const Hazard* scaled = find_hazard(result, HazardKind::scaled);
+    EXPECT_EQ(result.hazard(HazardKind::not_sinusoidal), nullptr) << hazard_list(result);
+    const Hazard* scaled = result.hazard(HazardKind::scaled);
     ASSERT_NE(scaled, nullptr) << hazard_list(result);
     // tf-tutorial and marian-hf are the same table at even d.
     const std::string preset = c.preset == std::string("tf-tutorial") ? "is " : std::string("is ") + c.preset;

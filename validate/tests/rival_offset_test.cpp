@@ -9,12 +9,12 @@
 
 #include "hazard_lookup.hpp"
 #include "pecheck/fast_encoding.hpp"
-#include "pecheck/validate/validation.hpp"
+#include "pecheck/validate/table_validation.hpp"
 
 namespace pecheck::validate {
 namespace {
 
-std::string reasons(const ValidationResult& result) {
+std::string reasons(const Validation& result) {
   std::string text;
   for (const std::string& reason : result.reasons) text += reason + "\n";
   return text;
@@ -29,12 +29,12 @@ Table one_pair_table() {
 TEST(RivalOffset, aTableThatDeviatesAtEveryOffsetThatFitsDeviatesAndNamesTheOther) {
   Table table = one_pair_table();
   table.set(5, 0, 0.5);  // sin 5 = -0.96: wrong at every offset
-  const ValidationResult result = validate_table(table);
-  ASSERT_TRUE(result.detection.offset_ambiguous) << reasons(result);
-  ASSERT_TRUE(result.detection.rival_offset.has_value());
-  ASSERT_TRUE(result.rival.has_value());
+  const Validation result = validate_table(table);
+  ASSERT_TRUE(result.table().detection.offset_ambiguous) << reasons(result);
+  ASSERT_TRUE(result.table().detection.rival_offset.has_value());
+  ASSERT_TRUE(result.table().rival.has_value());
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates) << reasons(result);
-  const std::string rival = "row offset " + std::to_string(*result.detection.rival_offset);
+  const std::string rival = "row offset " + std::to_string(*result.table().detection.rival_offset);
   EXPECT_NE(reasons(result).find(rival), std::string::npos) << reasons(result);
   EXPECT_NE(reasons(result).find("deviates too"), std::string::npos) << reasons(result);
 }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "pecheck/validate/rotary_validation.hpp"
+#include "pecheck/validate/validation_writers.hpp"
 #include "rotary_caches.hpp"
 
 namespace pecheck::validate {
@@ -20,15 +21,15 @@ class RotaryDynamicNtk : public ::testing::TestWithParam<std::string> {
   static inline std::optional<std::string> python_;
 
   // The validation of rope_caches.py's llama2-dynamic preset (factor 2, trained length 4096).
-  std::optional<RotaryValidationResult> validated(const std::string& arguments, std::string& text) {
+  std::optional<Validation> validated(const std::string& arguments, std::string& text) {
     std::string backend = " --backend " + GetParam();
     const testing::GeneratedCache files =
         testing::generated_cache(*python_, "--preset llama2-dynamic " + arguments + backend);
     EXPECT_FALSE(files.failure.has_value()) << *files.failure;
     if (files.failure) return std::nullopt;
-    const RotaryValidationResult result =
+    const Validation result =
         validate_rotary_cache(read_table_file(files.cos).table, read_table_file(files.sin).table);
-    text = rotary_validation_text(result, arguments);
+    text = validation_text(result, arguments);
     return result;
   }
 
@@ -57,7 +58,7 @@ TEST_P(RotaryDynamicNtk, theFactorAndLengthAreReadFromACacheEndingAtL) {
   std::string text;
   const auto result = validated("--rows 512 --first-position 4488 --sequence-length 5000", text);
   ASSERT_TRUE(result);
-  const RotaryDetection& d = result->detection;
+  const RotaryDetection& d = result->rotary().detection;
   ASSERT_TRUE(d.convention) << text;
   EXPECT_EQ(d.convention->scaling.kind, RotaryScalingKind::dynamic_ntk) << text;
   EXPECT_EQ(d.convention->scaling.factor, 2.0) << text;
@@ -79,7 +80,7 @@ TEST_P(RotaryDynamicNtk, theAmbiguousPairingsAreListed) {
   std::string text;
   const auto result = validated("--rows 512 --sequence-length 6000", text);
   ASSERT_TRUE(result);
-  const RotaryDetection& d = result->detection;
+  const RotaryDetection& d = result->rotary().detection;
   ASSERT_TRUE(d.convention) << text;
   EXPECT_EQ(d.convention->scaling.kind, RotaryScalingKind::dynamic_ntk) << text;
   EXPECT_TRUE(lists(d, 2.0, 6000, 4096)) << text;
@@ -98,12 +99,12 @@ TEST_P(RotaryDynamicNtk, aDynamicCacheAgainstTheUnscaledPresetIsWrongScaling) {
   ASSERT_FALSE(files.failure.has_value()) << *files.failure;
   RotaryValidationOptions options;
   options.convention = find_rotary_preset("llama2");
-  const RotaryValidationResult result =
+  const Validation result =
       validate_rotary_cache(read_table_file(files.cos).table, read_table_file(files.sin).table, options);
-  const std::string text = rotary_validation_text(result, "llama2-dynamic told llama2");
+  const std::string text = validation_text(result, "llama2-dynamic told llama2");
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates) << text;
-  EXPECT_TRUE(std::any_of(result.hazards.begin(), result.hazards.end(), [](const RotaryHazard& h) {
-    return h.kind == RotaryHazardKind::wrong_scaling && h.evidence.find("dynamic-ntk") != std::string::npos;
+  EXPECT_TRUE(std::any_of(result.hazards.begin(), result.hazards.end(), [](const Hazard& h) {
+    return h.kind == HazardKind::wrong_scaling && h.evidence.find("dynamic-ntk") != std::string::npos;
   })) << text;
 }
 

@@ -16,6 +16,7 @@
 #include "pecheck/properties/check_ids.hpp"
 #include "pecheck/properties/registry.hpp"
 #include "pecheck/validate/rotary_validation.hpp"
+#include "pecheck/validate/validation_writers.hpp"
 #include "rotary_caches.hpp"
 
 namespace pecheck::validate {
@@ -63,8 +64,8 @@ TEST_F(RotaryModelBound, aCorrectFloat32CacheFarOutHoldsBothChecksUnderTheModel)
     RotaryValidationOptions options;
     options.convention = find_rotary_preset("llama2");
     options.first_position = first;
-    const RotaryValidationResult result = validate_rotary_cache(files->cos, files->sin, options);
-    const std::string text = rotary_validation_text(result, "llama2 from " + std::to_string(first));
+    const Validation result = validate_rotary_cache(files->cos, files->sin, options);
+    const std::string text = validation_text(result, "llama2 from " + std::to_string(first));
     // The premise: the model, not the exact encoding, is what this cache conforms to.
     ASSERT_EQ(result.comparisons.size(), 2u) << text;
     EXPECT_FALSE(result.comparisons[0].conforms) << text;

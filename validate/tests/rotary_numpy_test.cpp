@@ -9,12 +9,13 @@
 #include <vector>
 
 #include "pecheck/validate/rotary_validation.hpp"
+#include "pecheck/validate/validation_writers.hpp"
 #include "rotary_caches.hpp"
 
 namespace pecheck::validate {
 namespace {
 
-using K = RotaryHazardKind;
+using K = HazardKind;
 
 struct RotaryCase {
   std::string name;
@@ -25,9 +26,9 @@ struct RotaryCase {
   std::optional<std::int64_t> first;   // the position row 0 must be found to hold
 };
 
-std::string hazards_text(const RotaryValidationResult& result) {
+std::string hazards_text(const Validation& result) {
   std::string text;
-  for (const RotaryHazard& h : result.hazards) text += std::string(to_string(h.kind)) + ": " + h.evidence + "\n";
+  for (const Hazard& h : result.hazards) text += std::string(to_string(h.kind)) + ": " + h.evidence + "\n";
   return text.empty() ? "no hazard" : text;
 }
 
@@ -76,15 +77,15 @@ void expect_diagnosed(const RotaryCase& c, const testing::GeneratedCache& files)
   const Table sin = read_table_file(files.sin).table;
   RotaryValidationOptions options;
   if (!c.preset.empty()) options.convention = find_rotary_preset(c.preset);
-  const RotaryValidationResult result = validate_rotary_cache(cos, sin, options);
-  const std::string text = rotary_validation_text(result, c.name);
+  const Validation result = validate_rotary_cache(cos, sin, options);
+  const std::string text = validation_text(result, c.name);
   EXPECT_EQ(result.verdict, c.verdict) << text;
   if (c.first) {
-    EXPECT_EQ(result.detection.first_position, *c.first) << text;
+    EXPECT_EQ(result.rotary().detection.first_position, *c.first) << text;
   }
   if (c.hazard) {
     EXPECT_TRUE(std::any_of(result.hazards.begin(), result.hazards.end(),
-                            [&](const RotaryHazard& h) { return h.kind == *c.hazard; }))
+                            [&](const Hazard& h) { return h.kind == *c.hazard; }))
         << "expected " << to_string(*c.hazard) << "; found " << hazards_text(result) << text;
   } else {
     EXPECT_TRUE(result.hazards.empty()) << hazards_text(result);

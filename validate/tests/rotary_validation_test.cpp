@@ -10,6 +10,7 @@
 #include "pecheck/rotary_cache.hpp"
 #include "pecheck/testing/table_values.hpp"
 #include "pecheck/validate/rotary_validation.hpp"
+#include "pecheck/validate/validation_writers.hpp"
 
 namespace pecheck::validate {
 namespace {
@@ -21,12 +22,12 @@ TEST_P(EveryPreset, theCorrectlyRoundedFloat32CacheConformsAgainstTheExactEncodi
   const RotaryCache cache = fast_rotary_cache(convention, {4000, 128, FormatId::float32});
   RotaryValidationOptions options;
   options.convention = convention;
-  const RotaryValidationResult result = validate_rotary_cache(cache.cos, cache.sin, options);
-  const std::string text = rotary_validation_text(result, convention.name);
+  const Validation result = validate_rotary_cache(cache.cos, cache.sin, options);
+  const std::string text = validation_text(result, convention.name);
   EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << text;
   ASSERT_FALSE(result.comparisons.empty());
   EXPECT_TRUE(result.comparisons[0].conforms) << text;  // the exact encoding
-  EXPECT_EQ(result.detection.first_position, 4000) << text;
+  EXPECT_EQ(result.rotary().detection.first_position, 4000) << text;
   EXPECT_TRUE(result.hazards.empty()) << text;
 }
 
@@ -45,8 +46,8 @@ TEST(RotaryValidation, theComputationModelsOwnCacheConformsAgainstTheModel) {
       reference::rotary_reference_cache(convention, {0, 256, FormatId::float32}, find_computation_model("hf-float32"), 1);
   RotaryValidationOptions options;
   options.convention = convention;
-  const RotaryValidationResult result = validate_rotary_cache(model.rounded.cos, model.rounded.sin, options);
-  const std::string text = rotary_validation_text(result, "hf-float32");
+  const Validation result = validate_rotary_cache(model.rounded.cos, model.rounded.sin, options);
+  const std::string text = validation_text(result, "hf-float32");
   EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << text;
   ASSERT_EQ(result.comparisons.size(), 2u);
   EXPECT_TRUE(result.comparisons[1].conforms) << text;
@@ -58,10 +59,10 @@ TEST(RotaryValidation, randomTablesAreNotACache) {
       testing::table_of(3, 4, FormatId::float32, {0.3, -0.9, 0.1, 0.7, 0.2, 0.5, -0.6, 0.05, 0.9, 0.9, 0.1, -0.3});
   const Table sin =
       testing::table_of(3, 4, FormatId::float32, {0.8, 0.1, -0.5, 0.2, -0.7, 0.3, 0.3, 0.6, 0.05, -0.2, 0.4, 0.1});
-  const RotaryValidationResult result = validate_rotary_cache(cos, sin);
+  const Validation result = validate_rotary_cache(cos, sin);
   EXPECT_EQ(result.verdict, ValidationVerdict::deviates);
   ASSERT_FALSE(result.hazards.empty());
-  EXPECT_EQ(result.hazards.front().kind, RotaryHazardKind::not_rotary);
+  EXPECT_EQ(result.hazards.front().kind, HazardKind::not_rotary);
 }
 
 TEST(RotaryValidation, tablesOfDifferentShapesAreRefused) {

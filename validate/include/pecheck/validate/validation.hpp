@@ -1,49 +1,78 @@
-// `pecheck validate FILE`: a third-party table against the correctly rounded
-// reference of the convention it holds, with the numeric faults of
-// CONVENTIONS.md ("Numeric faults seen in real code") diagnosed from the
-// table itself.
+// The one result of `pecheck validate`, whatever the subject: an additive
+// table, a rotary cache, an input layer's output (and, through the same
+// stages, the outputs of a rotation kernel).
+//
+// (The outputs of a rotation kernel are the fourth kind, "rotated".)
+// Every kind goes through the same stages (docs/architecture.md):
+//   read -> detect (once) -> compare (exact values, a computation model)
+//        -> diagnose (hazards with evidence) -> decide (verdict and reasons)
+// and yields a Validation: what every kind has (verdict, comparisons,
+// hazards, reasons, notes) in common fields, what only one kind has in its
+// findings (the variant below), and the validations of its parts (an input
+// layer's recovered encoding). One text writer, one JSON writer
+// (validation_writers.hpp) and one report adapter (reports/) serve them all.
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <variant>
 #include <vector>
 
-#include "pecheck/convention.hpp"
 #include "pecheck/format.hpp"
 #include "pecheck/accuracy/measurement.hpp"
-#include "pecheck/table.hpp"
-#include "pecheck/validate/detection.hpp"
+#include "pecheck/validate/input_layer_findings.hpp"
+#include "pecheck/validate/rotary_findings.hpp"
+#include "pecheck/validate/rotated_findings.hpp"
+#include "pecheck/validate/table_findings.hpp"
 
 namespace pecheck::validate {
 
-// A table that cannot be an encoding table at all: no rows or columns, wider
-// than max_dim, or more rows than there are positions below 2^24. The message
-// names the shape and what was expected; the caller prefixes the file.
+// A subject that cannot be validated at all: no rows or columns, shapes that
+// do not fit together, more rows than there are positions below 2^24. The
+// message names the shape and what was expected; the caller prefixes the file.
 class ValidationInputError : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;
 };
 
+enum class SubjectKind { table, rotary_cache, input_layer, rotated };
+
 enum class ValidationVerdict {
-  conforms,  // every compared entry is within the budget (or the float64-angle bound), and nothing is
-             // non-finite or out of range
-  deviates,  // a compared entry is outside the budget, the table is not an encoding at all, or it is
-             // another convention or offset than the one given
-  unknown,   // the table looks sinusoidal but no convention or offset could be settled
+  conforms,  // every comparison that decides is within its budget, and no hazard was found
+  deviates,  // a comparison is beyond its budget, a hazard was found, or the subject is not what it must be
+  unknown,   // the subject looks right but what it holds (convention, offset, scale) could not be settled
 };
 
+// Every fault any kind diagnoses, one list: a hazard's name means the same
+// in every report. The comments name CONVENTIONS.md's faults and sources.
 enum class HazardKind {
-  position_precision,   // fault 1
-  angle_precision,      // fault 2
-  out_of_range,         // fault 8
-  non_finite,           // fault 8
-  not_sinusoidal,       // fault 6, when nothing sinusoidal is left
-  convention_mismatch,  // faults 3, 4, 5: the given --convention or --offset is not what the table holds
-  drifted,              // fault 6: a sinusoidal table moved by training or small noise
-  scaled,               // a correctly shaped sinusoid times a constant (NeMo xscale, sockeye, x-transformers)
+  position_precision,  // positions held in bf16/fp16 (fault 1; candle PR 3520)
+  angle_precision,     // angles p * w computed in a low precision (fault 2; gpt-neox issue 1003)
+  inv_freq_precision,  // inv_freq rounded to the activation dtype (Megatron-LM 744, InternLM 237)
+  out_of_range,        // values past [-1, 1] (or past the attention factor) by more than rounding (fault 8)
+  non_finite,          // NaN or infinity (fault 8)
+  not_sinusoidal,      // no column pairing with sin^2 + cos^2 = 1 is left (fault 6)
+  not_rotary,          // no column pairing with cos^2 + sin^2 constant: not a rotary cache
+  convention_mismatch,  // the given convention or offset is not what the table holds (faults 3, 4, 5)
+  drifted,             // a sinusoidal table moved by training or small noise (fault 6)
+  scaled,              // a correctly shaped sinusoid times a constant (NeMo xscale, sockeye, x-transformers)
+  wrong_base,          // the frequencies follow another rope_theta than the convention's
+  wrong_scaling,       // the frequencies follow another scaling rule than the convention's
+  cos_sin_swapped,     // the cos table holds the sines and the sin table the cosines
+  attention_factor,    // cos^2 + sin^2 is not attention_factor^2: missing or applied twice
+  layout_mismatch,     // rotate-half where interleaved was expected, or the other way
+  row_offset,          // file row 0 holds another position than the one given
+  cache_precision,     // cos/sin held in bf16/fp16 before a wider rotation (flashinfer PR 585)
+  frequency_accumulation,  // each pair's angle by repeated float multiplication, theta *= theta_scale (ggml)
+  fast_trig,           // sin/cos whose error grows with |angle| (__sinf/__cosf: kekzl/imp PR 1325)
+  direction,           // the rotation by -theta
+  partial_width,       // the rotated columns are not the convention's rotary width
+  position_offset,     // the angles say POS + k, not the positions given
+  pass_through_changed,  // a column beyond the rotary width differs from the input
+  not_rotated,         // no pairing keeps |out| / |in| constant: not a rotation of the input
 };
 
 struct Hazard {
@@ -51,72 +80,43 @@ struct Hazard {
   std::string evidence;  // one or two sentences with the figures that show it
 };
 
-struct ValidationOptions {
-  // Given, the table is compared with them; when they do not fit, detection
-  // runs all the same and a convention_mismatch hazard says what the table is.
-  std::optional<Convention> convention;     // skip detection of the convention
-  std::optional<std::int64_t> row_offset;   // skip detection of the offset
-  std::optional<double> max_ulp;            // default: the third-party budget of the format
-  std::optional<double> max_abs_error;      // alone: replaces the ULP criterion; with max_ulp: both hold
-  // The table is an estimate whose entries may be off by this much without
-  // any fault of the encoding (the PE recovered from an input layer's output,
-  // input_layer.cpp): a row within it of the encoding at some position is no
-  // evidence of positions or angles held in a low precision, so the fault
-  // diagnoses (faults.hpp) count only deviations past it. Verdicts are not
-  // affected: the budgets above decide them.
-  std::optional<double> estimate_abs_error;
-  // Entries beyond the ULP budget pass when within the float64-angle bound
-  // (accuracy/angle_allowance.hpp) unless this is set.
-  bool ulp_only = false;
-  // Default: the narrowest format holding every value. Detection's
-  // tolerances come from that narrowest format all the same (or from this
-  // one when it is coarser): bfloat16 values compared as float32 are still
-  // paired and placed with bfloat16's tolerance.
-  std::optional<FormatId> compare_as;
-  // 0 (the default): every entry is compared with the reference. N > 0:
-  // only N rows, chosen deterministically (the rows the fast scan found
-  // worst first, the table's edges, positions at powers of two, then blocks
-  // spread evenly); the result then says it was sampled.
-  std::int64_t sample_rows = 0;
-  int threads = 0;  // reference threads, 0: hardware concurrency
-  // Called as rows are compared with the reference (done, total).
-  std::function<void(std::int64_t, std::int64_t)> progress;
+// The subject's values against exact values (or a computation model's
+// correctly rounded values), entry by entry, through the one accumulator.
+struct Comparison {
+  std::string target;                  // "the exact encoding", or the computation model's name
+  accuracy::Measurement measurement;  // worst.row is the file row, worst.position its position
+  std::int64_t beyond_budget = 0;      // entries beyond the budget and beyond any allowance
+  bool conforms = false;
 };
 
-// The comparison at the other offset detection found about as close, when
-// the table deviates at the one it chose.
-struct RivalOffset {
-  std::int64_t row_offset = 0;
-  accuracy::Measurement measurement;
-};
-
-struct ValidationResult {
+struct Validation {
+  SubjectKind kind = SubjectKind::table;
   ValidationVerdict verdict = ValidationVerdict::unknown;
-  std::int64_t rows = 0;
-  std::int64_t dim = 0;
-  FormatId stored_format = FormatId::float32;
-  FormatId compared_format = FormatId::float32;
-  std::string format_note;  // why compared_format differs from stored_format, if it does
-  Detection detection;
-  bool compared = false;                 // a convention was settled and the reference compared
-  accuracy::Measurement measurement;   // worst.row is the file row, worst.position its position
-  std::optional<double> max_abs_error_budget;
-  bool ulp_criterion = true;             // false when --max-abs-error alone replaced it
-  bool angle_allowance = false;          // the ULP criterion admits entries within the float64-angle bound
-                                         // (measurement.abs_bound holds what it admitted)
-  std::int64_t rows_compared = 0;
-  bool sampled = false;                  // fewer rows than the table's were compared
-  std::optional<RivalOffset> rival;       // compared when detection.offset_ambiguous and the table deviates
-  std::int64_t reference_escalations = 0;  // compared entries the reference's first step left to MPFR
+  std::vector<Comparison> comparisons;
   std::vector<Hazard> hazards;
-  std::vector<std::string> reasons;      // why the verdict is not `conforms`
+  std::vector<std::string> reasons;  // why the verdict is not `conforms`
+  std::vector<std::string> notes;    // how detection decided, one sentence each
+  std::variant<TableFindings, RotaryFindings, InputLayerFindings, RotatedFindings> findings;
+  std::vector<Validation> parts;     // an input layer's recovered encoding
+  std::string name;                  // a part's name in its parent's output ("recovered encoding")
+
+  const TableFindings& table() const { return std::get<TableFindings>(findings); }
+  TableFindings& table() { return std::get<TableFindings>(findings); }
+  const RotaryFindings& rotary() const { return std::get<RotaryFindings>(findings); }
+  RotaryFindings& rotary() { return std::get<RotaryFindings>(findings); }
+  const InputLayerFindings& input_layer() const { return std::get<InputLayerFindings>(findings); }
+  InputLayerFindings& input_layer() { return std::get<InputLayerFindings>(findings); }
+  const RotatedFindings& rotated() const { return std::get<RotatedFindings>(findings); }
+  RotatedFindings& rotated() { return std::get<RotatedFindings>(findings); }
+
+  // The hazard of this kind, or nullptr.
+  const Hazard* hazard(HazardKind wanted) const;
+  bool has(HazardKind wanted) const { return hazard(wanted) != nullptr; }
+  // Adds the hazard unless one of its kind is there already.
+  void add_hazard(Hazard hazard);
 };
 
-// Throws ValidationInputError for a table that cannot be an encoding table,
-// and ConventionError for options the table contradicts (an offset that puts
-// a position at or past 2^24, a width the given convention rejects).
-ValidationResult validate_table(const Table& table, const ValidationOptions& options = {});
-
+std::string_view to_string(SubjectKind kind);
 std::string_view to_string(ValidationVerdict verdict);
 std::string_view to_string(HazardKind kind);
 

@@ -1,0 +1,99 @@
+#include "rotated_steps.hpp"
+
+#include <cmath>
+
+#include "pecheck/rotary_frequency.hpp"
+#include "rotary_arithmetic.hpp"
+#include "turn_constants.hpp"
+
+namespace pecheck::reference {
+
+namespace {
+
+// The rule at 256 bits is within 2^(16 - 256) relative of the exact
+// inv_freq_i (rotary_arithmetic.cpp); the steps conversion below adds a few
+// 2^-256: far below the three doubles' 2^-159, as steps_frequency.cpp's.
+constexpr mpfr_prec_t rule_bits = 256;
+constexpr mpfr_prec_t error_bits = 64;
+
+// value within `error` of F; split into f0 + f1 + f2, the rest added to the
+// error (the subtractions keep value's low bits: exact at its precision).
+StepsFrequency split(Real& value, Real& error) {
+  Real part = make_real(error_bits);
+  StepsFrequency f;
+  f.f0 = mpfr_get_d(raw(value), MPFR_RNDN);
+  mpfr_sub_d(raw(value), raw(value), f.f0, MPFR_RNDN);
+  f.f1 = mpfr_get_d(raw(value), MPFR_RNDN);
+  mpfr_sub_d(raw(value), raw(value), f.f1, MPFR_RNDN);
+  f.f2 = mpfr_get_d(raw(value), MPFR_RNDN);
+  mpfr_sub_d(raw(value), raw(value), f.f2, MPFR_RNDN);
+  mpfr_abs(raw(part), raw(value), MPFR_RNDU);
+  mpfr_add(raw(error), raw(error), raw(part), MPFR_RNDU);
+  f.error = mpfr_get_d(raw(error), MPFR_RNDU);
+  return f;
+}
+
+// F~ = RN(w~ N / pi~) / 2 with pi~ = RN(pi): pi's rounding and the division
+// add at most 3 * 2^-bits |F~| (bounded by 2^(3 - bits) |F~|); w~'s own
+// relative error `w_relative` carries over to F unchanged.
+StepsFrequency to_steps(const Real& w, mpfr_srcptr w_relative) {
+  Real pi = make_real(rule_bits);
+  Real value = make_real(rule_bits);
+  Real error = make_real(error_bits);
+  Real part = make_real(error_bits);
+  mpfr_const_pi(raw(pi), MPFR_RNDN);
+  mpfr_mul_2si(raw(value), raw(w), table_steps_log2 - 1, MPFR_RNDN);  // exact
+  mpfr_div(raw(value), raw(value), raw(pi), MPFR_RNDN);
+  mpfr_abs(raw(error), raw(value), MPFR_RNDU);
+  mpfr_mul(raw(error), raw(error), w_relative, MPFR_RNDU);
+  mpfr_mul_2si(raw(error), raw(error), 1, MPFR_RNDU);  // |F| <= 2 |F~|, generously
+  mpfr_abs(raw(part), raw(value), MPFR_RNDU);
+  mpfr_mul_2si(raw(part), raw(part), 3 - rule_bits, MPFR_RNDU);
+  mpfr_add(raw(error), raw(error), raw(part), MPFR_RNDU);
+  return split(value, error);
+}
+
+// N / (2 pi) in steps per radian, once.
+const StepsFrequency& steps_per_radian() {
+  static const StepsFrequency f = [] {
+    Real one = make_real(rule_bits);
+    mpfr_set_ui(raw(one), 1, MPFR_RNDN);
+    Real zero = make_real(error_bits);
+    mpfr_set_zero(raw(zero), 1);
+    return to_steps(one, raw(zero));
+  }();
+  return f;
+}
+
+}  // namespace
+
+StepsFrequency rotary_steps_frequency(const RotaryConvention& convention, const RotaryDerived& derived,
+                                      std::int64_t frequency) {
+  NearestArithmetic arithmetic(rule_bits);
+  const Real w = rotary_inv_freq(convention, derived, frequency, arithmetic);
+  Real relative = make_real(error_bits);
+  mpfr_set_ui(raw(relative), 1, MPFR_RNDN);
+  mpfr_mul_2si(raw(relative), raw(relative), rotary_frequency_error_offset - rule_bits, MPFR_RNDU);
+  return to_steps(w, raw(relative));
+}
+
+std::optional<BinaryAngleSteps> binary_angle_steps(double angle) {
+  if (angle == 0.0 || !std::isfinite(angle)) return std::nullopt;
+  int exponent = 0;
+  const double fraction = std::frexp(angle, &exponent);          // angle = fraction 2^exponent, 1/2 <= |fraction| < 1
+  auto m = static_cast<std::int64_t>(std::ldexp(fraction, 53));  // exact: 53 bits
+  int e = exponent - 53;
+  while ((m & 1) == 0) m /= 2, ++e;
+  if (m > (std::int64_t{1} << 31) || m < -(std::int64_t{1} << 31)) return std::nullopt;
+  const StepsFrequency& unit = steps_per_radian();
+  // Scaling by 2^e is exact while no word leaves the normal range; the first
+  // step then rejects frequencies below 2^-50 steps anyway.
+  // (The error word, about 2^-160 of f0, stays normal for e >= -800.) A
+  // negative m is a negative position, which the first step reduces as any.
+  if (e < -800 || e > 800) return std::nullopt;
+  const StepsFrequency f{std::ldexp(unit.f0, e), std::ldexp(unit.f1, e), std::ldexp(unit.f2, e),
+                         std::ldexp(unit.error, e)};
+  return BinaryAngleSteps{m, f};
+}
+
+}  // namespace pecheck::reference

@@ -1,0 +1,185 @@
+#include "pecheck/reports/validation_report.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <variant>
+#include <vector>
+
+#include "pecheck/atomic_file.hpp"
+#include "pecheck/external_subjects.hpp"
+#include "pecheck/properties/check_ids.hpp"
+#include "pecheck/reports/report_files.hpp"
+#include "pecheck/reports/report_run.hpp"
+#include "pecheck/validate/validation_writers.hpp"
+
+namespace pecheck::reports {
+
+namespace {
+
+using validate::Validation;
+
+// What a kind contributes to the report: the rows its checks may ask for,
+// the checks, and the names of the two results made from the validation.
+struct KindReport {
+  std::unique_ptr<Subject> subject;  // nullptr: no report beyond validation.json and .txt
+  std::vector<const properties::Check*> checks;
+  properties::Family family = properties::Family::conformance;
+  std::string comparison_id, diagnosis_id;
+  // The faults the diagnosis is proven to name: by the validate tests that
+  // make one subject per fault (validate/tests/numpy_faults_test.cpp and
+  // numpy_mismatch_test.cpp for tables, rotary_numpy_test.cpp for caches).
+  std::vector<std::string> diagnosed;
+};
+
+std::vector<const properties::Check*> checks_where(bool (*keep)(const properties::Check&)) {
+  std::vector<const properties::Check*> kept;
+  for (const properties::Check* check : registered_checks()) {
+    if (keep(*check)) kept.push_back(check);
+  }
+  return kept;
+}
+
+KindReport kind_report(const Validation&, const validate::TableFindings& table, const std::string& file,
+                       const ValidatedValues& values) {
+  KindReport kind;
+  kind.comparison_id = "conformance/file-comparison";
+  kind.diagnosis_id = "conformance/file-diagnosis";
+  kind.diagnosed = {"position-precision", "angle-precision", "out-of-range", "non-finite", "convention-mismatch"};
+  // Only a settled convention names the rows the checks may ask the file for.
+  if (!table.detection.convention || !table.compared || values.table == nullptr) return kind;
+  kind.subject = make_table_file_subject(file, *values.table, *table.detection.convention, table.detection.row_offset);
+  kind.checks = checks_where([](const properties::Check& check) {
+    return check.family == properties::Family::encoding_bounds || check.family == properties::Family::conformance;
+  });
+  return kind;
+}
+
+KindReport kind_report(const Validation& v, const validate::RotaryFindings& rotary, const std::string& file,
+                       const ValidatedValues& values) {
+  KindReport kind;
+  kind.family = properties::Family::rotary;
+  kind.comparison_id = "rotary/cache-comparison";
+  kind.diagnosis_id = "rotary/cache-diagnosis";
+  kind.diagnosed = {"position-precision", "angle-precision", "inv-freq-precision", "wrong-base",
+                    "wrong-scaling",      "cos-sin-swapped", "attention-factor"};
+  if (values.table == nullptr || values.sin == nullptr) return kind;
+  kind.subject = make_rotary_file_subject(file, *values.table, *values.sin,
+                                          rotary.compared_convention.value_or(RotaryConvention{}),
+                                          rotary.detection.first_position, rotary_checks_model(v, values.model));
+  // The rotary checks need a convention to ask the files for: none when nothing fits.
+  if (rotary.compared_convention && rotary.detection.rotary) {
+    kind.checks = checks_where([](const properties::Check& check) {
+      return check.id == properties::check_ids::rotary_relative_position ||
+             check.id == properties::check_ids::rotary_pair_norm;
+    });
+  }
+  return kind;
+}
+
+// An input layer's recovered encoding is an estimate bounded only in absolute
+// error: the checks' ULP budgets do not apply to it (a correct bfloat16 layer
+// failed 5 of 14), so its report is validation.json and .txt alone.
+KindReport kind_report(const Validation&, const validate::InputLayerFindings&, const std::string&,
+                       const ValidatedValues&) {
+  return {};
+}
+
+// A rotated output's rows are not a table or a cache the checks can ask
+// for: its properties (norm, relative position) run inside the validation,
+// on its own outputs, and are in validation.json and .txt.
+KindReport kind_report(const Validation&, const validate::RotatedFindings&, const std::string&,
+                       const ValidatedValues&) {
+  return {};
+}
+
+CheckResult comparison_result(const Validation& v, const KindReport& kind, const std::string& name) {
+  CheckResult check;
+  check.id = kind.comparison_id;
+  check.family = kind.family;
+  check.kind = properties::CheckKind::measurement;
+  check.claim = "every entry is within its budget of the exact values or of the named computation model";
+  check.source = "pecheck validate (validate/src/table_validation.cpp, rotary_validation.cpp)";
+  check.catches = {"angle-precision"};
+  properties::Outcome& outcome = check.outcome;
+  outcome.check_id = check.id;
+  outcome.subject = name;
+  const bool conforms =
+      std::any_of(v.comparisons.begin(), v.comparisons.end(), [](const validate::Comparison& c) { return c.conforms; });
+  outcome.verdict = conforms ? properties::Verdict::held : properties::Verdict::failed;
+  for (const validate::Comparison& c : v.comparisons) {
+    if (c.measurement.entries == 0) continue;
+    accuracy::Measurement m = c.measurement;
+    m.convention = c.target;
+    outcome.measurements.push_back(m);
+    outcome.cases += m.entries;
+    if (!outcome.message.empty()) outcome.message.append("; ");
+    outcome.message.append("against ").append(c.target).append(": ");
+    outcome.message.append(std::to_string(c.beyond_budget)).append(" of ").append(std::to_string(m.entries));
+    outcome.message.append(" entries beyond ").append(std::to_string(m.budget_ulp)).append(" ULP");
+  }
+  if (outcome.measurements.empty()) {
+    outcome.verdict = properties::Verdict::failed;
+    outcome.message = "not compared: ";
+    outcome.message.append(v.reasons.empty() ? std::string("no convention") : v.reasons.front());
+  }
+  return check;
+}
+
+CheckResult diagnosis_result(const Validation& v, const KindReport& kind, const std::string& name) {
+  CheckResult check;
+  check.id = kind.diagnosis_id;
+  check.family = kind.family;
+  check.kind = properties::CheckKind::measurement;
+  check.claim = "the subject shows none of the numeric faults of CONVENTIONS.md pecheck diagnoses";
+  check.source = "pecheck validate (validate/src/faults.cpp, rotary_diagnosis.cpp); CONVENTIONS.md";
+  check.catches = kind.diagnosed;
+  properties::Outcome& outcome = check.outcome;
+  outcome.check_id = check.id;
+  outcome.subject = name;
+  outcome.cases = static_cast<std::int64_t>(v.hazards.size());
+  outcome.verdict = v.hazards.empty() ? properties::Verdict::held : properties::Verdict::failed;
+  for (const validate::Hazard& h : v.hazards) {
+    if (!outcome.message.empty()) outcome.message.append(" ");
+    outcome.message.append(validate::to_string(h.kind)).append(": ").append(h.evidence);
+  }
+  if (outcome.message.empty()) outcome.message = "no fault diagnosed";
+  return check;
+}
+
+}  // namespace
+
+// The model's when the cache is within budget of it and not of the exact
+// encoding (a correct float32 cache far out, whose float32 angle errs by
+// about p ULP(inv_freq)), so that a cache conforming to the model is judged
+// by the model's bound (properties/src/rotary_bounds.cpp).
+std::optional<ComputationModel> rotary_checks_model(const Validation& v, const std::string& model_name) {
+  if (v.comparisons.size() < 2 || v.comparisons[0].conforms || !v.comparisons[1].conforms) return std::nullopt;
+  return find_computation_model(model_name);
+}
+
+void write_validation_report(const std::filesystem::path& directory, const Validation& v, const std::string& file,
+                             const ValidatedValues& values, const std::string& reproduce) {
+  write_file_atomically(directory / "validation.json", validate::validation_json(v, file));
+  write_file_atomically(directory / "validation.txt", validate::validation_text(v, file));
+  const KindReport kind =
+      std::visit([&](const auto& findings) { return kind_report(v, findings, file, values); }, v.findings);
+  if (!kind.subject) return;
+  ReportSettings settings;
+  settings.mode = RunMode::quick;
+  settings.command = "pecheck validate";
+  settings.reproduce = reproduce;
+  settings.figures = false;  // the figures sweep pecheck's own implementation, not a file
+  std::vector<CheckResult> outcomes = {comparison_result(v, kind, file), diagnosis_result(v, kind, file)};
+  for (CheckResult& check : run_checks(*kind.subject, kind.checks, run_config(settings))) {
+    // A failed property replays on the file, not on `pecheck check`'s built-in
+    // subjects: the same command with RapidCheck's reproduce string.
+    if (!check.outcome.reproduce.empty()) {
+      check.outcome.reproduce_command = "RC_PARAMS=\"" + check.outcome.reproduce + "\" " + reproduce;
+    }
+    outcomes.push_back(std::move(check));
+  }
+  const Report report = build_report(*kind.subject, std::move(outcomes), settings);
+  write_report_files(report, directory);
+}
+
+}  // namespace pecheck::reports

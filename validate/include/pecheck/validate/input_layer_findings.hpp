@@ -1,0 +1,62 @@
+// What validating an input layer x = s * E[id] + PE[pos] finds beyond what
+// every kind has (validation.hpp): the embedding scale measured from the
+// output, and the encoding recovered from it (validated as a table: the
+// validation's first part). The derivation is in input_layer.hpp.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pecheck/format.hpp"
+#include "pecheck/table.hpp"
+
+namespace pecheck::validate {
+
+// A value the scale may have, and what it means. `conforms`: the paper's
+// sqrt(d), exact or as float32 rounds it; every other is a fault named by
+// `name`.
+struct ScaleCandidate {
+  double value;
+  std::string name;  // "sqrt(d) rounded to bfloat16", "sqrt(d) missing (s = 1)", ...
+  bool conforms;
+};
+
+struct ScaleEstimate {
+  double value = 0.0;       // s_hat
+  double sigma = 0.0;       // its standard deviation under the rounding model
+  double tolerance = 0.0;   // what "equal" allows: see input_layer_scale.cpp
+  std::int64_t tokens = 0;  // tokens in groups with at least two different ids
+  std::int64_t positions = 0;  // such groups
+  bool against_known_encoding = false;  // a single sequence fitted against the given convention's encoding
+  FormatId activation_format = FormatId::float32;  // the narrowest format holding every output value
+  // For each of scale_candidates(d): how far s_hat moves from the candidate's
+  // value when the implementation rounds c E to the activation format before
+  // adding PE (a rounding that is not random when c and E have few bits).
+  std::vector<double> product_rounding_shifts;
+};
+
+struct ScaleDiagnosis {
+  ScaleEstimate estimate;
+  std::optional<ScaleCandidate> match;     // the candidate closest to s_hat, if within the tolerance
+  bool product_rounded = false;            // the match fits with c E rounded before the addition
+  double distance = 0.0;                   // |s_hat - the match's expected estimate|
+  std::vector<ScaleCandidate> also_within;  // other values within the tolerance
+  double sqrt_d = 0.0;
+  bool conforms = false;
+  bool decided = true;  // false: a conforming and a faulty value are both within the tolerance
+  std::string sentence;  // "sqrt(d) rounded to bfloat16: 55.5 instead of 55.4256"
+};
+
+struct InputLayerFindings {
+  std::int64_t batch = 0, length = 0, dim = 0, vocabulary_size = 0;
+  ScaleDiagnosis scale;
+  double scale_used = 0.0;       // the matched candidate's value, else s_hat
+  double pe_error_bound = 0.0;   // the absolute error allowed in the recovered PE (see input_layer.cpp)
+  std::int64_t pulled_to_unit = 0;  // estimates past +-1 by less than pe_error_bound, set to +-1
+  std::int64_t first_position = 0;  // the recovered table's row 0 holds this position
+  Table recovered;               // PE_hat, one row per position
+};
+
+}  // namespace pecheck::validate

@@ -1,0 +1,286 @@
+#include "rotated_diagnosis.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <string>
+#include <unordered_map>
+
+#include "pecheck/number_text.hpp"
+#include "pecheck/properties/rotary_values.hpp"
+#include "pecheck/reference/nearest_rounding.hpp"
+#include "rotary_layout.hpp"
+
+namespace pecheck::validate {
+
+namespace {
+
+using F = FormatId;
+constexpr std::int64_t hypothesis_rows = 512;
+
+double f32(double x) { return reference::round_nearest(x, format_of(F::float32)); }
+double in_format(double x, std::optional<F> f) { return f ? reference::round_nearest(x, format_of(*f)) : x; }
+
+// How a computation turns (position, its inv_freq_i) into the angle, and
+// cos and sin into the values it rotates by.
+enum class AngleRule { exact, product, accumulated, reduced };
+
+struct Candidate {
+  std::string name;
+  std::optional<HazardKind> fault;  // nullopt: a correct computation
+  std::string source;                      // where the fault was seen
+  AngleRule rule = AngleRule::product;
+  std::optional<F> position, inv_freq, angle, cache;  // formats the steps round to
+};
+
+std::vector<Candidate> candidates(FormatId output) {
+  using R = AngleRule;
+  std::vector<Candidate> out = {
+      {"the exact angles", std::nullopt, "", R::exact, {}, {}, {}, {}},
+      {"float32 angles", std::nullopt, "", R::product, F::float32, F::float32, F::float32, {}},
+  };
+  for (const F f : {F::bfloat16, F::float16}) {
+    const std::string name(format_of(f).name);
+    out.push_back({"positions in " + name,
+                   HazardKind::position_precision,
+                   "candle PR 3520",
+                   R::product,
+                   f,
+                   F::float32,
+                   F::float32,
+                   {}});
+    out.push_back({"angles in " + name,
+                   HazardKind::angle_precision,
+                   "cactus PR 688, ml-explore/mlx-lm PR 1076",
+                   R::product,
+                   F::float32,
+                   F::float32,
+                   f,
+                   {}});
+    out.push_back({"inv_freq in " + name,
+                   HazardKind::inv_freq_precision,
+                   "Megatron-LM issue 744, InternLM issue 237",
+                   R::product,
+                   F::float32,
+                   f,
+                   F::float32,
+                   {}});
+    // Held in the output's own format it is transformers' cast (tried with every candidate): a fault only when coarser.
+    if (format_of(f).precision < format_of(output).precision) {
+      out.push_back({"cos and sin held in " + name, HazardKind::cache_precision, "flashinfer PR 585", R::product,
+                     F::float32, F::float32, F::float32, f});
+    }
+  }
+  out.push_back({"each pair's angle by repeated float32 multiplication (theta *= theta_scale)",
+                 HazardKind::frequency_accumulation,
+                 "llama.cpp's ggml rope",
+                 R::accumulated,
+                 F::float32,
+                 F::float32,
+                 F::float32,
+                 {}});
+  out.push_back({"sin and cos after a float32 range reduction by float32's 2 pi (an error growing with |angle|)",
+                 HazardKind::fast_trig,
+                 "kekzl/imp PR 1325",
+                 R::reduced,
+                 F::float32,
+                 F::float32,
+                 F::float32,
+                 {}});
+  return out;
+}
+
+// What the candidates share: the convention's frequencies, exact and as a
+// framework's float32 tensors hold them, and ggml's ladder.
+struct Frequencies {
+  std::vector<double> exact;
+  std::vector<double> single;
+  std::vector<double> narrow_bf16, narrow_f16;
+  double theta_scale = 1.0;   // ggml: powf(base, -2/d)
+  std::vector<double> ratio;  // the scaling rule's inv_freq over the plain ladder's (ggml's freq_factors)
+  // ggml's angles of a (position, variant), built on first use (one evaluation, one thread).
+  mutable std::unordered_map<std::int64_t, std::vector<double>> ladders;
+};
+
+Frequencies frequencies(const RotaryConvention& c) {
+  Frequencies f;
+  f.exact = properties::rotary_inv_freqs(c, std::nullopt);
+  f.single = properties::rotary_inv_freqs(c, F::float32);
+  f.narrow_bf16 = properties::rotary_inv_freqs(c, F::bfloat16);
+  f.narrow_f16 = properties::rotary_inv_freqs(c, F::float16);
+  const RotaryDerived d = rotary_derived(c);
+  f.theta_scale = f32(std::pow(f32(d.effective_base), f32(-2.0 / static_cast<double>(d.dims))));
+  for (std::size_t i = 0; i < f.exact.size(); ++i) {
+    const double plain = std::pow(d.effective_base, -2.0 * static_cast<double>(i) / static_cast<double>(d.dims));
+    f.ratio.push_back(f.exact[i] / plain);
+  }
+  return f;
+}
+
+// A framework's float32 pow may be an ULP off the correctly rounded
+// inv_freq (rope_caches.py: about one frequency in five with NumPy), which
+// at position 2^20 moves an angle by 2^-24 * 2^20 rad: each candidate takes,
+// pair by pair, whichever of inv_freq and its two float32 neighbours fits.
+constexpr int variants = 3;
+double variant(double inv, int v) {
+  if (v == 1) return std::nextafter(static_cast<float>(inv), 0.0F);
+  if (v == 2) return std::nextafter(static_cast<float>(inv), 1e30F);
+  return inv;
+}
+
+double angle_of(const Candidate& c, const Frequencies& f, std::int64_t p, std::size_t i, int v) {
+  const double position = static_cast<double>(p);
+  switch (c.rule) {
+    case AngleRule::exact:
+      return position * f.exact[i];
+    case AngleRule::accumulated: {
+      // Pair i's angle after i float32 multiplications (ggml). Callers ask for
+      // every pair of every sampled row: each (position, variant) ladder is built once.
+      std::vector<double>& ladder = f.ladders[p * variants + v];
+      if (ladder.size() != f.exact.size()) {
+        ladder.resize(f.exact.size());
+        double theta = f32(position);
+        const double scale = variant(f.theta_scale, v);
+        for (std::size_t k = 0; k < ladder.size(); ++k) {
+          ladder[k] = f.ratio[k] == 1.0 ? theta : f32(theta * f.ratio[k]);
+          theta = f32(theta * scale);
+        }
+      }
+      return ladder[i];
+    }
+    case AngleRule::product:
+    case AngleRule::reduced: {
+      double inv = variant(f.single[i], v);
+      if (c.inv_freq == F::bfloat16) inv = f.narrow_bf16[i];
+      if (c.inv_freq == F::float16) inv = f.narrow_f16[i];
+      // Computed in float32 and then rounded, as a tensor .to(dtype) after the product does.
+      const double angle = in_format(f32(in_format(position, c.position) * inv), c.angle);
+      if (c.rule == AngleRule::product) return angle;
+      const double two_pi = f32(2.0 * std::numbers::pi);
+      const double k = std::nearbyint(f32(angle / two_pi));
+      return f32(angle - f32(k * two_pi));
+    }
+  }
+  return 0.0;
+}
+
+// The settings an evaluation runs under: the kernel's positions and direction
+// (as detected, or POS as given and forwards) and whether cos and sin are
+// cast to the output's format with the products and the sum rounded there.
+struct Setting {
+  const std::vector<std::int64_t>* positions;
+  bool reversed;
+};
+
+double squared_error(const RotatedValues& values, const std::vector<std::int64_t>& rows, const Setting& s,
+                     const Candidate& c, const Frequencies& f, RotaryLayout layout, std::int64_t width,
+                     const Format& out, double factor, bool cast, std::size_t i, int v, double& count) {
+  const auto [a, b] = pair_columns(layout, width, static_cast<std::int64_t>(i));
+  double squares = 0.0;
+  for (const std::int64_t r : rows) {
+    const double t = angle_of(c, f, (*s.positions)[static_cast<std::size_t>(r)], i, v);
+    double cs = factor * std::cos(t);
+    double sn = (s.reversed ? -factor : factor) * std::sin(t);
+    if (c.cache)
+      cs = reference::round_nearest(cs, format_of(*c.cache)), sn = reference::round_nearest(sn, format_of(*c.cache));
+    const double xa = values.in(r, a), xb = values.in(r, b);
+    double ya = 0.0, yb = 0.0;
+    if (cast) {
+      cs = reference::round_nearest(cs, out), sn = reference::round_nearest(sn, out);
+      ya = reference::round_nearest(reference::round_nearest(xa * cs, out) - reference::round_nearest(xb * sn, out),
+                                    out);
+      yb = reference::round_nearest(reference::round_nearest(xb * cs, out) + reference::round_nearest(xa * sn, out),
+                                    out);
+    } else {
+      ya = reference::round_nearest(xa * cs - xb * sn, out);
+      yb = reference::round_nearest(xa * sn + xb * cs, out);
+    }
+    const double da = values.out(r, a) - ya, db = values.out(r, b) - yb;
+    if (!std::isfinite(da) || !std::isfinite(db)) continue;
+    squares += da * da + db * db;
+    count += 2.0;
+  }
+  return squares;
+}
+
+// The candidate's RMS distance under a setting: per pair the best inv_freq
+// variant, then the better of the two roundings over all pairs.
+double rms_distance(const RotatedValues& values, const std::vector<std::int64_t>& rows, const Setting& s,
+                    const Candidate& c, const Frequencies& f, RotaryLayout layout, std::int64_t width,
+                    const Format& out, double factor) {
+  double best = std::numeric_limits<double>::infinity();
+  const int tried = c.rule == AngleRule::exact ? 1 : variants;
+  for (const bool cast : {false, true}) {
+    double total = 0.0, count = 0.0;
+    if (c.rule == AngleRule::accumulated) {
+      // One theta_scale for every pair: the variants are tried over them all.
+      double least = std::numeric_limits<double>::infinity();
+      for (int v = 0; v < tried; ++v) {
+        double squares = 0.0, n = 0.0;
+        for (std::size_t i = 0; i < f.exact.size() && static_cast<std::int64_t>(i) < width / 2; ++i) {
+          squares += squared_error(values, rows, s, c, f, layout, width, out, factor, cast, i, v, n);
+        }
+        if (squares < least) least = squares, count = n;
+      }
+      total = least;
+    } else {
+      for (std::size_t i = 0; i < f.exact.size() && static_cast<std::int64_t>(i) < width / 2; ++i) {
+        double least = std::numeric_limits<double>::infinity(), n_least = 0.0;
+        for (int v = 0; v < tried; ++v) {
+          double n = 0.0;
+          const double squares = squared_error(values, rows, s, c, f, layout, width, out, factor, cast, i, v, n);
+          if (squares < least) least = squares, n_least = n;
+        }
+        total += least;
+        count += n_least;
+      }
+    }
+    if (count > 0.0) best = std::min(best, std::sqrt(total / count));
+  }
+  return best;
+}
+
+}  // namespace
+
+ComputationFit diagnose_computation(const RotatedValues& values, const std::vector<std::int64_t>& positions,
+                                    const std::vector<std::int64_t>& given_positions, RotaryLayout layout,
+                                    std::int64_t width, const RotaryConvention& convention, FormatId format,
+                                    bool reversed, double factor) {
+  const std::vector<std::int64_t> rows = spread_rows(values.rows, hypothesis_rows);
+  const std::vector<Candidate> all = candidates(format);
+  const Frequencies f = frequencies(convention);
+  const Format& out = format_of(format);
+  std::vector<Setting> settings = {{&positions, reversed}};
+  // Detection may have read a fault's garbled angles as a direction or an
+  // offset: POS as given, forwards, is tried too.
+  if (reversed || positions != given_positions) settings.push_back({&given_positions, false});
+  ComputationFit fit;
+  for (std::size_t k = 0; k < settings.size(); ++k) {
+    std::vector<double> rms;
+    for (const Candidate& c : all)
+      rms.push_back(rms_distance(values, rows, settings[k], c, f, layout, width, out, factor));
+    std::size_t best = 0;
+    for (std::size_t j = 1; j < rms.size(); ++j) {
+      if (rms[j] < rms[best]) best = j;
+    }
+    const double correct = std::min(rms[0], rms[1]);
+    // Half the RMS of the correct computations: the fault's own values
+    // explain the output, not rounding noise that both fit alike.
+    if (!all[best].fault || !(rms[best] < 0.5 * correct)) continue;
+    std::int64_t largest = 0;
+    for (const std::int64_t r : rows)
+      largest = std::max(largest, (*settings[k].positions)[static_cast<std::size_t>(r)]);
+    fit.fault_explains = true;
+    fit.plain_setting = k == 1;
+    fit.hazard = Hazard{*all[best].fault, "the output is the rotation by " + all[best].name + ": RMS distance " +
+                                                     significant(rms[best], 3) + " to it over " +
+                                                     std::to_string(rows.size()) + " rows (positions up to " +
+                                                     std::to_string(largest) + "), against " + significant(correct, 3) +
+                                                     " to the correct computations (" + all[best].source + ")."};
+    return fit;
+  }
+  return fit;
+}
+
+}  // namespace pecheck::validate

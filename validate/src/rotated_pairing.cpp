@@ -1,0 +1,103 @@
+#include "rotated_pairing.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+
+#include "rotary_layout.hpp"
+
+namespace pecheck::validate {
+
+namespace {
+
+// |(a, b)|: the squares of format values (below 2^128 in magnitude, at least
+// 2^-149 when nonzero) neither overflow nor underflow in double.
+double norm2(double a, double b) { return std::sqrt(a * a + b * b); }
+
+constexpr std::int64_t pairing_rows = 2048;
+
+}  // namespace
+
+std::int64_t changed_width(const RotatedValues& values) {
+  std::int64_t width = 0;
+  for (std::int64_t r = 0; r < values.rows; ++r) {
+    for (std::int64_t c = values.head_dim - 1; c >= width; --c) {
+      if (std::bit_cast<std::uint64_t>(values.in(r, c)) != std::bit_cast<std::uint64_t>(values.out(r, c))) {
+        width = c + 1;
+        break;
+      }
+    }
+    if (width == values.head_dim) break;
+  }
+  return width;
+}
+
+double rotation_norm_tolerance(FormatId format) { return 8.0 * std::ldexp(1.0, -format_of(format).precision); }
+
+double pairing_tolerance(FormatId format) { return std::max(rotation_norm_tolerance(format), 0x1p-5); }
+
+PairingFit fit_pairing(const RotatedValues& values, FormatId format, const std::vector<std::int64_t>& widths) {
+  const std::vector<std::int64_t> rows = spread_rows(values.rows, pairing_rows);
+  const double tolerance = pairing_tolerance(format);
+  PairingFit best;
+  bool have = false;
+  for (const std::int64_t width : widths) {
+    if (width < 2 || width % 2 != 0 || width > values.head_dim) continue;
+    for (const RotaryLayout layout : {RotaryLayout::rotate_half, RotaryLayout::interleaved}) {
+      std::vector<double> ratios;
+      for (const std::int64_t r : rows) {
+        for (std::int64_t i = 0; i < width / 2; ++i) {
+          const auto [a, b] = pair_columns(layout, width, i);
+          const double in = norm2(values.in(r, a), values.in(r, b));
+          const double out = norm2(values.out(r, a), values.out(r, b));
+          if (in > 0.0 && std::isfinite(out)) ratios.push_back(out / in);
+        }
+      }
+      if (ratios.empty()) continue;
+      std::vector<double> sorted = ratios;
+      std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
+      const double median = sorted[sorted.size() / 2];
+      std::int64_t close = 0;
+      for (double ratio : ratios) close += std::fabs(ratio - median) <= tolerance * median;
+      const double fraction = static_cast<double>(close) / static_cast<double>(ratios.size());
+      if (!have || fraction > best.fraction + 0.01) {
+        best = {layout, width, fraction, median};
+        have = true;
+      }
+    }
+  }
+  return best;
+}
+
+RotationTables rotation_tables(const RotatedValues& values, const std::vector<std::int64_t>& row_position,
+                               RotaryLayout layout, std::int64_t width, std::int64_t first, std::int64_t count) {
+  const std::int64_t n = width / 2;
+  std::vector<double> dot(static_cast<std::size_t>(count * n)), cross(dot.size()), norm(dot.size());
+  for (std::int64_t r = 0; r < values.rows; ++r) {
+    const std::int64_t row = row_position[static_cast<std::size_t>(r)] - first;
+    if (row < 0 || row >= count) continue;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const auto [a, b] = pair_columns(layout, width, i);
+      const double xa = values.in(r, a), xb = values.in(r, b);
+      const double ya = values.out(r, a), yb = values.out(r, b);
+      const auto k = static_cast<std::size_t>(row * n + i);
+      // y = A R(t) x: x . y = A cos(t) |x|^2, x x y = A sin(t) |x|^2.
+      dot[k] += xa * ya + xb * yb;
+      cross[k] += xa * yb - xb * ya;
+      norm[k] += xa * xa + xb * xb;
+    }
+  }
+  RotationTables t{make_table(count, n, FormatId::float64), make_table(count, n, FormatId::float64)};
+  for (std::int64_t row = 0; row < count; ++row) {
+    for (std::int64_t i = 0; i < n; ++i) {
+      const auto k = static_cast<std::size_t>(row * n + i);
+      const double nan = std::numeric_limits<double>::quiet_NaN();
+      t.cos.set(row, i, norm[k] > 0.0 ? dot[k] / norm[k] : nan);
+      t.sin.set(row, i, norm[k] > 0.0 ? cross[k] / norm[k] : nan);
+    }
+  }
+  return t;
+}
+
+}  // namespace pecheck::validate

@@ -1,0 +1,176 @@
+// Reading a rotated-output subject and finding its tokens: which axis is the
+// sequence, and the position of every row of head_dim values.
+#include <cmath>
+#include <string>
+
+#include "pecheck/table_file.hpp"
+#include "pecheck/validate/rotated_output.hpp"
+
+namespace pecheck::validate {
+
+namespace {
+
+constexpr std::int64_t position_limit = std::int64_t{1} << 24;
+
+std::string names_of_formats() { return "sbhd, bshd, bhsd or thd"; }
+
+// The sequence axis of a rank-`rank` tensor in `format`, or -1 when the
+// format names another rank. (L, d) tensors have one candidate, axis 0.
+std::int64_t format_axis(QkvFormat format, std::size_t rank) {
+  switch (format) {
+    case QkvFormat::sbhd:
+      return rank == 4 ? 0 : -1;
+    case QkvFormat::bshd:
+      return rank == 4 ? 1 : -1;
+    case QkvFormat::bhsd:
+      return rank == 4 ? 2 : -1;
+    case QkvFormat::thd:
+      return rank == 3 ? 0 : -1;
+  }
+  return -1;
+}
+
+std::vector<std::int64_t> read_positions(const RotatedSubject& s) {
+  const NpyArray& pos = s.positions;
+  std::int64_t length = 1;
+  int long_axes = 0;
+  for (std::int64_t n : pos.shape) {
+    length *= n;
+    long_axes += n != 1;
+  }
+  if (long_axes > 1) {
+    throw ValidationInputError(s.positions_name + ": shape " + shape_text(pos.shape) +
+                               ": expected one position per token along the sequence axis, shape (L,)");
+  }
+  std::vector<std::int64_t> out(static_cast<std::size_t>(length));
+  for (std::int64_t k = 0; k < length; ++k) {
+    std::int64_t p = 0;
+    if (pos.integer) {
+      p = pos.integers[static_cast<std::size_t>(k)];
+    } else {
+      const double v = pos.values[static_cast<std::size_t>(k)];
+      if (!(v == std::floor(v)) || !(std::fabs(v) < 0x1p62)) {
+        throw ValidationInputError(s.positions_name + ": entry " + std::to_string(k) + " is " + std::to_string(v) +
+                                   ": expected whole positions");
+      }
+      p = static_cast<std::int64_t>(v);
+    }
+    if (p < 0 || p >= position_limit) {
+      throw ValidationInputError(s.positions_name + ": entry " + std::to_string(k) + " is " + std::to_string(p) +
+                                 ": expected positions in [0, 2^24)");
+    }
+    out[static_cast<std::size_t>(k)] = p;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<QkvFormat> parse_qkv_format(std::string_view name) {
+  if (name == "sbhd") return QkvFormat::sbhd;
+  if (name == "bshd") return QkvFormat::bshd;
+  if (name == "bhsd") return QkvFormat::bhsd;
+  if (name == "thd") return QkvFormat::thd;
+  return std::nullopt;
+}
+
+std::string_view to_string(QkvFormat format) {
+  switch (format) {
+    case QkvFormat::sbhd:
+      return "sbhd";
+    case QkvFormat::bshd:
+      return "bshd";
+    case QkvFormat::bhsd:
+      return "bhsd";
+    case QkvFormat::thd:
+      return "thd";
+  }
+  return "?";
+}
+
+RotatedSubject read_rotated_subject(const std::filesystem::path& output, const std::filesystem::path& input,
+                                    const std::filesystem::path& positions) {
+  RotatedSubject s;
+  s.output = read_npy_array(output);
+  s.input = read_npy_array(input);
+  s.positions = read_npy_array(positions);
+  s.output_name = output.string();
+  s.input_name = input.string();
+  s.positions_name = positions.string();
+  for (const auto& [array, name] : {std::pair{&s.output, &s.output_name}, std::pair{&s.input, &s.input_name}}) {
+    if (array->integer) {
+      throw TableFileError(*name, "dtype", "is the integer dtype '" + array->dtype + "'",
+                           "a float dtype (<f2, <f4 or <f8)");
+    }
+  }
+  return s;
+}
+
+RotatedTokens resolve_tokens(const RotatedSubject& s, std::optional<QkvFormat> qkv_format) {
+  const std::vector<std::int64_t>& shape = s.output.shape;
+  if (shape != s.input.shape) {
+    throw ValidationInputError(s.output_name + " has shape " + shape_text(shape) + ", " + s.input_name + " " +
+                               shape_text(s.input.shape) + ": expected the same shape (the output of the input)");
+  }
+  if (shape.size() < 2 || shape.size() > 4) {
+    throw ValidationInputError(s.output_name + ": shape " + shape_text(shape) +
+                               ": expected (L, d), (L, H, d), (T, H, d) or a 4-axis " + names_of_formats() + " shape");
+  }
+  if (shape.back() < 2)
+    throw ValidationInputError(s.output_name + ": the last axis (head_dim) has fewer than 2 entries");
+  const std::vector<std::int64_t> positions = read_positions(s);
+  const auto length = static_cast<std::int64_t>(positions.size());
+  RotatedTokens tokens;
+  tokens.shape = shape;
+  tokens.head_dim = shape.back();
+  const std::size_t rank = shape.size();
+  std::int64_t axis = -1;
+  if (qkv_format) {
+    axis = format_axis(*qkv_format, rank);
+    if (axis < 0 && rank == 2) axis = 0;
+    if (axis < 0) {
+      throw ValidationInputError("--qkv-format " + std::string(to_string(*qkv_format)) + " names " +
+                                 std::to_string(*qkv_format == QkvFormat::thd ? 3 : 4) + " axes; " + s.output_name +
+                                 " has shape " + shape_text(shape));
+    }
+    if (shape[static_cast<std::size_t>(axis)] != length) {
+      throw ValidationInputError("--qkv-format " + std::string(to_string(*qkv_format)) + ": axis " +
+                                 std::to_string(axis) + " of " + s.output_name + " " + shape_text(shape) + " has " +
+                                 std::to_string(shape[static_cast<std::size_t>(axis)]) + " entries, " +
+                                 s.positions_name + " " + std::to_string(length) + " positions: expected the same");
+    }
+    tokens.sequence_axis_note = "named by --qkv-format " + std::string(to_string(*qkv_format));
+  } else {
+    std::vector<std::int64_t> candidates;
+    for (std::size_t a = 0; a + 1 < rank; ++a) {
+      if (shape[a] == length) candidates.push_back(static_cast<std::int64_t>(a));
+    }
+    if (candidates.empty()) {
+      throw ValidationInputError(s.positions_name + " has " + std::to_string(length) + " positions and no axis of " +
+                                 s.output_name + " " + shape_text(shape) +
+                                 " but the last has that length: expected one position per token");
+    }
+    if (candidates.size() > 1) {
+      std::string listed;
+      for (std::int64_t a : candidates) listed += (listed.empty() ? "" : " and ") + std::to_string(a);
+      throw ValidationInputError(s.positions_name + " has " + std::to_string(length) + " positions and axes " + listed +
+                                 " of " + s.output_name + " " + shape_text(shape) + " all have " +
+                                 std::to_string(length) + " entries: name the sequence axis with --qkv-format " +
+                                 names_of_formats());
+    }
+    axis = candidates.front();
+    tokens.sequence_axis_note = "the only axis of POS's length (" + std::to_string(length) + ")";
+  }
+  tokens.sequence_axis = axis;
+  tokens.rows = 1;
+  for (std::size_t a = 0; a + 1 < rank; ++a) tokens.rows *= shape[a];
+  std::int64_t inner = 1;  // rows per step along the sequence axis
+  for (std::size_t a = static_cast<std::size_t>(axis) + 1; a + 1 < rank; ++a) inner *= shape[a];
+  tokens.row_position.resize(static_cast<std::size_t>(tokens.rows));
+  for (std::int64_t r = 0; r < tokens.rows; ++r) {
+    tokens.row_position[static_cast<std::size_t>(r)] = positions[static_cast<std::size_t>((r / inner) % length)];
+  }
+  return tokens;
+}
+
+}  // namespace pecheck::validate

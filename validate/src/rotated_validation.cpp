@@ -1,0 +1,134 @@
+// validate_rotated_output: tokens -> detection -> comparison with the exact
+// rotation and the computation models -> diagnosis and properties -> verdict.
+#include <algorithm>
+#include <cmath>
+
+#include "pecheck/number_text.hpp"
+#include "pecheck/accuracy/budgets.hpp"
+#include "pecheck/properties/rotary_values.hpp"
+#include "pecheck/reference/nearest_rounding.hpp"
+#include "pecheck/validate/rotated_output.hpp"
+#include "rotated_comparison.hpp"
+#include "rotated_detection.hpp"
+#include "rotated_diagnosis.hpp"
+#include "rotated_properties.hpp"
+
+namespace pecheck::validate {
+
+namespace {
+
+// The narrowest of bfloat16, float16 and float32 holding every finite
+// output value (NumPy writes bfloat16 as float32), else the stored format.
+FormatId value_format(const NpyArray& output) {
+  for (const FormatId f : {FormatId::bfloat16, FormatId::float16, FormatId::float32}) {
+    if (format_of(f).precision > format_of(output.format).precision) break;
+    const bool holds = std::all_of(output.values.begin(), output.values.end(), [&](double v) {
+      return !std::isfinite(v) || reference::holds_value(v, format_of(f));
+    });
+    if (holds) return f;
+  }
+  return output.format;
+}
+
+bool is_frequency_claim(HazardKind kind) {
+  return kind == HazardKind::wrong_base || kind == HazardKind::wrong_scaling ||
+         kind == HazardKind::inv_freq_precision;
+}
+
+}  // namespace
+
+Validation validate_rotated_output(const RotatedSubject& subject, const RotatedOptions& options) {
+  const RotatedTokens tokens = resolve_tokens(subject, options.qkv_format);
+  Validation result;
+  result.kind = SubjectKind::rotated;
+  Validation& v = result;
+  RotatedFindings& findings = result.findings.emplace<RotatedFindings>();
+  const FormatId format = value_format(subject.output);
+  const RotatedValues values{subject.input.values, subject.output.values, tokens.rows, tokens.head_dim};
+  if (options.convention) check_rotary_convention(*options.convention);
+  const auto add_hazard = [&result](const Hazard& h) { result.add_hazard(h); };
+
+  std::int64_t non_finite = 0;
+  for (double x : subject.output.values) non_finite += !std::isfinite(x);
+  if (non_finite > 0) {
+    add_hazard({HazardKind::non_finite, std::to_string(non_finite) + " outputs are NaN or infinite."});
+  }
+  RotatedDetection detection = detect_rotated(values, tokens, format, options, findings);
+  for (const Hazard& h : detection.hazards) add_hazard(h);
+  for (std::string& note : detection.notes) v.notes.push_back(std::move(note));
+  const auto finish = [&](ValidationVerdict verdict, std::string reason) {
+    if (!reason.empty()) v.reasons.push_back(std::move(reason));
+    for (const Hazard& h : result.hazards) v.reasons.push_back(std::string(to_string(h.kind)));
+    v.verdict = verdict == ValidationVerdict::conforms && !v.reasons.empty() ? ValidationVerdict::deviates : verdict;
+    return std::move(result);
+  };
+  if (!detection.rotated) return finish(ValidationVerdict::deviates, "not a rotation of the input");
+  if (!findings.convention) {
+    return finish(ValidationVerdict::unknown, findings.frequencies_fitted
+                                                  ? "no rule fits the output's frequencies"
+                                                  : "no convention given and none could be fitted");
+  }
+  const RotaryConvention& convention = *findings.convention;
+
+  // The computation behind the output, at the kernel's own positions.
+  std::vector<std::int64_t> kernel_positions = tokens.row_position;
+  for (std::int64_t& p : kernel_positions) p += findings.position_offset;
+  const ComputationFit computation =
+      diagnose_computation(values, kernel_positions, tokens.row_position, findings.layout, findings.rotary_width,
+                           convention, format, findings.reversed, findings.attention_factor);
+  if (computation.hazard) {
+    // A fault computation under this convention explains the output: the
+    // frequencies' misfit is its doing, not another rule's.
+    std::erase_if(result.hazards, [](const Hazard& h) { return is_frequency_claim(h.kind); });
+    if (computation.plain_setting) {
+      // It explains the output at POS, forwards: the direction and offset read were the fault's doing.
+      std::erase_if(result.hazards, [](const Hazard& h) {
+        return h.kind == HazardKind::direction || h.kind == HazardKind::position_offset;
+      });
+      findings.reversed = false;
+      findings.position_offset = 0;
+      v.notes.push_back("the direction and offset the angles suggested are the diagnosed fault's doing");
+    }
+    add_hazard(*computation.hazard);
+  }
+
+  const accuracy::UlpBudget& budget = accuracy::ulp_budget(accuracy::BudgetKind::third_party, format);
+  RotatedComparisonRequest request;
+  request.values = &values;
+  request.row_position = &tokens.row_position;
+  request.layout = findings.layout;
+  request.width = findings.rotary_width;
+  request.convention = convention;
+  request.format = format;
+  request.budget_ulp = options.max_ulp.value_or(budget.max_ulp);
+  request.budget_source = options.max_ulp ? "--max-ulp" : std::string(budget.source);
+  request.threads = options.threads;
+  const std::optional<ComputationModel> angle_model = find_computation_model(options.angle_model);
+  if (!angle_model) throw ConventionError("--model '" + options.angle_model + "': not a computation model");
+  // The exact rotation always; then the models in turn until the output
+  // conforms to one (each costs a pass over every entry).
+  v.comparisons.push_back(compare_rotated(request, std::nullopt, *angle_model));
+  for (const reference::RotatedModel& model : reference::rotated_models()) {
+    if (std::any_of(v.comparisons.begin(), v.comparisons.end(), [](const Comparison& c) { return c.conforms; })) {
+      v.notes.push_back("not compared with the computation model " + model.name + ": the output already conforms to " +
+                        v.comparisons.back().target);
+      continue;
+    }
+    v.comparisons.push_back(compare_rotated(request, model, *angle_model));
+  }
+
+  const double factor = rotary_derived(convention).attention_factor;
+  findings.properties.push_back(norm_property(values, findings.layout, findings.rotary_width, format, factor));
+  findings.properties.push_back(
+      relative_position_property(values, kernel_positions, findings.layout, findings.rotary_width, format, factor,
+                                 properties::rotary_inv_freqs(convention, std::nullopt), false));
+
+  const bool conforms =
+      std::any_of(v.comparisons.begin(), v.comparisons.end(), [](const Comparison& c) { return c.conforms; });
+  return finish(conforms ? ValidationVerdict::conforms : ValidationVerdict::deviates,
+                conforms ? ""
+                         : "entries beyond " + significant(request.budget_ulp) +
+                               " ULP against the exact rotation and every computation model");
+}
+
+}  // namespace pecheck::validate
