@@ -80,7 +80,7 @@ class PartChecker {
                                  std::to_string(s.mismatches) + " mismatches");
     }
     if (!s.worst) {
-      if (!(s.sum_squares == accuracy::OrderFreeSum{})) fail("sum_squares_ulp.integer", "not 0 with no entry measured");
+      if (!(s.sum_squares == accuracy::OrderFreeSum{})) fail("sum_squares_ulp", "not 0 with no entry measured");
       return;
     }
     const double max = s.worst->error.ulps;
@@ -99,7 +99,7 @@ class PartChecker {
     const double lowest = max * max * (1.0 - slack) - 0x1p-65;
     const double highest = n * (max * max * (1.0 + slack) + 0x1p-65);
     if (!(sum >= lowest && sum <= highest)) {
-      fail("sum_squares_ulp.integer", "a sum of " + std::to_string(sum) + " ULP^2 over " + std::to_string(s.measured()) +
+      fail("sum_squares_ulp", "a sum of " + std::to_string(sum) + " ULP^2 over " + std::to_string(s.measured()) +
                                           " entries whose largest error is " + std::to_string(max) +
                                           " ULP (expected between max^2 and entries x max^2)");
     }

@@ -110,7 +110,10 @@ class Reader {
   }
   InclusiveRange range(const std::string& path) const { return {integer(path + ".first"), integer(path + ".last")}; }
 
-  std::optional<accuracy::ComparedEntry> entry(const std::string& path, const Format& format) const {
+  // `rows`: the shard's; a row inside them must hold the position written
+  // (one outside is refused by the part checks, naming the row).
+  std::optional<accuracy::ComparedEntry> entry(const std::string& path, const Format& format,
+                                               const Convention& convention, const InclusiveRange& rows) const {
     if (at(path).is_null()) return std::nullopt;
     const std::string bits_text = text(path + ".value_bits");
     char* end = nullptr;
@@ -122,6 +125,11 @@ class Reader {
            "expected a " + std::string(format.name) + " bit pattern such as 0x3f800000, got " + quoted_excerpt_of(bits_text));
     }
     const accuracy::EntryKey key{integer(path + ".dim"), integer(path + ".row"), integer(path + ".column")};
+    const std::int64_t position = integer(path + ".position");
+    if (key.row >= rows.first && key.row <= rows.last && position != position_of_row(convention, key.row)) {
+      fail(path + ".position", std::to_string(position) + ", but row " + std::to_string(key.row) + " holds position " +
+                                   std::to_string(position_of_row(convention, key.row)));
+    }
     const DoubleDouble exact{hex_double(path + ".exact.hi"), hex_double(path + ".exact.lo")};
     // The errors are recomputed from the value and the exact value, as the
     // sweep computed them: the file cannot carry an error that disagrees.
@@ -264,10 +272,11 @@ SweepResult parse_result_json(std::string_view text, const std::string& source) 
   if (largest.substr(0, 2) != "0x" || end != largest.c_str() + largest.size() || errno == ERANGE) {
     read.fail("largest_value_bits", "expected a float64 bit pattern such as 0x3ff0000000000000, got '" + largest + "'");
   }
-  t.worst = read.entry("worst_ulp", f);
-  t.worst_abs = read.entry("worst_abs_error", f);
-  t.first_mismatch = read.entry("first_mismatch", f);
-  t.nearest_zero = read.entry("nearest_zero", f);
+  const Convention convention = convention_of(work);
+  t.worst = read.entry("worst_ulp", f, convention, result.rows);
+  t.worst_abs = read.entry("worst_abs_error", f, convention, result.rows);
+  t.first_mismatch = read.entry("first_mismatch", f, convention, result.rows);
+  t.nearest_zero = read.entry("nearest_zero", f, convention, result.rows);
   // A part that stopped early, or was edited, does not hold every entry of its rows.
   if (t.entries != entry_count(work, result.rows)) {
     read.fail("entries", std::to_string(t.entries) + ", but shard " + shard_text(result.shard) + " (rows " +

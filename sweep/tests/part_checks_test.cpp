@@ -73,9 +73,8 @@ TEST(SweepPartChecks, aWorstRowOutsideTheShardIsRefused) {
 }
 
 TEST(SweepPartChecks, aSumOfSquaresInconsistentWithTheCountAndMaxIsRefused) {
-  expect_refused([](Json& p) { p["sum_squares_ulp"]["integer"] = "0xffffffffffffffffffffffffffffffff"; },
-                 "sum_squares_ulp.integer");
-  expect_refused([](Json& p) { p["sum_squares_ulp"]["integer"] = "0x1"; }, "sum_squares_ulp.integer");
+  expect_refused([](Json& p) { p["sum_squares_ulp"] = "0xffffffffffffffffffffffffffffffffp0"; }, "sum_squares_ulp");
+  expect_refused([](Json& p) { p["sum_squares_ulp"] = "0x1p-53"; }, "sum_squares_ulp");
 }
 
 TEST(SweepPartChecks, countsThatDisagreeWithTheWorstEntriesAreRefused) {

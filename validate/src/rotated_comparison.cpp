@@ -9,7 +9,7 @@
 
 #include "pecheck/number_text.hpp"
 #include "pecheck/parallel_for.hpp"
-#include "pecheck/properties/accuracy_accumulator.hpp"
+#include "pecheck/accuracy/accumulator.hpp"
 #include "pecheck/reference/rotated_reference.hpp"
 #include "pecheck/ulp.hpp"
 
@@ -61,8 +61,8 @@ Comparison compare_rotated(const RotatedComparisonRequest& request, const std::o
   int workers =
       request.threads > 0 ? request.threads : static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   workers = static_cast<int>(std::clamp<std::int64_t>(values.rows, 1, workers));
-  std::vector<properties::AccuracyAccumulator> accumulators(
-      static_cast<std::size_t>(workers), properties::AccuracyAccumulator(request.format, request.budget_ulp, nullptr));
+  std::vector<accuracy::Accumulator> accumulators(
+      static_cast<std::size_t>(workers), accuracy::Accumulator(request.format, request.budget_ulp, nullptr));
   std::vector<BeyondCount> beyond(static_cast<std::size_t>(workers));
   std::vector<std::int64_t> escalations(static_cast<std::size_t>(workers));
   const TableView view(FormatId::float64, values.rows, request.width, values.head_dim, values.output.data());
@@ -76,7 +76,7 @@ Comparison compare_rotated(const RotatedComparisonRequest& request, const std::o
       allowance = reference::rotated_libm_allowance(*model, angle_model, request.format,
                                                     rotary_derived(request.convention).attention_factor);
     }
-    properties::AccuracyAccumulator& accumulate = accumulators[static_cast<std::size_t>(worker)];
+    accuracy::Accumulator& accumulate = accumulators[static_cast<std::size_t>(worker)];
     BeyondCount& count = beyond[static_cast<std::size_t>(worker)];
     std::vector<DoubleDouble> exact(static_cast<std::size_t>(request.width));
     for (std::int64_t r = worker; r < values.rows; r += workers) {

@@ -1,6 +1,6 @@
 // Tables NumPy computes the ordinary way, angles p * w in float64 then
 // np.sin / np.cos: they conform by the float64-angle bound
-// (properties/angle_allowance.hpp) although most of their float64 entries are
+// (accuracy/angle_allowance.hpp) although most of their float64 entries are
 // beyond the ULP budget, and the output says so. An error injected just above
 // the bound deviates; just below, it conforms.
 #include <gtest/gtest.h>

@@ -33,7 +33,7 @@ struct ValidationOptions {
   // affected: the budgets above decide them.
   std::optional<double> estimate_abs_error;
   // Entries beyond the ULP budget pass when within the float64-angle bound
-  // (properties/angle_allowance.hpp) unless this is set.
+  // (accuracy/angle_allowance.hpp) unless this is set.
   bool ulp_only = false;
   // Default: the narrowest format holding every value. Detection's
   // tolerances come from that narrowest format all the same (or from this
