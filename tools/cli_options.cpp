@@ -24,15 +24,6 @@ std::string preset_names() {
   return names;
 }
 
-// The text with no blanks around it, as CLI11 hands it over.
-std::string trimmed(const std::string& text) {
-  std::size_t first = 0;
-  std::size_t last = text.size();
-  while (first < last && std::isspace(static_cast<unsigned char>(text[first])) != 0) ++first;
-  while (last > first && std::isspace(static_cast<unsigned char>(text[last - 1])) != 0) --last;
-  return text.substr(first, last - first);
-}
-
 }  // namespace
 
 CLI::Validator finite_number_at_least(double minimum, bool exclusive) {
@@ -40,13 +31,17 @@ CLI::Validator finite_number_at_least(double minimum, bool exclusive) {
       "expected a finite number " + std::string(exclusive ? "> " : ">= ") + significant(minimum, 6);
   return CLI::Validator(
       [minimum, exclusive, expected](std::string& value) -> std::string {
-        const std::string text = trimmed(value);
+        // Blanks anywhere are refused, as by parse_decimal: strtod would
+        // skip leading ones and a trailing newline would end the number.
+        const std::string& text = value;
         char* end = nullptr;
         errno = 0;
-        const double x = text.empty() ? 0.0 : std::strtod(text.c_str(), &end);
-        if (text.empty() || end != text.c_str() + text.size()) return expected + ", got '" + value + "'";
-        if (!std::isfinite(x) || errno == ERANGE) return expected + ", got '" + value + "' (not finite)";
-        if (exclusive ? !(x > minimum) : !(x >= minimum)) return expected + ", got '" + value + "'";
+        const bool blank = text.find_first_of(" \t\n\r\v\f") != std::string::npos;
+        const double x = text.empty() || blank ? 0.0 : std::strtod(text.c_str(), &end);
+        const std::string got = ", got " + quoted_excerpt_of(value);
+        if (text.empty() || blank || end != text.c_str() + text.size()) return expected + got;
+        if (!std::isfinite(x) || errno == ERANGE) return expected + got + " (not finite)";
+        if (exclusive ? !(x > minimum) : !(x >= minimum)) return expected + got;
         return {};
       },
       std::string(exclusive ? "NUMBER>" : "NUMBER>=") + significant(minimum, 6));
@@ -69,9 +64,9 @@ CLI::Validator whole_number_at_least(long long minimum) {
   const std::string expected = "expected a whole number >= " + std::to_string(minimum);
   return CLI::Validator(
       [minimum, expected](std::string& value) -> std::string {
-        const std::optional<std::uint64_t> x = parse_decimal(trimmed(value));
+        const std::optional<std::uint64_t> x = parse_decimal(value);
         if (!x || static_cast<long long>(*x) < minimum) {
-          return expected + ", got '" + escape_control_characters(value) + "' (decimal digits only)";
+          return expected + ", got " + quoted_excerpt_of(value) + " (decimal digits only)";
         }
         value = std::to_string(*x);
         return {};
@@ -82,7 +77,7 @@ CLI::Validator whole_number_at_least(long long minimum) {
 CLI::Validator seed_number() {
   return CLI::Validator(
       [](std::string& value) -> std::string {
-        const std::string text = trimmed(value);
+        const std::string& text = value;
         std::optional<std::uint64_t> seed;
         if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
           const std::string digits = text.substr(2);
@@ -93,8 +88,7 @@ CLI::Validator seed_number() {
           seed = parse_decimal(text, UINT64_MAX);
         }
         if (!seed) {
-          return "expected a seed from 0 to 0xffffffffffffffff (decimal or 0x hex), got '" +
-                 escape_control_characters(value) + "'";
+          return "expected a seed from 0 to 0xffffffffffffffff (decimal or 0x hex), got " + quoted_excerpt_of(value);
         }
         value = std::to_string(*seed);
         return {};
@@ -107,7 +101,7 @@ CLI::Option* add_convention_option(CLI::App& command, std::string& name) {
       .add_option("--convention", name, "Convention preset: " + preset_names() + " (see `pecheck conventions`)")
       ->check(CLI::Validator(
           [](std::string& value) -> std::string {
-            return find_preset(value) ? std::string{} : "unknown convention '" + value + "' (expected one of " +
+            return find_preset(value) ? std::string{} : "unknown convention " + quoted_excerpt_of(value) + " (expected one of " +
                                                             preset_names() + ")";
           },
           "NAME"));

@@ -18,6 +18,9 @@ CLI::Option* add_convention_option(CLI::App& command, std::string& name);
 // --dtype float64|float32|float16|bfloat16 (default float32).
 CLI::Option* add_dtype_option(CLI::App& command, std::string& dtype);
 
+// Every number on the command line is read by these, alike: no blanks before,
+// inside or after it (" 5" and "5\n" are refused everywhere, naming the flag).
+//
 // A finite number >= minimum (> minimum when `exclusive`). NaN, infinity and
 // anything below are refused with the expectation in words: a NaN budget
 // would otherwise compare false against every error and let every table pass.

@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "pecheck/json_input.hpp"
+#include "pecheck/one_line_text.hpp"
 #include "pecheck/sweep/merge.hpp"
 #include "pecheck/table_file.hpp"
 
@@ -28,9 +30,8 @@ Command add_merge_command(CLI::App& app) {
   return {command, [options] {
     std::vector<sweep::NamedResult> parts;
     for (const std::string& path : options->parts) {
-      const std::vector<std::byte> bytes = read_file_bytes(path);
-      const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-      parts.push_back({path, sweep::parse_result_json(text, path)});
+      const std::string text = read_json_input(path, sweep::max_result_file_bytes, "sweep part");
+      parts.push_back({path, sweep::parse_result_json(text, escape_control_characters(path))});
     }
     const sweep::SweepResult merged = sweep::merge_results(parts);
     const std::string json = sweep::result_json(merged);

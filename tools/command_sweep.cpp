@@ -92,7 +92,7 @@ Command add_sweep_command(CLI::App& app) {
       ->check(shard_text_validator())
       ->capture_default_str();
   command->add_option("--threads", options->threads, "Threads for the reference (default: one per hardware thread)")
-      ->check(whole_number_at_least(1));
+      ->transform(whole_number_at_least(1));
   command->add_option("--output", options->output, "The partial result, JSON")->required();
 
   return {command, [options] {
@@ -101,18 +101,15 @@ Command add_sweep_command(CLI::App& app) {
                          sweep::parse_positions(options->positions), options->subject);
     const sweep::Shard shard = sweep::parse_shard(options->shard);
     const sweep::InclusiveRange rows = sweep::shard_positions(work.positions, shard);
-    // A missing directory fails now, not after hours of work.
-    const std::filesystem::path output(options->output);
-    const std::filesystem::path directory = output.has_parent_path() ? output.parent_path() : ".";
-    if (!std::filesystem::is_directory(directory)) {
-      throw std::runtime_error("--output " + options->output + ": the directory " + directory.string() +
-                               " does not exist");
-    }
+    // The output's temporary is created now: a missing or unwritable
+    // directory fails before hours of work, not after them.
+    AtomicFile output(options->output);
     const std::string label = "shard " + sweep::shard_text(shard) + " (rows " + sweep::range_text(rows) + ")";
     const sweep::SweepResult result{work, shard, rows,
                                     sweep::run_sweep(work, rows, options->threads, progress_lines(label))};
     const std::string json = sweep::result_json(result);
-    write_file_atomically(output, std::as_bytes(std::span(json.data(), json.size())));
+    output.write(json);
+    output.commit();
     std::cout << work.convention << " d " << sweep::widths_text(work.dims) << " " << options->dtype << ", "
               << work.subject << ", rows " << sweep::range_text(work.positions) << ", " << label << ": "
               << sweep::result_summary(result) << "\n";

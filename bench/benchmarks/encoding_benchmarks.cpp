@@ -12,13 +12,13 @@
 
 #include "pecheck/bench/workloads.hpp"
 #include "pecheck/reference/reference.hpp"
+#include "pecheck/parallel_for.hpp"
 
 namespace {
 
 using namespace pecheck;
 using namespace pecheck::bench;
 
-int machine_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
 Convention vaswani() { return *find_preset("vaswani"); }
 

@@ -29,7 +29,7 @@ struct ChildRun {
 };
 
 // Runs argv with stdout and stderr to /dev/null; its wall time, and the peak
-// RSS it reports through PECHECK_PEAK_RSS_FILE (tools/peak_memory.hpp: the
+// RSS it reports through PECHECK_PEAK_RSS_FILE (lib/include/pecheck/process_limits.hpp: the
 // rusage of a child would count this process's own memory too).
 ChildRun run_child(const std::vector<std::string>& argv) {
   const std::filesystem::path peak_file =

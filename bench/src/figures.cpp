@@ -11,6 +11,7 @@
 #include "pecheck/bench/workloads.hpp"
 #include "pecheck/reference/reference.hpp"
 #include "pecheck/count_text.hpp"
+#include "pecheck/parallel_for.hpp"
 
 namespace pecheck::bench {
 
@@ -78,8 +79,7 @@ Figures measure_figures(const BenchOptions& options) {
 
   Figures figures;
   figures.quick = options.quick;
-  figures.threads = options.threads > 0 ? options.threads
-                                        : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  figures.threads = options.threads > 0 ? options.threads : machine_threads();
   figures.repetitions = options.repetitions > 0 ? options.repetitions : (options.quick ? 1 : 21);
   figures.convention = convention->name;
   figures.load_average_before = load_average();

@@ -112,5 +112,39 @@ TEST(RotaryConfigErrors, nameTheFileTheFieldAndWhatWasExpected) {
   EXPECT_THROW(read_rotary_config("/nonexistent/config.json"), RotaryConfigError);
 }
 
+// Parameters whose cache cannot be finite or meaningful are refused when the
+// file is read, with the field and the accepted range (rotary_ranges.cpp):
+// a linear factor of 1e-320 made every inv_freq infinite (an all-NaN cache,
+// and a detection that never ended), an attention factor of 1e308 an
+// infinite one.
+TEST(RotaryConfigErrors, parametersWhoseCacheCannotBeFiniteAreRefusedWithTheRange) {
+  expect_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "linear", "factor": 1e-320}})",
+                      "rope_scaling.factor is 9.99989e-321: it makes inv_freq_0 inf; expected every inv_freq in "
+                      "[2^-126, pi] radians per position (a factor in [0.31831, ");
+  // 1e-5 is finite but aliased: 1e5 radians per position.
+  expect_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "linear", "factor": 1e-5}})",
+                      "rope_scaling.factor is 1e-05: it makes inv_freq_0 100000");
+  expect_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "linear", "factor": 1e300}})",
+                      "rope_scaling.factor is 1e+300");
+  expect_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "ntk", "factor": 1e300}})",
+                      "rope_scaling.factor");
+  expect_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "yarn", "factor": 4,
+    "original_max_position_embeddings": 4096, "attention_factor": 1e308}})",
+                      "rope_scaling.attention_factor is 1e+308, expected a number in [2^-14, 65504]");
+  expect_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "yarn", "factor": 4, "mscale": -100,
+    "mscale_all_dim": 1, "original_max_position_embeddings": 4096}})",
+                      "the attention factor derived from rope_scaling");
+  expect_error_naming(R"({"head_dim": 64, "rope_theta": 1e300})", "base (rope_theta) is 1e+300");
+  expect_error_naming(R"({"head_dim": 4, "rope_scaling": {"type": "su", "long_factor": [1, 1],
+    "short_factor": [1, 1e-300]}, "max_position_embeddings": 8192, "original_max_position_embeddings": 4096})",
+                      "rope_scaling.short_factor[1]");
+}
+
+TEST(RotaryConfigErrors, everyPresetsResultsAreInRange) {
+  for (const RotaryConvention& preset : rotary_presets()) {
+    EXPECT_NO_THROW(check_rotary_results(preset)) << preset.name;
+  }
+}
+
 }  // namespace
 }  // namespace pecheck

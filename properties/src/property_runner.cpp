@@ -12,6 +12,17 @@ void require_readable_rc_params() {
   const char* text = std::getenv("RC_PARAMS");
   if (text == nullptr) return;
   try {
+    // RapidCheck reads KEY=VALUE pairs and skips a word without '='
+    // ("RC_PARAMS=garbage" configured nothing and passed): refused here.
+    std::istringstream words(text);
+    std::string word;
+    bool quoted = false;  // inside a value in quotes, whose spaces do not separate pairs
+    while (words >> word) {
+      if (!quoted && (word.find('=') == std::string::npos || word.front() == '=')) {
+        throw rc::detail::ConfigurationException("'" + word + "' is not KEY=VALUE");
+      }
+      for (const char c : word) quoted ^= (c == '"' || c == '\'');
+    }
     const rc::detail::Configuration read = rc::detail::configFromString(text);
     if (read.testParams.maxSuccess < 0 || read.testParams.maxSize < 0) {
       throw rc::detail::ConfigurationException("max_success and max_size must not be negative");

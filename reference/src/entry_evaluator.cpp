@@ -62,8 +62,7 @@ std::shared_ptr<const std::vector<StepsFrequency>> remembered_steps_frequencies(
   auto computed = std::make_shared<std::vector<StepsFrequency>>(terms.size());
   constexpr std::size_t terms_per_worker = 64;  // below that, a thread costs more than it saves
   const std::size_t wanted = (terms.size() + terms_per_worker - 1) / terms_per_worker;
-  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
-  const auto workers = static_cast<int>(std::clamp<std::size_t>(wanted, 1, cores));
+  const int workers = worker_count(0, static_cast<std::int64_t>(wanted));
   parallel_for(workers, [&](int worker) {
     for (auto i = static_cast<std::size_t>(worker); i < terms.size(); i += static_cast<std::size_t>(workers)) {
       (*computed)[i] = steps_frequency(terms[i]);

@@ -36,8 +36,7 @@ RotaryReferenceCache rotary_reference_cache(const RotaryConvention& convention, 
       std::vector<DoubleDouble>(static_cast<std::size_t>(request.rows * cols)),
       std::vector<DoubleDouble>(static_cast<std::size_t>(request.rows * cols)), 0};
   const Format& format = format_of(request.format);
-  int workers = threads > 0 ? threads : static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
-  workers = static_cast<int>(std::clamp<std::int64_t>(request.rows, 1, workers));
+  const int workers = worker_count(threads, request.rows);
   std::atomic<std::int64_t> escalations{0};
   parallel_for(workers, [&](int worker) {
     RotaryEntryEvaluator evaluator(convention, model);

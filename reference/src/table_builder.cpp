@@ -309,15 +309,13 @@ class TableJob {
   std::exception_ptr error_;
 };
 
-int worker_count(int threads, std::int64_t rows) {
+// One worker per block of rows at most.
+int block_workers(int threads, std::int64_t rows) {
   if (threads < 0) {
     throw std::invalid_argument("reference table: thread count " + std::to_string(threads) +
                                 " is negative; expected 0 (all cores) or a positive count");
   }
-  std::int64_t count = threads;
-  if (count == 0) count = std::max(1u, std::thread::hardware_concurrency());
-  const std::int64_t blocks = (rows + rows_per_block - 1) / rows_per_block;
-  return static_cast<int>(std::max<std::int64_t>(1, std::min(count, blocks)));
+  return worker_count(threads, (rows + rows_per_block - 1) / rows_per_block);
 }
 
 // Runs the job on `workers` threads, each row handed to `sink` once.
@@ -355,14 +353,14 @@ void write_row(Table& table, std::int64_t row, const std::vector<double>& rounde
 
 }  // namespace
 
-int reference_workers(int threads, std::int64_t rows) { return worker_count(threads, rows); }
+int reference_workers(int threads, std::int64_t rows) { return block_workers(threads, rows); }
 
 ReferenceTable build_reference_table(const Convention& convention, const TableRequest& request, const Format& format,
                                      int threads, mpfr_prec_t first_precision, FirstStep first_step,
                                      ExactValues exact) {
   check_request(convention, request);
   check_frequency_rule(convention);
-  const int workers = worker_count(threads, request.rows);
+  const int workers = block_workers(threads, request.rows);
 
   ReferenceTable out;
   out.rounded = make_uninitialized_table(request.rows, request.dim, format.id);
@@ -393,7 +391,7 @@ ReferenceCounts visit_reference_rows(const Convention& convention, const TableRe
   if (rounded == RoundedValues::skipped && exact == ExactValues::none) {
     throw std::invalid_argument("reference rows: neither rounded nor exact values asked for");
   }
-  const int workers = worker_count(threads, request.rows);
+  const int workers = block_workers(threads, request.rows);
   return run_job(convention, request, format, workers, first_precision, first_step, exact, rounded,
                  [&visit](int worker, std::int64_t row, const RowBuffer& buffer) {
                    visit(worker, buffer.plain ? ReferenceRow{row, buffer.rounded, {}, buffer.plain_exact}

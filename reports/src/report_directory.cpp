@@ -84,7 +84,12 @@ ReportDirectory::ReportDirectory(const fs::path& destination)
     fail(destination_, "it exists and is not a directory");
 
   const fs::path lock_path = parent / ("." + name + ".lock");
-  lock_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  // O_NOFOLLOW: a symbolic link planted at the lock's name would make
+  // pecheck create (or truncate the mode of) whatever it points to.
+  lock_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
+  if (lock_ < 0 && errno == ELOOP) {
+    fail(destination_, "the lock " + shown(lock_path) + " is a symbolic link (expected a plain file or none; remove it)");
+  }
   if (lock_ < 0) fail(destination_, "cannot create the lock " + shown(lock_path) + ": " + std::strerror(errno));
   if (::flock(lock_, LOCK_EX | LOCK_NB) != 0) {
     const int reason = errno;

@@ -7,7 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "part_checks.hpp"
+#include "pecheck/convention.hpp"
 #include "pecheck/count_text.hpp"
+#include "pecheck/json_input.hpp"
+#include "pecheck/one_line_text.hpp"
 
 namespace pecheck::sweep {
 
@@ -69,17 +73,20 @@ class Reader {
 
   std::int64_t integer(const std::string& path) const {
     const Json& node = at(path);
-    if (!node.is_number_integer()) fail(path, "expected a whole number, got " + node.dump());
+    // An unsigned value past INT64_MAX would wrap around to a negative one.
+    if (!node.is_number_integer() || (node.is_number_unsigned() && node.get<std::uint64_t>() > INT64_MAX)) {
+      fail(path, "expected a whole number below 2^63, got " + json_value_text(node));
+    }
     return node.get<std::int64_t>();
   }
   double number(const std::string& path) const {
     const Json& node = at(path);
-    if (!node.is_number()) fail(path, "expected a number, got " + node.dump());
+    if (!node.is_number()) fail(path, "expected a number, got " + json_value_text(node));
     return node.get<double>();
   }
   std::string text(const std::string& path) const {
     const Json& node = at(path);
-    if (!node.is_string()) fail(path, "expected a string, got " + node.dump());
+    if (!node.is_string()) fail(path, "expected a string, got " + json_value_text(node));
     return node.get<std::string>();
   }
   // A C99 hex float as hex_float writes it, exactly.
@@ -87,7 +94,7 @@ class Reader {
     const std::string s = text(path);
     char* end = nullptr;
     const double x = std::strtod(s.c_str(), &end);
-    if (s.empty() || end != s.c_str() + s.size()) fail(path, "expected a C99 hex float such as 0x1.8p-3, got '" + s + "'");
+    if (s.empty() || end != s.c_str() + s.size()) fail(path, "expected a C99 hex float such as 0x1.8p-3, got " + quoted_excerpt_of(s));
     return x;
   }
   InclusiveRange range(const std::string& path) const { return {integer(path + ".first"), integer(path + ".last")}; }
@@ -100,8 +107,8 @@ class Reader {
     const unsigned long long bits = std::strtoull(bits_text.c_str(), &end, 16);
     if (bits_text.size() < 3 || bits_text.substr(0, 2) != "0x" || end != bits_text.c_str() + bits_text.size() ||
         errno == ERANGE || (format.storage_bits < 64 && bits >> format.storage_bits != 0)) {
-      fail(path + ".value_bits", "expected a " + std::string(format.name) + " bit pattern such as 0x3f800000, got '" +
-                                     bits_text + "'");
+      fail(path + ".value_bits",
+           "expected a " + std::string(format.name) + " bit pattern such as 0x3f800000, got " + quoted_excerpt_of(bits_text));
     }
     const EntryKey key{integer(path + ".dim"), integer(path + ".row"), integer(path + ".column")};
     const DoubleDouble exact{hex_double(path + ".exact.hi"), hex_double(path + ".exact.lo")};
@@ -150,9 +157,13 @@ std::string result_json(const SweepResult& result) {
 SweepResult parse_result_json(std::string_view text, const std::string& source) {
   Json root;
   try {
+    require_json_structure(text, source);
     root = Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    throw SweepFileError(source + ": not JSON (" + std::string(e.what()) + ")");
+  } catch (const JsonInputError& e) {
+    throw SweepFileError(e.what());
+  } catch (const Json::exception& e) {
+    // The parser's message quotes the token it read, which may be huge.
+    throw SweepFileError(source + ": not JSON (" + excerpt(e.what(), 160) + ")");
   }
   const Reader read(root, source);
   if (read.integer("pecheck_sweep") != sweep_schema_version) {
@@ -165,7 +176,7 @@ SweepResult parse_result_json(std::string_view text, const std::string& source) 
   work.dims = {read.integer("work.dims.first"), read.integer("work.dims.last"), read.integer("work.dims.step")};
   const std::string dtype = read.text("work.dtype");
   const std::optional<FormatId> format = parse_format(dtype);
-  if (!format) read.fail("work.dtype", "expected float64, float32, float16 or bfloat16, got '" + dtype + "'");
+  if (!format) read.fail("work.dtype", "expected float64, float32, float16 or bfloat16, got " + quoted_excerpt_of(dtype));
   work.format = *format;
   work.positions = read.range("work.positions");
   work.subject = read.text("work.subject");
@@ -176,6 +187,23 @@ SweepResult parse_result_json(std::string_view text, const std::string& source) 
   }
   if (work.positions.first < 0 || work.positions.last < work.positions.first) {
     read.fail("work.positions", "expected 0 <= first <= last");
+  }
+  // Bounded before anything walks the widths or counts the entries: a
+  // tampered last width of 2^62 would loop for ever.
+  if (work.dims.last > max_dim) read.fail("work.dims", "expected widths up to " + std::to_string(max_dim));
+  if (work.positions.last >= max_exact_position) read.fail("work.positions", "expected rows below 2^24");
+  // The work as `pecheck sweep` would describe it: a known convention and
+  // subject, widths the convention accepts, and this build's budget.
+  SweepWork expected;
+  try {
+    expected = make_work(work.convention, work.dims, work.format, work.positions, work.subject);
+  } catch (const std::exception& e) {
+    read.fail("work", excerpt(e.what(), 200));
+  }
+  if (!std::isfinite(work.budget_ulp) || work.budget_ulp < 0.0 ||
+      (work.version == expected.version && work.budget_ulp != expected.budget_ulp)) {
+    read.fail("work.budget_ulp", "expected the " + work.subject + " subject's budget for " + dtype + ", " +
+                                     std::to_string(expected.budget_ulp) + " ULP");
   }
 
   result.shard = {read.integer("shard.index"), read.integer("shard.count")};
@@ -213,6 +241,7 @@ SweepResult parse_result_json(std::string_view text, const std::string& source) 
     read.fail("mismatches", "the counts are inconsistent (each between 0 and entries; beyond_budget at most "
                             "entries - mismatches)");
   }
+  check_part_figures(result, source);
   return result;
 }
 

@@ -70,7 +70,7 @@ std::vector<double> pair_fractions(const Table& table, std::span<const Structure
   const double tolerance = pair_tolerance(format);
   const std::span<const std::int64_t> all(rows);
   std::vector<std::int64_t> good;
-  if (rows.size() < parallel_rows || std::thread::hardware_concurrency() < 2) {
+  if (rows.size() < parallel_rows || machine_threads() < 2) {
     good = good_pairs(table, structures, all, tolerance);
   } else {
     // A count is a count: the halves' sum is the whole's, whichever finishes first.

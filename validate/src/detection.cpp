@@ -112,7 +112,7 @@ std::vector<std::optional<Candidate>> for_each_candidate(
     const std::vector<Candidate>& candidates, std::size_t first, Placements& placements,
     const std::function<std::optional<Candidate>(const Candidate&)>& place) {
   const int workers = static_cast<int>(std::clamp<std::size_t>(
-      std::min<std::size_t>(std::thread::hardware_concurrency(), 2), 1, std::max<std::size_t>(candidates.size(), 1)));
+      std::min<std::size_t>(machine_threads(), 2), 1, std::max<std::size_t>(candidates.size(), 1)));
   std::atomic<std::size_t> next{first};
   parallel_for(workers, [&](int) {
     for (std::size_t k = next++; k < candidates.size() && !placements.settled(); k = next++) {

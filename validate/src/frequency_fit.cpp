@@ -22,19 +22,18 @@ namespace {
 // nothing is contracted into an FMA, PecheckOptions.cmake), but the lanes'
 // sums are independent chains that overlap instead of each waiting for its
 // own last addition.
-constexpr std::size_t lanes = 8;
-using Lanes = std::array<double, lanes>;
+constexpr std::size_t lanes = std::tuple_size_v<EightDoubles>;
 
 struct LineFits {
-  Lanes slope{};
-  Lanes rms{};
+  EightDoubles slope{};
+  EightDoubles rms{};
   double s_tt = 0.0;  // the same for every lane: it depends on n alone
 };
 
 // For each lane, least squares of the unwrapped angles (each step taken as
 // the lane's predicted slope plus the wrapped deviation from it) against
 // t = 0..n-1. `angles` holds row t's lanes at [t * lanes, (t + 1) * lanes).
-LineFits fit_lines(const std::vector<double>& angles, std::size_t n, const Lanes& predicted,
+LineFits fit_lines(const std::vector<double>& angles, std::size_t n, const EightDoubles& predicted,
                    std::vector<double>& buffer) {
   buffer.resize(n * lanes);  // reused from fit to fit
   double* unwrapped = buffer.data();
@@ -47,12 +46,12 @@ LineFits fit_lines(const std::vector<double>& angles, std::size_t n, const Lanes
     }
   }
   const double mean_t = static_cast<double>(n - 1) / 2.0;
-  Lanes mean_y{};
+  EightDoubles mean_y{};
   for (std::size_t t = 0; t < n; ++t) {
     for (std::size_t l = 0; l < lanes; ++l) mean_y[l] += unwrapped[t * lanes + l];
   }
   for (double& m : mean_y) m /= static_cast<double>(n);
-  Lanes s_ty{};
+  EightDoubles s_ty{};
   LineFits fits;
   for (std::size_t t = 0; t < n; ++t) {
     const double dt = static_cast<double>(t) - mean_t;
@@ -60,7 +59,7 @@ LineFits fit_lines(const std::vector<double>& angles, std::size_t n, const Lanes
     fits.s_tt += dt * dt;
   }
   for (std::size_t l = 0; l < lanes; ++l) fits.slope[l] = s_ty[l] / fits.s_tt;
-  Lanes squares{};
+  EightDoubles squares{};
   for (std::size_t t = 0; t < n; ++t) {
     for (std::size_t l = 0; l < lanes; ++l) {
       const double residual =
@@ -124,10 +123,10 @@ void estimate_lanes(const Table& table, const std::vector<std::int64_t>& run, co
     for (std::size_t t = 0; t < rows; ++t) finite[l] = finite[l] && std::isfinite(angles[t * lanes + l]);
   }
   std::size_t n = std::min<std::size_t>(16, rows);
-  Lanes predicted{};
+  EightDoubles predicted{};
   for (std::size_t l = 0; l < lanes; ++l) predicted[l] = wrap(angles[lanes + l] - angles[l]);
   LineFits fits = fit_lines(angles, n, predicted, buffer);
-  Lanes s_tt{};
+  EightDoubles s_tt{};
   s_tt.fill(fits.s_tt);
   std::array<bool, lanes> widening = finite;  // a lane stops at its first residual above 0.1 rad
   while (n < rows && std::any_of(widening.begin(), widening.end(), [](bool w) { return w; })) {
@@ -168,7 +167,7 @@ std::vector<FrequencyEstimate> estimate_frequencies(const Table& table, const st
   const double angle_noise = std::ldexp(1.0, 1 - format_of(format).precision);
   std::vector<std::optional<FrequencyEstimate>> found(pairs.size());
   const std::size_t groups = (pairs.size() + lanes - 1) / lanes;
-  const bool two = (pairs.size() >= parallel_pairs || beside) && std::thread::hardware_concurrency() >= 2;
+  const bool two = (pairs.size() >= parallel_pairs || beside) && machine_threads() >= 2;
   // Each thread takes the next group not yet taken (worker 0 after `beside`):
   // the estimates are stored by their pair's index, whichever thread made them.
   std::atomic<std::size_t> next{0};

@@ -34,7 +34,7 @@ Bits largest_magnitude_bits(std::span<const T> values, Bits magnitude_mask) {
     for (const T v : part) largest = std::max<Bits>(largest, std::bit_cast<Bits>(v) & magnitude_mask);
     return largest;
   };
-  if (values.size() < 2 * parallel_entries || std::thread::hardware_concurrency() < 2) return largest_in(values);
+  if (values.size() < 2 * parallel_entries || machine_threads() < 2) return largest_in(values);
   std::array<Bits, 2> largest{};
   const std::size_t half = values.size() / 2;
   parallel_for(2, [&](int worker) {

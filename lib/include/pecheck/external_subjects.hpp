@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -78,7 +79,28 @@ class CommandFailedError : public SubjectError {
  public:
   using SubjectError::SubjectError;
 };
+// A call that did not finish within the timeout. After one, a command subject
+// does not call the command again: every later call fails at once with a
+// CommandFailedError saying so. A command that hangs after its second call
+// was otherwise called once per remaining case, each waiting the full
+// timeout (77 calls, 77 minutes at the default).
+class CommandTimedOutError : public CommandFailedError {
+ public:
+  CommandTimedOutError(const std::string& message, std::chrono::milliseconds timeout)
+      : CommandFailedError(message), timeout_(timeout) {}
+  std::chrono::milliseconds timeout() const { return timeout_; }
+
+ private:
+  std::chrono::milliseconds timeout_;
+};
 enum class CommandProtocol { one_shot, lines };
+// The first call of a command that timed out, shared by every subject made
+// from copies of one CommandSubjectOptions (a replay of a failing case makes
+// a subject of its own): after it, none of them calls the command again.
+struct CommandTimeouts {
+  std::mutex mutex;
+  std::string first;  // "did not finish within N ms" for the call that timed out; empty: none yet
+};
 struct CommandSubjectOptions {
   std::string command_template;
   CommandProtocol protocol = CommandProtocol::one_shot;
@@ -90,6 +112,7 @@ struct CommandSubjectOptions {
   // When set, every call appends its command line (with {output} shown as
   // output_name) here, so a caller can print the calls of one failing case.
   std::shared_ptr<std::vector<std::string>> call_log;
+  std::shared_ptr<CommandTimeouts> timeouts = std::make_shared<CommandTimeouts>();
 };
 std::unique_ptr<Subject> make_command_subject(CommandSubjectOptions options);
 

@@ -5,6 +5,7 @@
 // std::terminate), and an exception thrown by the work on another thread.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -24,5 +25,13 @@ class ThreadStartError : public std::runtime_error {
 // thread has been joined. When a thread cannot be started, the work already
 // started finishes, and ThreadStartError is thrown.
 void parallel_for(int workers, const std::function<void(int worker)>& work);
+
+// The threads this machine runs at once, at least 1: where every default
+// number of workers starts, so that a run's split is decided one way.
+int machine_threads();
+
+// `requested` workers when it is positive, else one per machine thread; at
+// most `tasks` (a worker with nothing to do costs a thread), at least 1.
+int worker_count(int requested, std::int64_t tasks);
 
 }  // namespace pecheck

@@ -92,6 +92,13 @@ struct RotaryDerived {
 // width, a factor not > 0, longrope factors of the wrong length, ...).
 void check_rotary_convention(const RotaryConvention& convention);
 RotaryDerived rotary_derived(const RotaryConvention& convention);
+// Throws ConventionError naming the field and the accepted range when the
+// convention's results cannot be finite or meaningful: an inv_freq outside
+// [2^-126, pi] radians per position, or an attention factor outside
+// [2^-14, 65504] (why: rotary_ranges.cpp). Checked when a config.json is read
+// and before any cache is built; rotary_derived alone does not (it is called
+// per column).
+void check_rotary_results(const RotaryConvention& convention);
 
 // Columns of each table: d for rotate_half and interleaved, d/2 for complex_form.
 std::int64_t rotary_columns(const RotaryConvention& convention);

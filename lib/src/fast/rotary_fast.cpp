@@ -105,11 +105,14 @@ struct DoubleDoubleArithmetic {
 
 void check_rotary_request(const RotaryConvention& convention, const RotaryCacheRequest& request) {
   check_rotary_convention(convention);
+  check_rotary_results(convention);
   if (request.rows < 0) throw ConventionError("--rows " + std::to_string(request.rows) + " is negative");
-  if (request.first_position < 0 || request.first_position + request.rows > max_exact_position) {
-    throw ConventionError("positions " + std::to_string(request.first_position) + " to " +
-                          std::to_string(request.first_position + request.rows - 1) +
-                          " leave [0, 2^24): expected positions float32 holds exactly");
+  // Compared without forming first_position + rows: both come from the
+  // command line and their sum may pass INT64_MAX.
+  if (request.first_position < 0 || request.first_position > max_exact_position - request.rows) {
+    throw ConventionError("positions from " + std::to_string(request.first_position) + " (" +
+                          std::to_string(request.rows) +
+                          " rows) leave [0, 2^24): expected positions float32 holds exactly");
   }
 }
 

@@ -26,8 +26,7 @@ int thread_count(int requested, std::int64_t entries) {
     throw std::invalid_argument("thread count " + std::to_string(requested) + ": expected 0 (automatic) or more");
   }
   if (requested > 0) return requested;
-  const auto hardware = static_cast<std::int64_t>(std::max(1u, std::thread::hardware_concurrency()));
-  return static_cast<int>(std::clamp<std::int64_t>(entries / values_per_thread, 1, hardware));
+  return worker_count(0, entries / values_per_thread);
 }
 
 void for_each_row_block(std::int64_t rows, int threads,

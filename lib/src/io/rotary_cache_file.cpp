@@ -2,6 +2,9 @@
 
 #include <functional>
 
+#include "byte_source.hpp"
+#include "npy_layout.hpp"
+#include "pecheck/convention.hpp"
 #include "pecheck/npy_array.hpp"
 #include "pecheck/table_file.hpp"
 
@@ -21,6 +24,17 @@ Table slice(const NpyArray& array, std::int64_t rows, std::int64_t cols,
 }  // namespace
 
 RotaryCache read_combined_rotary_cache(const std::filesystem::path& path) {
+  {
+    // The rows from the header alone, before the payload is read: a cache
+    // holds positions below 2^24, one per row.
+    const detail::FileSource source(path);
+    const std::vector<std::uint64_t>& s = detail::read_npy_layout(source).header.shape;
+    const std::uint64_t rows = s.size() == 3 && s[0] == 2 ? s[1] : s.empty() ? 0 : s[0];
+    if (rows > static_cast<std::uint64_t>(max_exact_position)) {
+      throw TableFileError(source.name(), "shape", detail::npy_shape_text(s) + " is " + std::to_string(rows) + " rows",
+                           "at most 2^24 rows, one per position below 2^24");
+    }
+  }
   const NpyArray array = read_npy_array(path);
   const std::string file = path.string();
   if (array.integer) throw TableFileError(file + ": dtype " + array.dtype + ": expected a float or complex cache");

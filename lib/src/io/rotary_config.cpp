@@ -5,10 +5,11 @@
 // of "rope_type" and "su" as LongRoPE's.
 #include "pecheck/rotary_config.hpp"
 
-#include <fstream>
+#include <algorithm>
+#include <iterator>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "pecheck/json_input.hpp"
 #include "pecheck/one_line_text.hpp"
 
 namespace pecheck {
@@ -29,19 +30,23 @@ class ConfigReader {
   std::optional<double> number(const json& object, std::string_view key, std::string_view field) const {
     const auto it = object.find(key);
     if (it == object.end() || it->is_null()) return std::nullopt;
-    if (!it->is_number()) fail(field, "a number, found " + std::string(it->type_name()));
+    if (!it->is_number()) fail(field, "a number, found " + json_value_text(*it));
     return it->get<double>();
   }
 
   std::optional<std::int64_t> integer(const json& object, std::string_view key, std::string_view field) const {
     const auto it = object.find(key);
     if (it == object.end() || it->is_null()) return std::nullopt;
+    // An unsigned value past INT64_MAX would wrap around to a negative one.
+    if (it->is_number_unsigned() && it->get<std::uint64_t>() > INT64_MAX) {
+      fail(field, "a whole number below 2^63, found " + json_value_text(*it));
+    }
     if (it->is_number_integer()) return it->get<std::int64_t>();
     if (it->is_number_float()) {
       const double v = it->get<double>();
       if (v == std::floor(v) && std::fabs(v) < 9.0e15) return static_cast<std::int64_t>(v);
     }
-    fail(field, "a whole number, found " + it->dump());
+    fail(field, "a whole number, found " + json_value_text(*it));
   }
 
   std::vector<double> numbers(const json& object, std::string_view key, std::string_view field) const {
@@ -50,7 +55,7 @@ class ConfigReader {
     if (!it->is_array()) fail(field, "an array of numbers");
     std::vector<double> values;
     for (const json& v : *it) {
-      if (!v.is_number()) fail(field, "an array of numbers, found " + std::string(v.type_name()) + " in it");
+      if (!v.is_number()) fail(field, "an array of numbers, found " + json_value_text(v) + " in it");
       values.push_back(v.get<double>());
     }
     return values;
@@ -70,7 +75,7 @@ RotaryScalingKind scaling_kind(const ConfigReader& reader, const std::string& na
   if (name == "llama3") return RotaryScalingKind::llama3;
   reader.fail("rope_scaling.rope_type",
               "one of default, linear, dynamic, ntk, yarn, longrope (or su), llama3; found '" +
-                  escape_control_characters(name) + "'");
+                  excerpt(name) + "'");
 }
 
 void read_scaling(const ConfigReader& reader, const json& config, const json& scaling, RotaryConvention& c,
@@ -117,6 +122,25 @@ void read_scaling(const ConfigReader& reader, const json& config, const json& sc
   c.attention_factor = reader.number(scaling, "attention_factor", "rope_scaling.attention_factor");
 }
 
+// The parser's callback: the top-level members this reader looks at are
+// built, every other one (label maps, vocabularies, quantization settings) is
+// skipped as it is parsed, so a config's memory follows what is read.
+// Members of rope_scaling (depth 2) likewise. A member of an object that is
+// itself skipped is never built whatever this answers.
+bool keep_fields_read(int depth, json::parse_event_t event, json& parsed) {
+  if (event != json::parse_event_t::key || depth > 2) return true;
+  static constexpr std::string_view top_level[] = {
+      "rope_theta",  "head_dim",     "hidden_size", "num_attention_heads", "partial_rotary_factor",
+      "max_position_embeddings", "rope_scaling", "original_max_position_embeddings"};
+  static constexpr std::string_view in_scaling[] = {
+      "rope_type", "type", "factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor",
+      "beta_fast", "beta_slow", "truncate", "mscale", "mscale_all_dim", "long_factor", "short_factor",
+      "attention_factor"};
+  const std::string& key = parsed.get_ref<const std::string&>();
+  if (depth == 1) return std::find(std::begin(top_level), std::end(top_level), key) != std::end(top_level);
+  return std::find(std::begin(in_scaling), std::end(in_scaling), key) != std::end(in_scaling);
+}
+
 }  // namespace
 
 RotaryConvention parse_rotary_config(std::string_view json_text, std::string_view file_name,
@@ -124,9 +148,14 @@ RotaryConvention parse_rotary_config(std::string_view json_text, std::string_vie
   const ConfigReader reader(file_name);
   json config;
   try {
-    config = json::parse(json_text);
-  } catch (const json::parse_error& error) {
-    throw RotaryConfigError(std::string(file_name) + ": not JSON: " + escape_control_characters(error.what()));
+    require_json_structure(json_text, file_name);
+    config = json::parse(json_text, keep_fields_read);
+  } catch (const JsonInputError& error) {
+    throw RotaryConfigError(error.what());
+  } catch (const json::exception& error) {
+    // parse_error, and out_of_range for a number past a double's range: the
+    // message quotes the token read, which may be the whole of a huge value.
+    throw RotaryConfigError(std::string(file_name) + ": not JSON: " + excerpt(error.what(), 160));
   }
   if (!config.is_object()) reader.fail("(top level)", "a JSON object");
   RotaryConvention c;
@@ -151,6 +180,7 @@ RotaryConvention parse_rotary_config(std::string_view json_text, std::string_vie
   c.scaling.sequence_length = options.sequence_length;
   try {
     check_rotary_convention(c);
+    check_rotary_results(c);
   } catch (const ConventionError& error) {
     throw RotaryConfigError(std::string(file_name) + ": " + error.what());
   }
@@ -158,12 +188,13 @@ RotaryConvention parse_rotary_config(std::string_view json_text, std::string_vie
 }
 
 RotaryConvention read_rotary_config(const std::filesystem::path& file, const RotaryConfigOptions& options) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw RotaryConfigError(escape_control_characters(file.string()) + ": cannot be read");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw RotaryConfigError(escape_control_characters(file.string()) + ": cannot be read");
-  return parse_rotary_config(text.str(), escape_control_characters(file.string()), options);
+  std::string text;
+  try {
+    text = read_json_input(file, max_rotary_config_bytes, "config.json");
+  } catch (const JsonInputError& error) {
+    throw RotaryConfigError(error.what());
+  }
+  return parse_rotary_config(text, escape_control_characters(file.string()), options);
 }
 
 }  // namespace pecheck

@@ -59,6 +59,12 @@ std::uint64_t checked_entries(std::uint64_t rows, std::uint64_t cols, int itemsi
 
 Table read_table_payload(const ByteSource& source, std::uint64_t offset, std::uint64_t rows, std::uint64_t cols,
                          FormatId format, ByteOrder byte_order, StorageOrder storage_order) {
+  // From the header, before a byte of the payload is read or allocated.
+  if (rows > max_table_file_rows) {
+    throw TableFileError(source.name(), "shape", std::to_string(rows) + " rows",
+                         "at most 2^25 - 1 = " + std::to_string(max_table_file_rows) +
+                             " rows, the most any table of positions in (-2^24, 2^24) holds");
+  }
   Table table;
   try {
     table = make_uninitialized_table(static_cast<std::int64_t>(rows), static_cast<std::int64_t>(cols), format);

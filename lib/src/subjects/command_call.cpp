@@ -1,5 +1,6 @@
 #include "command_call.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <system_error>
@@ -25,6 +26,14 @@ std::filesystem::path temporary_root() {
   if (error) {
     throw TemporaryDirectoryError("cannot use the temporary directory " + temporary_root_named() + ": " +
                                   error.message());
+  }
+  // A newline in the path cannot travel on a lines-protocol request and
+  // splits the output path for a command that reads lines: refused here, as
+  // bad usage, rather than blamed on the command call by call.
+  const std::string text = root.string();
+  if (std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; })) {
+    throw TemporaryDirectoryError("cannot use the temporary directory " + temporary_root_named() +
+                                  ": its path holds a control character (expected a path without newlines)");
   }
   return root;
 }

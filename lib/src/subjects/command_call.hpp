@@ -77,18 +77,22 @@ class CommandSubjectBase : public Subject {
 
   Table encoding_table(const Convention& convention, const TableRequest& request, FormatId format) const override {
     require_command_convention(options_, convention);
-    return derived().call(request, format, [&](const std::string& call_text, const std::filesystem::path& output) {
-      return read_requested_table(call_text, output, request, format);
+    return unless_timed_out([&] {
+      return derived().call(request, format, [&](const std::string& call_text, const std::filesystem::path& output) {
+        return read_requested_table(call_text, output, request, format);
+      });
     });
   }
 
   // The same call with the rotary request's placeholders; the file holds both tables.
   RotaryCache rotary_cache(const RotaryConvention& convention, const RotaryCacheRequest& request) const override {
     require_rotary_command(options_, convention, request);
-    return derived().call(rotary_table_request(options_, request), request.format,
-                          [&](const std::string& call_text, const std::filesystem::path& output) {
-                            return read_requested_cache(call_text, output, convention, request);
-                          });
+    return unless_timed_out([&] {
+      return derived().call(rotary_table_request(options_, request), request.format,
+                            [&](const std::string& call_text, const std::filesystem::path& output) {
+                              return read_requested_cache(call_text, output, convention, request);
+                            });
+    });
   }
 
  protected:
@@ -96,6 +100,28 @@ class CommandSubjectBase : public Subject {
 
  private:
   const Derived& derived() const { return static_cast<const Derived&>(*this); }
+
+  // `call()`, unless a call has timed out before (CommandTimedOutError): then
+  // the command is not called again (see external_subjects.hpp).
+  template <class Call>
+  auto unless_timed_out(const Call& call) const {
+    CommandTimeouts& timeouts = *options_.timeouts;
+    {
+      const std::lock_guard<std::mutex> lock(timeouts.mutex);
+      if (!timeouts.first.empty()) {
+        throw CommandFailedError("not called: an earlier call " + timeouts.first +
+                                 ", and after one timeout the command is not called again, since each call "
+                                 "would wait the full --timeout");
+      }
+    }
+    try {
+      return call();
+    } catch (const CommandTimedOutError& e) {
+      const std::lock_guard<std::mutex> lock(timeouts.mutex);
+      if (timeouts.first.empty()) timeouts.first = "did not finish within " + std::to_string(e.timeout().count()) + " ms";
+      throw;
+    }
+  }
 };
 
 }  // namespace pecheck

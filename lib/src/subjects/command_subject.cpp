@@ -30,8 +30,8 @@ class CommandSubject final : public CommandSubjectBase<CommandSubject> {
     const ProcessResult run = run_shell(command, options_.timeout);
     const std::string call_text = "the command `" + escape_control_characters(shown) + "`";
     if (run.timed_out) {
-      throw CommandFailedError(call_text + " did not finish within " + std::to_string(options_.timeout.count()) +
-                               " ms" + what_it_printed(run.output));
+      throw CommandTimedOutError(call_text + " did not finish within " + std::to_string(options_.timeout.count()) +
+                               " ms" + what_it_printed(run.output), options_.timeout);
     }
     if (run.signal != 0 || run.exit_status != 0) {
       throw CommandFailedError(call_text + " " + describe_exit(run) + what_it_printed(run.output));

@@ -41,24 +41,30 @@ class LinesCommandSubject final : public CommandSubjectBase<LinesCommandSubject>
     switch (exchange.outcome) {
       case PersistentProcess::Outcome::timed_out:
         process_.reset();
-        throw CommandFailedError(call_text + " did not answer within " + std::to_string(options_.timeout.count()) +
-                                 " ms" + what_it_printed(printed));
+        throw CommandTimedOutError(call_text + " did not answer within " + std::to_string(options_.timeout.count()) +
+                                 " ms" + what_it_printed(printed), options_.timeout);
       case PersistentProcess::Outcome::exited:
         process_.reset();
         throw CommandFailedError(call_text + " " + exchange.exit_text + " instead of answering" +
                                  what_it_printed(printed));
+      case PersistentProcess::Outcome::reply_too_long:
+        process_.reset();
+        throw CommandFailedError(call_text + " wrote more than " +
+                                 std::to_string(PersistentProcess::max_reply_bytes) +
+                                 " bytes on stdout without a newline, beginning '" + escape_control_characters(exchange.reply) + "'" +
+                                 " (expected one reply line: 'ok' or 'error MESSAGE')" + what_it_printed(printed));
       case PersistentProcess::Outcome::replied:
         break;
     }
     if (exchange.reply.rfind("error", 0) == 0) {
-      throw CommandFailedError(call_text + " answered " + escape_control_characters(exchange.reply) +
+      throw CommandFailedError(call_text + " answered " + excerpt(exchange.reply, 400) +
                                what_it_printed(printed));
     }
     if (exchange.reply != "ok") {
       process_.reset();  // out of step: a fresh process for the next request
       throw CommandFailedError(
-          call_text + " broke the protocol: it printed '" + escape_control_characters(exchange.reply) +
-          "' on stdout, where only the reply 'ok' or 'error MESSAGE' belongs" + what_it_printed(printed));
+          call_text + " broke the protocol: it printed " + quoted_excerpt_of(exchange.reply, 200) +
+          " on stdout, where only the reply 'ok' or 'error MESSAGE' belongs" + what_it_printed(printed));
     }
     if (!std::filesystem::exists(output)) {
       throw CommandFailedError(call_text + " answered ok but wrote no file at OUTPUT (" + options_.output_name + ")" +

@@ -32,10 +32,12 @@ int milliseconds_left(Clock::time_point deadline) {
 
 void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
-// Appends what can be read now; false at end of file.
-bool read_available(int fd, std::string& into) {
+// Appends what can be read now, until `into` holds `limit` bytes (a command
+// that writes without pause cannot keep this loop reading); false at end of
+// file.
+bool read_available(int fd, std::string& into, std::size_t limit) {
   char buffer[4096];
-  for (;;) {
+  while (into.size() < limit) {
     const ssize_t got = ::read(fd, buffer, sizeof buffer);
     if (got > 0) {
       into.append(buffer, static_cast<std::size_t>(got));
@@ -44,6 +46,7 @@ bool read_available(int fd, std::string& into) {
     if (got < 0 && errno == EINTR) continue;
     return got < 0;
   }
+  return true;
 }
 
 // Writes all of `bytes`; false when the reader is gone. SIGPIPE is blocked
@@ -94,6 +97,7 @@ PersistentProcess::PersistentProcess(const std::string& command, std::size_t kep
     ::signal(SIGINT, SIG_DFL);
     ::signal(SIGTERM, SIG_DFL);
     ::signal(SIGPIPE, SIG_DFL);
+    ::signal(SIGXFSZ, SIG_DFL);
     ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }
@@ -111,7 +115,9 @@ PersistentProcess::PersistentProcess(const std::string& command, std::size_t kep
 
 PersistentProcess::~PersistentProcess() {
   ::close(stdin_);  // end of requests: the command exits
-  const Clock::time_point deadline = Clock::now() + shutdown_grace;
+  // A command that broke off (timed out, or flooded stdout) gets no grace:
+  // it is past answering, and waiting would only delay the error.
+  const Clock::time_point deadline = Clock::now() + (usable_ ? shutdown_grace : std::chrono::milliseconds(0));
   while (!exited_ && interrupt_signal() == 0 && milliseconds_left(deadline) > 0) {
     if (::waitpid(pid_, &status_, WNOHANG) == pid_) {
       exited_ = true;
@@ -130,7 +136,7 @@ PersistentProcess::~PersistentProcess() {
 }
 
 void PersistentProcess::drain_stderr() {
-  if (stderr_open_) stderr_open_ = read_available(stderr_fd_, stderr_);
+  if (stderr_open_) stderr_open_ = read_available(stderr_fd_, stderr_, 2 * kept_stderr_ + 4096);
   if (stderr_.size() > 2 * kept_stderr_) stderr_.erase(0, stderr_.size() - kept_stderr_);
 }
 
@@ -141,11 +147,17 @@ PersistentProcess::Exchange PersistentProcess::exchange(const std::string& line,
   const Clock::time_point deadline = Clock::now() + timeout;
   for (;;) {
     drain_stderr();
-    if (stdout_open_) stdout_open_ = read_available(stdout_, pending_);
+    if (stdout_open_) stdout_open_ = read_available(stdout_, pending_, max_reply_bytes + 1);
     const std::size_t newline = pending_.find('\n');
     if (newline != std::string::npos && sent) {
       result.reply = pending_.substr(0, newline);
       pending_.erase(0, newline + 1);
+      return result;
+    }
+    if (newline == std::string::npos && pending_.size() > max_reply_bytes) {
+      usable_ = false;
+      result.outcome = Outcome::reply_too_long;
+      result.reply = pending_.substr(0, 40);  // the start, for the message
       return result;
     }
     if (!exited_ && ::waitpid(pid_, &status_, WNOHANG) == pid_) exited_ = true;

@@ -22,7 +22,13 @@ class PersistentProcess {
   PersistentProcess(const PersistentProcess&) = delete;
   PersistentProcess& operator=(const PersistentProcess&) = delete;
 
-  enum class Outcome { replied, exited, timed_out };
+  // The longest reply line read: a reply is "ok" or "error MESSAGE", and a
+  // command that writes more on stdout without a newline (a stray print, a
+  // binary dump, /dev/zero) is refused once it passes this, rather than
+  // buffered without bound.
+  static constexpr std::size_t max_reply_bytes = std::size_t{64} << 10;
+
+  enum class Outcome { replied, exited, timed_out, reply_too_long };
   struct Exchange {
     Outcome outcome = Outcome::replied;
     std::string reply;        // the reply line, without its newline, when replied

@@ -46,11 +46,11 @@ class RotaryFileSubject final : public Subject {
                          std::string(format_of(request.format).name));
     }
     const std::int64_t first = request.first_position - first_position_;
-    if (first < 0 || request.rows < 0 || first + request.rows > cos_.rows) {
+    // rows is compared by subtraction: first + rows may pass INT64_MAX.
+    if (first < 0 || request.rows < 0 || request.rows > cos_.rows - first) {
       throw SubjectError("the files " + name_ + " hold positions [" + std::to_string(first_position_) + ", " +
-                         std::to_string(first_position_ + cos_.rows) + "); asked for [" +
-                         std::to_string(request.first_position) + ", " +
-                         std::to_string(request.first_position + request.rows) + ")");
+                         std::to_string(first_position_ + cos_.rows) + "); asked for " +
+                         std::to_string(request.rows) + " rows from position " + std::to_string(request.first_position));
     }
     return {copy_table(cos_.view().row_block(first, request.rows)),
             copy_table(sin_.view().row_block(first, request.rows))};

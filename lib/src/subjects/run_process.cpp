@@ -69,6 +69,7 @@ ProcessResult run_shell(const std::string& command, std::chrono::milliseconds ti
     ::signal(SIGINT, SIG_DFL);
     ::signal(SIGTERM, SIG_DFL);
     ::signal(SIGPIPE, SIG_DFL);  // pecheck ignores it; the command gets the usual action
+    ::signal(SIGXFSZ, SIG_DFL);  // likewise
     ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }

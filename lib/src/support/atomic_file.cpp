@@ -1,6 +1,7 @@
 #include "pecheck/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -15,7 +16,43 @@ FileWriteError::FileWriteError(const std::filesystem::path& path, std::string_vi
                          std::generic_category().message(error_number) + " (expected a writable file system)"),
       path_(path) {}
 
+namespace {
+
+// "NAME.tmp-" for the destination's file name: the prefix of its temporaries.
+std::string temporary_prefix(const std::filesystem::path& destination) {
+  return destination.filename().string() + ".tmp-";
+}
+
+// Removes the temporaries of `destination` left by runs that were killed
+// (SIGKILL, a power cut) before they could: NAME.tmp-PID-N whose PID no
+// longer runs. A live PID's (a concurrent writer's, or a reused PID's) is
+// left alone; at worst a stale file waits for a later run.
+void remove_stale_temporaries(const std::filesystem::path& destination) {
+  const std::filesystem::path directory = destination.has_parent_path() ? destination.parent_path() : ".";
+  const std::string prefix = temporary_prefix(destination);
+  std::error_code error;
+  std::filesystem::directory_iterator it(directory, error);
+  for (; !error && it != std::filesystem::directory_iterator(); it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string rest = name.substr(prefix.size());  // "PID-N"
+    const std::size_t dash = rest.find('-');
+    if (dash == 0 || dash == std::string::npos || dash > 9 ||
+        rest.find_first_not_of("0123456789-") != std::string::npos) {
+      continue;
+    }
+    const long pid = std::stol(rest.substr(0, dash));
+    if (pid <= 0 || pid == ::getpid()) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    std::error_code ignored;
+    std::filesystem::remove(it->path(), ignored);
+  }
+}
+
+}  // namespace
+
 AtomicFile::AtomicFile(std::filesystem::path destination) : destination_(std::move(destination)) {
+  remove_stale_temporaries(destination_);
   // pid and counter keep concurrent writers, in this process or another, from
   // sharing a temporary.
   static std::atomic<unsigned> counter{0};

@@ -1,5 +1,6 @@
 #include "pecheck/one_line_text.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "utf8_sequence.hpp"
@@ -63,6 +64,39 @@ std::string escape_control_characters(std::string_view text, std::string_view ke
     out.append(text.substr(pos, length));
     pos += length;
   }
+  return out;
+}
+
+namespace {
+
+// The length of the longest prefix of `text` of at most `max_bytes` that ends
+// on a UTF-8 boundary (a cut never splits a sequence).
+std::size_t cut_length(std::string_view text, std::size_t max_bytes) {
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t length = std::max<std::size_t>(utf8_sequence_length(text, pos), 1);
+    if (pos + length > max_bytes) break;
+    pos += length;
+  }
+  return pos;
+}
+
+std::string cut_note(std::string_view text) { return "... (" + std::to_string(text.size()) + " bytes)"; }
+
+}  // namespace
+
+std::string excerpt(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return escape_control_characters(text);
+  return escape_control_characters(text.substr(0, cut_length(text, max_bytes))) + cut_note(text);
+}
+
+std::string quoted_excerpt_of(std::string_view text, std::size_t max_bytes) {
+  // Appended piece by piece: "'" + std::string trips GCC 12's false -Wrestrict (bug 105651).
+  std::string out(1, '\'');
+  const bool cut = text.size() > max_bytes;
+  out += escape_control_characters(cut ? text.substr(0, cut_length(text, max_bytes)) : text);
+  out += '\'';
+  if (cut) out += cut_note(text);
   return out;
 }
 

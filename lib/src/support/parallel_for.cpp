@@ -1,5 +1,6 @@
 #include "pecheck/parallel_for.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <mutex>
 #include <system_error>
@@ -7,6 +8,13 @@
 #include <vector>
 
 namespace pecheck {
+
+int machine_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+int worker_count(int requested, std::int64_t tasks) {
+  const std::int64_t wanted = requested > 0 ? requested : machine_threads();
+  return static_cast<int>(std::clamp<std::int64_t>(wanted, 1, std::max<std::int64_t>(tasks, 1)));
+}
 
 void parallel_for(int workers, const std::function<void(int worker)>& work) {
   if (workers <= 1) {

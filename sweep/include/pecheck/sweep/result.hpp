@@ -9,6 +9,7 @@
 // merged result and an unsharded run of the same work are byte for byte equal.
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -35,6 +36,11 @@ class SweepFileError : public std::runtime_error {
 
 // The schema version written in "pecheck_sweep"; a reader refuses others.
 inline constexpr int sweep_schema_version = 1;
+
+// The largest part file `pecheck merge` reads: a part is about 2 KB (its
+// fields are fixed; only the strings it carries vary), so 1 MiB is five
+// hundred times that, and a file past it is refused from its size alone.
+inline constexpr std::uint64_t max_result_file_bytes = std::uint64_t{1} << 20;
 
 std::string result_json(const SweepResult& result);
 // `source` names the file in error messages.
