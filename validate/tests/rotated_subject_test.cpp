@@ -164,13 +164,13 @@ TEST(RotatedSubject, theUntouchedHandMadeRotationConforms) {
 TEST(RotatedSubject, positionsWithGapsAreComparedWithTheConventionGiven) {
   RotatedOptions options;
   options.convention = hand_made_convention();
-  const RotatedValidationResult result = validate_rotated_output(hand_made(3), options);
-  const std::string text = rotated_validation_text(result, "hand-made, stride 3");
-  EXPECT_FALSE(result.findings.frequencies_fitted) << text;
+  const Validation result = validate_rotated_output(hand_made(3), options);
+  const std::string text = validation_text(result, "hand-made, stride 3");
+  EXPECT_FALSE(result.rotated().frequencies_fitted) << text;
   EXPECT_NE(text.find("POS does not cover a run of consecutive positions"), std::string::npos) << text;
-  EXPECT_EQ(result.verdict(), ValidationVerdict::conforms) << text;
+  EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << text;
   // With nothing given there is nothing to compare with: unknown, not a guess.
-  EXPECT_EQ(validate_rotated_output(hand_made(3)).verdict(), ValidationVerdict::unknown);
+  EXPECT_EQ(validate_rotated_output(hand_made(3)).verdict, ValidationVerdict::unknown);
 }
 
 }  // namespace
