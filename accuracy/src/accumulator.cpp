@@ -239,6 +239,7 @@ Measurement Accumulator::measurement(const RowPosition& position, std::string bu
   m.budget_source = std::move(budget_source);
   m.ulp_histogram = {edges_, tally_.histogram};
   m.entries = tally_.entries;
+  m.beyond_budget = tally_.beyond_budget;
   m.mismatches = tally_.mismatches;
   m.max_ulp = tally_.max_ulp();
   m.max_abs_error = tally_.max_abs_error();

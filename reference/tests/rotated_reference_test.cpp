@@ -68,10 +68,27 @@ std::vector<std::int64_t> sampled_frequencies(const RotaryConvention& c) {
   return out;
 }
 
+// Every preset, and the scaling rules no preset uses (linear, NTK, dynamic
+// NTK) on llama2's, so that every rule of rotary_frequency.hpp is rotated.
+std::vector<RotaryConvention> every_rule() {
+  std::vector<RotaryConvention> all = rotary_presets();
+  for (const RotaryScalingKind kind :
+       {RotaryScalingKind::linear, RotaryScalingKind::ntk, RotaryScalingKind::dynamic_ntk}) {
+    RotaryConvention c = *find_rotary_preset("llama2");
+    c.name = "llama2 " + std::string(to_string(kind));
+    c.scaling.kind = kind;
+    c.scaling.factor = 4.0;
+    c.scaling.original_max_position = 4096;
+    c.scaling.sequence_length = kind == RotaryScalingKind::dynamic_ntk ? 10000 : 0;
+    all.push_back(c);
+  }
+  return all;
+}
+
 TEST(RotatedReference, everyPresetRotatesCorrectlyRoundedInEveryFormat) {
   testing::use_decimal_digits(400);
   std::mt19937_64 random(20261127);
-  for (const RotaryConvention& c : rotary_presets()) {
+  for (const RotaryConvention& c : every_rule()) {
     const double factor = rotary_derived(c).attention_factor;
     for (const FormatId format_id : all_formats) {
       const Format& format = format_of(format_id);

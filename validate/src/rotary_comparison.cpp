@@ -7,6 +7,7 @@
 
 #include "pecheck/accuracy/accumulator.hpp"
 #include "pecheck/accuracy/libm_allowance.hpp"
+#include "pecheck/number_text.hpp"
 #include "pecheck/reference/rotary_reference.hpp"
 
 namespace pecheck::validate {
@@ -17,12 +18,6 @@ namespace {
 // cache past this many entries is compared on spread blocks of rows.
 constexpr std::int64_t most_entries = std::int64_t{1} << 21;
 constexpr std::int64_t block_rows = 64;
-
-std::string decimal(DoubleDouble x) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.21g", x.hi + x.lo);
-  return buffer;
-}
 
 }  // namespace
 
@@ -64,9 +59,8 @@ Comparison compare_rotary_cache(const Table& cos, const Table& sin, FormatId for
   accuracy::Measurement& m = comparison.measurement;
   m = accumulate.measurement([&](std::int64_t row) { return first_position + row; }, budget_source, 0);
   // The text has always shown the exact value as its double sum to 21 digits.
-  if (m.entries > m.mismatches) m.worst.exact_text = decimal(m.worst.exact);
-  const accuracy::Tally& tally = accumulate.tally();
-  comparison.beyond_budget = tally.mismatches + (allowance ? tally.beyond_bound : tally.beyond_budget);
+  if (m.entries > m.mismatches) m.worst.exact_text = exact_decimal(m.worst.exact);
+  comparison.beyond_budget = accuracy::failing_entries(m);
   comparison.conforms = m.entries > 0 && comparison.beyond_budget == 0;
   return comparison;
 }

@@ -121,8 +121,10 @@ RotatedDetection detect_rotated(const RotatedValues& values, const RotatedTokens
     out.notes.push_back(
         "POS does not cover a run of consecutive positions: frequencies, direction and offset "
         "are not fitted; the convention given is compared as it is");
-    findings.convention = given;
-    findings.convention_note = given ? "given" : "";
+    // At the kernel's width, as the fitted path reads it (the pairs compared are the pairing's).
+    if (given) findings.convention = at_cache_width(*given, fit.layout, fit.width / 2);
+    if (findings.convention) findings.convention->layout = given->layout;
+    findings.convention_note = given ? "given, read at the rotary width " + std::to_string(fit.width) : "";
     return out;
   }
   findings.frequencies_fitted = true;

@@ -139,8 +139,7 @@ void decide(Validation& result) {
 void finish(Validation& result, accuracy::Measurement measurement) {
   TableFindings& table = result.table();
   const bool within = table.compared && accuracy::within_budget(measurement);
-  // TODO(accuracy merge): the one accumulator counts the entries beyond the budget.
-  const std::int64_t beyond = measurement.abs_bound ? measurement.abs_bound->beyond_bound : 0;
+  const std::int64_t beyond = accuracy::failing_entries(measurement);
   result.comparisons.push_back({"the exact encoding", std::move(measurement), table.compared ? beyond : 0, within});
   result.notes = std::move(table.detection.notes);
   table.detection.notes.clear();

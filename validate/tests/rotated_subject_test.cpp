@@ -102,9 +102,12 @@ RotaryConvention hand_made_convention() {
   return c;
 }
 
-RotatedSubject hand_made() {
+// Token p at position stride * p.
+RotatedSubject hand_made(std::int64_t stride = 1) {
   const std::int64_t length = hand_length, head = hand_head, width = hand_width;
-  RotatedSubject s = subject({length, head}, arange(0, length));
+  std::vector<std::int64_t> positions = arange(0, length);
+  for (std::int64_t& p : positions) p *= stride;
+  RotatedSubject s = subject({length, head}, positions);
   for (std::int64_t p = 0; p < length; ++p) {
     for (std::int64_t c = 0; c < head; ++c) {
       s.input.values[static_cast<std::size_t>(p * head + c)] =
@@ -114,7 +117,7 @@ RotatedSubject hand_made() {
       s.output.values[static_cast<std::size_t>(p * head + c)] = s.input.values[static_cast<std::size_t>(p * head + c)];
     }
     for (std::int64_t i = 0; i < width / 2; ++i) {
-      const double theta = static_cast<double>(p) * std::pow(10000.0, -2.0 * static_cast<double>(i) / width);
+      const double theta = static_cast<double>(p * stride) * std::pow(10000.0, -2.0 * static_cast<double>(i) / width);
       const double xa = s.input.values[static_cast<std::size_t>(p * head + i)];
       const double xb = s.input.values[static_cast<std::size_t>(p * head + i + width / 2)];
       s.output.values[static_cast<std::size_t>(p * head + i)] =
@@ -154,6 +157,20 @@ TEST(RotatedSubject, theUntouchedHandMadeRotationConforms) {
   const std::string text = validation_text(result, "hand-made");
   EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << text;
   EXPECT_TRUE(result.hazards.empty()) << text;
+}
+
+// Positions with gaps: nothing is fitted from the angles (a note says so),
+// and the convention given is compared as it is.
+TEST(RotatedSubject, positionsWithGapsAreComparedWithTheConventionGiven) {
+  RotatedOptions options;
+  options.convention = hand_made_convention();
+  const Validation result = validate_rotated_output(hand_made(3), options);
+  const std::string text = validation_text(result, "hand-made, stride 3");
+  EXPECT_FALSE(result.rotated().frequencies_fitted) << text;
+  EXPECT_NE(text.find("POS does not cover a run of consecutive positions"), std::string::npos) << text;
+  EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << text;
+  // With nothing given there is nothing to compare with: unknown, not a guess.
+  EXPECT_EQ(validate_rotated_output(hand_made(3)).verdict, ValidationVerdict::unknown);
 }
 
 }  // namespace

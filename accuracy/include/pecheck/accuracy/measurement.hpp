@@ -61,6 +61,7 @@ struct PositionProfile {
 struct Measurement {
   FormatId format = FormatId::float32;
   std::int64_t entries = 0;
+  std::int64_t beyond_budget = 0;       // measured entries above budget_ulp, before any allowance judges them
   double max_ulp = 0.0;
   double rms_ulp = 0.0;
   double max_abs_error = 0.0;
@@ -106,5 +107,11 @@ bool within_budget(const Measurement& measurement);
 std::string summary(const Measurement& measurement);
 // "12 entries beyond the ULP budget, all within the float64-angle bound (largest |error| / bound 0.2 at ...)".
 std::string abs_bound_text(const AbsoluteBoundCheck& check);
+
+// The entries that fail: typed mismatches, and those beyond the budget and
+// beyond the allowance when one judged them.
+inline std::int64_t failing_entries(const Measurement& m) {
+  return m.mismatches + (m.abs_bound ? m.abs_bound->beyond_bound : m.beyond_budget);
+}
 
 }  // namespace pecheck::accuracy
