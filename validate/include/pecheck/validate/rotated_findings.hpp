@@ -12,7 +12,6 @@
 
 #include "pecheck/format.hpp"
 #include "pecheck/rotary_convention.hpp"
-#include "pecheck/validate/validation.hpp"
 
 namespace pecheck::validate {
 
