@@ -12,11 +12,7 @@
 #include "table_file_testing.hpp"
 #include "pecheck/testing/table_values.hpp"
 
-using pecheck::testing::fill_table;
-using pecheck::testing::flat_at;
-using pecheck::testing::flat_set;
-using pecheck::testing::table_of;
-using pecheck::testing::values_of;
+using namespace pecheck::testing;  // fill_table, flat_at, flat_set, table_of, values_of
 
 namespace pecheck {
 namespace {

@@ -14,18 +14,8 @@ work=$2
 rm -rf "$work" && mkdir -p "$work"
 failures=0
 
-expect_exit_2() {  # name, expected text, command...
-  local name=$1 text=$2
-  shift 2
-  "$@" >"$work/$name.out" 2>"$work/$name.err"
-  local status=$?
-  if [ "$status" -ne 2 ] || ! grep -qF -- "$text" "$work/$name.err" || [ "$(wc -l <"$work/$name.err")" -ne 1 ]; then
-    echo "FAIL $name: status $status (expected 2 and '$text'), stderr:"; head -c 600 "$work/$name.err"; echo
-    failures=$((failures + 1))
-  else
-    echo "ok   $name: $(cat "$work/$name.err")"
-  fi
-}
+# shellcheck source=expect_exit_2.sh
+source "$(dirname "$0")/expect_exit_2.sh"
 
 # (2^26, 1) float32: 256 MiB of (sparse) payload, under a 200 MB limit.
 header="{'descr': '<f4', 'fortran_order': False, 'shape': (67108864, 1), }"

@@ -11,18 +11,8 @@ work=$2
 rm -rf "$work" && mkdir -p "$work"
 failures=0
 
-expect_exit_2() {  # name, expected text, command...
-  local name=$1 text=$2
-  shift 2
-  "$@" >"$work/$name.out" 2>"$work/$name.err"
-  local status=$?
-  if [ "$status" -ne 2 ] || ! grep -qF -- "$text" "$work/$name.err" || [ "$(wc -l <"$work/$name.err")" -ne 1 ]; then
-    echo "FAIL $name: status $status (expected 2 and '$text'), stderr:"; head -c 600 "$work/$name.err"; echo
-    failures=$((failures + 1))
-  else
-    echo "ok   $name: $(cat "$work/$name.err")"
-  fi
-}
+# shellcheck source=expect_exit_2.sh
+source "$(dirname "$0")/expect_exit_2.sh"
 expect_no_temporaries() {  # name
   local left
   left=$(find "$work" -name '*.tmp-*')

@@ -11,18 +11,8 @@ work=$2
 rm -rf "$work" && mkdir -p "$work"
 failures=0
 
-expect_exit_2() {  # name, expected text, command...
-  local name=$1 text=$2
-  shift 2
-  "$@" >"$work/$name.out" 2>"$work/$name.err"
-  local status=$?
-  if [ "$status" -ne 2 ] || ! grep -q -- "$text" "$work/$name.err" || [ "$(wc -l <"$work/$name.err")" -ne 1 ]; then
-    echo "FAIL $name: status $status (expected 2), stderr:"; cat "$work/$name.err"
-    failures=$((failures + 1))
-  else
-    echo "ok   $name: $(cat "$work/$name.err")"
-  fi
-}
+# shellcheck source=expect_exit_2.sh
+source "$(dirname "$0")/expect_exit_2.sh"
 
 # A 1 GiB file (sparse) that is not an .npy: judged by its first bytes, with
 # 300 MB of address space, far less than the file.

@@ -6,18 +6,7 @@
 # inputs exit 2 with one line on stderr naming the file or flag.
 #
 #   cmake -DPECHECK=... -DPYTHON=... -DEXAMPLES=... -DWORK_DIR=... -P validate_rotary.cmake
-file(REMOVE_RECURSE ${WORK_DIR})
-file(MAKE_DIRECTORY ${WORK_DIR})
-set(failures "")
-
-function(cache name)
-  execute_process(COMMAND ${PYTHON} ${EXAMPLES}/rope_caches.py ${ARGN} --cos ${WORK_DIR}/${name}.cos.npy
-                          --sin ${WORK_DIR}/${name}.sin.npy
-                  RESULT_VARIABLE status ERROR_VARIABLE err)
-  if(NOT status EQUAL 0)
-    message(FATAL_ERROR "rope_caches.py ${ARGN} failed: ${err}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/rope_cache_files.cmake)
 
 function(check label expected pattern)
   execute_process(COMMAND ${PECHECK} validate ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)

@@ -7,18 +7,7 @@
 # both the JSON and the JUnit XML.
 #
 #   cmake -DPECHECK=... -DPYTHON=... -DEXAMPLES=... -DCHECKER=... -DSCHEMA=... -DWORK_DIR=... -P validate_rotary_report.cmake
-file(REMOVE_RECURSE ${WORK_DIR})
-file(MAKE_DIRECTORY ${WORK_DIR})
-set(failures "")
-
-function(cache name)
-  execute_process(COMMAND ${PYTHON} ${EXAMPLES}/rope_caches.py ${ARGN} --cos ${WORK_DIR}/${name}.cos.npy
-                          --sin ${WORK_DIR}/${name}.sin.npy
-                  RESULT_VARIABLE status ERROR_VARIABLE err)
-  if(NOT status EQUAL 0)
-    message(FATAL_ERROR "rope_caches.py ${ARGN} failed: ${err}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/rope_cache_files.cmake)
 
 # Validates NAME's cache into WORK_DIR/NAME-report; checks the files, the
 # schema, the agreement with --json, and the verdict of each check id given
