@@ -1,8 +1,7 @@
 // The one result of `pecheck validate`, whatever the subject: an additive
-// table, a rotary cache, an input layer's output (and, through the same
-// stages, the outputs of a rotation kernel).
+// table, a rotary cache, an input layer's output, or a rotation kernel's
+// output (rotated queries or keys) with its input and positions.
 //
-// (The outputs of a rotation kernel are the fourth kind, "rotated".)
 // Every kind goes through the same stages (docs/architecture.md):
 //   read -> detect (once) -> compare (exact values, a computation model)
 //        -> diagnose (hazards with evidence) -> decide (verdict and reasons)
