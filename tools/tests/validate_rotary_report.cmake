@@ -8,6 +8,7 @@
 #
 #   cmake -DPECHECK=... -DPYTHON=... -DEXAMPLES=... -DCHECKER=... -DSCHEMA=... -DWORK_DIR=... -P validate_rotary_report.cmake
 include(${CMAKE_CURRENT_LIST_DIR}/rope_cache_files.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/report_checks.cmake)
 
 # Validates NAME's cache into WORK_DIR/NAME-report; checks the files, the
 # schema, the agreement with --json, and the verdict of each check id given
@@ -46,14 +47,7 @@ function(report name expected_status)
     string(REPLACE "=" ";" pair "${expectation}")
     list(GET pair 0 id)
     list(GET pair 1 verdict)
-    set(found "")
-    math(EXPR last "${count} - 1")
-    foreach(k RANGE ${last})
-      string(JSON check_id GET "${json}" checks ${k} id)
-      if(check_id STREQUAL id)
-        string(JSON found GET "${json}" checks ${k} verdict)
-      endif()
-    endforeach()
+    report_verdict("${json}" ${id} found)
     if(NOT found STREQUAL verdict)
       set(failures "${failures}\n  ${name}: report.json has ${id} '${found}', expected '${verdict}'" PARENT_SCOPE)
     endif()
