@@ -225,6 +225,18 @@ def arrange(half, layout):
     return half
 
 
+def load_config(args, script):
+    """The config.json --config names, or the --preset's fragment; a file that
+    cannot be read or parsed ends the script with one line naming it."""
+    if not args.config:
+        return PRESETS[args.preset]
+    try:
+        with open(args.config, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError) as error:
+        raise SystemExit(f"{script}: {args.config}: {error}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     source = parser.add_mutually_exclusive_group(required=True)
@@ -249,14 +261,7 @@ def main():
     parser.add_argument("--attention-factor", default="applied", choices=["applied", "missing", "twice"])
     args = parser.parse_args()
 
-    if args.config:
-        try:
-            with open(args.config, encoding="utf-8") as f:
-                config = json.load(f)
-        except (OSError, ValueError) as error:
-            raise SystemExit(f"rope_caches.py: {args.config}: {error}")
-    else:
-        config = PRESETS[args.preset]
+    config = load_config(args, "rope_caches.py")
     layout = args.layout or config.get("layout", "rotate-half")
     dim, base, kind, scaling, config = rope_parameters(config, args)
     inv_freq, attention = inv_freq_and_attention(dim, base, kind, scaling, config, args.sequence_length)

@@ -45,7 +45,6 @@ Faults (each seen in real code; docs/CONVENTIONS.md and the issue's list):
   --position-offset K               the kernel rotates by POS + K while POS.npy holds POS
 """
 import argparse
-import json
 import math
 import os
 import sys
@@ -209,14 +208,7 @@ def main():
     parser.add_argument("--position-offset", type=int, default=0)
     args = parser.parse_args()
 
-    if args.config:
-        try:
-            with open(args.config, encoding="utf-8") as f:
-                config = json.load(f)
-        except (OSError, ValueError) as error:
-            raise SystemExit(f"rotated_outputs.py: {args.config}: {error}")
-    else:
-        config = rope_caches.PRESETS[args.preset]
+    config = rope_caches.load_config(args, "rotated_outputs.py")
     head_dim = config.get("head_dim") or config["hidden_size"] // config["num_attention_heads"]
     dim, base, kind, scaling, config = rope_caches.rope_parameters(config, args)
     inv_freq, attention = rope_caches.inv_freq_and_attention(dim, base, kind, scaling, config, args.sequence_length)

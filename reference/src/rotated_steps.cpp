@@ -16,23 +16,6 @@ namespace {
 constexpr mpfr_prec_t rule_bits = 256;
 constexpr mpfr_prec_t error_bits = 64;
 
-// value within `error` of F; split into f0 + f1 + f2, the rest added to the
-// error (the subtractions keep value's low bits: exact at its precision).
-StepsFrequency split(Real& value, Real& error) {
-  Real part = make_real(error_bits);
-  StepsFrequency f;
-  f.f0 = mpfr_get_d(raw(value), MPFR_RNDN);
-  mpfr_sub_d(raw(value), raw(value), f.f0, MPFR_RNDN);
-  f.f1 = mpfr_get_d(raw(value), MPFR_RNDN);
-  mpfr_sub_d(raw(value), raw(value), f.f1, MPFR_RNDN);
-  f.f2 = mpfr_get_d(raw(value), MPFR_RNDN);
-  mpfr_sub_d(raw(value), raw(value), f.f2, MPFR_RNDN);
-  mpfr_abs(raw(part), raw(value), MPFR_RNDU);
-  mpfr_add(raw(error), raw(error), raw(part), MPFR_RNDU);
-  f.error = mpfr_get_d(raw(error), MPFR_RNDU);
-  return f;
-}
-
 // F~ = RN(w~ N / pi~) / 2 with pi~ = RN(pi): pi's rounding and the division
 // add at most 3 * 2^-bits |F~| (bounded by 2^(3 - bits) |F~|); w~'s own
 // relative error `w_relative` carries over to F unchanged.
@@ -50,7 +33,7 @@ StepsFrequency to_steps(const Real& w, mpfr_srcptr w_relative) {
   mpfr_abs(raw(part), raw(value), MPFR_RNDU);
   mpfr_mul_2si(raw(part), raw(part), 3 - rule_bits, MPFR_RNDU);
   mpfr_add(raw(error), raw(error), raw(part), MPFR_RNDU);
-  return split(value, error);
+  return split_into_steps(value, error);
 }
 
 // N / (2 pi) in steps per radian, once.

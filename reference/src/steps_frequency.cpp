@@ -40,6 +40,11 @@ StepsFrequency steps_frequency(const FrequencyTerm& term) {
   mpfr_mul_2si(raw(part), raw(part), 3 - enclosure_bits, MPFR_RNDU);
   mpfr_add(raw(error), raw(error), raw(part), MPFR_RNDU);
 
+  return split_into_steps(value, error);
+}
+
+StepsFrequency split_into_steps(Real& value, Real& error) {
+  Real part = make_real(error_bits);
   StepsFrequency f;
   f.f0 = mpfr_get_d(raw(value), MPFR_RNDN);
   mpfr_sub_d(raw(value), raw(value), f.f0, MPFR_RNDN);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "pecheck/convention.hpp"
+#include "real.hpp"
 
 namespace pecheck::reference {
 
@@ -14,5 +15,10 @@ struct StepsFrequency {
 // From the rigorous MPFR enclosure of w (frequency_enclosure.cpp): about
 // 2^-150 |F| wide, so that even |p| = 2^31 times it stays near 2^-119 steps.
 StepsFrequency steps_frequency(const FrequencyTerm& term);
+
+// `value` within `error` of F, split into f0 + f1 + f2 with the rest added to
+// the error: each subtraction keeps value's low bits (exact at its
+// precision), the remainder is taken exactly and rounded up. Consumes value.
+StepsFrequency split_into_steps(Real& value, Real& error);
 
 }  // namespace pecheck::reference

@@ -92,17 +92,28 @@ KindReport kind_report(const Validation&, const validate::RotatedFindings&, cons
   return {};
 }
 
-CheckResult comparison_result(const Validation& v, const KindReport& kind, const std::string& name) {
+// A result made from the validation, not run by the check registry: its
+// header as a registered measurement's would read.
+CheckResult validation_result(std::string id, properties::Family family, std::string claim, std::string source,
+                              std::vector<std::string> catches, const std::string& name) {
   CheckResult check;
-  check.id = kind.comparison_id;
-  check.family = kind.family;
+  check.id = std::move(id);
+  check.family = family;
   check.kind = properties::CheckKind::measurement;
-  check.claim = "every entry is within its budget of the exact values or of the named computation model";
-  check.source = "pecheck validate (validate/src/table_validation.cpp, rotary_validation.cpp)";
-  check.catches = {"angle-precision"};
+  check.claim = std::move(claim);
+  check.source = std::move(source);
+  check.catches = std::move(catches);
+  check.outcome.check_id = check.id;
+  check.outcome.subject = name;
+  return check;
+}
+
+CheckResult comparison_result(const Validation& v, const KindReport& kind, const std::string& name) {
+  CheckResult check = validation_result(
+      kind.comparison_id, kind.family,
+      "every entry is within its budget of the exact values or of the named computation model",
+      "pecheck validate (validate/src/table_validation.cpp, rotary_validation.cpp)", {"angle-precision"}, name);
   properties::Outcome& outcome = check.outcome;
-  outcome.check_id = check.id;
-  outcome.subject = name;
   const bool conforms =
       std::any_of(v.comparisons.begin(), v.comparisons.end(), [](const validate::Comparison& c) { return c.conforms; });
   outcome.verdict = conforms ? properties::Verdict::held : properties::Verdict::failed;
@@ -126,16 +137,10 @@ CheckResult comparison_result(const Validation& v, const KindReport& kind, const
 }
 
 CheckResult diagnosis_result(const Validation& v, const KindReport& kind, const std::string& name) {
-  CheckResult check;
-  check.id = kind.diagnosis_id;
-  check.family = kind.family;
-  check.kind = properties::CheckKind::measurement;
-  check.claim = "the subject shows none of the numeric faults of CONVENTIONS.md pecheck diagnoses";
-  check.source = "pecheck validate (validate/src/faults.cpp, rotary_diagnosis.cpp); CONVENTIONS.md";
-  check.catches = kind.diagnosed;
+  CheckResult check = validation_result(
+      kind.diagnosis_id, kind.family, "the subject shows none of the numeric faults of CONVENTIONS.md pecheck diagnoses",
+      "pecheck validate (validate/src/faults.cpp, rotary_diagnosis.cpp); CONVENTIONS.md", kind.diagnosed, name);
   properties::Outcome& outcome = check.outcome;
-  outcome.check_id = check.id;
-  outcome.subject = name;
   outcome.cases = static_cast<std::int64_t>(v.hazards.size());
   outcome.verdict = v.hazards.empty() ? properties::Verdict::held : properties::Verdict::failed;
   for (const validate::Hazard& h : v.hazards) {
