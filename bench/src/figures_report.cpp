@@ -123,6 +123,16 @@ std::string figures_json(const Figures& f) {
   };
   out["table_cli"] = end_to_end(f.end_to_end.table_cli);
   out["validate_cli"] = end_to_end(f.end_to_end.validate_cli);
+  if (f.rotary.measured) {
+    const RotaryFigures& r = f.rotary;
+    out["rope_model_f32"] = {{"rows", r.rows}, {"cols", r.cols}, {"rounds", r.rounds},
+                             {"best_seconds", r.model_seconds},
+                             {"melem_per_s", static_cast<double>(r.values()) / r.model_seconds / 1e6}};
+    out["rope_reference_f32"] = {{"rows", r.rows}, {"cols", r.cols}, {"seconds", r.reference_seconds},
+                                 {"melem_per_s", static_cast<double>(r.values()) / r.reference_seconds / 1e6},
+                                 {"mpfr_values", r.reference_mpfr_values}};
+    out["rope_validate_cli"] = end_to_end(r.validate_cli);
+  }
   // Each figure judged against its target (targets.hpp), so a CI job reads
   // "met" without restating the bounds.
   out["targets"] = json::array();

@@ -6,6 +6,7 @@
 
 #include "pecheck/parallel_for.hpp"
 #include "rotary_entry.hpp"
+#include "rotary_tiers.hpp"
 
 namespace pecheck::reference {
 
@@ -22,7 +23,8 @@ void check_frequency(const RotaryConvention& convention, std::int64_t frequency)
 }  // namespace
 
 RotaryReferenceCache rotary_reference_cache(const RotaryConvention& convention, const RotaryCacheRequest& request,
-                                            const std::optional<ComputationModel>& model, int threads) {
+                                            const std::optional<ComputationModel>& model, int threads,
+                                            ExactValues exact) {
   check_rotary_request(convention, request);
   const std::int64_t cols = rotary_columns(convention);
   const std::int64_t frequencies = rotary_derived(convention).frequencies;
@@ -31,27 +33,36 @@ RotaryReferenceCache rotary_reference_cache(const RotaryConvention& convention, 
   for (std::int64_t c = 0; c < cols; ++c) {
     columns_of[static_cast<std::size_t>(rotary_column_frequency(convention, c))].push_back(c);
   }
+  const bool want_exact = exact != ExactValues::none;
+  const auto exact_size = static_cast<std::size_t>(want_exact ? request.rows * cols : 0);
   RotaryReferenceCache result{
       RotaryCache{make_table(request.rows, cols, request.format), make_table(request.rows, cols, request.format)},
-      std::vector<DoubleDouble>(static_cast<std::size_t>(request.rows * cols)),
-      std::vector<DoubleDouble>(static_cast<std::size_t>(request.rows * cols)), 0};
+      std::vector<DoubleDouble>(exact_size), std::vector<DoubleDouble>(exact_size), 0, 0};
   const Format& format = format_of(request.format);
   const int workers = worker_count(threads, request.rows);
   std::atomic<std::int64_t> escalations{0};
+  std::atomic<std::int64_t> mpfr_entries{0};
   parallel_for(workers, [&](int worker) {
     RotaryEntryEvaluator evaluator(convention, model);
+    RotaryTiers tiers(convention, model, evaluator, format, exact);
     std::int64_t local_escalations = 0;
+    std::int64_t local_mpfr = 0;
     // Rows w, w + workers, ...: each entry is decided alone, so the split
     // cannot change a bit.
     for (std::int64_t r = worker; r < request.rows; r += workers) {
+      const std::int64_t position = request.first_position + r;
       for (std::int64_t i = 0; i < frequencies; ++i) {
         RotaryEntryResult cos_result;
         RotaryEntryResult sin_result;
-        evaluator.evaluate(request.first_position + r, i, &format, true, cos_result, sin_result);
-        local_escalations += (cos_result.escalated ? 1 : 0) + (sin_result.escalated ? 1 : 0);
+        if (!tiers.settle(position, i, cos_result, sin_result)) {
+          evaluator.evaluate(position, i, &format, want_exact, cos_result, sin_result);
+          local_escalations += (cos_result.escalated ? 1 : 0) + (sin_result.escalated ? 1 : 0);
+          local_mpfr += evaluator.last_was_zero_angle() ? 0 : 2;
+        }
         for (std::int64_t c : columns_of[static_cast<std::size_t>(i)]) {
           result.rounded.cos.set(r, c, cos_result.rounded);  // exact: already a value of the format
           result.rounded.sin.set(r, c, sin_result.rounded);
+          if (!want_exact) continue;
           const auto k = static_cast<std::size_t>(r * cols + c);
           result.exact_cos[k] = cos_result.exact;
           result.exact_sin[k] = sin_result.exact;
@@ -59,8 +70,10 @@ RotaryReferenceCache rotary_reference_cache(const RotaryConvention& convention, 
       }
     }
     escalations += local_escalations;
+    mpfr_entries += local_mpfr;
   });
   result.escalations = escalations.load();
+  result.mpfr_entries = mpfr_entries.load();
   return result;
 }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "pecheck/double_double.hpp"
+#include "pecheck/reference/reference.hpp"
 #include "pecheck/rotary_cache.hpp"
 #include "pecheck/rotary_convention.hpp"
 
@@ -24,16 +25,24 @@ namespace pecheck::reference {
 
 struct RotaryReferenceCache {
   RotaryCache rounded;                  // correctly rounded to the request's format
-  std::vector<DoubleDouble> exact_cos;  // the target's exact values (within 2^-100 relative), row-major
+  // The target's exact values, row-major: within exact_tolerance(exact,
+  // format) relative (2^-100 for ExactValues::full); empty for none.
+  std::vector<DoubleDouble> exact_cos;
   std::vector<DoubleDouble> exact_sin;
-  std::int64_t escalations = 0;  // entries the first precision did not decide
+  std::int64_t escalations = 0;  // entries MPFR's first precision did not decide
+  // Entries (cos and sin each) the cheap tiers (rotary_tiers.hpp) left to
+  // MPFR, zero angles (decided there without MPFR) not counted.
+  std::int64_t mpfr_entries = 0;
 };
 
 // model == nullopt: the exact encoding; otherwise the computation model's value.
 // Rows are split across `threads` threads (0: hardware concurrency); results
-// do not depend on the thread count.
+// do not depend on the thread count. `exact` says how accurate the exact
+// values must be (ExactValues::none: the rounded cache alone); the rounded
+// values are the same whatever it is.
 RotaryReferenceCache rotary_reference_cache(const RotaryConvention& convention, const RotaryCacheRequest& request,
-                                            const std::optional<ComputationModel>& model, int threads = 0);
+                                            const std::optional<ComputationModel>& model, int threads = 0,
+                                            ExactValues exact = ExactValues::full);
 
 // One entry: frequency index i (not a column), cos when `cosine`, else sin.
 double rotary_correctly_rounded(const RotaryConvention& convention, std::int64_t position, std::int64_t frequency,
