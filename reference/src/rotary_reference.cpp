@@ -42,30 +42,39 @@ RotaryReferenceCache rotary_reference_cache(const RotaryConvention& convention, 
   const int workers = worker_count(threads, request.rows);
   std::atomic<std::int64_t> escalations{0};
   std::atomic<std::int64_t> mpfr_entries{0};
+  const std::vector<StepsFrequency> tier_frequencies = rotary_tier_frequencies(convention, model);
   parallel_for(workers, [&](int worker) {
     RotaryEntryEvaluator evaluator(convention, model);
-    RotaryTiers tiers(convention, model, evaluator, format, exact);
+    RotaryTiers tiers(convention, model, evaluator, tier_frequencies, format, exact);
+    RowDecisions row;
     std::int64_t local_escalations = 0;
     std::int64_t local_mpfr = 0;
     // Rows w, w + workers, ...: each entry is decided alone, so the split
     // cannot change a bit.
     for (std::int64_t r = worker; r < request.rows; r += workers) {
       const std::int64_t position = request.first_position + r;
+      const bool row_settled = tiers.settle_row(position, row);
       for (std::int64_t i = 0; i < frequencies; ++i) {
+        const auto k = static_cast<std::size_t>(i);
         RotaryEntryResult cos_result;
         RotaryEntryResult sin_result;
-        if (!tiers.settle(position, i, cos_result, sin_result)) {
+        if (row_settled && row.cos_done[k]) {
+          cos_result.rounded = row.cos_rounded[k];
+          sin_result.rounded = row.sin_rounded[k];
+          cos_result.exact = {row.cos_hi[k], row.cos_low(k)};
+          sin_result.exact = {row.sin_hi[k], row.sin_low(k)};
+        } else if (!tiers.settle(position, i, cos_result, sin_result)) {
           evaluator.evaluate(position, i, &format, want_exact, cos_result, sin_result);
           local_escalations += (cos_result.escalated ? 1 : 0) + (sin_result.escalated ? 1 : 0);
           local_mpfr += evaluator.last_was_zero_angle() ? 0 : 2;
         }
-        for (std::int64_t c : columns_of[static_cast<std::size_t>(i)]) {
+        for (std::int64_t c : columns_of[k]) {
           result.rounded.cos.set(r, c, cos_result.rounded);  // exact: already a value of the format
           result.rounded.sin.set(r, c, sin_result.rounded);
           if (!want_exact) continue;
-          const auto k = static_cast<std::size_t>(r * cols + c);
-          result.exact_cos[k] = cos_result.exact;
-          result.exact_sin[k] = sin_result.exact;
+          const auto e = static_cast<std::size_t>(r * cols + c);
+          result.exact_cos[e] = cos_result.exact;
+          result.exact_sin[e] = sin_result.exact;
         }
       }
     }

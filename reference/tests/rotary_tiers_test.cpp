@@ -31,6 +31,7 @@ bool within(const DoubleDouble& a, const DoubleDouble& b, double tolerance) {
 struct Tally {
   std::int64_t entries = 0;
   std::int64_t settled = 0;
+  std::int64_t by_row = 0;  // by the double tier
 };
 
 // Entries the tiers are meant for: not a zero angle at position 0 (MPFR's
@@ -42,30 +43,43 @@ bool countable(std::int64_t position, const std::optional<ComputationModel>& mod
 
 constexpr ExactValues tolerances[] = {ExactValues::full, ExactValues::for_format, ExactValues::none};
 
-// MPFR once per entry, against the tiers for each tolerance of the exact values.
+// MPFR once per entry, against the tiers for each tolerance of the exact
+// values: the row's double tier where it applies, the first step after it.
 void check_rows(const RotaryConvention& c, const std::optional<ComputationModel>& model, FormatId format_id,
                 Tally& tally) {
   const Format& format = format_of(format_id);
   RotaryEntryEvaluator evaluator(c, model);
+  const std::vector<StepsFrequency> frequencies = rotary_tier_frequencies(c, model);
   std::vector<std::unique_ptr<RotaryTiers>> tiers;
   for (const ExactValues exact : tolerances) {
-    tiers.push_back(std::make_unique<RotaryTiers>(c, model, evaluator, format, exact));
+    tiers.push_back(std::make_unique<RotaryTiers>(c, model, evaluator, frequencies, format, exact));
   }
   const std::int64_t n = rotary_derived(c).frequencies;
+  std::vector<RowDecisions> rows(tiers.size());
+  std::vector<char> row_settled(tiers.size());
   for (const std::int64_t first : {std::int64_t{0}, std::int64_t{40000}, (std::int64_t{1} << 24) - 3}) {
     for (std::int64_t position = first; position < first + 3; ++position) {
+      for (std::size_t t = 0; t < tiers.size(); ++t) row_settled[t] = tiers[t]->settle_row(position, rows[t]);
       for (std::int64_t i = 0; i < n; ++i) {
         RotaryEntryResult cos_mpfr, sin_mpfr;
         evaluator.evaluate(position, i, &format, true, cos_mpfr, sin_mpfr);
+        const auto k = static_cast<std::size_t>(i);
         for (std::size_t t = 0; t < tiers.size(); ++t) {
           RotaryEntryResult cos_tier, sin_tier;
           const bool tallied = countable(position, model);
           tally.entries += tallied;
-          if (!tiers[t]->settle(position, i, cos_tier, sin_tier)) continue;
+          const bool by_row = row_settled[t] && rows[t].cos_done[k];
+          if (by_row) {
+            cos_tier = {rows[t].cos_rounded[k], {rows[t].cos_hi[k], rows[t].cos_low(k)}, false};
+            sin_tier = {rows[t].sin_rounded[k], {rows[t].sin_hi[k], rows[t].sin_low(k)}, false};
+            tally.by_row += tallied;
+          } else if (!tiers[t]->settle(position, i, cos_tier, sin_tier)) {
+            continue;
+          }
           tally.settled += tallied;
           const std::string where = c.name + " " + (model ? model->name : "exact") + " " +
                                     std::string(format.name) + " p " + std::to_string(position) + " i " +
-                                    std::to_string(i);
+                                    std::to_string(i) + (by_row ? " (double tier)" : " (first step)");
           ASSERT_EQ(cos_tier.rounded, cos_mpfr.rounded) << where << " cos";
           ASSERT_EQ(sin_tier.rounded, sin_mpfr.rounded) << where << " sin";
           if (tolerances[t] == ExactValues::none) continue;
@@ -93,6 +107,9 @@ TEST(RotaryTiers, settledEntriesAreMpfrsRoundingAndExactValue) {
   // What is left: entries within the tiers' bounds of a rounding boundary.
   EXPECT_GT(static_cast<double>(tally.settled), 0.99 * static_cast<double>(tally.entries))
       << tally.settled << " of " << tally.entries << " settled";
+  // The double tier serves a third of the cases (float32 and bfloat16, exact
+  // values for the format or none): it must have settled entries of each.
+  EXPECT_GT(static_cast<double>(tally.by_row), 0.25 * static_cast<double>(tally.entries));
 }
 
 TEST(RotaryTiers, theFloat32CacheOfTheBenchNeedsNoMpfr) {

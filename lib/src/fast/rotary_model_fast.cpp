@@ -25,7 +25,8 @@
 //    error eps below 2^-52 + 2^-77.9 / rho, rho the distance in turns from
 //    t / (2 pi) to the nearest zero of T (sincos_turns.hpp).
 // 4. RN32(a) T: the double product v = a32 c is formed exactly (two_prod)
-//    and rounded once to the output format (round_pair.hpp),
+//    and rounded once to the output format (round_pair.hpp; with a32 = 1, a
+//    conversion to the format, rotary_row_store.hpp),
 //    so the entry is within 0.5 ULP of v, and v within eps |a32 T| of the
 //    model's a32 T. In ULPs of a float32 binade, |x| < 2^24 ULP, so the
 //    error is below 0.5 + 2^24 eps ULP: 0.5 + 2^-20 ULP when eps <= 2^-44,
@@ -36,6 +37,7 @@
 //    eps is a smaller share of them and 0.5 + 2^-20 of their ULP holds too.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -48,7 +50,7 @@
 #include "pecheck/parallel_for.hpp"
 #include "pecheck/rotary_cache.hpp"
 #include "pecheck/rotary_frequency.hpp"
-#include "round_pair.hpp"
+#include "rotary_row_store.hpp"
 #include "sincos_turns.hpp"
 
 namespace pecheck {
@@ -114,6 +116,22 @@ class TurnsSplits {
   std::array<TurnsSplit, highest - lowest + 1> splits_{};
 };
 
+// A float32 angle t = m 2^k with m an integer below 2^24 (step 3): k =
+// e - 24 for t = f 2^e, 1/2 <= |f| < 1, as std::frexp gives e, read from the
+// double's exponent bits (every float32 value is a normal double), and m =
+// t 2^-k, a multiplication by a power of two (exact). A zero angle is m = 0,
+// k = -24, as frexp's exponent 0 gives.
+struct BinaryAngle {
+  double m;
+  int k;
+};
+inline BinaryAngle binary_angle(double angle) {
+  if (angle == 0.0) return {angle, -24};
+  const int e = static_cast<int>((std::bit_cast<std::uint64_t>(angle) >> 52) & 0x7ff) - 1022;
+  const double scale = std::bit_cast<double>(static_cast<std::uint64_t>(1023 + 24 - e) << 52);
+  return {angle * scale, e - 24};
+}
+
 // Below this many entries a worker thread costs more than it saves.
 constexpr std::int64_t minimum_entries_per_worker = 1 << 14;
 
@@ -152,10 +170,12 @@ RotaryCache fast_rotary_model_cache(const RotaryConvention& convention, const Ro
   const std::vector<double> inv_freq = hf_float32_inv_freq(convention);
   const double factor = Float32Arithmetic::round(derived.attention_factor);
   const std::int64_t cols = rotary_columns(convention);
-  const Format& format = format_of(request.format);
-  RotaryCache cache{make_table(request.rows, cols, request.format), make_table(request.rows, cols, request.format)};
+  // Every entry is written below (RotaryRowStore stores every column of a row).
+  RotaryCache cache{make_uninitialized_table(request.rows, cols, request.format),
+                    make_uninitialized_table(request.rows, cols, request.format)};
   const std::int64_t padded = (n + sincos_lanes - 1) / sincos_lanes * sincos_lanes;
   const TurnsSplits splits;
+  RotaryRowStore rows(convention, factor, cache);
   // Rows are independent: split across threads, the bits do not depend on how.
   const int workers = worker_count(0, request.rows * n / minimum_entries_per_worker);
   parallel_for(workers, [&](int worker) {
@@ -170,20 +190,15 @@ RotaryCache fast_rotary_model_cache(const RotaryConvention& convention, const Ro
       const double p = static_cast<float>(request.first_position + r);  // exact below 2^24
       for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
         const double angle = static_cast<float>(p * inv_freq[i]);  // step 2
-        int exponent = 0;
-        const double fraction = std::frexp(angle, &exponent);  // angle = fraction 2^exponent, 0.5 <= fraction < 1
-        m[i] = std::ldexp(fraction, 24);                        // an integer: 24 bits
-        const TurnsSplit& split = splits.at(exponent - 24);
+        const BinaryAngle binary = binary_angle(angle);
+        m[i] = binary.m;
+        const TurnsSplit& split = splits.at(binary.k);
         f1[i] = split.f1;
         f2[i] = split.f2;
         f3[i] = split.f3;
       }
       sincos_turns_each(m.data(), f1.data(), f2.data(), f3.data(), padded, sin_row.data(), cos_row.data());
-      for (std::int64_t c = 0; c < cols; ++c) {
-        const auto i = static_cast<std::size_t>(rotary_column_frequency(convention, c));
-        cache.cos.set(r, c, round_pair(two_prod(cos_row[i], factor), format));  // step 4
-        cache.sin.set(r, c, round_pair(two_prod(sin_row[i], factor), format));
-      }
+      rows.store(r, cos_row.data(), sin_row.data());  // step 4
     }
   });
   return cache;
