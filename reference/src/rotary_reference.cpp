@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <stdexcept>
 #include <thread>
 
 #include "pecheck/parallel_for.hpp"
 #include "rotary_entry.hpp"
-#include "rotary_tiers.hpp"
+#include "rotary_row_evaluator.hpp"
 
 namespace pecheck::reference {
 
@@ -44,46 +45,66 @@ RotaryReferenceCache rotary_reference_cache(const RotaryConvention& convention, 
   std::atomic<std::int64_t> mpfr_entries{0};
   const std::vector<StepsFrequency> tier_frequencies = rotary_tier_frequencies(convention, model);
   parallel_for(workers, [&](int worker) {
-    RotaryEntryEvaluator evaluator(convention, model);
-    RotaryTiers tiers(convention, model, evaluator, tier_frequencies, format, exact);
-    RowDecisions row;
-    std::int64_t local_escalations = 0;
-    std::int64_t local_mpfr = 0;
+    RotaryRowEvaluator evaluator(convention, model, tier_frequencies, format, exact);
+    RotaryRowResults row;
     // Rows w, w + workers, ...: each entry is decided alone, so the split
     // cannot change a bit.
     for (std::int64_t r = worker; r < request.rows; r += workers) {
-      const std::int64_t position = request.first_position + r;
-      const bool row_settled = tiers.settle_row(position, row);
+      evaluator.evaluate(request.first_position + r, row);
       for (std::int64_t i = 0; i < frequencies; ++i) {
         const auto k = static_cast<std::size_t>(i);
-        RotaryEntryResult cos_result;
-        RotaryEntryResult sin_result;
-        if (row_settled && row.cos_done[k]) {
-          cos_result.rounded = row.cos_rounded[k];
-          sin_result.rounded = row.sin_rounded[k];
-          cos_result.exact = {row.cos_hi[k], row.cos_low(k)};
-          sin_result.exact = {row.sin_hi[k], row.sin_low(k)};
-        } else if (!tiers.settle(position, i, cos_result, sin_result)) {
-          evaluator.evaluate(position, i, &format, want_exact, cos_result, sin_result);
-          local_escalations += (cos_result.escalated ? 1 : 0) + (sin_result.escalated ? 1 : 0);
-          local_mpfr += evaluator.last_was_zero_angle() ? 0 : 2;
-        }
         for (std::int64_t c : columns_of[k]) {
-          result.rounded.cos.set(r, c, cos_result.rounded);  // exact: already a value of the format
-          result.rounded.sin.set(r, c, sin_result.rounded);
+          result.rounded.cos.set(r, c, row.cos[k].rounded);  // exact: already a value of the format
+          result.rounded.sin.set(r, c, row.sin[k].rounded);
           if (!want_exact) continue;
           const auto e = static_cast<std::size_t>(r * cols + c);
-          result.exact_cos[e] = cos_result.exact;
-          result.exact_sin[e] = sin_result.exact;
+          result.exact_cos[e] = row.cos[k].exact;
+          result.exact_sin[e] = row.sin[k].exact;
         }
       }
     }
-    escalations += local_escalations;
-    mpfr_entries += local_mpfr;
+    escalations += evaluator.escalations();
+    mpfr_entries += evaluator.mpfr_entries();
   });
   result.escalations = escalations.load();
   result.mpfr_entries = mpfr_entries.load();
   return result;
+}
+
+RotaryReferenceCounts rotary_reference_rows(const RotaryConvention& convention, const RotaryCacheRequest& request,
+                                            const std::optional<ComputationModel>& model, int threads,
+                                            ExactValues exact, const RotaryRowVisitor& visit) {
+  check_rotary_request(convention, request);
+  if (exact == ExactValues::none) throw std::logic_error("rotary_reference_rows: the rows are their exact values");
+  const std::int64_t cols = rotary_columns(convention);
+  std::vector<std::size_t> frequency_of(static_cast<std::size_t>(cols));
+  for (std::int64_t c = 0; c < cols; ++c) {
+    frequency_of[static_cast<std::size_t>(c)] = static_cast<std::size_t>(rotary_column_frequency(convention, c));
+  }
+  const Format& format = format_of(request.format);
+  const int workers = worker_count(threads, request.rows);
+  std::atomic<std::int64_t> escalations{0};
+  std::atomic<std::int64_t> mpfr_entries{0};
+  const std::vector<StepsFrequency> tier_frequencies = rotary_tier_frequencies(convention, model);
+  parallel_for(workers, [&](int worker) {
+    RotaryRowEvaluator evaluator(convention, model, tier_frequencies, format, exact);
+    RotaryRowResults row;
+    std::vector<DoubleDouble> cos_exact(static_cast<std::size_t>(cols)), sin_exact(cos_exact);
+    // Contiguous blocks of rows: a worker reads its own part of the cache.
+    const std::int64_t first = request.rows * worker / workers;
+    const std::int64_t last = request.rows * (worker + 1) / workers;
+    for (std::int64_t r = first; r < last; ++r) {
+      evaluator.evaluate(request.first_position + r, row);
+      for (std::size_t c = 0; c < frequency_of.size(); ++c) {
+        cos_exact[c] = row.cos[frequency_of[c]].exact;
+        sin_exact[c] = row.sin[frequency_of[c]].exact;
+      }
+      visit(worker, RotaryReferenceRow{r, cos_exact, sin_exact});
+    }
+    escalations += evaluator.escalations();
+    mpfr_entries += evaluator.mpfr_entries();
+  });
+  return {escalations.load(), mpfr_entries.load(), workers};
 }
 
 double rotary_correctly_rounded(const RotaryConvention& convention, std::int64_t position, std::int64_t frequency,

@@ -13,7 +13,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "pecheck/double_double.hpp"
@@ -43,6 +45,25 @@ struct RotaryReferenceCache {
 RotaryReferenceCache rotary_reference_cache(const RotaryConvention& convention, const RotaryCacheRequest& request,
                                             const std::optional<ComputationModel>& model, int threads = 0,
                                             ExactValues exact = ExactValues::full);
+
+// The exact values of rows of the target, handed to a visitor row by row
+// instead of stored (a comparison of a whole cache keeps no copy of it).
+struct RotaryReferenceRow {
+  std::int64_t row = 0;                    // counted from request.first_position
+  std::span<const DoubleDouble> cos, sin;  // by column, within exact_tolerance(exact, format)
+};
+// Called by worker w for the rows of its contiguous block, in order; workers
+// run at once (worker_count(threads, request.rows) of them).
+using RotaryRowVisitor = std::function<void(int worker, const RotaryReferenceRow& row)>;
+struct RotaryReferenceCounts {
+  std::int64_t escalations = 0;   // as RotaryReferenceCache's
+  std::int64_t mpfr_entries = 0;  // as RotaryReferenceCache's
+  int workers = 1;
+};
+// `exact` must not be ExactValues::none.
+RotaryReferenceCounts rotary_reference_rows(const RotaryConvention& convention, const RotaryCacheRequest& request,
+                                            const std::optional<ComputationModel>& model, int threads,
+                                            ExactValues exact, const RotaryRowVisitor& visit);
 
 // One entry: frequency index i (not a column), cos when `cosine`, else sin.
 double rotary_correctly_rounded(const RotaryConvention& convention, std::int64_t position, std::int64_t frequency,
