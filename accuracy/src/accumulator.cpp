@@ -98,10 +98,11 @@ void Accumulator::add_values(std::span<const Value> values, std::span<const Exac
   // The row's totals first, without its entries' errors: most rows need
   // nothing more. A row that does (see below) is passed again, storing them.
   // With an allowance, a row with an entry beyond the budget needs its
-  // entries' errors (below); a comparison against a computation model has
-  // many such rows, so the storing pass runs at once there instead of after
-  // the totals' pass (the same totals either way).
-  const bool store_at_once = allowance_ != nullptr;
+  // entries' errors (below). Where the last row had one (a comparison
+  // against a computation model has many such rows in a row) the storing
+  // pass runs at once instead of after the totals' pass: the same totals
+  // either way, one pass fewer.
+  const bool store_at_once = allowance_ != nullptr && last_row_beyond_;
   if (store_at_once) {
     ulps_.resize(n);
     abs_.resize(n);
@@ -134,6 +135,7 @@ void Accumulator::add_values(std::span<const Value> values, std::span<const Exac
   const bool new_nearest = any_common && (!tally_.nearest_zero ||
                                           totals.min_exact_magnitude <= std::fabs(tally_.nearest_zero->exact.hi));
   const bool beyond = allowance_ != nullptr && row_max > budget_ulp_;
+  last_row_beyond_ = beyond;
   const bool all_common = totals.common == static_cast<std::int64_t>(n);
   if (!store_at_once && (passed > 4 || new_worst || new_worst_abs || new_nearest || beyond || !all_common)) {
     ulps_.resize(n);
