@@ -1,5 +1,6 @@
 #include "rotary_tiers.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -66,6 +67,8 @@ RotaryTiers::RotaryTiers(const RotaryConvention& convention, const std::optional
     for (std::int64_t i = 0; i < derived_.frequencies; ++i) model_inv_freq_.push_back(model_source_.model_inv_freq(i));
   } else if (frequencies_.size() != n) {
     throw std::logic_error("rotary tiers: expected the frequencies of rotary_tier_frequencies (this is a bug)");
+  } else {
+    exact_frequencies_ = std::make_unique<StepsFrequencies>(frequencies_);
   }
   row_positions_.resize(n);
   row_applies_.resize(n);
@@ -98,6 +101,18 @@ bool RotaryTiers::first_step_angle(std::int64_t position, std::int64_t frequency
 bool RotaryTiers::settle_row(std::int64_t position, RowDecisions& out) {
   if (!double_tier_) return false;
   const std::size_t n = row_positions_.size();
+  // The exact encoding's frequencies are the same in every row: when the
+  // first step applies to the whole row, only the position changes.
+  if (!model_ && exact_frequencies_ && first_step_applies_to_row(position, *exact_frequencies_)) {
+    std::fill(row_positions_.begin(), row_positions_.end(), static_cast<double>(position));
+    double_tier_entries(row_positions_.data(), *exact_frequencies_, factor_, narrow_, tolerance_, out);
+    for (std::size_t i = 0; i < n; ++i) {
+      const unsigned char done = out.cos_done[i] & out.sin_done[i];
+      out.cos_done[i] = done;
+      out.sin_done[i] = done;
+    }
+    return true;
+  }
   for (std::size_t i = 0; i < n; ++i) {
     std::int64_t p = 0;
     StepsFrequency f;

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -75,6 +76,7 @@ class RotaryTiers {
   std::vector<double> row_positions_;
   StepsFrequencies row_frequencies_;
   std::vector<unsigned char> row_applies_;
+  std::unique_ptr<StepsFrequencies> exact_frequencies_;  // frequencies_ column by column (the exact target)
 };
 
 }  // namespace pecheck::reference
