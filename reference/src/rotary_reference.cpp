@@ -21,6 +21,21 @@ void check_frequency(const RotaryConvention& convention, std::int64_t frequency)
   }
 }
 
+// A rounded value into the cache, exact (already a value of the format):
+// float32 and float64 written in their own type (Table::set's conversion, a
+// call per value, was a quarter of the reference's time), the 16-bit
+// formats through Table::set.
+inline void store(Table& table, std::int64_t row, std::int64_t column, double value) {
+  const std::int64_t k = row * table.cols + column;
+  if (table.format == FormatId::float32) {
+    table.storage<float>()[static_cast<std::size_t>(k)] = static_cast<float>(value);
+  } else if (table.format == FormatId::float64) {
+    table.storage<double>()[static_cast<std::size_t>(k)] = value;
+  } else {
+    table.set(row, column, value);
+  }
+}
+
 }  // namespace
 
 RotaryReferenceCache rotary_reference_cache(const RotaryConvention& convention, const RotaryCacheRequest& request,
@@ -54,8 +69,8 @@ RotaryReferenceCache rotary_reference_cache(const RotaryConvention& convention, 
       for (std::int64_t i = 0; i < frequencies; ++i) {
         const auto k = static_cast<std::size_t>(i);
         for (std::int64_t c : columns_of[k]) {
-          result.rounded.cos.set(r, c, row.cos[k].rounded);  // exact: already a value of the format
-          result.rounded.sin.set(r, c, row.sin[k].rounded);
+          store(result.rounded.cos, r, c, row.cos[k].rounded);
+          store(result.rounded.sin, r, c, row.sin[k].rounded);
           if (!want_exact) continue;
           const auto e = static_cast<std::size_t>(r * cols + c);
           result.exact_cos[e] = row.cos[k].exact;
