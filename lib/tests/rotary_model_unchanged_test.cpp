@@ -79,5 +79,28 @@ TEST(RotaryModelUnchanged, everyPresetAndFormatGivesThePreviousBits) {
   }
 }
 
+// The exact encoding's cache in the formats filled row by row: before
+// RotaryRowStore each value was the kernel's double through Table::set (for
+// an attention factor of 1). The float64 cache holds those doubles exactly,
+// so the 16-bit caches must be it rounded by Table::set, bit for bit.
+TEST(RotaryExactUnchanged, sixteenBitCachesAreTheFloat64CacheRoundedOnce) {
+  for (const RotaryConvention& c : rotary_presets()) {
+    if (rotary_derived(c).attention_factor != 1.0) continue;  // covered by the model test's round_pair path
+    for (const std::int64_t first : {std::int64_t{0}, (std::int64_t{1} << 24) - 40}) {
+      const RotaryCache wide = fast_rotary_cache(c, {first, 40, FormatId::float64});
+      for (const FormatId format : {FormatId::float16, FormatId::bfloat16}) {
+        const RotaryCache now = fast_rotary_cache(c, {first, 40, format});
+        RotaryCache before{make_table(40, wide.cos.cols, format), make_table(40, wide.cos.cols, format)};
+        for (std::int64_t k = 0; k < wide.cos.size(); ++k) {
+          before.cos.set_flat(k, wide.cos.flat(k));
+          before.sin.set_flat(k, wide.sin.flat(k));
+        }
+        EXPECT_TRUE(same_bits(now.cos, before.cos)) << c.name << " " << format_of(format).name << " from " << first;
+        EXPECT_TRUE(same_bits(now.sin, before.sin)) << c.name << " " << format_of(format).name << " from " << first;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace pecheck
