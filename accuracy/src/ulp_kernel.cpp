@@ -44,8 +44,15 @@ inline void load_exact(const DoubleDouble* e, Doubles& hi, Doubles& lo) {
   Doubles second;
   std::memcpy(&first, e, sizeof first);
   std::memcpy(&second, e + width / 2, sizeof second);
+  // The even lanes of (first, second) are the his, the odd ones the los
+  // (clang spells GCC's __builtin_shuffle with constant indices this way).
+#if defined(__clang__)
+  hi = __builtin_shufflevector(first, second, 0, 2, 4, 6, 8, 10, 12, 14);
+  lo = __builtin_shufflevector(first, second, 1, 3, 5, 7, 9, 11, 13, 15);
+#else
   hi = __builtin_shuffle(first, second, Lanes{0, 2, 4, 6, 8, 10, 12, 14});
   lo = __builtin_shuffle(first, second, Lanes{1, 3, 5, 7, 9, 11, 13, 15});
+#endif
 }
 
 // The common path for a whole row. The ULP is the one of ulp_of: the binade

@@ -165,8 +165,8 @@ PersistentProcess::Exchange PersistentProcess::exchange(const std::string& line,
     drain_stderr();
     if (stdout_open_) stdout_open_ = read_available(stdout_, pending_);
     if (sent) {
-      if (std::optional<std::string> line = pending_.take_line()) {
-        result.reply = std::move(*line);
+      if (std::optional<std::string> reply = pending_.take_line()) {
+        result.reply = std::move(*reply);
         return result;
       }
     }
