@@ -35,7 +35,7 @@ class LinesCommandSubject final : public CommandSubjectBase<LinesCommandSubject>
                               options_.command_template;
     if (options_.call_log) options_.call_log->push_back(shown);
     const std::string call_text = "the command `" + escape_control_characters(shown) + "`";
-    if (!process_ || !process_->usable()) process_ = std::make_unique<PersistentProcess>(options_.command_template);
+    if (!process_ || !process_->usable()) process_ = std::make_unique<PersistentProcess>(options_.command_template, 2000, options_.limits.memory_bytes);
     const PersistentProcess::Exchange exchange = process_->exchange(request_line(request, format, output), options_.timeout);
     const std::string printed = process_->stderr_tail();
     switch (exchange.outcome) {
@@ -45,8 +45,8 @@ class LinesCommandSubject final : public CommandSubjectBase<LinesCommandSubject>
                                  " ms" + what_it_printed(printed), options_.timeout);
       case PersistentProcess::Outcome::exited:
         process_.reset();
-        throw CommandFailedError(call_text + " " + exchange.exit_text + " instead of answering" +
-                                 what_it_printed(printed));
+        throw_call_failed(options_, call_text + " " + exchange.exit_text + " instead of answering" + what_it_printed(printed),
+                          printed);
       case PersistentProcess::Outcome::reply_too_long:
         process_.reset();
         throw CommandFailedError(call_text + " wrote more than " +
@@ -57,8 +57,8 @@ class LinesCommandSubject final : public CommandSubjectBase<LinesCommandSubject>
         break;
     }
     if (exchange.reply.rfind("error", 0) == 0) {
-      throw CommandFailedError(call_text + " answered " + excerpt(exchange.reply, 400) +
-                               what_it_printed(printed));
+      throw_call_failed(options_, call_text + " answered " + excerpt(exchange.reply, 400) + what_it_printed(printed),
+                        exchange.reply + "\n" + printed);
     }
     if (exchange.reply != "ok") {
       process_.reset();  // out of step: a fresh process for the next request

@@ -1,5 +1,7 @@
 #include "pecheck/reports/exec_validation.hpp"
 
+#include "exec_call_guard.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -17,6 +19,7 @@
 #include "pecheck/properties/registry.hpp"
 #include "pecheck/count_text.hpp"
 #include "pecheck/interrupts.hpp"
+#include "pecheck/memory_limit.hpp"
 #include "pecheck/one_line_text.hpp"
 
 namespace pecheck::reports {
@@ -47,52 +50,6 @@ void require_exec_template(const ExecOptions& options) {
                           "--exec-dtype), replaced for each call");
   }
 }
-
-namespace {
-
-// Forwards every call to the command, and remembers when its very first call
-// fails to run (a non-zero exit, a signal, no file written). Such a command is
-// broken, not inaccurate: later calls rethrow that failure without running
-// it, and the caller stops with one message instead of a traceback per check.
-class FirstCallGuard final : public Subject {
- public:
-  explicit FirstCallGuard(const Subject& command) : command_(command) {}
-
-  std::string name() const override { return command_.name(); }
-  SubjectCapabilities capabilities() const override { return command_.capabilities(); }
-
-  Table encoding_table(const Convention& convention, const TableRequest& request, FormatId format) const override {
-    bool first = false;
-    {
-      const std::lock_guard<std::mutex> lock(mutex_);
-      if (broken_) throw CommandFailedError(*broken_);
-      first = !called_;
-      called_ = true;
-    }
-    try {
-      return command_.encoding_table(convention, request, format);
-    } catch (const CommandFailedError& e) {
-      if (first) {
-        const std::lock_guard<std::mutex> lock(mutex_);
-        broken_ = e.what();
-      }
-      throw;
-    }
-  }
-
-  std::optional<std::string> broken() const {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    return broken_;
-  }
-
- private:
-  const Subject& command_;
-  mutable std::mutex mutex_;
-  mutable bool called_ = false;
-  mutable std::optional<std::string> broken_;
-};
-
-}  // namespace
 
 std::string broken_subject_message(const std::string& failure, std::size_t max_lines) {
   std::istringstream lines(failure);
@@ -223,10 +180,35 @@ CommandSubjectOptions command_subject_options(const ExecOptions& options) {
   // --timeout is finite and positive (its validator); past 1e9 s it cannot matter.
   const double timeout_seconds = std::min(options.timeout_seconds, 1e9);
   subject_options.timeout = std::chrono::milliseconds(static_cast<long long>(std::ceil(timeout_seconds * 1000.0)));
+  subject_options.limits.max_position = options.max_position;
+  subject_options.limits.max_dim = options.dim;
+  // --memory-limit is finite and positive (its validator); MiB to bytes.
+  subject_options.limits.memory_bytes =
+      options.memory_limit_mib
+          ? static_cast<std::uint64_t>(std::min(*options.memory_limit_mib, 1e12) * 1024.0 * 1024.0)
+          : default_memory_limit_bytes();
+  subject_options.limits.progress = true;
   subject_options.formats.clear();
   for (const std::string& dtype : options.dtypes) subject_options.formats.push_back(*parse_format(dtype));
   if (subject_options.formats.empty()) subject_options.formats.push_back(FormatId::float32);
   return subject_options;
+}
+
+std::uint64_t default_memory_limit_bytes() { return allocation_limit() / 2; }
+
+std::string stopping_failure(const CommandFailedError& error) {
+  if (dynamic_cast<const CommandTimedOutError*>(&error) != nullptr) return "timed out (--timeout)";
+  if (dynamic_cast<const CommandOutOfMemoryError*>(&error) != nullptr) return "ran out of memory (--memory-limit)";
+  return "";
+}
+
+std::string limits_note(const CallLimits& limits) {
+  std::string text = "pecheck: --exec asks for positions 0.." +
+                     (limits.max_position ? std::to_string(*limits.max_position - 1) + " (--max-position)"
+                                          : std::to_string(max_exact_position - 1) + " (2^24 - 1; --max-position sets the model's length)");
+  text += limits.max_dim ? ", widths up to " + std::to_string(*limits.max_dim) + " (--dim)" : std::string();
+  if (limits.memory_bytes > 0) text += "; each call may use " + byte_count_text(limits.memory_bytes) + " (--memory-limit)";
+  return text + "\n";
 }
 
 int run_interruptible(const std::function<int()>& run) {
@@ -258,14 +240,33 @@ void print_progress(std::size_t done, std::size_t total, const ExecRun& run, dou
   std::cerr << line.str() << std::flush;
 }
 
-int run_exec(const ExecOptions& options, const std::optional<Convention>& convention, bool json) {
-  if (!convention) throw ConventionError("--exec needs --convention NAME: the command's convention");
+int run_exec(const ExecOptions& options, const std::optional<Convention>& given, bool json) {
   require_exec_template(options);
   require_exec_temporary_directory();
   CommandSubjectOptions subject_options = command_subject_options(options);
-  subject_options.convention = *convention;
-  const std::unique_ptr<Subject> command = make_command_subject(subject_options);
-  const FirstCallGuard subject(*command);
+  if (options.dim && given) check_dim(*given, *options.dim);
+  std::cerr << limits_note(subject_options.limits) << std::flush;
+  // The first call is small, and finds the convention when none was given
+  // (any convention serves to ask: the command is told rows, width and offset).
+  subject_options.convention = given.value_or(presets().front());
+  std::unique_ptr<Subject> command = make_command_subject(subject_options);
+  std::optional<Convention> convention;
+  {
+    const CallGuard first(*command);
+    try {
+      convention = first_call(first, given, subject_options);
+    } catch (const CommandFailedError&) {
+      std::cerr << "pecheck: " << first.stop_message().value_or("--exec: the first call failed\n");
+      return exit_broken_command;
+    }
+  }
+  if (!given) {
+    std::cerr << "pecheck: --exec: the command's convention, detected from its first call: " << convention->name
+              << " (--convention NAME to give it)\n";
+    subject_options.convention = *convention;
+    command = make_command_subject(subject_options);
+  }
+  const CallGuard subject(*command, CallGuard::first_call_made);
 
   properties::RunConfig config;
   if (options.seed_given) config.seed = options.seed;
@@ -281,8 +282,8 @@ int run_exec(const ExecOptions& options, const std::optional<Convention>& conven
     // An interrupt reaches a property as an exception it reports as a
     // failure; it ends the run here instead.
     throw_if_interrupted();
-    if (const std::optional<std::string> broken = subject.broken()) {
-      std::cerr << "pecheck: " << broken_subject_message(*broken);
+    if (const std::optional<std::string> stop = subject.stop_message()) {
+      std::cerr << "pecheck: " << *stop;
       return exit_broken_command;
     }
     any_not_run = any_not_run || run.outcome.verdict == properties::Verdict::not_run;
