@@ -92,6 +92,13 @@ def main():
                                 f"{run.stdout[-3000:]}")
     if tested == 0:
         sys.exit("no runnable block in README.md or docs/*.md: nothing was tested")
+    # docs/cli.md's option tables hold every option each command's --help lists.
+    cli = open(os.path.join(source, "docs", "cli.md"), encoding="utf-8").read()
+    for command in ("table", "rope", "check", "validate", "report", "bench", "sweep", "merge"):
+        shown = subprocess.run([args.pecheck, command, "--help"], stdout=subprocess.PIPE, text=True).stdout
+        for option in sorted(set(re.findall(r"^  (?:-\w,)?(--[a-z][a-z0-9-]*)", shown, re.M)) - {"--help", "--help-all"}):
+            if f"`{option}" not in cli:
+                failures.append(f"docs/cli.md lacks `{option}` of `pecheck {command}` (see pecheck {command} --help)")
     if failures:
         sys.exit("doc commands:\n" + "\n".join(failures))
 

@@ -14,24 +14,32 @@ file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 include(${CMAKE_CURRENT_LIST_DIR}/expect_validate.cmake)
 set(good "${PYTHON} ${EXAMPLES}/numpy_tables.py vaswani {rows} {dim} {offset} {dtype} {output}")
+set(good_shell "${PYTHON} ${EXAMPLES}/numpy_tables.py vaswani")
 set(one --check encoding-bounds/unit-interval --cases 2)
+
+# The commands below hold ";", which a CMake list would split: each is a script.
+file(WRITE ${WORK_DIR}/allocate.sh "${PYTHON} -c 'bytearray(2 << 30)'\n")
+file(WRITE ${WORK_DIR}/allocate-later.sh
+     "if [ -e ${WORK_DIR}/called ]; then exec sh ${WORK_DIR}/allocate.sh; fi\ntouch ${WORK_DIR}/called\nexec ${good_shell} \"$@\"\n")
+file(WRITE ${WORK_DIR}/hang-later.sh
+     "if [ -e ${WORK_DIR}/called ]; then exec sleep 3600; fi\ntouch ${WORK_DIR}/called\nexec ${good_shell} \"$@\"\n")
 
 # A call past the memory limit (a 2 GiB bytearray under 300 MiB): exit 2,
 # the call and the limit named, on the first call or any later one.
-expect_validate(memory-first 2 "ran out of memory under the per-call limit of 300.00 MiB;the command `"
-                --exec "${PYTHON} -c 'bytearray(2 << 30)'; : {rows} {dim} {offset} {output}" --convention vaswani
+expect_validate(memory-first 2 "ran out of memory under the per-call limit of 0.29 GiB (314572800 bytes)"
+                --exec "sh ${WORK_DIR}/allocate.sh {rows} {dim} {offset} {output}" --convention vaswani
                 --memory-limit 300 ${one})
 file(REMOVE ${WORK_DIR}/called)
-expect_validate(memory-later 2 "stopped, since a call that times out or runs out of memory;--memory-limit"
-                --exec "if [ -e ${WORK_DIR}/called ]; then ${PYTHON} -c 'bytearray(2 << 30)'; fi; touch ${WORK_DIR}/called; ${good}"
-                --convention vaswani --memory-limit 300 ${one})
+expect_validate(memory-later 2 "stopped, since a call that times out or runs out of memory;--memory-limit;call 2: "
+                --exec "sh ${WORK_DIR}/allocate-later.sh {rows} {dim} {offset} {dtype} {output}" --convention vaswani
+                --memory-limit 300 ${one})
 # Under the limit, the same command's good calls pass: the limit is what stopped it.
 expect_validate(memory-enough 0 "conforms: 1 check" --exec "${good}" --convention vaswani --memory-limit 2000 ${one})
 # A hang after good calls stops the run too, naming the call.
 file(REMOVE ${WORK_DIR}/called)
-expect_validate(timeout-later 2 "stopped, since a call that times out;did not finish within 3000 ms;the command `"
-                --exec "if [ -e ${WORK_DIR}/called ]; then exec sleep 3600; fi; touch ${WORK_DIR}/called; ${good}"
-                --convention vaswani --timeout 3 ${one})
+expect_validate(timeout-later 2 "stopped, since a call that times out;did not finish within 3000 ms;the command `sh"
+                --exec "sh ${WORK_DIR}/hang-later.sh {rows} {dim} {offset} {dtype} {output}" --convention vaswani
+                --timeout 3 ${one})
 # The convention detected from the first call, as file mode detects it.
 expect_validate(detected 0 "detected from its first call: vaswani;conforms: 1 check" --exec "${good}" ${one})
 # Flags of --exec refused for a file.

@@ -37,8 +37,9 @@ class CommandSubject final : public CommandSubjectBase<CommandSubject> {
       throw_call_failed(options_, call_text + " " + describe_exit(run) + what_it_printed(run.output), run.output);
     }
     if (!std::filesystem::exists(output)) {
-      throw CommandFailedError(call_text + " wrote no file at {output} (" + options_.output_name + ")" +
-                               what_it_printed(run.output));
+      throw_call_failed(options_,
+                        call_text + " wrote no file at {output} (" + options_.output_name + ")" + what_it_printed(run.output),
+                        run.output);
     }
     return read(call_text, output);
   }
