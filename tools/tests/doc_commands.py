@@ -20,6 +20,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 MARK = re.compile(r"^\s*<!-- runnable(?::\s*(?:exit\s+(\d+)|file\s+(\S+)))?\s*-->\s*$")
 
@@ -84,9 +85,10 @@ def main():
             body = re.sub(r"(?<![\w/.-])examples/", args.examples + "/", body)
             # A CI recipe writes the job summary where GitHub says; here, a file.
             env = dict(os.environ, GITHUB_STEP_SUMMARY=os.path.join(directory, "summary.md"))
+            started = time.monotonic()
             run = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", body], cwd=directory, env=env,
                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
-            print(f"{where}: exit {run.returncode} (expected {expected})")
+            print(f"{where}: exit {run.returncode} (expected {expected}) in {time.monotonic() - started:.1f} s")
             if run.returncode != expected:
                 failures.append(f"{where}: exit {run.returncode}, expected {expected}\n{text}--- output:\n"
                                 f"{run.stdout[-3000:]}")
