@@ -38,8 +38,9 @@ dl.run { display: grid; grid-template-columns: max-content auto; gap: 2px 14px; 
 dl.run dt { font-weight: 600; }
 dl.run dd { margin: 0; }
 figure { margin: 20px 0 28px; }
-/* Figures two to a row on a wide screen, so the page stays short. */
-.figures { display: grid; grid-template-columns: repeat(auto-fill, minmax(520px, 1fr)); gap: 0 24px; }
+/* One figure to a row, at the size it was drawn (760 px for one panel, 1080 for two across): its
+   labels stay at 11 px or more on a 1400 px screen (two to a row halved them to 6-8 px). */
+.figures { display: block; }
 .figures figure { margin: 12px 0 20px; }
 figure svg { max-width: 100%; height: auto; border: 1px solid #e3e3e3; }
 figcaption { font-size: 0.93em; color: #333; margin-top: 6px; }
@@ -295,11 +296,14 @@ std::string write_html(const Report& report, const HtmlOptions& options) {
            "</pre>\n</section>\n";
   }
   contents(out, report);
-  // The answers first, then the evidence in increasing detail.
+  // The answers first, then the evidence in increasing detail. A
+  // validation's page shows its figure (the error against position) right
+  // under its verdict, before the checks.
   answers(out, report);
+  if (!report.validation_text.empty()) figures(out, report);
   failures(out, report);
   findings(out, report);
-  figures(out, report);
+  if (report.validation_text.empty()) figures(out, report);
   accuracy(out, report);
   performance(out, report);
   checks(out, report);

@@ -258,6 +258,15 @@ int run_exec(const ExecOptions& options, const std::optional<Convention>& given,
     } catch (const CommandFailedError&) {
       std::cerr << "pecheck: " << first.stop_message().value_or("--exec: the first call failed\n");
       return exit_broken_command;
+    } catch (const SubjectError& e) {
+      // It ran but wrote what is not the table asked for (a wrong shape, a
+      // wrong format): a failure the checks report, unless the convention
+      // was to be found from it.
+      if (!given) {
+        throw ConventionError(std::string("--exec: the convention could not be detected from the first call: ") +
+                              e.what() + "; give --convention NAME");
+      }
+      convention = given;
     }
   }
   if (!given) {

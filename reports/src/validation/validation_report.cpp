@@ -128,7 +128,7 @@ CheckResult comparison_result(const Validation& v, const KindReport& kind, const
     if (!outcome.message.empty()) outcome.message.append("; ");
     outcome.message.append("against ").append(c.target).append(": ");
     outcome.message.append(std::to_string(c.beyond_budget)).append(" of ").append(std::to_string(m.entries));
-    outcome.message.append(" entries beyond ").append(std::to_string(m.budget_ulp)).append(" ULP");
+    outcome.message.append(" entries beyond ").append(significant(m.budget_ulp, 4)).append(" ULP");
   }
   if (outcome.measurements.empty()) {
     outcome.verdict = properties::Verdict::failed;
