@@ -113,7 +113,8 @@ struct CallLimits {
   // RLIMIT_AS of the command's process (one-shot: each call's shell; lines:
   // the one process); 0: none.
   std::uint64_t memory_bytes = 0;
-  // One line per call on stderr before it runs: "pecheck: call 12: ...".
+  // One line per call on stderr before it runs: "pecheck: call 12: ...";
+  // from the second call on (the runner reports the first once it succeeded).
   bool progress = false;
 };
 // The calls made so far, shared like CommandTimeouts.

@@ -156,7 +156,9 @@ void announce_call(const CommandSubjectOptions& options, const TableRequest& req
     const std::lock_guard<std::mutex> lock(options.counter->mutex);
     number = ++options.counter->calls;
   }
-  if (!options.limits.progress) return;
+  // The first call is announced by the runner once it has succeeded: a
+  // command broken from the start then gets its one error line alone.
+  if (!options.limits.progress || number == 1) return;
   std::ostringstream line;
   line << "pecheck: call " << number << ": " << request.rows << " rows x " << request.dim << ", positions "
        << first_position << ".." << last_position << ", " << format_of(format).name << '\n';

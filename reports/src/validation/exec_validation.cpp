@@ -245,7 +245,6 @@ int run_exec(const ExecOptions& options, const std::optional<Convention>& given,
   require_exec_temporary_directory();
   CommandSubjectOptions subject_options = command_subject_options(options);
   if (options.dim && given) check_dim(*given, *options.dim);
-  std::cerr << limits_note(subject_options.limits) << std::flush;
   // The first call is small, and finds the convention when none was given
   // (any convention serves to ask: the command is told rows, width and offset).
   subject_options.convention = given.value_or(presets().front());
@@ -269,6 +268,9 @@ int run_exec(const ExecOptions& options, const std::optional<Convention>& given,
       convention = given;
     }
   }
+  std::cerr << limits_note(subject_options.limits) << "pecheck: call 1: the first call, from position 0, in "
+            << format_of(subject_options.formats.front()).name << ": done\n"
+            << std::flush;
   if (!given) {
     std::cerr << "pecheck: --exec: the command's convention, detected from its first call: " << convention->name
               << " (--convention NAME to give it)\n";

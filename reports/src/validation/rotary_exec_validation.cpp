@@ -156,7 +156,9 @@ int run_rotary_exec(const std::optional<RotaryConvention>& convention, const std
         convention->max_position > 0 ? convention->max_position : block_firsts.back() + block_rows;
   }
   subject_options.limits.max_dim = rotary_width;
-  std::cerr << limits_note(subject_options.limits) << std::flush;
+  // Said once the first block has come back: a command broken from the
+  // start gets its error alone on stderr.
+  bool noted = false;
   subject_options.output_name = "cache.npy";
   auto calls = std::make_shared<std::vector<std::string>>();
   subject_options.call_log = calls;
@@ -186,6 +188,10 @@ int run_rotary_exec(const std::optional<RotaryConvention>& convention, const std
         runs.push_back(BlockRun{request, {}, {}, {}, {}, e.what(), false});
       } catch (const SubjectError& e) {
         runs.push_back(BlockRun{request, {}, {}, {}, {}, e.what(), false});
+      }
+      if (!noted) {
+        std::cerr << limits_note(subject_options.limits) << "pecheck: call 1: " << block_name(request) << ": done\n";
+        noted = true;
       }
       std::cerr << "pecheck: [" << runs.size() << "/" << total << "] "
                 << block_name(request) << ": " << (runs.back().passed ? "passed" : "failed") << '\n';
