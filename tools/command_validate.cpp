@@ -94,7 +94,8 @@ int validate_rotary(const CLI::App& command, const ValidateFlags& flags, const r
 int validate_rotated(const CLI::App& command, const ValidateFlags& flags, const reports::ValidationOutput& output) {
   refuse_flags(command,
                {"--exec", "--sin", "--tensor", "--convention", "--offset", "--max-abs-error", "--dtype", "--sample",
-                "--full", "--ulp-only", "--vocabulary", "--ids", "--sequence-length", "--atol", "--rtol"},
+                "--full", "--ulp-only", "--vocabulary", "--ids", "--sequence-length", "--atol", "--rtol",
+                "--max-position", "--dim", "--memory-limit"},
                "does not apply to rotated outputs (--input): every entry is compared with the exact rotation of "
                "the input at the positions given, and with the computation models");
   if (flags.file.empty() || flags.input.empty() || flags.positions.empty()) {
