@@ -13,6 +13,7 @@
 #include "pecheck/bench/figures.hpp"
 #include "pecheck/count_text.hpp"
 #include "pecheck/properties/faulty_subjects.hpp"
+#include "pecheck/reports/answers_text.hpp"
 #include "pecheck/reports/report_directory.hpp"
 #include "pecheck/reports/report_files.hpp"
 #include "pecheck/reports/report_run.hpp"
@@ -141,6 +142,9 @@ Command add_report_command(CLI::App& app) {
               << " (seed "
               << seed_text << ")\n";
     for (const auto& path : written) std::cout << "  " << path.string() << '\n';
+    // The answers themselves, after where to find their evidence.
+    const std::string answers = reports::answers_text(report);
+    if (!answers.empty()) std::cout << '\n' << answers;
     return reports::all_held(report) ? 0 : 1;
   }};
 }

@@ -31,7 +31,7 @@ std::optional<RotaryConvention> rotary_convention_of(const ValidateFlags& flags)
 }
 
 std::optional<Convention> additive_convention_of(const ValidateFlags& flags) {
-  if (flags.convention == "auto") return std::nullopt;
+  if (same_name(flags.convention, "auto")) return std::nullopt;
   return convention_by_name(flags.convention);
 }
 
@@ -68,7 +68,7 @@ int validate_rotary(const CLI::App& command, const ValidateFlags& flags, const r
     refuse_flags(command,
                  {"--sin", "--offset", "--output-dir", "--max-ulp", "--tensor", "--convention", "--max-abs-error",
                   "--dtype", "--sample", "--full", "--ulp-only", "--vocabulary", "--ids", "--positions", "--check",
-                  "--cases", "--seed", "--quick"},
+                  "--cases", "--seed", "--quick", "--atol", "--rtol"},
                  "does not apply to a rotary cache producer (--exec with --rope or --config): pecheck asks it for "
                  "fixed blocks of rows and holds them to its third-party budgets; --exec-dtype sets the formats");
     return reports::validate_rotary_exec(rotary_convention_of(flags), flags.model, flags.exec, flags.json);
@@ -79,7 +79,8 @@ int validate_rotary(const CLI::App& command, const ValidateFlags& flags, const r
   refuse_flags(command,
                {"--exec", "--tensor", "--convention", "--max-abs-error", "--dtype", "--sample", "--full",
                 "--ulp-only", "--vocabulary", "--ids", "--positions", "--timeout", "--exec-protocol", "--exec-dtype",
-                "--check", "--cases", "--seed", "--quick"},
+                "--check", "--cases", "--seed", "--quick", "--max-position", "--dim", "--memory-limit", "--atol",
+                "--rtol"},
                "does not apply to rotary caches (--sin, --config, --rope): they are compared entry by entry "
                "with the exact encoding and the computation model (--model)");
   reports::RotaryFileRequest request{flags.file, flags.sin, {}};
@@ -93,7 +94,8 @@ int validate_rotary(const CLI::App& command, const ValidateFlags& flags, const r
 int validate_rotated(const CLI::App& command, const ValidateFlags& flags, const reports::ValidationOutput& output) {
   refuse_flags(command,
                {"--exec", "--sin", "--tensor", "--convention", "--offset", "--max-abs-error", "--dtype", "--sample",
-                "--full", "--ulp-only", "--vocabulary", "--ids", "--sequence-length"},
+                "--full", "--ulp-only", "--vocabulary", "--ids", "--sequence-length", "--atol", "--rtol",
+                "--max-position", "--dim", "--memory-limit"},
                "does not apply to rotated outputs (--input): every entry is compared with the exact rotation of "
                "the input at the positions given, and with the computation models");
   if (flags.file.empty() || flags.input.empty() || flags.positions.empty()) {
@@ -110,11 +112,12 @@ int validate_rotated(const CLI::App& command, const ValidateFlags& flags, const 
 int validate_input_layer(const CLI::App& command, const ValidateFlags& flags, const reports::ValidationOutput& output) {
   refuse_flags(command,
                {"--exec", "--tensor", "--offset", "--dtype", "--sample", "--full", "--ulp-only", "--timeout",
-                "--exec-protocol", "--exec-dtype", "--check", "--cases", "--seed", "--quick"},
+                "--exec-protocol", "--exec-dtype", "--check", "--cases", "--seed", "--quick", "--max-position",
+                "--dim", "--memory-limit", "--atol", "--rtol"},
                "does not apply with --vocabulary/--ids (an input layer's output is read from .npy, its positions "
                "are given, and its recovered encoding is compared entry by entry)");
   if (!flags.vocabulary.empty() && flags.ids.empty() && flags.positions.empty() && flags.file.empty()) {
-    if (flags.convention == "auto") {
+    if (same_name(flags.convention, "auto")) {
       throw ConventionError(
           "validate: --vocabulary alone needs --convention NAME (the encoding its statistics are measured against)");
     }
@@ -146,13 +149,15 @@ int validate_table(const CLI::App& command, const ValidateFlags& flags, const re
     if (!flags.file.empty()) throw ConventionError("validate: give FILE or --exec, not both");
     refuse_flags(command,
                  {"--tensor", "--offset", "--max-ulp", "--max-abs-error", "--dtype", "--sample", "--full",
-                  "--ulp-only", "--output-dir"},
+                  "--ulp-only", "--output-dir", "--atol", "--rtol"},
                  "applies only to a FILE, not with --exec (the checks on a command use pecheck's third-party "
                  "budgets; --exec-dtype sets its formats)");
     return reports::validate_exec(flags.exec, additive_convention_of(flags), flags.json);
   }
   if (flags.file.empty()) throw ConventionError("validate: a FILE (.npy or .safetensors) or --exec COMMAND is required");
-  refuse_flags(command, {"--timeout", "--exec-protocol", "--exec-dtype", "--check", "--cases", "--seed", "--quick"},
+  refuse_flags(command,
+               {"--timeout", "--exec-protocol", "--exec-dtype", "--check", "--cases", "--seed", "--quick",
+                "--max-position", "--dim", "--memory-limit"},
                "applies only with --exec COMMAND, not to a FILE (a file is compared entry by entry, not by "
                "generated cases)");
   if (flags.full && command.count("--sample") > 0) {
@@ -164,6 +169,8 @@ int validate_table(const CLI::App& command, const ValidateFlags& flags, const re
   request.options.row_offset = parse_offset(flags.offset, "a row offset");
   request.options.max_ulp = flags.max_ulp;
   request.options.max_abs_error = flags.max_abs_error;
+  request.options.atol = flags.atol;
+  request.options.rtol = flags.rtol;
   request.options.ulp_only = flags.ulp_only;
   if (!flags.dtype.empty()) request.options.compare_as = *parse_format(flags.dtype);
   request.options.sample_rows = flags.sample;

@@ -4,11 +4,13 @@
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <optional>
 #include <vector>
 #include <string>
 #include <utility>
 
 #include "commands.hpp"
+#include "flag_suggestions.hpp"
 #include "pecheck/process_limits.hpp"
 #include "pecheck/convention.hpp"
 #include "pecheck/one_line_text.hpp"
@@ -115,6 +117,13 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return finish_stdout(app.exit(e));
   } catch (const CLI::ParseError& e) {
+    // An unknown --flag: named, with the command's closest option.
+    if (commands.size() == 1) {
+      if (const std::optional<std::string> unknown = pecheck::tools::unknown_flag_message(*commands.front().parsed_from, argc, argv)) {
+        print_error(*unknown);
+        return exit_bad_usage;
+      }
+    }
     // One line on stderr naming the flag and what is wrong.
     // CLI11 quotes stray arguments whole: an excerpt of its message.
     print_error(pecheck::excerpt(e.what(), 300) + " (see --help)");

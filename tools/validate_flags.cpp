@@ -23,6 +23,14 @@ void add_validate_flags(CLI::App& command, ValidateFlags& flags) {
   command.add_option("--max-abs-error", flags.max_abs_error,
                       "Largest absolute error allowed; alone it replaces the ULP criterion, with --max-ulp both hold")
       ->check(finite_number_at_least(0));
+  command
+      .add_option("--atol", flags.atol,
+                  "torch.testing.assert_close's criterion against the exact values: an entry passes when\n"
+                  "|a - e| <= atol + rtol * |e| (e exact); the count beyond is printed beside the ULP figures.\n"
+                  "Replaces the ULP budget and the float64-angle bound (with --max-ulp, an entry passes by either)")
+      ->check(finite_number_at_least(0));
+  command.add_option("--rtol", flags.rtol, "The relative part of --atol's criterion (default 0 when --atol is given)")
+      ->check(finite_number_at_least(0));
   command.add_option("--dtype", flags.dtype, "Compare as this format (default: the narrowest holding every value)")
       ->check(CLI::IsMember({"float64", "float32", "float16", "bfloat16"}));
   command.add_option("--sample", flags.sample,
@@ -43,7 +51,8 @@ void add_validate_flags(CLI::App& command, ValidateFlags& flags) {
       "Check an external command instead of a file: {rows} {dim} {offset} {dtype} {output} are "
       "replaced, shell-quoted by pecheck (write them unquoted; '{output}' or \"{output}\" lose their "
       "quotes); it must write a .npy table to {output}. The template must hold {rows} {dim} "
-      "{offset} {output} ({dtype} too with several --exec-dtype). Needs --convention NAME, or for a rotary "
+      "{offset} {output} ({dtype} too with several --exec-dtype). --convention NAME names its convention (else it is detected "
+      "from the first call, a small one), or for a rotary "
       "cache producer --rope PRESET or --config (then {dim} is the rotary width d and {output} gets a "
       "(2, rows, d) array, cos then sin)");
   command
@@ -67,6 +76,23 @@ void add_validate_flags(CLI::App& command, ValidateFlags& flags) {
       ->transform(seed_number())
       ->each([&flags](const std::string&) { flags.exec.seed_given = true; });
   command.add_flag("--quick", flags.exec.quick, "--exec: smaller conformance sweeps");
+  command
+      .add_option("--max-position", flags.exec.max_position,
+                  "--exec: the model's length N: every position asked for is below N (default: a rotary\n"
+                  "convention's max_position_embeddings; 2^24 for an additive one, which names no length)")
+      ->check(CLI::Range(std::int64_t{1}, max_exact_position));
+  command
+      .add_option("--dim", flags.exec.dim,
+                  "--exec: the model's width D: no table wider than D is asked for (default: widths up to 4096;\n"
+                  "a rotary producer is asked for its convention's rotary width)")
+      ->check(CLI::Range(std::int64_t{1}, max_dim));
+  command
+      .add_option("--memory-limit", flags.exec.memory_limit_mib,
+                  "--exec: MiB of address space each call of the command may use (RLIMIT_AS set in the\n"
+                  "command's process; with --exec-protocol lines, the one process). A call that runs out of\n"
+                  "it, or past --timeout, stops the run with exit 2 naming the call. Default: half the\n"
+                  "machine's memory (or of ulimit -v)")
+      ->check(finite_number_at_least(1));
 
   command.add_option("--sin", flags.sin, "Rotary caches: FILE is the cos table and this the sin table (.npy or .safetensors)");
   command.add_option("--config", flags.config,

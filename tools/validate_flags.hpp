@@ -21,6 +21,8 @@ struct ValidateFlags {
   std::string offset = "auto";
   std::optional<double> max_ulp;
   std::optional<double> max_abs_error;
+  std::optional<double> atol;  // assert_close's criterion: |a - e| <= atol + rtol |e|
+  std::optional<double> rtol;
   std::string dtype;
   std::string output_dir;
   std::int64_t sample = 0;  // 0: every entry

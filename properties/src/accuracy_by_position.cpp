@@ -208,7 +208,10 @@ Outcome run_accuracy_by_position(const Subject& subject, const RunConfig& config
   if (outcome.measurements.empty()) return support::not_applicable("the subject holds no rows to sample");
   if (outcome.verdict == Verdict::held) {
     outcome.message = "every convention and format within its ULP budget at " + std::to_string(size.samples) +
-                      " log-spaced blocks of " + std::to_string(size.rows_per_block) + " rows up to 2^24";
+                      " log-spaced blocks of " + std::to_string(size.rows_per_block) + " rows up to " +
+                      (capabilities.max_position ? "the model's length " + std::to_string(*capabilities.max_position) +
+                                                       " (--max-position)"
+                                                 : std::string("2^24"));
   }
   return outcome;
 }

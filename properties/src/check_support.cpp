@@ -49,8 +49,11 @@ RowRange servable_rows(const SubjectCapabilities& capabilities, const Convention
     return {capabilities.fixed_request->row_offset,
             capabilities.fixed_request->row_offset + capabilities.fixed_request->rows};
   }
-  // Row r holds position r + offset; every position must stay below 2^24.
-  return {std::max<std::int64_t>(0, -convention.position_offset), max_exact_position - convention.position_offset};
+  // Row r holds position r + offset; every position must stay below 2^24,
+  // and below the model's limit when the subject has one.
+  const std::int64_t last = std::min(max_exact_position, capabilities.max_position.value_or(max_exact_position));
+  const std::int64_t begin = std::max<std::int64_t>(0, -convention.position_offset);
+  return {begin, std::max(begin, last - convention.position_offset)};
 }
 
 std::vector<ConventionWidth> sweep_targets(const SubjectCapabilities& capabilities, const std::vector<std::int64_t>& dims) {
@@ -67,7 +70,7 @@ std::vector<ConventionWidth> sweep_targets(const SubjectCapabilities& capabiliti
       continue;
     }
     for (std::int64_t d : dims) {
-      const std::int64_t valid = gen::valid_dim(convention, d);
+      const std::int64_t valid = gen::valid_dim_within(convention, d, capabilities.max_dim);
       const bool seen = std::any_of(targets.begin(), targets.end(), [&](const ConventionWidth& t) {
         return t.convention.name == convention.name && t.dim == valid;
       });

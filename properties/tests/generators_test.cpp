@@ -114,6 +114,24 @@ RC_GTEST_PROP(Generators, offsetsReachTheLastRowsBelowTwoToThe24, ()) {
   RC_ASSERT(std::any_of(offsets.begin(), offsets.end(), [](std::int64_t k) { return k == 0; }));
 }
 
+// validate --exec --max-position N --dim D: no case asks a model for a
+// position at or past its length or a width past its own.
+RC_GTEST_PROP(Generators, casesForAModelStayWithinItsLengthAndWidth, ()) {
+  SubjectCapabilities model;
+  model.any_convention = false;
+  model.fixed_convention = *gen::preset().as("convention");
+  model.max_position = *rc::gen::inRange<std::int64_t>(model.fixed_convention->position_offset + 1, 5000).as("N");
+  model.max_dim = *rc::gen::inRange<std::int64_t>(std::max<std::int64_t>(model.fixed_convention->min_dim, 2), 600)
+                       .as("D");
+  for (const CaseLimits limits : {CaseLimits{}, CaseLimits{4096, 1, 4096, false}, CaseLimits{1024, 16, 4096, true}}) {
+    const EncodingCase c = *gen::case_for(model, limits);
+    const std::int64_t last_position = position_of_row(c.convention, c.request.row_offset + c.request.rows - 1);
+    RC_ASSERT(last_position < *model.max_position);
+    RC_ASSERT(c.request.dim <= *model.max_dim);
+    check_dim(c.convention, c.request.dim);
+  }
+}
+
 RC_GTEST_PROP(Generators, casesForAFileStayWithinItsRows, ()) {
   SubjectCapabilities file;
   file.any_convention = false;

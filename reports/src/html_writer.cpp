@@ -38,8 +38,9 @@ dl.run { display: grid; grid-template-columns: max-content auto; gap: 2px 14px; 
 dl.run dt { font-weight: 600; }
 dl.run dd { margin: 0; }
 figure { margin: 20px 0 28px; }
-/* Figures two to a row on a wide screen, so the page stays short. */
-.figures { display: grid; grid-template-columns: repeat(auto-fill, minmax(520px, 1fr)); gap: 0 24px; }
+/* One figure to a row, at the size it was drawn (760 px for one panel, 1080 for two across): its
+   labels stay at 11 px or more on a 1400 px screen (two to a row halved them to 6-8 px). */
+.figures { display: block; }
 .figures figure { margin: 12px 0 20px; }
 figure svg { max-width: 100%; height: auto; border: 1px solid #e3e3e3; }
 figcaption { font-size: 0.93em; color: #333; margin-top: 6px; }
@@ -67,7 +68,7 @@ void header(std::string& out, const Report& report, const HtmlOptions& options) 
   const Configuration& c = report.configuration;
   const Summary s = summarize(report);
   const bool held = all_held(report);
-  out += "<header>\n<h1>pecheck report: " + h(c.subject) + "</h1>\n";
+  out += "<header>\n<h1>" + h(report_title(report)) + "</h1>\n";
   out += std::string("<p class=\"banner ") +
          (held           ? "held\">All checks held."
           : s.failed > 0 ? "failed\">Some checks failed."
@@ -158,7 +159,8 @@ void accuracy(std::string& out, const Report& report) {
 }
 
 std::string result_span(TargetResult result) {
-  const char* kind = result == TargetResult::met ? "held" : result == TargetResult::missed ? "failed" : "na";
+  // A missed target is information about this machine, not a failed check: grey, not red.
+  const char* kind = result == TargetResult::met ? "held" : "na";
   return "<span class=\"" + std::string(kind) + "\">" + h(to_string(result)) + "</span>";
 }
 
@@ -285,15 +287,23 @@ std::string write_html(const Report& report, const HtmlOptions& options) {
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
       // Nothing on this page may reach the network: no script, no fetch, no font.
       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\"/>\n"
-      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>pecheck report: " +
-      h(report.configuration.subject) + "</title>\n<style>" + style + "</style>\n</head>\n<body>\n";
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>" +
+      h(report_title(report)) + "</title>\n<style>" + style + "</style>\n</head>\n<body>\n";
   header(out, report, options);
+  // A validation's verdict and diagnosis before anything else on its page.
+  if (!report.validation_text.empty()) {
+    out += "<section id=\"verdict\"><h2>Verdict and diagnosis</h2>\n<pre>" + h(report.validation_text) +
+           "</pre>\n</section>\n";
+  }
   contents(out, report);
-  // The answers first, then the evidence in increasing detail.
+  // The answers first, then the evidence in increasing detail. A
+  // validation's page shows its figure (the error against position) right
+  // under its verdict, before the checks.
   answers(out, report);
+  if (!report.validation_text.empty()) figures(out, report);
   failures(out, report);
   findings(out, report);
-  figures(out, report);
+  if (report.validation_text.empty()) figures(out, report);
   accuracy(out, report);
   performance(out, report);
   checks(out, report);

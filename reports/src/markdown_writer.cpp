@@ -29,7 +29,7 @@ std::string verdict_cell(properties::Verdict verdict) {
 void header(std::string& out, const Report& report) {
   const Summary s = summarize(report);
   const Configuration& c = report.configuration;
-  out += "# pecheck report: " + escape_markdown(c.subject) + "\n\n";
+  out += "# " + escape_markdown(report_title(report)) + "\n\n";
   out += std::string(all_held(report) ? "**\u2705 All checks held.**"
                      : s.failed > 0  ? "**\u274c Some checks failed.**"
                                      : "**\u26a0\ufe0f Some checks were not run.**") +
@@ -128,7 +128,7 @@ void performance(std::string& out, const Report& report) {
       "| --- | --- | ---: | ---: | --- | ---: | ---: | --- | --- |\n";
   for (const PerformanceRow& row : performance_rows(*report.performance)) {
     const char* mark = row.result == TargetResult::met      ? "\u2705 "
-                       : row.result == TargetResult::missed ? "\u274c "
+                       : row.result == TargetResult::missed ? "\u2139\ufe0f "  // information, not a failure
                                                             : "";
     out += "| " + cell(row.figure) + " | " + cell(row.workload) + " | " + cell(row.time) + " | " + cell(row.throughput) +
            " | " + cell(row.criterion) + " | " + cell(row.measured) + " | " + cell(row.target) + " | " + mark +
@@ -222,6 +222,10 @@ void environment(std::string& out, const Report& report) {
 std::string write_markdown(const Report& report) {
   std::string out;
   header(out, report);
+  // A validation's verdict and diagnosis first, as validation.txt gives them.
+  if (!report.validation_text.empty()) {
+    out += "## Verdict and diagnosis\n\n" + markdown_code_block(report.validation_text) + "\n";
+  }
   answers(out, report);
   failures(out, report);
   checks_table(out, report);

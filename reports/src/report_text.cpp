@@ -1,6 +1,8 @@
 #include "report_text.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "pecheck/format.hpp"
 #include "text_format.hpp"
@@ -77,6 +79,21 @@ std::string catches_text(const CheckResult& check) {
 properties::Verdict statistic_verdict(const properties::Statistic& s) {
   if (!s.lower_bound && !s.upper_bound) return properties::Verdict::info;
   return within_bounds(s) ? properties::Verdict::held : properties::Verdict::failed;
+}
+
+std::string report_title(const Report& report) {
+  const Configuration& c = report.configuration;
+  if (c.command == "pecheck validate") return "pecheck validate: " + c.subject + ", its comparison, diagnosis and checks";
+  std::vector<std::string> families;
+  for (const CheckResult& check : report.checks) {
+    const std::string family(properties::to_string(check.family));
+    if (std::find(families.begin(), families.end(), family) == families.end()) families.push_back(family);
+  }
+  std::string named;
+  for (const std::string& family : families) named += (named.empty() ? "" : ", ") + family;
+  const std::string subject = c.subject == "fast" ? "pecheck's fast implementation" : c.subject;
+  return "pecheck report: " + count_of(static_cast<std::int64_t>(report.checks.size()), "check") + " of " + subject +
+         (named.empty() ? "" : " (" + named + ")");
 }
 
 std::string dim_text(const AccuracyRow& row) { return row.dim > 0 ? std::to_string(row.dim) : "several"; }

@@ -35,6 +35,11 @@ bool within_bounds(const properties::Statistic& statistic);
 // so it is never shown as held), else held or failed by its bounds.
 properties::Verdict statistic_verdict(const properties::Statistic& statistic);
 
+// The page's title, saying what was checked: "pecheck report: 64 checks of
+// pecheck's fast implementation (encoding-bounds, scaling-variance, ...)",
+// or for a file "pecheck validate: FILE, its comparison, diagnosis and checks".
+std::string report_title(const Report& report);
+
 // The width of an accuracy row: "512", or "several" for a check that sweeps several (dim 0).
 std::string dim_text(const AccuracyRow& row);
 

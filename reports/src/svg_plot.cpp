@@ -48,7 +48,7 @@ void tick_label(std::string& out, const plot::Tick& tick, double x, double y, st
   out += "<text x=\"" + coordinate(x) + "\" y=\"" + coordinate(y) + "\" text-anchor=\"" + std::string(anchor) + "\">";
   if (tick.power) {
     if (!tick.label_text.empty()) out += escape_xml_text(tick.label_text) + "\u00d7";
-    out += "10<tspan dy=\"-5\" font-size=\"8\">" + std::to_string(tick.exponent) + "</tspan>";
+    out += "10<tspan dy=\"-5\" font-size=\"11\">" + std::to_string(tick.exponent) + "</tspan>";
   } else {
     out += escape_xml_text(tick.label_text);
   }
@@ -194,7 +194,7 @@ std::string series_panel(const Panel& panel, const std::string& id, PlotSize siz
     text(
         out, left + 4.0, bottom - 5.0,
         std::to_string(omitted) + (omitted == 1 ? " point" : " points") + " not drawn (zero or negative on a log axis)",
-        "font-size=\"9\" fill=\"#555\"");
+        "font-size=\"11\" fill=\"#555\"");
   }
   if (legend > 0.0) draw_legend(out, panel, right + 10.0, top);
   return out;

@@ -95,7 +95,9 @@ TEST(HtmlWriter, performanceSectionJudgesEachFigure) {
                              "reference_f32", "reference_f64"}) {
     EXPECT_NE(body.find(figure), std::string::npos) << figure;
   }
-  EXPECT_NE(body.find("<span class=\"failed\">missed</span>"), std::string::npos);
+  // A missed target is information about the machine, grey, never a red failure.
+  EXPECT_NE(body.find("<span class=\"na\">missed</span>"), std::string::npos);
+  EXPECT_EQ(body.find("class=\"failed\""), std::string::npos);
   EXPECT_NE(body.find("90 entries escalated to MPFR"), std::string::npos);
   EXPECT_EQ(write_html(Report{}, {}).find("id=\"performance\""), std::string::npos);
 }
@@ -109,6 +111,37 @@ TEST(HtmlWriter, dateOnlyWhenAsked) {
 
 TEST(HtmlWriter, sameReportSameBytes) {
   EXPECT_EQ(write_html(testing::sample_report()), write_html(testing::sample_report()));
+}
+
+// The title says what was checked: the count, the subject and the families
+// of the checks the report holds, not the subject's bare name.
+TEST(HtmlWriter, titleSaysWhatWasChecked) {
+  const Report report = testing::sample_report();
+  const std::string html = write_html(report, {});
+  const std::string title = "pecheck report: " + std::to_string(report.checks.size()) +
+                            (report.checks.size() == 1 ? " check of " : " checks of ");
+  EXPECT_NE(html.find("<h1>" + title), std::string::npos);
+  for (const CheckResult& check : report.checks) {
+    EXPECT_NE(html.find(std::string(properties::to_string(check.family))), std::string::npos) << check.id;
+  }
+}
+
+// A validation's page: its verdict and diagnosis first, then its figures,
+// then the failed checks and the rest.
+TEST(HtmlWriter, aValidationShowsItsVerdictThenItsFigureThenTheChecks) {
+  Report report = testing::sample_report();
+  report.validation_text = "pe.npy: deviates\n  hazard angle-precision: grows with the position\n";
+  const std::string html = write_html(report, {});
+  const std::size_t verdict = html.find("<section id=\"verdict\">");
+  const std::size_t figures = html.find("<section id=\"figures\">");
+  const std::size_t checks = html.find("<section id=\"checks\">");
+  ASSERT_NE(verdict, std::string::npos);
+  EXPECT_NE(html.find("hazard angle-precision", verdict), std::string::npos);
+  EXPECT_LT(verdict, html.find("<nav>"));
+  if (!report.figures.empty()) EXPECT_LT(verdict, figures);
+  if (!report.figures.empty()) EXPECT_LT(figures, html.find("<section id=\"failures\">"));
+  EXPECT_LT(verdict, checks);
+  EXPECT_EQ(write_html(testing::sample_report(), {}).find("id=\"verdict\""), std::string::npos);
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 # to the caller's `failures`). pecheck validate ARGS... must exit `expected`,
 # and its output (stdout and stderr) must hold every needle of the ;-list
 # `needles`. Prints the run's time, and leaves it in the caller's
-# `last_seconds` for tests with a time target.
+# `last_seconds` for tests with a time target (and stdout, stderr in
+# `last_out`, `last_err`).
 function(expect_validate label expected needles)
   string(TIMESTAMP started "%s")
   execute_process(COMMAND ${PECHECK} validate ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -11,6 +12,8 @@ function(expect_validate label expected needles)
   math(EXPR seconds "${ended} - ${started}")
   message("${label}: exit ${status} in ${seconds} s")
   set(last_seconds ${seconds} PARENT_SCOPE)
+  set(last_out "${out}" PARENT_SCOPE)
+  set(last_err "${err}" PARENT_SCOPE)
   if(NOT status EQUAL expected)
     set(failures "${failures}\n  ${label}: exit status ${status} (expected ${expected})\n${out}${err}" PARENT_SCOPE)
     return()

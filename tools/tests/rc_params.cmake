@@ -48,13 +48,21 @@ if(NOT junit MATCHES "<error message=\"not run")
   set(failures "${failures}\n  report.junit.xml has no <error> for a property that was not run")
 endif()
 
-# The command would leave a marker if it were ever called.
+# The command appends a line to a marker at each call: the small first call
+# (which finds the convention and shows the command runs) and no other.
 set(marker ${WORK_DIR}/called)
-set(command "${CMAKE_COMMAND} -E touch ${marker} {rows} {dim} {offset} {dtype} {output}")
+file(REMOVE ${marker})
+file(WRITE ${WORK_DIR}/counted.sh "echo call >> ${marker}\nexec ${PECHECK} table --convention vaswani --rows \"$1\" --dim \"$2\" --offset \"$3\" --output \"$4\"\n")
+set(command "sh ${WORK_DIR}/counted.sh {rows} {dim} {offset} {output}")
 expect("validate --exec, 0 cases" "max_success=0" 1 "not run: 1 check" validate --exec "${command}" --convention vaswani
        --check ${property})
+set(calls 0)
 if(EXISTS ${marker})
-  set(failures "${failures}\n  validate --exec called the command although no case ran")
+  file(STRINGS ${marker} calls)
+  list(LENGTH calls calls)
+endif()
+if(NOT calls EQUAL 1)
+  set(failures "${failures}\n  validate --exec called the command ${calls} times although no case ran (expected 1, the first call)")
 endif()
 
 foreach(unreadable IN ITEMS "max_success=many" "seed=" "max_success=-3" "noshrink=perhaps")

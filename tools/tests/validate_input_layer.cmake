@@ -22,9 +22,11 @@ function(check label expected pattern prefix)
                           --ids ${WORK_DIR}/${prefix}.ids.npy ${ARGN}
                   RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
   set(last_output "${out}" PARENT_SCOPE)
+  # The text is wrapped under 100 characters: a pattern may span a line break.
+  string(REGEX REPLACE "\n +" " " unwrapped "${out}")
   if(NOT status EQUAL expected)
     set(failures "${failures}\n  ${label}: exit status ${status} (expected ${expected})\n${out}${err}" PARENT_SCOPE)
-  elseif(NOT out MATCHES "${pattern}")
+  elseif(NOT unwrapped MATCHES "${pattern}")
     set(failures "${failures}\n  ${label}: the output does not match '${pattern}':\n${out}" PARENT_SCOPE)
   endif()
 endfunction()

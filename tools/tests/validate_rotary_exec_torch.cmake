@@ -21,12 +21,15 @@ include(${CMAKE_CURRENT_LIST_DIR}/expect_validate.cmake)
 
 # A correct cache: every block conforms and both rotary checks hold, the far
 # block by the computation model's bound (its float32 angles err by up to 2^-4 rad).
-expect_validate(one-shot-correct 0 "conforms: 3 blocks;rotary/relative-position: held;the computation model hf-float32's bound"
+# By default the blocks stay within llama2's max_position_embeddings (4096):
+# the first rows and the last; --max-position 1048576 reaches the long context.
+expect_validate(one-shot-correct 0 "conforms: 2 blocks;rows 3584..4095;positions 0..4095 (--max-position);rotary/relative-position: held;the computation model hf-float32's bound"
                 --rope llama2 --exec "${rope} ${placeholders}")
+set(long --max-position 1048576)
 expect_validate(lines-correct-two-formats 0 "conforms: 6 blocks;in bfloat16" --rope llama2 --exec "exec ${rope} --serve"
-                --exec-protocol lines --exec-dtype float32 --exec-dtype bfloat16)
+                --exec-protocol lines --exec-dtype float32 --exec-dtype bfloat16 ${long})
 # --json: one object, every block conforming, each with both rotary checks held.
-execute_process(COMMAND ${PECHECK} validate --rope llama2 --json --exec "${rope} ${placeholders}"
+execute_process(COMMAND ${PECHECK} validate --rope llama2 --json --exec "${rope} ${placeholders}" ${long}
                 RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
 file(WRITE ${WORK_DIR}/exec.json "${out}")
 execute_process(COMMAND ${PYTHON} -c "
@@ -47,9 +50,9 @@ endif()
 
 # The faults real code has (CONVENTIONS.md): each deviates, diagnosed.
 expect_validate(bfloat16-positions 1 "deviates: 3 blocks;position-precision;rotary/relative-position: failed"
-                --rope llama2 --exec "${rope} --fault bfloat16-positions ${placeholders}")
+                --rope llama2 --exec "${rope} --fault bfloat16-positions ${placeholders}" ${long})
 expect_validate(float16-angles 1 "deviates: 3 blocks;angle-precision;rotary/relative-position: failed"
-                --rope llama2 --exec "exec ${rope} --fault float16-angles --serve" --exec-protocol lines)
+                --rope llama2 --exec "exec ${rope} --fault float16-angles --serve" --exec-protocol lines ${long})
 # The wrong convention: the cache is Llama 2's (base 10000), checked as Llama 3's.
 expect_validate(wrong-base 1 "deviates:;wrong-base" --rope llama3 --exec "${rope} ${placeholders}")
 # A command that cannot run is broken, not deviating.

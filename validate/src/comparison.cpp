@@ -56,7 +56,7 @@ double comparison_exact_tolerance(FormatId format) { return reference::exact_tol
 accuracy::Measurement compare_with_reference(const Table& table, const Convention& convention,
                                                std::int64_t row_offset, const std::vector<std::int64_t>& rows,
                                                double budget_ulp, const std::string& budget_source,
-                                               const accuracy::Float64AngleAllowance* allowance,
+                                               const accuracy::Allowance* allowance,
                                                const ComparisonPlan& plan, ComparisonFacts& facts) {
   std::int64_t escalations = 0;
   // One accumulator per worker; the reference never runs more workers for a

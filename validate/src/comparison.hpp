@@ -47,7 +47,7 @@ struct ComparisonFacts {
 accuracy::Measurement compare_with_reference(const Table& table, const Convention& convention,
                                                std::int64_t row_offset, const std::vector<std::int64_t>& rows,
                                                double budget_ulp, const std::string& budget_source,
-                                               const accuracy::Float64AngleAllowance* allowance,
+                                               const accuracy::Allowance* allowance,
                                                const ComparisonPlan& plan, ComparisonFacts& facts);
 
 // The same figures the straightforward way: the reference table of each run
@@ -56,7 +56,7 @@ accuracy::Measurement compare_with_reference(const Table& table, const Conventio
 accuracy::Measurement compare_through_tables(const Table& table, const Convention& convention,
                                                std::int64_t row_offset, const std::vector<std::int64_t>& rows,
                                                double budget_ulp, const std::string& budget_source,
-                                               const accuracy::Float64AngleAllowance* allowance,
+                                               const accuracy::Allowance* allowance,
                                                const ComparisonPlan& plan, std::int64_t& escalations);
 
 }  // namespace pecheck::validate

@@ -14,7 +14,7 @@ namespace pecheck::validate {
 accuracy::Measurement compare_through_tables(const Table& table, const Convention& convention,
                                                std::int64_t row_offset, const std::vector<std::int64_t>& rows,
                                                double budget_ulp, const std::string& budget_source,
-                                               const accuracy::Float64AngleAllowance* allowance,
+                                               const accuracy::Allowance* allowance,
                                                const ComparisonPlan& plan, std::int64_t& escalations) {
   escalations = 0;
   accuracy::Measurement total;

@@ -4,8 +4,11 @@
 // computation model.
 #include <sstream>
 
+#include <vector>
+
 #include "json_values.hpp"
 #include "sections.hpp"
+#include "share_text.hpp"
 #include "pecheck/number_text.hpp"
 
 namespace pecheck::validate {
@@ -32,11 +35,27 @@ void subject_text(const Validation&, const RotaryFindings& findings, std::ostrea
 }
 
 void comparisons_text(const Validation& v, const RotaryFindings& findings, std::ostream& out) {
-  for (const Comparison& c : v.comparisons) {
-    const accuracy::Measurement& m = c.measurement;
-    out << "  against " << c.target << ": " << (c.conforms ? "within" : "beyond") << " the budget of " << m.budget_ulp
-        << " ULP" << (m.abs_bound ? " or " + m.abs_bound->name : std::string()) << " (" << c.beyond_budget << " of "
-        << m.entries << " entries beyond): max " << significant(m.max_ulp, 4) << " ULP, RMS " << significant(m.rms_ulp, 4)
+  // A conforming cache names first what it conforms to; its distance to the
+  // other targets (the exact encoding, for a cache computed as transformers
+  // computes it) follows as information, not as a failure.
+  const bool conforms = v.verdict == ValidationVerdict::conforms;
+  std::vector<const Comparison*> order;
+  for (const Comparison& c : v.comparisons) if (c.conforms) order.push_back(&c);
+  for (const Comparison& c : v.comparisons) if (!c.conforms) order.push_back(&c);
+  for (const Comparison* c : order) {
+    const accuracy::Measurement& m = c->measurement;
+    const std::string budget = significant(m.budget_ulp, 4) + " ULP" + (m.abs_bound ? " or " + m.abs_bound->name : std::string());
+    if (c->conforms) {
+      out << "  conforms to " << c->target << ": within the budget of " << budget << " ("
+          << share_text(c->beyond_budget, m.entries) << " beyond)";
+    } else if (conforms) {
+      out << "  distance to " << c->target << " (information): " << share_text(c->beyond_budget, m.entries)
+          << " beyond " << budget;
+    } else {
+      out << "  against " << c->target << ": beyond the budget of " << budget << " ("
+          << share_text(c->beyond_budget, m.entries) << " beyond)";
+    }
+    out << ": max " << significant(m.max_ulp, 4) << " ULP, RMS " << significant(m.rms_ulp, 4)
         << " ULP, max abs error " << significant(m.max_abs_error, 4) << "\n";
     if (m.abs_bound && m.abs_bound->beyond_ulp > 0) {
       out << "    " << m.abs_bound->beyond_ulp << " entries beyond " << m.budget_ulp << " ULP judged by "

@@ -12,6 +12,7 @@
 #include "rotary_comparison.hpp"
 #include "rotary_diagnosis.hpp"
 #include "rotary_frequency_match.hpp"
+#include "subject_hints.hpp"
 
 namespace pecheck::validate {
 
@@ -96,8 +97,10 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
                               " of head_dim " + std::to_string(options.convention->head_dim) + " (cache width / head_dim)");
   }
   if (!detection.rotary) {
+    const std::string hint = rotary_cache_hint(cos);
     result.hazards.push_back({HazardKind::not_rotary,
-                              "cos^2 + sin^2 is not one constant over the pairs of any layout: not a rotary cache."});
+                              "cos^2 + sin^2 is not one constant over the pairs of any layout: not a rotary cache." +
+                                  (hint.empty() ? std::string() : " " + hint + ".")});
     result.verdict = ValidationVerdict::deviates;
     result.reasons.push_back("not a rotary cache");
     return result;

@@ -10,6 +10,7 @@
 #include "pecheck/accuracy/angle_allowance.hpp"
 #include "pecheck/validate/validation_writers.hpp"
 #include "sections.hpp"
+#include "share_text.hpp"
 #include "pecheck/number_text.hpp"
 
 namespace pecheck::validate {
@@ -48,10 +49,12 @@ std::string criterion_text(const Validation& v) {
   } else if (m.abs_bound->beyond_ulp == 0) {
     text = "the ULP budget: every entry is within " + budget + " (" + m.abs_bound->name + " was not needed)";
   } else {
-    text = "the ULP budget or " + m.abs_bound->name + ": " + entries(m.abs_bound->beyond_ulp) + " beyond " + budget +
-           ", ";
-    text += m.abs_bound->beyond_bound == 0 ? "each within the bound"
-                                           : std::to_string(m.abs_bound->beyond_bound) + " of them beyond the bound too";
+    text = "the ULP budget or " + m.abs_bound->name + ": " + share_text(m.abs_bound->beyond_ulp, m.entries) +
+           " beyond " + budget + ", ";
+    text += m.abs_bound->beyond_bound == 0
+                ? "each within the bound"
+                : std::to_string(m.abs_bound->beyond_bound) + " of them beyond the bound too " +
+                      percent_text(m.abs_bound->beyond_bound, m.entries);
   }
   if (table.max_abs_error_budget) {
     text += "; and the absolute error: max " + significant(m.max_abs_error, 4) + " against " + significant(*table.max_abs_error_budget, 4);

@@ -16,7 +16,10 @@
 #include "pecheck/fast_encoding.hpp"
 #include "pecheck/accuracy/measurement.hpp"
 #include "pecheck/accuracy/budgets.hpp"
+#include "pecheck/accuracy/close_allowance.hpp"
 #include "scaled.hpp"
+#include "share_text.hpp"
+#include "subject_hints.hpp"
 #include "table_rows.hpp"
 #include "table_width.hpp"
 #include "pecheck/number_text.hpp"
@@ -101,7 +104,8 @@ void decide(Validation& result) {
     } else if (m.abs_bound->beyond_bound > 0) {
       const accuracy::WorstInput& w = m.abs_bound->worst;
       const std::int64_t count = m.abs_bound->beyond_bound;
-      result.reasons.push_back(std::to_string(count) + (count == 1 ? " entry exceeds" : " entries exceed") +
+      result.reasons.push_back(std::to_string(count) + (count == 1 ? " entry " : " entries ") +
+                               percent_text(count, m.entries) + (count == 1 ? " exceeds" : " exceed") +
                                " both the budget of " + significant(m.budget_ulp, 4) + " ULP and " + m.abs_bound->name +
                                " (largest |error| / bound " + significant(m.abs_bound->worst_ratio, 4) + " at row " +
                                std::to_string(w.row) + ", column " + std::to_string(w.column) + ")");
@@ -245,18 +249,24 @@ Validation validate_table(const Table& stored, const ValidationOptions& options)
       result.hazards.push_back(drift->hazard);
       result.reasons.push_back(drift->reason);
     } else {
-      result.hazards.push_back({HazardKind::not_sinusoidal, detection.notes.empty()
-                                                                ? "no column pairing has sin^2 + cos^2 = 1"
-                                                                : detection.notes.back()});
+      const std::string hint = additive_table_hint(table);
+      result.hazards.push_back({HazardKind::not_sinusoidal,
+                                (detection.notes.empty() ? std::string("no column pairing has sin^2 + cos^2 = 1")
+                                                         : detection.notes.back()) +
+                                    (hint.empty() ? "" : "; " + hint)});
     }
   }
   const accuracy::UlpBudget& budget = accuracy::ulp_budget(accuracy::BudgetKind::third_party, table.format);
   findings.max_abs_error_budget = options.max_abs_error;
   findings.ulp_criterion = options.max_ulp || !options.max_abs_error;
-  findings.angle_allowance = findings.ulp_criterion && !options.ulp_only;
-  measurement.budget_ulp = options.max_ulp.value_or(budget.max_ulp);
-  measurement.budget_source =
-      options.max_ulp ? "--max-ulp" : "pecheck's third-party budget: " + std::string(budget.source);
+  const bool close = options.atol.has_value() || options.rtol.has_value();
+  findings.angle_allowance = findings.ulp_criterion && !options.ulp_only && !close;
+  // With --atol/--rtol, an entry passes by assert_close's bound (or within
+  // --max-ulp when given): the ULP budget then admits only exact entries.
+  measurement.budget_ulp = options.max_ulp.value_or(close ? 0.0 : budget.max_ulp);
+  measurement.budget_source = options.max_ulp ? "--max-ulp"
+                              : close         ? "--atol/--rtol alone: exact entries, or the assert_close bound"
+                                              : "pecheck's third-party budget: " + std::string(budget.source);
   // An ambiguous offset is settled all the same (the smallest that fits):
   // the table is a slice of the convention at it, and the text says so.
   const bool settled = detection.convention.has_value();
@@ -286,10 +296,14 @@ Validation validate_table(const Table& stored, const ValidationOptions& options)
       rows_to_compare(table.rows, table.cols, offset, scan ? worst_rows(*scan) : std::vector<std::int64_t>{}, plan);
   std::optional<accuracy::Float64AngleAllowance> allowance;
   if (findings.angle_allowance) allowance.emplace(convention, table.cols, table.format);
+  std::optional<accuracy::CloseAllowance> close_bound;
+  if (close) close_bound.emplace(options.atol.value_or(0.0), options.rtol.value_or(0.0));
+  const accuracy::Allowance* judging = close_bound ? static_cast<const accuracy::Allowance*>(&*close_bound)
+                                       : allowance ? &*allowance
+                                                   : nullptr;
   ComparisonFacts facts;
   measurement = compare_with_reference(table, convention, offset, rows, measurement.budget_ulp,
-                                              measurement.budget_source, allowance ? &*allowance : nullptr, plan,
-                                              facts);
+                                              measurement.budget_source, judging, plan, facts);
   findings.reference_escalations = facts.escalations;
   findings.compared = true;
   findings.rows_compared = static_cast<std::int64_t>(rows.size());
@@ -306,8 +320,7 @@ Validation validate_table(const Table& stored, const ValidationOptions& options)
     ComparisonFacts rival_facts;  // not the figures of the comparison reported
     findings.rival =
         RivalOffset{rival, compare_with_reference(table, convention, rival, rival_rows, measurement.budget_ulp,
-                                                  measurement.budget_source, allowance ? &*allowance : nullptr,
-                                                  quiet, rival_facts)};
+                                                  measurement.budget_source, judging, quiet, rival_facts)};
   }
   findings.sampled = findings.rows_compared < table.rows;
   if (defer_mismatch &&

@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "json_values.hpp"
+#include "pecheck/text_wrap.hpp"
 #include "sections.hpp"
 
 namespace pecheck::validate {
@@ -13,6 +14,9 @@ namespace pecheck::validate {
 namespace {
 
 using nlohmann::json;
+
+// Text lines stay under 100 characters (issue 29: lines of 400 characters).
+constexpr std::size_t text_width = 99;
 
 json comparison_json(const Comparison& c) {
   const accuracy::Measurement& m = c.measurement;
@@ -28,9 +32,8 @@ json comparison_json(const Comparison& c) {
           {"worst", m.entries > m.mismatches ? worst_json(m.worst, m.max_ulp) : json(nullptr)}};
 }
 
-}  // namespace
-
-std::string validation_text(const Validation& v, const std::string& file) {
+// The text before wrapping: a part's lines are indented under the whole.
+std::string unwrapped_text(const Validation& v, const std::string& file) {
   std::ostringstream out;
   out.precision(4);
   out << file << ": " << to_string(v.verdict) << '\n';
@@ -39,12 +42,19 @@ std::string validation_text(const Validation& v, const std::string& file) {
   std::visit([&](const auto& findings) { comparisons_text(v, findings, out); }, v.findings);
   // A part reads as a validation of its own, indented under this one.
   for (const Validation& part : v.parts) {
-    std::istringstream lines(validation_text(part, part.name));
+    std::istringstream lines(unwrapped_text(part, part.name));
     for (std::string line; std::getline(lines, line);) out << "  " << line << '\n';
   }
   for (const Hazard& hazard : v.hazards) out << "  hazard " << to_string(hazard.kind) << ": " << hazard.evidence << '\n';
   for (const std::string& reason : v.reasons) out << "  " << to_string(v.verdict) << ": " << reason << '\n';
   return out.str();
+}
+
+}  // namespace
+
+// Lines under 100 characters: a CI log or a terminal shows them whole.
+std::string validation_text(const Validation& v, const std::string& file) {
+  return wrap_lines(unwrapped_text(v, file), text_width);
 }
 
 json validation_document(const Validation& v, const std::string& file) {

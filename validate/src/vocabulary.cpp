@@ -1,5 +1,7 @@
 #include "pecheck/validate/vocabulary.hpp"
 
+#include "pecheck/text_wrap.hpp"
+
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
@@ -90,7 +92,7 @@ std::string vocabulary_text(const VocabularyResult& r, const std::string& file) 
           significant(100 * paper.isotropic_cross_share(), 3) + "%, " +
           significant(100 * paper.isotropic_position_position_share(), 3) + "%\n";
   text += "  observations only: nothing is asserted of a trained table\n";
-  return text;
+  return wrap_lines(text, 99);  // under 100 characters, as validation_text
 }
 
 std::string vocabulary_json(const VocabularyResult& r, const std::string& file) {

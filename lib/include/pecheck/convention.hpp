@@ -154,7 +154,11 @@ const std::vector<Convention>& presets();
 const std::vector<Convention>& relative_presets();
 // Both, absolute first; find_preset searches these.
 const std::vector<Convention>& all_presets();
+// Names match whatever their case (`--convention Vaswani` is vaswani): the
+// presets' names differ by more than case.
 std::optional<Convention> find_preset(std::string_view name);
+// Whether two names are equal ignoring ASCII case.
+bool same_name(std::string_view a, std::string_view b);
 
 // The formula of a convention in one line of plain text, for `pecheck conventions`.
 std::string describe(const Convention& convention);

@@ -93,7 +93,35 @@ class CommandTimedOutError : public CommandFailedError {
  private:
   std::chrono::milliseconds timeout_;
 };
+// A call that failed while the command ran under a memory limit and what it
+// printed says it could not allocate (Python's MemoryError, C++'s bad_alloc,
+// PyTorch's "can't allocate memory", errno ENOMEM's text): the limit, not the
+// encoding, stopped it.
+class CommandOutOfMemoryError : public CommandFailedError {
+ public:
+  using CommandFailedError::CommandFailedError;
+};
 enum class CommandProtocol { one_shot, lines };
+// What a model supports and what one call may use (validate --exec
+// --max-position, --dim, --memory-limit), shared by every --exec runner.
+// Checks see the first two in the subject's capabilities and generate
+// nothing beyond them; the command subject refuses a request beyond them
+// (a SubjectError) before running anything, so the command is never asked.
+struct CallLimits {
+  std::optional<std::int64_t> max_position;  // every position asked is below this
+  std::optional<std::int64_t> max_dim;       // every width asked is at most this
+  // RLIMIT_AS of the command's process (one-shot: each call's shell; lines:
+  // the one process); 0: none.
+  std::uint64_t memory_bytes = 0;
+  // One line per call on stderr before it runs: "pecheck: call 12: ...";
+  // from the second call on (the runner reports the first once it succeeded).
+  bool progress = false;
+};
+// The calls made so far, shared like CommandTimeouts.
+struct CallCounter {
+  std::mutex mutex;
+  std::int64_t calls = 0;
+};
 // The first call of a command that timed out, shared by every subject made
 // from copies of one CommandSubjectOptions (a replay of a failing case makes
 // a subject of its own): after it, none of them calls the command again.
@@ -113,6 +141,8 @@ struct CommandSubjectOptions {
   // output_name) here, so a caller can print the calls of one failing case.
   std::shared_ptr<std::vector<std::string>> call_log;
   std::shared_ptr<CommandTimeouts> timeouts = std::make_shared<CommandTimeouts>();
+  CallLimits limits;
+  std::shared_ptr<CallCounter> counter = std::make_shared<CallCounter>();
 };
 std::unique_ptr<Subject> make_command_subject(CommandSubjectOptions options);
 

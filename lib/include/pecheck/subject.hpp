@@ -55,6 +55,10 @@ struct SubjectCapabilities {
   // it within budget of the model, not of the exact encoding): the rotary
   // checks hold it to that model's bounds instead of the exact encoding's.
   std::optional<ComputationModel> rotary_model;
+  // A model's limits (validate --exec --max-position, --dim): checks ask for
+  // no position at or past max_position and no width past max_dim.
+  std::optional<std::int64_t> max_position;
+  std::optional<std::int64_t> max_dim;
 };
 
 class Subject {

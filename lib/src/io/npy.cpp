@@ -166,7 +166,8 @@ TableFile read_npy_source(const detail::ByteSource& source) {
   const std::optional<detail::TableExtents> extents = detail::table_extents(header.shape);
   if (!extents) {
     throw TableFileError(name, "shape",
-                         npy_shape_text(header.shape) + " has " + std::to_string(header.shape.size()) + " dimensions",
+                         npy_shape_text(header.shape) + " has " + std::to_string(header.shape.size()) + " dimensions" +
+                             detail::refused_shape_hint(header.shape),
                          detail::table_shapes_accepted);
   }
   const std::uint64_t rows = extents->rows;

@@ -118,7 +118,8 @@ TableFile read_safetensors_source(const detail::ByteSource& source, const std::o
   const std::optional<detail::TableExtents> extents = detail::table_extents(entry.shape);
   if (!extents) {
     throw TableFileError(name, "tensor " + detail::quoted_excerpt(entry.name) + " shape",
-                         std::to_string(entry.shape.size()) + " dimensions", detail::table_shapes_accepted);
+                         std::to_string(entry.shape.size()) + " dimensions" + detail::refused_shape_hint(entry.shape),
+                         detail::table_shapes_accepted);
   }
   const std::uint64_t rows = extents->rows;
   const std::uint64_t cols = extents->cols;

@@ -36,6 +36,16 @@ inline std::optional<TableExtents> table_extents(const std::vector<std::uint64_t
   }
 }
 
+// What a shape refused as a table looks like instead: a (2, rows, d) stack is
+// how a rotary cache is saved alone (cos then sin, rotary_cache_file.hpp).
+inline std::string refused_shape_hint(const std::vector<std::uint64_t>& shape) {
+  if (shape.size() == 3 && shape[0] == 2) {
+    return " (a (2, rows, d) array looks like a rotary cache, cos then sin: validate it with --rope auto, "
+           "--rope PRESET or --config config.json)";
+  }
+  return "";
+}
+
 inline constexpr const char* table_shapes_accepted = "1 or 2 dimensions, or (N, 1, d), (1, N, d) or (1, 1, N, d)";
 
 }  // namespace pecheck::detail

@@ -253,9 +253,15 @@ Convention for_rows(const Convention& convention, std::int64_t rows) {
   return resolved;
 }
 
+bool same_name(std::string_view a, std::string_view b) {
+  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [&](char x, char y) { return lower(x) == lower(y); });
+}
+
 std::optional<Convention> find_preset(std::string_view name) {
   for (const Convention& preset : all_presets()) {
-    if (preset.name == name) return preset;
+    if (same_name(preset.name, name)) return preset;
   }
   return std::nullopt;
 }

@@ -170,7 +170,7 @@ const std::vector<RotaryConvention>& rotary_presets() {
 
 std::optional<RotaryConvention> find_rotary_preset(std::string_view name) {
   const auto& all = rotary_presets();
-  const auto it = std::find_if(all.begin(), all.end(), [&](const RotaryConvention& c) { return c.name == name; });
+  const auto it = std::find_if(all.begin(), all.end(), [&](const RotaryConvention& c) { return same_name(c.name, name); });
   if (it == all.end()) return std::nullopt;
   return *it;
 }

@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <iostream>
+#include <mutex>
+#include <sstream>
 #include <system_error>
 
 #include "pecheck/external_subjects.hpp"
+#include "pecheck/memory_limit.hpp"
 #include "pecheck/one_line_text.hpp"
 #include "pecheck/rotary_cache_file.hpp"
 #include "pecheck/table_file.hpp"
@@ -124,7 +128,64 @@ SubjectCapabilities command_capabilities(const CommandSubjectOptions& options) {
   } else {
     capabilities.fixed_convention = options.convention;
   }
+  capabilities.max_position = options.limits.max_position;
+  capabilities.max_dim = options.limits.max_dim;
   return capabilities;
+}
+
+void require_within_limits(const CommandSubjectOptions& options, const TableRequest& request,
+                           std::int64_t last_position) {
+  const CallLimits& limits = options.limits;
+  const std::string asked = std::to_string(request.rows) + " rows of width " + std::to_string(request.dim) +
+                            " ending at position " + std::to_string(last_position);
+  if (limits.max_position && last_position >= *limits.max_position) {
+    throw SubjectError("not called: a check asked for " + asked + ", past --max-position " +
+                       std::to_string(*limits.max_position) + " (positions 0 to " +
+                       std::to_string(*limits.max_position - 1) + ")");
+  }
+  if (limits.max_dim && request.dim > *limits.max_dim) {
+    throw SubjectError("not called: a check asked for " + asked + ", wider than --dim " +
+                       std::to_string(*limits.max_dim));
+  }
+}
+
+void announce_call(const CommandSubjectOptions& options, const TableRequest& request, FormatId format,
+                   std::int64_t first_position, std::int64_t last_position) {
+  std::int64_t number = 0;
+  {
+    const std::lock_guard<std::mutex> lock(options.counter->mutex);
+    number = ++options.counter->calls;
+  }
+  // The first call is announced by the runner once it has succeeded: a
+  // command broken from the start then gets its one error line alone.
+  if (!options.limits.progress || number == 1) return;
+  std::ostringstream line;
+  line << "pecheck: call " << number << ": " << request.rows << " rows x " << request.dim << ", positions "
+       << first_position << ".." << last_position << ", " << format_of(format).name << '\n';
+  std::cerr << line.str() << std::flush;
+}
+
+namespace {
+
+// What a process prints when an allocation is refused: CPython's
+// MemoryError, libstdc++'s std::bad_alloc, PyTorch's CPU allocator, NumPy's
+// _ArrayMemoryError, and strerror(ENOMEM).
+bool says_out_of_memory(const std::string& printed) {
+  for (const char* sign : {"MemoryError", "bad_alloc", "can't allocate memory", "Cannot allocate memory",
+                           "Unable to allocate", "out of memory"}) {
+    if (printed.find(sign) != std::string::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void throw_call_failed(const CommandSubjectOptions& options, const std::string& message, const std::string& printed) {
+  if (options.limits.memory_bytes > 0 && says_out_of_memory(printed)) {
+    throw CommandOutOfMemoryError(message + " (it ran out of memory under the per-call limit of " +
+                                  byte_count_text(options.limits.memory_bytes) + ", --memory-limit)");
+  }
+  throw CommandFailedError(message);
 }
 
 void require_command_convention(const CommandSubjectOptions& options, const Convention& convention) {

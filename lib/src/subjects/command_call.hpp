@@ -3,6 +3,7 @@
 // the table it wrote with every check on its shape and format.
 #pragma once
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <type_traits>
@@ -35,6 +36,17 @@ std::string what_it_printed(const std::string& output);
 // (additive, or rotary when options.rotary_convention is set), in the formats
 // it was given.
 SubjectCapabilities command_capabilities(const CommandSubjectOptions& options);
+// A SubjectError, before any call, for a request past the options' limits
+// (CallLimits): the command is never asked beyond what the model supports.
+void require_within_limits(const CommandSubjectOptions& options, const TableRequest& request,
+                           std::int64_t last_position);
+// Counts the call and, with limits.progress, prints one line for it on stderr.
+void announce_call(const CommandSubjectOptions& options, const TableRequest& request, FormatId format,
+                   std::int64_t first_position, std::int64_t last_position);
+// A CommandOutOfMemoryError when the command ran under a memory limit and
+// `printed` says an allocation failed; a CommandFailedError otherwise.
+[[noreturn]] void throw_call_failed(const CommandSubjectOptions& options, const std::string& message,
+                                    const std::string& printed);
 // A SubjectError unless `convention` is the additive one the command implements.
 void require_command_convention(const CommandSubjectOptions& options, const Convention& convention);
 // A SubjectError unless the command writes rotary caches of `convention`;
@@ -77,6 +89,10 @@ class CommandSubjectBase : public Subject {
 
   Table encoding_table(const Convention& convention, const TableRequest& request, FormatId format) const override {
     require_command_convention(options_, convention);
+    const std::int64_t first = position_of_row(convention, request.row_offset);
+    const std::int64_t last = position_of_row(convention, request.row_offset + request.rows - 1);
+    require_within_limits(options_, request, std::max(first, last));
+    announce_call(options_, request, format, first, last);
     return unless_timed_out([&] {
       return derived().call(request, format, [&](const std::string& call_text, const std::filesystem::path& output) {
         return read_requested_table(call_text, output, request, format);
@@ -87,6 +103,10 @@ class CommandSubjectBase : public Subject {
   // The same call with the rotary request's placeholders; the file holds both tables.
   RotaryCache rotary_cache(const RotaryConvention& convention, const RotaryCacheRequest& request) const override {
     require_rotary_command(options_, convention, request);
+    const TableRequest table_request = rotary_table_request(options_, request);
+    const std::int64_t last = request.first_position + request.rows - 1;
+    require_within_limits(options_, table_request, last);
+    announce_call(options_, table_request, request.format, request.first_position, last);
     return unless_timed_out([&] {
       return derived().call(rotary_table_request(options_, request), request.format,
                             [&](const std::string& call_text, const std::filesystem::path& output) {

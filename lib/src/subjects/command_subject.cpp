@@ -27,18 +27,19 @@ class CommandSubject final : public CommandSubjectBase<CommandSubject> {
     const std::string command = command_for(options_.command_template, request, format, output.string());
     const std::string shown = command_for(options_.command_template, request, format, options_.output_name);
     if (options_.call_log) options_.call_log->push_back(shown);
-    const ProcessResult run = run_shell(command, options_.timeout);
+    const ProcessResult run = run_shell(command, options_.timeout, 2000, options_.limits.memory_bytes);
     const std::string call_text = "the command `" + escape_control_characters(shown) + "`";
     if (run.timed_out) {
       throw CommandTimedOutError(call_text + " did not finish within " + std::to_string(options_.timeout.count()) +
                                " ms" + what_it_printed(run.output), options_.timeout);
     }
     if (run.signal != 0 || run.exit_status != 0) {
-      throw CommandFailedError(call_text + " " + describe_exit(run) + what_it_printed(run.output));
+      throw_call_failed(options_, call_text + " " + describe_exit(run) + what_it_printed(run.output), run.output);
     }
     if (!std::filesystem::exists(output)) {
-      throw CommandFailedError(call_text + " wrote no file at {output} (" + options_.output_name + ")" +
-                               what_it_printed(run.output));
+      throw_call_failed(options_,
+                        call_text + " wrote no file at {output} (" + options_.output_name + ")" + what_it_printed(run.output),
+                        run.output);
     }
     return read(call_text, output);
   }

@@ -35,7 +35,7 @@ class LinesCommandSubject final : public CommandSubjectBase<LinesCommandSubject>
                               options_.command_template;
     if (options_.call_log) options_.call_log->push_back(shown);
     const std::string call_text = "the command `" + escape_control_characters(shown) + "`";
-    if (!process_ || !process_->usable()) process_ = std::make_unique<PersistentProcess>(options_.command_template);
+    if (!process_ || !process_->usable()) process_ = std::make_unique<PersistentProcess>(options_.command_template, 2000, options_.limits.memory_bytes);
     const PersistentProcess::Exchange exchange = process_->exchange(request_line(request, format, output), options_.timeout);
     const std::string printed = process_->stderr_tail();
     switch (exchange.outcome) {
@@ -45,8 +45,8 @@ class LinesCommandSubject final : public CommandSubjectBase<LinesCommandSubject>
                                  " ms" + what_it_printed(printed), options_.timeout);
       case PersistentProcess::Outcome::exited:
         process_.reset();
-        throw CommandFailedError(call_text + " " + exchange.exit_text + " instead of answering" +
-                                 what_it_printed(printed));
+        throw_call_failed(options_, call_text + " " + exchange.exit_text + " instead of answering" + what_it_printed(printed),
+                          printed);
       case PersistentProcess::Outcome::reply_too_long:
         process_.reset();
         throw CommandFailedError(call_text + " wrote more than " +
@@ -60,7 +60,8 @@ class LinesCommandSubject final : public CommandSubjectBase<LinesCommandSubject>
       case ReplyMeaning::ok:
         break;
       case ReplyMeaning::error:
-        throw CommandFailedError(call_text + " answered " + describe_reply(exchange.reply) + what_it_printed(printed));
+        throw_call_failed(options_, call_text + " answered " + describe_reply(exchange.reply) + what_it_printed(printed),
+                          exchange.reply + "\n" + printed);
       case ReplyMeaning::out_of_step:
         process_.reset();  // a fresh process for the next request
         throw CommandFailedError(call_text + " broke the protocol: it printed " + describe_reply(exchange.reply) +

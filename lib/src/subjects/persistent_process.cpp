@@ -95,7 +95,9 @@ bool write_without_sigpipe(int fd, const std::string& bytes) {
 
 }  // namespace
 
-PersistentProcess::PersistentProcess(const std::string& command, std::size_t kept_stderr) : kept_stderr_(kept_stderr) {
+PersistentProcess::PersistentProcess(const std::string& command, std::size_t kept_stderr,
+                                     std::uint64_t memory_limit_bytes)
+    : kept_stderr_(kept_stderr) {
   int in[2];
   int out[2];
   int err[2];
@@ -107,6 +109,7 @@ PersistentProcess::PersistentProcess(const std::string& command, std::size_t kep
   if (pid_ == 0) {
     // Only async-signal-safe calls between fork and exec.
     ::setpgid(0, 0);
+    limit_address_space(memory_limit_bytes);
     ::dup2(in[0], STDIN_FILENO);
     ::dup2(out[1], STDOUT_FILENO);
     ::dup2(err[1], STDERR_FILENO);

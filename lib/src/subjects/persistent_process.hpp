@@ -2,6 +2,8 @@
 // process side of --exec's `lines` protocol (see external_subjects.hpp).
 #pragma once
 
+#include <cstdint>
+
 #include <sys/types.h>
 
 #include <chrono>
@@ -17,7 +19,9 @@ class PersistentProcess {
  public:
   // /bin/sh -c command in its own process group, stdin and stdout pipes to
   // pecheck, stderr kept (the last `kept_stderr` bytes) for error messages.
-  explicit PersistentProcess(const std::string& command, std::size_t kept_stderr = 2000);
+  // `memory_limit_bytes` > 0: the command runs with that RLIMIT_AS (run_shell).
+  explicit PersistentProcess(const std::string& command, std::size_t kept_stderr = 2000,
+                             std::uint64_t memory_limit_bytes = 0);
   // Closes the command's stdin, gives it `shutdown_grace` to exit, then kills its group.
   ~PersistentProcess();
   PersistentProcess(const PersistentProcess&) = delete;

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -49,7 +50,14 @@ bool read_available(int fd, std::string& output, std::size_t kept) {
 
 }  // namespace
 
-ProcessResult run_shell(const std::string& command, std::chrono::milliseconds timeout, std::size_t kept_output) {
+void limit_address_space(std::uint64_t bytes) noexcept {
+  if (bytes == 0) return;
+  const rlimit limit{static_cast<rlim_t>(bytes), static_cast<rlim_t>(bytes)};
+  ::setrlimit(RLIMIT_AS, &limit);
+}
+
+ProcessResult run_shell(const std::string& command, std::chrono::milliseconds timeout, std::size_t kept_output,
+                        std::uint64_t memory_limit_bytes) {
   throw_if_interrupted();
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
@@ -62,6 +70,7 @@ ProcessResult run_shell(const std::string& command, std::chrono::milliseconds ti
   if (child == 0) {
     // Only async-signal-safe calls between fork and exec.
     ::setpgid(0, 0);
+    limit_address_space(memory_limit_bytes);
     const int null = ::open("/dev/null", O_RDONLY);
     if (null >= 0) ::dup2(null, STDIN_FILENO);
     ::dup2(fds[1], STDOUT_FILENO);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 
 namespace pecheck {
@@ -18,7 +19,14 @@ struct ProcessResult {
 // may hold the pipe), or at the timeout; then the whole group is killed
 // (SIGKILL), so no child outlives the call. Throws Interrupted (after killing
 // the group) when SIGINT or SIGTERM arrives, with pecheck's handlers installed.
-ProcessResult run_shell(const std::string& command, std::chrono::milliseconds timeout, std::size_t kept_output = 2000);
+// `memory_limit_bytes` > 0: the shell and everything it starts run with that
+// RLIMIT_AS (address space), set in the child between fork and exec.
+ProcessResult run_shell(const std::string& command, std::chrono::milliseconds timeout, std::size_t kept_output = 2000,
+                        std::uint64_t memory_limit_bytes = 0);
+
+// Sets RLIMIT_AS (soft and hard) to `bytes` when it is > 0. Async-signal-safe:
+// for a child between fork and exec.
+void limit_address_space(std::uint64_t bytes) noexcept;
 
 // "exited with status N" or "was killed by signal N (NAME)", with a note when
 // N > 128 that a shell reports a command a signal killed as 128 + the signal.

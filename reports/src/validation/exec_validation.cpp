@@ -1,5 +1,7 @@
 #include "pecheck/reports/exec_validation.hpp"
 
+#include "exec_call_guard.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -20,99 +22,6 @@
 #include "pecheck/one_line_text.hpp"
 
 namespace pecheck::reports {
-
-// The placeholders a template must hold: without {output} the command cannot
-// write where pecheck reads, and every request varies the rows, the width and
-// the first row; {dtype} only when the command is asked for several formats.
-void require_exec_template(const ExecOptions& options) {
-  if (options.protocol == "lines") {
-    for (const char* name : {"{rows}", "{dim}", "{offset}", "{dtype}", "{output}"}) {
-      if (options.command.find(name) == std::string::npos) continue;
-      throw ConventionError("--exec '" + escape_control_characters(options.command) + "' holds " + name +
-                            ": with --exec-protocol lines the command is started once and reads each request "
-                            "(ROWS DIM OFFSET DTYPE OUTPUT) from its stdin, so its template holds no placeholders");
-    }
-    return;
-  }
-  std::vector<std::string> needed = {"{rows}", "{dim}", "{offset}", "{output}"};
-  if (options.dtypes.size() > 1) needed.push_back("{dtype}");
-  std::string missing;
-  for (const std::string& name : needed) {
-    if (options.command.find(name) != std::string::npos) continue;
-    missing += (missing.empty() ? "" : ", ") + name;
-  }
-  if (!missing.empty()) {
-    throw ConventionError("--exec '" + escape_control_characters(options.command) + "' lacks " + missing +
-                          ": the template must hold {rows} {dim} {offset} {output} (and {dtype} with several "
-                          "--exec-dtype), replaced for each call");
-  }
-}
-
-namespace {
-
-// Forwards every call to the command, and remembers when its very first call
-// fails to run (a non-zero exit, a signal, no file written). Such a command is
-// broken, not inaccurate: later calls rethrow that failure without running
-// it, and the caller stops with one message instead of a traceback per check.
-class FirstCallGuard final : public Subject {
- public:
-  explicit FirstCallGuard(const Subject& command) : command_(command) {}
-
-  std::string name() const override { return command_.name(); }
-  SubjectCapabilities capabilities() const override { return command_.capabilities(); }
-
-  Table encoding_table(const Convention& convention, const TableRequest& request, FormatId format) const override {
-    bool first = false;
-    {
-      const std::lock_guard<std::mutex> lock(mutex_);
-      if (broken_) throw CommandFailedError(*broken_);
-      first = !called_;
-      called_ = true;
-    }
-    try {
-      return command_.encoding_table(convention, request, format);
-    } catch (const CommandFailedError& e) {
-      if (first) {
-        const std::lock_guard<std::mutex> lock(mutex_);
-        broken_ = e.what();
-      }
-      throw;
-    }
-  }
-
-  std::optional<std::string> broken() const {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    return broken_;
-  }
-
- private:
-  const Subject& command_;
-  mutable std::mutex mutex_;
-  mutable bool called_ = false;
-  mutable std::optional<std::string> broken_;
-};
-
-}  // namespace
-
-std::string broken_subject_message(const std::string& failure, std::size_t max_lines) {
-  std::istringstream lines(failure);
-  std::string line;
-  std::getline(lines, line);
-  std::string message = "--exec: the command failed on its first call, so no check can run (the subject is broken, "
-                        "not deviating): " + line + "\n";
-  std::size_t shown = 0;
-  std::size_t more = 0;
-  while (std::getline(lines, line)) {
-    if (shown < max_lines) {
-      message += "  " + line + "\n";
-      ++shown;
-    } else {
-      ++more;
-    }
-  }
-  if (more > 0) message += "  ... (" + count_of(static_cast<std::int64_t>(more), "more line") + ")\n";
-  return message;
-}
 
 namespace {
 
@@ -205,48 +114,6 @@ std::optional<std::uint64_t> overriding_seed(const std::vector<ExecRun>& runs, s
   return std::nullopt;
 }
 
-}  // namespace
-
-void require_exec_temporary_directory() {
-  try {
-    check_temporary_directory();
-  } catch (const TemporaryDirectoryError& e) {
-    throw ConventionError(std::string("--exec: ") + e.what() +
-                          " (the command's tables are written there; set TMPDIR to a writable directory)");
-  }
-}
-
-CommandSubjectOptions command_subject_options(const ExecOptions& options) {
-  CommandSubjectOptions subject_options;
-  subject_options.command_template = options.command;
-  if (options.protocol == "lines") subject_options.protocol = CommandProtocol::lines;
-  // --timeout is finite and positive (its validator); past 1e9 s it cannot matter.
-  const double timeout_seconds = std::min(options.timeout_seconds, 1e9);
-  subject_options.timeout = std::chrono::milliseconds(static_cast<long long>(std::ceil(timeout_seconds * 1000.0)));
-  subject_options.formats.clear();
-  for (const std::string& dtype : options.dtypes) subject_options.formats.push_back(*parse_format(dtype));
-  if (subject_options.formats.empty()) subject_options.formats.push_back(FormatId::float32);
-  return subject_options;
-}
-
-int run_interruptible(const std::function<int()>& run) {
-  // Ctrl-C or SIGTERM: the handlers kill the command's process group at once;
-  // the exception unwinds through every temporary directory and the
-  // persistent process, then pecheck dies of the same signal (128 + N).
-  install_interrupt_handlers();
-  int signal = 0;
-  try {
-    return run();
-  } catch (const Interrupted& e) {
-    signal = e.signal();
-  }
-  std::cerr << "pecheck: interrupted by signal " << signal << " (" << ::strsignal(signal)
-            << "): the command was stopped and its temporary directories removed\n";
-  die_of_signal(signal);
-}
-
-namespace {
-
 // One line per check on stderr, terminal or not: a CI log shows where a long
 // run is, and stdout keeps only the results.
 void print_progress(std::size_t done, std::size_t total, const ExecRun& run, double seconds) {
@@ -258,14 +125,44 @@ void print_progress(std::size_t done, std::size_t total, const ExecRun& run, dou
   std::cerr << line.str() << std::flush;
 }
 
-int run_exec(const ExecOptions& options, const std::optional<Convention>& convention, bool json) {
-  if (!convention) throw ConventionError("--exec needs --convention NAME: the command's convention");
+int run_exec(const ExecOptions& options, const std::optional<Convention>& given, bool json) {
   require_exec_template(options);
   require_exec_temporary_directory();
   CommandSubjectOptions subject_options = command_subject_options(options);
-  subject_options.convention = *convention;
-  const std::unique_ptr<Subject> command = make_command_subject(subject_options);
-  const FirstCallGuard subject(*command);
+  if (options.dim && given) check_dim(*given, *options.dim);
+  // The first call is small, and finds the convention when none was given
+  // (any convention serves to ask: the command is told rows, width and offset).
+  subject_options.convention = given.value_or(presets().front());
+  std::unique_ptr<Subject> command = make_command_subject(subject_options);
+  std::optional<Convention> convention;
+  {
+    const CallGuard first(*command);
+    try {
+      convention = first_call(first, given, subject_options);
+    } catch (const CommandFailedError&) {
+      std::cerr << "pecheck: " << first.stop_message().value_or("--exec: the first call failed\n");
+      return exit_broken_command;
+    } catch (const SubjectError& e) {
+      // It ran but wrote what is not the table asked for (a wrong shape, a
+      // wrong format): a failure the checks report, unless the convention
+      // was to be found from it.
+      if (!given) {
+        throw ConventionError(std::string("--exec: the convention could not be detected from the first call: ") +
+                              e.what() + "; give --convention NAME");
+      }
+      convention = given;
+    }
+  }
+  std::cerr << limits_note(subject_options.limits) << "pecheck: call 1: the first call, from position 0, in "
+            << format_of(subject_options.formats.front()).name << ": done\n"
+            << std::flush;
+  if (!given) {
+    std::cerr << "pecheck: --exec: the command's convention, detected from its first call: " << convention->name
+              << " (--convention NAME to give it)\n";
+    subject_options.convention = *convention;
+    command = make_command_subject(subject_options);
+  }
+  const CallGuard subject(*command, CallGuard::first_call_made);
 
   properties::RunConfig config;
   if (options.seed_given) config.seed = options.seed;
@@ -281,8 +178,8 @@ int run_exec(const ExecOptions& options, const std::optional<Convention>& conven
     // An interrupt reaches a property as an exception it reports as a
     // failure; it ends the run here instead.
     throw_if_interrupted();
-    if (const std::optional<std::string> broken = subject.broken()) {
-      std::cerr << "pecheck: " << broken_subject_message(*broken);
+    if (const std::optional<std::string> stop = subject.stop_message()) {
+      std::cerr << "pecheck: " << *stop;
       return exit_broken_command;
     }
     any_not_run = any_not_run || run.outcome.verdict == properties::Verdict::not_run;

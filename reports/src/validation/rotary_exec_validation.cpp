@@ -1,5 +1,6 @@
 #include "pecheck/reports/rotary_exec_validation.hpp"
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -72,6 +73,21 @@ BlockRun run_block(const Subject& command, const RotaryConvention& convention, c
   return run;
 }
 
+// The blocks within the model's positions [0, max_position): each of
+// block_firsts that fits, and the last rows below max_position in place of
+// those that do not, each asked for once.
+std::vector<RotaryCacheRequest> blocks_within(std::int64_t max_position, FormatId format) {
+  std::vector<RotaryCacheRequest> blocks;
+  const std::int64_t rows = std::min(block_rows, max_position);
+  for (const std::int64_t wanted : block_firsts) {
+    const std::int64_t first = std::min(wanted, max_position - rows);
+    const bool seen = std::any_of(blocks.begin(), blocks.end(),
+                                  [&](const RotaryCacheRequest& b) { return b.first_position == first; });
+    if (!seen) blocks.push_back({first, rows, format});
+  }
+  return blocks;
+}
+
 std::string block_name(const RotaryCacheRequest& request) {
   return "rows " + std::to_string(request.first_position) + ".." +
          std::to_string(request.first_position + request.rows - 1) + " in " +
@@ -127,6 +143,22 @@ int run_rotary_exec(const std::optional<RotaryConvention>& convention, const std
   require_exec_temporary_directory();
   CommandSubjectOptions subject_options = command_subject_options(exec);
   subject_options.rotary_convention = convention;
+  // The model's length: --max-position, else its max_position_embeddings
+  // (config.json or the preset), else the blocks up to 2^20.
+  const std::int64_t rotary_width = rotary_derived(*convention).dims;
+  if (exec.dim && *exec.dim != rotary_width) {
+    throw ConventionError("--dim " + std::to_string(*exec.dim) + ": " + convention->name +
+                          " rotates " + std::to_string(rotary_width) +
+                          " columns (head_dim times the rotary fraction); a rotary producer is asked for that width");
+  }
+  if (!subject_options.limits.max_position) {
+    subject_options.limits.max_position =
+        convention->max_position > 0 ? convention->max_position : block_firsts.back() + block_rows;
+  }
+  subject_options.limits.max_dim = rotary_width;
+  // Said once the first block has come back: a command broken from the
+  // start gets its error alone on stderr.
+  bool noted = false;
   subject_options.output_name = "cache.npy";
   auto calls = std::make_shared<std::vector<std::string>>();
   subject_options.call_log = calls;
@@ -134,12 +166,19 @@ int run_rotary_exec(const std::optional<RotaryConvention>& convention, const std
 
   std::vector<BlockRun> runs;
   bool passed = true;
+  std::size_t total = 0;
+  for (FormatId format : subject_options.formats) total += blocks_within(*subject_options.limits.max_position, format).size();
   for (FormatId format : subject_options.formats) {
-    for (std::int64_t first : block_firsts) {
-      const RotaryCacheRequest request{first, block_rows, format};
+    for (const RotaryCacheRequest& request : blocks_within(*subject_options.limits.max_position, format)) {
       try {
         runs.push_back(run_block(*command, *convention, request, model, *calls));
       } catch (const CommandFailedError& e) {
+        // A timeout or the memory limit at any block stops the run: the
+        // next block would wait or fail the same way.
+        if (!runs.empty() && !stopping_failure(e).empty()) {
+          std::cerr << "pecheck: --exec: stopped at " << block_name(request) << ": " << e.what() << '\n';
+          return exit_broken_command;
+        }
         // The very first call failing to run: the command is broken, not
         // deviating. A later one fails its block, as a wrong file does.
         if (runs.empty()) {
@@ -150,7 +189,11 @@ int run_rotary_exec(const std::optional<RotaryConvention>& convention, const std
       } catch (const SubjectError& e) {
         runs.push_back(BlockRun{request, {}, {}, {}, {}, e.what(), false});
       }
-      std::cerr << "pecheck: [" << runs.size() << "/" << subject_options.formats.size() * block_firsts.size() << "] "
+      if (!noted) {
+        std::cerr << limits_note(subject_options.limits) << "pecheck: call 1: " << block_name(request) << ": done\n";
+        noted = true;
+      }
+      std::cerr << "pecheck: [" << runs.size() << "/" << total << "] "
                 << block_name(request) << ": " << (runs.back().passed ? "passed" : "failed") << '\n';
       if (!json) print_text(runs.back());
       passed = passed && runs.back().passed;
@@ -167,7 +210,7 @@ int run_rotary_exec(const std::optional<RotaryConvention>& convention, const std
                                 {"blocks", blocks}};
     std::cout << out.dump(2) << '\n';
   } else {
-    std::cout << verdict << ": " << runs.size() << " blocks of " << block_rows << " rows from `" << exec.command
+    std::cout << verdict << ": " << runs.size() << " blocks of " << std::min(block_rows, *subject_options.limits.max_position) << " rows from `" << exec.command
               << "` (" << convention->name << ")\n";
   }
   return passed ? 0 : 1;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <variant>
 #include <vector>
 
@@ -152,6 +153,48 @@ CheckResult diagnosis_result(const Validation& v, const KindReport& kind, const 
   return check;
 }
 
+// The file's error against position, from the accuracy check's Outcome on
+// the file's rows (conformance/accuracy-by-position: its blocks' largest
+// ULP error): where a position-dependent fault shows as a rising line.
+std::optional<Figure> error_by_position_figure(const std::vector<CheckResult>& checks, const std::string& file) {
+  const auto found = std::find_if(checks.begin(), checks.end(), [](const CheckResult& c) {
+    return c.id == properties::check_ids::accuracy_by_position;
+  });
+  if (found == checks.end()) return std::nullopt;
+  Figure figure;
+  figure.id = "error-by-position";
+  figure.title = "ULP error against position in " + file;
+  Panel panel;
+  panel.x = {"position", "", AxisScale::log, std::nullopt, std::nullopt};
+  panel.y = {"largest error in the block", "ULP", AxisScale::log, std::nullopt, std::nullopt};
+  double budget = 0.0, first = 0.0, last = 0.0, worst = 0.0;
+  for (const accuracy::Measurement& m : found->outcome.measurements) {
+    if (!m.profile || m.profile->positions.empty()) continue;
+    Series series{std::string(format_of(m.format).name), SeriesStyle::line_and_points, {}, {}, false};
+    for (std::size_t k = 0; k < m.profile->positions.size(); ++k) {
+      // Position 0 and errors of 0 have no place on a log axis: left out, not moved.
+      const double x = m.profile->positions[k], y = m.profile->max_ulp[k];
+      if (x <= 0.0 || !(y > 0.0)) continue;
+      series.x.push_back(x);
+      series.y.push_back(y);
+    }
+    if (series.x.empty()) continue;
+    first = first == 0.0 ? series.x.front() : std::min(first, series.x.front());
+    last = std::max(last, series.x.back());
+    worst = std::max(worst, m.max_ulp);
+    budget = m.budget_ulp;
+    panel.series.push_back(std::move(series));
+  }
+  if (panel.series.empty()) return std::nullopt;
+  panel.series.push_back({"budget " + significant(budget, 4) + " ULP", SeriesStyle::line, {first, last}, {budget, budget},
+                          true});
+  figure.panels.push_back(std::move(panel));
+  figure.caption = "The largest ULP error in each sampled block of the file's rows, at the block's first position; "
+                   "the dashed line is the budget. Largest: " + significant(worst, 4) + " ULP.";
+  figure.sources = {"the accuracy check (conformance/accuracy-by-position) on the file's rows"};
+  return figure;
+}
+
 }  // namespace
 
 // The model's when the cache is within budget of it and not of the exact
@@ -184,7 +227,11 @@ void write_validation_report(const std::filesystem::path& directory, const Valid
     }
     outcomes.push_back(std::move(check));
   }
-  const Report report = build_report(*kind.subject, std::move(outcomes), settings);
+  Report report = build_report(*kind.subject, std::move(outcomes), settings);
+  report.validation_text = validate::validation_text(v, file);
+  if (std::optional<Figure> figure = error_by_position_figure(report.checks, file)) {
+    report.figures.push_back(std::move(*figure));
+  }
   write_report_files(report, directory);
 }
 

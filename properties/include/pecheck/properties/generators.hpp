@@ -46,6 +46,7 @@ struct CaseLimits {
   std::int64_t max_rows = 64;
   std::int64_t max_dim = 4096;
   bool offsets = true;              // false: row_offset is always 0
+  std::int64_t max_position = max_exact_position;  // every position below this
 };
 
 namespace gen {
@@ -146,6 +147,14 @@ inline std::int64_t valid_dim(const Convention& convention, std::int64_t d) {
   return std::min(d, max_dim);
 }
 
+// valid_dim(convention, d), kept at or below a model's width limit when it
+// has one (a width the convention accepts, one step down if need be).
+inline std::int64_t valid_dim_within(const Convention& convention, std::int64_t d, std::optional<std::int64_t> limit) {
+  if (!limit) return valid_dim(convention, d);
+  const std::int64_t valid = valid_dim(convention, std::min(d, *limit));
+  return valid <= *limit ? valid : valid_dim(convention, *limit - 1);
+}
+
 // d in [1, max_dim_value] weighted toward powers of two, their neighbours,
 // odd values, tiny widths and the largest width, then moved to the nearest
 // valid width.
@@ -172,15 +181,18 @@ inline rc::Gen<std::int64_t> dim_for(const Convention& convention, std::int64_t 
                       });
 }
 
-// The largest row_offset that keeps every position of `rows` rows below 2^24.
-inline std::int64_t max_row_offset(const Convention& convention, std::int64_t rows) {
-  return std::max<std::int64_t>(max_exact_position - rows - std::max<std::int64_t>(convention.position_offset, 0), 0);
+// The largest row_offset that keeps every position of `rows` rows below
+// `position_limit` (2^24, or a model's --max-position).
+inline std::int64_t max_row_offset(const Convention& convention, std::int64_t rows,
+                                   std::int64_t position_limit = max_exact_position) {
+  return std::max<std::int64_t>(position_limit - rows - std::max<std::int64_t>(convention.position_offset, 0), 0);
 }
 
 // row_offset in [0, max_row_offset]: zero, small, straddling powers of two,
-// the very last rows below 2^24 and those just before, and uniform.
-inline rc::Gen<std::int64_t> row_offset_for(const Convention& convention, std::int64_t rows) {
-  const std::int64_t limit = max_row_offset(convention, rows);
+// the very last rows below the limit and those just before, and uniform.
+inline rc::Gen<std::int64_t> row_offset_for(const Convention& convention, std::int64_t rows,
+                                            std::int64_t position_limit = max_exact_position) {
+  const std::int64_t limit = max_row_offset(convention, rows, position_limit);
   const auto clamp = [limit](std::int64_t x) { return std::clamp<std::int64_t>(x, 0, limit); };
   const rc::Gen<std::int64_t> near_power = rc::gen::apply(
       [=](int k, std::int64_t back) { return clamp((std::int64_t{1} << k) - back); }, rc::gen::inRange(1, 25),
@@ -196,10 +208,14 @@ inline rc::Gen<std::int64_t> row_offset_for(const Convention& convention, std::i
 
 // A request valid for the convention within the limits.
 inline rc::Gen<TableRequest> request_for(const Convention& convention, CaseLimits limits = {}) {
+  // Rows r hold positions r + offset: the rows a model's position limit leaves.
+  const std::int64_t position_rows = limits.max_position - std::max<std::int64_t>(convention.position_offset, 0);
   return rc::gen::mapcat(dim_for(convention, limits.max_dim), [=](std::int64_t d) {
-    const std::int64_t most_rows = std::max<std::int64_t>(1, std::min(limits.max_rows, limits.max_entries / d));
+    const std::int64_t most_rows =
+        std::max<std::int64_t>(1, std::min({limits.max_rows, limits.max_entries / d, position_rows}));
     return rc::gen::mapcat(rc::gen::inRange<std::int64_t>(1, most_rows + 1), [=](std::int64_t rows) {
-      const rc::Gen<std::int64_t> offset = limits.offsets ? row_offset_for(convention, rows) : rc::gen::just<std::int64_t>(0);
+      const rc::Gen<std::int64_t> offset = limits.offsets ? row_offset_for(convention, rows, limits.max_position)
+                                                          : rc::gen::just<std::int64_t>(0);
       return rc::gen::map(offset, [=](std::int64_t row_offset) { return TableRequest{rows, d, row_offset}; });
     });
   });
@@ -214,6 +230,9 @@ inline rc::Gen<EncodingCase> case_for(const SubjectCapabilities& capabilities, C
   const std::vector<FormatId> formats =
       capabilities.formats.empty() ? std::vector<FormatId>{FormatId::float32} : capabilities.formats;
   const std::optional<TableRequest> fixed = capabilities.fixed_request;
+  // A model's limits (validate --exec --max-position, --dim) bound every case.
+  if (capabilities.max_dim) limits.max_dim = std::min(limits.max_dim, *capabilities.max_dim);
+  if (capabilities.max_position) limits.max_position = std::min(limits.max_position, *capabilities.max_position);
   return rc::gen::mapcat(conventions, [=](const Convention& chosen) {
     rc::Gen<TableRequest> requests = request_for(chosen, limits);
     if (fixed) {

@@ -164,6 +164,10 @@ struct Report {
   // What could not be computed for this subject, and why (a format it does
   // not offer, rows a file does not hold): said, never silently skipped.
   std::vector<std::string> notes;
+  // A validation's report (validate --output-dir): its verdict, comparison
+  // and diagnosis as validation.txt gives them, shown before the checks.
+  // Empty for `pecheck report`. Not in report.json (validation.json has it).
+  std::string validation_text;
 };
 
 struct Summary {

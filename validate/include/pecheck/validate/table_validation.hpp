@@ -25,6 +25,11 @@ struct ValidationOptions {
   std::optional<std::int64_t> row_offset;   // skip detection of the offset
   std::optional<double> max_ulp;            // default: the third-party budget of the format
   std::optional<double> max_abs_error;      // alone: replaces the ULP criterion; with max_ulp: both hold
+  // assert_close's criterion (accuracy/close_allowance.hpp): an entry passes
+  // when |stored - exact| <= atol + rtol |exact|, or when within max_ulp
+  // (default 0 with either given). Replaces the float64-angle bound.
+  std::optional<double> atol;
+  std::optional<double> rtol;
   // The table is an estimate whose entries may be off by this much without
   // any fault of the encoding (the PE recovered from an input layer's output,
   // input_layer.cpp): a row within it of the encoding at some position is no
