@@ -67,6 +67,15 @@ void add_validate_flags(CLI::App& command, ValidateFlags& flags) {
       ->transform(seed_number())
       ->each([&flags](const std::string&) { flags.exec.seed_given = true; });
   command.add_flag("--quick", flags.exec.quick, "--exec: smaller conformance sweeps");
+  command.add_flag("--kernel", flags.kernel,
+                   "--exec runs a RoPE kernel (with --rope or --config): pecheck writes {input} (IN.npy, (L, H, d) or "
+                   "(B, L, H, d)) and {positions} (POS.npy, (L,) int64), the command writes the rotated {output} "
+                   "(OUT.npy, IN's shape) in {dtype}; lines protocol: DTYPE INPUT POSITIONS OUTPUT per request");
+  command
+      .add_option("--max-position", flags.max_position,
+                  "--kernel --exec: ask for positions below N only (default: the config's max_position_embeddings "
+                  "times its scaling factor)")
+      ->transform(whole_number_at_least(1));
 
   command.add_option("--sin", flags.sin, "Rotary caches: FILE is the cos table and this the sin table (.npy or .safetensors)");
   command.add_option("--config", flags.config,

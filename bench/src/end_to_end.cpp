@@ -1,5 +1,7 @@
 #include "pecheck/bench/end_to_end.hpp"
 
+#include "child_run.hpp"
+
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -20,17 +22,6 @@ extern char** environ;
 
 namespace pecheck::bench {
 
-namespace {
-
-struct ChildRun {
-  int status = -1;
-  double seconds = 0.0;
-  double peak_rss_bytes = 0.0;
-};
-
-// Runs argv with stdout and stderr to /dev/null; its wall time, and the peak
-// RSS it reports through PECHECK_PEAK_RSS_FILE (lib/include/pecheck/process_limits.hpp: the
-// rusage of a child would count this process's own memory too).
 ChildRun run_child(const std::vector<std::string>& argv) {
   const std::filesystem::path peak_file =
       std::filesystem::temp_directory_path() / ("pecheck-bench-peak-" + std::to_string(::getpid()));
@@ -71,6 +62,8 @@ std::filesystem::path scratch_directory() {
   const char* tmpdir = std::getenv("TMPDIR");
   return tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp";
 }
+
+namespace {
 
 // One write() of bytes from a buffer already in memory: the floor for writing a file.
 double write_once_seconds(const std::filesystem::path& path, const std::vector<char>& bytes) {

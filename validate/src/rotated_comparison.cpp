@@ -65,7 +65,9 @@ Comparison compare_rotated(const RotatedComparisonRequest& request, const std::o
       static_cast<std::size_t>(workers), accuracy::Accumulator(request.format, request.budget_ulp, nullptr));
   std::vector<BeyondCount> beyond(static_cast<std::size_t>(workers));
   std::vector<std::int64_t> escalations(static_cast<std::size_t>(workers));
-  const TableView view(FormatId::float64, values.rows, request.width, values.head_dim, values.output.data());
+  // The output's rotated columns, in its own format, for the accumulator.
+  const TableView view(values.output.format(), values.rows, request.width, values.output.stride(),
+                       values.output.data());
   parallel_for(workers, [&](int worker) {
     reference::RotatedOracle oracle(request.convention, request.format);
     std::unique_ptr<reference::RotatedModelEvaluator> evaluator;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "pecheck/bench/end_to_end.hpp"
+#include "pecheck/bench/rotated_figure.hpp"
 
 namespace pecheck::bench {
 
@@ -121,6 +122,7 @@ struct Figures {
   ReferenceFigure reference_f64;
   // 5. The commands as users run them (end_to_end.hpp).
   EndToEndFigures end_to_end;
+  RotatedCliFigure rotated_cli;  // rotated_figure.hpp
 };
 
 // Builds the workloads, measures them and samples the accuracy. Throws
