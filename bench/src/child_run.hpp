@@ -12,6 +12,7 @@ struct ChildRun {
   int status = -1;
   double seconds = 0.0;
   double peak_rss_bytes = 0.0;
+  double cpu_seconds = 0.0;  // its user and system time (wait4's rusage: this child's alone)
 };
 
 // Runs argv with stdout and stderr to /dev/null; its wall time, and the peak

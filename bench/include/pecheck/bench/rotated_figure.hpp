@@ -19,6 +19,11 @@ struct RotatedCliFigure {
   double peak_rss_bytes = 0.0;   // the command's own (VmHWM)
   double files_bytes = 0.0;      // OUT and IN together
   double baseline_seconds = 0.0; // reading OUT and IN (typed) + one float32 rotation of IN, best of the runs
+  // CPU time (user + system) of the command's fastest run and of the
+  // baseline's: on a busy machine, where wall times follow the load, their
+  // ratio is the work each does.
+  double cpu_seconds = 0.0;
+  double baseline_cpu_seconds = 0.0;
   std::string skipped;           // why it was not measured
 };
 
