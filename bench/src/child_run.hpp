@@ -1,5 +1,5 @@
-// Running a pecheck command as a user runs it, for the figures that time
-// commands end to end (end_to_end.cpp, rotated_figure.cpp).
+// A pecheck command timed as a process of its own, for the figures that time
+// commands as users run them (end_to_end.cpp, rotary_figures.cpp, rotated_figure.cpp).
 #pragma once
 
 #include <filesystem>
@@ -20,7 +20,7 @@ struct ChildRun {
 // rusage of a child would count this process's own memory too).
 ChildRun run_child(const std::vector<std::string>& argv);
 
-// /dev/shm when it is writable (tmpfs: the files' reading is not a disk's), else TMPDIR or /tmp.
+// /dev/shm when it is writable (tmpfs), else TMPDIR or /tmp.
 std::filesystem::path scratch_directory();
 
 }  // namespace pecheck::bench

@@ -185,6 +185,9 @@ Figures measure_figures(const BenchOptions& options) {
     report(options, "timing pecheck validate on a rotated output as a command");
     figures.rotated_cli = measure_rotated_cli(options.executable, options.quick, options.quick ? 1 : 3);
   }
+  report(options, "timing the hf-float32 fast path, the rotary reference and rotary validate");
+  figures.rotary = measure_rotary_figures(*rope_convention, options.quick, threads, rope_figure.rounds,
+                                          options.executable);
   figures.load_average_after = load_average();
   return figures;
 }

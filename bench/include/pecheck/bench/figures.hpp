@@ -11,6 +11,7 @@
 #include <string>
 
 #include "pecheck/bench/end_to_end.hpp"
+#include "pecheck/bench/rotary_figures.hpp"
 #include "pecheck/bench/rotated_figure.hpp"
 
 namespace pecheck::bench {
@@ -122,6 +123,9 @@ struct Figures {
   ReferenceFigure reference_f64;
   // 5. The commands as users run them (end_to_end.hpp).
   EndToEndFigures end_to_end;
+  // 6. The computation model's fast path, the rotary reference and rotary
+  //    validate as a command (rotary_figures.hpp).
+  RotaryFigures rotary;
   RotatedCliFigure rotated_cli;  // rotated_figure.hpp
 };
 
