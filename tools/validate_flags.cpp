@@ -79,7 +79,8 @@ void add_validate_flags(CLI::App& command, ValidateFlags& flags) {
   command
       .add_option("--max-position", flags.exec.max_position,
                   "--exec: the model's length N: every position asked for is below N (default: a rotary\n"
-                  "convention's max_position_embeddings; 2^24 for an additive one, which names no length)")
+                  "convention's max_position_embeddings; with --kernel, that times its scaling factor; 2^24\n"
+                  "for an additive one, which names no length)")
       ->check(CLI::Range(std::int64_t{1}, max_exact_position));
   command
       .add_option("--dim", flags.exec.dim,
@@ -93,6 +94,10 @@ void add_validate_flags(CLI::App& command, ValidateFlags& flags) {
                   "it, or past --timeout, stops the run with exit 2 naming the call. Default: half the\n"
                   "machine's memory (or of ulimit -v)")
       ->check(finite_number_at_least(1));
+  command.add_flag("--kernel", flags.kernel,
+                   "--exec runs a RoPE kernel (with --rope or --config): pecheck writes {input} (IN.npy, (L, H, d) or "
+                   "(B, L, H, d)) and {positions} (POS.npy, (L,) int64), the command writes the rotated {output} "
+                   "(OUT.npy, IN's shape) in {dtype}; lines protocol: DTYPE INPUT POSITIONS OUTPUT per request");
 
   command.add_option("--sin", flags.sin, "Rotary caches: FILE is the cos table and this the sin table (.npy or .safetensors)");
   command.add_option("--config", flags.config,

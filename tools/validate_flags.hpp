@@ -40,6 +40,7 @@ struct ValidateFlags {
   // Rotated outputs (FILE is the kernel's output; --positions gives POS).
   std::string input;
   std::string qkv_format;
+  bool kernel = false;                      // --exec runs a RoPE kernel (IN, POS in; OUT out)
   // Input layers, and a vocabulary alone.
   std::string vocabulary;
   std::string ids;
@@ -47,7 +48,7 @@ struct ValidateFlags {
   std::optional<double> scale;
   std::optional<std::int64_t> context;
 
-  bool rotated() const { return !input.empty() || !qkv_format.empty(); }
+  bool rotated() const { return !input.empty() || !qkv_format.empty() || kernel; }
   bool rotary() const { return !sin.empty() || !config.empty() || !rope.empty(); }
   bool input_layer() const {
     return !vocabulary.empty() || !ids.empty() || !positions.empty() || scale.has_value() || context.has_value();

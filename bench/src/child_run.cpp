@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -36,9 +37,12 @@ ChildRun run_child(const std::vector<std::string>& argv) {
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) return run;
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
+  struct rusage usage {};
+  while (wait4(pid, &status, 0, &usage) < 0) {
   }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  run.cpu_seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                    1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
   run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   if (FILE* peak = std::fopen(peak_file.c_str(), "r")) {
     if (std::fscanf(peak, "%lf", &run.peak_rss_bytes) != 1) run.peak_rss_bytes = 0.0;

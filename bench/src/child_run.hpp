@@ -1,5 +1,5 @@
 // A pecheck command timed as a process of its own, for the figures that time
-// commands as users run them (end_to_end.cpp, rotary_figures.cpp).
+// commands as users run them (end_to_end.cpp, rotary_figures.cpp, rotated_figure.cpp).
 #pragma once
 
 #include <filesystem>
@@ -12,6 +12,7 @@ struct ChildRun {
   int status = -1;
   double seconds = 0.0;
   double peak_rss_bytes = 0.0;
+  double cpu_seconds = 0.0;  // its user and system time (wait4's rusage: this child's alone)
 };
 
 // Runs argv with stdout and stderr to /dev/null; its wall time, and the peak

@@ -182,6 +182,8 @@ Figures measure_figures(const BenchOptions& options) {
   if (!options.executable.empty()) {
     report(options, "timing pecheck table and pecheck validate as commands");
     figures.end_to_end = measure_end_to_end(options.executable, options.quick, options.quick ? 1 : 5);
+    report(options, "timing pecheck validate on a rotated output as a command");
+    figures.rotated_cli = measure_rotated_cli(options.executable, options.quick, options.quick ? 1 : 3);
   }
   report(options, "timing the hf-float32 fast path, the rotary reference and rotary validate");
   figures.rotary = measure_rotary_figures(*rope_convention, options.quick, threads, rope_figure.rounds,

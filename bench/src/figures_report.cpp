@@ -136,6 +136,7 @@ std::string figures_json(const Figures& f) {
                                  {"mpfr_values", r.reference_mpfr_values}};
     out["rope_validate_cli"] = end_to_end(r.validate_cli);
   }
+  out["rotated_cli"] = json::parse(rotated_cli_json(f.rotated_cli));
   // Each figure judged against its target (targets.hpp), so a CI job reads
   // "met" without restating the bounds.
   out["targets"] = json::array();

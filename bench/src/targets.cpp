@@ -135,6 +135,7 @@ std::vector<JudgedFigure> judged_figures(const Figures& f) {
                            std::to_string(static_cast<long long>(v.file_bytes / 1048576)) + " MiB"});
   }
   append_rotary_figures(f.rotary, figures);
+  add_rotated_cli(f.rotated_cli, figures);
   return figures;
 }
 

@@ -6,8 +6,9 @@ Prints, for a 65536 x 128 float32 table (pecheck.validate) and a 32768 x 128
 float32 rotary cache (pecheck.validate_rope), the best of five wall times of the
 call on live tensors, of `pecheck validate` on the same values saved as .npy
 (the whole command: start, read, validate), their ratio, and the peak resident
-memory each added over the tensors. The issue's targets: within 1.2x of the
-command line, peak memory within 1.2x of the tensors.
+memory each added over the tensors; and `import pecheck` in a fresh
+interpreter (best of five). The issue's targets: within 1.2x of the command
+line, peak memory within 1.2x of the tensors, the import under 0.3 s.
 """
 
 import json
@@ -47,6 +48,13 @@ def python_peak(code):
     return int(out[0]), int(out[1])
 
 
+def import_seconds(runs=5):
+    """`import pecheck` alone, in fresh interpreters (NumPy's import included: pecheck needs it), best of `runs`."""
+    code = "import time; t = time.perf_counter(); import pecheck; print(time.perf_counter() - t)"
+    return min(float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+               for _ in range(runs))
+
+
 def main(cli):
     with tempfile.TemporaryDirectory() as tmp:
         table = torch.from_numpy(pecheck.table("vaswani", 65536, 128, impl="fast"))
@@ -76,6 +84,9 @@ def main(cli):
             print(f"{name}: python {python_s * 1e3:.1f} ms, command line {cli_s * 1e3:.1f} ms "
                   f"(ratio {python_s / cli_s:.2f}); peak memory added {added / 2**20:.1f} MiB over "
                   f"{data_bytes / 2**20:.1f} MiB of tensors ({added / data_bytes:.2f}x)")
+        seconds = import_seconds()
+        print(f"import pecheck: {seconds * 1e3:.1f} ms (target < 300 ms)")
+        figures.append({"case": "import pecheck", "seconds": seconds})
         print(json.dumps(figures))
 
 

@@ -10,7 +10,7 @@ use that reference in your own tests.
 
 from ._pecheck import Comparison, Entry, Hazard, Validation, computation_models, conventions, rotary_presets
 from ._references import rope_cache, table
-from ._validation import validate, validate_input_layer, validate_rope
+from ._validation import validate, validate_input_layer, validate_rope, validate_rotated
 from . import reference, testing
 from .testing import assert_conforms, assert_encoding_close, assert_rope_close
 from ._loading import load
@@ -18,7 +18,7 @@ from ._module import validate_module
 
 __all__ = [
     "Validation", "Comparison", "Entry", "Hazard",
-    "validate", "validate_rope", "validate_input_layer", "validate_module",
+    "validate", "validate_rope", "validate_rotated", "validate_input_layer", "validate_module",
     "table", "rope_cache", "reference",
     "testing", "assert_conforms", "assert_encoding_close", "assert_rope_close",
     "load", "conventions", "rotary_presets", "computation_models",

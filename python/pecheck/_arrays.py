@@ -141,6 +141,26 @@ def rotary_tables(cos, sin, argument="cos"):
                      f"stack of cos and sin, a complex (positions, d/2) freqs_cis, or sin=...)")
 
 
+def as_rows(x, argument):
+    """(rows of the last axis as a 2-D array in its format's storage, the format, the shape) of a tensor of any rank.
+
+    The rows are a view of x's buffer when its leading axes collapse into one
+    (any C-ordered tensor, a slice along the leading axes); a tensor that
+    cannot be read so (transposed, expanded) is copied, and only then.
+    """
+    array, fmt = storage_of(x, argument)
+    if fmt == "complex":
+        raise TypeError(f"{argument}: a complex array (expected float64, float32, float16 or bfloat16)")
+    if array.ndim < 2:
+        raise ValueError(f"{argument}: shape {tuple(array.shape)} (expected (L, d), (L, H, d), (T, H, d) or "
+                         f"a 4-axis sbhd, bshd or bhsd shape)")
+    shape = tuple(int(n) for n in array.shape)
+    if array.size == 0:
+        raise ValueError(f"{argument}: shape {shape} holds no entries")
+    rows = array.reshape(-1, shape[-1])  # a view whenever the strides allow one
+    return adjacent_rows(rows), fmt, shape
+
+
 def describe(x, table):
     """How a validation names an array it was given without a name: 'torch.float32 tensor (2048, 512)'."""
     kind = f"{x.dtype} tensor" if is_torch_tensor(x) else f"{np.asarray(x).dtype} array"

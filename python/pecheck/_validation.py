@@ -7,7 +7,8 @@ import sys
 from . import _arrays, _observe
 import numpy as np
 
-from ._pecheck import Validation, _validate_input_layer, _validate_rope, _validate_table, _write_report
+from ._pecheck import (Validation, _validate_input_layer, _validate_rope, _validate_rotated, _validate_table,
+                       _write_report)
 
 
 def _auto(value, argument):
@@ -109,6 +110,46 @@ def validate_rope(cos, sin=None, config=None, rope="auto", *, offset="auto", max
     return _observe.made(result)
 
 
+def _positions(positions):
+    """POS as a 1-D int64 array (a small copy), refusing what is not whole positions."""
+    array = positions.detach().cpu().numpy() if _arrays.is_torch_tensor(positions) else np.asarray(positions)
+    if array.dtype.kind not in "iu":
+        if array.dtype.kind != "f" or not np.all(np.isfinite(array)) or not np.all(array == np.floor(array)):
+            raise TypeError(f"positions: an array of {array.dtype} (expected whole positions, integers)")
+    return np.ascontiguousarray(array.reshape(-1), dtype=np.int64), tuple(array.shape)
+
+
+def validate_rotated(out, input, positions, config=None, rope="auto", *, layout=None, qkv_format=None, max_ulp=None,
+                     name=None, threads=0):
+    """Checks a RoPE kernel's output (rotated queries or keys) against the exact rotation of its input.
+
+    `out` and `input` are arrays or CPU tensors of the same shape, (L, d), (L, H, d),
+    (B, L, H, d), (B, H, L, d), (S, B, H, d) or packed (T, H, d), in float64, float32,
+    float16 or bfloat16; they are read in place. `positions` holds the position of
+    each token along the sequence axis (the one axis of its length, or the one
+    `qkv_format` names: sbhd, bshd, bhsd or thd). The convention comes from `config`
+    (a config.json path, a dict or a transformers config) or `rope` (a preset name;
+    'auto' fits it from the data); `layout` (rotate-half, interleaved or complex) is
+    the pairing expected. As `pecheck validate OUT --input IN --positions POS`.
+    """
+    out_rows, out_format, out_shape = _arrays.as_rows(out, "out")
+    in_rows, in_format, in_shape = _arrays.as_rows(input, "input")
+    pos, pos_shape = _positions(positions)
+    text, config_name = config_text(config) if config is not None else (None, "")
+    if rope is not None and not isinstance(rope, str):
+        raise TypeError(f"rope: {rope!r} (expected 'auto' or a rotary preset's name)")
+    if name is None:
+        name = _arrays.describe(out, _arrays.Table(out_rows, out_format, out_shape, None))
+    names = [name, _arrays.describe(input, _arrays.Table(in_rows, in_format, in_shape, None)),
+             f"positions {pos_shape}"]
+    result = _validate_rotated(
+        out_rows, out_format, list(out_shape), in_rows, in_format, list(in_shape), pos, names,
+        None if rope in (None, "auto") else rope, text, config_name, layout, qkv_format,
+        _budget(max_ulp, "max_ulp"), int(threads))
+    result._arrays = (out_rows, in_rows)  # the validation read them in place
+    return _observe.made(result)
+
+
 def _float_input(x, argument):
     """(values as C-ordered float64, format, dtype as NumPy writes it) of a float array or tensor."""
     array, fmt = _arrays.storage_of(x, argument)
@@ -152,6 +193,10 @@ def _report(validation, directory, reproduce=None):
 
     The directory is replaced as a whole; one that holds files pecheck did not write is refused.
     """
+    if validation.kind == "rotated":  # its checks ran inside the validation: validation.json and .txt hold them
+        _write_report(validation, os.fspath(directory), None, "", None, None, "",
+                      reproduce or f"pecheck.validate_rotated on {validation.name}")
+        return
     tables = getattr(validation, "_tables", ())
     if not tables:
         raise ValueError("write_report: this validation holds no values to report on")

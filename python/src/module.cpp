@@ -9,6 +9,7 @@
 #include "reference_binding.hpp"
 #include "report_binding.hpp"
 #include "result_binding.hpp"
+#include "rotated_binding.hpp"
 #include "validate_binding.hpp"
 
 namespace py = pybind11;
@@ -31,6 +32,7 @@ PYBIND11_MODULE(_pecheck, m) {
   pecheck::python::bind_result(m);
   pecheck::python::bind_validate(m);
   pecheck::python::bind_input_layer(m);
+  pecheck::python::bind_rotated(m);
   pecheck::python::bind_references(m);
   pecheck::python::bind_report(m);
 }

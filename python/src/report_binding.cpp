@@ -26,16 +26,27 @@ FormatId compared_format(const validate::Validation& v) {
   return v.rotary().format;
 }
 
-void write_report(const Validation& validation, const std::string& directory, const py::array& values,
+void write_report(const Validation& validation, const std::string& directory, const std::optional<py::array>& values,
                   const std::string& format, const std::optional<py::array>& sin,
                   const std::optional<std::string>& sin_format, const std::string& model,
                   const std::string& reproduce) {
   if (validation.result.kind == validate::SubjectKind::input_layer)
     throw std::invalid_argument("write_report: an input layer's report is not written from Python");
+  if (validation.result.kind == validate::SubjectKind::rotated) {
+    // Its checks (the properties of its own outputs) ran inside the
+    // validation: validation.json and .txt carry them, as the command line writes.
+    py::gil_scoped_release release;
+    reports::ReportDirectory report(directory);
+    reports::write_validation_report(report.staging(), validation.result, validation.name, {nullptr, nullptr, model},
+                                     reproduce);
+    report.commit();
+    return;
+  }
+  if (!values) throw std::invalid_argument("write_report: this validation holds no values to report on");
   const FormatId compared = compared_format(validation.result);
   // Converted (exactly: the validation found every value to be one of the
   // format) into the format compared, as the command line hands its files over.
-  const Table table = convert_table(table_view(values, format_named(format, "values"), "values"), compared);
+  const Table table = convert_table(table_view(*values, format_named(format, "values"), "values"), compared);
   std::optional<Table> sin_table;
   if (sin) sin_table = convert_table(table_view(*sin, format_named(sin_format.value_or(""), "sin"), "sin"), compared);
   py::gil_scoped_release release;

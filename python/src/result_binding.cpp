@@ -81,6 +81,8 @@ struct Reader {
       if (t->detection.convention) return t->detection.convention->name;
     } else if (const auto* r = std::get_if<validate::RotaryFindings>(&v.findings)) {
       if (r->compared_convention) return r->compared_convention->name;
+    } else if (const auto* q = std::get_if<validate::RotatedFindings>(&v.findings)) {
+      if (q->convention) return q->convention->name;
     }
     return std::nullopt;
   }
@@ -90,6 +92,8 @@ struct Reader {
       if (t->detection.convention) return t->detection.row_offset;
     } else if (const auto* r = std::get_if<validate::RotaryFindings>(&v.findings)) {
       if (r->compared_convention) return r->detection.first_position;
+    } else if (const auto* q = std::get_if<validate::RotatedFindings>(&v.findings)) {
+      if (q->convention) return q->position_offset;  // the angles' positions minus POS
     }
     return std::nullopt;
   }
@@ -99,6 +103,8 @@ struct Reader {
       if (t->detection.convention) return std::string(to_string(t->detection.convention->layout));
     } else if (const auto* r = std::get_if<validate::RotaryFindings>(&v.findings)) {
       if (r->detection.rotary) return std::string(to_string(r->detection.layout));
+    } else if (const auto* q = std::get_if<validate::RotatedFindings>(&v.findings)) {
+      if (q->rotary_width > 0) return std::string(to_string(q->layout));
     }
     return std::nullopt;
   }

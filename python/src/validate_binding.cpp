@@ -19,12 +19,46 @@ namespace py = pybind11;
 
 namespace pecheck::python {
 
+// The rotary convention from `rope` (a preset name) or `config` (the text of
+// a Hugging Face config.json, named `config_name` in messages), with `layout`
+// when given.
+std::optional<RotaryConvention> rotary_convention(const std::optional<std::string>& rope,
+                                                  const std::optional<std::string>& config,
+                                                  const std::string& config_name,
+                                                  const std::optional<std::string>& layout,
+                                                  std::int64_t sequence_length) {
+  std::optional<RotaryLayout> chosen;
+  if (layout) {
+    chosen = parse_rotary_layout(*layout);
+    if (!chosen) throw std::invalid_argument("layout: '" + *layout + "' (expected rotate-half, interleaved or complex)");
+  }
+  std::optional<RotaryConvention> convention;
+  if (config && rope) throw std::invalid_argument("config and rope: give one (both name the convention)");
+  if (config) {
+    RotaryConfigOptions options;
+    if (chosen) options.layout = *chosen;
+    options.sequence_length = sequence_length;
+    convention = parse_rotary_config(*config, config_name, options);
+  } else if (rope) {
+    convention = find_rotary_preset(*rope);
+    if (!convention) {
+      std::string names;
+      for (const RotaryConvention& c : rotary_presets()) names += (names.empty() ? "" : ", ") + c.name;
+      throw std::invalid_argument("rope: '" + *rope + "' is not a rotary preset (expected 'auto' or one of " + names +
+                                  ")");
+    }
+    convention->scaling.sequence_length = sequence_length;
+  }
+  if (convention && chosen) convention->layout = *chosen;
+  return convention;
+}
+
 namespace {
 
-// The library's validation takes an owning Table, so the caller's buffer is
-// copied here, once (a memcpy of the rows). This is the one copy between a
-// live tensor and the comparison; it goes when the library takes a TableView.
-Table table_of(const TableView& view) { return copy_table(view); }
+// The library's validations take a Table: one that reads the caller's
+// buffer where it is (borrowed_table; table_view has checked that each row's
+// entries are adjacent, and a view whose rows are not is copied there).
+Table table_of(const TableView& view) { return borrowed_table(view); }
 
 Convention convention_named(const std::string& name) {
   const std::optional<Convention> found = find_preset(name);
@@ -83,40 +117,6 @@ Validation validate_table_array(const py::array& array, const std::string& forma
   // A (N, 1, d), (1, N, d) or (1, 1, N, d) array: say what was read, as the command line does.
   if (!shape_note.empty()) validation.result.notes.insert(validation.result.notes.begin(), shape_note);
   return validation;
-}
-
-// The rotary convention from `rope` (a preset name) or `config` (the text of
-// a Hugging Face config.json, named `config_name` in messages), with `layout`
-// when given.
-std::optional<RotaryConvention> rotary_convention(const std::optional<std::string>& rope,
-                                                  const std::optional<std::string>& config,
-                                                  const std::string& config_name,
-                                                  const std::optional<std::string>& layout,
-                                                  std::int64_t sequence_length) {
-  std::optional<RotaryLayout> chosen;
-  if (layout) {
-    chosen = parse_rotary_layout(*layout);
-    if (!chosen) throw std::invalid_argument("layout: '" + *layout + "' (expected rotate-half, interleaved or complex)");
-  }
-  std::optional<RotaryConvention> convention;
-  if (config && rope) throw std::invalid_argument("config and rope: give one (both name the convention)");
-  if (config) {
-    RotaryConfigOptions options;
-    if (chosen) options.layout = *chosen;
-    options.sequence_length = sequence_length;
-    convention = parse_rotary_config(*config, config_name, options);
-  } else if (rope) {
-    convention = find_rotary_preset(*rope);
-    if (!convention) {
-      std::string names;
-      for (const RotaryConvention& c : rotary_presets()) names += (names.empty() ? "" : ", ") + c.name;
-      throw std::invalid_argument("rope: '" + *rope + "' is not a rotary preset (expected 'auto' or one of " + names +
-                                  ")");
-    }
-    convention->scaling.sequence_length = sequence_length;
-  }
-  if (convention && chosen) convention->layout = *chosen;
-  return convention;
 }
 
 Validation validate_rope_arrays(const py::array& cos, const std::string& cos_format, const py::array& sin,

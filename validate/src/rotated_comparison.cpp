@@ -62,7 +62,9 @@ Comparison compare_rotated(const RotatedComparisonRequest& request, const std::o
       static_cast<std::size_t>(workers), accuracy::Accumulator(request.format, request.budget_ulp, nullptr));
   std::vector<BeyondCount> beyond(static_cast<std::size_t>(workers));
   std::vector<std::int64_t> escalations(static_cast<std::size_t>(workers));
-  const TableView view(FormatId::float64, values.rows, request.width, values.head_dim, values.output.data());
+  // The output's rotated columns, in its own format, for the accumulator.
+  const TableView view(values.output.format(), values.rows, request.width, values.output.stride(),
+                       values.output.data());
   parallel_for(workers, [&](int worker) {
     reference::RotatedOracle oracle(request.convention, request.format);
     std::unique_ptr<reference::RotatedModelEvaluator> evaluator;
@@ -76,7 +78,11 @@ Comparison compare_rotated(const RotatedComparisonRequest& request, const std::o
     accuracy::Accumulator& accumulate = accumulators[static_cast<std::size_t>(worker)];
     BeyondCount& count = beyond[static_cast<std::size_t>(worker)];
     std::vector<DoubleDouble> exact(static_cast<std::size_t>(request.width));
-    for (std::int64_t r = worker; r < values.rows; r += workers) {
+    // A block of adjacent rows per worker: the rows of one position (its heads,
+    // adjacent in (L, H, d) and (B, L, H, d)) share the oracle's sin and cos
+    // of each frequency, computed once when they come one after another.
+    const std::int64_t begin = values.rows * worker / workers, end = values.rows * (worker + 1) / workers;
+    for (std::int64_t r = begin; r < end; ++r) {
       const std::int64_t p = (*request.row_position)[static_cast<std::size_t>(r)];
       for (std::int64_t i = 0; i < n; ++i) {
         const auto [a, b] = pair_columns(request.layout, request.width, i);

@@ -16,14 +16,15 @@
 
 namespace pecheck::validate {
 
-// The subject's values, row-major (rows, head_dim), as the .npy arrays hold them.
+// The subject's values, (rows, head_dim) each, in the formats they are
+// stored in; each entry is decoded (exactly) where it is read.
 struct RotatedValues {
-  const std::vector<double>& input;
-  const std::vector<double>& output;
+  TableView input;
+  TableView output;
   std::int64_t rows = 0;
   std::int64_t head_dim = 0;
-  double in(std::int64_t r, std::int64_t c) const { return input[static_cast<std::size_t>(r * head_dim + c)]; }
-  double out(std::int64_t r, std::int64_t c) const { return output[static_cast<std::size_t>(r * head_dim + c)]; }
+  double in(std::int64_t r, std::int64_t c) const { return input.at(r, c); }
+  double out(std::int64_t r, std::int64_t c) const { return output.at(r, c); }
 };
 
 // The two columns of pair i (interleaved and complex pair 2i, 2i + 1).

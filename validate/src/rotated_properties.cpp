@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
+
+#include "pecheck/parallel_for.hpp"
 
 namespace pecheck::validate {
 
@@ -46,20 +49,32 @@ RotatedProperty norm_property(const RotatedValues& values, RotaryLayout layout, 
   p.claim = "every rotated pair keeps its norm: |out| = A |in|";
   p.bound = "(8u + 2^-21) A |in| + 2 s, u the unit roundoff and s the smallest subnormal of the output's format";
   const PairBound bound = pair_bound(format);
-  for (std::int64_t r = 0; r < values.rows; ++r) {
-    for (std::int64_t i = 0; i < width / 2; ++i) {
-      const auto [a, b] = pair_columns(layout, width, i);
-      const double in = norm2(values.in(r, a), values.in(r, b));
-      const double out = norm2(values.out(r, a), values.out(r, b));
-      const double limit = bound(in, attention_factor);
-      const double deviation = std::fabs(out - attention_factor * in);
-      ++p.checked;
-      const bool fails = !(deviation <= limit);
-      p.violations += fails;
-      const double ratio =
-          fails && !std::isfinite(deviation) ? std::numeric_limits<double>::infinity() : deviation / limit;
-      if (ratio > p.worst_ratio) p.worst_ratio = ratio;
+  // Every pair of every row, a block of rows per worker, merged in worker order.
+  const int workers = worker_count(0, values.rows);
+  std::vector<RotatedProperty> parts(static_cast<std::size_t>(workers));
+  parallel_for(workers, [&](int worker) {
+    RotatedProperty& part = parts[static_cast<std::size_t>(worker)];
+    const std::int64_t begin = values.rows * worker / workers, end = values.rows * (worker + 1) / workers;
+    for (std::int64_t r = begin; r < end; ++r) {
+      for (std::int64_t i = 0; i < width / 2; ++i) {
+        const auto [a, b] = pair_columns(layout, width, i);
+        const double in = norm2(values.in(r, a), values.in(r, b));
+        const double out = norm2(values.out(r, a), values.out(r, b));
+        const double limit = bound(in, attention_factor);
+        const double deviation = std::fabs(out - attention_factor * in);
+        ++part.checked;
+        const bool fails = !(deviation <= limit);
+        part.violations += fails;
+        const double ratio =
+            fails && !std::isfinite(deviation) ? std::numeric_limits<double>::infinity() : deviation / limit;
+        if (ratio > part.worst_ratio) part.worst_ratio = ratio;
+      }
     }
+  });
+  for (const RotatedProperty& part : parts) {
+    p.checked += part.checked;
+    p.violations += part.violations;
+    p.worst_ratio = std::max(p.worst_ratio, part.worst_ratio);
   }
   return p;
 }

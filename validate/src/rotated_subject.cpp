@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "pecheck/npy_tensor.hpp"
 #include "pecheck/table_file.hpp"
 #include "pecheck/validate/rotated_output.hpp"
 
@@ -88,21 +89,35 @@ std::string_view to_string(QkvFormat format) {
   return "?";
 }
 
+RotatedTensor owned_tensor(std::vector<std::int64_t> shape, Table values) {
+  RotatedTensor t;
+  t.shape = std::move(shape);
+  auto owned = std::make_shared<const Table>(std::move(values));
+  t.values = owned->view();
+  t.owned = std::move(owned);
+  return t;
+}
+
+RotatedTensor borrowed_tensor(std::vector<std::int64_t> shape, const TableView& values) {
+  RotatedTensor t;
+  t.shape = std::move(shape);
+  t.values = values;
+  return t;
+}
+
 RotatedSubject read_rotated_subject(const std::filesystem::path& output, const std::filesystem::path& input,
                                     const std::filesystem::path& positions) {
   RotatedSubject s;
-  s.output = read_npy_array(output);
-  s.input = read_npy_array(input);
+  // Typed, at the files' own size: the N-d reader's doubles would take two
+  // to four times the files (a bfloat16 output is float32 in .npy).
+  NpyTensor out = read_npy_tensor(output);
+  s.output = owned_tensor(std::move(out.shape), std::move(out.values));
+  NpyTensor in = read_npy_tensor(input);
+  s.input = owned_tensor(std::move(in.shape), std::move(in.values));
   s.positions = read_npy_array(positions);
   s.output_name = output.string();
   s.input_name = input.string();
   s.positions_name = positions.string();
-  for (const auto& [array, name] : {std::pair{&s.output, &s.output_name}, std::pair{&s.input, &s.input_name}}) {
-    if (array->integer) {
-      throw TableFileError(*name, "dtype", "is the integer dtype '" + array->dtype + "'",
-                           "a float dtype (<f2, <f4 or <f8)");
-    }
-  }
   return s;
 }
 
@@ -164,6 +179,13 @@ RotatedTokens resolve_tokens(const RotatedSubject& s, std::optional<QkvFormat> q
   tokens.sequence_axis = axis;
   tokens.rows = 1;
   for (std::size_t a = 0; a + 1 < rank; ++a) tokens.rows *= shape[a];
+  for (const auto& [tensor, name] : {std::pair{&s.output, &s.output_name}, std::pair{&s.input, &s.input_name}}) {
+    if (tensor->values.rows() != tokens.rows || tensor->values.cols() != tokens.head_dim) {
+      throw ValidationInputError(*name + ": " + std::to_string(tensor->values.rows()) + " rows of " +
+                                 std::to_string(tensor->values.cols()) + " values for shape " + shape_text(shape) +
+                                 ": expected its rows of the last axis");
+    }
+  }
   std::int64_t inner = 1;  // rows per step along the sequence axis
   for (std::size_t a = static_cast<std::size_t>(axis) + 1; a + 1 < rank; ++a) inner *= shape[a];
   tokens.row_position.resize(static_cast<std::size_t>(tokens.rows));

@@ -1,6 +1,7 @@
 // validate_rotated_output: tokens -> detection -> comparison with the exact
 // rotation and the computation models -> diagnosis and properties -> verdict.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "pecheck/number_text.hpp"
@@ -17,17 +18,46 @@ namespace pecheck::validate {
 
 namespace {
 
+// Whether every finite value of the view is a value of f. A float32 value
+// is a bfloat16 one when its low 16 bits are zero (bfloat16 is float32's top
+// half), tested on the bits: the test runs over every entry of an output.
+bool holds_every_finite(const TableView& view, FormatId f) {
+  if (f == view.format()) return true;
+  for (std::int64_t r = 0; r < view.rows(); ++r) {
+    if (view.format() == FormatId::float32 && f == FormatId::bfloat16) {
+      for (const float x : view.row<float>(r)) {
+        if (std::isfinite(x) && (std::bit_cast<std::uint32_t>(x) & 0xffffU) != 0) return false;
+      }
+      continue;
+    }
+    for (std::int64_t c = 0; c < view.cols(); ++c) {
+      const double v = view.at(r, c);
+      if (std::isfinite(v) && !reference::holds_value(v, format_of(f))) return false;
+    }
+  }
+  return true;
+}
+
 // The narrowest of bfloat16, float16 and float32 holding every finite
 // output value (NumPy writes bfloat16 as float32), else the stored format.
-FormatId value_format(const NpyArray& output) {
+FormatId value_format(const TableView& output) {
   for (const FormatId f : {FormatId::bfloat16, FormatId::float16, FormatId::float32}) {
-    if (format_of(f).precision > format_of(output.format).precision) break;
-    const bool holds = std::all_of(output.values.begin(), output.values.end(), [&](double v) {
-      return !std::isfinite(v) || reference::holds_value(v, format_of(f));
-    });
-    if (holds) return f;
+    if (format_of(f).precision > format_of(output.format()).precision) break;
+    if (holds_every_finite(output, f)) return f;
   }
-  return output.format;
+  return output.format();
+}
+
+std::int64_t non_finite_count(const TableView& view) {
+  std::int64_t count = 0;
+  for (std::int64_t r = 0; r < view.rows(); ++r) {
+    if (view.format() == FormatId::float32) {  // the common case, on the values themselves
+      for (const float x : view.row<float>(r)) count += !std::isfinite(x);
+      continue;
+    }
+    for (std::int64_t c = 0; c < view.cols(); ++c) count += !std::isfinite(view.at(r, c));
+  }
+  return count;
 }
 
 bool is_frequency_claim(HazardKind kind) {
@@ -43,13 +73,12 @@ Validation validate_rotated_output(const RotatedSubject& subject, const RotatedO
   result.kind = SubjectKind::rotated;
   Validation& v = result;
   RotatedFindings& findings = result.findings.emplace<RotatedFindings>();
-  const FormatId format = value_format(subject.output);
+  const FormatId format = value_format(subject.output.values);
   const RotatedValues values{subject.input.values, subject.output.values, tokens.rows, tokens.head_dim};
   if (options.convention) check_rotary_convention(*options.convention);
   const auto add_hazard = [&result](const Hazard& h) { result.add_hazard(h); };
 
-  std::int64_t non_finite = 0;
-  for (double x : subject.output.values) non_finite += !std::isfinite(x);
+  const std::int64_t non_finite = non_finite_count(subject.output.values);
   if (non_finite > 0) {
     add_hazard({HazardKind::non_finite, std::to_string(non_finite) + " outputs are NaN or infinite."});
   }

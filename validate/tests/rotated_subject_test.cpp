@@ -13,15 +13,11 @@
 namespace pecheck::validate {
 namespace {
 
-NpyArray floats(std::vector<std::int64_t> shape, double fill = 0.0) {
-  NpyArray a;
-  a.shape = std::move(shape);
-  a.dtype = "<f4";
-  a.format = FormatId::float32;
-  std::int64_t n = 1;
-  for (std::int64_t s : a.shape) n *= s;
-  a.values.assign(static_cast<std::size_t>(n), fill);
-  return a;
+RotatedTensor floats(std::vector<std::int64_t> shape) {
+  std::int64_t rows = 1;
+  for (std::size_t k = 0; k + 1 < shape.size(); ++k) rows *= shape[k];
+  const std::int64_t cols = shape.back();
+  return owned_tensor(std::move(shape), make_table(rows, cols, FormatId::float32));
 }
 
 NpyArray integers(std::vector<std::int64_t> values) {
@@ -102,38 +98,38 @@ RotaryConvention hand_made_convention() {
   return c;
 }
 
-// Token p at position stride * p.
-RotatedSubject hand_made(std::int64_t stride = 1) {
+// Token p at position stride * p; with `changed`, a column beyond the rotary
+// width of one output row differs from its input.
+RotatedSubject hand_made(std::int64_t stride = 1, bool changed = false) {
   const std::int64_t length = hand_length, head = hand_head, width = hand_width;
   std::vector<std::int64_t> positions = arange(0, length);
   for (std::int64_t& p : positions) p *= stride;
   RotatedSubject s = subject({length, head}, positions);
+  Table in = make_table(length, head, FormatId::float32);
+  Table out = make_table(length, head, FormatId::float32);
   for (std::int64_t p = 0; p < length; ++p) {
     for (std::int64_t c = 0; c < head; ++c) {
-      s.input.values[static_cast<std::size_t>(p * head + c)] =
-          static_cast<double>(static_cast<float>(std::sin(0.7 * static_cast<double>(p * head + c)) + 1.5));
-    }
-    for (std::int64_t c = 0; c < head; ++c) {
-      s.output.values[static_cast<std::size_t>(p * head + c)] = s.input.values[static_cast<std::size_t>(p * head + c)];
+      in.set(p, c, std::sin(0.7 * static_cast<double>(p * head + c)) + 1.5);
+      out.set(p, c, in.at(p, c));
     }
     for (std::int64_t i = 0; i < width / 2; ++i) {
       const double theta = static_cast<double>(p * stride) * std::pow(10000.0, -2.0 * static_cast<double>(i) / width);
-      const double xa = s.input.values[static_cast<std::size_t>(p * head + i)];
-      const double xb = s.input.values[static_cast<std::size_t>(p * head + i + width / 2)];
-      s.output.values[static_cast<std::size_t>(p * head + i)] =
-          static_cast<float>(xa * std::cos(theta) - xb * std::sin(theta));
-      s.output.values[static_cast<std::size_t>(p * head + i + width / 2)] =
-          static_cast<float>(xa * std::sin(theta) + xb * std::cos(theta));
+      const double xa = in.at(p, i);
+      const double xb = in.at(p, i + width / 2);
+      out.set(p, i, xa * std::cos(theta) - xb * std::sin(theta));
+      out.set(p, i + width / 2, xa * std::sin(theta) + xb * std::cos(theta));
     }
   }
+  if (changed) out.set(5, 9, out.at(5, 9) + 1.0);
+  s.input = owned_tensor({length, head}, std::move(in));
+  s.output = owned_tensor({length, head}, std::move(out));
   return s;
 }
 
 // A column beyond the rotary width changed: detection names it.
 TEST(RotatedSubject, aColumnBeyondTheRotaryWidthMustPassUnchanged) {
-  const std::int64_t head = hand_head, width = hand_width;
-  RotatedSubject s = hand_made();
-  s.output.values[static_cast<std::size_t>(5 * head + 9)] += 1.0;
+  const std::int64_t width = hand_width;
+  const RotatedSubject s = hand_made(1, true);
   RotatedOptions options;
   options.convention = hand_made_convention();
   const Validation result = validate_rotated_output(s, options);

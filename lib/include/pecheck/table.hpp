@@ -72,6 +72,7 @@ inline double decode_stored(FormatId format, const std::byte* p) {
 }
 
 [[noreturn]] void throw_storage_type_mismatch(FormatId format, std::size_t element_size);
+[[noreturn]] void throw_borrowed_table_write();
 
 }  // namespace detail
 
@@ -170,8 +171,12 @@ class Table {
  private:
   friend Table make_table(std::int64_t rows, std::int64_t cols, FormatId format);
   friend Table make_uninitialized_table(std::int64_t rows, std::int64_t cols, FormatId format);
+  friend Table borrowed_table(const TableView& view);
 
-  std::byte* mutable_data() { return owned_.get(); }
+  std::byte* mutable_data() {
+    if (owned_ == nullptr && data_ != nullptr) detail::throw_borrowed_table_write();
+    return owned_.get();
+  }
   void allocate(std::size_t bytes);
 
   PageBuffer owned_;
@@ -207,5 +212,12 @@ std::vector<double> table_doubles(const TableView& view);
 Table convert_table(const TableView& view, FormatId format);
 // A copy of the view's values in their own format.
 Table copy_table(const TableView& view);
+// A table that reads a contiguous view's values where they are, without a
+// copy (a caller's NumPy array or tensor, a file's payload): what the
+// validations, which take a Table, read a buffer they do not own through. It
+// is read-only (set(), storage<T>() and mutable_bytes() throw
+// std::logic_error), valid while the view's storage lives, and a copy of it
+// owns its values. A view whose rows are not adjacent is copied (copy_table).
+Table borrowed_table(const TableView& view);
 
 }  // namespace pecheck

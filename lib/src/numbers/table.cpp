@@ -18,6 +18,10 @@ void throw_storage_type_mismatch(FormatId format, std::size_t element_size) {
                          std::to_string(storage_bytes(format)) + "-byte elements)");
 }
 
+void throw_borrowed_table_write() {
+  throw std::logic_error("a write to a borrowed table (borrowed_table: it reads a buffer it does not own)");
+}
+
 }  // namespace detail
 
 namespace {
@@ -176,6 +180,16 @@ Table convert_table(const TableView& view, FormatId format) {
   for (std::int64_t r = 0; r < view.rows(); ++r) {
     for (std::int64_t c = 0; c < view.cols(); ++c) table.set(r, c, view.at(r, c));
   }
+  return table;
+}
+
+Table borrowed_table(const TableView& view) {
+  if (!view.contiguous()) return copy_table(view);
+  Table table;
+  table.rows = view.rows();
+  table.cols = view.cols();
+  table.format = view.format();
+  table.data_ = static_cast<const std::byte*>(view.data());
   return table;
 }
 

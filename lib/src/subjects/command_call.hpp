@@ -8,6 +8,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "pecheck/external_subjects.hpp"
 #include "pecheck/format.hpp"
@@ -31,6 +32,13 @@ class CallDirectory {
 // characters but newlines and tabs escaped, so the caller's first line stays
 // one line and a terminal is not driven by the command's escape sequences.
 std::string what_it_printed(const std::string& output);
+
+// command_template with each {name} of `substitutions` replaced by its value,
+// shell-quoted (a placeholder inside its own quotes, '{x}' or "{x}", loses
+// them); unknown {names} are left as they are. command_for's substitution,
+// for the rotated-output command's placeholders too.
+std::string substitute_placeholders(const std::string& command_template,
+                                    const std::vector<std::pair<std::string, std::string>>& substitutions);
 
 // What both command subjects offer: the one convention the command implements
 // (additive, or rotary when options.rotary_convention is set), in the formats

@@ -60,13 +60,17 @@ std::string shell_quote(const std::string& text) {
 
 std::string command_for(const std::string& command_template, const TableRequest& request, FormatId format,
                         const std::string& output) {
-  const std::pair<std::string, std::string> substitutions[] = {
-      {"{rows}", std::to_string(request.rows)},
-      {"{dim}", std::to_string(request.dim)},
-      {"{offset}", std::to_string(request.row_offset)},
-      {"{dtype}", std::string(format_of(format).name)},
-      {"{output}", output},
-  };
+  return substitute_placeholders(command_template, {
+                                                       {"{rows}", std::to_string(request.rows)},
+                                                       {"{dim}", std::to_string(request.dim)},
+                                                       {"{offset}", std::to_string(request.row_offset)},
+                                                       {"{dtype}", std::string(format_of(format).name)},
+                                                       {"{output}", output},
+                                                   });
+}
+
+std::string substitute_placeholders(const std::string& command_template,
+                                    const std::vector<std::pair<std::string, std::string>>& substitutions) {
   std::string command;
   std::size_t k = 0;
   while (k < command_template.size()) {

@@ -12,6 +12,7 @@
 
 #include "pecheck/bench/end_to_end.hpp"
 #include "pecheck/bench/rotary_figures.hpp"
+#include "pecheck/bench/rotated_figure.hpp"
 
 namespace pecheck::bench {
 
@@ -125,6 +126,7 @@ struct Figures {
   // 6. The computation model's fast path, the rotary reference and rotary
   //    validate as a command (rotary_figures.hpp).
   RotaryFigures rotary;
+  RotatedCliFigure rotated_cli;  // rotated_figure.hpp
 };
 
 // Builds the workloads, measures them and samples the accuracy. Throws

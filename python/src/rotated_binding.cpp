@@ -1,0 +1,73 @@
+// The output and input are read where the caller holds them: pecheck/_arrays.py
+// hands over each tensor's storage as a (rows, head_dim) array in its own
+// format (bfloat16 as its 16-bit patterns) and the shape it came in; the
+// subject views them (validate::borrowed_tensor), so nothing is copied.
+#include "rotated_binding.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include "pecheck/validate/rotated_output.hpp"
+#include "result_binding.hpp"
+#include "table_input.hpp"
+#include "validate_binding.hpp"
+
+namespace py = pybind11;
+
+namespace pecheck::python {
+
+namespace {
+
+Validation validate_rotated_arrays(const py::array& out, const std::string& out_format,
+                                   const std::vector<std::int64_t>& out_shape, const py::array& in,
+                                   const std::string& in_format, const std::vector<std::int64_t>& in_shape,
+                                   const py::array_t<std::int64_t, py::array::c_style>& positions,
+                                   const std::vector<std::string>& names, const std::optional<std::string>& rope,
+                                   const std::optional<std::string>& config, const std::string& config_name,
+                                   const std::optional<std::string>& layout,
+                                   const std::optional<std::string>& qkv_format, std::optional<double> max_ulp,
+                                   int threads) {
+  validate::RotatedSubject subject;
+  subject.output = validate::borrowed_tensor(out_shape, table_view(out, format_named(out_format, "out"), "out"));
+  subject.input = validate::borrowed_tensor(in_shape, table_view(in, format_named(in_format, "input"), "input"));
+  // POS is one position per token: small, copied.
+  subject.positions.dtype = "<i8";
+  subject.positions.integer = true;
+  subject.positions.shape = {static_cast<std::int64_t>(positions.size())};
+  subject.positions.integers.assign(positions.data(), positions.data() + positions.size());
+  subject.output_name = names.at(0);
+  subject.input_name = names.at(1);
+  subject.positions_name = names.at(2);
+  validate::RotatedOptions options;
+  options.convention = rotary_convention(rope, config, config_name, layout, 0);
+  if (layout) options.layout = parse_rotary_layout(*layout);  // checked by rotary_convention
+  if (qkv_format) {
+    options.qkv_format = validate::parse_qkv_format(*qkv_format);
+    if (!options.qkv_format) {
+      throw std::invalid_argument("qkv_format: '" + *qkv_format + "' (expected sbhd, bshd, bhsd or thd)");
+    }
+  }
+  options.max_ulp = max_ulp;
+  options.threads = threads;
+  Validation validation{names.at(0), {}};
+  {
+    py::gil_scoped_release release;
+    validation.result = validate::validate_rotated_output(subject, options);
+  }
+  return validation;
+}
+
+}  // namespace
+
+void bind_rotated(py::module_& m) {
+  m.def("_validate_rotated", &validate_rotated_arrays, py::arg("out"), py::arg("out_format"), py::arg("out_shape"),
+        py::arg("input"), py::arg("input_format"), py::arg("input_shape"), py::arg("positions"), py::arg("names"),
+        py::arg("rope"), py::arg("config"), py::arg("config_name"), py::arg("layout"), py::arg("qkv_format"),
+        py::arg("max_ulp"), py::arg("threads"));
+}
+
+}  // namespace pecheck::python
