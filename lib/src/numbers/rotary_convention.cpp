@@ -64,6 +64,24 @@ void check_rotary_convention(const RotaryConvention& c) {
   if (dims < 2 || dims % 2 != 0) {
     reject(c, "rotary width int(head_dim * fraction)", "is " + std::to_string(dims) + ", expected an even number >= 2");
   }
+  if (c.query_key_dim < 0 || c.query_key_dim > max_dim) {
+    reject(c, "query_key_dim (qk_nope_head_dim + qk_rope_head_dim)",
+           "is " + std::to_string(c.query_key_dim) + ", expected 0 (head_dim) to " + std::to_string(max_dim));
+  }
+  if (!c.mrope_section.empty()) {
+    std::int64_t total = 0;
+    for (std::int64_t section : c.mrope_section) {
+      if (section < 1 || section > dims) {
+        reject(c, "mrope_section", "holds " + std::to_string(section) + ", expected positive whole numbers");
+      }
+      total += section;
+    }
+    if (c.mrope_section.size() != 3 || total != dims / 2) {
+      reject(c, "mrope_section",
+             "has " + std::to_string(c.mrope_section.size()) + " sections summing to " + std::to_string(total) +
+                 ", expected 3 (temporal, height, width) summing to the rotary width / 2 = " + std::to_string(dims / 2));
+    }
+  }
   const RotaryScaling& s = c.scaling;
   if (c.attention_factor) {
     require(std::isfinite(*c.attention_factor) && *c.attention_factor > 0.0, c, "attention_factor", *c.attention_factor,
@@ -109,6 +127,7 @@ RotaryDerived rotary_derived(const RotaryConvention& c) {
   const RotaryScaling& s = c.scaling;
   const double dims = static_cast<double>(d.dims);
   double attention = 1.0;
+  d.softmax_scale = 1.0 / std::sqrt(static_cast<double>(c.query_key_dim > 0 ? c.query_key_dim : c.head_dim));
   switch (s.kind) {
     case RotaryScalingKind::none:
     case RotaryScalingKind::linear:
@@ -139,9 +158,16 @@ RotaryDerived rotary_derived(const RotaryConvention& c) {
       if (low == high) high += 0.001;  // linear_ramp_factor avoids a division by zero so
       d.yarn_low = low;
       d.yarn_high = high;
-      attention = (s.mscale && s.mscale_all_dim)
+      // `if mscale and mscale_all_dim:` in Python: an absent field and a 0 alike fall back.
+      attention = (s.mscale.value_or(0.0) != 0.0 && s.mscale_all_dim.value_or(0.0) != 0.0)
                       ? yarn_mscale(s.factor, *s.mscale) / yarn_mscale(s.factor, *s.mscale_all_dim)
                       : yarn_mscale(s.factor, 1.0);
+      // DeepseekV3Attention: scaling = qk_head_dim^-0.5 * mscale^2 with
+      // mscale = get_mscale(factor, mscale_all_dim) when mscale_all_dim is nonzero.
+      if (s.mscale_all_dim.value_or(0.0) != 0.0) {
+        const double m = yarn_mscale(s.factor, *s.mscale_all_dim);
+        d.softmax_scale *= m * m;
+      }
       break;
     }
     case RotaryScalingKind::longrope: {
@@ -197,6 +223,12 @@ std::string describe(const RotaryConvention& c) {
   }
   if (d.effective_base != c.base) out << ", effective base " << number_text(d.effective_base);
   out << ", attention factor " << number_text(d.attention_factor);
+  if (!c.mrope_section.empty()) {
+    out << ", M-RoPE sections " << c.mrope_section[0] << "/" << c.mrope_section[1] << "/" << c.mrope_section[2]
+        << (c.mrope_interleaved ? " interleaved" : "");
+  }
+  if (!c.layer_type.empty()) out << ", layer type " << c.layer_type;
+  out << ", softmax scale " << number_text(d.softmax_scale);
   return out.str();
 }
 
