@@ -48,6 +48,11 @@ Faults (each seen in real code; docs/CONVENTIONS.md):
   --longrope-factors by-allocated-context   LongRoPE's long factors chosen by
                                  max_position_embeddings, not the sequence length (llama.cpp 24823)
 
+Not faults, rules no preset has:
+  --custom half-zero             the second half of the pairs at frequency 0 (never rotated)
+  --custom ladder:HIGH:LOW       inv_freq a geometric ladder from HIGH to LOW (float32)
+--accumulate builds the angles as ggml does (theta *= theta_scale in float32: frequency-accumulation).
+
 --layer-type T picks one rule of a config with several (transformers v5 rope_parameters by layer
 type; Gemma 3: full_attention at rope_theta with rope_scaling, sliding_attention at
 rope_local_base_freq unscaled). Fields are read from text_config when the config has one.
@@ -257,6 +262,23 @@ def caches_torch(inv_freq, positions, attention, angles):
     return (freqs.cos() * attention).numpy(), (freqs.sin() * attention).numpy()
 
 
+def caches_accumulated(dim, base, inv_freq, positions, attention):
+    """ggml's rope (ggml-cpu rope_yarn cache init): pair i's angle is p * theta_scale^i by repeated
+    float32 multiplication, theta_scale = powf(base, -2/d); the rule's own ratio to the plain
+    ladder multiplies in as ggml's freq_factors divide."""
+    theta_scale = np.float32(base) ** np.float32(-2.0 / dim)
+    plain = (np.float64(base) ** (-np.arange(0, dim, 2) / dim))
+    ratio = inv_freq.astype(np.float64) / plain
+    ratio[np.abs(ratio - 1) < 1e-6] = 1.0  # the plain rule's float32 rounding is not a freq_factor
+    theta = positions.astype(np.float32)
+    angles = np.empty((len(positions), len(inv_freq)), dtype=np.float32)
+    for i in range(len(inv_freq)):
+        angles[:, i] = theta if ratio[i] == 1.0 else (theta * np.float32(ratio[i])).astype(np.float32)
+        theta = (theta * theta_scale).astype(np.float32)
+    return (np.cos(angles) * np.float32(attention)).astype(np.float32), \
+        (np.sin(angles) * np.float32(attention)).astype(np.float32)
+
+
 def arrange(half, layout):
     if layout == "rotate-half":
         return np.concatenate([half, half], axis=1)
@@ -300,6 +322,8 @@ def main():
     parser.add_argument("--swap-cos-sin", action="store_true")
     parser.add_argument("--attention-factor", default="applied", choices=["applied", "missing", "twice", "log-twice"])
     parser.add_argument("--layer-type")
+    parser.add_argument("--custom", help="half-zero, or ladder:HIGH:LOW")
+    parser.add_argument("--accumulate", action="store_true")
     parser.add_argument("--yarn-truncate", default="config", choices=["config", "always"])
     parser.add_argument("--longrope-factors", default="by-sequence-length",
                         choices=["by-sequence-length", "by-allocated-context"])
@@ -315,6 +339,13 @@ def main():
                  # an attention_factor fed through 0.1 ln(s) + 1 once more (sglang issue 33558)
                  "log-twice": 0.1 * math.log(attention) + 1.0}[args.attention_factor]
 
+    if args.custom == "half-zero":  # the second half of the pairs never rotates
+        inv_freq = inv_freq.copy()
+        inv_freq[len(inv_freq) // 2:] = 0
+    elif args.custom:  # ladder:HIGH:LOW, a geometric ladder between two set frequencies
+        high, low = (float(x) for x in args.custom.split(":")[1:])
+        inv_freq = (high * (low / high) ** (np.arange(len(inv_freq)) / (len(inv_freq) - 1))).astype(np.float32)
+
     if args.inv_freq_out:
         np.save(args.inv_freq_out, inv_freq.astype(np.float32))
     positions = np.arange(args.first_position, args.first_position + args.rows, dtype=np.int64).astype(np.float32)
@@ -322,6 +353,8 @@ def main():
         positions = round_to(positions, args.positions)
     compute = caches_torch if args.backend == "torch" else caches_numpy
     cos, sin = compute(inv_freq.astype(np.float32), positions, attention, args.angles)
+    if args.accumulate:
+        cos, sin = caches_accumulated(dim, base, inv_freq, positions, attention)
     if args.swap_cos_sin:
         cos, sin = sin, cos
     for table, path in ((cos, args.cos), (sin, args.sin)):

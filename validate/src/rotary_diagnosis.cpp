@@ -4,6 +4,8 @@
 #include <limits>
 #include <sstream>
 
+#include "rotary_config_faults.hpp"
+#include "rotary_custom_rule.hpp"
 #include "rotary_frequency_match.hpp"
 #include "rotary_layout.hpp"
 #include "pecheck/number_text.hpp"
@@ -12,12 +14,7 @@ namespace pecheck::validate {
 
 namespace {
 
-// A misfit (median squared z-score) past this is a frequency the rule does not
-// give: a rule the cache follows scores about 1 or less, and z = 10 for half
-// the frequencies is far beyond chance, yet well below what a rounded
-// inv_freq or another base scores (10^6 and more with 2048 rows:
-// rotary_frequency_match.hpp).
-constexpr double misfit_limit = 100.0;
+constexpr double misfit_limit = frequency_misfit_limit;
 // Rows the computations are evaluated on.
 constexpr std::int64_t hypothesis_rows = 512;
 
@@ -39,6 +36,10 @@ std::vector<Hazard> attention_factor_hazards(const RotaryDetection& detection, d
     what += ": the attention factor is missing";
   } else if (near(measured, expected * expected)) {
     what += ": the attention factor is applied twice (" + significant(expected * expected, 9) + " = factor^2)";
+  } else if (expected > 0.0 && near(measured, 0.1 * std::log(expected) + 1.0)) {
+    // An engine taking HF's attention_factor for YaRN's scale s (sglang issue 33558, TensorRT-LLM issue 16379).
+    what += ": the attention factor fed through 0.1 ln(s) + 1 once more (" +
+            significant(0.1 * std::log(expected) + 1.0, 9) + ")";
   }
   return {{HazardKind::attention_factor, what + " (transformers multiplies cos and sin by attention_scaling once)."}};
 }
@@ -57,6 +58,22 @@ std::vector<Hazard> frequency_hazards(const RotaryDetection& detection, const Ro
                    " for float32 inv_freq): inv_freq cast with the module (Megatron-LM issue 744, InternLM issue 237)."}};
     }
   }
+  const std::string against = " (median squared z-score " + significant(std::min(exact, single), 4) + ")";
+  if (const double accumulated = accumulated_misfit(detection, convention); accumulated <= misfit_limit) {
+    return {{HazardKind::frequency_accumulation,
+             "the frequencies are base " + base_text(convention) + "'s as ggml builds them: each pair's angle by "
+             "repeated float32 multiplication (theta *= theta_scale, theta_scale = powf(base, -2/d) in float32; "
+             "z-score " + significant(accumulated, 4) + ", against the exact rule" + against + "); a base fitted "
+             "to them, " + significant(detection.fitted_base, 9) + ", is the trace of the accumulation, not another base."}};
+  }
+  for (const ConfigMisreading& m : config_misreadings(convention)) {
+    const double misfit = std::min(frequency_misfit(detection, rotary_inv_freqs(m.convention, std::nullopt)),
+                                   frequency_misfit(detection, rotary_inv_freqs(m.convention, FormatId::float32)));
+    if (misfit <= misfit_limit) {
+      return {{HazardKind::wrong_scaling, "the frequencies are the config read wrong: " + m.what + " (z-score " +
+                                              significant(misfit, 4) + ", against the config's rule" + against + ")."}};
+    }
+  }
   double best = std::numeric_limits<double>::infinity();
   std::optional<RotaryConvention> found;
   for (const RotaryConvention& candidate : candidate_conventions(detection, rows)) {
@@ -64,11 +81,10 @@ std::vector<Hazard> frequency_hazards(const RotaryDetection& detection, const Ro
                                    frequency_misfit(detection, rotary_inv_freqs(candidate, FormatId::float32)));
     if (misfit < best) best = misfit, found = candidate;
   }
-  const std::string against = " (median squared z-score " + significant(std::min(exact, single), 4) + ")";
   if (!found || best > misfit_limit) {
-    return {{HazardKind::wrong_base, "the frequencies follow neither the convention's rule" + against +
-                                               " nor a preset's; fitted base at the cache width " +
-                                               significant(detection.fitted_base, 7) + "."}};
+    return {{HazardKind::custom_rule, "the frequencies follow neither the convention's rule" + against +
+                                          " nor a preset's nor a fitted base's: a custom rule, " +
+                                          ladder_text(fitted_rule(detection)) + "."}};
   }
   if (found->scaling.kind != convention.scaling.kind || found->scaling.factor != convention.scaling.factor) {
     return {{HazardKind::wrong_scaling,

@@ -59,9 +59,11 @@ RotaryConvention choose_layer_type(std::vector<RotaryConvention> layers, std::st
 // The convention a user names for a rotary subject: a config.json (`config`)
 // or a rotary preset (`preset`; "auto" or empty: none), with `layout`
 // ("rotate-half", "interleaved", "complex"; empty: the config's or the
-// preset's) applied. nullopt when neither names one. Throws ConventionError
+// preset's) applied, and the config's rule for `layer_type` (empty: its
+// only one, or full_attention's). nullopt when neither names one. Throws ConventionError
 // naming the flag (--config, --rope, --layout) for what cannot be read.
 std::optional<RotaryConvention> named_rotary_convention(const std::string& config, const std::string& preset,
-                                                        const std::string& layout, std::int64_t sequence_length);
+                                                        const std::string& layout, std::int64_t sequence_length,
+                                                        const std::string& layer_type = "");
 
 }  // namespace pecheck

@@ -38,6 +38,7 @@ enum class RotaryScalingKind {
   yarn,         // blend of inv_freq / factor and inv_freq by a linear ramp over dims; attention factor
   longrope,     // inv_freq_i = 1 / (ext_i base^(2i/d)), ext = long or short factors; attention factor
   llama3,       // wavelength bands: keep above high_freq, divide by factor below low_freq, blend between
+  fitted,       // inv_freq_i given one by one (a rule no preset has, fitted from a cache); 0: a pair that never rotates
 };
 
 struct RotaryScaling {
@@ -55,6 +56,7 @@ struct RotaryScaling {
   std::optional<double> mscale_all_dim;  // yarn
   std::vector<double> long_factor;       // longrope, one per frequency
   std::vector<double> short_factor;      // longrope, one per frequency
+  std::vector<double> inv_freq;          // fitted: inv_freq_i in radians per position, one per frequency
   // The current sequence length: dynamic NTK's L (0: the trained length, no
   // change); longrope uses long_factor when it exceeds original_max_position.
   std::int64_t sequence_length = 0;

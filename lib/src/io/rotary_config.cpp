@@ -267,7 +267,8 @@ RotaryConvention read_rotary_config(const std::filesystem::path& file, const Rot
 }
 
 std::optional<RotaryConvention> named_rotary_convention(const std::string& config, const std::string& preset,
-                                                        const std::string& layout, std::int64_t sequence_length) {
+                                                        const std::string& layout, std::int64_t sequence_length,
+                                                        const std::string& layer_type) {
   if (!config.empty() && !preset.empty()) {
     throw ConventionError("validate: --config and --rope exclude each other (both name the convention)");
   }
@@ -281,6 +282,7 @@ std::optional<RotaryConvention> named_rotary_convention(const std::string& confi
     RotaryConfigOptions options;
     if (pairing) options.layout = *pairing;
     options.sequence_length = sequence_length;
+    options.layer_type = layer_type;
     convention = read_rotary_config(config, options);
   } else if (!preset.empty() && preset != "auto") {
     convention = find_rotary_preset(preset);

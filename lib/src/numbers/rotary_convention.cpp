@@ -1,5 +1,6 @@
 #include "pecheck/rotary_convention.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <sstream>
@@ -88,6 +89,16 @@ void check_rotary_convention(const RotaryConvention& c) {
             "a finite number > 0");
   }
   if (s.kind == RotaryScalingKind::none) return;
+  if (s.kind == RotaryScalingKind::fitted) {
+    if (static_cast<std::int64_t>(s.inv_freq.size()) != dims / 2) {
+      reject(c, "inv_freq", "has " + std::to_string(s.inv_freq.size()) + " values, expected " +
+                                std::to_string(dims / 2) + " (rotary width / 2)");
+    }
+    for (double w : s.inv_freq) {
+      require(std::isfinite(w) && w >= 0.0 && w <= std::numbers::pi, c, "inv_freq", w, "numbers in [0, pi]");
+    }
+    return;
+  }
   require(std::isfinite(s.factor) && s.factor > 0.0, c, "rope_scaling.factor", s.factor, "a finite number > 0");
   const bool needs_original = s.kind == RotaryScalingKind::yarn || s.kind == RotaryScalingKind::longrope ||
                               s.kind == RotaryScalingKind::llama3 || s.kind == RotaryScalingKind::dynamic_ntk;
@@ -132,6 +143,7 @@ RotaryDerived rotary_derived(const RotaryConvention& c) {
     case RotaryScalingKind::none:
     case RotaryScalingKind::linear:
     case RotaryScalingKind::llama3:
+    case RotaryScalingKind::fitted:
       break;
     case RotaryScalingKind::ntk:
       // Fixed-factor NTK-aware scaling: base * factor^(d/(d-2)), in double.
@@ -216,7 +228,15 @@ std::string describe(const RotaryConvention& c) {
   std::ostringstream out;
   out << to_string(c.layout) << ", base " << number_text(c.base) << ", head_dim " << c.head_dim << ", rotary dims "
       << d.dims << ", scaling " << to_string(c.scaling.kind);
-  if (c.scaling.kind != RotaryScalingKind::none) out << " (factor " << number_text(c.scaling.factor) << ")";
+  if (c.scaling.kind == RotaryScalingKind::fitted) {
+    // The ladder in brief: its ends and its pairs that never rotate.
+    const std::vector<double>& w = c.scaling.inv_freq;
+    const auto zeros = std::count(w.begin(), w.end(), 0.0);
+    out << " (inv_freq " << number_text(w.front()) << " ... " << number_text(w.back()) << ", " << zeros
+        << " pairs at frequency 0)";
+  } else if (c.scaling.kind != RotaryScalingKind::none) {
+    out << " (factor " << number_text(c.scaling.factor) << ")";
+  }
   // Dynamic NTK's base depends on the current length as much as on the factor.
   if (c.scaling.kind == RotaryScalingKind::dynamic_ntk) {
     out << " at length " << c.scaling.sequence_length << " over the trained " << c.scaling.original_max_position;
@@ -267,6 +287,8 @@ std::string_view to_string(RotaryScalingKind kind) {
       return "longrope";
     case RotaryScalingKind::llama3:
       return "llama3";
+    case RotaryScalingKind::fitted:
+      return "fitted";
   }
   return "?";
 }
