@@ -37,7 +37,7 @@ TEST(ModelConfigs, everyFixtureNamesItsSourceAndReads) {
     EXPECT_NO_THROW(read_rotary_config_layers(entry.path())) << entry.path();
     ++count;
   }
-  EXPECT_GE(count, 8);
+  EXPECT_GE(count, 10);
 }
 
 TEST(ModelConfigs, deepseekV3RotatesQkRopeHeadDimAndScalesTheSoftmaxByMscaleAllDimSquared) {
@@ -147,6 +147,23 @@ TEST(ModelConfigs, gemma3HasAScaledGlobalRuleAndAnUnscaledSlidingOneInEitherSpel
   EXPECT_EQ(read_rotary_config(configs / "gemma-3-4b-v5.json", sliding).base, f["rope_local_base_freq"].get<double>());
 }
 
+// llama.cpp's parameters for Qwen2.5 with YaRN factor 4 are the yarn preset's rule.
+TEST(ModelConfigs, ggmlRopeParametersReadAsTheRuleTheyWereConvertedFrom) {
+  const nlohmann::json f = fields("ggml-qwen2.5-yarn.json");
+  const RotaryConvention ggml = read_rotary_config(configs / "ggml-qwen2.5-yarn.json");
+  const RotaryConvention yarn = *find_rotary_preset("yarn");
+  EXPECT_EQ(ggml.scaling.kind, RotaryScalingKind::yarn);
+  EXPECT_EQ(ggml.scaling.factor, 1.0 / f["freq_scale"].get<double>());
+  const RotaryDerived a = rotary_derived(ggml);
+  const RotaryDerived b = rotary_derived(yarn);
+  EXPECT_EQ(a.dims, b.dims);
+  EXPECT_EQ(a.yarn_low, b.yarn_low);
+  EXPECT_EQ(a.yarn_high, b.yarn_high);
+  // rope_yarn: attn_factor * (1 + 0.1 ln(1 / freq_scale)), HF's 0.1 ln(factor) + 1 here.
+  EXPECT_DOUBLE_EQ(a.attention_factor, b.attention_factor);
+  EXPECT_EQ(ggml.layout, RotaryLayout::rotate_half);  // mode neox
+}
+
 void expect_error_naming(const std::string& text, std::string_view field, const RotaryConfigOptions& options = {}) {
   try {
     parse_rotary_config(text, "config.json", options);
@@ -176,6 +193,13 @@ TEST(ModelConfigErrors, nameTheFieldWhereverItIs) {
   expect_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "yarn", "factor": 4, "truncate": 1}})",
                       "rope_scaling.truncate");
   expect_error_naming(R"({"qk_rope_head_dim": 64, "qk_nope_head_dim": -3})", "qk_nope_head_dim");
+  expect_error_naming(R"({"freq_base": 10000, "freq_scale": 1, "ext_factor": 0.5, "attn_factor": 1, "n_dims": 64})",
+                      "ext_factor");
+  expect_error_naming(R"({"freq_base": 10000, "freq_scale": 0.5, "ext_factor": 1, "attn_factor": 1, "n_dims": 64})",
+                      "n_ctx_orig");
+  expect_error_naming(R"({"freq_base": 10000, "freq_scale": 1, "ext_factor": 0, "attn_factor": 1, "n_dims": 64,
+    "mode": "sideways"})",
+                      "mode");
   RotaryConfigOptions unknown;
   unknown.layer_type = "chunked_attention";
   expect_error_naming(R"({"head_dim": 64, "rope_local_base_freq": 10000})", "--layer-type 'chunked_attention'",

@@ -20,8 +20,10 @@ double round_significant(double x, int digits) {
 
 }  // namespace
 
-double frequency_misfit(const RotaryDetection& detection, const std::vector<double>& inv_freq) {
-  if (inv_freq.size() != detection.inv_freq.size()) return std::numeric_limits<double>::infinity();
+namespace {
+
+// The squared z-scores of the frequencies measured reliably.
+std::vector<double> squared_z_scores(const RotaryDetection& detection, const std::vector<double>& inv_freq) {
   std::vector<double> squares;
   const Format& single = format_of(FormatId::float32);
   for (std::size_t i = 0; i < inv_freq.size(); ++i) {
@@ -38,6 +40,20 @@ double frequency_misfit(const RotaryDetection& detection, const std::vector<doub
     const double z = std::max(0.0, std::fabs(w - inv_freq[i]) - slack) / sigma;
     squares.push_back(z * z);
   }
+  return squares;
+}
+
+}  // namespace
+
+std::int64_t frequency_outliers(const RotaryDetection& detection, const std::vector<double>& inv_freq) {
+  if (inv_freq.size() != detection.inv_freq.size()) return static_cast<std::int64_t>(detection.inv_freq.size());
+  const std::vector<double> squares = squared_z_scores(detection, inv_freq);
+  return std::count_if(squares.begin(), squares.end(), [](double z2) { return z2 > frequency_misfit_limit; });
+}
+
+double frequency_misfit(const RotaryDetection& detection, const std::vector<double>& inv_freq) {
+  if (inv_freq.size() != detection.inv_freq.size()) return std::numeric_limits<double>::infinity();
+  std::vector<double> squares = squared_z_scores(detection, inv_freq);
   if (squares.empty()) return std::numeric_limits<double>::infinity();
   // The median: one frequency a fault or a rounding flip spoils does not decide.
   std::nth_element(squares.begin(), squares.begin() + static_cast<std::ptrdiff_t>(squares.size() / 2), squares.end());

@@ -31,6 +31,10 @@ double frequency_misfit(const RotaryDetection& detection, const std::vector<doub
 // scores (10^6 and more with 2048 rows).
 inline constexpr double frequency_misfit_limit = 100.0;
 
+// How many frequencies measured reliably the rule misses by a squared
+// z-score past frequency_misfit_limit (the misfit's own terms).
+std::int64_t frequency_outliers(const RotaryDetection& detection, const std::vector<double>& inv_freq);
+
 // The better of the rule's exact and float32 inv_freq.
 double rule_misfit(const RotaryDetection& detection, const RotaryConvention& convention);
 

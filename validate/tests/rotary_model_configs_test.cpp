@@ -53,6 +53,11 @@ const std::vector<ModelCase>& cases() {
       // No --layer-type: the layer type the cache follows is said.
       {"gemma3SlidingFound", "gemma-3-4b.json", "--rows 512 --layer-type sliding_attention", "*", 0, V::conforms,
        std::nullopt, "follows the config's sliding_attention rule"},
+      // llama.cpp's parameters for the same model: HF's cache follows them; ggml's own
+      // accumulated angles are named frequency-accumulation with the base meant.
+      {"ggmlParameters", "ggml-qwen2.5-yarn.json", "--rows 512", "", 0, V::conforms, std::nullopt, ""},
+      {"ggmlAccumulated", "ggml-qwen2.5-yarn.json", "--rows 512 --accumulate", "", 0, V::deviates,
+       K::frequency_accumulation, "base 1000000"},
       // Faults.
       {"gemma3SlidingBuiltScaled", "gemma-3-4b.json", "--rows 512 --layer-type full_attention", "sliding_attention",
        0, V::deviates, K::layer_type, "follows the config's full_attention rule"},
@@ -86,8 +91,10 @@ class ModelConfigCaches : public ::testing::TestWithParam<ModelCase> {
 TEST_P(ModelConfigCaches, theCacheIsDiagnosedAsItWasMade) {
   if (!python_) GTEST_SKIP() << "no python3 with numpy";
   const ModelCase& c = GetParam();
-  const testing::GeneratedCache files =
-      testing::generated_cache(*python_, "--config " + testing::shell_quote(fixture(c.config)) + " " + c.arguments);
+  // rope_caches.py reads Hugging Face configs: ggml's parameters' cache is the yarn preset's (their source).
+  const std::string source = c.config.starts_with("ggml-") ? std::string("--preset yarn")
+                                                           : "--config " + testing::shell_quote(fixture(c.config));
+  const testing::GeneratedCache files = testing::generated_cache(*python_, source + " " + c.arguments);
   ASSERT_FALSE(files.failure.has_value()) << *files.failure;
   RotaryConfigOptions read;
   read.sequence_length = c.sequence_length;
@@ -104,7 +111,9 @@ TEST_P(ModelConfigCaches, theCacheIsDiagnosedAsItWasMade) {
   } else {
     EXPECT_TRUE(result.hazards.empty()) << text;
   }
-  if (!c.evidence.empty()) EXPECT_NE(text.find(c.evidence), std::string::npos) << text;
+  if (!c.evidence.empty()) {
+    EXPECT_NE(text.find(c.evidence), std::string::npos) << text;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, ModelConfigCaches, ::testing::ValuesIn(cases()),

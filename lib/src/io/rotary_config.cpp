@@ -6,10 +6,12 @@
 #include "pecheck/rotary_config.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "config_reader.hpp"
+#include "ggml_rope_params.hpp"
 #include "pecheck/json_input.hpp"
 #include "pecheck/one_line_text.hpp"
 
@@ -96,7 +98,10 @@ bool keep_fields_read(int depth, json::parse_event_t event, json& parsed) {
   static constexpr std::string_view top_level[] = {
       "rope_theta", "head_dim", "hidden_size", "num_attention_heads", "partial_rotary_factor",
       "max_position_embeddings", "rope_scaling", "original_max_position_embeddings", "text_config",
-      "rope_parameters", "rope_local_base_freq", "qk_rope_head_dim", "qk_nope_head_dim"};
+      "rope_parameters", "rope_local_base_freq", "qk_rope_head_dim", "qk_nope_head_dim",
+      // ggml's rope parameters
+      "freq_base", "freq_scale", "ext_factor", "attn_factor", "beta_fast", "beta_slow", "n_ctx_orig", "n_dims",
+      "mode"};
   const std::string& key = parsed.get_ref<const std::string&>();
   return std::find(std::begin(top_level), std::end(top_level), key) != std::end(top_level);
 }
@@ -177,6 +182,18 @@ std::vector<RotaryConvention> parse_rotary_config_layers(std::string_view json_t
   RotaryConvention c;
   c.source = std::string(file_name) + " (Hugging Face config.json)";
   c.layout = options.layout;
+  if (config.contains("freq_base")) {
+    c.scaling.sequence_length = options.sequence_length;
+    RotaryConvention layer = config_detail::ggml_convention(reader, config, c);
+    layer.name = "ggml " + std::string(file_name);
+    try {
+      check_rotary_convention(layer);
+      check_rotary_results(layer);
+    } catch (const ConventionError& error) {
+      throw RotaryConfigError(std::string(file_name) + ": " + error.what());
+    }
+    return {layer};
+  }
   // DeepseekV3Config: head_dim is qk_rope_head_dim, the rotary part of each
   // head; the softmax scales by (qk_nope_head_dim + qk_rope_head_dim)^-1/2.
   std::optional<std::int64_t> head_dim = reader.integer(*scope, "qk_rope_head_dim", prefix + "qk_rope_head_dim");
