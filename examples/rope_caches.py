@@ -147,7 +147,7 @@ def rope_parameters(config, args):
     head_dim = config.get("qk_rope_head_dim") or config.get("head_dim") or \
         config["hidden_size"] // config["num_attention_heads"]
     rules = layer_rules(config)
-    layer = args.layer_type if args.layer_type else \
+    layer = getattr(args, "layer_type", None) or \
         (next(iter(rules)) if len(rules) == 1 else "full_attention")
     if layer not in rules:
         raise SystemExit(f"rope_caches.py: --layer-type {layer}: the config has {sorted(map(str, rules))}")
@@ -164,12 +164,12 @@ def rope_parameters(config, args):
         kind = "longrope"
     if kind == "mrope":  # Qwen2-VL: the default rule; its sections only matter for 3-D position ids
         kind = "default"
-    if args.yarn_truncate == "always":
+    if getattr(args, "yarn_truncate", "config") == "always":
         scaling["truncate"] = True
     return dim, float(base), kind, scaling, config
 
 
-def inv_freq_and_attention(dim, base, kind, scaling, config, sequence_length, args):
+def inv_freq_and_attention(dim, base, kind, scaling, config, sequence_length, args=None):
     """inv_freq (float32) and attention_scaling (Python float), as modeling_rope_utils.py."""
     exponent = np.arange(0, dim, 2, dtype=np.int64).astype(np.float32) / dim
     factor = scaling.get("factor", 1.0)
@@ -219,7 +219,7 @@ def inv_freq_and_attention(dim, base, kind, scaling, config, sequence_length, ar
         if attention is None:
             attention = 1.0 if factor <= 1.0 else math.sqrt(1 + math.log(factor) / math.log(original))
         chosen = scaling["long_factor"] if sequence_length > original else scaling["short_factor"]
-        if args.longrope_factors == "by-allocated-context":  # llama.cpp issue 24823
+        if getattr(args, "longrope_factors", None) == "by-allocated-context":  # llama.cpp issue 24823
             chosen = scaling["long_factor"] if max_pos > original else scaling["short_factor"]
         ext = np.array(chosen, dtype=np.float32)
         inv_freq = (1.0 / (ext * (base ** exponent).astype(np.float32))).astype(np.float32)
