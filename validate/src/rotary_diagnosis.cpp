@@ -108,10 +108,13 @@ std::vector<Hazard> frequency_hazards(const RotaryDetection& detection, const Ro
   };
   const std::string against = " (median squared z-score " + significant(own, 4) + ")";
   for (FormatId narrow : {FormatId::bfloat16, FormatId::float16}) {
-    if (explains(rotary_inv_freqs(convention, narrow))) {
+    const std::vector<double> held = rotary_inv_freqs(convention, narrow);
+    if (explains(held)) {
       return {{HazardKind::inv_freq_precision,
                "the frequencies are the convention's inv_freq rounded to " + std::string(format_of(narrow).name) +
-                   against + " for float32 inv_freq): inv_freq cast with the module (Megatron-LM issue 744, InternLM issue 237)."}};
+                   " (median squared z-score " + significant(frequency_misfit(detection, held), 4) + " against " +
+                   significant(own, 4) +
+                   " for float32 inv_freq): inv_freq cast with the module (Megatron-LM issue 744, InternLM issue 237)."}};
     }
   }
   for (int neighbour : {0, -1, 1}) {

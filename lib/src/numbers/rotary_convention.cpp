@@ -248,7 +248,10 @@ std::string describe(const RotaryConvention& c) {
         << (c.mrope_interleaved ? " interleaved" : "");
   }
   if (!c.layer_type.empty()) out << ", layer type " << c.layer_type;
-  out << ", softmax scale " << number_text(d.softmax_scale);
+  // The softmax scale only where it is not head_dim^-1/2 (DeepSeek's wider heads and mscale_all_dim).
+  if (d.softmax_scale != 1.0 / std::sqrt(static_cast<double>(c.head_dim))) {
+    out << ", softmax scale " << number_text(d.softmax_scale);
+  }
   return out.str();
 }
 
