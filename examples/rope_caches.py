@@ -43,6 +43,7 @@ Faults (each seen in real code; docs/CONVENTIONS.md):
   --swap-cos-sin                 the two caches exchanged
   --attention-factor missing|twice|log-twice   attention_scaling not applied, applied twice, or
                                  fed through 0.1 ln(s) + 1 again (sglang issue 33558)
+  --partial-over-head-dim        partial rotary's exponent 2i/head_dim instead of 2i/d (pie issue 603)
   --yarn-truncate always         the YaRN correction range rounded although the config sets
                                  truncate false (vllm issue 27722, sglang issue 14270)
   --longrope-factors by-allocated-context   LongRoPE's long factors chosen by
@@ -153,6 +154,8 @@ def rope_parameters(config, args):
         raise SystemExit(f"rope_caches.py: --layer-type {layer}: the config has {sorted(map(str, rules))}")
     theta, rule = rules[layer]
     dim = int(head_dim * rule.get("partial_rotary_factor", config.get("partial_rotary_factor", 1.0)))
+    if getattr(args, "partial_over_head_dim", None):
+        args.partial_over_head_dim = head_dim
     base = args.base if args.base is not None else theta
     scaling = dict(rule)
     if args.scaling == "none":
@@ -172,6 +175,8 @@ def rope_parameters(config, args):
 def inv_freq_and_attention(dim, base, kind, scaling, config, sequence_length, args=None):
     """inv_freq (float32) and attention_scaling (Python float), as modeling_rope_utils.py."""
     exponent = np.arange(0, dim, 2, dtype=np.int64).astype(np.float32) / dim
+    if getattr(args, "partial_over_head_dim", None):  # pie-project/pie issue 603
+        exponent = np.arange(0, dim, 2, dtype=np.int64).astype(np.float32) / args.partial_over_head_dim
     factor = scaling.get("factor", 1.0)
     max_pos = config.get("max_position_embeddings", 2048)
     attention = 1.0
@@ -323,6 +328,7 @@ def main():
     parser.add_argument("--attention-factor", default="applied", choices=["applied", "missing", "twice", "log-twice"])
     parser.add_argument("--layer-type")
     parser.add_argument("--custom", help="half-zero, or ladder:HIGH:LOW")
+    parser.add_argument("--partial-over-head-dim", action="store_const", const=-1)
     parser.add_argument("--accumulate", action="store_true")
     parser.add_argument("--yarn-truncate", default="config", choices=["config", "always"])
     parser.add_argument("--longrope-factors", default="by-sequence-length",

@@ -1,5 +1,7 @@
 #include "rotary_config_faults.hpp"
 
+#include <cmath>
+
 namespace pecheck::validate {
 
 std::vector<ConfigMisreading> config_misreadings(const RotaryConvention& convention) {
@@ -11,6 +13,18 @@ std::vector<ConfigMisreading> config_misreadings(const RotaryConvention& convent
     found.push_back({ignored, "the config's " + std::string(to_string(s.kind)) +
                                   " scaling ignored: the unscaled rule at the same base (scaling dropped on a fast "
                                   "path: unsloth issue 6197; returned unscaled: transformers issue 32330)"});
+  }
+  if (convention.rotary_fraction < 1.0) {
+    // base^(-2i/H) over the head_dim H instead of the rotary width d is the
+    // rule at base^(d/H) over d.
+    const RotaryDerived d = rotary_derived(convention);
+    RotaryConvention over_head = convention;
+    over_head.base = std::pow(convention.base, static_cast<double>(d.dims) / static_cast<double>(convention.head_dim));
+    if (over_head.base > 1.0) {
+      found.push_back({over_head, "partial rotary's inv_freq computed over head_dim " +
+                                      std::to_string(convention.head_dim) + " instead of the rotary width " +
+                                      std::to_string(d.dims) + " (pie-project/pie issue 603)"});
+    }
   }
   if (s.kind == RotaryScalingKind::yarn) {
     RotaryConvention flipped = convention;

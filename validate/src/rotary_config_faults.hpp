@@ -20,7 +20,8 @@ struct ConfigMisreading {
 // 32330, unsloth issue 6197); YaRN's correction range rounded although
 // truncate is false, or not rounded although it is (vllm issue 27722, sglang
 // issue 14270); LongRoPE's other factor set (chosen by the allocated context,
-// llama.cpp issue 24823).
+// llama.cpp issue 24823); partial rotary's exponent over head_dim instead of
+// the rotary width (pie-project/pie issue 603).
 std::vector<ConfigMisreading> config_misreadings(const RotaryConvention& convention);
 
 }  // namespace pecheck::validate

@@ -44,6 +44,8 @@ const std::vector<UnexplainedCase>& cases() {
       {"anglesBfloat16", "--preset llama3 --angles bfloat16 --rows 512", "", 0, K::angle_precision, "llama3"},
       {"ggmlAccumulated", "--preset llama2 --accumulate --rows 512 --first-position 2000", "", 2000,
        K::frequency_accumulation, "llama2"},
+      {"partialOverHeadDim", "--preset gpt-neox --partial-over-head-dim --rows 512", "gpt-neox", 0,
+       K::wrong_scaling, "gpt-neox"},
       {"ggmlAccumulatedGiven", "--preset qwen2 --accumulate --rows 512", "qwen2", 0, K::frequency_accumulation,
        "qwen2"},
   };
