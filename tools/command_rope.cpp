@@ -125,7 +125,7 @@ Command add_rope_command(CLI::App& app) {
             const RotaryCache cache =
                 fast_model ? fast_rotary_model_cache(convention, request, *model)
                 : model || options->impl == "reference"
-                    ? reference::rotary_reference_cache(convention, request, model).rounded
+                    ? reference::rotary_reference_cache(convention, request, model, 0, reference::ExactValues::none).rounded
                     : fast_rotary_cache(convention, request);
             write_table_file(options->cos_output, cache.cos);
             write_table_file(options->sin_output, cache.sin);

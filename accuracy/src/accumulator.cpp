@@ -97,7 +97,19 @@ void Accumulator::add_values(std::span<const Value> values, std::span<const Exac
   const std::size_t n = values.size();
   // The row's totals first, without its entries' errors: most rows need
   // nothing more. A row that does (see below) is passed again, storing them.
-  const RowTotals totals = row_ulp_errors(values, exact, format, thresholds_);
+  // With an allowance, a row with an entry beyond the budget needs its
+  // entries' errors (below). Where the last row had one (a comparison
+  // against a computation model has many such rows in a row) the storing
+  // pass runs at once instead of after the totals' pass: the same totals
+  // either way, one pass fewer.
+  const bool store_at_once = allowance_ != nullptr && last_row_beyond_;
+  if (store_at_once) {
+    ulps_.resize(n);
+    abs_.resize(n);
+    common_.resize(n);
+  }
+  const RowErrors store_now{ulps_.data(), abs_.data(), common_.data()};
+  const RowTotals totals = row_ulp_errors(values, exact, format, thresholds_, store_at_once ? &store_now : nullptr);
   tally_.entries += static_cast<std::int64_t>(n);
   tally_.largest_value_bits = std::max(tally_.largest_value_bits, totals.largest_value_bits);
   // The row's sum in a fixed order, then an order-free sum over rows: the
@@ -123,8 +135,9 @@ void Accumulator::add_values(std::span<const Value> values, std::span<const Exac
   const bool new_nearest = any_common && (!tally_.nearest_zero ||
                                           totals.min_exact_magnitude <= std::fabs(tally_.nearest_zero->exact.hi));
   const bool beyond = allowance_ != nullptr && row_max > budget_ulp_;
+  last_row_beyond_ = beyond;
   const bool all_common = totals.common == static_cast<std::int64_t>(n);
-  if (passed > 4 || new_worst || new_worst_abs || new_nearest || beyond || !all_common) {
+  if (!store_at_once && (passed > 4 || new_worst || new_worst_abs || new_nearest || beyond || !all_common)) {
     ulps_.resize(n);
     abs_.resize(n);
     common_.resize(n);

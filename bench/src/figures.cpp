@@ -183,6 +183,9 @@ Figures measure_figures(const BenchOptions& options) {
     report(options, "timing pecheck table and pecheck validate as commands");
     figures.end_to_end = measure_end_to_end(options.executable, options.quick, options.quick ? 1 : 5);
   }
+  report(options, "timing the hf-float32 fast path, the rotary reference and rotary validate");
+  figures.rotary = measure_rotary_figures(*rope_convention, options.quick, threads, rope_figure.rounds,
+                                          options.executable);
   figures.load_average_after = load_average();
   return figures;
 }

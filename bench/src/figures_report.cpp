@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "pecheck/bench/build_variant.hpp"
 #include "pecheck/bench/figures.hpp"
 #include "pecheck/bench/targets.hpp"
 #include "pecheck/count_text.hpp"
@@ -36,6 +37,7 @@ std::string conditions_text(const Figures& f) {
 
 std::string figures_text(const Figures& f) {
   std::string text = "pecheck bench: " + conditions_text(f) + "\n";
+  text += "kernels compiled for " + build_variant() + "\n";
   const auto mib = [](double bytes) { return bytes / (1024.0 * 1024.0); };
   text += printed("%-14s %-48s %9.3f ms %9.2f GB/s\n", "memory write",
                   printed("streaming store, %.1f MiB", mib(f.write_bandwidth.bytes)).c_str(),
@@ -63,6 +65,7 @@ std::string figures_json(const Figures& f) {
     return json{{"rows", t.rows}, {"dim", t.dim}, {"best_seconds", t.best_seconds}, {"melem_per_s", t.melem_per_s()}};
   };
   json out;
+  out["variant"] = build_variant();
   out["conditions"] = {{"quick", f.quick},
                        {"threads", f.threads},
                        {"repetitions", f.repetitions},
@@ -123,6 +126,16 @@ std::string figures_json(const Figures& f) {
   };
   out["table_cli"] = end_to_end(f.end_to_end.table_cli);
   out["validate_cli"] = end_to_end(f.end_to_end.validate_cli);
+  if (f.rotary.measured) {
+    const RotaryFigures& r = f.rotary;
+    out["rope_model_f32"] = {{"rows", r.rows}, {"cols", r.cols}, {"rounds", r.rounds},
+                             {"best_seconds", r.model_seconds},
+                             {"melem_per_s", static_cast<double>(r.values()) / r.model_seconds / 1e6}};
+    out["rope_reference_f32"] = {{"rows", r.rows}, {"cols", r.cols}, {"seconds", r.reference_seconds},
+                                 {"melem_per_s", static_cast<double>(r.values()) / r.reference_seconds / 1e6},
+                                 {"mpfr_values", r.reference_mpfr_values}};
+    out["rope_validate_cli"] = end_to_end(r.validate_cli);
+  }
   // Each figure judged against its target (targets.hpp), so a CI job reads
   // "met" without restating the bounds.
   out["targets"] = json::array();

@@ -134,6 +134,7 @@ std::vector<JudgedFigure> judged_figures(const Figures& f) {
                            std::to_string(static_cast<long long>(v.peak_rss_bytes / 1048576)) + " MiB, file " +
                            std::to_string(static_cast<long long>(v.file_bytes / 1048576)) + " MiB"});
   }
+  append_rotary_figures(f.rotary, figures);
   return figures;
 }
 

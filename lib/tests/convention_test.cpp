@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -88,6 +89,34 @@ TEST(Layouts, everyWidthHasExactlyDColumnsAndEachFrequencyOneSinAtMost) {
         EXPECT_TRUE(seen.insert({static_cast<int>(column.kind), column.frequency_index}).second)
             << convention.name << " d=" << d << " repeats a column";
       }
+    }
+  }
+}
+
+TEST(Layouts, columnsByFrequencyInvertsTheLayoutAndPairedFrequenciesKeepOnlyPairs) {
+  for (const Convention& convention : all_presets()) {
+    for (std::int64_t d = convention.min_dim; d <= 40; ++d) {
+      if (d % 2 == 1 && convention.odd_dim == OddDimPolicy::reject) continue;
+      const std::vector<ColumnSpec> columns = column_layout(convention, d);
+      const std::vector<FrequencyColumns> inverse = columns_by_frequency(columns);
+      ASSERT_EQ(static_cast<std::int64_t>(inverse.size()), frequency_count(convention, d)) << convention.name << " d=" << d;
+      for (std::size_t i = 0; i < inverse.size(); ++i) {
+        EXPECT_EQ(inverse[i].frequency_index, static_cast<std::int64_t>(i));
+        for (const auto& [column, kind] : {std::pair{inverse[i].sin_column, ColumnKind::sin},
+                                           std::pair{inverse[i].cos_column, ColumnKind::cos}}) {
+          if (column < 0) continue;
+          EXPECT_EQ(columns[static_cast<std::size_t>(column)].kind, kind) << convention.name << " d=" << d;
+          EXPECT_EQ(columns[static_cast<std::size_t>(column)].frequency_index, static_cast<std::int64_t>(i));
+        }
+      }
+      std::int64_t mapped = 0;
+      for (const FrequencyColumns& f : inverse) mapped += (f.sin_column >= 0) + (f.cos_column >= 0);
+      const auto zeros = std::count_if(columns.begin(), columns.end(),
+                                       [](const ColumnSpec& c) { return c.kind == ColumnKind::zero; });
+      EXPECT_EQ(mapped + zeros, d) << "every sin and cos column is found once";
+      const std::vector<FrequencyColumns> pairs = paired_frequencies(convention, d);
+      EXPECT_EQ(static_cast<std::int64_t>(pairs.size()), d / 2) << convention.name << " d=" << d;
+      for (const FrequencyColumns& f : pairs) EXPECT_TRUE(f.paired());
     }
   }
 }

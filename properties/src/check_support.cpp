@@ -106,24 +106,6 @@ double EntryErrorBound::up_to_row(std::int64_t last_row) const {
   return allowance_ ? std::max(ulp_bound_, allowance_->largest_bound(last_row)) : ulp_bound_;
 }
 
-std::vector<FrequencyPair> frequency_pairs(const Convention& convention, std::int64_t dim) {
-  const std::vector<ColumnSpec> columns = column_layout(convention, dim);
-  const std::int64_t count = frequency_count(convention, dim);
-  std::vector<std::int64_t> sin_of(static_cast<std::size_t>(count), -1);
-  std::vector<std::int64_t> cos_of(static_cast<std::size_t>(count), -1);
-  for (std::int64_t c = 0; c < dim; ++c) {
-    const ColumnSpec& spec = columns[static_cast<std::size_t>(c)];
-    if (spec.kind == ColumnKind::sin) sin_of[static_cast<std::size_t>(spec.frequency_index)] = c;
-    if (spec.kind == ColumnKind::cos) cos_of[static_cast<std::size_t>(spec.frequency_index)] = c;
-  }
-  std::vector<FrequencyPair> pairs;
-  for (std::int64_t i = 0; i < count; ++i) {
-    const auto k = static_cast<std::size_t>(i);
-    if (sin_of[k] >= 0 && cos_of[k] >= 0) pairs.push_back({i, sin_of[k], cos_of[k]});
-  }
-  return pairs;
-}
-
 void ExactSum::add(double x) {
   const DoubleDouble s = two_sum(sum_.hi, x);
   sum_ = quick_two_sum(s.hi, s.lo + sum_.lo);

@@ -69,15 +69,6 @@ class EntryErrorBound {
   std::optional<accuracy::Float64AngleAllowance> allowance_;
 };
 
-// The sin and cos columns of each frequency that has both (an extra sin
-// column of an odd width has no partner).
-struct FrequencyPair {
-  std::int64_t frequency_index = 0;
-  std::int64_t sin_column = 0;
-  std::int64_t cos_column = 0;
-};
-std::vector<FrequencyPair> frequency_pairs(const Convention& convention, std::int64_t dim);
-
 // A sum of doubles and exact products carried in double-double: the error of
 // a sum of n terms of size <= 1 stays below n 2^-104, far under any bound here.
 class ExactSum {

@@ -110,7 +110,7 @@ Outcome relative_position(const Subject& subject, const RunConfig& config) {
         (2.0 * std::numbers::sqrt2 * delta + 2.0 * angle_error_bound(delta) + 0x1.0p-47) * bound_rounding;
     // Dot products: (x + e).(y + f) - x.y = e.y + x.f + e.f per pair, at most
     // 2 sqrt(2) delta + 2 delta^2; two such sums differ by twice that per pair.
-    const std::vector<support::FrequencyPair> pairs = support::frequency_pairs(c.convention, c.request.dim);
+    const std::vector<FrequencyColumns> pairs = paired_frequencies(c.convention, c.request.dim);
     const double dot_bound = (2.0 * static_cast<double>(pairs.size()) *
                                   (2.0 * std::numbers::sqrt2 * delta + 2.0 * delta * delta) +
                               0x1.0p-90) *
@@ -118,7 +118,7 @@ Outcome relative_position(const Subject& subject, const RunConfig& config) {
     const auto where = [&](std::int64_t row) { return support::position_text(c.convention, row); };
     support::ExactSum dot_p;
     support::ExactSum dot_q;
-    for (const support::FrequencyPair& pair : pairs) {
+    for (const FrequencyColumns& pair : pairs) {
       const auto sin_c = static_cast<std::size_t>(pair.sin_column);
       const auto cos_c = static_cast<std::size_t>(pair.cos_column);
       const double theta = std::atan2(at_pk[sin_c], at_pk[cos_c]) - std::atan2(at_p[sin_c], at_p[cos_c]);
@@ -181,7 +181,7 @@ Outcome frequency_ladder(const Subject& subject, const RunConfig& config) {
   std::string worst_where;
   Outcome outcome = run_property(std::string(frequency_ladder_id), config, [&] {
     const EncodingCase c = *gen::case_for(capabilities, CaseLimits{4096, 1, 4096, false}).as("case");
-    const std::vector<support::FrequencyPair> pairs = support::frequency_pairs(c.convention, c.request.dim);
+    const std::vector<FrequencyColumns> pairs = paired_frequencies(c.convention, c.request.dim);
     RC_CLASSIFY(pairs.empty(), "no frequency pair");
     if (pairs.empty()) return;
     RC_TAG(std::string(format_of(c.format).name));
@@ -218,7 +218,7 @@ Outcome frequency_ladder(const Subject& subject, const RunConfig& config) {
     // double (a few ulps of the total angle, at most 2^-49 max(1, |angle|)).
     const double angle_bound = 2.0 * angle_error_bound(delta);
     std::vector<double> recovered;
-    for (const support::FrequencyPair& pair : pairs) {
+    for (const FrequencyColumns& pair : pairs) {
       const auto sin_c = static_cast<std::size_t>(pair.sin_column);
       const auto cos_c = static_cast<std::size_t>(pair.cos_column);
       const double start = std::atan2(at_base[sin_c], at_base[cos_c]);

@@ -111,7 +111,7 @@ Outcome pythagorean_identity(const Subject& subject, const RunConfig& config) {
     const double bound = (2.0 * std::numbers::sqrt2 * delta + 2.0 * delta * delta + 0x1.0p-100) * bound_rounding;
     for (std::int64_t r = 0; r < table.rows; ++r) {
       if (is_zero_row(c.convention, c.request.row_offset + r)) continue;  // encoding-bounds/zero-rows
-      for (const support::FrequencyPair& pair : support::frequency_pairs(c.convention, c.request.dim)) {
+      for (const FrequencyColumns& pair : paired_frequencies(c.convention, c.request.dim)) {
         const double s = table.at(r, pair.sin_column);
         const double co = table.at(r, pair.cos_column);
         support::ExactSum sum;
@@ -156,7 +156,7 @@ Outcome squared_norm(const Subject& subject, const RunConfig& config) {
     const EncodingCase c = *gen::case_for(capabilities).as("case");
     RC_TAG(std::string(format_of(c.format).name));
     const Table table = support::fetch_table(subject, capabilities, c);
-    const std::vector<support::FrequencyPair> pairs = support::frequency_pairs(c.convention, c.request.dim);
+    const std::vector<FrequencyColumns> pairs = paired_frequencies(c.convention, c.request.dim);
     const std::vector<ColumnSpec> columns = column_layout(c.convention, c.request.dim);
     std::vector<bool> paired(static_cast<std::size_t>(c.request.dim), false);
     for (const auto& pair : pairs)
@@ -301,7 +301,7 @@ Outcome zero_rows(const Subject& subject, const RunConfig& config) {
     }
     RC_TAG(std::string(format_of(c.format).name));
     const Table table = support::fetch_table(subject, capabilities, c);
-    const bool has_pair = !support::frequency_pairs(c.convention, c.request.dim).empty();
+    const bool has_pair = !paired_frequencies(c.convention, c.request.dim).empty();
     for (std::int64_t r = 0; r < table.rows; ++r) {
       const std::int64_t row = c.request.row_offset + r;
       const bool zero_row = is_zero_row(c.convention, row);

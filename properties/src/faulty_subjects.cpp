@@ -26,7 +26,7 @@ class SinCosSwapped final : public ForwardingSubject {
   using ForwardingSubject::ForwardingSubject;
   Table encoding_table(const Convention& convention, const TableRequest& request, FormatId format) const override {
     Table table = inner().encoding_table(convention, request, format);
-    for (const support::FrequencyPair& pair : support::frequency_pairs(convention, request.dim)) {
+    for (const FrequencyColumns& pair : paired_frequencies(convention, request.dim)) {
       for (std::int64_t r = 0; r < table.rows; ++r) {
         const double sin_value = table.at(r, pair.sin_column);
         table.set(r, pair.sin_column, table.at(r, pair.cos_column));

@@ -19,7 +19,7 @@ std::string fault_name(const std::string& name) { return "fault:" + name; }
 
 // The pair a one-pair fault damages: the middle frequency, neither the fastest nor the slowest, so neither the
 // first rows nor the slow columns alone give it away.
-const support::FrequencyPair* middle_pair(const std::vector<support::FrequencyPair>& pairs) {
+const FrequencyColumns* middle_pair(const std::vector<FrequencyColumns>& pairs) {
   return pairs.empty() ? nullptr : &pairs[pairs.size() / 2];
 }
 
@@ -28,8 +28,8 @@ class OnePairSwapped final : public ForwardingSubject {
   using ForwardingSubject::ForwardingSubject;
   Table encoding_table(const Convention& convention, const TableRequest& request, FormatId format) const override {
     Table table = inner().encoding_table(convention, request, format);
-    const std::vector<support::FrequencyPair> pairs = support::frequency_pairs(convention, request.dim);
-    if (const support::FrequencyPair* pair = middle_pair(pairs)) {
+    const std::vector<FrequencyColumns> pairs = paired_frequencies(convention, request.dim);
+    if (const FrequencyColumns* pair = middle_pair(pairs)) {
       for (std::int64_t r = 0; r < table.rows; ++r) {
         const double sin_value = table.at(r, pair->sin_column);
         table.set(r, pair->sin_column, table.at(r, pair->cos_column));

@@ -95,7 +95,9 @@ py::tuple rope_cache(const std::optional<std::string>& preset, const std::option
     check_rotary_request(convention, request);
     // As `pecheck rope`: a computation model is the reference's unless the
     // fast path is asked for.
-    cache = impl == "reference" ? reference::rotary_reference_cache(convention, request, model, threads).rounded
+    cache = impl == "reference" ? reference::rotary_reference_cache(convention, request, model, threads,
+                                                                        reference::ExactValues::none)
+                                             .rounded
             : model             ? fast_rotary_model_cache(convention, request, *model)
                                 : fast_rotary_cache(convention, request);
   }

@@ -118,7 +118,9 @@ std::optional<Table> reference_values(const Validation& validation) {
   const auto* r = std::get_if<validate::RotaryFindings>(&v.findings);
   if (r == nullptr || !r->compared_convention) return std::nullopt;
   const RotaryCacheRequest request{r->detection.first_position, r->rows, FormatId::float64};
-  RotaryCache cache = reference::rotary_reference_cache(*r->compared_convention, request, std::nullopt).rounded;
+  RotaryCache cache = reference::rotary_reference_cache(*r->compared_convention, request, std::nullopt, 0,
+                                                       reference::ExactValues::none)
+                          .rounded;
   // cos columns, then sin columns, as the comparison counts them.
   Table both = make_uninitialized_table(r->rows, 2 * r->cols, FormatId::float64);
   std::span<double> out = both.storage<double>();

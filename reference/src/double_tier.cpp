@@ -171,6 +171,47 @@ void settle_row(std::int64_t position, const StepsFrequencies& frequencies, cons
 
 }  // namespace
 
+void double_tier_entries(const double* positions, const StepsFrequencies& frequencies, double factor,
+                         const NarrowFormat& format_in, double exact_tolerance, RowDecisions& out) {
+  const DoubleTierConstants k = double_tier_constants();
+  const NarrowFormat format = format_in;  // a local copy: loop invariants
+  const std::size_t count = frequencies.f0.size();
+  out.resize(count);
+  out.plain = true;
+  const double* __restrict p = positions;
+  const double* __restrict f0 = frequencies.f0.data();
+  const double* __restrict f1 = frequencies.f1.data();
+  const double* __restrict f2 = frequencies.f2.data();
+  const double* __restrict f_error = frequencies.error.data();
+  double* __restrict sin_rounded = out.sin_rounded.data();
+  double* __restrict cos_rounded = out.cos_rounded.data();
+  double* __restrict sin_hi = out.sin_hi.data();
+  double* __restrict cos_hi = out.cos_hi.data();
+  unsigned char* __restrict sin_done = out.sin_done.data();
+  unsigned char* __restrict cos_done = out.cos_done.data();
+  const double factor_magnitude = std::fabs(factor);
+  const bool scaled = factor != 1.0;
+#pragma GCC ivdep
+  for (std::size_t i = 0; i < count; ++i) {
+    const DoubleEnclosure e = enclose(p[i], f0[i], f1[i], f2[i], f_error[i], k);
+    double sin_value = e.sin_value, sin_error = e.sin_error, cos_value = e.cos_value, cos_error = e.cos_error;
+    if (scaled) {
+      sin_value *= factor;
+      cos_value *= factor;
+      sin_error = (factor_magnitude * sin_error + 0x1p-53 * std::fabs(sin_value)) * (1.0 + 0x1p-50);
+      cos_error = (factor_magnitude * cos_error + 0x1p-53 * std::fabs(cos_value)) * (1.0 + 0x1p-50);
+    }
+    const NarrowRounding s = narrow_rounding(sin_value, sin_error, format);
+    const NarrowRounding c = narrow_rounding(cos_value, cos_error, format);
+    sin_rounded[i] = s.value;
+    cos_rounded[i] = c.value;
+    sin_hi[i] = sin_value;
+    cos_hi[i] = cos_value;
+    sin_done[i] = s.decided & within_relative(sin_value, sin_error, exact_tolerance);
+    cos_done[i] = c.decided & within_relative(cos_value, cos_error, exact_tolerance);
+  }
+}
+
 void double_tier_row(std::int64_t position, const StepsFrequencies& frequencies, const NarrowFormat& format,
                      double exact_tolerance, bool decide_rounding, RowDecisions& out) {
   if (decide_rounding) {

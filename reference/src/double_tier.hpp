@@ -118,4 +118,14 @@ DoubleEnclosure double_tier_sin_cos(double p, double f0, double f1, double f2, d
 void double_tier_row(std::int64_t position, const StepsFrequencies& frequencies, const NarrowFormat& format,
                      double exact_tolerance, bool decide_rounding, RowDecisions& out);
 
+// The same for entries at positions of their own (positions[i], frequency
+// i of `frequencies`; first_step_applies to each), every value scaled by
+// `factor` (an exact double; 1: none) before it is decided: v = RN(factor s)
+// is within |factor| e + 2^-53 |v| of factor times the exact value (round to
+// nearest is within u of its result), that bound computed within 1 + 2^-50.
+// A rotary cache's row: the exact encoding's frequencies at one position, or
+// a computation model's binary angles m 2^e as (m, 2^e N / (2 pi)).
+void double_tier_entries(const double* positions, const StepsFrequencies& frequencies, double factor,
+                         const NarrowFormat& format, double exact_tolerance, RowDecisions& out);
+
 }  // namespace pecheck::reference

@@ -138,6 +138,7 @@ void RotaryEntryEvaluator::evaluate(std::int64_t position, std::int64_t frequenc
   // the angle 0 at every position.
   const bool zero_angle =
       model_ ? angle == 0.0 : position == 0 || mpfr_zero_p(raw(exact_frequency(0, frequency))) != 0;
+  last_zero_angle_ = zero_angle;
   if (zero_angle) {
     // cos 0 = 1 and sin 0 = +0 exactly: the entries are the factor and +0.
     if (format != nullptr) cos_result.rounded = pecheck::round_to_format(factor, *format);

@@ -32,6 +32,9 @@ class RotaryEntryEvaluator {
   void evaluate(std::int64_t position, std::int64_t frequency, const Format* format, bool want_exact,
                 RotaryEntryResult& cos_result, RotaryEntryResult& sin_result);
 
+  // Whether the last evaluate() met a zero angle (decided without MPFR).
+  bool last_was_zero_angle() const { return last_zero_angle_; }
+
   // The model's inv_freq_i in its format (the model must be set).
   double model_inv_freq(std::int64_t frequency);
 
@@ -43,6 +46,7 @@ class RotaryEntryEvaluator {
   std::optional<ComputationModel> model_;
   std::vector<std::vector<std::unique_ptr<Real>>> exact_frequencies_;  // [level][i], filled on first use
   std::vector<std::optional<double>> model_frequencies_;               // [i]
+  bool last_zero_angle_ = false;
 };
 
 }  // namespace pecheck::reference

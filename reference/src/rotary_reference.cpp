@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <stdexcept>
 #include <thread>
 
 #include "pecheck/parallel_for.hpp"
 #include "rotary_entry.hpp"
+#include "rotary_row_evaluator.hpp"
 
 namespace pecheck::reference {
 
@@ -19,10 +21,26 @@ void check_frequency(const RotaryConvention& convention, std::int64_t frequency)
   }
 }
 
+// A rounded value into the cache, exact (already a value of the format):
+// float32 and float64 written in their own type (Table::set's conversion, a
+// call per value, was a quarter of the reference's time), the 16-bit
+// formats through Table::set.
+inline void store(Table& table, std::int64_t row, std::int64_t column, double value) {
+  const std::int64_t k = row * table.cols + column;
+  if (table.format == FormatId::float32) {
+    table.storage<float>()[static_cast<std::size_t>(k)] = static_cast<float>(value);
+  } else if (table.format == FormatId::float64) {
+    table.storage<double>()[static_cast<std::size_t>(k)] = value;
+  } else {
+    table.set(row, column, value);
+  }
+}
+
 }  // namespace
 
 RotaryReferenceCache rotary_reference_cache(const RotaryConvention& convention, const RotaryCacheRequest& request,
-                                            const std::optional<ComputationModel>& model, int threads) {
+                                            const std::optional<ComputationModel>& model, int threads,
+                                            ExactValues exact) {
   check_rotary_request(convention, request);
   const std::int64_t cols = rotary_columns(convention);
   const std::int64_t frequencies = rotary_derived(convention).frequencies;
@@ -31,37 +49,77 @@ RotaryReferenceCache rotary_reference_cache(const RotaryConvention& convention, 
   for (std::int64_t c = 0; c < cols; ++c) {
     columns_of[static_cast<std::size_t>(rotary_column_frequency(convention, c))].push_back(c);
   }
+  const bool want_exact = exact != ExactValues::none;
+  const auto exact_size = static_cast<std::size_t>(want_exact ? request.rows * cols : 0);
   RotaryReferenceCache result{
       RotaryCache{make_table(request.rows, cols, request.format), make_table(request.rows, cols, request.format)},
-      std::vector<DoubleDouble>(static_cast<std::size_t>(request.rows * cols)),
-      std::vector<DoubleDouble>(static_cast<std::size_t>(request.rows * cols)), 0};
+      std::vector<DoubleDouble>(exact_size), std::vector<DoubleDouble>(exact_size), 0, 0};
   const Format& format = format_of(request.format);
   const int workers = worker_count(threads, request.rows);
   std::atomic<std::int64_t> escalations{0};
+  std::atomic<std::int64_t> mpfr_entries{0};
+  const std::vector<StepsFrequency> tier_frequencies = rotary_tier_frequencies(convention, model);
   parallel_for(workers, [&](int worker) {
-    RotaryEntryEvaluator evaluator(convention, model);
-    std::int64_t local_escalations = 0;
+    RotaryRowEvaluator evaluator(convention, model, tier_frequencies, format, exact);
+    RotaryRowResults row;
     // Rows w, w + workers, ...: each entry is decided alone, so the split
     // cannot change a bit.
     for (std::int64_t r = worker; r < request.rows; r += workers) {
+      evaluator.evaluate(request.first_position + r, row);
       for (std::int64_t i = 0; i < frequencies; ++i) {
-        RotaryEntryResult cos_result;
-        RotaryEntryResult sin_result;
-        evaluator.evaluate(request.first_position + r, i, &format, true, cos_result, sin_result);
-        local_escalations += (cos_result.escalated ? 1 : 0) + (sin_result.escalated ? 1 : 0);
-        for (std::int64_t c : columns_of[static_cast<std::size_t>(i)]) {
-          result.rounded.cos.set(r, c, cos_result.rounded);  // exact: already a value of the format
-          result.rounded.sin.set(r, c, sin_result.rounded);
-          const auto k = static_cast<std::size_t>(r * cols + c);
-          result.exact_cos[k] = cos_result.exact;
-          result.exact_sin[k] = sin_result.exact;
+        const auto k = static_cast<std::size_t>(i);
+        for (std::int64_t c : columns_of[k]) {
+          store(result.rounded.cos, r, c, row.cos[k].rounded);
+          store(result.rounded.sin, r, c, row.sin[k].rounded);
+          if (!want_exact) continue;
+          const auto e = static_cast<std::size_t>(r * cols + c);
+          result.exact_cos[e] = row.cos[k].exact;
+          result.exact_sin[e] = row.sin[k].exact;
         }
       }
     }
-    escalations += local_escalations;
+    escalations += evaluator.escalations();
+    mpfr_entries += evaluator.mpfr_entries();
   });
   result.escalations = escalations.load();
+  result.mpfr_entries = mpfr_entries.load();
   return result;
+}
+
+RotaryReferenceCounts rotary_reference_rows(const RotaryConvention& convention, const RotaryCacheRequest& request,
+                                            const std::optional<ComputationModel>& model, int threads,
+                                            ExactValues exact, const RotaryRowVisitor& visit) {
+  check_rotary_request(convention, request);
+  if (exact == ExactValues::none) throw std::logic_error("rotary_reference_rows: the rows are their exact values");
+  const std::int64_t cols = rotary_columns(convention);
+  std::vector<std::size_t> frequency_of(static_cast<std::size_t>(cols));
+  for (std::int64_t c = 0; c < cols; ++c) {
+    frequency_of[static_cast<std::size_t>(c)] = static_cast<std::size_t>(rotary_column_frequency(convention, c));
+  }
+  const Format& format = format_of(request.format);
+  const int workers = worker_count(threads, request.rows);
+  std::atomic<std::int64_t> escalations{0};
+  std::atomic<std::int64_t> mpfr_entries{0};
+  const std::vector<StepsFrequency> tier_frequencies = rotary_tier_frequencies(convention, model);
+  parallel_for(workers, [&](int worker) {
+    RotaryRowEvaluator evaluator(convention, model, tier_frequencies, format, exact);
+    RotaryRowResults row;
+    std::vector<DoubleDouble> cos_exact(static_cast<std::size_t>(cols)), sin_exact(cos_exact);
+    // Contiguous blocks of rows: a worker reads its own part of the cache.
+    const std::int64_t first = request.rows * worker / workers;
+    const std::int64_t last = request.rows * (worker + 1) / workers;
+    for (std::int64_t r = first; r < last; ++r) {
+      evaluator.evaluate(request.first_position + r, row);
+      for (std::size_t c = 0; c < frequency_of.size(); ++c) {
+        cos_exact[c] = row.cos[frequency_of[c]].exact;
+        sin_exact[c] = row.sin[frequency_of[c]].exact;
+      }
+      visit(worker, RotaryReferenceRow{r, cos_exact, sin_exact});
+    }
+    escalations += evaluator.escalations();
+    mpfr_entries += evaluator.mpfr_entries();
+  });
+  return {escalations.load(), mpfr_entries.load(), workers};
 }
 
 double rotary_correctly_rounded(const RotaryConvention& convention, std::int64_t position, std::int64_t frequency,

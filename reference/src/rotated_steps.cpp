@@ -1,6 +1,8 @@
 #include "rotated_steps.hpp"
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "pecheck/rotary_frequency.hpp"
 #include "rotary_arithmetic.hpp"
@@ -62,11 +64,17 @@ StepsFrequency rotary_steps_frequency(const RotaryConvention& convention, const 
 
 std::optional<BinaryAngleSteps> binary_angle_steps(double angle) {
   if (angle == 0.0 || !std::isfinite(angle)) return std::nullopt;
-  int exponent = 0;
-  const double fraction = std::frexp(angle, &exponent);          // angle = fraction 2^exponent, 1/2 <= |fraction| < 1
-  auto m = static_cast<std::int64_t>(std::ldexp(fraction, 53));  // exact: 53 bits
-  int e = exponent - 53;
-  while ((m & 1) == 0) m /= 2, ++e;
+  // angle = m 2^e with m odd, read from the bits (no library call: this runs
+  // for every entry of a model's cache). A subnormal double (its exponent
+  // field 0) is left to MPFR with the other angles past 2^-800.
+  const auto bits = std::bit_cast<std::uint64_t>(angle);
+  const int field = static_cast<int>((bits >> 52) & 0x7ff);
+  if (field == 0) return std::nullopt;
+  const std::uint64_t significand = (bits & ((std::uint64_t{1} << 52) - 1)) | (std::uint64_t{1} << 52);
+  const int zeros = std::countr_zero(significand);
+  const auto magnitude = static_cast<std::int64_t>(significand >> zeros);
+  const std::int64_t m = angle < 0.0 ? -magnitude : magnitude;
+  const int e = field - 1075 + zeros;
   if (m > (std::int64_t{1} << 31) || m < -(std::int64_t{1} << 31)) return std::nullopt;
   const StepsFrequency& unit = steps_per_radian();
   // Scaling by 2^e is exact while no word leaves the normal range; the first
@@ -74,8 +82,8 @@ std::optional<BinaryAngleSteps> binary_angle_steps(double angle) {
   // (The error word, about 2^-160 of f0, stays normal for e >= -800.) A
   // negative m is a negative position, which the first step reduces as any.
   if (e < -800 || e > 800) return std::nullopt;
-  const StepsFrequency f{std::ldexp(unit.f0, e), std::ldexp(unit.f1, e), std::ldexp(unit.f2, e),
-                         std::ldexp(unit.error, e)};
+  const double scale = std::bit_cast<double>(static_cast<std::uint64_t>(1023 + e) << 52);  // 2^e, exact
+  const StepsFrequency f{unit.f0 * scale, unit.f1 * scale, unit.f2 * scale, unit.error * scale};
   return BinaryAngleSteps{m, f};
 }
 

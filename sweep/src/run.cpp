@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <exception>
 #include <span>
-#include <thread>
 #include <vector>
 
 #include "pecheck/accuracy/accumulator.hpp"
@@ -44,9 +43,7 @@ SweepStatistics sweep_block(const SweepWork& work, const Convention& convention,
   // The reference as a subject is its own rounded table: no second evaluation.
   const Table computed = work.subject == "reference" ? Table{} : fast_table(convention, request, work.format);
   const TableView values = work.subject == "reference" ? reference.rounded.view() : computed.view();
-  const auto workers = static_cast<std::int64_t>(
-      std::clamp<unsigned>(threads > 0 ? static_cast<unsigned>(threads) : std::thread::hardware_concurrency(), 1u,
-                           static_cast<unsigned>(std::max<std::int64_t>(1, request.rows))));
+  const auto workers = static_cast<std::int64_t>(worker_count(threads, request.rows));
   std::vector<SweepStatistics> parts(static_cast<std::size_t>(workers));
   parallel_for(static_cast<int>(workers), [&](int w) {
     parts[static_cast<std::size_t>(w)] = compare_rows(work, request, values, reference.exact,

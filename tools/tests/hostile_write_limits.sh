@@ -34,6 +34,27 @@ expect_exit_2 report_efbig "File too large" \
   bash -c "ulimit -f 8; exec '$pecheck' validate '$work/small.npy' --output-dir '$work/report'"
 expect_no_temporaries report_efbig
 
+# A full file system (ENOSPC): a 64 KiB tmpfs in a mount namespace of the
+# test's own, so nothing outside sees it. Creating one needs the privilege to
+# mount (root, or user namespaces); where the system refuses, the case says
+# so and is left out rather than failing.
+full="$work/full"
+mkdir -p "$full"
+userns=()
+mount_small() { unshare --mount "${userns[@]}" bash -c "mount -t tmpfs -o size=64k tmpfs '$full'" 2>/dev/null; }
+mount_small || { userns=(--map-root-user); mount_small; }
+if mount_small; then
+  expect_exit_2 table_enospc "table.npy: write: cannot write the temporary file: No space left on device" \
+    unshare --mount "${userns[@]}" bash -c "mount -t tmpfs -o size=64k tmpfs '$full' || exit 3
+      '$pecheck' table --convention vaswani --rows 10000 --dim 64 --output '$full/table.npy'
+      status=\$?
+      # The file system goes with the namespace: look for temporaries now.
+      if [ -n \"\$(find '$full' -name '*.tmp-*')\" ]; then exit 4; fi
+      exit \$status"
+else
+  echo "skip table_enospc: this system does not let the test mount a small file system"
+fi
+
 # A killed run's temporary (its PID no longer runs) goes with the next write;
 # a running process's stays.
 sh -c 'exit 0' &

@@ -19,18 +19,11 @@ Structure structure_of(const Convention& convention, std::int64_t dim) {
   if (dim % 2 == 1 && shape.odd_dim == OddDimPolicy::reject) shape.odd_dim = OddDimPolicy::extra_sin;
   shape.min_dim = 1;
   const std::vector<ColumnSpec> columns = column_layout(shape, dim);
-  const std::int64_t count = frequency_count(shape, dim);
-  std::vector<std::int64_t> sin_of(static_cast<std::size_t>(count), -1);
-  std::vector<std::int64_t> cos_of(static_cast<std::size_t>(count), -1);
   for (std::int64_t c = 0; c < dim; ++c) {
-    const ColumnSpec& spec = columns[static_cast<std::size_t>(c)];
-    if (spec.kind == ColumnKind::sin) sin_of[static_cast<std::size_t>(spec.frequency_index)] = c;
-    if (spec.kind == ColumnKind::cos) cos_of[static_cast<std::size_t>(spec.frequency_index)] = c;
-    if (spec.kind == ColumnKind::zero) structure.zero_columns.push_back(c);
+    if (columns[static_cast<std::size_t>(c)].kind == ColumnKind::zero) structure.zero_columns.push_back(c);
   }
-  for (std::int64_t i = 0; i < count; ++i) {
-    const auto k = static_cast<std::size_t>(i);
-    if (sin_of[k] >= 0 && cos_of[k] >= 0) structure.pairs.push_back({i, sin_of[k], cos_of[k]});
+  for (const FrequencyColumns& f : columns_by_frequency(columns)) {
+    if (f.paired()) structure.pairs.push_back(f);
   }
   return structure;
 }
@@ -50,9 +43,9 @@ std::vector<std::int64_t> good_pairs(const Table& table, std::span<const Structu
   std::vector<std::int64_t> good(structures.size(), 0);
   std::vector<double> values(static_cast<std::size_t>(table.cols));
   for (std::int64_t r : rows) {
-    decode_row(table, r, values);
+    decode_row(table.view(), r, values);
     for (std::size_t k = 0; k < structures.size(); ++k) {
-      for (const PairColumns& pair : structures[k].pairs) {
+      for (const FrequencyColumns& pair : structures[k].pairs) {
         const double s = values[static_cast<std::size_t>(pair.sin_column)];
         const double c = values[static_cast<std::size_t>(pair.cos_column)];
         if (std::fabs(s * s + c * c - 1.0) <= tolerance) ++good[k];  // NaN never counts

@@ -13,16 +13,10 @@
 
 namespace pecheck::validate {
 
-struct PairColumns {
-  std::int64_t frequency_index = 0;
-  std::int64_t sin_column = 0;
-  std::int64_t cos_column = 0;
-};
-
 struct Structure {
   Layout layout = Layout::interleaved;
   OddDimPolicy odd_dim = OddDimPolicy::extra_sin;  // what an odd width does; for even d, extra_sin
-  std::vector<PairColumns> pairs;
+  std::vector<FrequencyColumns> pairs;
   std::vector<std::int64_t> zero_columns;
   double pair_fraction = 0.0;  // filled by score_structure
 };

@@ -98,7 +98,7 @@ constexpr std::size_t parallel_pairs = 64;
 // empty when an angle of its pair is not finite. The fit starts on the
 // first 16 rows and doubles its window while the residual stays below
 // 0.1 rad. `angles` and `buffer` are scratch space.
-void estimate_lanes(const Table& table, const std::vector<std::int64_t>& run, const std::vector<PairColumns>& pairs,
+void estimate_lanes(const Table& table, const std::vector<std::int64_t>& run, const std::vector<FrequencyColumns>& pairs,
                     std::size_t first, double angle_noise, std::span<std::optional<FrequencyEstimate>> found,
                     std::vector<double>& angles, std::vector<double>& buffer) {
   const std::size_t used = std::min(lanes, pairs.size() - first);
@@ -156,7 +156,7 @@ void estimate_lanes(const Table& table, const std::vector<std::int64_t>& run, co
 }  // namespace
 
 std::vector<FrequencyEstimate> estimate_frequencies(const Table& table, const std::vector<std::int64_t>& run,
-                                                    const std::vector<PairColumns>& pairs, FormatId format,
+                                                    const std::vector<FrequencyColumns>& pairs, FormatId format,
                                                     const std::function<void()>& beside) {
   std::vector<FrequencyEstimate> estimates;
   if (run.size() < 2) {

@@ -31,7 +31,7 @@ struct FrequencyEstimate {
 // given, runs first on one of the threads (the other starts on the
 // estimates, and it joins them when `beside` is done).
 std::vector<FrequencyEstimate> estimate_frequencies(const Table& table, const std::vector<std::int64_t>& run,
-                                                    const std::vector<PairColumns>& pairs, FormatId format,
+                                                    const std::vector<FrequencyColumns>& pairs, FormatId format,
                                                     const std::function<void()>& beside = {});
 
 // +1 when the reliable frequencies are positive (sin and cos where the

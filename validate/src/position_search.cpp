@@ -36,7 +36,7 @@ constexpr double likelihood_margin = 1.05;
 
 struct Ladder {
   std::vector<double> w;           // ascending
-  std::vector<PairColumns> pairs;  // in the same order
+  std::vector<FrequencyColumns> pairs;  // in the same order
 };
 
 Ladder ladder_of(const Convention& convention, std::int64_t dim, const Structure& structure) {
@@ -45,12 +45,12 @@ Ladder ladder_of(const Convention& convention, std::int64_t dim, const Structure
   // Each pair's frequency (a log and an exp) taken once, not at every
   // comparison of the sort: the same values, so the same comparisons and order.
   std::map<std::int64_t, double> w;
-  for (const PairColumns& pair : ladder.pairs)
+  for (const FrequencyColumns& pair : ladder.pairs)
     w.emplace(pair.frequency_index, frequency_value(convention, dim, pair.frequency_index));
-  std::sort(ladder.pairs.begin(), ladder.pairs.end(), [&](const PairColumns& a, const PairColumns& b) {
+  std::sort(ladder.pairs.begin(), ladder.pairs.end(), [&](const FrequencyColumns& a, const FrequencyColumns& b) {
     return w.at(a.frequency_index) < w.at(b.frequency_index);
   });
-  for (const PairColumns& pair : ladder.pairs) ladder.w.push_back(w.at(pair.frequency_index));
+  for (const FrequencyColumns& pair : ladder.pairs) ladder.w.push_back(w.at(pair.frequency_index));
   return ladder;
 }
 
@@ -197,7 +197,7 @@ const double* decoded(const Table& table, const std::vector<std::int64_t>& rows,
   const auto dim = static_cast<std::size_t>(table.cols);
   out.resize(count * dim);
   for (std::size_t k = 0; k < count; ++k) {
-    decode_row(table, rows[first + k], std::span(out).subspan(k * dim, dim));
+    decode_row(table.view(), rows[first + k], std::span(out).subspan(k * dim, dim));
   }
   return out.data();
 }
@@ -242,7 +242,7 @@ std::optional<OffsetFit> closest_offset(const Table& table, const FastEncoder& e
     storage = allocate_page_buffer(rows.size() * dim * sizeof(double));
     values = std::span<double>(reinterpret_cast<double*>(storage.get()), rows.size() * dim);
     for (std::size_t k = 0; k < rows.size(); ++k) {
-      decode_row(table, rows[k], values.subspan(k * dim, dim));
+      decode_row(table.view(), rows[k], values.subspan(k * dim, dim));
     }
   }
   // One run of rows encoded at a time into one reused buffer.

@@ -8,18 +8,10 @@
 #include "pecheck/accuracy/accumulator.hpp"
 #include "pecheck/accuracy/libm_allowance.hpp"
 #include "pecheck/number_text.hpp"
+#include "pecheck/parallel_for.hpp"
 #include "pecheck/reference/rotary_reference.hpp"
 
 namespace pecheck::validate {
-
-namespace {
-
-// The reference decides about a million entries a second on two cores; a
-// cache past this many entries is compared on spread blocks of rows.
-constexpr std::int64_t most_entries = std::int64_t{1} << 21;
-constexpr std::int64_t block_rows = 64;
-
-}  // namespace
 
 Comparison compare_rotary_cache(const Table& cos, const Table& sin, FormatId format,
                                       const RotaryConvention& convention, std::int64_t first_position,
@@ -31,31 +23,50 @@ Comparison compare_rotary_cache(const Table& cos, const Table& sin, FormatId for
   // a framework's own libm gives (accuracy/libm_allowance.hpp).
   std::optional<accuracy::LibmAllowance> allowance;
   if (model) allowance.emplace(convention, *model, first_position, cos.cols);
+  const auto make_accumulator = [&] {
+    return accuracy::Accumulator(format, budget_ulp, allowance ? &*allowance : nullptr, accuracy::SignedZero::equal);
+  };
+  // One accumulator per worker of the reference, merged at the end (the
+  // accumulators' totals do not depend on the order, accumulator.hpp).
+  const int workers = worker_count(threads, cos.rows);
+  std::vector<accuracy::Accumulator> accumulators;
+  for (int w = 0; w < workers; ++w) accumulators.push_back(make_accumulator());
   // A cache row is the cos row then the sin row: sin's column c is cos.cols + c.
-  accuracy::Accumulator accumulate(format, budget_ulp, allowance ? &*allowance : nullptr, accuracy::SignedZero::equal);
-  const std::int64_t row_entries = 2 * cos.cols;
-  const std::int64_t blocks = (cos.rows + block_rows - 1) / block_rows;
-  const std::int64_t blocks_wanted = std::max<std::int64_t>(1, most_entries / (row_entries * block_rows));
-  const std::int64_t stride = cos.rows * row_entries <= most_entries ? 1 : (blocks + blocks_wanted - 1) / blocks_wanted;
-  std::vector<double> values(static_cast<std::size_t>(row_entries));
-  std::vector<DoubleDouble> exact_row(static_cast<std::size_t>(row_entries));
   const auto cols = static_cast<std::size_t>(cos.cols);
-  for (std::int64_t b = 0; b < blocks; b += stride) {
-    const std::int64_t begin = b * block_rows;
-    const std::int64_t rows = std::min(block_rows, cos.rows - begin);
-    const RotaryCacheRequest request{first_position + begin, rows, format};
-    const reference::RotaryReferenceCache exact = reference::rotary_reference_cache(convention, request, model, threads);
-    for (std::int64_t r = 0; r < rows; ++r) {
-      for (std::size_t c = 0; c < cols; ++c) {
-        const std::size_t k = static_cast<std::size_t>(r) * cols + c;
-        values[c] = cos.at(begin + r, static_cast<std::int64_t>(c));
-        values[cols + c] = sin.at(begin + r, static_cast<std::int64_t>(c));
-        exact_row[c] = exact.exact_cos[k];
-        exact_row[cols + c] = exact.exact_sin[k];
-      }
-      accumulate.add_row(begin + r, std::span<const double>(values), std::span<const DoubleDouble>(exact_row));
-    }
-  }
+  std::vector<std::vector<double>> values(static_cast<std::size_t>(workers), std::vector<double>(2 * cols));
+  std::vector<std::vector<DoubleDouble>> exact_rows(static_cast<std::size_t>(workers),
+                                                    std::vector<DoubleDouble>(2 * cols));
+  std::vector<std::vector<double>> plain_rows(static_cast<std::size_t>(workers), std::vector<double>(2 * cols));
+  // Exact values to the format's accuracy (2^-(precision + 20) relative),
+  // as the additive comparison asks for: far below any ULP error printed.
+  const RotaryCacheRequest request{first_position, cos.rows, format};
+  reference::rotary_reference_rows(
+      convention, request, model, workers, reference::ExactValues::for_format,
+      [&](int worker, const reference::RotaryReferenceRow& row) {
+        const auto w = static_cast<std::size_t>(worker);
+        std::vector<double>& v = values[w];
+        std::vector<DoubleDouble>& e = exact_rows[w];
+        std::vector<double>& plain = plain_rows[w];
+        bool all_plain = true;
+        for (std::size_t c = 0; c < cols; ++c) {
+          v[c] = cos.at(row.row, static_cast<std::int64_t>(c));
+          v[cols + c] = sin.at(row.row, static_cast<std::int64_t>(c));
+          e[c] = row.cos[c];
+          e[cols + c] = row.sin[c];
+          plain[c] = row.cos[c].hi;
+          plain[cols + c] = row.sin[c].hi;
+          all_plain = all_plain && row.cos[c].lo == 0.0 && row.sin[c].lo == 0.0;
+        }
+        // Exact values that are plain doubles (the double tier's) go as such:
+        // half the bytes for the accumulator to read, the same figures.
+        if (all_plain) {
+          accumulators[w].add_row(row.row, std::span<const double>(v), std::span<const double>(plain));
+        } else {
+          accumulators[w].add_row(row.row, std::span<const double>(v), std::span<const DoubleDouble>(e));
+        }
+      });
+  accuracy::Accumulator& accumulate = accumulators.front();
+  for (std::size_t w = 1; w < accumulators.size(); ++w) accumulate.merge(accumulators[w]);
   accuracy::Measurement& m = comparison.measurement;
   m = accumulate.measurement([&](std::int64_t row) { return first_position + row; }, budget_source, 0);
   // The text has always shown the exact value as its double sum to 21 digits.

@@ -11,9 +11,8 @@
 
 namespace pecheck::validate {
 
-// Rows first_position .. first_position + rows - 1, compared in `format`
-// against the budget. Caches past `most_entries` entries are compared on
-// blocks of rows spread over them, and the measurement's entries say how many.
+// Rows first_position .. first_position + rows - 1, every entry compared in
+// `format` against the budget.
 Comparison compare_rotary_cache(const Table& cos, const Table& sin, FormatId format,
                                       const RotaryConvention& convention, std::int64_t first_position,
                                       const std::optional<ComputationModel>& model, double budget_ulp,

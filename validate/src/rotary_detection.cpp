@@ -161,7 +161,7 @@ RotaryDetection detect_rotary(const Table& cos, const Table& sin, FormatId value
 
   const std::int64_t n = detection.frequencies;
   const Table pairs = angle_table(cos, sin, detection.layout, n, std::min(cos.rows, fit_rows));
-  std::vector<PairColumns> columns;
+  std::vector<FrequencyColumns> columns;
   for (std::int64_t i = 0; i < n; ++i) columns.push_back({i, i, n + i});
   std::vector<std::int64_t> run;
   for (std::int64_t r = 0; r < pairs.rows; ++r) run.push_back(r);

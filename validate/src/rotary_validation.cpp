@@ -3,6 +3,7 @@
 #include "pecheck/validate/rotary_validation.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "narrow_format.hpp"
@@ -34,11 +35,21 @@ void check_shapes(const Table& cos, const Table& sin) {
 void value_hazards(const Table& cos, const Table& sin, FormatId format, double factor, Validation& result) {
   std::int64_t non_finite = 0, beyond = 0;
   const double limit = factor * (1.0 + 8.0 * std::ldexp(1.0, -format_of(format).precision));
-  for (const Table* t : {&cos, &sin}) {
-    for (std::int64_t k = 0; k < t->size(); ++k) {
-      const double v = t->flat(k);
+  const auto count = [&](const auto& values) {
+    for (const auto stored : values) {
+      const double v = stored;
       non_finite += !std::isfinite(v);
       beyond += std::isfinite(v) && std::fabs(v) > limit;
+    }
+  };
+  for (const Table* t : {&cos, &sin}) {
+    // float32 and float64 read in their own type, a 16-bit format decoded entry by entry.
+    if (t->format == FormatId::float32) {
+      count(t->storage<float>());
+    } else if (t->format == FormatId::float64) {
+      count(t->storage<double>());
+    } else {
+      for (std::int64_t k = 0; k < t->size(); ++k) count(std::array<double, 1>{t->flat(k)});
     }
   }
   if (non_finite > 0) {

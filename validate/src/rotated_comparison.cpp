@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
-#include <thread>
 
 #include "pecheck/number_text.hpp"
 #include "pecheck/parallel_for.hpp"
@@ -58,9 +57,7 @@ Comparison compare_rotated(const RotatedComparisonRequest& request, const std::o
   const RotatedValues& values = *request.values;
   const std::int64_t n = request.width / 2;
   const Format& format = format_of(request.format);
-  int workers =
-      request.threads > 0 ? request.threads : static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
-  workers = static_cast<int>(std::clamp<std::int64_t>(values.rows, 1, workers));
+  const int workers = worker_count(request.threads, values.rows);
   std::vector<accuracy::Accumulator> accumulators(
       static_cast<std::size_t>(workers), accuracy::Accumulator(request.format, request.budget_ulp, nullptr));
   std::vector<BeyondCount> beyond(static_cast<std::size_t>(workers));

@@ -4,29 +4,6 @@
 
 namespace pecheck::validate {
 
-namespace {
-
-template <typename Stored, typename Decode>
-void decode_each(const Table& table, std::int64_t row, std::span<double> out, Decode decode) {
-  const std::span<const Stored> stored = table.view().row<Stored>(row);
-  for (std::size_t c = 0; c < stored.size(); ++c) out[c] = decode(stored[c]);
-}
-
-}  // namespace
-
-void decode_row(const Table& table, std::int64_t row, std::span<double> out) {
-  switch (table.format) {
-    case FormatId::float64:
-      return decode_each<double>(table, row, out, [](double x) { return x; });
-    case FormatId::float32:
-      return decode_each<float>(table, row, out, [](float x) { return static_cast<double>(x); });
-    case FormatId::float16:
-      return decode_each<std::uint16_t>(table, row, out, float16_bits_to_double);
-    case FormatId::bfloat16:
-      return decode_each<std::uint16_t>(table, row, out, bfloat16_bits_to_double);
-  }
-}
-
 bool is_zero_row(const Table& table, std::int64_t row) {
   for (std::int64_t c = 0; c < table.cols; ++c) {
     if (table.at(row, c) != 0.0) return false;  // NaN is not zero either

@@ -9,11 +9,6 @@
 
 namespace pecheck::validate {
 
-// Row `row` of the table as doubles (the same values table.at gives), the
-// format looked at once for the row rather than once per entry; `out` holds
-// table.cols values.
-void decode_row(const Table& table, std::int64_t row, std::span<double> out);
-
 // True when every entry of the row is +0 or -0.
 bool is_zero_row(const Table& table, std::int64_t row);
 

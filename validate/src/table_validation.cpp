@@ -159,7 +159,7 @@ Validation validate_table(const Table& stored, const ValidationOptions& options)
   for (const auto& [flag, budget] :
        {std::pair{"--max-ulp", options.max_ulp}, {"--max-abs-error", options.max_abs_error}}) {
     if (budget && !(std::isfinite(*budget) && *budget >= 0.0)) {
-      throw ConventionError(std::string(flag) + " " + std::to_string(*budget) + ": expected a finite number >= 0");
+      throw ConventionError(std::string(flag) + " " + round_trip(*budget) + ": expected a finite number >= 0");
     }
   }
   Validation result;

@@ -112,6 +112,22 @@ double frequency_value(const Convention& convention, std::int64_t d, std::int64_
 // What each of the d columns holds.
 std::vector<ColumnSpec> column_layout(const Convention& convention, std::int64_t d);
 
+// Where frequency i's sin and cos sit in a row (-1: the row has no such column).
+struct FrequencyColumns {
+  std::int64_t frequency_index = 0;
+  std::int64_t sin_column = -1;
+  std::int64_t cos_column = -1;
+  bool paired() const { return sin_column >= 0 && cos_column >= 0; }
+};
+
+// The inverse of a column layout: one entry per frequency, in frequency order
+// (an extra sin column of an odd width has no cos column).
+std::vector<FrequencyColumns> columns_by_frequency(const std::vector<ColumnSpec>& columns);
+
+// The frequencies of width d that have both a sin and a cos column: the pairs
+// on which sin^2 + cos^2 = 1 holds and from which angles are read.
+std::vector<FrequencyColumns> paired_frequencies(const Convention& convention, std::int64_t d);
+
 // Whether table row r (after --offset) is forced to zero.
 bool is_zero_row(const Convention& convention, std::int64_t row);
 

@@ -194,6 +194,11 @@ struct TableEntry {
 // or nullopt when format holds them all. NaN counts as a value of every format.
 std::optional<TableEntry> first_entry_outside(const TableView& view, FormatId format);
 
+// Row `row` of the view as doubles (the values view.at gives), the format
+// looked at once per row rather than once per entry; `out` holds view.cols()
+// values. The one row decoder: every reading of a stored row goes through it.
+void decode_row(const TableView& view, std::int64_t row, std::span<double> out);
+
 // The view's values as doubles (exact), row after row: for numerics done in
 // double (Eigen maps, moments), never for storage.
 std::vector<double> table_doubles(const TableView& view);

@@ -23,27 +23,15 @@ namespace pecheck {
 NarrowLayout narrow_layout(const std::vector<ColumnSpec>& columns) {
   NarrowLayout layout;
   layout.dim = static_cast<std::int64_t>(columns.size());
-  std::int64_t frequencies = 0;
   for (std::size_t c = 0; c < columns.size(); ++c) {
-    if (columns[c].kind == ColumnKind::zero) {
-      layout.zero_columns.push_back(static_cast<std::int64_t>(c));
-    } else {
-      frequencies = std::max(frequencies, columns[c].frequency_index + 1);
-    }
+    if (columns[c].kind == ColumnKind::zero) layout.zero_columns.push_back(static_cast<std::int64_t>(c));
+    if (columns[c].kind == ColumnKind::sin) layout.sin_columns.push_back(static_cast<std::int64_t>(c));
   }
-  std::vector<std::int64_t> sin_column(static_cast<std::size_t>(frequencies), -1);
-  std::vector<std::int64_t> cos_column(static_cast<std::size_t>(frequencies), -1);
-  for (std::size_t c = 0; c < columns.size(); ++c) {
-    const auto i = static_cast<std::size_t>(columns[c].frequency_index);
-    if (columns[c].kind == ColumnKind::sin) {
-      sin_column[i] = static_cast<std::int64_t>(c);
-      layout.sin_columns.push_back(static_cast<std::int64_t>(c));
-    }
-    if (columns[c].kind == ColumnKind::cos) cos_column[i] = static_cast<std::int64_t>(c);
-  }
-  const auto sin_at = [&](std::int64_t i) { return sin_column[static_cast<std::size_t>(i)]; };
-  const auto cos_at = [&](std::int64_t i) { return cos_column[static_cast<std::size_t>(i)]; };
-  const auto both = [&](std::int64_t i) { return sin_at(i) >= 0 && cos_at(i) >= 0; };
+  const std::vector<FrequencyColumns> by_frequency = columns_by_frequency(columns);
+  const auto frequencies = static_cast<std::int64_t>(by_frequency.size());
+  const auto sin_at = [&](std::int64_t i) { return by_frequency[static_cast<std::size_t>(i)].sin_column; };
+  const auto cos_at = [&](std::int64_t i) { return by_frequency[static_cast<std::size_t>(i)].cos_column; };
+  const auto both = [&](std::int64_t i) { return by_frequency[static_cast<std::size_t>(i)].paired(); };
 
   std::int64_t i = 0;
   while (i < frequencies) {

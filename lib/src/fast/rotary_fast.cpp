@@ -60,6 +60,7 @@
 #include "pecheck/rotary_cache.hpp"
 #include "pecheck/rotary_frequency.hpp"
 #include "rotary_rotated_fill.hpp"
+#include "rotary_row_store.hpp"
 #include "row_blocks.hpp"
 #include "round_pair.hpp"
 #include "sincos_turns.hpp"
@@ -132,56 +133,10 @@ RotaryCache fast_rotary_cache(const RotaryConvention& convention, const RotaryCa
     f3[static_cast<std::size_t>(i)] = split.f3;
   }
   const std::int64_t cols = rotary_columns(convention);
-  std::vector<std::int64_t> column_frequency(static_cast<std::size_t>(cols));
-  for (std::int64_t c = 0; c < cols; ++c)
-    column_frequency[static_cast<std::size_t>(c)] = rotary_column_frequency(convention, c);
-
-  const Format& format = format_of(request.format);
   RotaryCache cache{make_uninitialized_table(request.rows, cols, request.format),
                     make_uninitialized_table(request.rows, cols, request.format)};
   const double a = derived.attention_factor;
-  // Row r's values into storage of type T, each rounded once by `round`.
-  const auto store_row = [&](std::int64_t r, const std::vector<double>& cos_row, const std::vector<double>& sin_row,
-                             auto* cos_out, auto* sin_out, const auto& round) {
-    for (std::int64_t c = 0; c < cols; ++c) {
-      const auto i = static_cast<std::size_t>(column_frequency[static_cast<std::size_t>(c)]);
-      cos_out[r * cols + c] = round(cos_row[i]);
-      sin_out[r * cols + c] = round(sin_row[i]);
-    }
-  };
-  // One rounding of the kernel's double to the format, chosen once per row.
-  // Without an attention factor that is a plain conversion in the format's
-  // own type (static_cast to float rounds to nearest even; half_bits.hpp's
-  // converters are tested bit for bit against round_to_format); with one, the
-  // exact product v a is a double-double, rounded once by round_pair.
-  const auto fill_row = [&](std::int64_t r, const std::vector<double>& cos_row, const std::vector<double>& sin_row) {
-    if (a != 1.0) {
-      for (std::int64_t c = 0; c < cols; ++c) {
-        const auto i = static_cast<std::size_t>(column_frequency[static_cast<std::size_t>(c)]);
-        cache.cos.set(r, c, round_pair(two_prod(cos_row[i], a), format));
-        cache.sin.set(r, c, round_pair(two_prod(sin_row[i], a), format));
-      }
-      return;
-    }
-    switch (request.format) {
-      case FormatId::float64:
-        store_row(r, cos_row, sin_row, cache.cos.storage<double>().data(), cache.sin.storage<double>().data(),
-                  [](double v) { return v; });
-        break;
-      case FormatId::float32:
-        store_row(r, cos_row, sin_row, cache.cos.storage<float>().data(), cache.sin.storage<float>().data(),
-                  [](double v) { return static_cast<float>(v); });
-        break;
-      case FormatId::float16:
-        store_row(r, cos_row, sin_row, cache.cos.storage<std::uint16_t>().data(),
-                  cache.sin.storage<std::uint16_t>().data(), [](double v) { return round_to_float16_bits(v); });
-        break;
-      case FormatId::bfloat16:
-        store_row(r, cos_row, sin_row, cache.cos.storage<std::uint16_t>().data(),
-                  cache.sin.storage<std::uint16_t>().data(), [](double v) { return round_to_bfloat16_bits(v); });
-        break;
-    }
-  };
+  RotaryRowStore rows(convention, a, cache);
   // Rows are independent: split across threads, the bits do not depend on how.
   const int workers = thread_count(0, request.rows * cols);
   if (request.format == FormatId::float32) {
@@ -196,7 +151,7 @@ RotaryCache fast_rotary_cache(const RotaryConvention& convention, const RotaryCa
     for (std::int64_t r = first; r < last; ++r) {
       sincos_turns(request.first_position + r, f1.data(), f2.data(), f3.data(), padded, sin_row.data(),
                    cos_row.data());
-      fill_row(r, cos_row, sin_row);
+      rows.store(r, cos_row.data(), sin_row.data());
     }
   });
   return cache;

@@ -25,7 +25,8 @@
 //    error eps below 2^-52 + 2^-77.9 / rho, rho the distance in turns from
 //    t / (2 pi) to the nearest zero of T (sincos_turns.hpp).
 // 4. RN32(a) T: the double product v = a32 c is formed exactly (two_prod)
-//    and rounded once to the output format (round_pair.hpp),
+//    and rounded once to the output format (round_pair.hpp; with a32 = 1, a
+//    conversion to the format, rotary_row_store.hpp),
 //    so the entry is within 0.5 ULP of v, and v within eps |a32 T| of the
 //    model's a32 T. In ULPs of a float32 binade, |x| < 2^24 ULP, so the
 //    error is below 0.5 + 2^24 eps ULP: 0.5 + 2^-20 ULP when eps <= 2^-44,
@@ -34,6 +35,9 @@
 //    compares, among them p = 1 (each preset's smallest angles) and rows up
 //    to 2^20. float16 and bfloat16 ULPs are wider than float32's, so the same
 //    eps is a smaller share of them and 0.5 + 2^-20 of their ULP holds too.
+#include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -43,9 +47,10 @@
 #include "fast_constants.hpp"
 #include "frequency_turns.hpp"
 #include "pecheck/double_double_math.hpp"
+#include "pecheck/parallel_for.hpp"
 #include "pecheck/rotary_cache.hpp"
 #include "pecheck/rotary_frequency.hpp"
-#include "round_pair.hpp"
+#include "rotary_row_store.hpp"
 #include "sincos_turns.hpp"
 
 namespace pecheck {
@@ -90,6 +95,46 @@ struct Float32Arithmetic {
   static bool greater(Value x, Value y) { return x > y; }
 };
 
+// 2^k / (2 pi) in turns split for positions (step 3), for every k a float32
+// angle's m 2^k can have (k from -149 - 24 to 127 - 23): split once, looked up
+// per entry. Each is split_for_positions of the same double-double as before.
+class TurnsSplits {
+ public:
+  TurnsSplits() {
+    for (int k = lowest; k <= highest; ++k) {
+      splits_[static_cast<std::size_t>(k - lowest)] = split_for_positions(
+          dd_ldexp(DoubleDouble{fast_constants::inv_two_pi_hi, fast_constants::inv_two_pi_lo}, k));
+    }
+  }
+  const TurnsSplit& at(int k) const { return splits_[static_cast<std::size_t>(std::clamp(k, lowest, highest) - lowest)]; }
+
+ private:
+  // A zero angle has k = -24 (frexp gives exponent 0); the clamp never
+  // changes a k a float32 angle gives.
+  static constexpr int lowest = -149 - 24;
+  static constexpr int highest = 128 - 24;
+  std::array<TurnsSplit, highest - lowest + 1> splits_{};
+};
+
+// A float32 angle t = m 2^k with m an integer below 2^24 (step 3): k =
+// e - 24 for t = f 2^e, 1/2 <= |f| < 1, as std::frexp gives e, read from the
+// double's exponent bits (every float32 value is a normal double), and m =
+// t 2^-k, a multiplication by a power of two (exact). A zero angle is m = 0,
+// k = -24, as frexp's exponent 0 gives.
+struct BinaryAngle {
+  double m;
+  int k;
+};
+inline BinaryAngle binary_angle(double angle) {
+  if (angle == 0.0) return {angle, -24};
+  const int e = static_cast<int>((std::bit_cast<std::uint64_t>(angle) >> 52) & 0x7ff) - 1022;
+  const double scale = std::bit_cast<double>(static_cast<std::uint64_t>(1023 + 24 - e) << 52);
+  return {angle * scale, e - 24};
+}
+
+// Below this many entries a worker thread costs more than it saves.
+constexpr std::int64_t minimum_entries_per_worker = 1 << 14;
+
 bool is_hf_float32(const ComputationModel& model) {
   return model.inv_freq == FormatId::float32 && model.position == FormatId::float32 &&
          model.angle == FormatId::float32 && model.inv_freq_rule == InvFreqRule::stepwise;
@@ -125,35 +170,37 @@ RotaryCache fast_rotary_model_cache(const RotaryConvention& convention, const Ro
   const std::vector<double> inv_freq = hf_float32_inv_freq(convention);
   const double factor = Float32Arithmetic::round(derived.attention_factor);
   const std::int64_t cols = rotary_columns(convention);
-  const Format& format = format_of(request.format);
-  RotaryCache cache{make_table(request.rows, cols, request.format), make_table(request.rows, cols, request.format)};
-  // One entry per kernel call: each angle has its own 2^k (step 3).
-  double f1[sincos_lanes] = {}, f2[sincos_lanes] = {}, f3[sincos_lanes] = {};
-  double sin_out[sincos_lanes], cos_out[sincos_lanes];
-  std::vector<double> sin_row(static_cast<std::size_t>(n)), cos_row(sin_row);
-  for (std::int64_t r = 0; r < request.rows; ++r) {
-    const double p = static_cast<float>(request.first_position + r);  // exact below 2^24
-    for (std::int64_t i = 0; i < n; ++i) {
-      const double angle = static_cast<float>(p * inv_freq[static_cast<std::size_t>(i)]);  // step 2
-      int exponent = 0;
-      const double fraction = std::frexp(angle, &exponent);  // angle = fraction 2^exponent, 0.5 <= fraction < 1
-      const auto m = static_cast<std::int64_t>(std::ldexp(fraction, 24));  // exact: 24 bits
-      const DoubleDouble f =
-          dd_ldexp(DoubleDouble{fast_constants::inv_two_pi_hi, fast_constants::inv_two_pi_lo}, exponent - 24);
-      const TurnsSplit split = split_for_positions(f);
-      f1[0] = split.f1;
-      f2[0] = split.f2;
-      f3[0] = split.f3;
-      sincos_turns(m, f1, f2, f3, sincos_lanes, sin_out, cos_out);
-      sin_row[static_cast<std::size_t>(i)] = sin_out[0];
-      cos_row[static_cast<std::size_t>(i)] = cos_out[0];
+  // Every entry is written below (RotaryRowStore stores every column of a row).
+  RotaryCache cache{make_uninitialized_table(request.rows, cols, request.format),
+                    make_uninitialized_table(request.rows, cols, request.format)};
+  const std::int64_t padded = (n + sincos_lanes - 1) / sincos_lanes * sincos_lanes;
+  const TurnsSplits splits;
+  RotaryRowStore rows(convention, factor, cache);
+  // Rows are independent: split across threads, the bits do not depend on how.
+  const int workers = worker_count(0, request.rows * n / minimum_entries_per_worker);
+  parallel_for(workers, [&](int worker) {
+    // A row's angles side by side, each as its integer m and the split of its
+    // 2^k / (2 pi) (step 3), then one vector pass over them; padding lanes
+    // hold m = 0 (sin 0, cos 1, never read).
+    std::vector<double> m(static_cast<std::size_t>(padded), 0.0), f1(m), f2(m), f3(m);
+    std::vector<double> sin_row(static_cast<std::size_t>(padded)), cos_row(sin_row);
+    const std::int64_t first = request.rows * worker / workers;
+    const std::int64_t last = request.rows * (worker + 1) / workers;
+    for (std::int64_t r = first; r < last; ++r) {
+      const double p = static_cast<float>(request.first_position + r);  // exact below 2^24
+      for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
+        const double angle = static_cast<float>(p * inv_freq[i]);  // step 2
+        const BinaryAngle binary = binary_angle(angle);
+        m[i] = binary.m;
+        const TurnsSplit& split = splits.at(binary.k);
+        f1[i] = split.f1;
+        f2[i] = split.f2;
+        f3[i] = split.f3;
+      }
+      sincos_turns_each(m.data(), f1.data(), f2.data(), f3.data(), padded, sin_row.data(), cos_row.data());
+      rows.store(r, cos_row.data(), sin_row.data());  // step 4
     }
-    for (std::int64_t c = 0; c < cols; ++c) {
-      const auto i = static_cast<std::size_t>(rotary_column_frequency(convention, c));
-      cache.cos.set(r, c, round_pair(two_prod(cos_row[i], factor), format));  // step 4
-      cache.sin.set(r, c, round_pair(two_prod(sin_row[i], factor), format));
-    }
-  }
+  });
   return cache;
 }
 

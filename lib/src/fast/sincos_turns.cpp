@@ -152,45 +152,58 @@ inline Lanes cos_turns(const Lanes& rh, const Lanes& rl, const Lanes& rh_hi, con
   return sh + (tail + (sl + ml));
 }
 
+// One group of lanes at offset i, lane k at position p[k]: every operation is
+// lane-wise, so a lane's result depends on its own position and frequency
+// alone, whichever entry point passed them.
+[[gnu::always_inline]] inline void sincos_group(const Lanes& p, const double* f1, const double* f2, const double* f3,
+                                                std::int64_t i, double* sin_out, double* cos_out) {
+  // Step 2: the turn count modulo 1, as th + tl (+ c), then modulo 1/4.
+  Lanes a = p * Eigen::Map<const Lanes>(f1 + i);
+  a = a - a.rint();
+  Lanes b = p * Eigen::Map<const Lanes>(f2 + i);
+  b = b - b.rint();
+  const Lanes c = p * Eigen::Map<const Lanes>(f3 + i);
+  Lanes th;
+  Lanes tl;
+  two_sum(a, b, th, tl);
+  tl = tl + c;
+  const Lanes q = (4.0 * th).rint();
+  Lanes rh;
+  Lanes rl;
+  two_sum(th - 0.25 * q, tl, rh, rl);
+
+  Lanes rh_hi;
+  Lanes rh_lo;
+  split(rh, rh_hi, rh_lo);
+  const Lanes s = sin_turns(rh, rl, rh_hi, rh_lo);
+  const Lanes co = cos_turns(rh, rl, rh_hi, rh_lo);
+
+  // The quadrant q mod 4 = 2 half + odd: sin(x + q pi/2) is s, co, -s, -co
+  // and cos(x + q pi/2) is co, -s, -co, s. Selecting by multiplying with 0
+  // and 1 and adding a zero is exact (no value here is zero except sin at
+  // p f = 0, which stays +0), and it keeps the loop free of branches.
+  const Lanes quadrant = q - 4.0 * (0.25 * q).floor();
+  const Lanes half = (0.5 * quadrant).floor();
+  const Lanes odd = quadrant - 2.0 * half;
+  const Lanes even = 1.0 - odd;
+  const Lanes sin_sign = 1.0 - 2.0 * half;
+  const Lanes cos_sign = 1.0 - 2.0 * (odd + half - 2.0 * odd * half);  // negative in quadrants 1 and 2
+  Eigen::Map<Lanes>(sin_out + i) = sin_sign * (even * s + odd * co);
+  Eigen::Map<Lanes>(cos_out + i) = cos_sign * (even * co + odd * s);
+}
+
 }  // namespace
 
 void sincos_turns(std::int64_t position, const double* f1, const double* f2, const double* f3, std::int64_t count,
                   double* sin_out, double* cos_out) {
   const Lanes p = Lanes::Constant(static_cast<double>(position));
+  for (std::int64_t i = 0; i < count; i += sincos_lanes) sincos_group(p, f1, f2, f3, i, sin_out, cos_out);
+}
+
+void sincos_turns_each(const double* positions, const double* f1, const double* f2, const double* f3,
+                       std::int64_t count, double* sin_out, double* cos_out) {
   for (std::int64_t i = 0; i < count; i += sincos_lanes) {
-    // Step 2: the turn count modulo 1, as th + tl (+ c), then modulo 1/4.
-    Lanes a = p * Eigen::Map<const Lanes>(f1 + i);
-    a = a - a.rint();
-    Lanes b = p * Eigen::Map<const Lanes>(f2 + i);
-    b = b - b.rint();
-    const Lanes c = p * Eigen::Map<const Lanes>(f3 + i);
-    Lanes th;
-    Lanes tl;
-    two_sum(a, b, th, tl);
-    tl = tl + c;
-    const Lanes q = (4.0 * th).rint();
-    Lanes rh;
-    Lanes rl;
-    two_sum(th - 0.25 * q, tl, rh, rl);
-
-    Lanes rh_hi;
-    Lanes rh_lo;
-    split(rh, rh_hi, rh_lo);
-    const Lanes s = sin_turns(rh, rl, rh_hi, rh_lo);
-    const Lanes co = cos_turns(rh, rl, rh_hi, rh_lo);
-
-    // The quadrant q mod 4 = 2 half + odd: sin(x + q pi/2) is s, co, -s, -co
-    // and cos(x + q pi/2) is co, -s, -co, s. Selecting by multiplying with 0
-    // and 1 and adding a zero is exact (no value here is zero except sin at
-    // p f = 0, which stays +0), and it keeps the loop free of branches.
-    const Lanes quadrant = q - 4.0 * (0.25 * q).floor();
-    const Lanes half = (0.5 * quadrant).floor();
-    const Lanes odd = quadrant - 2.0 * half;
-    const Lanes even = 1.0 - odd;
-    const Lanes sin_sign = 1.0 - 2.0 * half;
-    const Lanes cos_sign = 1.0 - 2.0 * (odd + half - 2.0 * odd * half);  // negative in quadrants 1 and 2
-    Eigen::Map<Lanes>(sin_out + i) = sin_sign * (even * s + odd * co);
-    Eigen::Map<Lanes>(cos_out + i) = cos_sign * (even * co + odd * s);
+    sincos_group(Eigen::Map<const Lanes>(positions + i), f1, f2, f3, i, sin_out, cos_out);
   }
 }
 

@@ -21,4 +21,11 @@ inline constexpr std::int64_t sincos_lanes = 8;
 void sincos_turns(std::int64_t position, const double* f1, const double* f2, const double* f3, std::int64_t count,
                   double* sin_out, double* cos_out);
 
+// The same with a position per entry: positions[i] an integer below 2^24 in
+// magnitude. Entry i is bit for bit sincos_turns(positions[i], ...)'s entry
+// (the same lane-wise operations), so entries whose positions differ, such
+// as a computation model's binary angles m 2^k, share one vector pass.
+void sincos_turns_each(const double* positions, const double* f1, const double* f2, const double* f3,
+                       std::int64_t count, double* sin_out, double* cos_out);
+
 }  // namespace pecheck

@@ -107,6 +107,29 @@ std::vector<ColumnSpec> column_layout(const Convention& convention, std::int64_t
   return columns;
 }
 
+std::vector<FrequencyColumns> columns_by_frequency(const std::vector<ColumnSpec>& columns) {
+  std::vector<FrequencyColumns> by_frequency;
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    const ColumnSpec& spec = columns[c];
+    if (spec.kind == ColumnKind::zero) continue;
+    const auto i = static_cast<std::size_t>(spec.frequency_index);
+    if (by_frequency.size() <= i) {
+      const std::size_t first_new = by_frequency.size();
+      by_frequency.resize(i + 1);
+      for (std::size_t k = first_new; k <= i; ++k) by_frequency[k].frequency_index = static_cast<std::int64_t>(k);
+    }
+    (spec.kind == ColumnKind::sin ? by_frequency[i].sin_column : by_frequency[i].cos_column) =
+        static_cast<std::int64_t>(c);
+  }
+  return by_frequency;
+}
+
+std::vector<FrequencyColumns> paired_frequencies(const Convention& convention, std::int64_t d) {
+  std::vector<FrequencyColumns> pairs = columns_by_frequency(column_layout(convention, d));
+  std::erase_if(pairs, [](const FrequencyColumns& f) { return !f.paired(); });
+  return pairs;
+}
+
 bool is_zero_row(const Convention& convention, std::int64_t row) {
   return std::find(convention.zero_rows.begin(), convention.zero_rows.end(), row) != convention.zero_rows.end();
 }

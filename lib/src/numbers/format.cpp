@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <stdexcept>
@@ -59,22 +60,44 @@ double smallest_subnormal(const Format& format) {
 
 double smallest_normal(const Format& format) { return std::ldexp(1.0, format.min_exponent); }
 
+namespace {
+
+// 2^e for |e| <= 1000 from the bits, else std::ldexp(1, e) (a library call:
+// the rounding below runs for every value of some passes).
+double power_of_two(int e) {
+  if (e >= -1000 && e <= 1000) return std::bit_cast<double>(static_cast<std::uint64_t>(e + 1023) << 52);
+  return std::ldexp(1.0, e);
+}
+
+// floor(log2 |x|) for a finite nonzero x: the exponent bits of a normal double.
+int binade_of(double x) {
+  const int field = static_cast<int>((std::bit_cast<std::uint64_t>(x) >> 52) & 0x7ff);
+  return field != 0 ? field - 1023 : std::ilogb(x);
+}
+
+}  // namespace
+
 double round_to_format(double x, const Format& format) {
   if (!std::isfinite(x) || x == 0.0) return x;
   // The spacing of the format around x: 2^(e - (p - 1)) in x's binade,
   // never below the smallest subnormal (gradual underflow).
-  const int exponent = std::max(std::ilogb(x), format.min_exponent);
+  const int exponent = std::max(binade_of(x), format.min_exponent);
   const int quantum_exponent = exponent - mantissa_bits(format);
   // |x| in units of that spacing. Exact: a power-of-two scaling of a double
-  // that lands in [0, 2^p), far inside the normal range or scaled up from it.
-  const double scaled = std::ldexp(std::fabs(x), -quantum_exponent);
+  // that lands in [0, 2^p), far inside the normal range or scaled up from it
+  // (a product by 2^-q is the same exact value std::ldexp gives).
+  const double scaled = quantum_exponent >= -1000 ? std::fabs(x) * power_of_two(-quantum_exponent)
+                                                  : std::ldexp(std::fabs(x), -quantum_exponent);
   const double truncated = std::floor(scaled);
   // Exact: scaled < 2^53, so its own spacing divides 1 and the fraction fits.
   const double fraction = scaled - truncated;
-  const bool truncated_is_odd = std::fmod(truncated, 2.0) != 0.0;
+  // truncated - 2 floor(truncated / 2): every step exact for an integer below 2^53.
+  const bool truncated_is_odd = truncated - 2.0 * std::floor(truncated * 0.5) != 0.0;
   const double rounded = (fraction > 0.5 || (fraction == 0.5 && truncated_is_odd)) ? truncated + 1.0 : truncated;
   // rounded <= 2^p, so this is exact; a carry to 2^p is the next binade's 1.
-  const double magnitude = std::ldexp(rounded, quantum_exponent);
+  const double magnitude = quantum_exponent >= -1000 && quantum_exponent <= 1000
+                               ? rounded * power_of_two(quantum_exponent)
+                               : std::ldexp(rounded, quantum_exponent);
   if (magnitude > largest_finite(format)) return std::copysign(std::numeric_limits<double>::infinity(), x);
   return std::copysign(magnitude, x);
 }

@@ -139,11 +139,34 @@ std::optional<TableEntry> first_entry_outside(const TableView& view, FormatId fo
   return std::nullopt;
 }
 
+namespace {
+
+template <typename Stored, typename Decode>
+void decode_each(const TableView& view, std::int64_t row, std::span<double> out, Decode decode) {
+  const std::span<const Stored> stored = view.row<Stored>(row);
+  for (std::size_t c = 0; c < stored.size(); ++c) out[c] = decode(stored[c]);
+}
+
+}  // namespace
+
+void decode_row(const TableView& view, std::int64_t row, std::span<double> out) {
+  switch (view.format()) {
+    case FormatId::float64:
+      return decode_each<double>(view, row, out, [](double x) { return x; });
+    case FormatId::float32:
+      return decode_each<float>(view, row, out, [](float x) { return static_cast<double>(x); });
+    case FormatId::float16:
+      return decode_each<std::uint16_t>(view, row, out, float16_bits_to_double);
+    case FormatId::bfloat16:
+      return decode_each<std::uint16_t>(view, row, out, bfloat16_bits_to_double);
+  }
+}
+
 std::vector<double> table_doubles(const TableView& view) {
-  std::vector<double> values;
-  values.reserve(static_cast<std::size_t>(view.rows() * view.cols()));
+  const auto cols = static_cast<std::size_t>(view.cols());
+  std::vector<double> values(static_cast<std::size_t>(view.rows()) * cols);
   for (std::int64_t r = 0; r < view.rows(); ++r) {
-    for (std::int64_t c = 0; c < view.cols(); ++c) values.push_back(view.at(r, c));
+    decode_row(view, r, std::span(values).subspan(static_cast<std::size_t>(r) * cols, cols));
   }
   return values;
 }

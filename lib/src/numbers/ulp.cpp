@@ -1,6 +1,8 @@
 #include "pecheck/ulp.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 
@@ -34,6 +36,17 @@ int exact_binade(DoubleDouble x) {
 }  // namespace
 
 double ulp_of(DoubleDouble exact, const Format& format) {
+  // A plain normal double (what the double tier's exact values and the
+  // angles of an allowance are): its binade and the power of two read from
+  // the bits, the same values as below without a library call.
+  if (exact.lo == 0.0) {
+    const auto bits = std::bit_cast<std::uint64_t>(exact.hi);
+    const int field = static_cast<int>((bits >> 52) & 0x7ff);
+    const int quantum = std::max(field - 1023, format.min_exponent) - (format.precision - 1);
+    if (field != 0 && field != 0x7ff && quantum >= -1022) {
+      return std::bit_cast<double>(static_cast<std::uint64_t>(quantum + 1023) << 52);
+    }
+  }
   if (std::isnan(exact.hi) || std::isnan(exact.lo)) return std::numeric_limits<double>::quiet_NaN();
   if (std::isinf(exact.hi)) return infinity;
   if (is_zero(exact)) return smallest_subnormal(format);

@@ -56,15 +56,16 @@ class LinesCommandSubject final : public CommandSubjectBase<LinesCommandSubject>
       case PersistentProcess::Outcome::replied:
         break;
     }
-    if (exchange.reply.rfind("error", 0) == 0) {
-      throw CommandFailedError(call_text + " answered " + excerpt(exchange.reply, 400) +
-                               what_it_printed(printed));
-    }
-    if (exchange.reply != "ok") {
-      process_.reset();  // out of step: a fresh process for the next request
-      throw CommandFailedError(
-          call_text + " broke the protocol: it printed " + quoted_excerpt_of(exchange.reply, 200) +
-          " on stdout, where only the reply 'ok' or 'error MESSAGE' belongs" + what_it_printed(printed));
+    switch (meaning_of(exchange.reply)) {
+      case ReplyMeaning::ok:
+        break;
+      case ReplyMeaning::error:
+        throw CommandFailedError(call_text + " answered " + describe_reply(exchange.reply) + what_it_printed(printed));
+      case ReplyMeaning::out_of_step:
+        process_.reset();  // a fresh process for the next request
+        throw CommandFailedError(call_text + " broke the protocol: it printed " + describe_reply(exchange.reply) +
+                                 " on stdout, where only the reply 'ok' or 'error MESSAGE' belongs" +
+                                 what_it_printed(printed));
     }
     if (!std::filesystem::exists(output)) {
       throw CommandFailedError(call_text + " answered ok but wrote no file at OUTPUT (" + options_.output_name + ")" +

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 #include "run_process.hpp"
@@ -41,6 +42,21 @@ bool read_available(int fd, std::string& into, std::size_t limit) {
     const ssize_t got = ::read(fd, buffer, sizeof buffer);
     if (got > 0) {
       into.append(buffer, static_cast<std::size_t>(got));
+      continue;
+    }
+    if (got < 0 && errno == EINTR) continue;
+    return got < 0;
+  }
+  return true;
+}
+
+// The same into a reply buffer: never more than it has room for.
+bool read_available(int fd, ReplyLines& into) {
+  char buffer[4096];
+  while (into.room() > 0) {
+    const ssize_t got = ::read(fd, buffer, std::min(sizeof buffer, into.room()));
+    if (got > 0) {
+      into.append(std::string_view(buffer, static_cast<std::size_t>(got)));
       continue;
     }
     if (got < 0 && errno == EINTR) continue;
@@ -147,17 +163,17 @@ PersistentProcess::Exchange PersistentProcess::exchange(const std::string& line,
   const Clock::time_point deadline = Clock::now() + timeout;
   for (;;) {
     drain_stderr();
-    if (stdout_open_) stdout_open_ = read_available(stdout_, pending_, max_reply_bytes + 1);
-    const std::size_t newline = pending_.find('\n');
-    if (newline != std::string::npos && sent) {
-      result.reply = pending_.substr(0, newline);
-      pending_.erase(0, newline + 1);
-      return result;
+    if (stdout_open_) stdout_open_ = read_available(stdout_, pending_);
+    if (sent) {
+      if (std::optional<std::string> line = pending_.take_line()) {
+        result.reply = std::move(*line);
+        return result;
+      }
     }
-    if (newline == std::string::npos && pending_.size() > max_reply_bytes) {
+    if (pending_.overflowed()) {
       usable_ = false;
       result.outcome = Outcome::reply_too_long;
-      result.reply = pending_.substr(0, 40);  // the start, for the message
+      result.reply = pending_.start();  // for the message
       return result;
     }
     if (!exited_ && ::waitpid(pid_, &status_, WNOHANG) == pid_) exited_ = true;

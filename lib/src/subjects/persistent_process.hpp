@@ -9,6 +9,7 @@
 #include <string>
 
 #include "pecheck/interrupts.hpp"
+#include "pecheck/lines_protocol_reply.hpp"
 
 namespace pecheck {
 
@@ -50,7 +51,7 @@ class PersistentProcess {
   int stdout_ = -1;
   int stderr_fd_ = -1;
   std::unique_ptr<TrackedProcessGroup> tracked_;
-  std::string pending_;  // stdout read past the last reply line
+  ReplyLines pending_{max_reply_bytes};  // stdout read past the last reply line
   std::string stderr_;
   std::size_t kept_stderr_;
   bool stdout_open_ = true;

@@ -123,9 +123,10 @@ int validate_rotary_files(const RotaryFileRequest& request, const ValidationOutp
         }
         done.name = request.cos + (request.sin.empty() ? "" : " + " + request.sin);
         // The values as compared (a float32 file of bfloat16 values is a bfloat16 cache).
+        // Moved when already in that format: a copy would double the peak memory.
         const FormatId format = done.validation.rotary().format;
-        done.values = convert_table(cos.view(), format);
-        done.sin = convert_table(sin.view(), format);
+        done.values = cos.format == format ? std::move(cos) : convert_table(cos.view(), format);
+        done.sin = sin.format == format ? std::move(sin) : convert_table(sin.view(), format);
         return done;
       },
       request.options.model);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "pecheck/atomic_file.hpp"
+#include "pecheck/number_text.hpp"
 #include "pecheck/external_subjects.hpp"
 #include "pecheck/properties/check_ids.hpp"
 #include "pecheck/reports/report_files.hpp"
@@ -126,7 +127,7 @@ CheckResult comparison_result(const Validation& v, const KindReport& kind, const
     if (!outcome.message.empty()) outcome.message.append("; ");
     outcome.message.append("against ").append(c.target).append(": ");
     outcome.message.append(std::to_string(c.beyond_budget)).append(" of ").append(std::to_string(m.entries));
-    outcome.message.append(" entries beyond ").append(std::to_string(m.budget_ulp)).append(" ULP");
+    outcome.message.append(" entries beyond ").append(round_trip(m.budget_ulp)).append(" ULP");
   }
   if (outcome.measurements.empty()) {
     outcome.verdict = properties::Verdict::failed;

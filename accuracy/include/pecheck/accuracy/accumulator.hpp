@@ -125,6 +125,7 @@ class Accumulator {
   // A row's values and errors, reused row after row.
   std::vector<double> decoded_, ulps_, abs_;
   std::vector<unsigned char> common_;
+  bool last_row_beyond_ = false;  // the last row had an entry beyond the budget (add_values)
 };
 
 }  // namespace pecheck::accuracy

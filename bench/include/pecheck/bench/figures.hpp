@@ -11,6 +11,7 @@
 #include <string>
 
 #include "pecheck/bench/end_to_end.hpp"
+#include "pecheck/bench/rotary_figures.hpp"
 
 namespace pecheck::bench {
 
@@ -121,6 +122,9 @@ struct Figures {
   ReferenceFigure reference_f64;
   // 5. The commands as users run them (end_to_end.hpp).
   EndToEndFigures end_to_end;
+  // 6. The computation model's fast path, the rotary reference and rotary
+  //    validate as a command (rotary_figures.hpp).
+  RotaryFigures rotary;
 };
 
 // Builds the workloads, measures them and samples the accuracy. Throws

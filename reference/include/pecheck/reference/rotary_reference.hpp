@@ -13,10 +13,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "pecheck/double_double.hpp"
+#include "pecheck/reference/reference.hpp"
 #include "pecheck/rotary_cache.hpp"
 #include "pecheck/rotary_convention.hpp"
 
@@ -24,16 +27,43 @@ namespace pecheck::reference {
 
 struct RotaryReferenceCache {
   RotaryCache rounded;                  // correctly rounded to the request's format
-  std::vector<DoubleDouble> exact_cos;  // the target's exact values (within 2^-100 relative), row-major
+  // The target's exact values, row-major: within exact_tolerance(exact,
+  // format) relative (2^-100 for ExactValues::full); empty for none.
+  std::vector<DoubleDouble> exact_cos;
   std::vector<DoubleDouble> exact_sin;
-  std::int64_t escalations = 0;  // entries the first precision did not decide
+  std::int64_t escalations = 0;  // entries MPFR's first precision did not decide
+  // Entries (cos and sin each) the cheap tiers (rotary_tiers.hpp) left to
+  // MPFR, zero angles (decided there without MPFR) not counted.
+  std::int64_t mpfr_entries = 0;
 };
 
 // model == nullopt: the exact encoding; otherwise the computation model's value.
 // Rows are split across `threads` threads (0: hardware concurrency); results
-// do not depend on the thread count.
+// do not depend on the thread count. `exact` says how accurate the exact
+// values must be (ExactValues::none: the rounded cache alone); the rounded
+// values are the same whatever it is.
 RotaryReferenceCache rotary_reference_cache(const RotaryConvention& convention, const RotaryCacheRequest& request,
-                                            const std::optional<ComputationModel>& model, int threads = 0);
+                                            const std::optional<ComputationModel>& model, int threads = 0,
+                                            ExactValues exact = ExactValues::full);
+
+// The exact values of rows of the target, handed to a visitor row by row
+// instead of stored (a comparison of a whole cache keeps no copy of it).
+struct RotaryReferenceRow {
+  std::int64_t row = 0;                    // counted from request.first_position
+  std::span<const DoubleDouble> cos, sin;  // by column, within exact_tolerance(exact, format)
+};
+// Called by worker w for the rows of its contiguous block, in order; workers
+// run at once (worker_count(threads, request.rows) of them).
+using RotaryRowVisitor = std::function<void(int worker, const RotaryReferenceRow& row)>;
+struct RotaryReferenceCounts {
+  std::int64_t escalations = 0;   // as RotaryReferenceCache's
+  std::int64_t mpfr_entries = 0;  // as RotaryReferenceCache's
+  int workers = 1;
+};
+// `exact` must not be ExactValues::none.
+RotaryReferenceCounts rotary_reference_rows(const RotaryConvention& convention, const RotaryCacheRequest& request,
+                                            const std::optional<ComputationModel>& model, int threads,
+                                            ExactValues exact, const RotaryRowVisitor& visit);
 
 // One entry: frequency index i (not a column), cos when `cosine`, else sin.
 double rotary_correctly_rounded(const RotaryConvention& convention, std::int64_t position, std::int64_t frequency,

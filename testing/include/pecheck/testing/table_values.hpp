@@ -12,14 +12,7 @@
 namespace pecheck::testing {
 
 // The view's values, row after row.
-inline std::vector<double> values_of(const TableView& view) {
-  std::vector<double> values;
-  values.reserve(static_cast<std::size_t>(view.rows() * view.cols()));
-  for (std::int64_t r = 0; r < view.rows(); ++r) {
-    for (std::int64_t c = 0; c < view.cols(); ++c) values.push_back(view.at(r, c));
-  }
-  return values;
-}
+inline std::vector<double> values_of(const TableView& view) { return table_doubles(view); }
 
 // Entry k of the view, counting row after row.
 inline double flat_at(const TableView& view, std::int64_t k) { return view.at(k / view.cols(), k % view.cols()); }

@@ -1,0 +1,159 @@
+#include "rotary_tiers.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "enclosure_decision.hpp"
+#include "first_step.hpp"
+#include "pecheck/reference/nearest_rounding.hpp"
+#include "rotated_rounding.hpp"
+#include "rotated_steps.hpp"
+
+namespace pecheck::reference {
+
+namespace {
+
+// The double tier's plain-double enclosure needs half a spacing of the
+// format to hold a double spacing (narrow_rounding's exactness argument).
+constexpr int double_tier_max_precision = 26;
+
+// v = factor t for a double-word t = hi + lo within `error` of the exact
+// value: P = hi factor exactly (FMA),
+// t' = RN(lo factor), s = RN(P.lo + t'), and hi + lo <- P.hi + s exactly
+// (TwoSum). |factor t - (P.hi + s)| <= 2^-53 (|t'| + |s|), so the error is
+// |factor| error + 2^-53 (|t'| + |s|), computed within 1 + 2^-50.
+void scale(double factor, DoubleWord& value, double& error) {
+  if (factor == 1.0) return;
+  const DoubleWord product = exact_product(value.hi, factor);
+  const double t = value.lo * factor;
+  const double s = product.lo + t;
+  value = exact_sum(product.hi, s);
+  error = (std::fabs(factor) * error + 0x1p-53 * (std::fabs(t) + std::fabs(s))) * (1.0 + 0x1p-50);
+}
+
+}  // namespace
+
+std::vector<StepsFrequency> rotary_tier_frequencies(const RotaryConvention& convention,
+                                                    const std::optional<ComputationModel>& model) {
+  std::vector<StepsFrequency> out;
+  if (model) return out;
+  const RotaryDerived derived = rotary_derived(convention);
+  for (std::int64_t i = 0; i < derived.frequencies; ++i) out.push_back(rotary_steps_frequency(convention, derived, i));
+  return out;
+}
+
+RotaryTiers::RotaryTiers(const RotaryConvention& convention, const std::optional<ComputationModel>& model,
+                         RotaryEntryEvaluator& model_source, const std::vector<StepsFrequency>& frequencies,
+                         const Format& format, ExactValues exact)
+    : convention_(convention),
+      derived_(rotary_derived(convention_)),
+      model_(model),
+      model_source_(model_source),
+      frequencies_(frequencies),
+      format_(format),
+      exact_(exact),
+      // No exact value wanted: any enclosure the rounding accepts will do.
+      tolerance_(exact == ExactValues::none ? std::numeric_limits<double>::infinity()
+                                            : exact_tolerance(exact, format.id)),
+      factor_(model ? pecheck::round_to_format(derived_.attention_factor, format_of(model->angle))
+                    : derived_.attention_factor),
+      double_tier_(format.precision <= double_tier_max_precision && exact != ExactValues::full),
+      row_frequencies_(std::vector<StepsFrequency>{}) {
+  if (double_tier_) narrow_ = narrow_format(format);
+  const auto n = static_cast<std::size_t>(derived_.frequencies);
+  if (model_) {
+    for (std::int64_t i = 0; i < derived_.frequencies; ++i) model_inv_freq_.push_back(model_source_.model_inv_freq(i));
+  } else if (frequencies_.size() != n) {
+    throw std::logic_error("rotary tiers: expected the frequencies of rotary_tier_frequencies (this is a bug)");
+  } else {
+    exact_frequencies_ = std::make_unique<StepsFrequencies>(frequencies_);
+  }
+  row_positions_.resize(n);
+  row_applies_.resize(n);
+  for (std::vector<double>* v : {&row_frequencies_.f0, &row_frequencies_.f1, &row_frequencies_.f2,
+                                 &row_frequencies_.error}) {
+    v->resize(n);
+  }
+}
+
+bool RotaryTiers::first_step_angle(std::int64_t position, std::int64_t frequency, std::int64_t& steps_position,
+                                   StepsFrequency& steps) {
+  const auto k = static_cast<std::size_t>(frequency);
+  if (model_) {
+    // The model's angle RN_angle(RN_position(p) inv_freq): the exact product
+    // of two doubles is hi + lo (FMA), rounded once (as rotated_reference.cpp).
+    const double p = round_nearest(static_cast<double>(position), format_of(model_->position));
+    const DoubleWord product = exact_product(p, model_inv_freq_[k]);
+    const std::optional<BinaryAngleSteps> angle =
+        binary_angle_steps(round_word(product.hi, product.lo, format_of(model_->angle)));
+    if (!angle) return false;
+    steps_position = angle->position;
+    steps = angle->frequency;
+  } else {
+    steps_position = position;
+    steps = frequencies_[k];
+  }
+  return first_step_applies(steps_position, steps);
+}
+
+bool RotaryTiers::settle_row(std::int64_t position, RowDecisions& out) {
+  if (!double_tier_) return false;
+  const std::size_t n = row_positions_.size();
+  // The exact encoding's frequencies are the same in every row: when the
+  // first step applies to the whole row, only the position changes.
+  if (!model_ && exact_frequencies_ && first_step_applies_to_row(position, *exact_frequencies_)) {
+    std::fill(row_positions_.begin(), row_positions_.end(), static_cast<double>(position));
+    double_tier_entries(row_positions_.data(), *exact_frequencies_, factor_, narrow_, tolerance_, out);
+    for (std::size_t i = 0; i < n; ++i) {
+      const unsigned char done = out.cos_done[i] & out.sin_done[i];
+      out.cos_done[i] = done;
+      out.sin_done[i] = done;
+    }
+    return true;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    std::int64_t p = 0;
+    StepsFrequency f;
+    const bool applies = first_step_angle(position, static_cast<std::int64_t>(i), p, f);
+    // An entry the first step does not apply to is evaluated at a harmless
+    // stand-in (position 1, frequency 1 step) and left undecided.
+    row_applies_[i] = applies;
+    row_positions_[i] = applies ? static_cast<double>(p) : 1.0;
+    row_frequencies_.f0[i] = applies ? f.f0 : 1.0;
+    row_frequencies_.f1[i] = applies ? f.f1 : 0.0;
+    row_frequencies_.f2[i] = applies ? f.f2 : 0.0;
+    row_frequencies_.error[i] = applies ? f.error : 0.0;
+  }
+  double_tier_entries(row_positions_.data(), row_frequencies_, factor_, narrow_, tolerance_, out);
+  for (std::size_t i = 0; i < n; ++i) {
+    const unsigned char done = out.cos_done[i] & out.sin_done[i] & row_applies_[i];
+    out.cos_done[i] = done;
+    out.sin_done[i] = done;
+  }
+  return true;
+}
+
+bool RotaryTiers::settle(std::int64_t position, std::int64_t frequency, RotaryEntryResult& cos_result,
+                         RotaryEntryResult& sin_result) {
+  std::int64_t p = 0;
+  StepsFrequency f;
+  if (!first_step_angle(position, frequency, p, f)) return false;
+  const bool want_exact = exact_ != ExactValues::none;
+  // What the double tier leaves (about one entry in 2^16 for float32: those
+  // within its bound of a midpoint), and every entry of the other cases.
+  const SinCosEnclosure e = first_step_sin_cos(p, f);
+  const auto decide = [&](DoubleWord value, double error, RotaryEntryResult& out) {
+    scale(factor_, value, error);
+    const std::optional<double> r = decided_rounding(value, error, format_);
+    if (!r) return false;
+    out.rounded = *r;
+    out.exact = {value.hi, value.lo};
+    if (!want_exact) return true;
+    return exact_ == ExactValues::full ? good_as_exact(value, error) : within_relative(value.hi, error, tolerance_);
+  };
+  return decide(e.cos_value, e.cos_error, cos_result) && decide(e.sin_value, e.sin_error, sin_result);
+}
+
+}  // namespace pecheck::reference
