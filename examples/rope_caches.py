@@ -41,7 +41,22 @@ Faults (each seen in real code; docs/CONVENTIONS.md):
   --scaling none                 the config's rope_scaling ignored
   --scaling-factor X             rope_scaling's factor replaced
   --swap-cos-sin                 the two caches exchanged
-  --attention-factor missing|twice   attention_scaling not applied, or applied twice
+  --attention-factor missing|twice|log-twice   attention_scaling not applied, applied twice, or
+                                 fed through 0.1 ln(s) + 1 again (sglang issue 33558)
+  --partial-over-head-dim        partial rotary's exponent 2i/head_dim instead of 2i/d (pie issue 603)
+  --yarn-truncate always         the YaRN correction range rounded although the config sets
+                                 truncate false (vllm issue 27722, sglang issue 14270)
+  --longrope-factors by-allocated-context   LongRoPE's long factors chosen by
+                                 max_position_embeddings, not the sequence length (llama.cpp 24823)
+
+Not faults, rules no preset has:
+  --custom half-zero             the second half of the pairs at frequency 0 (never rotated)
+  --custom ladder:HIGH:LOW       inv_freq a geometric ladder from HIGH to LOW (float32)
+--accumulate builds the angles as ggml does (theta *= theta_scale in float32: frequency-accumulation).
+
+--layer-type T picks one rule of a config with several (transformers v5 rope_parameters by layer
+type; Gemma 3: full_attention at rope_theta with rope_scaling, sliding_attention at
+rope_local_base_freq unscaled). Fields are read from text_config when the config has one.
 """
 import argparse
 import json
@@ -110,12 +125,39 @@ def round_to(x, name):
     return x.astype(FLOATS[name])
 
 
+def layer_rules(config):
+    """{layer type: (rope_theta, rule)}, the key None when the config has one rule: transformers
+    v5's rope_parameters (one rule, or one per layer type), else rope_theta with rope_scaling,
+    and Gemma 3's sliding layers at rope_local_base_freq with the default rule."""
+    theta = config.get("rope_theta", 10000.0)
+    params = config.get("rope_parameters")
+    if params:
+        if any(k in params for k in ("rope_type", "type", "rope_theta")):
+            return {None: (params.get("rope_theta", theta), params)}
+        return {layer: (rule.get("rope_theta", theta), rule) for layer, rule in params.items()}
+    rule = config.get("rope_scaling") or {}
+    if "rope_local_base_freq" in config:
+        return {"full_attention": (theta, rule), "sliding_attention": (config["rope_local_base_freq"], {})}
+    return {None: (theta, rule)}
+
+
 def rope_parameters(config, args):
     """The fields HF's rope code reads, with the overrides a fault asks for."""
-    head_dim = config.get("head_dim") or config["hidden_size"] // config["num_attention_heads"]
-    dim = int(head_dim * config.get("partial_rotary_factor", 1.0))
-    base = args.base if args.base is not None else config.get("rope_theta", 10000.0)
-    scaling = dict(config.get("rope_scaling") or {})
+    config = config.get("text_config") or config  # multimodal configs (Gemma 3, Qwen3-VL)
+    # DeepseekV3Config: the rotary width is qk_rope_head_dim.
+    head_dim = config.get("qk_rope_head_dim") or config.get("head_dim") or \
+        config["hidden_size"] // config["num_attention_heads"]
+    rules = layer_rules(config)
+    layer = getattr(args, "layer_type", None) or \
+        (next(iter(rules)) if len(rules) == 1 else "full_attention")
+    if layer not in rules:
+        raise SystemExit(f"rope_caches.py: --layer-type {layer}: the config has {sorted(map(str, rules))}")
+    theta, rule = rules[layer]
+    dim = int(head_dim * rule.get("partial_rotary_factor", config.get("partial_rotary_factor", 1.0)))
+    if getattr(args, "partial_over_head_dim", None):
+        args.partial_over_head_dim = head_dim
+    base = args.base if args.base is not None else theta
+    scaling = dict(rule)
     if args.scaling == "none":
         scaling = {}
     if args.scaling_factor is not None:
@@ -123,12 +165,18 @@ def rope_parameters(config, args):
     kind = scaling.get("rope_type", scaling.get("type", "default"))
     if kind == "su":
         kind = "longrope"
+    if kind == "mrope":  # Qwen2-VL: the default rule; its sections only matter for 3-D position ids
+        kind = "default"
+    if getattr(args, "yarn_truncate", "config") == "always":
+        scaling["truncate"] = True
     return dim, float(base), kind, scaling, config
 
 
-def inv_freq_and_attention(dim, base, kind, scaling, config, sequence_length):
+def inv_freq_and_attention(dim, base, kind, scaling, config, sequence_length, args=None):
     """inv_freq (float32) and attention_scaling (Python float), as modeling_rope_utils.py."""
     exponent = np.arange(0, dim, 2, dtype=np.int64).astype(np.float32) / dim
+    if getattr(args, "partial_over_head_dim", None):  # pie-project/pie issue 603
+        exponent = np.arange(0, dim, 2, dtype=np.int64).astype(np.float32) / args.partial_over_head_dim
     factor = scaling.get("factor", 1.0)
     max_pos = config.get("max_position_embeddings", 2048)
     attention = 1.0
@@ -176,6 +224,8 @@ def inv_freq_and_attention(dim, base, kind, scaling, config, sequence_length):
         if attention is None:
             attention = 1.0 if factor <= 1.0 else math.sqrt(1 + math.log(factor) / math.log(original))
         chosen = scaling["long_factor"] if sequence_length > original else scaling["short_factor"]
+        if getattr(args, "longrope_factors", None) == "by-allocated-context":  # llama.cpp issue 24823
+            chosen = scaling["long_factor"] if max_pos > original else scaling["short_factor"]
         ext = np.array(chosen, dtype=np.float32)
         inv_freq = (1.0 / (ext * (base ** exponent).astype(np.float32))).astype(np.float32)
     elif kind == "llama3":  # _compute_llama3_parameters
@@ -215,6 +265,23 @@ def caches_torch(inv_freq, positions, attention, angles):
     elif angles in ("float16", "bfloat16"):
         freqs = freqs.to(getattr(torch, angles)).float()
     return (freqs.cos() * attention).numpy(), (freqs.sin() * attention).numpy()
+
+
+def caches_accumulated(dim, base, inv_freq, positions, attention):
+    """ggml's rope (ggml-cpu rope_yarn cache init): pair i's angle is p * theta_scale^i by repeated
+    float32 multiplication, theta_scale = powf(base, -2/d); the rule's own ratio to the plain
+    ladder multiplies in as ggml's freq_factors divide."""
+    theta_scale = np.float32(base) ** np.float32(-2.0 / dim)
+    plain = (np.float64(base) ** (-np.arange(0, dim, 2) / dim))
+    ratio = inv_freq.astype(np.float64) / plain
+    ratio[np.abs(ratio - 1) < 1e-6] = 1.0  # the plain rule's float32 rounding is not a freq_factor
+    theta = positions.astype(np.float32)
+    angles = np.empty((len(positions), len(inv_freq)), dtype=np.float32)
+    for i in range(len(inv_freq)):
+        angles[:, i] = theta if ratio[i] == 1.0 else (theta * np.float32(ratio[i])).astype(np.float32)
+        theta = (theta * theta_scale).astype(np.float32)
+    return (np.cos(angles) * np.float32(attention)).astype(np.float32), \
+        (np.sin(angles) * np.float32(attention)).astype(np.float32)
 
 
 def arrange(half, layout):
@@ -258,16 +325,32 @@ def main():
     parser.add_argument("--scaling", choices=["none"])
     parser.add_argument("--scaling-factor", type=float)
     parser.add_argument("--swap-cos-sin", action="store_true")
-    parser.add_argument("--attention-factor", default="applied", choices=["applied", "missing", "twice"])
+    parser.add_argument("--attention-factor", default="applied", choices=["applied", "missing", "twice", "log-twice"])
+    parser.add_argument("--layer-type")
+    parser.add_argument("--custom", help="half-zero, or ladder:HIGH:LOW")
+    parser.add_argument("--partial-over-head-dim", action="store_const", const=-1)
+    parser.add_argument("--accumulate", action="store_true")
+    parser.add_argument("--yarn-truncate", default="config", choices=["config", "always"])
+    parser.add_argument("--longrope-factors", default="by-sequence-length",
+                        choices=["by-sequence-length", "by-allocated-context"])
     args = parser.parse_args()
 
     config = load_config(args, "rope_caches.py")
     layout = args.layout or config.get("layout", "rotate-half")
     dim, base, kind, scaling, config = rope_parameters(config, args)
-    inv_freq, attention = inv_freq_and_attention(dim, base, kind, scaling, config, args.sequence_length)
+    inv_freq, attention = inv_freq_and_attention(dim, base, kind, scaling, config, args.sequence_length, args)
     if args.inv_freq != "float32":
         inv_freq = round_to(inv_freq, args.inv_freq)
-    attention = {"applied": attention, "missing": 1.0, "twice": attention * attention}[args.attention_factor]
+    attention = {"applied": attention, "missing": 1.0, "twice": attention * attention,
+                 # an attention_factor fed through 0.1 ln(s) + 1 once more (sglang issue 33558)
+                 "log-twice": 0.1 * math.log(attention) + 1.0}[args.attention_factor]
+
+    if args.custom == "half-zero":  # the second half of the pairs never rotates
+        inv_freq = inv_freq.copy()
+        inv_freq[len(inv_freq) // 2:] = 0
+    elif args.custom:  # ladder:HIGH:LOW, a geometric ladder between two set frequencies
+        high, low = (float(x) for x in args.custom.split(":")[1:])
+        inv_freq = (high * (low / high) ** (np.arange(len(inv_freq)) / (len(inv_freq) - 1))).astype(np.float32)
 
     if args.inv_freq_out:
         np.save(args.inv_freq_out, inv_freq.astype(np.float32))
@@ -276,6 +359,8 @@ def main():
         positions = round_to(positions, args.positions)
     compute = caches_torch if args.backend == "torch" else caches_numpy
     cos, sin = compute(inv_freq.astype(np.float32), positions, attention, args.angles)
+    if args.accumulate:
+        cos, sin = caches_accumulated(dim, base, inv_freq, positions, attention)
     if args.swap_cos_sin:
         cos, sin = sin, cos
     for table, path in ((cos, args.cos), (sin, args.sin)):

@@ -52,6 +52,7 @@ Command add_rope_command(CLI::App& app) {
     std::int64_t rows = 0;
     std::int64_t first_position = 0;
     std::int64_t sequence_length = 0;
+    std::string layer_type;
     std::string dtype = "float32";
     std::string computation = "exact";
     std::string impl = "fast";
@@ -74,6 +75,9 @@ Command add_rope_command(CLI::App& app) {
       ->add_option("--sequence-length", options->sequence_length,
                    "The current length: dynamic NTK's L, LongRoPE's long factors beyond the original length")
       ->transform(whole_number_at_least(0));
+  command->add_option("--layer-type", options->layer_type,
+                      "With --config: the layer type whose rule to write (full_attention, sliding_attention, ...; "
+                      "default: the only rule, or full_attention's)");
   add_dtype_option(*command, options->dtype);
   command->add_option("--computation", options->computation, "exact or a computation model: " + names_of_models())
       ->capture_default_str();
@@ -94,11 +98,14 @@ Command add_rope_command(CLI::App& app) {
                                       names_of_presets());
               if (!options->layout.empty())
                 throw ConventionError("--layout: a preset fixes its layout; use it with --config");
+              if (!options->layer_type.empty())
+                throw ConventionError("--layer-type: a preset has one rule; use it with --config");
               convention = *found;
               convention.scaling.sequence_length = options->sequence_length;
             } else {
               RotaryConfigOptions read_options;
               read_options.sequence_length = options->sequence_length;
+              read_options.layer_type = options->layer_type;
               if (!options->layout.empty()) read_options.layout = *parse_rotary_layout(options->layout);
               convention = read_rotary_config(options->config, read_options);
             }

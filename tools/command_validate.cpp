@@ -28,7 +28,7 @@ std::optional<std::int64_t> parse_offset(const std::string& text, const char* wh
 }
 
 std::optional<RotaryConvention> rotary_convention_of(const ValidateFlags& flags) {
-  return named_rotary_convention(flags.config, flags.rope, flags.layout, flags.sequence_length);
+  return named_rotary_convention(flags.config, flags.rope, flags.layout, flags.sequence_length, flags.layer_type);
 }
 
 std::optional<Convention> additive_convention_of(const ValidateFlags& flags) {
@@ -86,6 +86,18 @@ int validate_rotary(const CLI::App& command, const ValidateFlags& flags, const r
                "with the exact encoding and the computation model (--model)");
   reports::RotaryFileRequest request{flags.file, flags.sin, {}};
   request.options.convention = rotary_convention_of(flags);
+  if (!flags.config.empty()) {
+    // A config with several layer types: without --layer-type every rule is
+    // tried and the one the cache follows said; with it, that one is checked
+    // and a cache following another is named so.
+    RotaryConfigOptions read;
+    read.sequence_length = flags.sequence_length;
+    if (!flags.layout.empty()) read.layout = *parse_rotary_layout(flags.layout);
+    request.options.layer_types = read_rotary_config_layers(flags.config, read);
+    if (flags.layer_type.empty() && request.options.layer_types.size() > 1) request.options.convention.reset();
+  } else if (!flags.layer_type.empty()) {
+    throw ConventionError("validate: --layer-type applies with --config (a config.json's layer types)");
+  }
   request.options.first_position = parse_offset(flags.offset, "a position");
   request.options.max_ulp = flags.max_ulp;
   request.options.model = flags.model;
@@ -229,7 +241,7 @@ Command add_validate_command(CLI::App& app) {
                                                    reproduce_command(*command, flags->output_dir)};
             if (flags->rotated()) return validate_rotated(*command, *flags, output);
             if (flags->rotary()) return validate_rotary(*command, *flags, output);
-            for (const char* flag : {"--model", "--layout", "--sequence-length"}) {
+            for (const char* flag : {"--model", "--layout", "--sequence-length", "--layer-type"}) {
               if (command->count(flag) > 0) {
                 throw ConventionError("validate: " + std::string(flag) +
                                       " applies only to rotary caches (with --sin, --config or --rope)");

@@ -103,6 +103,10 @@ void add_validate_flags(CLI::App& command, ValidateFlags& flags) {
   command.add_option("--config", flags.config,
                      "Rotary caches: the model's Hugging Face config.json (rope_theta, rope_scaling, head_dim, "
                      "partial_rotary_factor)");
+  command.add_option("--layer-type", flags.layer_type,
+                     "Rotary caches with --config: the layer type whose rule to check (full_attention, "
+                     "sliding_attention, ...; default: every rule the config has, and the one the cache follows is "
+                     "said)");
   command.add_option("--rope", flags.rope, "Rotary caches: a rotary preset, or auto (detect from the cache)");
   command.add_option("--model", flags.model,
                      "Rotary caches: the computation model compared beside the exact encoding")

@@ -134,7 +134,10 @@ void RotaryEntryEvaluator::evaluate(std::int64_t position, std::int64_t frequenc
     angle = round_to_format(raw(product), angle_format, scratch);
     factor = pecheck::round_to_format(factor, angle_format);
   }
-  const bool zero_angle = model_ ? angle == 0.0 : position == 0;
+  // A frequency of exactly 0 (a fitted rule's pair that never rotates) gives
+  // the angle 0 at every position.
+  const bool zero_angle =
+      model_ ? angle == 0.0 : position == 0 || mpfr_zero_p(raw(exact_frequency(0, frequency))) != 0;
   last_zero_angle_ = zero_angle;
   if (zero_angle) {
     // cos 0 = 1 and sin 0 = +0 exactly: the entries are the factor and +0.

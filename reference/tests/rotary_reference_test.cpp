@@ -51,6 +51,22 @@ TEST(RotaryReference, everyPresetIsCorrectlyRoundedAtSampledPositionsInEveryForm
   }
 }
 
+// A rule no preset has, as validate reports one (RotaryScalingKind::fitted):
+// a geometric ladder between two set frequencies whose second half never
+// rotates (cos exactly 1, sin exactly 0 in every format).
+TEST(RotaryReference, aFittedLadderWithStillPairsIsCorrectlyRounded) {
+  RotaryConvention c;
+  c.name = "custom rule";
+  c.head_dim = 16;
+  c.scaling.kind = RotaryScalingKind::fitted;
+  for (int i = 0; i < 8; ++i) c.scaling.inv_freq.push_back(i < 4 ? 0.5 * std::pow(0.01, i / 3.0) : 0.0);
+  for (const std::int64_t position : sampled_positions) {
+    for (const FormatId format : {FormatId::float64, FormatId::float32, FormatId::bfloat16}) {
+      expect_correctly_rounded(c, position, format);
+    }
+  }
+}
+
 // The entries of a preset closest to a rounding boundary (a midpoint between
 // two values of the format) among 2 x 2048 rows at both ends of [0, 2^24),
 // found from the fast path's float64 values; returns (distance in ULPs of

@@ -26,6 +26,10 @@ endfunction()
 cache(llama31 --preset llama3.1 --rows 256 --first-position 9000)
 cache(base --preset llama2 --rows 256 --base 500000)
 cache(short --preset llama2 --rows 100)
+# Gemma 3 (examples/model_configs): sliding layers at rope_local_base_freq, unscaled.
+set(gemma ${EXAMPLES}/model_configs/gemma-3-4b.json)
+cache(sliding --config ${gemma} --layer-type sliding_attention --rows 128)
+cache(global --config ${gemma} --layer-type full_attention --rows 128)
 file(WRITE ${WORK_DIR}/llama31.json [=[{"hidden_size": 4096, "num_attention_heads": 32, "rope_theta": 500000.0,
   "max_position_embeddings": 131072, "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
   "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}}]=])
@@ -57,6 +61,11 @@ check(broken-config 2 "broken.json" ${w}/short.cos.npy --sin ${w}/short.sin.npy 
 check(integer-file 2 "ids.npy: dtype <i4: expected a float or complex cache" ${w}/ids.npy --rope auto)
 check(one-table 2 "odd.npy: shape \\(4, 3\\)" ${w}/odd.npy --rope auto)
 check(config-and-rope 2 "--config and --rope exclude each other" ${w}/short.cos.npy --sin ${w}/short.sin.npy --rope llama2 --config ${w}/llama31.json)
+check(layer-found 0 "conforms.*follows the config's sliding_attention rule" ${w}/sliding.cos.npy --sin ${w}/sliding.sin.npy --config ${gemma})
+check(layer-named 0 "conforms" ${w}/sliding.cos.npy --sin ${w}/sliding.sin.npy --config ${gemma} --layer-type sliding_attention)
+check(layer-mismatch 1 "deviates.*hazard layer-type: the cache follows the config's full_attention rule" ${w}/global.cos.npy --sin ${w}/global.sin.npy --config ${gemma} --layer-type sliding_attention)
+check(layer-unknown 2 "--layer-type 'chunked': expected one of the config's layer types: full_attention, sliding_attention" ${w}/global.cos.npy --sin ${w}/global.sin.npy --config ${gemma} --layer-type chunked)
+check(layer-without-config 2 "--layer-type applies with --config" ${w}/global.cos.npy --sin ${w}/global.sin.npy --rope llama2 --layer-type full_attention)
 check(model-without-rotary 2 "--model applies only to rotary caches" ${w}/short.cos.npy --model float64)
 check(exec-with-rotary 2 "--convention does not apply to rotary caches" ${w}/short.cos.npy --sin ${w}/short.sin.npy --convention vaswani)
 # A rotary cache producer over --exec (the torch example runs in

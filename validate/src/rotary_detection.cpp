@@ -10,23 +10,23 @@
 
 #include "frequency_fit.hpp"
 #include "position_steps.hpp"
+#include "rotary_custom_rule.hpp"
+#include "rotary_diagnosis.hpp"
 #include "rotary_dynamic_ntk.hpp"
 #include "rotary_frequency_match.hpp"
 #include "rotary_layout.hpp"
+#include "rotary_placement.hpp"
 #include "pecheck/validate/rotary_validation.hpp"
 
 namespace pecheck::validate {
 
 namespace {
 
-constexpr double two_pi = 2.0 * std::numbers::pi;
 constexpr std::int64_t position_limit = std::int64_t{1} << 24;
 // Rows the frequencies are fitted on (consecutive, from row 0) and rows the
 // norms are read on (spread): enough to pin a frequency to ~10^-11.
 constexpr std::int64_t fit_rows = 2048;
 constexpr std::int64_t norm_rows = 256;
-
-double wrap(double angle) { return angle - two_pi * std::nearbyint(angle / two_pi); }
 
 // [sin of each frequency | cos of each frequency] in float64, rows 0..count-1.
 Table angle_table(const Table& cos, const Table& sin, RotaryLayout layout, std::int64_t n, std::int64_t count) {
@@ -67,37 +67,53 @@ void measure_norms(const Table& cos, const Table& sin, FormatId format, RotaryDe
   detection.rotary = detection.attention_factor > 0.0 && static_cast<double>(close) >= 0.9 * static_cast<double>(norms.size());
 }
 
-// The position p of row 0 with p * v_i = angle_i (mod 2 pi) for every i: the
-// slowest frequency pins p modulo 2 pi / v_min; each candidate below 2^24 is
-// walked up the ladder, every faster frequency correcting it by its wrapped
-// angle error (safe while that error times the next frequency stays below pi,
-// as the ladder's small ratios ensure), then rounded and scored by the sum of
-// squared angle errors over every frequency.
-std::int64_t fit_first_position(const std::vector<double>& angles, const std::vector<double>& inv_freq,
-                                std::int64_t rows) {
-  std::vector<std::size_t> order(inv_freq.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return inv_freq[a] < inv_freq[b]; });
-  const double slowest = inv_freq[order.front()];
-  const auto last_first = static_cast<double>(position_limit - rows);
-  std::int64_t best = 0;
-  double best_score = std::numeric_limits<double>::infinity();
-  for (double start = wrap(angles[order.front()]) < 0 ? wrap(angles[order.front()]) + two_pi : wrap(angles[order.front()]);
-       start / slowest <= last_first + 1.0; start += two_pi) {
-    double p = start / slowest;
-    for (std::size_t k = 1; k < order.size(); ++k) {
-      const std::size_t i = order[k];
-      p += wrap(angles[i] - p * inv_freq[i]) / inv_freq[i];
+// No candidate's rule explains the fitted frequencies within their
+// uncertainty. Before the fitted ladder is taken as a custom rule, the
+// faults that damage a rule's frequencies are tried on every candidate, so
+// that a damaged cache is named by its cause (rotary_diagnosis.hpp) and not
+// by a base fitted from the damage: inv_freq held in bfloat16 or float16,
+// ggml's accumulated ladder, then angles or positions in a low precision
+// (the nearest rule's computations against the values themselves).
+// Returns the frequencies the cache's angles were built with, to place row 0
+// by, when they are not the settled rule's own.
+std::optional<std::vector<double>> settle_unexplained(RotaryDetection& detection, const Table& cos, const Table& sin,
+                                                      FormatId format, const Table& pairs,
+                                                      const std::vector<RotaryConvention>& candidates, double best) {
+  for (const RotaryConvention& candidate : candidates) {
+    for (FormatId narrow : {FormatId::bfloat16, FormatId::float16}) {
+      std::vector<double> held = rotary_inv_freqs(candidate, narrow);
+      if (frequency_misfit(detection, held) <= frequency_misfit_limit) {
+        detection.convention = candidate;
+        detection.convention_note = "the rule whose inv_freq rounded to " + std::string(format_of(narrow).name) +
+                                    " fits the cache's frequencies";
+        return held;
+      }
     }
-    const auto candidate = static_cast<std::int64_t>(std::clamp(std::nearbyint(p), 0.0, last_first));
-    double score = 0.0;
-    for (std::size_t i = 0; i < inv_freq.size(); ++i) {
-      const double e = wrap(angles[i] - static_cast<double>(candidate) * inv_freq[i]);
-      score += e * e;
+    for (int neighbour : {0, -1, 1}) {
+      std::vector<double> accumulated = accumulated_inv_freqs(candidate, neighbour);
+      if (frequency_misfit(detection, accumulated) <= frequency_misfit_limit) {
+        detection.convention = candidate;
+        detection.convention_note =
+            "the rule whose frequencies, accumulated in float32 as ggml builds them, fit the cache's";
+        return accumulated;
+      }
     }
-    if (score < best_score) best_score = score, best = candidate;
   }
-  return best;
+  const RotaryConvention nearest = *detection.convention;
+  RotaryDetection placed = detection;
+  placed.first_position = fit_first_position(row0_angles(pairs, detection.frequencies, detection.swapped),
+                                             rotary_inv_freqs(nearest, std::nullopt), cos.rows);
+  if (!computation_hazards(cos, sin, format, placed, nearest, detection.attention_factor).empty()) {
+    detection.convention_note = "the nearest rule (median squared z-score " + std::to_string(best) +
+                                "), whose low-precision computation explains the cache's values";
+    return std::nullopt;
+  }
+  detection.convention = fitted_rule(detection);
+  detection.convention_note = "a custom rule: no preset, fitted base or config rule explains the fitted frequencies "
+                              "(the nearest, " + nearest.name + ", scores a median squared z-score of " +
+                              std::to_string(best) + "); the cache is compared against the fitted ladder";
+  detection.notes.push_back("custom rule: " + ladder_text(*detection.convention));
+  return std::nullopt;
 }
 
 // A detected dynamic NTK's (factor, L): the one with L = last position + 1
@@ -164,13 +180,15 @@ RotaryDetection detect_rotary(const Table& cos, const Table& sin, FormatId value
     detection.fitted_base = std::exp(-ladder->slope * static_cast<double>(n));
   }
 
+  std::optional<std::vector<double>> placing;  // the frequencies to place row 0 by, when not the rule's own
   if (given) {
     detection.convention = given;
     detection.convention_note = "given";
   } else {
     double best = std::numeric_limits<double>::infinity();
     std::vector<std::pair<RotaryConvention, double>> dynamic;
-    for (const RotaryConvention& candidate : candidate_conventions(detection, cos.rows)) {
+    const std::vector<RotaryConvention> candidates = candidate_conventions(detection, cos.rows);
+    for (const RotaryConvention& candidate : candidates) {
       const double misfit = frequency_misfit(detection, rotary_inv_freqs(candidate, std::nullopt));
       if (candidate.scaling.kind == RotaryScalingKind::dynamic_ntk) dynamic.push_back({candidate, misfit});
       // The first (a preset before a fitted base) wins a tie within a factor 2.
@@ -194,6 +212,23 @@ RotaryDetection detect_rotary(const Table& cos, const Table& sin, FormatId value
       detection.convention_note = "the rule whose frequencies fit the cache's best (median squared z-score " +
                                   std::to_string(best) + ")";
     }
+    // The unrounded fitted base fits where a round one does not: the trace of
+    // ggml's accumulation when a candidate's accumulated ladder fits too.
+    const bool unrounded = detection.convention && detection.convention->base == detection.fitted_base &&
+                           detection.convention->scaling.kind == RotaryScalingKind::none;
+    if (detection.convention && (best > frequency_misfit_limit || unrounded)) {
+      const RotaryConvention chosen = *detection.convention;
+      const std::string chosen_note = detection.convention_note;
+      placing = settle_unexplained(detection, cos, sin, value_format, pairs, candidates, best);
+      if (unrounded && best <= frequency_misfit_limit &&
+          detection.convention->scaling.kind == RotaryScalingKind::fitted) {
+        // The unrounded base explains them after all: no custom rule.
+        detection.notes.pop_back();
+        detection.convention = chosen;
+        detection.convention_note = chosen_note;
+        placing.reset();
+      }
+    }
   }
 
   // Successive identical rows: positions held in bfloat16 or float16. The
@@ -211,13 +246,8 @@ RotaryDetection detect_rotary(const Table& cos, const Table& sin, FormatId value
   // offset when none is given, and the evidence against a given one.
   std::optional<std::int64_t> placed;
   if (detection.convention) {
-    std::vector<double> angles(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) {
-      const double s = pairs.at(0, i);
-      const double c = pairs.at(0, n + i);
-      angles[static_cast<std::size_t>(i)] = detection.swapped ? std::atan2(c, s) : std::atan2(s, c);
-    }
-    placed = fit_first_position(angles, rotary_inv_freqs(*detection.convention, std::nullopt), cos.rows);
+    placed = fit_first_position(row0_angles(pairs, n, detection.swapped),
+                                placing ? *placing : rotary_inv_freqs(*detection.convention, std::nullopt), cos.rows);
   }
   detection.placed_position = placed;
   if (first_position) {

@@ -169,10 +169,76 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
   return result;
 }
 
+bool follows_its_rule(const Validation& v) {
+  return v.verdict == ValidationVerdict::conforms ||
+         std::none_of(v.hazards.begin(), v.hazards.end(), [](const Hazard& h) {
+           return h.kind == HazardKind::wrong_base || h.kind == HazardKind::wrong_scaling ||
+                  h.kind == HazardKind::custom_rule;
+         });
+}
+
+Validation validate_one(const Table& cos, const Table& sin, const RotaryValidationOptions& options,
+                        const RotaryConvention& rule) {
+  RotaryValidationOptions one = options;
+  one.convention = rule;
+  one.layer_types.clear();
+  return validate_stages(cos, sin, one);
+}
+
+std::string layer_list(const std::vector<RotaryConvention>& layers) {
+  std::string listed;
+  for (const RotaryConvention& c : layers) listed += (listed.empty() ? "" : ", ") + c.layer_type;
+  return listed;
+}
+
+// A config with several layer types (Gemma 3: full_attention scaled at
+// rope_theta, sliding_attention unscaled at rope_local_base_freq).
+Validation validate_layer_types(const Table& cos, const Table& sin, const RotaryValidationOptions& options) {
+  const std::vector<RotaryConvention>& layers = options.layer_types;
+  if (options.convention) {
+    Validation result = validate_stages(cos, sin, options);
+    if (follows_its_rule(result)) return result;
+    for (const RotaryConvention& other : layers) {
+      if (other.layer_type == options.convention->layer_type) continue;
+      if (follows_its_rule(validate_one(cos, sin, options, other))) {
+        result.hazards.push_back({HazardKind::layer_type,
+                                  "the cache follows the config's " + other.layer_type + " rule (" + describe(other) +
+                                      "), not the " + options.convention->layer_type +
+                                      " rule it was checked as (one rule for every layer: Gemma 3's sliding layers "
+                                      "take rope_local_base_freq unscaled, vllm issue 29111, llama.cpp issue 14367)."});
+        result.reasons.push_back(std::string(to_string(HazardKind::layer_type)));
+        result.verdict = ValidationVerdict::deviates;
+        break;
+      }
+    }
+    return result;
+  }
+  std::optional<Validation> best;
+  std::size_t best_hazards = 0;
+  std::string chosen;
+  for (const RotaryConvention& layer : layers) {
+    Validation v = validate_one(cos, sin, options, layer);
+    const bool conforms = v.verdict == ValidationVerdict::conforms;
+    if (!best || (conforms && best->verdict != ValidationVerdict::conforms) ||
+        (!conforms && best->verdict != ValidationVerdict::conforms && v.hazards.size() < best_hazards)) {
+      best_hazards = v.hazards.size();
+      chosen = layer.layer_type;
+      best = std::move(v);
+    }
+  }
+  best->notes.push_back(best->verdict == ValidationVerdict::conforms
+                            ? "the cache follows the config's " + chosen + " rule (its layer types: " +
+                                  layer_list(layers) + "; --layer-type checks one)"
+                            : "no layer type's rule of the config fits (" + layer_list(layers) +
+                                  "); compared with the nearest, " + chosen);
+  return std::move(*best);
+}
+
 }  // namespace
 
 Validation validate_rotary_cache(const Table& cos, const Table& sin, const RotaryValidationOptions& options) {
-  Validation result = validate_stages(cos, sin, options);
+  Validation result =
+      options.layer_types.size() > 1 ? validate_layer_types(cos, sin, options) : validate_stages(cos, sin, options);
   // Detection's notes are the validation's.
   std::vector<std::string>& notes = result.rotary().detection.notes;
   result.notes.insert(result.notes.end(), notes.begin(), notes.end());

@@ -29,6 +29,8 @@ std::optional<HazardKind> rotated_kind(HazardKind kind) {
       return HazardKind::wrong_base;
     case HazardKind::wrong_scaling:
       return HazardKind::wrong_scaling;
+    case HazardKind::custom_rule:
+      return HazardKind::custom_rule;
     default:
       return std::nullopt;
   }

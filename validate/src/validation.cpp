@@ -58,6 +58,8 @@ std::string_view to_string(HazardKind kind) {
     case HazardKind::position_offset: return "position-offset";
     case HazardKind::pass_through_changed: return "pass-through-changed";
     case HazardKind::not_rotated: return "not-rotated";
+    case HazardKind::layer_type: return "layer-type";
+    case HazardKind::custom_rule: return "custom-rule";
   }
   return "?";
 }

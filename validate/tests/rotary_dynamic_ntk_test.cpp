@@ -108,6 +108,31 @@ TEST_P(RotaryDynamicNtk, aDynamicCacheAgainstTheUnscaledPresetIsWrongScaling) {
   })) << text;
 }
 
+// A short call (length 512, within the trained 4096: the unscaled base)
+// served from the cache of an earlier 6000-long call: the state leaked from
+// the longer call (transformers issue 25306) is named, not another base.
+TEST_P(RotaryDynamicNtk, theStateOfALongerCallIsNamedInAShortOne) {
+  skip_without_backend();
+  if (::testing::Test::IsSkipped()) return;
+  const testing::GeneratedCache files = testing::generated_cache(
+      *python_, "--preset llama2-dynamic --rows 512 --sequence-length 6000 --backend " + GetParam());
+  ASSERT_FALSE(files.failure.has_value()) << *files.failure;
+  RotaryConvention dynamic = *find_rotary_preset("llama2");
+  dynamic.scaling.kind = RotaryScalingKind::dynamic_ntk;
+  dynamic.scaling.factor = 2.0;
+  dynamic.scaling.original_max_position = 4096;
+  dynamic.scaling.sequence_length = 512;
+  RotaryValidationOptions options;
+  options.convention = dynamic;
+  const Validation result =
+      validate_rotary_cache(read_table_file(files.cos).table, read_table_file(files.sin).table, options);
+  const std::string text = validation_text(result, "a 6000-long call's cache for a 512-long one");
+  EXPECT_EQ(result.verdict, ValidationVerdict::deviates) << text;
+  EXPECT_TRUE(std::any_of(result.hazards.begin(), result.hazards.end(), [](const Hazard& h) {
+    return h.kind == HazardKind::wrong_scaling && h.evidence.find("issue 25306") != std::string::npos;
+  })) << text;
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, RotaryDynamicNtk, ::testing::Values("numpy", "torch"),
                          [](const ::testing::TestParamInfo<std::string>& param) { return param.param; });
 

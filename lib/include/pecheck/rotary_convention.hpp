@@ -38,6 +38,7 @@ enum class RotaryScalingKind {
   yarn,         // blend of inv_freq / factor and inv_freq by a linear ramp over dims; attention factor
   longrope,     // inv_freq_i = 1 / (ext_i base^(2i/d)), ext = long or short factors; attention factor
   llama3,       // wavelength bands: keep above high_freq, divide by factor below low_freq, blend between
+  fitted,       // inv_freq_i given one by one (a rule no preset has, fitted from a cache); 0: a pair that never rotates
 };
 
 struct RotaryScaling {
@@ -55,6 +56,7 @@ struct RotaryScaling {
   std::optional<double> mscale_all_dim;  // yarn
   std::vector<double> long_factor;       // longrope, one per frequency
   std::vector<double> short_factor;      // longrope, one per frequency
+  std::vector<double> inv_freq;          // fitted: inv_freq_i in radians per position, one per frequency
   // The current sequence length: dynamic NTK's L (0: the trained length, no
   // change); longrope uses long_factor when it exceeds original_max_position.
   std::int64_t sequence_length = 0;
@@ -72,6 +74,22 @@ struct RotaryConvention {
   // (yarn: 0.1 ln(factor) + 1; longrope: sqrt(1 + ln(factor) / ln(original)); 1 otherwise).
   std::optional<double> attention_factor;
   std::int64_t max_position = 0;  // max_position_embeddings (informational; longrope's factor)
+  // The width d_qk whose d_qk^-1/2 the attention softmax scales by (0: head_dim).
+  // DeepSeek's heads are wider than their rotary part: qk_nope_head_dim +
+  // qk_rope_head_dim (192), of which qk_rope_head_dim (64) rotates.
+  std::int64_t query_key_dim = 0;
+  // M-RoPE (Qwen2-VL's rope_scaling "mrope"): the frequencies split into
+  // sections [temporal, height, width], each driven by its own position id:
+  // in runs (Qwen2-VL), or interleaved (Qwen3-VL's mrope_interleaved:
+  // frequency j with j mod 3 = 1 below 3 * height takes the height id, j mod
+  // 3 = 2 below 3 * width the width id, every other the temporal id). With
+  // one position id for all three, as for text, the cache is the unsectioned
+  // rule's. Empty: no sections.
+  std::vector<std::int64_t> mrope_section;
+  bool mrope_interleaved = false;
+  // The attention layers this convention is for, when a config gives several
+  // (Gemma 3: "full_attention" and "sliding_attention"); empty when one.
+  std::string layer_type;
 };
 
 // Values HF derives in Python floats (double) from the convention before any
@@ -85,6 +103,11 @@ struct RotaryDerived {
   double yarn_low = 0.0;            // yarn's ramp: ext weight 1 below low, 0 above high (dims)
   double yarn_high = 0.0;
   const std::vector<double>* ext_factors = nullptr;  // longrope: the long or the short factors
+  // The softmax scale of the attention logits the model derives beside the
+  // cache: d_qk^-1/2, times get_mscale(factor, mscale_all_dim)^2 for a yarn
+  // rule with a nonzero mscale_all_dim (DeepSeek-V2/V3's attention; transformers
+  // issue 47435), in double.
+  double softmax_scale = 0.0;
 };
 
 // Throws ConventionError naming the field for a convention no rule can build

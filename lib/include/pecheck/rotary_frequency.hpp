@@ -33,7 +33,12 @@ typename A::Value rotary_inv_freq(const RotaryConvention& convention, const Rota
   // base ** exponent (pos_freqs in HF's yarn, base**inv_freq_shape in longrope).
   const V power = a.pow(a.number(derived.effective_base), exponent);
   const V one = a.integer(1);
+  if (scaling.kind == RotaryScalingKind::fitted) {
+    // The frequencies themselves, as a tensor holds them: no operation.
+    return a.number(scaling.inv_freq[static_cast<std::size_t>(i)]);
+  }
   switch (scaling.kind) {
+    case RotaryScalingKind::fitted:
     case RotaryScalingKind::none:
     case RotaryScalingKind::ntk:
     case RotaryScalingKind::dynamic_ntk:

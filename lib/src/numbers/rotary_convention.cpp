@@ -1,5 +1,6 @@
 #include "pecheck/rotary_convention.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <sstream>
@@ -64,12 +65,40 @@ void check_rotary_convention(const RotaryConvention& c) {
   if (dims < 2 || dims % 2 != 0) {
     reject(c, "rotary width int(head_dim * fraction)", "is " + std::to_string(dims) + ", expected an even number >= 2");
   }
+  if (c.query_key_dim < 0 || c.query_key_dim > max_dim) {
+    reject(c, "query_key_dim (qk_nope_head_dim + qk_rope_head_dim)",
+           "is " + std::to_string(c.query_key_dim) + ", expected 0 (head_dim) to " + std::to_string(max_dim));
+  }
+  if (!c.mrope_section.empty()) {
+    std::int64_t total = 0;
+    for (std::int64_t section : c.mrope_section) {
+      if (section < 1 || section > dims) {
+        reject(c, "mrope_section", "holds " + std::to_string(section) + ", expected positive whole numbers");
+      }
+      total += section;
+    }
+    if (c.mrope_section.size() != 3 || total != dims / 2) {
+      reject(c, "mrope_section",
+             "has " + std::to_string(c.mrope_section.size()) + " sections summing to " + std::to_string(total) +
+                 ", expected 3 (temporal, height, width) summing to the rotary width / 2 = " + std::to_string(dims / 2));
+    }
+  }
   const RotaryScaling& s = c.scaling;
   if (c.attention_factor) {
     require(std::isfinite(*c.attention_factor) && *c.attention_factor > 0.0, c, "attention_factor", *c.attention_factor,
             "a finite number > 0");
   }
   if (s.kind == RotaryScalingKind::none) return;
+  if (s.kind == RotaryScalingKind::fitted) {
+    if (static_cast<std::int64_t>(s.inv_freq.size()) != dims / 2) {
+      reject(c, "inv_freq", "has " + std::to_string(s.inv_freq.size()) + " values, expected " +
+                                std::to_string(dims / 2) + " (rotary width / 2)");
+    }
+    for (double w : s.inv_freq) {
+      require(std::isfinite(w) && w >= 0.0 && w <= std::numbers::pi, c, "inv_freq", w, "numbers in [0, pi]");
+    }
+    return;
+  }
   require(std::isfinite(s.factor) && s.factor > 0.0, c, "rope_scaling.factor", s.factor, "a finite number > 0");
   const bool needs_original = s.kind == RotaryScalingKind::yarn || s.kind == RotaryScalingKind::longrope ||
                               s.kind == RotaryScalingKind::llama3 || s.kind == RotaryScalingKind::dynamic_ntk;
@@ -109,10 +138,12 @@ RotaryDerived rotary_derived(const RotaryConvention& c) {
   const RotaryScaling& s = c.scaling;
   const double dims = static_cast<double>(d.dims);
   double attention = 1.0;
+  d.softmax_scale = 1.0 / std::sqrt(static_cast<double>(c.query_key_dim > 0 ? c.query_key_dim : c.head_dim));
   switch (s.kind) {
     case RotaryScalingKind::none:
     case RotaryScalingKind::linear:
     case RotaryScalingKind::llama3:
+    case RotaryScalingKind::fitted:
       break;
     case RotaryScalingKind::ntk:
       // Fixed-factor NTK-aware scaling: base * factor^(d/(d-2)), in double.
@@ -139,9 +170,16 @@ RotaryDerived rotary_derived(const RotaryConvention& c) {
       if (low == high) high += 0.001;  // linear_ramp_factor avoids a division by zero so
       d.yarn_low = low;
       d.yarn_high = high;
-      attention = (s.mscale && s.mscale_all_dim)
+      // `if mscale and mscale_all_dim:` in Python: an absent field and a 0 alike fall back.
+      attention = (s.mscale.value_or(0.0) != 0.0 && s.mscale_all_dim.value_or(0.0) != 0.0)
                       ? yarn_mscale(s.factor, *s.mscale) / yarn_mscale(s.factor, *s.mscale_all_dim)
                       : yarn_mscale(s.factor, 1.0);
+      // DeepseekV3Attention: scaling = qk_head_dim^-0.5 * mscale^2 with
+      // mscale = get_mscale(factor, mscale_all_dim) when mscale_all_dim is nonzero.
+      if (s.mscale_all_dim.value_or(0.0) != 0.0) {
+        const double m = yarn_mscale(s.factor, *s.mscale_all_dim);
+        d.softmax_scale *= m * m;
+      }
       break;
     }
     case RotaryScalingKind::longrope: {
@@ -190,13 +228,30 @@ std::string describe(const RotaryConvention& c) {
   std::ostringstream out;
   out << to_string(c.layout) << ", base " << number_text(c.base) << ", head_dim " << c.head_dim << ", rotary dims "
       << d.dims << ", scaling " << to_string(c.scaling.kind);
-  if (c.scaling.kind != RotaryScalingKind::none) out << " (factor " << number_text(c.scaling.factor) << ")";
+  if (c.scaling.kind == RotaryScalingKind::fitted) {
+    // The ladder in brief: its ends and its pairs that never rotate.
+    const std::vector<double>& w = c.scaling.inv_freq;
+    const auto zeros = std::count(w.begin(), w.end(), 0.0);
+    out << " (inv_freq " << number_text(w.front()) << " ... " << number_text(w.back()) << ", " << zeros
+        << " pairs at frequency 0)";
+  } else if (c.scaling.kind != RotaryScalingKind::none) {
+    out << " (factor " << number_text(c.scaling.factor) << ")";
+  }
   // Dynamic NTK's base depends on the current length as much as on the factor.
   if (c.scaling.kind == RotaryScalingKind::dynamic_ntk) {
     out << " at length " << c.scaling.sequence_length << " over the trained " << c.scaling.original_max_position;
   }
   if (d.effective_base != c.base) out << ", effective base " << number_text(d.effective_base);
   out << ", attention factor " << number_text(d.attention_factor);
+  if (!c.mrope_section.empty()) {
+    out << ", M-RoPE sections " << c.mrope_section[0] << "/" << c.mrope_section[1] << "/" << c.mrope_section[2]
+        << (c.mrope_interleaved ? " interleaved" : "");
+  }
+  if (!c.layer_type.empty()) out << ", layer type " << c.layer_type;
+  // The softmax scale only where it is not head_dim^-1/2 (DeepSeek's wider heads and mscale_all_dim).
+  if (d.softmax_scale != 1.0 / std::sqrt(static_cast<double>(c.head_dim))) {
+    out << ", softmax scale " << number_text(d.softmax_scale);
+  }
   return out.str();
 }
 
@@ -235,6 +290,8 @@ std::string_view to_string(RotaryScalingKind kind) {
       return "longrope";
     case RotaryScalingKind::llama3:
       return "llama3";
+    case RotaryScalingKind::fitted:
+      return "fitted";
   }
   return "?";
 }

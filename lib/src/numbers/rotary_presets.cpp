@@ -103,6 +103,17 @@ std::vector<RotaryConvention> make_presets() {
     c.scaling.original_max_position = 8192;
     all.push_back(c);
   }
+  {
+    RotaryConvention c = plain("llama3.2",
+                               "meta-llama/Llama-3.2-1B config.json (head_dim 64, rope_theta 500000; rope_scaling "
+                               "llama3: factor 32, low_freq_factor 1, high_freq_factor 4, "
+                               "original_max_position_embeddings 8192); transformers _compute_llama3_parameters",
+                               500000.0, 64, 131072);
+    c.scaling.kind = RotaryScalingKind::llama3;
+    c.scaling.factor = 32.0;
+    c.scaling.original_max_position = 8192;
+    all.push_back(c);
+  }
   all.push_back(
       plain("qwen2", "Qwen/Qwen2-7B config.json (rope_theta 1000000, hidden 3584 / 28 heads)", 1000000.0, 128, 32768));
   all.push_back(plain("mistral", "mistralai/Mistral-7B-v0.3 config.json (rope_theta 1000000, head_dim 128; v0.2 on)",
@@ -156,6 +167,34 @@ std::vector<RotaryConvention> make_presets() {
     c.scaling.kind = RotaryScalingKind::yarn;
     c.scaling.factor = 4.0;
     c.scaling.original_max_position = 32768;
+    all.push_back(c);
+  }
+  {
+    RotaryConvention c = plain("deepseek-v3",
+                               "deepseek-ai/DeepSeek-V3 config.json (qk_rope_head_dim 64 of qk_nope_head_dim 128 + 64, "
+                               "rope_theta 10000; rope_scaling yarn: factor 40, original 4096, beta_fast 32, beta_slow "
+                               "1, mscale 1, mscale_all_dim 1); transformers _compute_yarn_parameters (attention factor "
+                               "get_mscale(40, 1) / get_mscale(40, 1) = 1) and DeepseekV3Attention (softmax scale "
+                               "192^-1/2 get_mscale(40, 1)^2)",
+                               10000.0, 64, 163840);
+    c.query_key_dim = 192;
+    c.scaling.kind = RotaryScalingKind::yarn;
+    c.scaling.factor = 40.0;
+    c.scaling.original_max_position = 4096;
+    c.scaling.mscale = 1.0;
+    c.scaling.mscale_all_dim = 1.0;
+    all.push_back(c);
+  }
+  {
+    RotaryConvention c = plain("gpt-oss",
+                               "openai/gpt-oss-20b config.json (head_dim 64, rope_theta 150000; rope_scaling yarn: "
+                               "factor 32, original 4096, beta_fast 32, beta_slow 1, truncate false); transformers "
+                               "_compute_yarn_parameters with truncate false (the correction range kept unrounded)",
+                               150000.0, 64, 131072);
+    c.scaling.kind = RotaryScalingKind::yarn;
+    c.scaling.factor = 32.0;
+    c.scaling.original_max_position = 4096;
+    c.scaling.truncate = false;
     all.push_back(c);
   }
   return all;

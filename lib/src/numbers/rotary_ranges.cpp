@@ -114,6 +114,8 @@ void check_rotary_results(const RotaryConvention& c) {
   for (std::int64_t i = 0; i < d.frequencies; ++i) {
     const double w = rotary_inv_freq(c, d, i, arithmetic);
     if (in_range(w)) continue;
+    // A fitted ladder's pair at exactly 0 never rotates (cos 1, sin 0): finite and meaningful.
+    if (s.kind == RotaryScalingKind::fitted && w == 0.0) continue;
     const std::string found = "makes inv_freq_" + std::to_string(i) + " " + number_text(w) + "; " + inv_range;
     if (s.kind == RotaryScalingKind::longrope) {
       refuse(c, ext_field(c, d, i), "is " + number_text((*d.ext_factors)[static_cast<std::size_t>(i)]) + ": it " +

@@ -22,6 +22,11 @@ struct RotaryValidationOptions {
   std::optional<double> max_ulp;               // default: the third-party budget of the format
   std::string model = "hf-float32";            // the computation model compared beside the exact encoding
   int threads = 0;
+  // The rules of a config with several layer types (read_rotary_config_layers):
+  // without `convention`, the cache is validated against each and the one it
+  // follows is reported; with it (--layer-type), a cache that deviates is
+  // checked against the others, and one that follows another is named so.
+  std::vector<RotaryConvention> layer_types;
 };
 
 // Throws ValidationInputError for tables that cannot be a cache (shapes that

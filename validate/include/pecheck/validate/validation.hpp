@@ -72,6 +72,8 @@ enum class HazardKind {
   position_offset,     // the angles say POS + k, not the positions given
   pass_through_changed,  // a column beyond the rotary width differs from the input
   not_rotated,         // no pairing keeps |out| / |in| constant: not a rotation of the input
+  layer_type,          // the cache follows another layer type's rule of the config (Gemma 3 sliding vs global)
+  custom_rule,         // no preset or config rule explains the fitted frequencies: the fitted ladder is compared
 };
 
 struct Hazard {
