@@ -50,9 +50,21 @@ std::vector<properties::Check> run_training_family(const TrainingRequest& reques
   std::vector<char*> argv;
   for (std::string& a : arguments) argv.push_back(a.data());
   argv.push_back(nullptr);
+  // One thread for every BLAS and OpenMP call: the runs are parallel
+  // already (one a core), and OpenBLAS reads this when it loads, before main.
+  std::vector<std::string> environment = {"OMP_NUM_THREADS=1", "OPENBLAS_NUM_THREADS=1"};
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string_view entry(*e);
+    if (!entry.starts_with("OMP_NUM_THREADS=") && !entry.starts_with("OPENBLAS_NUM_THREADS=")) {
+      environment.emplace_back(entry);
+    }
+  }
+  std::vector<char*> envp;
+  for (std::string& e : environment) envp.push_back(e.data());
+  envp.push_back(nullptr);
   pid_t pid = 0;
   // stdout and stderr are pecheck's: the runs' progress lines go straight to stderr.
-  if (const int error = ::posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ); error != 0) {
+  if (const int error = ::posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), envp.data()); error != 0) {
     throw std::runtime_error(executable->string() + ": could not start it (" + std::to_string(error) + ")");
   }
   int status = 0;

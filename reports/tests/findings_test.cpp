@@ -388,7 +388,7 @@ TEST(Findings, theAnswersSayNoMoreThanWasMeasured) {
       << findings[0].short_answer;
   EXPECT_EQ(text.find("Each component of the encoding has mean square 1/2"), std::string::npos);
   EXPECT_NE(text.find("ranges from 0.25 to 0.25"), std::string::npos) << text;
-  EXPECT_EQ(text.find("concatenation separates token and position entirely, so"), std::string::npos);
+  EXPECT_EQ(text.find("rotated: concatenation separates"), std::string::npos);  // unqualified
   EXPECT_NE(text.find("with identity projections concatenation separates"), std::string::npos);
   EXPECT_NE(text.find("0.15 \u00b1 0.02 over 10 draws"), std::string::npos) << text;
   EXPECT_NE(findings[2].short_answer.find("At the same total width, adding can express"), std::string::npos);

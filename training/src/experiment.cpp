@@ -109,12 +109,14 @@ const Experiment& run_experiment(const Subject& subject, std::uint64_t seed, con
       }
     }
   }
-  use_one_thread_per_run();
   const auto start = std::chrono::steady_clock::now();
   std::atomic<std::size_t> next{0}, done{0};
   std::exception_ptr failure;
   std::mutex failure_mutex;
   const auto worker = [&] {
+    // libtorch's thread count (OpenMP's) is per thread: a new thread would
+    // otherwise use every core for each operation, and contend with the other runs.
+    use_one_thread_per_run();
     for (std::size_t j = next++; j < jobs.size(); j = next++) {
       try {
         experiment.cells[jobs[j].cell].runs[static_cast<std::size_t>(jobs[j].seed_index)] = train(jobs[j].spec);
