@@ -197,12 +197,14 @@ Finding why_scale(const Report& report, const FigureData& data) {
   const properties::Statistic* centred = shortest_context(
       b, Quantity::recovered_mean_subtracted_unscaled,
       "float32: tokens recovered without the scale, position unknown, the mean encoding row subtracted");
-  const std::optional<double> dims =
-      projected ? b.use(ids::encoding_subspace,
-                        {Quantity::subspace_dimension, f32, projected->key.dim, projected->key.positions, {}},
-                        "dimensions holding 99% of the encoding's energy, positions 0.." +
-                            std::to_string(projected->key.positions - 1))
-                : std::nullopt;
+  double dims = 0.0;  // the subspace's dimension; 0 when not measured
+  if (projected) {
+    dims = b.use(ids::encoding_subspace,
+                 {Quantity::subspace_dimension, f32, projected->key.dim, projected->key.positions, {}},
+                 "dimensions holding 99% of the encoding's energy, positions 0.." +
+                     std::to_string(projected->key.positions - 1))
+               .value_or(0.0);
+  }
   const properties::Statistic* bf16_residual =
       b.use_matching(ids::token_recoverability, Quantity::rounding_loss_unscaled, in(bf16),
                      "bfloat16: embedding lost to rounding, no scale (RMS relative)");
@@ -222,11 +224,11 @@ Finding why_scale(const Report& report, const FigureData& data) {
          ": the unscaled token is outweighed by the encoding, "
          "not erased by it";
     b.paragraph(r + ".");
-    if (projected && centred && dims) {
+    if (projected && centred && dims > 0.0) {
       b.paragraph(
           "That failure is the nearest-row decoder's, not the sum's. A linear decoder that knows only the encoding, "
           "projecting x and E off the " +
-          significant(*dims, 4) + " dimensions that hold 99% of the encoding's energy over positions 0.." +
+          significant(dims, 4) + " dimensions that hold 99% of the encoding's energy over positions 0.." +
           std::to_string(projected->key.positions - 1) + " (d = " + std::to_string(projected->key.dim) +
           ", a vocabulary of " + std::to_string(projected->key.vocabulary) +
           "), recovers " + measured_percent(*projected) +
@@ -333,9 +335,9 @@ Finding why_scale(const Report& report, const FigureData& data) {
         "With the initialisation tensor2tensor and fairseq use (sigma = d^-0.5), multiplying by sqrt(d) gives each "
         "embedding component unit variance and twice the encoding's energy; without it the encoding holds " +
         percent(1.0 / (1.0 + *ratio_plain)) +
-        " of the input's energy and the nearest row of E, blind to the position, recovers " +
-        measured_percent(*lost) + " of the tokens (" + percent(kept->value) + " with the scale)" +
-        (projected && dims ? "; a linear decoder projecting off the encoding's " + significant(*dims, 4) +
+        " of the input's energy, and the nearest row of E, blind to the position, finds the token for " +
+        measured_percent(*lost) + " of the queries (" + percent(kept->value) + " with the scale)" +
+        (projected && dims > 0.0 ? "; a linear decoder projecting off the encoding's " + significant(dims, 4) +
                                  "-dimensional subspace recovers " + percent(projected->value) +
                                  " without knowing the position"
                            : std::string()) +
