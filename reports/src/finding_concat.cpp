@@ -206,6 +206,12 @@ Finding add_or_concat(const Report& report) {
       measured ? count_at(Quantity::cross_varying_share_closed, contexts.shortest, varying_label) : std::nullopt;
   const auto varying_long =
       measured ? count_at(Quantity::cross_varying_share_closed, contexts.longest, varying_label) : std::nullopt;
+  // Built here, where the optional is plainly set (GCC 12 warns maybe-uninitialized in the ternary below).
+  std::string without_mean_row;
+  if (varying_short.has_value()) {
+    without_mean_row = ", " + percent(varying_short.value()) + " without the encoding's mean row at " +
+                       std::to_string(contexts.shortest) + " positions";
+  }
   const bool shared = measured && short_share && long_share && k_short && k_long && rank_short && rank_long &&
                       quiet_short && quiet_long;
   if (shared) {
@@ -285,9 +291,7 @@ Finding add_or_concat(const Report& report) {
         "Token energy in the encoding's 99% subspace: " + measured_percent(*short_share) + " at " + short_text +
         " positions, " + measured_percent(*long_share) + " at " + long_text + " (d = " + width_text + ")" +
         (cross ? "; token x position terms " + measured_percent(*cross) + " of the first-layer logit variance" +
-                     (varying_short ? ", " + percent(*varying_short) + " without the encoding's mean row at " +
-                                          short_text + " positions"
-                                    : std::string())
+                     without_mean_row
                : std::string()) +
         ".";
     finding.caveat = trained(report)
