@@ -3,6 +3,7 @@
 // trained on reverse and sort over seeds. Every number is a statistic of
 // those checks, read by its key (the run's task, norm and configuration);
 // a comparison is called a difference only where its check asserts one.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,7 @@ std::optional<Finding> learning(const Report& report) {
   }
   const std::string at_step = "at step " + std::to_string(step);
   std::string short_answer;
+  std::map<std::string, std::string> headline;  // reverse, post-LN: accuracy at the step by configuration
   for (const char* task : {"reverse", "sort"}) {
     for (const char* norm : {"post-ln", "pre-ln"}) {
       const std::string task_norm = std::string(task) + "/" + norm;
@@ -90,6 +92,7 @@ std::optional<Finding> learning(const Report& report) {
         const properties::Statistic* s = r.get(ids::learning_curves, Quantity::training_steps_to_90, run, "steps to 90%");
         if (a == nullptr || s == nullptr) continue;
         accuracies += (accuracies.empty() ? "" : "; ") + std::string(c.name) + " " + mean_spread(*a);
+        if (task_norm == "reverse/post-ln") headline[c.id] = mean_spread(*a);
         reached += (reached.empty() ? "" : ", ") + std::string(c.id) + " " + mean_spread(*s);
       }
       if (accuracies.empty()) continue;
@@ -169,8 +172,10 @@ std::optional<Finding> learning(const Report& report) {
   Finding finding = b.finish();
   if (!short_answer.empty()) {
     finding.short_answer = "In small transformers trained on reverse and sort (mean over seeds, Welch p): " + short_answer;
-    finding.key_figure = "Accuracy " + at_step + ", mean \u00b1 standard deviation over seeds, with Welch's test "
-                         "between configurations.";
+    finding.key_figure = "Reverse, post-LN, held-out accuracy " + at_step + " (mean \u00b1 standard deviation over "
+                         "seeds): the paper's " + headline["paper"] + ", N(0, 1) with the scale " +
+                         headline["unit-scaled"] + ", no scale " + headline["no-scale"] + ", concatenated " +
+                         headline["concat"] + ".";
     finding.caveat = "Two-layer models on synthetic tasks (sizes in the learning-curves check): what the input "
                      "layer does to learning at this size, not in large models.";
   }

@@ -457,6 +457,8 @@ TEST(Findings, theTrainingFindingAppearsOnlyWhenTheFamilyRan) {
   EXPECT_FALSE(d.short_answer.empty());
   EXPECT_NE(d.short_answer.find("reverse/post-ln +0.3 (p = 0.001)"), std::string::npos) << d.short_answer;
   EXPECT_NE(all_text(d).find("0.5 \u00b1 0.05"), std::string::npos) << all_text(d);
+  EXPECT_NE(d.key_figure.find("the paper's 0.5 \u00b1 0.05, N(0, 1) with the scale 0.5"), std::string::npos)
+      << d.key_figure;
   EXPECT_NE(all_text(d).find("against chance 0.062"), std::string::npos) << all_text(d);
   EXPECT_NE(all_text(d).find("180 runs"), std::string::npos);
   // Learning measured: (a) and (c) no longer say it was not.
