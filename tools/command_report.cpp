@@ -91,7 +91,8 @@ Command add_report_command(CLI::App& app) {
       ->check(CLI::IsMember(fault_names));
   command->add_flag("--training", options->training,
                     "Also run the training family: small transformers trained on reverse and sort for each input\n"
-                    "layer, post-LN and pre-LN, over 5 seeds (about 10 CPU-minutes: 5 on 2 idle cores; progress on stderr).\n"
+                    "layer, post-LN and pre-LN, over 5 seeds (about 10 CPU-minutes: 5 on 2 idle cores;\n"
+                    "progress on stderr).\n"
                     "Needs pecheck built with libtorch; without it the report says the family is absent");
   command->add_flag("--html-date", options->html_date,
                     "Show today's date in the HTML page (the page then differs day to day)");

@@ -23,8 +23,12 @@ Json key_json(const properties::StatisticKey& key) {
 Json outcome_json(const properties::Outcome& o) {
   Json statistics = Json::array();
   for (const properties::Statistic& s : o.statistics) {
-    Json j = {{"name", s.name},           {"value", s.value}, {"lower_bound", optional_number(s.lower_bound)},
-              {"upper_bound", optional_number(s.upper_bound)}, {"note", s.note}, {"key", key_json(s.key)}};
+    Json j = {{"name", s.name},
+              {"value", s.value},
+              {"lower_bound", optional_number(s.lower_bound)},
+              {"upper_bound", optional_number(s.upper_bound)},
+              {"note", s.note},
+              {"key", key_json(s.key)}};
     if (s.spread) j["spread"] = {{"standard_deviation", s.spread->standard_deviation}, {"draws", s.spread->draws}};
     statistics.push_back(std::move(j));
   }
@@ -160,7 +164,8 @@ std::vector<ExchangedCheck> read_exchanged_checks(const std::string& json, const
     e.check.family = r.family(r.text(c, "family"));
     e.check.claim = r.text(c, "claim");
     e.check.source = r.text(c, "source");
-    e.check.kind = r.text(c, "kind") == "property" ? properties::CheckKind::property : properties::CheckKind::measurement;
+    e.check.kind =
+        r.text(c, "kind") == "property" ? properties::CheckKind::property : properties::CheckKind::measurement;
     e.check.short_claim = r.text(c, "short_claim");
     // No fault subject proves these checks (check_definition.hpp): observations.
     e.check.role = properties::CheckRole::observation;

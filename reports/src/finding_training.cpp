@@ -66,14 +66,14 @@ constexpr Named shown[] = {
 
 std::optional<Finding> learning(const Report& report) {
   if (find_check_result(report, ids::learning_curves) == nullptr) return std::nullopt;
-  FindingBuilder b(report, "learning",
-                   "(d) What do the scale and adding versus concatenating do to learning?");
+  FindingBuilder b(report, "learning", "(d) What do the scale and adding versus concatenating do to learning?");
   TrainingReader r(b);
   const CheckResult* curves = find_check_result(report, ids::learning_curves);
-  b.paragraph("Small transformers trained from scratch on two tasks that need both the token and its position "
-              "(reverse the input; sort it), each answer token predicted under a causal mask, every input layer at "
-              "the same width and the same layers: " +
-              curves->outcome.message + " (" + b.status(ids::learning_curves) + ").");
+  b.paragraph(
+      "Small transformers trained from scratch on two tasks that need both the token and its position "
+      "(reverse the input; sort it), each answer token predicted under a causal mask, every input layer at "
+      "the same width and the same layers: " +
+      curves->outcome.message + " (" + b.status(ids::learning_curves) + ").");
   std::int64_t step = 0;
   for (const properties::StatisticKey& key : b.keys_of(ids::learning_curves, Quantity::training_accuracy_at_step)) {
     step = key.step;
@@ -89,7 +89,8 @@ std::optional<Finding> learning(const Report& report) {
         const std::string run = task_norm + "/" + c.id;
         const properties::Statistic* a =
             r.get(ids::learning_curves, Quantity::training_accuracy_at_step, run, "accuracy " + at_step);
-        const properties::Statistic* s = r.get(ids::learning_curves, Quantity::training_steps_to_90, run, "steps to 90%");
+        const properties::Statistic* s =
+            r.get(ids::learning_curves, Quantity::training_steps_to_90, run, "steps to 90%");
         if (a == nullptr || s == nullptr) continue;
         accuracies += (accuracies.empty() ? "" : "; ") + std::string(c.name) + " " + mean_spread(*a);
         if (task_norm == "reverse/post-ln") headline[c.id] = mean_spread(*a);
@@ -118,10 +119,12 @@ std::optional<Finding> learning(const Report& report) {
     }
   }
   if (!unit.empty()) {
-    b.paragraph("PyTorch's N(0, 1) embedding with the sqrt(d) scale against the paper's N(0, 1/d), accuracy gained "
-                "by the paper's " + at_step + ": " + unit + " (" + b.status(ids::unit_init_with_scale_lags) +
-                "). With N(0, 1) the scaled token has d times the encoding's per-component energy, so the position "
-                "is drowned; the claim is that this slows learning reverse, with Welch p < 0.01.");
+    b.paragraph(
+        "PyTorch's N(0, 1) embedding with the sqrt(d) scale against the paper's N(0, 1/d), accuracy gained "
+        "by the paper's " +
+        at_step + ": " + unit + " (" + b.status(ids::unit_init_with_scale_lags) +
+        "). With N(0, 1) the scaled token has d times the encoding's per-component energy, so the position "
+        "is drowned; the claim is that this slows learning reverse, with Welch p < 0.01.");
     const CheckResult* claim = find_check_result(report, ids::unit_init_with_scale_lags);
     const bool held = claim != nullptr && !properties::spoils_a_pass(claim->outcome.verdict);
     short_answer += std::string(held ? "PyTorch's N(0, 1) init with the scale slows learning reverse"
@@ -133,14 +136,14 @@ std::optional<Finding> learning(const Report& report) {
     b.paragraph("The scale alone at sigma = d^-0.5 (the paper's against no scale): " + scale +
                 ". sigma = d^-0.5 with the scale against sigma = 1 without it, the same forward pass at "
                 "initialisation but not the same Adam updates: " +
-                same_forward + " (" + b.status(ids::scale_at_small_sigma) +
-                "; measured, no direction asserted).");
+                same_forward + " (" + b.status(ids::scale_at_small_sigma) + "; measured, no direction asserted).");
     short_answer += "The scale alone at sigma = d^-0.5: " + scale + ". ";
   }
   if (!concat.empty()) {
-    b.paragraph("Concatenating the sinusoid (d/2 token + d/2 position columns) against adding it (d), accuracy "
-                "gained by concatenating " + at_step + ": " + concat + " (" + b.status(ids::concat_against_add) +
-                "; measured, no direction asserted).");
+    b.paragraph(
+        "Concatenating the sinusoid (d/2 token + d/2 position columns) against adding it (d), accuracy "
+        "gained by concatenating " +
+        at_step + ": " + concat + " (" + b.status(ids::concat_against_add) + "; measured, no direction asserted).");
     short_answer += "Concatenating minus adding: " + concat + ".";
   }
   std::string nope;
@@ -154,30 +157,36 @@ std::optional<Finding> learning(const Report& report) {
     }
   }
   if (!nope.empty()) {
-    b.paragraph("Without any encoding (NoPE, Kazemnejad et al. 2023), the causal mask alone gives the model positions "
-                "to count: the 99% lower confidence limit of its final accuracy on reverse is " + nope +
-                " against chance " + significant(chance, 2) + " (" + b.status(ids::nope_learns) + ").");
+    b.paragraph(
+        "Without any encoding (NoPE, Kazemnejad et al. 2023), the causal mask alone gives the model positions "
+        "to count: the 99% lower confidence limit of its final accuracy on reverse is " +
+        nope + " against chance " + significant(chance, 2) + " (" + b.status(ids::nope_learns) + ").");
   }
-  if (const properties::Statistic* repeat =
-          b.use_matching(ids::same_seed_same_run, Quantity::training_repeat_difference,
-                         [](const properties::StatisticKey&) { return true; }, "largest difference, the same seed run twice")) {
+  if (const properties::Statistic* repeat = b.use_matching(
+          ids::same_seed_same_run, Quantity::training_repeat_difference,
+          [](const properties::StatisticKey&) { return true; }, "largest difference, the same seed run twice")) {
     b.paragraph("A run repeated alone with the same seed differs from the grid's by " + significant(repeat->value, 2) +
                 " in accuracy and loss (" + b.status(ids::same_seed_same_run) + ").");
   }
   b.supported("Each difference printed above with its Welch p, for these sizes, tasks and steps.");
-  b.unsupported("Anything about large models, natural language or long training: two layers, d = 64, synthetic "
-                "tasks, a few hundred steps.");
-  b.unsupported("A direction for the comparisons marked 'no direction asserted': they are measurements, and a "
-                "p above 0.01 says the seeds did not separate them.");
+  b.unsupported(
+      "Anything about large models, natural language or long training: two layers, d = 64, synthetic "
+      "tasks, a few hundred steps.");
+  b.unsupported(
+      "A direction for the comparisons marked 'no direction asserted': they are measurements, and a "
+      "p above 0.01 says the seeds did not separate them.");
   Finding finding = b.finish();
   if (!short_answer.empty()) {
-    finding.short_answer = "In small transformers trained on reverse and sort (mean over seeds, Welch p): " + short_answer;
-    finding.key_figure = "Reverse, post-LN, held-out accuracy " + at_step + " (mean \u00b1 standard deviation over "
-                         "seeds): the paper's " + headline["paper"] + ", N(0, 1) with the scale " +
-                         headline["unit-scaled"] + ", no scale " + headline["no-scale"] + ", concatenated " +
-                         headline["concat"] + ".";
-    finding.caveat = "Two-layer models on synthetic tasks (sizes in the learning-curves check): what the input "
-                     "layer does to learning at this size, not in large models.";
+    finding.short_answer =
+        "In small transformers trained on reverse and sort (mean over seeds, Welch p): " + short_answer;
+    finding.key_figure = "Reverse, post-LN, held-out accuracy " + at_step +
+                         " (mean \u00b1 standard deviation over "
+                         "seeds): the paper's " +
+                         headline["paper"] + ", N(0, 1) with the scale " + headline["unit-scaled"] + ", no scale " +
+                         headline["no-scale"] + ", concatenated " + headline["concat"] + ".";
+    finding.caveat =
+        "Two-layer models on synthetic tasks (sizes in the learning-curves check): what the input "
+        "layer does to learning at this size, not in large models.";
   }
   finding.figures = {"training-learning-curves"};
   return finding;

@@ -6,10 +6,10 @@
 //   pecheck-training --output FILE [--seed S] [--quick] [--fault NAME] [--check ID]...
 #include <algorithm>
 #include <cstdint>
-#include <span>
 #include <exception>
 #include <fstream>
 #include <iostream>
+#include <span>
 #include <string>
 #include <vector>
 

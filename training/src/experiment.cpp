@@ -68,7 +68,8 @@ RunSpec make_spec(const Subject& subject, Task task, Norm norm, const Configurat
   spec.scale = configuration.scaled ? subject.embedding_scale(token_width, FormatId::float32) : 1.0;
   if (configuration.position == Position::sinusoid_added || concatenated) {
     const std::int64_t width = concatenated ? sizes.dim - token_width : sizes.dim;
-    const Table table = subject.encoding_table(*find_preset("vaswani"), {sizes.sequence(), width, 0}, FormatId::float32);
+    const Table table =
+        subject.encoding_table(*find_preset("vaswani"), {sizes.sequence(), width, 0}, FormatId::float32);
     spec.encoding.reserve(static_cast<std::size_t>(table.rows * table.cols));
     for (std::int64_t r = 0; r < table.rows; ++r) {
       for (std::int64_t c = 0; c < table.cols; ++c) spec.encoding.push_back(static_cast<float>(table.view().at(r, c)));

@@ -12,7 +12,9 @@ Batch draw_batch(Task task, const Sizes& sizes, int count, std::mt19937_64& gene
   batch.answers.reserve(static_cast<std::size_t>(count) * length);
   // Drawn by hand from the 64-bit generator: std::uniform_int_distribution's
   // algorithm is the library's choice, and the same seed must give the same tasks everywhere.
-  const auto token = [&] { return static_cast<std::int64_t>(generator() % static_cast<std::uint64_t>(sizes.vocabulary)); };
+  const auto token = [&] {
+    return static_cast<std::int64_t>(generator() % static_cast<std::uint64_t>(sizes.vocabulary));
+  };
   std::vector<std::int64_t> x(length), y(length);
   for (int b = 0; b < count; ++b) {
     for (auto& t : x) t = token();

@@ -59,9 +59,9 @@ std::int64_t runs_in(const Experiment& e) {
 
 std::string sizes_text(const Experiment& e) {
   const Sizes& s = e.plan.sizes;
-  return "L = " + std::to_string(s.length) + ", V = " + std::to_string(s.vocabulary) + ", d = " +
-         std::to_string(s.dim) + ", " + std::to_string(s.layers) + " layers, batch " + std::to_string(s.batch) +
-         ", Adam " + fixed(s.learning_rate, 4) + ", " + std::to_string(s.steps) + " steps, " +
+  return "L = " + std::to_string(s.length) + ", V = " + std::to_string(s.vocabulary) +
+         ", d = " + std::to_string(s.dim) + ", " + std::to_string(s.layers) + " layers, batch " +
+         std::to_string(s.batch) + ", Adam " + fixed(s.learning_rate, 4) + ", " + std::to_string(s.steps) + " steps, " +
          std::to_string(e.plan.seeds) + " seeds a configuration";
 }
 
@@ -76,8 +76,7 @@ Outcome learning_curves(const Subject& subject, const properties::RunConfig& con
                                             Quantity::training_accuracy_at_step, run, step, accuracies_at(cell, step)));
     outcome.statistics.push_back(
         over_seeds(run + ": final accuracy", Quantity::training_final_accuracy, run, 0, final_accuracies(cell)));
-    Statistic reached =
-        over_seeds(run + ": steps to 90%", Quantity::training_steps_to_90, run, 0, steps_to(cell, 0.9));
+    Statistic reached = over_seeds(run + ": steps to 90%", Quantity::training_steps_to_90, run, 0, steps_to(cell, 0.9));
     if (const int never = never_reached(cell, 0.9); never > 0) {
       reached.note = std::to_string(never) + " of " + std::to_string(cell.runs.size()) +
                      " runs never reached 90%, counted at the last step";
@@ -85,13 +84,18 @@ Outcome learning_curves(const Subject& subject, const properties::RunConfig& con
     outcome.statistics.push_back(reached);
     outcome.statistics.push_back(
         over_seeds(run + ": final loss", Quantity::training_final_loss, run, 0, final_losses(cell)));
-    outcome.statistics.push_back({run + ": trained parameters", double(cell.runs.front().parameters), {}, {}, "",
+    outcome.statistics.push_back({run + ": trained parameters",
+                                  double(cell.runs.front().parameters),
+                                  {},
+                                  {},
+                                  "",
                                   key(Quantity::training_parameters, run)});
     // The mean curve over seeds, one panel per task and norm.
     properties::Series curve;
     curve.name = cell.configuration;
     curve.x_label = "training step";
-    curve.y_label = "held-out accuracy, " + std::string(to_string(cell.task)) + ", " + std::string(to_string(cell.norm));
+    curve.y_label =
+        "held-out accuracy, " + std::string(to_string(cell.task)) + ", " + std::string(to_string(cell.norm));
     curve.x = cell.runs.front().steps;
     curve.y.assign(curve.x.size(), 0.0);
     for (const RunResult& r : cell.runs) {
@@ -108,8 +112,8 @@ Outcome learning_curves(const Subject& subject, const properties::RunConfig& con
 // a against b at the comparison step, per task and norm: the gain (mean a
 // minus mean b) and Welch's p. With `assert_on`, the gain must be positive
 // with p below 0.01 for those runs.
-Outcome compare(const Subject& subject, const properties::RunConfig& config, const std::string& a,
-                const std::string& b, const std::vector<std::pair<Task, Norm>>& assert_on) {
+Outcome compare(const Subject& subject, const properties::RunConfig& config, const std::string& a, const std::string& b,
+                const std::vector<std::pair<Task, Norm>>& assert_on) {
   if (config.quick && !assert_on.empty()) {
     Outcome outcome;
     outcome.verdict = Verdict::not_applicable;
@@ -140,8 +144,8 @@ Outcome compare(const Subject& subject, const properties::RunConfig& config, con
         p.upper_bound = 0.01;
         if (!(w.difference > 0.0 && w.p < 0.01)) failures += (failures.empty() ? "" : ", ") + run;
       }
-      figures += (figures.empty() ? "" : "; ") + run + " " + fixed(w.difference, 3) + " (p = " +
-                 (w.p < 1e-4 ? std::string("< 1e-4") : fixed(w.p, 4)) + ")";
+      figures += (figures.empty() ? "" : "; ") + run + " " + fixed(w.difference, 3) +
+                 " (p = " + (w.p < 1e-4 ? std::string("< 1e-4") : fixed(w.p, 4)) + ")";
       outcome.statistics.push_back(gain);
       outcome.statistics.push_back(p);
     }
@@ -194,11 +198,15 @@ Outcome nope_learns(const Subject& subject, const properties::RunConfig& config)
     const double limit =
         s.mean - boost::math::quantile(t, 0.99) * s.standard_deviation / std::sqrt(static_cast<double>(s.count));
     const std::string run = run_name(Task::reverse, norm, "nope");
-    outcome.statistics.push_back({run + ": 99% lower limit of the final accuracy", limit, chance, {},
-                                  "chance is 1/V", key(Quantity::training_accuracy_lower_limit, run)});
+    outcome.statistics.push_back({run + ": 99% lower limit of the final accuracy",
+                                  limit,
+                                  chance,
+                                  {},
+                                  "chance is 1/V",
+                                  key(Quantity::training_accuracy_lower_limit, run)});
     if (!(limit > chance)) outcome.verdict = Verdict::failed;
-    figures += (figures.empty() ? "" : "; ") + std::string(to_string(norm)) + " " + fixed(s.mean, 3) + " (99% lower limit " +
-               fixed(limit, 3) + ")";
+    figures += (figures.empty() ? "" : "; ") + std::string(to_string(norm)) + " " + fixed(s.mean, 3) +
+               " (99% lower limit " + fixed(limit, 3) + ")";
   }
   outcome.message = "final accuracy on reverse without any encoding: " + figures + "; chance " + fixed(chance, 4);
   return outcome;
@@ -213,12 +221,17 @@ Outcome same_seed_same_run(const Subject& subject, const properties::RunConfig& 
   const RunResult& first = cell.runs.front();
   double largest = first.steps == again.steps ? 0.0 : INFINITY;
   for (std::size_t i = 0; i < first.accuracy.size() && i < again.accuracy.size(); ++i) {
-    largest = std::max({largest, std::fabs(first.accuracy[i] - again.accuracy[i]), std::fabs(first.loss[i] - again.loss[i])});
+    largest =
+        std::max({largest, std::fabs(first.accuracy[i] - again.accuracy[i]), std::fabs(first.loss[i] - again.loss[i])});
   }
   Outcome outcome;
   outcome.cases = static_cast<std::int64_t>(first.accuracy.size());
   const std::string run = run_name(cell.task, cell.norm, cell.configuration);
-  outcome.statistics.push_back({run + ": largest difference between the runs", largest, {}, 0.0, "",
+  outcome.statistics.push_back({run + ": largest difference between the runs",
+                                largest,
+                                {},
+                                0.0,
+                                "",
                                 key(Quantity::training_repeat_difference, run)});
   outcome.verdict = largest == 0.0 ? Verdict::held : Verdict::failed;
   outcome.message = run + ", seed 1, run again alone: largest difference in accuracy or loss " + fixed(largest, 6);
@@ -232,31 +245,59 @@ using properties::Family;
 const std::string tasks_source = "issue 28: the report measured the input layer, not learning";
 
 const CheckDefinition definitions[] = {
-    {ids::learning_curves, Family::training, "learningCurvesOverSeeds",
+    {ids::learning_curves,
+     Family::training,
+     "learningCurvesOverSeeds",
      "Held-out accuracy and loss of a small transformer on reverse and sort, for each input layer, post-LN and "
      "pre-LN, over seeds: accuracy at a fixed step, steps to 90%, final loss, mean and spread.",
-     tasks_source, CheckKind::measurement, {}, learning_curves},
-    {ids::unit_init_with_scale_lags, Family::training, "unitInitWithScaleLearnsReverseSlower",
+     tasks_source,
+     CheckKind::measurement,
+     {},
+     learning_curves},
+    {ids::unit_init_with_scale_lags,
+     Family::training,
+     "unitInitWithScaleLearnsReverseSlower",
      "With PyTorch's N(0, 1) embedding and the sqrt(d) scale the model learns reverse more slowly than with the "
      "paper's N(0, 1/d): lower accuracy at the comparison step, Welch p < 0.01, post-LN and pre-LN.",
-     "the report's question (a); PyTorch's nn.Embedding initialises N(0, 1)", CheckKind::measurement, {},
+     "the report's question (a); PyTorch's nn.Embedding initialises N(0, 1)",
+     CheckKind::measurement,
+     {},
      unit_init_lags},
-    {ids::scale_at_small_sigma, Family::training, "scaleAtSmallSigmaMeasured",
+    {ids::scale_at_small_sigma,
+     Family::training,
+     "scaleAtSmallSigmaMeasured",
      "The sqrt(d) scale with sigma = d^-0.5 against no scale, and against sigma = 1 without the scale (the same "
      "forward pass at initialisation, not the same Adam updates): the accuracy gain at the comparison step and "
      "Welch's p, per task and norm.",
-     "the report's question (a)", CheckKind::measurement, {}, scale_at_small_sigma},
-    {ids::concat_against_add, Family::training, "concatAgainstAddMeasured",
+     "the report's question (a)",
+     CheckKind::measurement,
+     {},
+     scale_at_small_sigma},
+    {ids::concat_against_add,
+     Family::training,
+     "concatAgainstAddMeasured",
      "Concatenating the sinusoid (d/2 + d/2) against adding it (d) at equal width: the accuracy gain at the "
      "comparison step and Welch's p, per task and norm.",
-     "the report's question (c)", CheckKind::measurement, {}, concat_against_add},
-    {ids::nope_learns, Family::training, "nopeLearnsReverseAboveChance",
+     "the report's question (c)",
+     CheckKind::measurement,
+     {},
+     concat_against_add},
+    {ids::nope_learns,
+     Family::training,
+     "nopeLearnsReverseAboveChance",
      "Without any positional encoding, the causal mask alone lets the model learn reverse above chance: the 99% "
      "lower confidence limit of its final accuracy exceeds 1/V, post-LN and pre-LN.",
-     "Kazemnejad et al. 2023 (NoPE)", CheckKind::measurement, {}, nope_learns},
-    {ids::same_seed_same_run, Family::training, "sameSeedSameNumbers",
+     "Kazemnejad et al. 2023 (NoPE)",
+     CheckKind::measurement,
+     {},
+     nope_learns},
+    {ids::same_seed_same_run,
+     Family::training,
+     "sameSeedSameNumbers",
      "A training run repeated alone with the same seed gives the same accuracy and loss, bit for bit.",
-     "pecheck's rule: every seed printed and settable, the same seed the same numbers", CheckKind::measurement, {},
+     "pecheck's rule: every seed printed and settable, the same seed the same numbers",
+     CheckKind::measurement,
+     {},
      same_seed_same_run},
 };
 

@@ -31,14 +31,16 @@ class Model {
     const bool concatenated = spec.configuration.position == Position::sinusoid_concatenated;
     token_width_ = concatenated ? s.dim / 2 : s.dim;
     if (s.dim % s.heads != 0 || (s.dim / s.heads) % 2 != 0 || (concatenated && s.dim % 2 != 0)) {
-      throw std::invalid_argument("training: the width must split into heads of even width (and halves to concatenate)");
+      throw std::invalid_argument(
+          "training: the width must split into heads of even width (and halves to concatenate)");
     }
     const Configuration& c = spec.configuration;
     embedding_ = torch::empty({s.vocabulary + 1, token_width_});
     if (c.uniform_bound > 0) {
       embedding_.uniform_(-c.uniform_bound, c.uniform_bound, generator);
     } else {
-      const double sigma = c.sigma_scales_with_width ? c.sigma_factor / std::sqrt(double(token_width_)) : c.sigma_factor;
+      const double sigma =
+          c.sigma_scales_with_width ? c.sigma_factor / std::sqrt(double(token_width_)) : c.sigma_factor;
       embedding_.normal_(0.0, sigma, generator);
     }
     add(embedding_);
@@ -50,8 +52,8 @@ class Model {
     if (c.position == Position::sinusoid_added || c.position == Position::sinusoid_concatenated) {
       const std::int64_t width = concatenated ? s.dim - token_width_ : s.dim;
       if (static_cast<std::int64_t>(spec.encoding.size()) != s.sequence() * width) {
-        throw std::invalid_argument("training: the encoding table must hold one row of width " +
-                                    std::to_string(width) + " per position");
+        throw std::invalid_argument("training: the encoding table must hold one row of width " + std::to_string(width) +
+                                    " per position");
       }
       encoding_ = torch::from_blob(const_cast<float*>(spec.encoding.data()), {s.sequence(), width}).clone();
     }
@@ -168,9 +170,7 @@ Tensor as_tensor(const std::vector<std::int64_t>& values, std::int64_t rows) {
 
 }  // namespace
 
-void use_one_thread_per_run() {
-  at::set_num_threads(1);
-}
+void use_one_thread_per_run() { at::set_num_threads(1); }
 
 RunResult train(const RunSpec& spec) {
   at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(spec.seed);
@@ -187,7 +187,8 @@ RunResult train(const RunSpec& spec) {
   const auto evaluate = [&](int step) {
     torch::NoGradGuard no_grad;
     const Tensor logits = model.forward(held_inputs);
-    const Tensor loss = torch::cross_entropy_loss(logits.reshape({-1, spec.sizes.vocabulary}), held_answers.reshape(-1));
+    const Tensor loss =
+        torch::cross_entropy_loss(logits.reshape({-1, spec.sizes.vocabulary}), held_answers.reshape(-1));
     result.steps.push_back(step);
     result.loss.push_back(loss.item<double>());
     result.accuracy.push_back(logits.argmax(2).eq(held_answers).to(torch::kDouble).mean().item<double>());

@@ -2,10 +2,10 @@
 
 #include <cmath>
 
-#include "pecheck/subject.hpp"
-#include "pecheck/training/experiment.hpp"
 #include "../src/summary.hpp"
 #include "../src/tasks.hpp"
+#include "pecheck/subject.hpp"
+#include "pecheck/training/experiment.hpp"
 
 namespace pecheck::training {
 namespace {
@@ -37,8 +37,8 @@ TEST(TrainingRun, aRunInTheParallelGridEqualsTheRunAlone) {
   ASSERT_EQ(grid.cells.size(), 4u);
   for (const Cell& cell : grid.cells) {
     ASSERT_EQ(cell.runs.size(), 2u);
-    const RunResult alone = train(make_spec(*subject, cell.task, cell.norm, configuration(cell.configuration),
-                                            plan.sizes, run_seed(11, 1)));
+    const RunResult alone = train(
+        make_spec(*subject, cell.task, cell.norm, configuration(cell.configuration), plan.sizes, run_seed(11, 1)));
     EXPECT_EQ(alone.loss, cell.runs[1].loss) << cell.configuration;
   }
 }
@@ -76,7 +76,8 @@ TEST(TrainingSummary, welchsTestMatchesItsFormula) {
   const std::vector<double> a = {0.8, 0.85, 0.9, 0.75, 0.8}, b = {0.4, 0.5, 0.45, 0.42, 0.48};
   const Welch w = welch_test(a, b);
   const Summary sa = summarise(a), sb = summarise(b);
-  const double va = sa.standard_deviation * sa.standard_deviation / 5, vb = sb.standard_deviation * sb.standard_deviation / 5;
+  const double va = sa.standard_deviation * sa.standard_deviation / 5,
+               vb = sb.standard_deviation * sb.standard_deviation / 5;
   EXPECT_DOUBLE_EQ(w.t, (sa.mean - sb.mean) / std::sqrt(va + vb));
   EXPECT_DOUBLE_EQ(w.degrees_of_freedom, (va + vb) * (va + vb) / (va * va / 4 + vb * vb / 4));
   EXPECT_LT(w.p, 1e-4);

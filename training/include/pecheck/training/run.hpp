@@ -52,8 +52,8 @@ struct Sizes {
   int hidden = 128;  // the feed-forward layer's width
   int batch = 64;
   int steps = 300;
-  int eval_every = 10;    // a point of the learning curve every so many steps
-  int eval_batch = 256;   // held-out sequences, the same for every step of a run
+  int eval_every = 10;   // a point of the learning curve every so many steps
+  int eval_batch = 256;  // held-out sequences, the same for every step of a run
   double learning_rate = 1e-3;
   int sequence() const { return 2 * length; }
 };
