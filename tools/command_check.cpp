@@ -5,6 +5,7 @@
 #include "cli_options.hpp"
 #include "pecheck/number_text.hpp"
 #include "commands.hpp"
+#include "training_family.hpp"
 #include "pecheck/properties/faulty_subjects.hpp"
 #include "pecheck/properties/registry.hpp"
 #include "pecheck/reference/reference_subject.hpp"
@@ -91,11 +92,24 @@ Command add_check_command(CLI::App& app) {
       return 0;
     }
     std::vector<const properties::Check*> selected;
+    std::vector<properties::Check> training_checks;  // run once, then not resized: `selected` points into it
     if (options->ids.empty()) {
       for (const properties::Check& check : properties::all_checks()) selected.push_back(&check);
     }
     for (const std::string& id : options->ids) {
       const properties::Check* check = properties::find_check(id);
+      if (check == nullptr && id.starts_with("training/")) {
+        // The training family runs in pecheck-training, all its checks at
+        // once (they share one grid of runs); the ones asked for are kept.
+        if (training_checks.empty()) {
+          std::string absent;
+          training_checks = run_training_family({options->seed, false, ""}, absent);
+          if (!absent.empty()) throw ConventionError("check '" + id + "': " + absent);
+        }
+        for (const properties::Check& candidate : training_checks) {
+          if (candidate.id == id) check = &candidate;
+        }
+      }
       if (check == nullptr) throw ConventionError("unknown check '" + id + "' (see pecheck check --list)");
       selected.push_back(check);
     }

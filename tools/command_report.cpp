@@ -10,6 +10,7 @@
 #include "cli_options.hpp"
 #include "pecheck/number_text.hpp"
 #include "commands.hpp"
+#include "training_family.hpp"
 #include "pecheck/bench/figures.hpp"
 #include "pecheck/count_text.hpp"
 #include "pecheck/properties/faulty_subjects.hpp"
@@ -62,6 +63,7 @@ Command add_report_command(CLI::App& app) {
     bool html_date = false;
     bool performance = false;
     bool no_performance = false;
+    bool training = false;
     std::string fault;  // a fault matrix name: run on that faulty subject instead
     bool measure_performance() const { return performance || (!no_performance && !quick); }
   };
@@ -88,6 +90,11 @@ Command add_report_command(CLI::App& app) {
                    "Run on pecheck's fast implementation with one deliberate fault from the fault matrix\n"
                    "(e.g. float32-angles): the report shows which checks catch it, and exits 1")
       ->check(CLI::IsMember(fault_names));
+  command->add_flag("--training", options->training,
+                    "Also run the training family: small transformers trained on reverse and sort for each input\n"
+                    "layer, post-LN and pre-LN, over 5 seeds (about 10 CPU-minutes: 5 on 2 idle cores;\n"
+                    "progress on stderr).\n"
+                    "Needs pecheck built with libtorch; without it the report says the family is absent");
   command->add_flag("--html-date", options->html_date,
                     "Show today's date in the HTML page (the page then differs day to day)");
 
@@ -103,7 +110,8 @@ Command add_report_command(CLI::App& app) {
                                    : options->no_performance ? " --no-performance"
                                                              : "";
     const std::string fault_flag = options->fault.empty() ? "" : " --fault " + options->fault;
-    settings.reproduce = std::string("pecheck report --seed ") + seed_text + mode_flag + performance_flag + fault_flag;
+    settings.reproduce = std::string("pecheck report --seed ") + seed_text + mode_flag + performance_flag + fault_flag +
+                         (options->training ? " --training" : "");
     // Locked, cleaned and proven writable before the checks run; written as a whole at the end.
     reports::ReportDirectory directory(options->output_dir);
     const reports::Progress progress = progress_line();
@@ -121,9 +129,18 @@ Command add_report_command(CLI::App& app) {
     for (const properties::Fault& fault : properties::fault_matrix()) {
       if (fault.name == options->fault) subject = fault.make(std::shared_ptr<const Subject>(std::move(subject)));
     }
+    std::vector<const properties::Check*> selected = reports::registered_checks();
+    // Trained in pecheck-training first (minutes; each run's line on stderr),
+    // then rendered with the other checks' outcomes.
+    std::string training_absent;
+    const std::vector<properties::Check> training_checks =
+        options->training ? run_training_family({options->seed, options->quick, options->fault}, training_absent)
+                          : std::vector<properties::Check>{};
+    for (const properties::Check& check : training_checks) selected.push_back(&check);
     std::vector<reports::CheckResult> checks =
-        reports::run_checks(*subject, reports::registered_checks(), reports::run_config(settings), progress);
+        reports::run_checks(*subject, selected, reports::run_config(settings), progress);
     reports::Report report = reports::build_report(*subject, std::move(checks), settings, progress);
+    if (!training_absent.empty()) report.notes.push_back(training_absent);
     report.performance = std::move(performance);
     if (!report.performance) {
       report.notes.push_back(std::string("Performance not measured (") +

@@ -6,7 +6,12 @@
 // falls where the encoding lives, printed beside the measured mean over draws.
 // Columns that hardly move over [0, P) (variance < 1% of the scaled
 // embedding's 1 per component) are where the token passes untouched; there
-// are fewer as P grows. All observations: no bound is asserted.
+// are fewer as P grows. Beside them, what the report's answers need so as not
+// to overstate: two decoders that do not know the position (x and E projected
+// off the 99% subspace; x minus the mean encoding row), the mean row's share
+// of the encoding's energy (a bias common to every position), and the least
+// and largest mean square of one column (1/2 on average only). All
+// observations: no bound is asserted.
 #include <Eigen/Dense>
 
 #include <algorithm>
@@ -17,6 +22,7 @@
 #include "add_vs_concat_checks.hpp"
 #include "pecheck/properties/check_ids.hpp"
 #include "pecheck/properties/generators.hpp"
+#include "nearest_row.hpp"
 #include "scaling_support.hpp"
 
 namespace pecheck::properties::add_vs_concat {
@@ -32,6 +38,7 @@ constexpr double kLooseTolerance = 1e-2;
 constexpr double kFloat32Tolerance = 1e-6;
 constexpr double kEnergyKept = 0.99;
 constexpr std::int64_t kBlockRows = 4096;
+constexpr std::int64_t kQueries = 128;  // (token, position) queries of the position-blind decoders
 
 Outcome run_subspace(const Subject& subject, const RunConfig& config) {
   if (auto no_format = scaling_support::require_formats(subject, false)) return *no_format;
@@ -83,7 +90,20 @@ Outcome run_subspace(const Subject& subject, const RunConfig& config) {
       }
     }
     const Eigen::MatrixXd basis = solver.eigenvectors().rightCols(k);  // the top k eigenvectors
-    std::vector<double> shares;
+    const Eigen::VectorXd mean_row = sums / static_cast<double>(length);
+    // Queries x = e_t + PE(p), unscaled (s = 1), with p uniform in [0, P), the
+    // same for every draw: the encoding's rows they need, read one by one.
+    std::vector<std::int64_t> query_tokens, query_positions;
+    RowMatrix query_encoding(kQueries, d);
+    for (std::int64_t j = 0; j < kQueries; ++j) {
+      query_tokens.push_back(static_cast<std::int64_t>(scaling_support::stream_seed(seed, 40000 + 2 * j) % tokens));
+      query_positions.push_back(
+          static_cast<std::int64_t>(scaling_support::stream_seed(seed, 40001 + 2 * j) % static_cast<std::uint64_t>(length)));
+      const std::vector<double> row = table_doubles(
+          subject.encoding_table(scaling_support::paper_convention(), {1, d, query_positions.back()}, id));
+      query_encoding.row(j) = Eigen::Map<const Eigen::RowVectorXd>(row.data(), d);
+    }
+    std::vector<double> shares, projected_rates, centred_rates;
     for (int r = 0; r < draws; ++r) {
       const std::uint64_t stream = 20000 + 100 * static_cast<std::uint64_t>(length) + static_cast<std::uint64_t>(r);
       const Table e = gen::gaussian_table(scaling_support::stream_seed(seed, stream), tokens, d,
@@ -92,7 +112,26 @@ Outcome run_subspace(const Subject& subject, const RunConfig& config) {
       const Eigen::Map<const RowMatrix> embeddings(e_values.data(), tokens, d);
       const Eigen::MatrixXd projected = embeddings * basis;
       shares.push_back(projected.squaredNorm() / embeddings.squaredNorm());
+      // Two decoders blind to the position: project x and E off the encoding's
+      // subspace (a linear map that knows only the encoding), or subtract its mean row.
+      RowMatrix x(kQueries, d);
+      for (std::int64_t j = 0; j < kQueries; ++j) {
+        x.row(j) = embeddings.row(query_tokens[static_cast<std::size_t>(j)]) + query_encoding.row(j);
+      }
+      const RowMatrix x_off = x - (x * basis) * basis.transpose();
+      const RowMatrix e_off = embeddings - projected * basis.transpose();
+      projected_rates.push_back(nearest_row_rate(x_off, e_off, query_tokens));
+      const RowMatrix x_centred = x.rowwise() - mean_row.transpose();
+      centred_rates.push_back(nearest_row_rate(x_centred, embeddings, query_tokens));
     }
+    // The mean row is the same at every position: to a token it is a bias,
+    // not position information. Its share of the encoding's energy, and what
+    // is left of the token x position share of the first-layer logit variance
+    // (4/9 at s^2 sigma^2 = 1, scaling_logit_decomposition.cpp) once the mean
+    // row is counted with the token: (1 - m) 4/9.
+    const double energy = squares.sum() / static_cast<double>(length);
+    const double mean_row_share = mean_row.squaredNorm() / energy;
+    const Eigen::VectorXd column_mean_square = squares / static_cast<double>(length);
     std::int64_t quiet = 0;
     for (Eigen::Index c = 0; c < d; ++c) {
       const double mean = sums(c) / static_cast<double>(length);
@@ -109,6 +148,30 @@ Outcome run_subspace(const Subject& subject, const RunConfig& config) {
                                                               std::move(note)));
     };
     count(Quantity::subspace_dimension, "dimensions holding 99% of the encoding's energy", k, "of 512");
+    StatisticKey decoder_key{Quantity::recovered_projected_unscaled, id, d, length, {}};
+    decoder_key.vocabulary = tokens;
+    outcome.statistics.push_back(scaling_support::drawn(
+        decoder_key,
+        f + ": tokens recovered without the scale, position unknown, x and E projected off the 99% subspace" + where,
+        projected_rates, std::nullopt));
+    decoder_key.quantity = Quantity::recovered_mean_subtracted_unscaled;
+    outcome.statistics.push_back(scaling_support::drawn(
+        decoder_key, f + ": tokens recovered without the scale, position unknown, mean encoding row subtracted" + where,
+        centred_rates, std::nullopt));
+    outcome.statistics.push_back(scaling_support::statistic({Quantity::mean_row_energy_share, id, d, length, {}},
+                                                            f + ": the mean row's share of the encoding's energy" + where,
+                                                            mean_row_share));
+    outcome.statistics.push_back(scaling_support::statistic(
+        {Quantity::cross_varying_share_closed, id, d, length, {}},
+        f + ": token x position share of the first-layer logit variance without the mean row, (1 - m) 4/9" + where,
+        (1.0 - mean_row_share) * 4.0 / 9.0, std::nullopt, std::nullopt,
+        "the closed form at s^2 sigma^2 = 1 with the measured mean-row share m"));
+    outcome.statistics.push_back(scaling_support::statistic({Quantity::column_mean_square_min, id, d, length, {}},
+                                                            f + ": least mean square of a column" + where,
+                                                            column_mean_square.minCoeff()));
+    outcome.statistics.push_back(scaling_support::statistic({Quantity::column_mean_square_max, id, d, length, {}},
+                                                            f + ": largest mean square of a column" + where,
+                                                            column_mean_square.maxCoeff()));
     count(Quantity::numerical_rank_loose, "numerical rank of the encoding, tolerance 1e-2", rank_loose,
           "singular values above 1e-2 of the largest");
     count(Quantity::numerical_rank_float32, "numerical rank of the encoding, tolerance 1e-6", rank_float32,

@@ -73,6 +73,7 @@ std::string_view to_string(Family family) {
     case Family::add_vs_concat: return "add-vs-concat";
     case Family::conformance: return "conformance";
     case Family::rotary: return "rotary";
+    case Family::training: return "training";
   }
   return "?";
 }

@@ -109,8 +109,25 @@ constexpr std::array quantity_names{
     "float32-angle-abs-error",
     "energy-ratio-scaled-at-width",
     "energy-ratio-unscaled-at-width",
+    "recovered-projected-unscaled",
+    "recovered-mean-subtracted-unscaled",
+    "mean-row-energy-share",
+    "cross-varying-share-closed",
+    "column-mean-square-min",
+    "column-mean-square-max",
+    "concatenated-relative-share-projected",
+    "concatenated-interaction-share-projected",
+    "training-accuracy-at-step",
+    "training-final-accuracy",
+    "training-steps-to-90",
+    "training-final-loss",
+    "training-parameters",
+    "training-accuracy-gain",
+    "training-welch-p",
+    "training-repeat-difference",
+    "training-accuracy-lower-limit",
 };
-static_assert(quantity_names.size() == static_cast<std::size_t>(Quantity::energy_ratio_unscaled_at_width) + 1,
+static_assert(quantity_names.size() == static_cast<std::size_t>(Quantity::training_accuracy_lower_limit) + 1,
               "every Quantity needs its name, in enumeration order");
 
 }  // namespace
@@ -148,6 +165,8 @@ std::string to_string(const StatisticKey& key) {
     where += (where.empty() ? "" : ", ") + std::string("s = d^") + std::to_string(key.scale_exponent);
   if (key.head_dim != 0) where += (where.empty() ? "" : ", ") + std::string("d_k = ") + std::to_string(key.head_dim);
   if (key.vocabulary != 0) where += (where.empty() ? "" : ", ") + std::string("V = ") + std::to_string(key.vocabulary);
+  if (!key.run.empty()) where += (where.empty() ? "" : ", ") + key.run;
+  if (key.step != 0) where += (where.empty() ? "" : ", ") + std::string("step ") + std::to_string(key.step);
   return where.empty() ? text : text + " [" + where + "]";
 }
 

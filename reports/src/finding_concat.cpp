@@ -37,6 +37,8 @@ properties::StatisticKey at_context(Quantity quantity, std::int64_t dim, std::in
   return {quantity, f32, dim, positions, {}, std::nullopt, 0.0};
 }
 
+bool trained(const Report& report) { return find_check_result(report, ids::learning_curves) != nullptr; }
+
 // Question (c) extended to RoPE: adding, concatenating and rotating measured
 // side by side on first-layer logits (rotary/add-concat-rotate), with the
 // rotation property itself as a check (rotary/relative-position).
@@ -80,11 +82,27 @@ void rotate_side_by_side(FindingBuilder& b) {
       b.status(ids::rotary_relative_position) +
       "). The share of the logit variance that is token x position interaction is " + significant(*interaction[0], 3) +
       " added, " + significant(*interaction[1], 3) + " concatenated and " + significant(*interaction[2], 3) +
-      " rotated: concatenation separates token and position entirely, so its relative-position term is the same "
-      "for every pair of tokens; rotation makes the relative position modulate each token pair's similarity.");
+      " rotated: with identity projections concatenation separates token and position entirely, so its "
+      "relative-position term is the same for every pair of tokens; rotation makes the relative position "
+      "modulate each token pair's similarity.");
+  const properties::Statistic* projected_relative = b.use_matching(
+      ids::add_concat_rotate, Quantity::concatenated_relative_share_projected, any,
+      "concat, random N(0, 1/d) projections: share of the position-driven logit variance m - n explains");
+  const properties::Statistic* projected_interaction = b.use_matching(
+      ids::add_concat_rotate, Quantity::concatenated_interaction_share_projected, any,
+      "concat, random N(0, 1/d) projections: token x position interaction share");
+  if (projected_relative && projected_interaction) {
+    b.paragraph(
+        "That separation belongs to the identity projections. With random W_q, W_k ~ N(0, 1/d), as a model "
+        "starts, concatenation's share explained by m - n is " +
+        measured_text(*projected_relative) + " and its interaction share " + measured_text(*projected_interaction) +
+        ": after the first projection, concatenation is addition with untied matrices, W [e; p] = W_e e + W_p p (" +
+        b.status(ids::linearity) + "), so its logits carry token x position cross terms like an added encoding's.");
+  }
   b.supported(
       "A rotary cache within its ULP budget makes q_m . k_n a function of m - n, exactly up to that budget; "
-      "concatenation's logits also depend on m - n alone, but through a term no token can change.");
+      "with identity projections concatenation's logits also depend on m - n alone, through a term no token "
+      "can change.");
   b.unsupported("That rotating trains better than adding or concatenating: a claim about learning.");
 }
 
@@ -177,6 +195,23 @@ Finding add_or_concat(const Report& report) {
                      [&](const properties::StatisticKey& key) { return key.format == f32 && key.dim == contexts.dim; },
                      "token x position share of the first-layer logit variance, s = sqrt(d), d = " + width_text)
                : nullptr;
+  const auto mean_short = measured ? count_at(Quantity::mean_row_energy_share, contexts.shortest,
+                                              "the mean row's share of the encoding's energy")
+                                     : std::nullopt;
+  const auto mean_long = measured ? count_at(Quantity::mean_row_energy_share, contexts.longest,
+                                             "the mean row's share of the encoding's energy")
+                                  : std::nullopt;
+  const std::string varying_label = "token x position-varying share of the logit variance, (1 - m) 4/9";
+  const auto varying_short =
+      measured ? count_at(Quantity::cross_varying_share_closed, contexts.shortest, varying_label) : std::nullopt;
+  const auto varying_long =
+      measured ? count_at(Quantity::cross_varying_share_closed, contexts.longest, varying_label) : std::nullopt;
+  // Built here, where the optional is plainly set (GCC 12 warns maybe-uninitialized in the ternary below).
+  std::string without_mean_row;
+  if (varying_short.has_value()) {
+    without_mean_row = ", " + percent(varying_short.value()) + " without the encoding's mean row at " +
+                       std::to_string(contexts.shortest) + " positions";
+  }
   const bool shared = measured && short_share && long_share && k_short && k_long && rank_short && rank_long &&
                       quiet_short && quiet_long;
   if (shared) {
@@ -202,6 +237,19 @@ Finding add_or_concat(const Report& report) {
               measured_percent(*cross) + " of the variance";
     }
     b.paragraph(text + ".");
+    if (cross && mean_short && mean_long && varying_short && varying_long) {
+      b.paragraph(
+          "Those cross terms count the whole encoding as position, but part of it is the same at every position: "
+          "the mean row holds " +
+          percent(*mean_short) + " of the encoding's energy over " + short_text + " positions and " +
+          percent(*mean_long) + " over " + long_text +
+          ". Against a token it acts as a fixed bias, not as position. Without it the token x position-varying "
+          "share of the first-layer logit variance is (1 - m) 4/9: " +
+          percent(*varying_short) + " at " + short_text + " positions, " + percent(*varying_long) + " at " +
+          long_text + " (the closed form with the measured m). TUPE (Ke et al. 2020) acts on exactly these cross "
+          "terms: it computes word and position correlations with separate projections and drops the token x "
+          "position ones.");
+    }
   } else {
     b.paragraph("How much room the encoding shares with the token was not measured in this run (" +
                 b.status(ids::encoding_subspace) + ").");
@@ -210,24 +258,31 @@ Finding add_or_concat(const Report& report) {
       "Meanwhile the model stays d wide, where concatenating widens every later projection by the "
       "encoding's width.");
   rotate_side_by_side(b);
+  b.paragraph(
+      "What trained position tables learn is measured by Wang and Chen 2020 (What do position embeddings learn?); "
+      "this report does not read trained checkpoints.");
   b.supported(
-      "Whatever a model computes from concat(E[t], P[p]) it can compute from a sum of zero-padded tables, "
-      "exactly, in every format the checks cover, when the position table is learned; the converse fails for "
-      "every split of d.");
+      "At the same total width d = d_t + d_p, whatever a model computes from concat(E[t], P[p]) it can compute "
+      "from a sum of zero-padded tables, exactly, in every format the checks cover, when the position table is "
+      "learned; the converse fails for every split of d.");
   b.supported("A random token is nearly orthogonal to any one encoding row, |cos| shrinking as 1/sqrt(d).");
   b.unsupported(
       "That adding is a superset of concatenating for the fixed sinusoidal encoding: it is not zero-padded, so "
       "the construction does not apply to it.");
   b.unsupported(
-      "That the two do not interfere: the measured subspace overlap and cross terms say they do share room; "
-      "whether a trained model separates them, or adding trains better than concatenating, is about learning, "
-      "which pecheck does not measure (no training, no trained checkpoints).");
+      std::string("That the two do not interfere: the measured subspace overlap and cross terms say they do share "
+                  "room. ") +
+      (trained(report) ? "How adding and concatenating compare in training is finding (d)'s, on small models and "
+                         "synthetic tasks only."
+                       : "Whether adding trains better than concatenating was not measured in this run (pecheck "
+                         "report --training measures it on small models)."));
   b.unsupported("The authors' reason: the paper gives none.");
 
   Finding finding = b.finish();
   if (shared) {
     finding.short_answer =
-        "Adding can express anything concatenating can, and strictly more, when the position table is learned "
+        "At the same total width, adding can express anything concatenating can, and strictly more, when the "
+        "position table is learned "
         "(zero-padded tables give concatenation exactly); for the fixed sinusoidal encoding that argument does not "
         "apply. Added, the two share room: a random token has " +
         percent(short_share->value) + " of its energy in the encoding's 99% subspace at " + short_text +
@@ -235,12 +290,14 @@ Finding add_or_concat(const Report& report) {
     finding.key_figure =
         "Token energy in the encoding's 99% subspace: " + measured_percent(*short_share) + " at " + short_text +
         " positions, " + measured_percent(*long_share) + " at " + long_text + " (d = " + width_text + ")" +
-        (cross ? "; token x position terms " + measured_percent(*cross) + " of the first-layer logit variance"
+        (cross ? "; token x position terms " + measured_percent(*cross) + " of the first-layer logit variance" +
+                     without_mean_row
                : std::string()) +
         ".";
-    finding.caveat =
-        "Whether trained models separate token and position, or adding trains better, is about "
-        "learning, which pecheck does not measure.";
+    finding.caveat = trained(report)
+                         ? "Training is measured on small models and synthetic tasks only (finding (d))."
+                         : "Whether adding trains better than concatenating was not measured in this run "
+                           "(pecheck report --training).";
   }
   finding.figures = {"add-vs-concat-encoding-subspace"};
   return finding;

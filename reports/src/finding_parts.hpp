@@ -3,6 +3,7 @@
 // share as a percentage. Private to reports/src.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "pecheck/properties/check_ids.hpp"
@@ -21,6 +22,8 @@ inline constexpr FormatId f32 = FormatId::float32;
 Finding why_scale(const Report& report, const FigureData& data);  // finding_scale.cpp
 Finding does_it_cancel(const Report& report);                     // finding_attention.cpp
 Finding add_or_concat(const Report& report);                      // finding_concat.cpp
+// (d), only when the training family ran (pecheck report --training).
+std::optional<Finding> learning(const Report& report);            // finding_training.cpp
 
 // "0.143 ± 0.020 over 30 draws (closed form 0.14)", or "1.0012" for a
 // statistic measured once (4 significant digits).

@@ -45,6 +45,22 @@ properties::StatisticKey init_key(Quantity quantity, std::int64_t d, properties:
   return {quantity, f32, d, 0, {}, scheme, 0.0};
 }
 
+// A float32 statistic of the subspace check at the shortest context it
+// measured (P = 512 positions at d = 512 today; the sentence reads both from the key).
+const properties::Statistic* shortest_context(FindingBuilder& b, Quantity quantity, const std::string& label) {
+  std::int64_t shortest = 0;
+  for (const properties::StatisticKey& key : b.keys_of(ids::encoding_subspace, quantity)) {
+    if (key.format == f32 && (shortest == 0 || key.positions < shortest)) shortest = key.positions;
+  }
+  return b.use_matching(
+      ids::encoding_subspace, quantity,
+      [&](const properties::StatisticKey& key) { return key.format == f32 && key.positions == shortest; },
+      label + (shortest > 0 ? ", positions 0.." + std::to_string(shortest - 1) : std::string()));
+}
+
+// Whether the training family ran in this report (pecheck report --training).
+bool trained(const Report& report) { return find_check_result(report, ids::learning_curves) != nullptr; }
+
 // The sweep over s with V = 4096: naive decoders trade token for position as
 // s grows; the joint decoder recovers both at every s. Sizes come from the keys.
 void recovery_sweep(FindingBuilder& b) {
@@ -121,6 +137,10 @@ Finding why_scale(const Report& report, const FigureData& data) {
                significant(*ratio, 4) + " / " + significant(*ratio_plain, 4), "figure energy-ratio");
   }
 
+  const properties::Statistic* column_low = shortest_context(b, Quantity::column_mean_square_min,
+                                                              "least mean square of one encoding column");
+  const properties::Statistic* column_high = shortest_context(b, Quantity::column_mean_square_max,
+                                                               "largest mean square of one encoding column");
   std::string text =
       "With the initialisation tensor2tensor and fairseq use (normal, standard deviation d^-0.5), each "
       "component of E has variance 1/d and each component of s*E has variance s^2/d = 1";
@@ -128,10 +148,17 @@ Finding why_scale(const Report& report, const FigureData& data) {
     text += " (measured in float32 at d = " + std::to_string(variance_dim) + ": " + significant(*v_scaled, 4) +
             " with the scale, " + significant(*v_plain, 4) + " without)";
   }
-  text += ". Each component of the encoding has mean square 1/2, since sin^2 + cos^2 = 1 for every frequency pair";
+  text += ". Averaged over its components the encoding has mean square 1/2, since sin^2 + cos^2 = 1 for every "
+          "frequency pair";
   if (pe_energy) {
     text +=
         " (measured: ||PE(p)||^2 = " + significant(*pe_energy, 6) + " = d/2 at d = " + std::to_string(energy_dim) + ")";
+  }
+  if (column_low && column_high) {
+    text += "; one column's mean square over positions 0.." + std::to_string(column_low->key.positions - 1) +
+            " ranges from " + significant(column_low->value, 3) + " to " + significant(column_high->value, 3) +
+            " (d = " + std::to_string(column_low->key.dim) +
+            "): the slow columns sit near sin 0 = 0 or cos 0 = 1 over the whole range";
   }
   text += ". Scaled, the token therefore carries about twice the encoding's energy";
   if (ratio && ratio_plain) {
@@ -164,6 +191,20 @@ Finding why_scale(const Report& report, const FigureData& data) {
   const properties::Statistic* bf16_lost =
       b.use_matching(ids::token_recoverability, Quantity::recovered_position_unknown_unscaled, in(bf16),
                      "bfloat16: tokens recovered without the scale, position unknown");
+  const properties::Statistic* projected = shortest_context(
+      b, Quantity::recovered_projected_unscaled,
+      "float32: tokens recovered without the scale, position unknown, projected off the encoding's 99% subspace");
+  const properties::Statistic* centred = shortest_context(
+      b, Quantity::recovered_mean_subtracted_unscaled,
+      "float32: tokens recovered without the scale, position unknown, the mean encoding row subtracted");
+  double dims = 0.0;  // the subspace's dimension; 0 when not measured
+  if (projected) {
+    dims = b.use(ids::encoding_subspace,
+                 {Quantity::subspace_dimension, f32, projected->key.dim, projected->key.positions, {}},
+                 "dimensions holding 99% of the encoding's energy, positions 0.." +
+                     std::to_string(projected->key.positions - 1))
+               .value_or(0.0);
+  }
   const properties::Statistic* bf16_residual =
       b.use_matching(ids::token_recoverability, Quantity::rounding_loss_unscaled, in(bf16),
                      "bfloat16: embedding lost to rounding, no scale (RMS relative)");
@@ -183,6 +224,18 @@ Finding why_scale(const Report& report, const FigureData& data) {
          ": the unscaled token is outweighed by the encoding, "
          "not erased by it";
     b.paragraph(r + ".");
+    if (projected && centred && dims > 0.0) {
+      b.paragraph(
+          "That failure is the nearest-row decoder's, not the sum's. A linear decoder that knows only the encoding, "
+          "projecting x and E off the " +
+          significant(dims, 4) + " dimensions that hold 99% of the encoding's energy over positions 0.." +
+          std::to_string(projected->key.positions - 1) + " (d = " + std::to_string(projected->key.dim) +
+          ", a vocabulary of " + std::to_string(projected->key.vocabulary) +
+          "), recovers " + measured_percent(*projected) +
+          " of the unscaled tokens without knowing the position; subtracting the encoding's mean row alone "
+          "recovers " +
+          measured_percent(*centred) + ".");
+    }
   } else {
     b.paragraph("Token recoverability was not measured in this run (" + b.status(ids::token_recoverability) + ").");
   }
@@ -225,6 +278,38 @@ Finding why_scale(const Report& report, const FigureData& data) {
   b.paragraph(tying +
               ". flax's WMT example reaches the same magnitudes the other way round: sigma = 1, no input scale, "
               "and logits divided by sqrt(d).");
+  const auto gemma = b.use(ids::scale_factor_rounding, per_format(Quantity::scale_at_gemma_width, f32),
+                           "float32: sqrt(3072) as the subject rounds it (Gemma's width)");
+  if (gemma) {
+    b.paragraph(
+        "Models with rotary encodings add no encoding to the embedding and still multiply it by sqrt(d): Gemma "
+        "does, at d = 3072 by " +
+        significant(*gemma, 8) +
+        " in float32. There the factor cannot be about the balance with an added encoding; it goes with the tied "
+        "embedding table (small enough for the output, scaled up for the input) and sets the residual stream's "
+        "scale against the sublayers' outputs.");
+  }
+
+  // The opposite failure: PyTorch's N(0, 1) with the scale drowns the position.
+  const properties::Statistic* torch_share =
+      b.use_statistic(ids::initialisation_variance, init_key(Quantity::init_encoding_share, 512,
+                                                             properties::InitScheme::torch_normal),
+                      "the encoding's share of the input's energy, PyTorch's N(0, 1) with s = sqrt(d), d = 512");
+  if (torch_share) {
+    b.paragraph(
+        "The failure the scale can cause runs the other way. The framing above asks whether the encoding drowns "
+        "the token; with PyTorch's nn.Embedding (N(0, 1)) and the scale, the token drowns the position: the "
+        "encoding holds " +
+        percent(torch_share->value) +
+        " of the input's energy at d = 512. How that shows in learning is measured by the training family "
+        "(finding (d)) when it runs.");
+  }
+  // The optimiser's view: the same forward pass is not the same training.
+  b.paragraph(
+      "sigma = d^-0.5 with s = sqrt(d) and sigma = 1 without a scale give the same distribution of s*E at "
+      "initialisation, but not the same training: Adam moves every parameter by about the learning rate, a step "
+      "sqrt(d) times larger relative to a table of standard deviation d^-0.5, and then multiplied by s. The "
+      "measurements above are of the initialised input; finding (d) compares the two in training when it runs.");
 
   b.supported(
       "With sigma = d^-0.5, s = sqrt(d) gives the embedding unit variance per component, the same order as the "
@@ -234,11 +319,15 @@ Finding why_scale(const Report& report, const FigureData& data) {
       "it is and the input once multiplied by sqrt(d).");
   b.unsupported("That the paper chose the factor for these reasons: it states the multiplication without a reason.");
   b.unsupported(
-      "Any effect on training speed or final quality, or what training does to these variances: pecheck "
-      "measures the input layer as initialised, not training or trained checkpoints.");
+      trained(report)
+          ? "Effects on training beyond finding (d)'s small models and tasks, or what training does to these "
+            "variances in large models: finding (d) trains 2-layer models on synthetic tasks, not checkpoints."
+          : "Any effect on training speed or final quality: this run measured the input layer as initialised "
+            "(pecheck report --training adds the training family).");
   b.unsupported(
-      "That an unscaled token is lost: with the position known it is recovered; the measurement shows a "
-      "position-blind nearest-row decoder failing, not what a model learns to do.");
+      "That an unscaled token is lost: with the position known it is recovered, and a linear decoder that "
+      "projects off the encoding's subspace recovers it without the position; only the position-blind "
+      "nearest-row decoder fails.");
 
   Finding finding = b.finish();
   if (ratio_plain && lost && kept) {
@@ -246,8 +335,17 @@ Finding why_scale(const Report& report, const FigureData& data) {
         "With the initialisation tensor2tensor and fairseq use (sigma = d^-0.5), multiplying by sqrt(d) gives each "
         "embedding component unit variance and twice the encoding's energy; without it the encoding holds " +
         percent(1.0 / (1.0 + *ratio_plain)) +
-        " of the input's energy and a decoder that does not know the position recovers only part of the tokens: " +
-        measured_percent(*lost) + " (" + percent(kept->value) + " with the scale). The paper gives no reason.";
+        " of the input's energy, and the nearest row of E, blind to the position, finds the token for " +
+        measured_percent(*lost) + " of the queries (" + percent(kept->value) + " with the scale)" +
+        (projected && dims > 0.0 ? "; a linear decoder projecting off the encoding's " + significant(dims, 4) +
+                                 "-dimensional subspace recovers " + percent(projected->value) +
+                                 " without knowing the position"
+                           : std::string()) +
+        "." +
+        (torch_share ? " With PyTorch's N(0, 1) the same factor leaves the encoding " + percent(torch_share->value) +
+                           " of the input's energy at d = 512: the position drowns."
+                     : std::string()) +
+        " The paper gives no reason.";
   }
   if (v_scaled && ratio) {
     finding.key_figure = "Var(s*E) = " + significant(*v_scaled, 4) +

@@ -27,7 +27,10 @@ std::string measured_percent(const properties::Statistic& s) {
 }  // namespace detail
 
 std::vector<Finding> write_findings(const Report& report, const FigureData& data) {
-  return {detail::why_scale(report, data), detail::does_it_cancel(report), detail::add_or_concat(report)};
+  std::vector<Finding> findings = {detail::why_scale(report, data), detail::does_it_cancel(report),
+                                   detail::add_or_concat(report)};
+  if (auto trained = detail::learning(report)) findings.push_back(std::move(*trained));
+  return findings;
 }
 
 }  // namespace pecheck::reports

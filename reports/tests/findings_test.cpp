@@ -47,9 +47,15 @@ std::vector<properties::Statistic> subspace(std::int64_t dim, std::int64_t short
   std::vector<properties::Statistic> all;
   for (std::int64_t positions : {shortest, longest}) {
     for (Quantity q : {Quantity::subspace_token_share, Quantity::subspace_dimension, Quantity::numerical_rank_float32,
-                       Quantity::quiet_columns_over_context}) {
+                       Quantity::quiet_columns_over_context, Quantity::recovered_projected_unscaled,
+                       Quantity::recovered_mean_subtracted_unscaled, Quantity::mean_row_energy_share,
+                       Quantity::cross_varying_share_closed, Quantity::column_mean_square_min,
+                       Quantity::column_mean_square_max}) {
       properties::Statistic s = stat_at(q, dim, positions == shortest ? 0.25 : 0.5);
       s.key.positions = positions;
+      if (q == Quantity::recovered_projected_unscaled || q == Quantity::recovered_mean_subtracted_unscaled) {
+        s.key.vocabulary = 64;
+      }
       all.push_back(s);
     }
   }
@@ -80,6 +86,37 @@ std::vector<properties::Statistic> decomposition() {
   return all;
 }
 
+std::vector<properties::Statistic> rotary_shares() {
+  std::vector<properties::Statistic> all;
+  for (Quantity q : {Quantity::added_relative_share, Quantity::added_interaction_share,
+                     Quantity::concatenated_relative_share, Quantity::concatenated_interaction_share,
+                     Quantity::rotated_relative_share, Quantity::rotated_interaction_share}) {
+    all.push_back({"label", 0.5, {}, {}, "", {q, std::nullopt, 64, 48, {}, std::nullopt, 0.0}});
+  }
+  for (Quantity q : {Quantity::concatenated_relative_share_projected,
+                     Quantity::concatenated_interaction_share_projected}) {
+    properties::Statistic s{"label", 0.15, {}, {}, "", {q, std::nullopt, 64, 48, {}, std::nullopt, 0.0}};
+    s.spread = properties::Spread{0.02, 10};
+    all.push_back(s);
+  }
+  return all;
+}
+
+std::vector<properties::Statistic> initialisations() {
+  std::vector<properties::Statistic> all;
+  for (std::int64_t d : {128, 512}) {
+    for (auto scheme : {properties::InitScheme::paper, properties::InitScheme::keras_uniform,
+                        properties::InitScheme::torch_normal, properties::InitScheme::xavier_8192,
+                        properties::InitScheme::xavier_32000}) {
+      for (Quantity q : {Quantity::init_scaled_variance, Quantity::init_encoding_share}) {
+        all.push_back({"label", q == Quantity::init_scaled_variance ? 1.0 : 0.0009737, {}, {}, "",
+                       {q, FormatId::float32, d, 0, {}, scheme, 0.0}});
+      }
+    }
+  }
+  return all;
+}
+
 Report measured_report() {
   using properties::Family;
   Report report;
@@ -104,6 +141,13 @@ Report measured_report() {
       check_with(std::string(ids::logit_decomposition), Family::scaling_variance, decomposition(),
                  properties::Verdict::info),
       check_with(std::string(ids::construction), Family::add_vs_concat, {}, properties::Verdict::failed),
+      check_with(std::string(ids::encoding_subspace), Family::add_vs_concat, subspace(512, 512, 32768),
+                 properties::Verdict::info),
+      check_with(std::string(ids::add_concat_rotate), Family::rotary, rotary_shares(), properties::Verdict::info),
+      check_with(std::string(ids::initialisation_variance), Family::scaling_variance, initialisations(),
+                 properties::Verdict::info),
+      check_with(std::string(ids::scale_factor_rounding), Family::scaling_variance,
+                 {stat(Quantity::scale_at_gemma_width, 55.42562584)}),
   };
   return report;
 }
@@ -165,12 +209,11 @@ TEST(Findings, theSentencesQuoteTheSizesTheirStatisticsWereMeasuredAt) {
         s.key.head_dim = 16;
     }
   }
-  std::vector<properties::Statistic> rotary;
-  for (Quantity q : {Quantity::added_relative_share, Quantity::added_interaction_share,
-                     Quantity::concatenated_relative_share, Quantity::concatenated_interaction_share,
-                     Quantity::rotated_relative_share, Quantity::rotated_interaction_share}) {
-    rotary.push_back({"label", 0.5, {}, {}, "", {q, std::nullopt, 96, 48, {}, std::nullopt, 0.0}});
-  }
+  std::erase_if(report.checks, [](const CheckResult& c) {
+    return c.id == ids::add_concat_rotate || c.id == ids::encoding_subspace;
+  });
+  std::vector<properties::Statistic> rotary = rotary_shares();
+  for (properties::Statistic& s : rotary) s.key.dim = 96;
   report.checks.push_back(check_with(std::string(ids::add_concat_rotate), properties::Family::rotary, rotary));
   std::vector<properties::Statistic> sweep;
   for (double a : {0.0, 0.5, 1.0}) {
@@ -282,6 +325,153 @@ TEST(Findings, theBriefAnswerCarriesTheKeyFigureWithItsSpread) {
       << findings[1].key_figure;
   EXPECT_FALSE(findings[1].caveat.empty());
   for (const Finding& finding : write_findings(Report{}, FigureData{})) EXPECT_TRUE(finding.short_answer.empty());
+}
+
+// Issue 28: each statistic a corrected sentence rests on is read from this
+// run. Change the statistic and the text must change: a sentence that kept
+// the old number would be written from a constant, not a measurement.
+std::string every_text(const std::vector<Finding>& findings) {
+  std::string text;
+  for (const Finding& f : findings) text += all_text(f) + "\n" + f.short_answer + "\n" + f.key_figure + "\n" + f.caveat;
+  return text;
+}
+
+void set_all(Report& report, std::string_view check_id, Quantity quantity, double value) {
+  for (CheckResult& check : report.checks) {
+    if (check.id != check_id) continue;
+    for (properties::Statistic& s : check.outcome.statistics) {
+      if (s.key.quantity == quantity) s.value = value;
+    }
+  }
+}
+
+struct Quoted {
+  std::string_view check;
+  Quantity quantity;
+};
+
+void expect_each_statistic_moves_the_text(Report report, const std::vector<Quoted>& quoted) {
+  for (const Quoted& q : quoted) {
+    set_all(report, q.check, q.quantity, 0.2345);
+    const std::string before = every_text(write_findings(report, FigureData{}));
+    set_all(report, q.check, q.quantity, 0.6789);
+    const std::string after = every_text(write_findings(report, FigureData{}));
+    EXPECT_NE(before, after) << q.check << " " << properties::to_string(q.quantity)
+                             << ": the findings kept the old number";
+  }
+}
+
+TEST(Findings, theCorrectedSentencesFollowTheirStatistics) {
+  expect_each_statistic_moves_the_text(
+      measured_report(),
+      {{ids::encoding_subspace, Quantity::recovered_projected_unscaled},
+       {ids::encoding_subspace, Quantity::recovered_mean_subtracted_unscaled},
+       {ids::encoding_subspace, Quantity::subspace_dimension},
+       {ids::encoding_subspace, Quantity::mean_row_energy_share},
+       {ids::encoding_subspace, Quantity::cross_varying_share_closed},
+       {ids::encoding_subspace, Quantity::column_mean_square_min},
+       {ids::encoding_subspace, Quantity::column_mean_square_max},
+       {ids::add_concat_rotate, Quantity::concatenated_relative_share_projected},
+       {ids::add_concat_rotate, Quantity::concatenated_interaction_share_projected},
+       {ids::initialisation_variance, Quantity::init_encoding_share},
+       {ids::scale_factor_rounding, Quantity::scale_at_gemma_width},
+       {ids::token_recoverability, Quantity::recovered_position_unknown_unscaled}});
+}
+
+// The six overstatements the review found are gone, and the corrected forms are there.
+TEST(Findings, theAnswersSayNoMoreThanWasMeasured) {
+  const std::vector<Finding> findings = write_findings(measured_report(), FigureData{});
+  const std::string text = every_text(findings);
+  EXPECT_EQ(text.find("a decoder that does not know the position recovers only part"), std::string::npos);
+  EXPECT_NE(findings[0].short_answer.find("-dimensional subspace recovers 25.0% without knowing the position"),
+            std::string::npos)
+      << findings[0].short_answer;
+  EXPECT_EQ(text.find("Each component of the encoding has mean square 1/2"), std::string::npos);
+  EXPECT_NE(text.find("ranges from 0.25 to 0.25"), std::string::npos) << text;
+  EXPECT_EQ(text.find("rotated: concatenation separates"), std::string::npos);  // unqualified
+  EXPECT_NE(text.find("with identity projections concatenation separates"), std::string::npos);
+  EXPECT_NE(text.find("0.15 \u00b1 0.02 over 10 draws"), std::string::npos) << text;
+  EXPECT_NE(findings[2].short_answer.find("At the same total width, adding can express"), std::string::npos);
+  EXPECT_NE(text.find("the token drowns the position"), std::string::npos);
+  for (const char* source : {"TUPE (Ke et al. 2020)", "Wang and Chen 2020", "Gemma", "Adam"}) {
+    EXPECT_NE(text.find(source), std::string::npos) << source;
+  }
+  EXPECT_NE(text.find("pecheck report --training"), std::string::npos);  // learning: said not measured here
+}
+
+// The training finding (d): present only when the family ran, every number from its checks.
+Report trained_report() {
+  Report report = measured_report();
+  std::vector<properties::Statistic> curves, unit, scale, concat, nope, repeat;
+  const auto keyed = [](Quantity q, const std::string& run, std::int64_t step, double value, bool spread) {
+    properties::StatisticKey key = properties::key_of(q);
+    key.run = run;
+    key.step = step;
+    properties::Statistic s{"label", value, {}, {}, "", key};
+    if (spread) s.spread = properties::Spread{0.05, 5};
+    return s;
+  };
+  for (const char* task : {"reverse", "sort"}) {
+    for (const char* norm : {"post-ln", "pre-ln"}) {
+      const std::string tn = std::string(task) + "/" + norm;
+      for (const char* c : {"paper", "no-scale", "unit-unscaled", "unit-scaled", "keras-scaled", "concat", "learned",
+                            "rotary", "nope"}) {
+        curves.push_back(keyed(Quantity::training_accuracy_at_step, tn + "/" + c, 100, 0.5, true));
+        curves.push_back(keyed(Quantity::training_steps_to_90, tn + "/" + c, 0, 140, true));
+      }
+      for (const auto& [list, pair] : {std::pair{&unit, "paper-vs-unit-scaled"}, std::pair{&scale, "paper-vs-no-scale"},
+                                       std::pair{&scale, "paper-vs-unit-unscaled"}, std::pair{&concat, "concat-vs-paper"}}) {
+        list->push_back(keyed(Quantity::training_accuracy_gain, tn + "/" + pair, 100, 0.3, false));
+        list->push_back(keyed(Quantity::training_welch_p, tn + "/" + pair, 100, 0.001, false));
+      }
+    }
+  }
+  for (const char* norm : {"post-ln", "pre-ln"}) {
+    properties::Statistic limit = keyed(Quantity::training_accuracy_lower_limit, std::string("reverse/") + norm + "/nope",
+                                        0, 0.3, false);
+    limit.lower_bound = 0.0625;
+    nope.push_back(limit);
+  }
+  repeat.push_back(keyed(Quantity::training_repeat_difference, "reverse/post-ln/paper", 0, 0.0, false));
+  using properties::Family;
+  report.checks.push_back(check_with(std::string(ids::learning_curves), Family::training, curves,
+                                     properties::Verdict::info));
+  report.checks.back().outcome.message = "180 runs (L = 8, V = 16, d = 64)";
+  report.checks.push_back(check_with(std::string(ids::unit_init_with_scale_lags), Family::training, unit,
+                                     properties::Verdict::info));
+  report.checks.push_back(check_with(std::string(ids::scale_at_small_sigma), Family::training, scale,
+                                     properties::Verdict::info));
+  report.checks.push_back(check_with(std::string(ids::concat_against_add), Family::training, concat,
+                                     properties::Verdict::info));
+  report.checks.push_back(check_with(std::string(ids::nope_learns), Family::training, nope, properties::Verdict::info));
+  report.checks.push_back(check_with(std::string(ids::same_seed_same_run), Family::training, repeat,
+                                     properties::Verdict::info));
+  return report;
+}
+
+TEST(Findings, theTrainingFindingAppearsOnlyWhenTheFamilyRan) {
+  EXPECT_EQ(write_findings(measured_report(), FigureData{}).size(), 3u);
+  const std::vector<Finding> findings = write_findings(trained_report(), FigureData{});
+  ASSERT_EQ(findings.size(), 4u);
+  const Finding& d = findings[3];
+  EXPECT_FALSE(d.short_answer.empty());
+  EXPECT_NE(d.short_answer.find("reverse/post-ln +0.3 (p = 0.001)"), std::string::npos) << d.short_answer;
+  EXPECT_NE(all_text(d).find("0.5 \u00b1 0.05"), std::string::npos) << all_text(d);
+  EXPECT_NE(d.key_figure.find("the paper's 0.5 \u00b1 0.05, N(0, 1) with the scale 0.5"), std::string::npos)
+      << d.key_figure;
+  EXPECT_NE(all_text(d).find("against chance 0.062"), std::string::npos) << all_text(d);
+  EXPECT_NE(all_text(d).find("180 runs"), std::string::npos);
+  // Learning measured: (a) and (c) no longer say it was not.
+  EXPECT_EQ(every_text(findings).find("pecheck report --training"), std::string::npos);
+  expect_each_statistic_moves_the_text(trained_report(),
+                                       {{ids::learning_curves, Quantity::training_accuracy_at_step},
+                                        {ids::learning_curves, Quantity::training_steps_to_90},
+                                        {ids::unit_init_with_scale_lags, Quantity::training_accuracy_gain},
+                                        {ids::unit_init_with_scale_lags, Quantity::training_welch_p},
+                                        {ids::scale_at_small_sigma, Quantity::training_accuracy_gain},
+                                        {ids::concat_against_add, Quantity::training_accuracy_gain},
+                                        {ids::nope_learns, Quantity::training_accuracy_lower_limit},
+                                        {ids::same_seed_same_run, Quantity::training_repeat_difference}});
 }
 
 }  // namespace

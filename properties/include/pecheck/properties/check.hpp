@@ -16,7 +16,9 @@
 
 namespace pecheck::properties {
 
-enum class Family { encoding_bounds, scaling_variance, add_vs_concat, conformance, rotary };
+// `training` is registered only where libtorch was found (training/): it
+// trains small models, so `pecheck report` runs it on request (--training).
+enum class Family { encoding_bounds, scaling_variance, add_vs_concat, conformance, rotary, training };
 
 enum class CheckKind {
   property,     // for all generated inputs the claim holds (RapidCheck generates and shrinks)

@@ -57,6 +57,15 @@ inline constexpr std::string_view rotary_relative_position = "rotary/relative-po
 inline constexpr std::string_view rotary_pair_norm = "rotary/pair-norm";
 inline constexpr std::string_view add_concat_rotate = "rotary/add-concat-rotate";
 
+// training: registered by training/ where libtorch was found, and run only on
+// request (pecheck report --training), so they are not in `all` below.
+inline constexpr std::string_view learning_curves = "training/learning-curves";
+inline constexpr std::string_view unit_init_with_scale_lags = "training/unit-init-with-scale-lags";
+inline constexpr std::string_view scale_at_small_sigma = "training/scale-at-small-sigma";
+inline constexpr std::string_view concat_against_add = "training/concat-against-add";
+inline constexpr std::string_view nope_learns = "training/nope-learns-with-causal-mask";
+inline constexpr std::string_view same_seed_same_run = "training/same-seed-same-run";
+
 // Every id above, for the test that holds them and the registry together.
 inline constexpr std::array all = {
     unit_interval,

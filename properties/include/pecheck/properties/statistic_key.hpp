@@ -131,6 +131,27 @@ enum class Quantity {
   // scaling-variance: the energy ratio at each width d (the figure's sweep)
   energy_ratio_scaled_at_width,
   energy_ratio_unscaled_at_width,
+  // add-vs-concat/encoding-subspace, over positions [0, P): decoders that do not know the
+  // position, the mean row's part of the energy, and each column's mean square
+  recovered_projected_unscaled,        // nearest row after projecting x and E off the 99%-energy subspace, s = 1
+  recovered_mean_subtracted_unscaled,  // nearest row of E to x minus the mean encoding row, s = 1
+  mean_row_energy_share,               // |mean_p PE(p)|^2 / mean_p |PE(p)|^2
+  cross_varying_share_closed,          // token x (PE - mean row) share of the logit variance at s^2 sigma^2 = 1
+  column_mean_square_min,              // the least mean square of one column over the positions
+  column_mean_square_max,
+  // rotary/add-concat-rotate with random N(0, 1/d) projections W_q, W_k (mean over draws)
+  concatenated_relative_share_projected,
+  concatenated_interaction_share_projected,
+  // training: runs over seeds (key.run names task/norm/configuration, key.step the step)
+  training_accuracy_at_step,  // held-out answer tokens right at key.step, mean over seeds
+  training_final_accuracy,    // the same at the last step
+  training_steps_to_90,       // the first step measured at 90% or more (the last step if never)
+  training_final_loss,        // held-out cross-entropy at the last step
+  training_parameters,        // trained parameters of the configuration
+  training_accuracy_gain,     // mean accuracy of one configuration minus another's at key.step
+  training_welch_p,           // Welch's two-sided p for that difference
+  training_repeat_difference, // largest |difference| between two runs with the same seed
+  training_accuracy_lower_limit,  // one-sided 99% lower confidence limit of the mean final accuracy
 };
 
 // The embedding initialisations implementations use (scaling_initialisation.cpp).
@@ -153,6 +174,11 @@ struct StatisticKey {
   // heads, V of the vocabulary drawn (0 when the quantity has none).
   std::int64_t head_dim = 0;
   std::int64_t vocabulary = 0;
+  // A training statistic's runs, "reverse/post-ln/paper", or two
+  // configurations compared, "reverse/post-ln/unit-scaled-vs-paper"; and the
+  // training step it was measured at (0 when it has none).
+  std::string run{};
+  std::int64_t step = 0;
 
   friend bool operator==(const StatisticKey&, const StatisticKey&) = default;
 };
