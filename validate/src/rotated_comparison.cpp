@@ -1,9 +1,7 @@
 #include "rotated_comparison.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
-#include <cstdio>
 #include <memory>
 
 #include "pecheck/number_text.hpp"
@@ -16,39 +14,34 @@ namespace pecheck::validate {
 
 namespace {
 
-// Beyond the budget: counted, and for a model held against the allowance.
-struct BeyondCount {
-  std::int64_t typed = 0;  // NaN or infinity where a finite value belongs, or the other way
-  std::int64_t beyond_ulp = 0;
-  std::int64_t beyond_bound = 0;
-  double worst_ratio = 0.0;
-  accuracy::WorstInput worst;
-  double worst_ulp = 0.0;
-  double worst_bound = 0.0;
+// A computation model's libm allowance as the accumulator asks for it: the
+// bound of rotated_models.hpp at the entry's angle, its input pair and its
+// output value. One per worker: the evaluator keeps the angles it computed.
+class RotatedModelAllowance final : public accuracy::Allowance {
+ public:
+  RotatedModelAllowance(const RotatedComparisonRequest& request, reference::RotatedModelEvaluator& evaluator,
+                        const reference::RotatedLibmAllowance& bound)
+      : request_(request), evaluator_(&evaluator), bound_(bound) {}
 
-  void merge(const BeyondCount& other) {
-    typed += other.typed;
-    beyond_ulp += other.beyond_ulp;
-    beyond_bound += other.beyond_bound;
-    if (other.worst_ratio > worst_ratio) {
-      worst_ratio = other.worst_ratio;
-      worst = other.worst;
-      worst_ulp = other.worst_ulp;
-      worst_bound = other.worst_bound;
-    }
+  double bound(std::int64_t row, std::int64_t column, DoubleDouble /*exact*/) const override {
+    const RotatedValues& values = *request_.values;
+    const std::int64_t n = request_.width / 2;
+    const std::int64_t i = request_.layout == RotaryLayout::rotate_half ? column % n : column / 2;
+    const auto [a, b] = pair_columns(request_.layout, request_.width, i);
+    const std::int64_t p = (*request_.row_position)[static_cast<std::size_t>(row)];
+    return bound_.bound(evaluator_->angle(p, i), values.in(row, a), values.in(row, b), values.out(row, column));
   }
-};
+  std::string_view name() const override { return "the libm allowance"; }
+  std::string_view source() const override {
+    return "inv_freq within relative 2^(2-q) of the model's, one ULP of the angle, float32 sin and cos within 1 "
+           "ULP, and for a cast cache one ULP of the dtype in cos and sin (rotated_models.hpp)";
+  }
 
-// The format's spacing in the binade of |x| (the smallest subnormal's below
-// the normal range), by the bits of x; 0 for zero and non-finite x, which
-// then never pass the filter.
-double quantum_of(double x, const Format& format) {
-  const int e = static_cast<int>((std::bit_cast<std::uint64_t>(x) >> 52) & 0x7ff) - 1023;
-  if (x == 0.0 || e > 1023 || e < -1022) return 0.0;
-  // 2^k built from its bits: k >= -1074 + 53 for every format here, a normal double.
-  const int k = std::max(e, format.min_exponent) - (format.precision - 1);
-  return std::bit_cast<double>(static_cast<std::uint64_t>(k + 1023) << 52);
-}
+ private:
+  const RotatedComparisonRequest& request_;
+  reference::RotatedModelEvaluator* evaluator_;  // not const: it caches angles
+  reference::RotatedLibmAllowance bound_;
+};
 
 }  // namespace
 
@@ -56,27 +49,33 @@ Comparison compare_rotated(const RotatedComparisonRequest& request, const std::o
                            const ComputationModel& angle_model) {
   const RotatedValues& values = *request.values;
   const std::int64_t n = request.width / 2;
-  const Format& format = format_of(request.format);
   const int workers = worker_count(request.threads, values.rows);
-  std::vector<accuracy::Accumulator> accumulators(
-      static_cast<std::size_t>(workers), accuracy::Accumulator(request.format, request.budget_ulp, nullptr));
-  std::vector<BeyondCount> beyond(static_cast<std::size_t>(workers));
+  // Per worker: the oracle, and for a model its evaluator and allowance; one
+  // accumulator each, merged (the figures do not depend on the split).
+  std::vector<std::unique_ptr<reference::RotatedModelEvaluator>> evaluators(static_cast<std::size_t>(workers));
+  std::vector<std::unique_ptr<RotatedModelAllowance>> allowances(static_cast<std::size_t>(workers));
+  std::vector<accuracy::Accumulator> accumulators;
+  accumulators.reserve(static_cast<std::size_t>(workers));
+  for (std::size_t w = 0; w < static_cast<std::size_t>(workers); ++w) {
+    if (model) {
+      evaluators[w] =
+          std::make_unique<reference::RotatedModelEvaluator>(request.convention, request.format, *model, angle_model);
+      allowances[w] = std::make_unique<RotatedModelAllowance>(
+          request, *evaluators[w],
+          reference::rotated_libm_allowance(*model, angle_model, request.format,
+                                            rotary_derived(request.convention).attention_factor));
+    }
+    // A signed zero is no error of a rotation (the sign of an exact zero is a convention).
+    accumulators.emplace_back(request.format, request.budget_ulp, allowances[w].get(), accuracy::SignedZero::equal);
+  }
   std::vector<std::int64_t> escalations(static_cast<std::size_t>(workers));
   // The output's rotated columns, in its own format, for the accumulator.
   const TableView view(values.output.format(), values.rows, request.width, values.output.stride(),
                        values.output.data());
   parallel_for(workers, [&](int worker) {
+    const auto w = static_cast<std::size_t>(worker);
     reference::RotatedOracle oracle(request.convention, request.format);
-    std::unique_ptr<reference::RotatedModelEvaluator> evaluator;
-    std::optional<reference::RotatedLibmAllowance> allowance;
-    if (model) {
-      evaluator =
-          std::make_unique<reference::RotatedModelEvaluator>(request.convention, request.format, *model, angle_model);
-      allowance = reference::rotated_libm_allowance(*model, angle_model, request.format,
-                                                    rotary_derived(request.convention).attention_factor);
-    }
-    accuracy::Accumulator& accumulate = accumulators[static_cast<std::size_t>(worker)];
-    BeyondCount& count = beyond[static_cast<std::size_t>(worker)];
+    reference::RotatedModelEvaluator* evaluator = evaluators[w].get();
     std::vector<DoubleDouble> exact(static_cast<std::size_t>(request.width));
     // A block of adjacent rows per worker: the rows of one position (its heads,
     // adjacent in (L, H, d) and (B, L, H, d)) share the oracle's sin and cos
@@ -86,82 +85,31 @@ Comparison compare_rotated(const RotatedComparisonRequest& request, const std::o
       const std::int64_t p = (*request.row_position)[static_cast<std::size_t>(r)];
       for (std::int64_t i = 0; i < n; ++i) {
         const auto [a, b] = pair_columns(request.layout, request.width, i);
-        const double xa = values.in(r, a), xb = values.in(r, b);
-        if (evaluator) {
-          reference::RotatedExact e;
-          evaluator->rotate(p, i, xa, xb, &e);
-          exact[static_cast<std::size_t>(a)] = e.first;
-          exact[static_cast<std::size_t>(b)] = e.second;
+        reference::RotatedExact e;
+        if (evaluator != nullptr) {
+          evaluator->rotate(p, i, values.in(r, a), values.in(r, b), &e);
         } else {
-          reference::RotatedExact e;
-          oracle.rotate(p, i, xa, xb, &e);
-          exact[static_cast<std::size_t>(a)] = e.first;
-          exact[static_cast<std::size_t>(b)] = e.second;
+          oracle.rotate(p, i, values.in(r, a), values.in(r, b), &e);
         }
-        for (const std::int64_t c : {a, b}) {
-          const double value = values.out(r, c);
-          const DoubleDouble x = exact[static_cast<std::size_t>(c)];
-          // ulps = |value - exact| / q(exact), q the format's spacing in the
-          // exact value's binade: at least half that of x.hi's (x.lo may
-          // take it one binade down), so an error within budget * q(x.hi) / 2
-          // is within the budget without computing it.
-          if (std::isfinite(value) &&
-              std::fabs(value - x.hi) - std::fabs(x.lo) <= request.budget_ulp * 0.5 * quantum_of(x.hi, format)) {
-            continue;
-          }
-          const UlpError error = ulp_error(value, x, format);
-          // A signed zero is no error of a rotation (the sign of an exact zero is a convention).
-          if (error.mismatch != Mismatch::none && error.mismatch != Mismatch::signed_zero) {
-            ++count.typed;
-            continue;
-          }
-          if (!(error.ulps > request.budget_ulp)) continue;
-          ++count.beyond_ulp;
-          const double abs_error = absolute_error(value, x);
-          const double bound = allowance ? allowance->bound(evaluator->angle(p, i), xa, xb, value) : 0.0;
-          if (!(abs_error <= bound)) ++count.beyond_bound;
-          const double ratio = bound > 0.0 ? abs_error / bound : std::numeric_limits<double>::infinity();
-          if (count.beyond_ulp == 1 || ratio > count.worst_ratio) {
-            count.worst_ratio = ratio;
-            count.worst = {r, p, c, value, hex_bits(value, format), x, exact_decimal(x), abs_error, error.ulps, {}};
-            count.worst_ulp = error.ulps;
-            count.worst_bound = bound;
-          }
-        }
+        exact[static_cast<std::size_t>(a)] = e.first;
+        exact[static_cast<std::size_t>(b)] = e.second;
       }
-      accumulate.add_row(view, r, r, std::span<const DoubleDouble>(exact));
+      accumulators[w].add_row(view, r, r, std::span<const DoubleDouble>(exact));
     }
-    escalations[static_cast<std::size_t>(worker)] = oracle.pairs_escalated();
+    escalations[w] = oracle.pairs_escalated();
   });
-  for (std::size_t w = 1; w < accumulators.size(); ++w) {
-    accumulators.front().merge(accumulators[w]);
-    beyond.front().merge(beyond[w]);
-  }
+  for (std::size_t w = 1; w < accumulators.size(); ++w) accumulators.front().merge(accumulators[w]);
   std::int64_t escalated = 0;
   for (std::int64_t e : escalations) escalated += e;
 
   Comparison comparison;
   comparison.target = model ? "the computation model " + model->name : "the exact rotation";
   accuracy::Measurement& m = comparison.measurement;
-  m = accumulators.front().measurement(Convention{}, request.budget_source, escalated);
   // The accumulator's rows are the subject's rows; their positions are POS's.
-  if (m.entries > 0) m.worst.position = (*request.row_position)[static_cast<std::size_t>(m.worst.row)];
-  const BeyondCount& count = beyond.front();
-  if (model) {
-    accuracy::AbsoluteBoundCheck check;
-    check.name = "the libm allowance";
-    check.source =
-        "inv_freq within relative 2^(2-q) of the model's, one ULP of the angle, float32 sin and cos within 1 ULP, "
-        "and for a cast cache one ULP of the dtype in cos and sin (rotated_models.hpp)";
-    check.beyond_ulp = count.beyond_ulp;
-    check.beyond_bound = count.beyond_bound;
-    check.worst_ratio = count.worst_ratio;
-    check.worst = count.worst;
-    check.worst_ulp = count.worst_ulp;
-    check.worst_bound = count.worst_bound;
-    m.abs_bound = check;
-  }
-  comparison.beyond_budget = count.beyond_bound + count.typed;
+  m = accumulators.front().measurement(
+      [&](std::int64_t row) { return (*request.row_position)[static_cast<std::size_t>(row)]; },
+      request.budget_source, escalated);
+  comparison.beyond_budget = accuracy::failing_entries(m);
   comparison.conforms = m.entries > 0 && comparison.beyond_budget == 0;
   return comparison;
 }
