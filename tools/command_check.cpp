@@ -5,7 +5,7 @@
 #include "cli_options.hpp"
 #include "pecheck/number_text.hpp"
 #include "commands.hpp"
-#include "training_family.hpp"
+#include "pecheck/reports/training_family.hpp"
 #include "pecheck/properties/faulty_subjects.hpp"
 #include "pecheck/properties/registry.hpp"
 #include "pecheck/reference/reference_subject.hpp"
@@ -103,7 +103,7 @@ Command add_check_command(CLI::App& app) {
         // once (they share one grid of runs); the ones asked for are kept.
         if (training_checks.empty()) {
           std::string absent;
-          training_checks = run_training_family({options->seed, false, ""}, absent);
+          training_checks = reports::run_training_family({options->seed, false, ""}, absent);
           if (!absent.empty()) throw ConventionError("check '" + id + "': " + absent);
         }
         for (const properties::Check& candidate : training_checks) {

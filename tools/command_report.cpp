@@ -10,7 +10,7 @@
 #include "cli_options.hpp"
 #include "pecheck/number_text.hpp"
 #include "commands.hpp"
-#include "training_family.hpp"
+#include "pecheck/reports/training_family.hpp"
 #include "pecheck/bench/figures.hpp"
 #include "pecheck/count_text.hpp"
 #include "pecheck/properties/faulty_subjects.hpp"
@@ -134,7 +134,7 @@ Command add_report_command(CLI::App& app) {
     // then rendered with the other checks' outcomes.
     std::string training_absent;
     const std::vector<properties::Check> training_checks =
-        options->training ? run_training_family({options->seed, options->quick, options->fault}, training_absent)
+        options->training ? reports::run_training_family({options->seed, options->quick, options->fault}, training_absent)
                           : std::vector<properties::Check>{};
     for (const properties::Check& check : training_checks) selected.push_back(&check);
     std::vector<reports::CheckResult> checks =

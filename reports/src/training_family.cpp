@@ -1,4 +1,4 @@
-#include "training_family.hpp"
+#include "pecheck/reports/training_family.hpp"
 
 #include <spawn.h>
 #include <sys/wait.h>
@@ -15,7 +15,7 @@
 
 extern char** environ;
 
-namespace pecheck::tools {
+namespace pecheck::reports {
 
 namespace {
 
@@ -81,7 +81,7 @@ std::vector<properties::Check> run_training_family(const TrainingRequest& reques
   std::stringstream text;
   text << in.rdbuf();
   std::vector<properties::Check> checks;
-  for (reports::ExchangedCheck& exchanged : reports::read_exchanged_checks(text.str(), output.string())) {
+  for (ExchangedCheck& exchanged : read_exchanged_checks(text.str(), output.string())) {
     properties::Check check = std::move(exchanged.check);
     auto outcome = std::make_shared<const properties::Outcome>(std::move(exchanged.outcome));
     check.run = [outcome](const Subject&, const properties::RunConfig&) { return *outcome; };
@@ -90,4 +90,4 @@ std::vector<properties::Check> run_training_family(const TrainingRequest& reques
   return checks;
 }
 
-}  // namespace pecheck::tools
+}  // namespace pecheck::reports

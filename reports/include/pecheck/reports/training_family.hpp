@@ -4,6 +4,7 @@
 // Absent, the family is left out with a note saying why.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,7 +12,7 @@
 #include "pecheck/properties/check.hpp"
 #include "pecheck/properties/outcome.hpp"
 
-namespace pecheck::tools {
+namespace pecheck::reports {
 
 struct TrainingRequest {
   std::uint64_t seed = 0;
@@ -28,4 +29,4 @@ std::vector<properties::Check> run_training_family(const TrainingRequest& reques
 // Why the family is absent.
 std::string training_absent_note();
 
-}  // namespace pecheck::tools
+}  // namespace pecheck::reports
