@@ -18,7 +18,11 @@ inline std::string percent_text(std::int64_t count, std::int64_t total) {
   const double share = 100.0 * static_cast<double>(count) / static_cast<double>(total);
   // Never rounded to a whole 0 or 100: that would hide the entries or the remainder.
   const double shown = share > 99.9 ? std::min(share, 99.9) : share;
-  return "(" + significant(shown, 3) + "%)";
+  // Appended, not "(" + text: GCC 12 warns -Wrestrict on a literal plus a
+  // temporary string (a false positive, GCC bug 105651).
+  std::string text = "(";
+  text.append(significant(shown, 3)).append("%)");
+  return text;
 }
 
 inline std::string share_text(std::int64_t count, std::int64_t total) {
