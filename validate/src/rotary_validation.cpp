@@ -92,7 +92,7 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
   detection = detect_rotary(cos, sin, findings.format, given, options.first_position);
 
   if (given && given->head_dim > 0) {
-    detection.notes.push_back("rotary fraction " + std::to_string(static_cast<double>(2 * detection.frequencies) /
+    detection.notes.push_back("rotary fraction " + round_trip(static_cast<double>(2 * detection.frequencies) /
                                                                   static_cast<double>(options.convention->head_dim)) +
                               " of head_dim " + std::to_string(options.convention->head_dim) + " (cache width / head_dim)");
   }
