@@ -12,6 +12,6 @@ fi
 rm -rf "$work"
 "$pecheck" report --quick --performance --output-dir "$work/report" >/dev/null
 status=0
-"$page_height" "$work/report/report.html" || status=$?
+"$page_height" "$work/report/report.html" --max-height 13000 || status=$?
 rm -rf "$work"
 exit "$status"
