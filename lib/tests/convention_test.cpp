@@ -38,7 +38,8 @@ TEST(Presets, areTheSixOfConventionsMdWithThoseNames) {
   for (const Convention& convention : presets()) names.insert(convention.name);
   EXPECT_EQ(names, (std::set<std::string>{"vaswani", "tf-tutorial", "tensor2tensor", "fairseq", "musicgen",
                                           "marian-hf"}));
-  EXPECT_FALSE(find_preset("Vaswani").has_value()) << "names are exact";
+  ASSERT_TRUE(find_preset("Vaswani").has_value()) << "names match in any case (--convention Vaswani)";
+  EXPECT_EQ(find_preset("Vaswani")->name, "vaswani");
 }
 
 // The layouts below are the definitions in CONVENTIONS.md, read from each
