@@ -9,6 +9,7 @@
 
 #include "pecheck/npy_array.hpp"
 #include "pecheck/table_file.hpp"
+#include "pecheck/testing/npy_bytes.hpp"
 #include "pecheck/testing/table_values.hpp"
 
 using namespace pecheck::testing;  // fill_table, flat_at, flat_set, table_of, values_of
@@ -16,22 +17,7 @@ using namespace pecheck::testing;  // fill_table, flat_at, flat_set, table_of, v
 namespace pecheck {
 namespace {
 
-// An .npy file (version 1.0) with this header dict and these data bytes.
-std::vector<std::byte> npy_bytes(const std::string& dict, const std::vector<std::uint8_t>& data) {
-  std::string header = dict;
-  while ((10 + header.size() + 1) % 64 != 0) header += ' ';
-  header += '\n';
-  std::string text = "\x93NUMPY";
-  text += '\x01';
-  text += '\x00';
-  text += static_cast<char>(header.size() & 0xff);
-  text += static_cast<char>(header.size() >> 8);
-  text += header;
-  std::vector<std::byte> bytes;
-  for (const char c : text) bytes.push_back(static_cast<std::byte>(c));
-  for (const std::uint8_t b : data) bytes.push_back(std::byte{b});
-  return bytes;
-}
+using testing::npy_bytes;
 
 std::string refusal(const std::vector<std::byte>& bytes) {
   try {

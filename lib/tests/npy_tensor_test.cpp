@@ -12,6 +12,7 @@
 #include "pecheck/npy_array.hpp"
 #include "pecheck/npy_tensor.hpp"
 #include "pecheck/table_file.hpp"
+#include "pecheck/testing/npy_bytes.hpp"
 #include "pecheck/testing/temp_dir.hpp"
 
 namespace pecheck {
@@ -51,22 +52,7 @@ TEST(NpyTensor, positionsAreWrittenAsInt64) {
   EXPECT_EQ(back.integers, positions);
 }
 
-// An .npy file (version 1.0) with this header dict and these data bytes.
-std::vector<std::byte> npy_bytes(const std::string& dict, const std::vector<std::uint8_t>& data) {
-  std::string header = dict;
-  while ((10 + header.size() + 1) % 64 != 0) header += ' ';
-  header += '\n';
-  std::string text = "\x93NUMPY";
-  text += '\x01';
-  text += '\x00';
-  text += static_cast<char>(header.size() & 0xff);
-  text += static_cast<char>(header.size() >> 8);
-  text += header;
-  std::vector<std::byte> bytes;
-  for (const char c : text) bytes.push_back(static_cast<std::byte>(c));
-  for (const std::uint8_t b : data) bytes.push_back(std::byte{b});
-  return bytes;
-}
+using testing::npy_bytes;
 
 TEST(NpyTensor, fortranOrderAndBigEndianAreReadInCOrder) {
   // (2, 1, 2) float16 in Fortran order: a[0,0,0], a[1,0,0], a[0,0,1], a[1,0,1] = 1, 3, 2, 4.
