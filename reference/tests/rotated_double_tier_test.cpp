@@ -105,7 +105,7 @@ double random_value(std::mt19937_64& random, const Format& format) {
 double near_midpoint_input(double value, const Format& format, std::mt19937_64& random) {
   const std::int64_t top = std::int64_t{1} << format.precision;
   const auto distance = [&](std::int64_t k) {
-    const DoubleWord product = reference::exact_product(static_cast<double>(k), value);
+    const reference::DoubleWord product = reference::exact_product(static_cast<double>(k), value);
     const double magnitude = std::fabs(product.hi);
     const double spacing = std::ldexp(1.0, std::ilogb(magnitude) + 1 - format.precision);
     // Offset from the nearest midpoint, in spacings.
