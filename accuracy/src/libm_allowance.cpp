@@ -23,6 +23,10 @@ LibmAllowance::LibmAllowance(const RotaryConvention& convention, const Computati
     frequency_of_column_.push_back(rotary_column_frequency(convention, c));
     inv_freq_of_column_.push_back(inv_freq_[static_cast<std::size_t>(frequency_of_column_.back())]);
   }
+  for (const double inv : inv_freq_) {
+    smallest_inv_freq_ = std::min(smallest_inv_freq_, inv);
+    largest_inv_freq_ = std::max(largest_inv_freq_, inv);
+  }
 }
 
 double LibmAllowance::bound(std::int64_t row, std::int64_t column, DoubleDouble) const {
@@ -48,11 +52,10 @@ void LibmAllowance::row_bounds(std::int64_t row, std::span<const double> exact, 
   const Format& format = format_of(angle_format_);
   const int shift = format.precision - 1;
   const std::int64_t min_exponent = format.min_exponent;
-  bool plain = format.min_exponent - shift >= -1022;
-  for (std::size_t c = 0; c < out.size(); ++c) {
-    const double angle = p * inv_freq_of_column_[c % columns];
-    plain = plain && (angle == 0.0 || std::isnormal(angle));
-  }
+  // Rounding is monotonic: every angle of the row lies between the products
+  // with the smallest and the largest inv_freq.
+  const bool plain = format.min_exponent - shift >= -1022 &&
+                     (p == 0.0 || (std::isnormal(p * smallest_inv_freq_) && std::isnormal(p * largest_inv_freq_)));
   if (!plain) {
     Allowance::row_bounds(row, exact, out);
     return;

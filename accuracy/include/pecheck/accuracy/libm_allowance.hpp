@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string_view>
 #include <vector>
 
@@ -42,6 +43,8 @@ class LibmAllowance final : public Allowance {
   std::vector<double> inv_freq_;   // the model's, one per frequency
   std::vector<std::int64_t> frequency_of_column_;  // one per cache column
   std::vector<double> inv_freq_of_column_;         // inv_freq_[frequency_of_column_[c]]
+  double smallest_inv_freq_ = std::numeric_limits<double>::infinity();  // over inv_freq_
+  double largest_inv_freq_ = 0.0;
 };
 
 }  // namespace pecheck::accuracy
