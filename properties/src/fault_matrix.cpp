@@ -110,6 +110,28 @@ const std::vector<Fault>& fault_matrix() {
       {faults::rotary_attention_factor_twice, "attention_scaling applied twice",
        "transformers' attention_scaling, applied once in the rotary module's forward",
        make_rotary_attention_factor_twice_subject},
+      // RoPE kernels: the rotation applied to queries and keys.
+      {faults::kernel_position_precision, "a kernel holding positions in bfloat16 before the angle",
+       "candle PR 3520; transformers issue 28685", make_kernel_position_precision_subject},
+      {faults::kernel_angle_precision, "a kernel rounding the angle p theta_i to bfloat16",
+       "cactus-compute/cactus PR 688, ml-explore/mlx-lm PR 1076 (angles in a 16-bit format)",
+       make_kernel_angle_precision_subject},
+      {faults::kernel_cache_precision, "a kernel holding cos and sin in bfloat16 whatever the output's format",
+       "flashinfer-ai/flashinfer PR 585 (a 16-bit cos/sin cache)", make_kernel_cache_precision_subject},
+      {faults::kernel_frequency_accumulation, "a kernel building each pair's angle by repeated float32 multiplication",
+       "ggml's rope (theta *= theta_scale)", make_kernel_frequency_accumulation_subject},
+      {faults::kernel_fast_trig, "a kernel with approximate sin and cos after a float32 reduction",
+       "kekzl/imp PR 1325 (__sinf/__cosf drifting at position 131071)", make_kernel_fast_trig_subject},
+      {faults::kernel_layout_mismatch, "a kernel pairing interleaved columns where rotate-half is expected, or the reverse",
+       "ggml-org/llama.cpp issue 3018 (NORMAL against NEOX)", make_kernel_layout_mismatch_subject},
+      {faults::kernel_wrong_base, "a kernel with rope_theta 10000 where it is 500000, or the reverse",
+       "model configs (Llama 2 against Llama 3)", make_kernel_wrong_base_subject},
+      {faults::kernel_direction, "a kernel rotating by -theta", "a sign slip in sin (rotate_half's order)",
+       make_kernel_direction_subject},
+      {faults::kernel_attention_factor, "a kernel leaving the attention factor out",
+       "transformers' attention_scaling (YaRN, LongRoPE)", make_kernel_attention_factor_subject},
+      {faults::kernel_partial_width, "a kernel rotating half the rotary width",
+       "partial_rotary_factor applied twice (GPT-NeoX rotary_pct, Phi)", make_kernel_partial_width_subject},
   }, all_checks());
   return all;
 }

@@ -7,12 +7,12 @@
 #include "pecheck/number_text.hpp"
 #include "pecheck/accuracy/budgets.hpp"
 #include "pecheck/properties/rotary_values.hpp"
+#include "pecheck/properties/rotated_properties.hpp"
 #include "pecheck/reference/nearest_rounding.hpp"
 #include "pecheck/validate/rotated_output.hpp"
 #include "rotated_comparison.hpp"
 #include "rotated_detection.hpp"
 #include "rotated_diagnosis.hpp"
-#include "rotated_properties.hpp"
 
 namespace pecheck::validate {
 
@@ -147,10 +147,11 @@ Validation validate_rotated_output(const RotatedSubject& subject, const RotatedO
   }
 
   const double factor = rotary_derived(convention).attention_factor;
-  findings.properties.push_back(norm_property(values, findings.layout, findings.rotary_width, format, factor));
-  findings.properties.push_back(
-      relative_position_property(values, kernel_positions, findings.layout, findings.rotary_width, format, factor,
-                                 properties::rotary_inv_freqs(convention, std::nullopt), false));
+  findings.properties.push_back(properties::norm_property(values.input, values.output, findings.layout,
+                                                         findings.rotary_width, format, factor));
+  findings.properties.push_back(properties::relative_position_property(
+      values.input, values.output, kernel_positions, findings.layout, findings.rotary_width, format, factor,
+      properties::rotary_inv_freqs(convention, std::nullopt), false));
 
   const bool conforms =
       std::any_of(v.comparisons.begin(), v.comparisons.end(), [](const Comparison& c) { return c.conforms; });

@@ -10,6 +10,7 @@
 #include "pecheck/number_text.hpp"
 #include "pecheck/external_subjects.hpp"
 #include "pecheck/properties/check_ids.hpp"
+#include "pecheck/rotary_kernel.hpp"
 #include "pecheck/reports/report_files.hpp"
 #include "pecheck/reports/report_run.hpp"
 #include "pecheck/validate/validation_writers.hpp"
@@ -86,12 +87,35 @@ KindReport kind_report(const Validation&, const validate::InputLayerFindings&, c
   return {};
 }
 
-// A rotated output's rows are not a table or a cache the checks can ask
-// for: its properties (norm, relative position) run inside the validation,
-// on its own outputs, and are in validation.json and .txt.
-KindReport kind_report(const Validation&, const validate::RotatedFindings&, const std::string&,
-                       const ValidatedValues&) {
-  return {};
+// A rotated output is a kernel holding one rotation: the checks on rotated
+// outputs (rotary/rotated-pair-norm, rotary/rotated-relative-position) ask it
+// for its own rows at the kernel's positions (POS plus the offset read), under
+// the convention and pairing the validation settled.
+KindReport kind_report(const Validation&, const validate::RotatedFindings& rotated, const std::string& file,
+                       const ValidatedValues& values) {
+  KindReport kind;
+  kind.family = properties::Family::rotary;
+  kind.comparison_id = "rotary/rotated-comparison";
+  kind.diagnosis_id = "rotary/rotated-diagnosis";
+  kind.diagnosed = {"position-precision", "angle-precision", "inv-freq-precision", "cache-precision",
+                    "frequency-accumulation", "fast-trig", "layout-mismatch", "wrong-base", "wrong-scaling",
+                    "direction", "attention-factor", "partial-width", "position-offset"};
+  if (!values.rotated_input || !values.rotated_output || !rotated.convention || rotated.rotary_width == 0) {
+    return kind;
+  }
+  HeldRotation held;
+  held.convention = *rotated.convention;
+  held.convention.layout = rotated.layout;
+  held.input = *values.rotated_input;
+  held.positions = values.row_position;
+  for (std::int64_t& p : held.positions) p += rotated.position_offset;
+  held.format = rotated.format;
+  kind.subject = make_rotated_file_subject(file, std::move(held), *values.rotated_output);
+  kind.checks = checks_where([](const properties::Check& check) {
+    return check.id == properties::check_ids::rotated_pair_norm ||
+           check.id == properties::check_ids::rotated_relative_position;
+  });
+  return kind;
 }
 
 // A result made from the validation, not run by the check registry: its

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "pecheck/table.hpp"
 #include "pecheck/validate/validation.hpp"
@@ -17,12 +18,17 @@
 namespace pecheck::reports {
 
 // The values the subject's files hold, as compared (in the compared format):
-// the table, or the cos and sin caches; none for an input layer (its
-// recovered encoding is in its findings).
+// the table, or the cos and sin caches, or a rotated output's input and
+// output; none for an input layer (its recovered encoding is in its findings).
 struct ValidatedValues {
   const Table* table = nullptr;
   const Table* sin = nullptr;
   std::string model;  // rotary: the computation model compared beside the exact encoding
+  // rotated: IN and OUT as rows of head_dim, and each row's position from POS
+  // (the offset the validation read is added where the checks ask).
+  std::optional<TableView> rotated_input;
+  std::optional<TableView> rotated_output;
+  std::vector<std::int64_t> row_position;
 };
 
 // The computation model the rotary checks hold a validated cache to: the
