@@ -108,14 +108,14 @@ int validate_rotated(const CLI::App& command, const ValidateFlags& flags, const 
   if (flags.kernel) {
     if (flags.exec.command.empty()) throw ConventionError("validate: --kernel needs --exec COMMAND (the kernel)");
     refuse_flags(command,
-                 {"--input", "--positions", "--qkv-format", "--output-dir", "--sin", "--tensor", "--convention",
+                 {"--input", "--positions", "--qkv-format", "--sin", "--tensor", "--convention",
                   "--offset", "--max-abs-error", "--dtype", "--sample", "--full", "--ulp-only", "--vocabulary",
                   "--ids", "--sequence-length", "--check", "--cases", "--seed", "--quick"},
                  "does not apply to a kernel (--kernel --exec): pecheck writes its inputs and positions, and "
                  "validates each output as a rotated output file");
     if (!flags.file.empty()) throw ConventionError("validate: give the output FILE or --kernel --exec, not both");
     reports::RotatedExecRequest request{flags.exec, rotary_convention_of(flags), flags.max_ulp};
-    return reports::validate_rotated_exec(request, flags.json);
+    return reports::validate_rotated_exec(request, output);
   }
   refuse_flags(command,
                {"--exec", "--sin", "--tensor", "--convention", "--offset", "--max-abs-error", "--dtype", "--sample",

@@ -114,8 +114,10 @@ Outcome judge(const Subject& subject, const RunConfig& config, Property which) {
     }
   }
   outcome.statistics.push_back(scaling_support::statistic(
-      key_of(which == Property::norm ? Quantity::rotated_pair_norm_miss_ratio
-                                     : Quantity::rotated_relative_position_miss_ratio),
+      // The quantities of the cache checks (a pair's norm against A, a logit
+      // against the exact relative rotation), measured here on the kernel's outputs.
+      key_of(which == Property::norm ? Quantity::rotary_pair_norm_miss_ratio
+                                     : Quantity::rotary_relative_position_miss_ratio),
       which == Property::norm ? "largest | |out| - A |in| | / bound" : "largest |out_m . out_n - exact| / bound",
       worst_ratio, std::nullopt, 1.0, worst_text));
   outcome.verdict = violations > 0 ? Verdict::failed : Verdict::held;

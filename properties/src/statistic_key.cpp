@@ -95,8 +95,6 @@ constexpr std::array quantity_names{
     "vocabulary-position-position-share",
     "rotary-relative-position-miss-ratio",
     "rotary-pair-norm-miss-ratio",
-    "rotated-pair-norm-miss-ratio",
-    "rotated-relative-position-miss-ratio",
     "added-relative-share",
     "concatenated-relative-share",
     "rotated-relative-share",

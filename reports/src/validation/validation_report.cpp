@@ -230,20 +230,22 @@ std::optional<ComputationModel> rotary_checks_model(const Validation& v, const s
   return find_computation_model(model_name);
 }
 
-void write_validation_report(const std::filesystem::path& directory, const Validation& v, const std::string& file,
-                             const ValidatedValues& values, const std::string& reproduce) {
-  write_file_atomically(directory / "validation.json", validate::validation_json(v, file));
-  write_file_atomically(directory / "validation.txt", validate::validation_text(v, file));
-  const KindReport kind =
-      std::visit([&](const auto& findings) { return kind_report(v, findings, file, values); }, v.findings);
-  if (!kind.subject) return;
+namespace {
+
+ReportSettings validation_settings(const std::string& reproduce) {
   ReportSettings settings;
   settings.mode = RunMode::quick;
   settings.command = "pecheck validate";
   settings.reproduce = reproduce;
   settings.figures = false;  // the figures sweep pecheck's own implementation, not a file
+  return settings;
+}
+
+std::vector<CheckResult> kind_results(const Validation& v, const KindReport& kind, const std::string& file,
+                                      const std::string& reproduce) {
   std::vector<CheckResult> outcomes = {comparison_result(v, kind, file), diagnosis_result(v, kind, file)};
-  for (CheckResult& check : run_checks(*kind.subject, kind.checks, run_config(settings))) {
+  if (!kind.subject) return outcomes;
+  for (CheckResult& check : run_checks(*kind.subject, kind.checks, run_config(validation_settings(reproduce)))) {
     // A failed property replays on the file, not on `pecheck check`'s built-in
     // subjects: the same command with RapidCheck's reproduce string.
     if (!check.outcome.reproduce.empty()) {
@@ -251,7 +253,27 @@ void write_validation_report(const std::filesystem::path& directory, const Valid
     }
     outcomes.push_back(std::move(check));
   }
-  Report report = build_report(*kind.subject, std::move(outcomes), settings);
+  return outcomes;
+}
+
+}  // namespace
+
+std::vector<CheckResult> validation_results(const Validation& v, const std::string& file,
+                                            const ValidatedValues& values, const std::string& reproduce) {
+  const KindReport kind =
+      std::visit([&](const auto& findings) { return kind_report(v, findings, file, values); }, v.findings);
+  return kind_results(v, kind, file, reproduce);
+}
+
+void write_validation_report(const std::filesystem::path& directory, const Validation& v, const std::string& file,
+                             const ValidatedValues& values, const std::string& reproduce) {
+  write_file_atomically(directory / "validation.json", validate::validation_json(v, file));
+  write_file_atomically(directory / "validation.txt", validate::validation_text(v, file));
+  const KindReport kind =
+      std::visit([&](const auto& findings) { return kind_report(v, findings, file, values); }, v.findings);
+  if (!kind.subject) return;
+  const ReportSettings settings = validation_settings(reproduce);
+  Report report = build_report(*kind.subject, kind_results(v, kind, file, reproduce), settings);
   report.validation_text = validate::validation_text(v, file);
   if (std::optional<Figure> figure = error_by_position_figure(report.checks, file)) {
     report.figures.push_back(std::move(*figure));

@@ -113,9 +113,6 @@ enum class Quantity {
   // rotary
   rotary_relative_position_miss_ratio,  // largest |q_m.k_n - exact| / bound
   rotary_pair_norm_miss_ratio,          // largest |cos^2 + sin^2 - A^2| / bound
-  // rotary: a kernel's own rotated outputs (rotated_properties.hpp)
-  rotated_pair_norm_miss_ratio,          // largest | |out| - A |in| | / bound
-  rotated_relative_position_miss_ratio,  // largest |out_m . out_n - exact| / bound
   // rotary: adding, concatenating and rotating side by side (first-layer logits)
   added_relative_share,  // share of the position-driven logit variance m - n explains
   concatenated_relative_share,

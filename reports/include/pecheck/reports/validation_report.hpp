@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "pecheck/reports/report_model.hpp"
 #include "pecheck/table.hpp"
 #include "pecheck/validate/validation.hpp"
 
@@ -39,6 +40,13 @@ std::optional<ComputationModel> rotary_checks_model(const validate::Validation& 
 
 // `file` names the subject as the text and JSON do; `reproduce` is the
 // command line that writes the same files.
+// The results a validated subject gives a report: the comparison and the
+// diagnosis made from the validation, then the kind's checks run on its own
+// rows (none when it serves no rows), each under `file`. `--kernel --exec
+// --output-dir` gathers them call by call.
+std::vector<CheckResult> validation_results(const validate::Validation& validation, const std::string& file,
+                                            const ValidatedValues& values, const std::string& reproduce);
+
 void write_validation_report(const std::filesystem::path& directory, const validate::Validation& validation,
                              const std::string& file, const ValidatedValues& values, const std::string& reproduce);
 
