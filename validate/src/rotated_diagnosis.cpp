@@ -34,6 +34,8 @@ struct Candidate {
   std::optional<F> position, inv_freq, angle, cache;  // formats the steps round to
 };
 
+bool narrow(std::optional<F> f) { return f && *f != F::float32; }
+
 std::vector<Candidate> candidates(FormatId output) {
   using R = AngleRule;
   std::vector<Candidate> out = {
@@ -66,6 +68,11 @@ std::vector<Candidate> candidates(FormatId output) {
                    f,
                    F::float32,
                    {}});
+    // Both at once (positions and their angles in the narrow format, as a
+    // module cast to it computes them): each alone fits neither, and the
+    // garbled angles read as an offset or another base.
+    out.push_back({"positions and angles in " + name, HazardKind::position_precision, "candle PR 3520", R::product, f,
+                   F::float32, f, {}});
     // Held in the output's own format it is transformers' cast (tried with every candidate): a fault only when coarser.
     if (format_of(f).precision < format_of(output).precision) {
       out.push_back({"cos and sin held in " + name, HazardKind::cache_precision, "flashinfer PR 585", R::product,
@@ -273,11 +280,15 @@ ComputationFit diagnose_computation(const RotatedValues& values, const std::vect
       largest = std::max(largest, (*settings[k].positions)[static_cast<std::size_t>(r)]);
     fit.fault_explains = true;
     fit.plain_setting = k == 1;
-    fit.hazard = Hazard{*all[best].fault, "the output is the rotation by " + all[best].name + ": RMS distance " +
-                                                     significant(rms[best], 3) + " to it over " +
-                                                     std::to_string(rows.size()) + " rows (positions up to " +
-                                                     std::to_string(largest) + "), against " + significant(correct, 3) +
-                                                     " to the correct computations (" + all[best].source + ")."};
+    const std::string evidence = "the output is the rotation by " + all[best].name + ": RMS distance " +
+                                 significant(rms[best], 3) + " to it over " + std::to_string(rows.size()) +
+                                 " rows (positions up to " + std::to_string(largest) + "), against " +
+                                 significant(correct, 3) + " to the correct computations (";
+    fit.hazard = Hazard{*all[best].fault, evidence + all[best].source + ")."};
+    // Positions and angles both narrow: the angles are a fault of their own.
+    if (narrow(all[best].position) && narrow(all[best].angle)) {
+      fit.second = Hazard{HazardKind::angle_precision, evidence + "cactus PR 688, ml-explore/mlx-lm PR 1076)."};
+    }
     return fit;
   }
   return fit;

@@ -119,6 +119,7 @@ Validation validate_rotated_output(const RotatedSubject& subject, const RotatedO
       v.notes.push_back("the direction and offset the angles suggested are the diagnosed fault's doing");
     }
     add_hazard(*computation.hazard);
+    if (computation.second) add_hazard(*computation.second);
   }
 
   const accuracy::UlpBudget& budget = accuracy::ulp_budget(accuracy::BudgetKind::third_party, format);
