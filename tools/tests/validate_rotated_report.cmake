@@ -4,7 +4,8 @@
 # report's JSON parses and matches reports/schema, its JUnit XML is well formed
 # with one testcase per check (reports/tests/check_report_files.py);
 # validation.json is what --json prints. A correct output holds the comparison,
-# the diagnosis and both checks on rotated outputs; cos and sin held in
+# the diagnosis and both checks on rotated outputs; the page shows the verdict
+# and diagnosis, then the error against position, then the checks; cos and sin held in
 # bfloat16 before a float32 rotation fail the pair-norm check (the pairs leave
 # the circle), and positions held in bfloat16 fail the relative-position check
 # while every pair keeps its norm (both in the JSON and the JUnit XML).
@@ -72,10 +73,13 @@ function(report name expected_status)
   # The page: verdict and diagnosis first, then the error against position, then the checks.
   file(READ ${dir}/report.html html)
   string(FIND "${html}" "<section id=\"verdict\">" at_verdict)
+  string(FIND "${html}" "<section id=\"figures\">" at_figures)
+  string(FIND "${html}" "ULP error against position" at_figure)
   string(FIND "${html}" "<section id=\"checks\">" at_checks)
-  if(at_verdict EQUAL -1 OR at_checks EQUAL -1 OR NOT at_verdict LESS at_checks)
-    set(failures "${failures}\n  ${name}: report.html does not show the verdict and diagnosis before the checks"
-        PARENT_SCOPE)
+  if(at_verdict EQUAL -1 OR at_figures EQUAL -1 OR at_figure EQUAL -1 OR at_checks EQUAL -1 OR
+     NOT at_verdict LESS at_figures OR NOT at_figures LESS at_checks)
+    set(failures "${failures}\n  ${name}: report.html does not show the verdict and diagnosis, then the error "
+        "against position, then the checks" PARENT_SCOPE)
   endif()
 endfunction()
 

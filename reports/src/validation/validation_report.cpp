@@ -179,11 +179,18 @@ CheckResult diagnosis_result(const Validation& v, const KindReport& kind, const 
 
 // The file's error against position, from the accuracy check's Outcome on
 // the file's rows (conformance/accuracy-by-position: its blocks' largest
-// ULP error): where a position-dependent fault shows as a rising line.
-std::optional<Figure> error_by_position_figure(const std::vector<CheckResult>& checks, const std::string& file) {
-  const auto found = std::find_if(checks.begin(), checks.end(), [](const CheckResult& c) {
+// ULP error), or from the comparison's measurements where the validation
+// kept a profile (a rotated output: one series per target compared): where a
+// position-dependent fault shows as a rising line.
+std::optional<Figure> error_by_position_figure(const std::vector<CheckResult>& checks, const std::string& file,
+                                               const std::string& comparison_id) {
+  auto found = std::find_if(checks.begin(), checks.end(), [](const CheckResult& c) {
     return c.id == properties::check_ids::accuracy_by_position;
   });
+  const bool by_target = found == checks.end();
+  if (by_target) {
+    found = std::find_if(checks.begin(), checks.end(), [&](const CheckResult& c) { return c.id == comparison_id; });
+  }
   if (found == checks.end()) return std::nullopt;
   Figure figure;
   figure.id = "error-by-position";
@@ -194,7 +201,9 @@ std::optional<Figure> error_by_position_figure(const std::vector<CheckResult>& c
   double budget = 0.0, first = 0.0, last = 0.0, worst = 0.0;
   for (const accuracy::Measurement& m : found->outcome.measurements) {
     if (!m.profile || m.profile->positions.empty()) continue;
-    Series series{std::string(format_of(m.format).name), SeriesStyle::line_and_points, {}, {}, false};
+    Series series{by_target ? m.convention + " (" + std::string(format_of(m.format).name) + ")"
+                            : std::string(format_of(m.format).name),
+                  SeriesStyle::line_and_points, {}, {}, false};
     for (std::size_t k = 0; k < m.profile->positions.size(); ++k) {
       // Position 0 and errors of 0 have no place on a log axis: left out, not moved.
       const double x = m.profile->positions[k], y = m.profile->max_ulp[k];
@@ -213,9 +222,13 @@ std::optional<Figure> error_by_position_figure(const std::vector<CheckResult>& c
   panel.series.push_back({"budget " + significant(budget, 4) + " ULP", SeriesStyle::line, {first, last}, {budget, budget},
                           true});
   figure.panels.push_back(std::move(panel));
-  figure.caption = "The largest ULP error in each sampled block of the file's rows, at the block's first position; "
+  figure.caption = std::string(by_target ? "The largest ULP error of every entry in each block of positions, against "
+                                           "each target compared, at the block's first position; "
+                                         : "The largest ULP error in each sampled block of the file's rows, at the "
+                                           "block's first position; ") +
                    "the dashed line is the budget. Largest: " + significant(worst, 4) + " ULP.";
-  figure.sources = {"the accuracy check (conformance/accuracy-by-position) on the file's rows"};
+  figure.sources = {by_target ? "the validation's comparison (" + comparison_id + ") of every entry of the file"
+                              : std::string("the accuracy check (conformance/accuracy-by-position) on the file's rows")};
   return figure;
 }
 
@@ -275,7 +288,7 @@ void write_validation_report(const std::filesystem::path& directory, const Valid
   const ReportSettings settings = validation_settings(reproduce);
   Report report = build_report(*kind.subject, kind_results(v, kind, file, reproduce), settings);
   report.validation_text = validate::validation_text(v, file);
-  if (std::optional<Figure> figure = error_by_position_figure(report.checks, file)) {
+  if (std::optional<Figure> figure = error_by_position_figure(report.checks, file, kind.comparison_id)) {
     report.figures.push_back(std::move(*figure));
   }
   write_report_files(report, directory);
