@@ -96,13 +96,12 @@ Outcome judge(const Subject& subject, const RunConfig& config, Property which) {
                          std::to_string(output.cols()) + ") for an input of (" + std::to_string(run.input.rows()) +
                          ", " + std::to_string(run.input.cols()) + ")");
     }
-    const RotatedProperty p =
-        which == Property::norm
-            ? norm_property(run.input, output, run.convention.layout, derived.dims, run.format,
-                            derived.attention_factor)
-            : relative_position_property(run.input, output, run.positions, run.convention.layout, derived.dims,
-                                         run.format, derived.attention_factor,
-                                         rotary_inv_freqs(run.convention, std::nullopt), false);
+    const RotatedProperty p = which == Property::norm
+                                  ? norm_property(run.input, output, run.convention.layout, derived.dims, run.format,
+                                                  derived.attention_factor)
+                                  : relative_position_property(run.input, output, run.positions, run.convention.layout,
+                                                               derived.dims, run.format, derived.attention_factor,
+                                                               rotary_inv_freqs(run.convention, std::nullopt), false);
     outcome.cases += p.checked;
     violations += p.violations;
     if (p.checked > 0 && (p.worst_ratio > worst_ratio || std::isnan(p.worst_ratio))) {
@@ -141,10 +140,12 @@ const CheckDefinition rotated_pair_norm_check{
     .id = check_ids::rotated_pair_norm,
     .family = Family::rotary,
     .short_claim = "everyRotatedPairKeepsItsNorm",
-    .claim = "every pair of the kernel's rotated output keeps its norm, |out| = A |in|, within (8u + 2^-21) A |in| + "
-             "2s (u the output format's unit roundoff, s its smallest subnormal)",
-    .source = "RoFormer section 3.2 (a rotation keeps lengths); the bound is derived in "
-              "properties/src/rotated_properties.cpp",
+    .claim =
+        "every pair of the kernel's rotated output keeps its norm, |out| = A |in|, within (8u + 2^-21) A |in| + "
+        "2s (u the output format's unit roundoff, s its smallest subnormal)",
+    .source =
+        "RoFormer section 3.2 (a rotation keeps lengths); the bound is derived in "
+        "properties/src/rotated_properties.cpp",
     .kind = CheckKind::measurement,
     .catches = {faults::kernel_position_precision, faults::kernel_angle_precision, faults::kernel_cache_precision,
                 faults::kernel_frequency_accumulation, faults::kernel_fast_trig, faults::kernel_layout_mismatch,
@@ -157,10 +158,12 @@ const CheckDefinition rotated_relative_position_check{
     .id = check_ids::rotated_relative_position,
     .family = Family::rotary,
     .short_claim = "rotatedLogitsDependOnTheOffsetAlone",
-    .claim = "q_m . k_n computed from the kernel's rotated q and k depends on m - n alone: pair by pair it is A^2 "
-             "q_i^T R((n - m) theta_i) k_i within the bound the output's rounding and float32 angles allow",
-    .source = "RoFormer section 3.4.2; kernels' position-dependent faults (kekzl/imp PR 1325, cactus-compute/cactus "
-              "PR 688, ggml's theta *= theta_scale)",
+    .claim =
+        "q_m . k_n computed from the kernel's rotated q and k depends on m - n alone: pair by pair it is A^2 "
+        "q_i^T R((n - m) theta_i) k_i within the bound the output's rounding and float32 angles allow",
+    .source =
+        "RoFormer section 3.4.2; kernels' position-dependent faults (kekzl/imp PR 1325, cactus-compute/cactus "
+        "PR 688, ggml's theta *= theta_scale)",
     .kind = CheckKind::measurement,
     .catches = {faults::kernel_position_precision, faults::kernel_angle_precision, faults::kernel_cache_precision,
                 faults::kernel_frequency_accumulation, faults::kernel_fast_trig, faults::kernel_layout_mismatch,

@@ -63,29 +63,39 @@ class FaultyKernel final : public ForwardingSubject, public RotaryKernel {
                FormatId format) const override {
     RotaryConvention used = convention;
     if (fault_.wrong_base) used.base = convention.base == 10000.0 ? 500000.0 : 10000.0;
-    if (fault_.half_width) used.rotary_fraction = convention.rotary_fraction / 2;
     if (fault_.other_layout) {
-      used.layout = convention.layout == RotaryLayout::rotate_half ? RotaryLayout::interleaved : RotaryLayout::rotate_half;
+      used.layout =
+          convention.layout == RotaryLayout::rotate_half ? RotaryLayout::interleaved : RotaryLayout::rotate_half;
     }
     const RotaryDerived derived = rotary_derived(used);
     const double factor = fault_.no_attention_factor ? 1.0 : rotary_derived(convention).attention_factor;
-    const std::vector<double> inv_freq = rotary_inv_freqs(used, std::nullopt);
+    std::vector<double> inv_freq = rotary_inv_freqs(used, std::nullopt);
+    std::int64_t width = derived.dims;
+    if (fault_.half_width) {
+      // The rule at half the width: theta_i there is the full width's theta_2i.
+      width = derived.dims / 4 * 2;
+      std::vector<double> half;
+      for (std::int64_t i = 0; i < width / 2; ++i) half.push_back(inv_freq[static_cast<std::size_t>(2 * i)]);
+      inv_freq = std::move(half);
+    }
     // ggml's ladder: theta_scale = base^(-2/d) in float32, each pair's angle
     // the previous one times it, rounded to float32; the scaling rule's own
     // factor (inv_freq over the plain ladder) applied afterwards, as ggml
     // applies its frequency factors.
-    const float theta_scale = static_cast<float>(std::pow(derived.effective_base, -2.0 / static_cast<double>(derived.dims)));
+    const float theta_scale =
+        static_cast<float>(std::pow(derived.effective_base, -2.0 / static_cast<double>(derived.dims)));
     Table out = make_uninitialized_table(input.rows(), input.cols(), format);
     for (std::int64_t r = 0; r < input.rows(); ++r) {
       for (std::int64_t c = 0; c < input.cols(); ++c) out.set(r, c, input.at(r, c));
       double p = static_cast<double>(positions[static_cast<std::size_t>(r)]);
       if (fault_.positions) p = round_to_format(p, format_of(*fault_.positions));
       float ladder = static_cast<float>(p);
-      for (std::int64_t i = 0; i < derived.frequencies; ++i) {
+      for (std::int64_t i = 0; i < width / 2; ++i) {
         const auto k = static_cast<std::size_t>(i);
         double angle = p * inv_freq[k];
         if (fault_.accumulate) {
-          const double plain = std::pow(derived.effective_base, -2.0 * static_cast<double>(i) / static_cast<double>(derived.dims));
+          const double plain =
+              std::pow(derived.effective_base, -2.0 * static_cast<double>(i) / static_cast<double>(derived.dims));
           angle = static_cast<float>(ladder * static_cast<float>(inv_freq[k] / plain));
           ladder = ladder * theta_scale;
         }
@@ -98,7 +108,7 @@ class FaultyKernel final : public ForwardingSubject, public RotaryKernel {
           sin = round_to_format(sin, format_of(*fault_.cache));
         }
         if (fault_.reverse) sin = -sin;
-        const auto [a, b] = rotary_pair_columns(used.layout, derived.dims, i);
+        const auto [a, b] = rotary_pair_columns(used.layout, width, i);
         const double xa = input.at(r, a), xb = input.at(r, b);
         out.set(r, a, xa * cos - xb * sin);
         out.set(r, b, xa * sin + xb * cos);

@@ -31,8 +31,8 @@ const std::vector<CombinedCase>& cases() {
   static const std::vector<CombinedCase> all = {
       {"near16k", "--preset llama2 --shape lhd --heads 2 --length 256 --first-position 15900", "llama2"},
       {"at100k", "--preset llama2 --shape lhd --heads 2 --length 256 --first-position 100000", "llama2"},
-      {"below2to20Bfloat16", "--preset llama3 --dtype bfloat16 --shape lhd --heads 2 --length 256 --first-position 1048320",
-       "llama3"},
+      {"below2to20Bfloat16",
+       "--preset llama3 --dtype bfloat16 --shape lhd --heads 2 --length 256 --first-position 1048320", "llama3"},
   };
   return all;
 }

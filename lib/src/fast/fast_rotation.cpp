@@ -22,8 +22,8 @@ Table fast_rotate(const RotaryConvention& convention, const TableView& input, st
   const RotaryDerived derived = rotary_derived(convention);
   const std::int64_t width = derived.dims;
   if (input.cols() < width) {
-    throw ConventionError("fast_rotate: rows of " + std::to_string(input.cols()) + " values, narrower than the rotary width " +
-                          std::to_string(width));
+    throw ConventionError("fast_rotate: rows of " + std::to_string(input.cols()) +
+                          " values, narrower than the rotary width " + std::to_string(width));
   }
   if (static_cast<std::int64_t>(positions.size()) != input.rows()) {
     throw ConventionError("fast_rotate: " + std::to_string(positions.size()) + " positions for " +

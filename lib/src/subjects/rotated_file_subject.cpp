@@ -31,8 +31,8 @@ class RotatedFileSubject final : public Subject, public RotaryKernel {
   Table rotate(const RotaryConvention&, const TableView& input, std::span<const std::int64_t> positions,
                FormatId) const override {
     // The file answers only for what it holds: its own input rows at its own positions.
-    const bool same_rows = input.data() == held_.input.data() && input.rows() == held_.input.rows() &&
-                           input.cols() == held_.input.cols();
+    const bool same_rows =
+        input.data() == held_.input.data() && input.rows() == held_.input.rows() && input.cols() == held_.input.cols();
     if (!same_rows || !std::equal(positions.begin(), positions.end(), held_.positions.begin(), held_.positions.end())) {
       throw SubjectError(name_ + " holds the rotation of its own input at its own positions only");
     }

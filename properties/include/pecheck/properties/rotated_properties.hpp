@@ -29,8 +29,8 @@ struct RotatedProperty {
   std::string bound;  // the bound's statement
   std::int64_t checked = 0;
   std::int64_t violations = 0;
-  double worst_ratio = 0.0;    // largest |deviation| / bound
-  std::int64_t worst_row = -1;   // where it is (the first row of a pair of rows)
+  double worst_ratio = 0.0;     // largest |deviation| / bound
+  std::int64_t worst_row = -1;  // where it is (the first row of a pair of rows)
   std::int64_t worst_pair = -1;
   bool holds() const { return checked > 0 && violations == 0; }
 };
