@@ -100,18 +100,18 @@ class FaultyKernel final : public ForwardingSubject, public RotaryKernel {
           ladder = ladder * theta_scale;
         }
         if (fault_.angles) angle = round_to_format(angle, format_of(*fault_.angles));
-        auto [sin, cos] = fault_.fast_trig ? fast_sin_cos(angle) : std::pair{std::sin(angle), std::cos(angle)};
-        cos *= factor;
-        sin *= factor;
+        auto [s, c] = fault_.fast_trig ? fast_sin_cos(angle) : std::pair{std::sin(angle), std::cos(angle)};
+        c *= factor;
+        s *= factor;
         if (fault_.cache) {
-          cos = round_to_format(cos, format_of(*fault_.cache));
-          sin = round_to_format(sin, format_of(*fault_.cache));
+          c = round_to_format(c, format_of(*fault_.cache));
+          s = round_to_format(s, format_of(*fault_.cache));
         }
-        if (fault_.reverse) sin = -sin;
+        if (fault_.reverse) s = -s;
         const auto [a, b] = rotary_pair_columns(used.layout, width, i);
         const double xa = input.at(r, a), xb = input.at(r, b);
-        out.set(r, a, xa * cos - xb * sin);
-        out.set(r, b, xa * sin + xb * cos);
+        out.set(r, a, xa * c - xb * s);
+        out.set(r, b, xa * s + xb * c);
       }
     }
     return out;

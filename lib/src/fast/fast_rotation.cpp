@@ -46,10 +46,10 @@ Table fast_rotate(const RotaryConvention& convention, const TableView& input, st
     for (std::int64_t i = 0; i < derived.frequencies; ++i) {
       const auto [a, b] = rotary_pair_columns(convention.layout, width, i);
       const std::int64_t k = column_of[static_cast<std::size_t>(i)];
-      const double cos = cache.cos.at(0, k), sin = cache.sin.at(0, k);
+      const double c = cache.cos.at(0, k), s = cache.sin.at(0, k);
       const double xa = input.at(r, a), xb = input.at(r, b);
-      out.set(r, a, xa * cos - xb * sin);
-      out.set(r, b, xa * sin + xb * cos);
+      out.set(r, a, xa * c - xb * s);
+      out.set(r, b, xa * s + xb * c);
     }
   }
   return out;
