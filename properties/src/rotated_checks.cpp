@@ -88,7 +88,8 @@ Outcome judge(const Subject& subject, const RunConfig& config, Property which) {
   double worst_ratio = 0.0;
   std::string worst_text = "none";
   std::int64_t violations = 0;
-  for (const KernelRun& run : kernel_runs(subject, *kernel, config)) {
+  const std::vector<KernelRun> runs = kernel_runs(subject, *kernel, config);
+  for (const KernelRun& run : runs) {
     const RotaryDerived derived = rotary_derived(run.convention);
     const TableView output = run.output.view();
     if (output.rows() != run.input.rows() || output.cols() != run.input.cols()) {
@@ -120,7 +121,9 @@ Outcome judge(const Subject& subject, const RunConfig& config, Property which) {
       which == Property::norm ? "largest | |out| - A |in| | / bound" : "largest |out_m . out_n - exact| / bound",
       worst_ratio, std::nullopt, 1.0, worst_text));
   outcome.verdict = violations > 0 ? Verdict::failed : Verdict::held;
-  outcome.message = std::to_string(violations) + " of " + std::to_string(outcome.cases) +
+  // A held rotation (a file, one call of a kernel command) is named first: a
+  // report of several calls tells them apart by it.
+  outcome.message = (runs.size() == 1 ? runs.front().label + ": " : std::string()) + std::to_string(violations) + " of " + std::to_string(outcome.cases) +
                     (which == Property::norm ? " pairs beyond the bound" : " pair products beyond the bound") +
                     "; worst: " + worst_text;
   return outcome;
