@@ -8,6 +8,7 @@
 #include <optional>
 #include <utility>
 
+#include "pecheck/properties/fault_names.hpp"
 #include "pecheck/properties/faulty_subjects.hpp"
 #include "pecheck/properties/rotary_values.hpp"
 #include "pecheck/rotary_kernel.hpp"
