@@ -122,41 +122,45 @@ class FaultyKernel final : public ForwardingSubject, public RotaryKernel {
   KernelFault fault_;
 };
 
-std::unique_ptr<Subject> make(std::shared_ptr<const Subject> inner, std::string_view name, KernelFault fault) {
+// The correct kernel with one setting changed by `set`.
+std::unique_ptr<Subject> make(std::shared_ptr<const Subject> inner, std::string_view name, void (*set)(KernelFault&)) {
+  KernelFault fault;
+  set(fault);
   return std::make_unique<FaultyKernel>(std::move(inner), "fault:" + std::string(name), fault);
 }
 
 }  // namespace
 
 std::unique_ptr<Subject> make_kernel_position_precision_subject(std::shared_ptr<const Subject> inner) {
-  return make(std::move(inner), faults::kernel_position_precision, {.positions = FormatId::bfloat16});
+  return make(std::move(inner), faults::kernel_position_precision,
+              [](KernelFault& f) { f.positions = FormatId::bfloat16; });
 }
 std::unique_ptr<Subject> make_kernel_angle_precision_subject(std::shared_ptr<const Subject> inner) {
-  return make(std::move(inner), faults::kernel_angle_precision, {.angles = FormatId::bfloat16});
+  return make(std::move(inner), faults::kernel_angle_precision, [](KernelFault& f) { f.angles = FormatId::bfloat16; });
 }
 std::unique_ptr<Subject> make_kernel_cache_precision_subject(std::shared_ptr<const Subject> inner) {
-  return make(std::move(inner), faults::kernel_cache_precision, {.cache = FormatId::bfloat16});
+  return make(std::move(inner), faults::kernel_cache_precision, [](KernelFault& f) { f.cache = FormatId::bfloat16; });
 }
 std::unique_ptr<Subject> make_kernel_frequency_accumulation_subject(std::shared_ptr<const Subject> inner) {
-  return make(std::move(inner), faults::kernel_frequency_accumulation, {.accumulate = true});
+  return make(std::move(inner), faults::kernel_frequency_accumulation, [](KernelFault& f) { f.accumulate = true; });
 }
 std::unique_ptr<Subject> make_kernel_fast_trig_subject(std::shared_ptr<const Subject> inner) {
-  return make(std::move(inner), faults::kernel_fast_trig, {.fast_trig = true});
+  return make(std::move(inner), faults::kernel_fast_trig, [](KernelFault& f) { f.fast_trig = true; });
 }
 std::unique_ptr<Subject> make_kernel_layout_mismatch_subject(std::shared_ptr<const Subject> inner) {
-  return make(std::move(inner), faults::kernel_layout_mismatch, {.other_layout = true});
+  return make(std::move(inner), faults::kernel_layout_mismatch, [](KernelFault& f) { f.other_layout = true; });
 }
 std::unique_ptr<Subject> make_kernel_wrong_base_subject(std::shared_ptr<const Subject> inner) {
-  return make(std::move(inner), faults::kernel_wrong_base, {.wrong_base = true});
+  return make(std::move(inner), faults::kernel_wrong_base, [](KernelFault& f) { f.wrong_base = true; });
 }
 std::unique_ptr<Subject> make_kernel_direction_subject(std::shared_ptr<const Subject> inner) {
-  return make(std::move(inner), faults::kernel_direction, {.reverse = true});
+  return make(std::move(inner), faults::kernel_direction, [](KernelFault& f) { f.reverse = true; });
 }
 std::unique_ptr<Subject> make_kernel_attention_factor_subject(std::shared_ptr<const Subject> inner) {
-  return make(std::move(inner), faults::kernel_attention_factor, {.no_attention_factor = true});
+  return make(std::move(inner), faults::kernel_attention_factor, [](KernelFault& f) { f.no_attention_factor = true; });
 }
 std::unique_ptr<Subject> make_kernel_partial_width_subject(std::shared_ptr<const Subject> inner) {
-  return make(std::move(inner), faults::kernel_partial_width, {.half_width = true});
+  return make(std::move(inner), faults::kernel_partial_width, [](KernelFault& f) { f.half_width = true; });
 }
 
 }  // namespace pecheck::properties
