@@ -62,7 +62,7 @@ std::int64_t non_finite_count(const TableView& view) {
 
 bool is_frequency_claim(HazardKind kind) {
   return kind == HazardKind::wrong_base || kind == HazardKind::wrong_scaling ||
-         kind == HazardKind::inv_freq_precision;
+         kind == HazardKind::inv_freq_precision || kind == HazardKind::custom_rule;
 }
 
 }  // namespace

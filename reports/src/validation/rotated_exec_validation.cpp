@@ -126,7 +126,7 @@ int run_rotated_exec(const RotatedExecRequest& request, const ValidationOutput& 
   std::optional<ReportDirectory> directory;
   if (!output.output_dir.empty()) directory.emplace(output.output_dir);
   std::vector<CheckResult> results;
-  std::string text;  // what the text output prints, for validation.txt
+  std::string printed;  // what the text output prints, for validation.txt
   const CommandSubjectOptions subject = command_subject_options(request.exec);
   RotatedCommand command({request.exec.command, subject.protocol, subject.timeout});
   const RotaryConvention& convention = *request.convention;
@@ -196,7 +196,7 @@ int run_rotated_exec(const RotatedExecRequest& request, const ValidationOutput& 
                                                 done.command + "\n"
                                           : call_name(done) + ": deviates\n  " + done.error + "\n";
         if (!json) std::cout << call_text;
-        text += call_text;
+        printed += call_text;
         passed = passed && done.passed;
       }
     }
@@ -214,18 +214,18 @@ int run_rotated_exec(const RotatedExecRequest& request, const ValidationOutput& 
                                 "\n";
   const std::string summary = verdict + ": " + std::to_string(calls.size()) + " calls of `" + request.exec.command +
                               "` (" + convention.name + ", positions up to " + std::to_string(max_position - 1) + ")\n";
-  text += summary;
+  printed += summary;
   std::cout << (json ? json_text : summary);
   if (directory) {
     write_file_atomically(directory->staging() / "validation.json", json_text);
-    write_file_atomically(directory->staging() / "validation.txt", text);
+    write_file_atomically(directory->staging() / "validation.txt", printed);
     ReportSettings settings;
     settings.mode = RunMode::quick;
     settings.command = "pecheck validate --kernel";
     settings.reproduce = output.reproduce;
     settings.figures = false;
     Report report = build_report(KernelCommandSubject(request.exec.command), std::move(results), settings);
-    report.validation_text = text;
+    report.validation_text = printed;
     write_report_files(report, directory->staging());
     directory->commit();
   }
