@@ -107,8 +107,8 @@ Outcome judge(const Subject& subject, const RunConfig& config, Property which) {
     violations += p.violations;
     if (p.checked > 0 && (p.worst_ratio > worst_ratio || std::isnan(p.worst_ratio))) {
       worst_ratio = std::isnan(p.worst_ratio) ? INFINITY : p.worst_ratio;
-      worst_text = run.label + ", row " + std::to_string(p.worst_row) + " (position " +
-                   std::to_string(run.positions[static_cast<std::size_t>(p.worst_row)]) + "), pair " +
+      worst_text = (runs.size() == 1 ? std::string() : run.label + ", ") + "row " + std::to_string(p.worst_row) +
+                   " (position " + std::to_string(run.positions[static_cast<std::size_t>(p.worst_row)]) + "), pair " +
                    std::to_string(p.worst_pair) + ": " + scaling_support::format_number(p.worst_ratio) +
                    " times the bound " + p.bound;
     }
@@ -123,7 +123,8 @@ Outcome judge(const Subject& subject, const RunConfig& config, Property which) {
   outcome.verdict = violations > 0 ? Verdict::failed : Verdict::held;
   // A held rotation (a file, one call of a kernel command) is named first: a
   // report of several calls tells them apart by it.
-  outcome.message = (runs.size() == 1 ? runs.front().label + ": " : std::string()) + std::to_string(violations) + " of " + std::to_string(outcome.cases) +
+  outcome.message = (runs.size() == 1 ? runs.front().label + ": " : std::string()) + std::to_string(violations) +
+                    " of " + std::to_string(outcome.cases) +
                     (which == Property::norm ? " pairs beyond the bound" : " pair products beyond the bound") +
                     "; worst: " + worst_text;
   return outcome;
