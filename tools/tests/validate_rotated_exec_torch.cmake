@@ -7,7 +7,7 @@
 # below --max-position, and a kernel that fails its first call exits 2.
 # Skipped, with a message, when torch cannot be imported.
 #
-#   cmake -DPECHECK=... -DPYTHON=... -DEXAMPLES=... -DWORK_DIR=... -P validate_rotated_exec_torch.cmake
+#   cmake -DPECHECK=... -DPYTHON=... -DEXAMPLES=... -DCHECKER=... -DSCHEMA=... -DWORK_DIR=... -P validate_rotated_exec_torch.cmake
 execute_process(COMMAND ${PYTHON} -c "import torch" RESULT_VARIABLE status ERROR_QUIET)
 if(NOT status EQUAL 0)
   message("pecheck-skip: ${PYTHON} cannot import torch (Debian 12: apt-get install python3-torch, as scripts/setup does)")
@@ -86,6 +86,10 @@ foreach(case IN ITEMS "correct;held;held" "cache-bfloat16;failed;held")
   file(READ ${dir}/validation.json written)
   if(NOT written STREQUAL out)
     set(failures "${failures}\n  --output-dir ${name}: validation.json differs from --json's output")
+  endif()
+  execute_process(COMMAND ${PYTHON} ${CHECKER} ${dir} ${SCHEMA} RESULT_VARIABLE checked ERROR_VARIABLE err)
+  if(NOT checked EQUAL 0)
+    set(failures "${failures}\n  --output-dir ${name}: the report files do not check out: ${err}")
   endif()
   execute_process(COMMAND ${PYTHON} -c "
 import json, sys
