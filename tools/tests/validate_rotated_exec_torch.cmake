@@ -4,7 +4,8 @@
 # protocols. pecheck writes IN and POS, the kernel writes OUT; each call is
 # validated as a rotated output file is. The correct forms conform in
 # float32 and bfloat16, each fault deviates naming its hazard, positions stay
-# below --max-position, and a kernel that fails its first call exits 2.
+# below --max-position, --output-dir writes each call's checks on rotated
+# outputs into a report, and a kernel that fails its first call exits 2.
 # Skipped, with a message, when torch cannot be imported.
 #
 #   cmake -DPECHECK=... -DPYTHON=... -DEXAMPLES=... -DCHECKER=... -DSCHEMA=... -DWORK_DIR=... -P validate_rotated_exec_torch.cmake
