@@ -169,10 +169,10 @@ const CheckDefinition rotated_relative_position_check{
         "RoFormer section 3.4.2; kernels' position-dependent faults (kekzl/imp PR 1325, cactus-compute/cactus "
         "PR 688, ggml's theta *= theta_scale)",
     .kind = CheckKind::measurement,
-    .catches = {faults::kernel_position_precision, faults::kernel_angle_precision, faults::kernel_cache_precision,
-                faults::kernel_frequency_accumulation, faults::kernel_fast_trig, faults::kernel_layout_mismatch,
-                faults::kernel_wrong_base, faults::kernel_direction, faults::kernel_attention_factor,
-                faults::kernel_partial_width},
+    .catches = {faults::kernel_position_precision, faults::kernel_angle_precision, faults::kernel_inv_freq_precision,
+                faults::kernel_cache_precision, faults::kernel_frequency_accumulation, faults::kernel_fast_trig,
+                faults::kernel_layout_mismatch, faults::kernel_wrong_base, faults::kernel_wrong_scaling,
+                faults::kernel_direction, faults::kernel_attention_factor, faults::kernel_partial_width},
     .run = rotated_relative_position,
 };
 

@@ -21,11 +21,13 @@ namespace {
 struct KernelFault {
   std::optional<FormatId> positions;  // positions held in this format before the angle
   std::optional<FormatId> angles;     // the angle p theta_i rounded to this format
+  std::optional<FormatId> inv_freq;   // inv_freq_i rounded to this format
   std::optional<FormatId> cache;      // A cos and A sin rounded to this format before the rotation
   bool accumulate = false;            // theta_i by repeated float32 multiplication (ggml's theta *= theta_scale)
   bool fast_trig = false;             // short polynomials after a float32 quadrant reduction
   bool other_layout = false;          // NEOX pairs where NORMAL ones are expected, or the reverse
   bool wrong_base = false;            // rope_theta 10000 for anything else, 500000 for 10000
+  bool no_scaling = false;            // rope_scaling ignored (the plain rule)
   bool reverse = false;               // rotation by -theta
   bool no_attention_factor = false;   // A left out
   bool half_width = false;            // half the rotary width rotated, the rest passed through
@@ -64,6 +66,7 @@ class FaultyKernel final : public ForwardingSubject, public RotaryKernel {
                FormatId format) const override {
     RotaryConvention used = convention;
     if (fault_.wrong_base) used.base = convention.base == 10000.0 ? 500000.0 : 10000.0;
+    if (fault_.no_scaling) used.scaling = RotaryScaling{};
     if (fault_.other_layout) {
       used.layout =
           convention.layout == RotaryLayout::rotate_half ? RotaryLayout::interleaved : RotaryLayout::rotate_half;
@@ -71,6 +74,9 @@ class FaultyKernel final : public ForwardingSubject, public RotaryKernel {
     const RotaryDerived derived = rotary_derived(used);
     const double factor = fault_.no_attention_factor ? 1.0 : rotary_derived(convention).attention_factor;
     std::vector<double> inv_freq = rotary_inv_freqs(used, std::nullopt);
+    if (fault_.inv_freq) {
+      for (double& v : inv_freq) v = round_to_format(v, format_of(*fault_.inv_freq));
+    }
     std::int64_t width = derived.dims;
     if (fault_.half_width) {
       // The rule at half the width: theta_i there is the full width's theta_2i.
@@ -137,6 +143,13 @@ std::unique_ptr<Subject> make_kernel_position_precision_subject(std::shared_ptr<
 }
 std::unique_ptr<Subject> make_kernel_angle_precision_subject(std::shared_ptr<const Subject> inner) {
   return make(std::move(inner), faults::kernel_angle_precision, [](KernelFault& f) { f.angles = FormatId::bfloat16; });
+}
+std::unique_ptr<Subject> make_kernel_inv_freq_precision_subject(std::shared_ptr<const Subject> inner) {
+  return make(std::move(inner), faults::kernel_inv_freq_precision,
+              [](KernelFault& f) { f.inv_freq = FormatId::bfloat16; });
+}
+std::unique_ptr<Subject> make_kernel_wrong_scaling_subject(std::shared_ptr<const Subject> inner) {
+  return make(std::move(inner), faults::kernel_wrong_scaling, [](KernelFault& f) { f.no_scaling = true; });
 }
 std::unique_ptr<Subject> make_kernel_cache_precision_subject(std::shared_ptr<const Subject> inner) {
   return make(std::move(inner), faults::kernel_cache_precision, [](KernelFault& f) { f.cache = FormatId::bfloat16; });

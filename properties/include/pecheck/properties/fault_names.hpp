@@ -48,11 +48,13 @@ inline constexpr std::string_view rotary_attention_factor_twice = "rotary-attent
 // rotated_faults.cpp), one per hazard `pecheck validate` diagnoses.
 inline constexpr std::string_view kernel_position_precision = "kernel-position-precision";
 inline constexpr std::string_view kernel_angle_precision = "kernel-angle-precision";
+inline constexpr std::string_view kernel_inv_freq_precision = "kernel-inv-freq-precision";
 inline constexpr std::string_view kernel_cache_precision = "kernel-cache-precision";
 inline constexpr std::string_view kernel_frequency_accumulation = "kernel-frequency-accumulation";
 inline constexpr std::string_view kernel_fast_trig = "kernel-fast-trig";
 inline constexpr std::string_view kernel_layout_mismatch = "kernel-layout-mismatch";
 inline constexpr std::string_view kernel_wrong_base = "kernel-wrong-base";
+inline constexpr std::string_view kernel_wrong_scaling = "kernel-wrong-scaling";
 inline constexpr std::string_view kernel_direction = "kernel-direction";
 inline constexpr std::string_view kernel_attention_factor = "kernel-attention-factor";
 inline constexpr std::string_view kernel_partial_width = "kernel-partial-width";

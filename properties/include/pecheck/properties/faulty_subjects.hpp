@@ -92,6 +92,8 @@ std::unique_ptr<Subject> make_rotary_attention_factor_twice_subject(std::shared_
 std::unique_ptr<Subject> make_kernel_position_precision_subject(std::shared_ptr<const Subject> inner);
 // The angle p theta_i rounded to bfloat16 (cactus-compute/cactus PR 688: angles in a 16-bit format).
 std::unique_ptr<Subject> make_kernel_angle_precision_subject(std::shared_ptr<const Subject> inner);
+// inv_freq rounded to bfloat16 with the module (Megatron-LM issue 744).
+std::unique_ptr<Subject> make_kernel_inv_freq_precision_subject(std::shared_ptr<const Subject> inner);
 // cos and sin rounded to bfloat16 whatever the output's format (flashinfer-ai/flashinfer PR 585).
 std::unique_ptr<Subject> make_kernel_cache_precision_subject(std::shared_ptr<const Subject> inner);
 // Each pair's angle the previous one times theta_scale in float32 (ggml's rope).
@@ -102,6 +104,8 @@ std::unique_ptr<Subject> make_kernel_fast_trig_subject(std::shared_ptr<const Sub
 std::unique_ptr<Subject> make_kernel_layout_mismatch_subject(std::shared_ptr<const Subject> inner);
 // rope_theta 10000 where it is 500000, or the reverse.
 std::unique_ptr<Subject> make_kernel_wrong_base_subject(std::shared_ptr<const Subject> inner);
+// rope_scaling ignored: the plain rule's frequencies (the attention factor kept).
+std::unique_ptr<Subject> make_kernel_wrong_scaling_subject(std::shared_ptr<const Subject> inner);
 // The rotation by -theta.
 std::unique_ptr<Subject> make_kernel_direction_subject(std::shared_ptr<const Subject> inner);
 // The attention factor (YaRN, LongRoPE) left out of the rotation.
