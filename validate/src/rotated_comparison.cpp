@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 
 #include "pecheck/number_text.hpp"
@@ -91,6 +92,15 @@ Comparison compare_rotated(const RotatedComparisonRequest& request, const std::o
     accumulators.emplace_back(request.format, request.budget_ulp, allowances[w].get(), accuracy::SignedZero::equal);
   }
   std::vector<std::int64_t> escalations(static_cast<std::size_t>(workers));
+  // The error against position (the report's figure): the rows fall into up
+  // to 64 blocks of equal position span, each folded into its own accumulator
+  // and all merged into the worker's (exactly, as merging any split is).
+  const auto [low, high] = std::minmax_element(request.row_position->begin(), request.row_position->end());
+  const std::int64_t first = values.rows > 0 ? *low : 0;
+  const std::int64_t span = values.rows > 0 ? *high - first + 1 : 1;
+  const std::int64_t blocks = std::min<std::int64_t>(64, span);
+  const auto block_of = [&](std::int64_t p) { return static_cast<std::size_t>((p - first) * blocks / span); };
+  std::vector<std::vector<accuracy::Accumulator>> block_tallies(static_cast<std::size_t>(workers));
   // The output's rotated columns, in its own format, for the accumulator.
   const TableView view(values.output.format(), values.rows, request.width, values.output.stride(),
                        values.output.data());
@@ -105,6 +115,10 @@ Comparison compare_rotated(const RotatedComparisonRequest& request, const std::o
     std::vector<double> x_first(pairs), x_second(pairs);
     std::vector<reference::RotatedPair> rounded(pairs);
     std::vector<reference::RotatedExact> pair_exact(pairs);
+    std::vector<accuracy::Accumulator>& mine = block_tallies[w];
+    for (std::int64_t k = 0; k < blocks; ++k) {
+      mine.emplace_back(request.format, request.budget_ulp, allowances[w].get(), accuracy::SignedZero::equal);
+    }
     // A block of adjacent rows per worker: the rows of one position (its heads,
     // adjacent in (L, H, d) and (B, L, H, d)) share the oracle's sin and cos
     // of each frequency, computed once when they come one after another.
@@ -137,7 +151,7 @@ Comparison compare_rotated(const RotatedComparisonRequest& request, const std::o
         // Exact values that are plain doubles (the double tier's) go as such,
         // as the rotary comparison's: half the bytes to read, the same figures.
         if (all_plain) {
-          accumulators[w].add_row(view, r, r, std::span<const double>(plain));
+          mine[block_of(p)].add_row(view, r, r, std::span<const double>(plain));
           continue;
         }
         for (std::int64_t i = 0; i < n; ++i) {
@@ -146,11 +160,22 @@ Comparison compare_rotated(const RotatedComparisonRequest& request, const std::o
           exact[static_cast<std::size_t>(b)] = pair_exact[static_cast<std::size_t>(i)].second;
         }
       }
-      accumulators[w].add_row(view, r, r, std::span<const DoubleDouble>(exact));
+      mine[block_of(p)].add_row(view, r, r, std::span<const DoubleDouble>(exact));
     }
+    for (const accuracy::Accumulator& block : mine) accumulators[w].merge(block);
     escalations[w] = oracle.pairs_escalated();
   });
   for (std::size_t w = 1; w < accumulators.size(); ++w) accumulators.front().merge(accumulators[w]);
+  accuracy::PositionProfile profile;
+  for (std::size_t k = 0; k < static_cast<std::size_t>(blocks); ++k) {
+    for (std::size_t w = 1; w < block_tallies.size(); ++w) block_tallies.front()[k].merge(block_tallies[w][k]);
+    const accuracy::Tally& tally = block_tallies.front()[k].tally();
+    if (tally.entries == 0) continue;
+    // The block's first position; NaN where it had only typed mismatches (no ULP figure to plot).
+    profile.positions.push_back(static_cast<double>(first + (static_cast<std::int64_t>(k) * span + blocks - 1) / blocks));
+    profile.max_ulp.push_back(tally.measured() > 0 ? tally.max_ulp() : std::numeric_limits<double>::quiet_NaN());
+    profile.max_abs_error.push_back(tally.max_abs_error());
+  }
   std::int64_t escalated = 0;
   for (std::int64_t e : escalations) escalated += e;
 
@@ -165,6 +190,7 @@ Comparison compare_rotated(const RotatedComparisonRequest& request, const std::o
     if (m.entries > m.mismatches) refine_exact(m.worst, request);
     if (m.nearest_zero) refine_exact(*m.nearest_zero, request);
   }
+  m.profile = std::move(profile);
   comparison.beyond_budget = accuracy::failing_entries(m);
   comparison.conforms = m.entries > 0 && comparison.beyond_budget == 0;
   return comparison;

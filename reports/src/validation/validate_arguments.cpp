@@ -62,7 +62,7 @@ int run_rotary_file(const ValidateArguments& a, const ValidationOutput& output, 
 int run_kernel(const ValidateArguments& a, const ValidationOutput& output) {
   if (a.exec.command.empty()) throw ConventionError("validate: --kernel needs --exec COMMAND (the kernel)");
   if (!a.file.empty()) throw ConventionError("validate: give the output FILE or --kernel --exec, not both");
-  return validate_rotated_exec({a.exec, rotary_convention_of(a), a.max_ulp}, output.json);
+  return validate_rotated_exec({a.exec, rotary_convention_of(a), a.max_ulp}, output);
 }
 
 int run_rotated_file(const ValidateArguments& a, const ValidationOutput& output, std::ostream& out) {

@@ -37,7 +37,7 @@ struct FlagUse {
 constexpr FlagUse flag_uses[] = {
     {"FILE", every_kind},
     {"--json", every_kind},
-    {"--output-dir", table_file | rotary_file | rotated_file | input_layer},
+    {"--output-dir", table_file | rotary_file | rotated_file | kernel | input_layer},
     {"--tensor", table_file},
     {"--convention", table_file | table_exec | input_layer | vocabulary},
     {"--offset", table_file | rotary_file},
