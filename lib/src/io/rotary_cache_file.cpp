@@ -109,7 +109,8 @@ RotaryCache read_combined_rotary_cache(const std::filesystem::path& path) {
   const std::uint64_t part_bytes = rows * cols * static_cast<std::uint64_t>(dtype.itemsize);
   try {
     // Both tables at once: each alone might fit where the two do not.
-    check_memory_available(2 * part_bytes, "the cos and sin tables");
+    check_memory_available(2 * part_bytes, "a " + std::to_string(rows) + " x " + std::to_string(cols) + " " +
+                                               std::string(detail::format_name(format)) + " cos and sin pair");
     if (stack && !fortran) {
       // Each part is a row-major table of its own: read straight into its storage.
       return {detail::read_table_payload(source, layout.data_start, rows, cols, format, dtype.byte_order,
