@@ -52,18 +52,18 @@ sparse_safetensors() {
 sparse_npy "$work/rows.npy" 67108864
 expect_exit_2 rows_from_header "rows.npy: shape: 67108864 rows of 1 columns (0.25 GiB (268435456 bytes) of data) (expected at most 16777216 rows" \
   bash -c "$(limit_v 200000) exec '$pecheck' validate '$work/rows.npy'"
-# 2^24 + 1 and 2^25 - 1 rows (64 and 128 MiB) under a 48 MB limit: what a
+# 2^24 + 1 and 2^25 - 1 rows (64 and 128 MiB) under a 60 MB limit: what a
 # read of the payload could not hold, so only a refusal from the header
 # gives this message.
 sparse_npy "$work/long.npy" 16777217
 expect_exit_2 rows_past_positions "long.npy: shape: 16777217 rows of 1 columns (0.06 GiB (67108868 bytes) of data) (expected at most 16777216 rows, one per position float32 holds exactly)" \
-  bash -c "$(limit_v 48000) exec '$pecheck' validate '$work/long.npy'"
+  bash -c "$(limit_v 60000) exec '$pecheck' validate '$work/long.npy'"
 sparse_safetensors "$work/relative.safetensors" 33554431
 expect_exit_2 relative_length_safetensors "relative.safetensors: shape: 33554431 rows of 1 columns (0.12 GiB (134217724 bytes) of data) (expected at most 16777216 rows" \
-  bash -c "$(limit_v 48000) exec '$pecheck' validate '$work/relative.safetensors'"
+  bash -c "$(limit_v 60000) exec '$pecheck' validate '$work/relative.safetensors'"
 "$pecheck" rope --preset llama2 --rows 4 --cos "$work/cos4.npy" --sin "$work/sin4.npy"
 expect_exit_2 rows_past_positions_sin "long.npy: shape: 16777217 rows of 1 columns" \
-  bash -c "$(limit_v 48000) exec '$pecheck' validate '$work/cos4.npy' --sin '$work/long.npy' --rope llama2"
+  bash -c "$(limit_v 60000) exec '$pecheck' validate '$work/cos4.npy' --sin '$work/long.npy' --rope llama2"
 
 # A 5 MB config.json: refused from its size, naming the limit.
 {
