@@ -4,7 +4,7 @@
 
 namespace pecheck::tools {
 
-void add_validate_flags(CLI::App& command, ValidateFlags& flags) {
+void add_validate_flags(CLI::App& command, reports::ValidateArguments& flags) {
   command.add_option("--input", flags.input,
                      "Rotated outputs: FILE is a RoPE kernel's output (queries or keys, .npy), this its input of the\n"
                      "same shape, --positions POS.npy the position of each token; --rope/--config name the convention\n"

@@ -13,13 +13,8 @@
 # - a lines-protocol command that writes without a newline (cat /dev/zero),
 #   refused once its reply passes 64 KiB (it was buffered without bound).
 set -uo pipefail
-pecheck=$1
-work=$2
-rm -rf "$work" && mkdir -p "$work"
-failures=0
-
-# shellcheck source=expect_exit_2.sh
-source "$(dirname "$0")/expect_exit_2.sh"
+# shellcheck source=cli_test_setup.sh
+source "$(dirname "$0")/cli_test_setup.sh"
 
 # limit_v KIB: the shell command setting the address-space limit; none in an
 # ASan build, which cannot start under one (cmake/PecheckTests.cmake), where

@@ -8,13 +8,8 @@
 set -uo pipefail
 # An ASan build cannot start under ulimit -v (cmake/PecheckTests.cmake).
 if [ -n "${PECHECK_SANITIZED:-}" ]; then echo "pecheck-skip: every case runs under ulimit -v"; exit 77; fi
-pecheck=$1
-work=$2
-rm -rf "$work" && mkdir -p "$work"
-failures=0
-
-# shellcheck source=expect_exit_2.sh
-source "$(dirname "$0")/expect_exit_2.sh"
+# shellcheck source=cli_test_setup.sh
+source "$(dirname "$0")/cli_test_setup.sh"
 
 # A 1 GiB file (sparse) that is not an .npy: judged by its first bytes, with
 # 300 MB of address space, far less than the file.

@@ -7,7 +7,7 @@
 
 #include "pecheck/accuracy/accumulator.hpp"
 #include "pecheck/accuracy/libm_allowance.hpp"
-#include "pecheck/number_text.hpp"
+#include "pecheck/accuracy/measure.hpp"
 #include "pecheck/parallel_for.hpp"
 #include "pecheck/reference/rotary_reference.hpp"
 
@@ -69,8 +69,13 @@ Comparison compare_rotary_cache(const Table& cos, const Table& sin, FormatId for
   for (std::size_t w = 1; w < accumulators.size(); ++w) accumulate.merge(accumulators[w]);
   accuracy::Measurement& m = comparison.measurement;
   m = accumulate.measurement([&](std::int64_t row) { return first_position + row; }, budget_source, 0);
-  // The text has always shown the exact value as its double sum to 21 digits.
-  if (m.entries > m.mismatches) m.worst.exact_text = exact_decimal(m.worst.exact);
+  // Column c of a row is cos's column c, or sin's column c - cos.cols.
+  accuracy::refine_worst_exact(m, [&](const accuracy::WorstInput& w) {
+    const bool cosine = w.column < cos.cols;
+    const std::int64_t column = cosine ? w.column : w.column - cos.cols;
+    return reference::rotary_exact_value(convention, w.position, rotary_column_frequency(convention, column), cosine,
+                                         model);
+  });
   comparison.beyond_budget = accuracy::failing_entries(m);
   comparison.conforms = m.entries > 0 && comparison.beyond_budget == 0;
   return comparison;
