@@ -21,6 +21,11 @@ endfunction()
 # --pecheck --examples --work for a .py; PECHECK, ARGS, WORK_DIR as the
 # arguments of a .sh). SKIPPABLE: a line "pecheck-skip: why" (or exit 77 from a .sh) marks
 # it skipped, as where PyTorch cannot be imported.
+#
+# In a sanitizer build (PECHECK_SANITIZE) every such test sees
+# PECHECK_SANITIZED=1 and leaves out its runs under `ulimit -v`: AddressSanitizer
+# reserves terabytes of address space for its shadow memory at start, so an
+# instrumented pecheck cannot start under any address-space limit.
 function(pecheck_add_cli_test name script)
   cmake_parse_arguments(ARG "SKIPPABLE;SERIAL" "TIMEOUT" "DEFINES;ARGS" ${ARGN})
   set(source ${PROJECT_SOURCE_DIR}/tools/tests/${script})
@@ -36,6 +41,9 @@ function(pecheck_add_cli_test name script)
     set(command bash ${source} $<TARGET_FILE:pecheck> ${ARG_ARGS} ${work})
   endif()
   add_test(NAME tools_${name} COMMAND ${command})
+  if(PECHECK_SANITIZE)
+    set_tests_properties(tools_${name} PROPERTIES ENVIRONMENT PECHECK_SANITIZED=1)
+  endif()
   if(ARG_SKIPPABLE)
     set_tests_properties(tools_${name} PROPERTIES SKIP_REGULAR_EXPRESSION "pecheck-skip:" SKIP_RETURN_CODE 77)
   endif()

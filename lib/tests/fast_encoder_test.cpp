@@ -22,7 +22,7 @@ void expect_same_bits(const std::vector<double>& a, const std::vector<double>& b
 TEST(FastEncoder, givesFastEncodingsRowsBitForBit) {
   for (const char* preset : {"vaswani", "tensor2tensor", "fairseq", "marian-hf"}) {
     SCOPED_TRACE(preset);
-    const Convention& convention = *find_preset(preset);
+    const Convention convention = *find_preset(preset);  // a copy: the optional is a temporary
     const std::int64_t dim = 38;
     const auto rows_of = [&](const TableRequest& request) {
       std::vector<double> out(static_cast<std::size_t>(request.rows * request.dim));

@@ -87,7 +87,7 @@ TEST(TableFile, unreadableFilesAreErrorsNamingThePath) {
 // writer's threads finishes its block first.
 TEST(ProducedTable, isWrittenByteForByteAsTheWholeTable) {
   TempDir dir;
-  const Convention& convention = *find_preset("vaswani");
+  const Convention convention = *find_preset("vaswani");  // a copy: the optional is a temporary
   const TableRequest request{2500, 1000, 7};
   for (const FormatId format : {FormatId::float64, FormatId::float32, FormatId::float16, FormatId::bfloat16}) {
     for (const int workers : {1, 3}) {

@@ -39,7 +39,7 @@ Table faulty(std::unique_ptr<Subject> (*make)(std::shared_ptr<const Subject>), c
 
 std::vector<Case> cases() {
   std::vector<Case> out;
-  const Convention& vaswani = *find_preset("vaswani");
+  const Convention vaswani = *find_preset("vaswani");  // a copy: the optional is a temporary
   out.push_back({"fast float32", fast_table(vaswani, {300, 64, 0}, FormatId::float32), "vaswani"});
   out.push_back({"fast float32 at offset 5000", fast_table(vaswani, {200, 48, 5000}, FormatId::float32), "vaswani", 5000});
   out.push_back({"fast float64 with the allowance", fast_table(vaswani, {150, 32, 0}, FormatId::float64), "vaswani", 0, true});
@@ -107,7 +107,7 @@ void expect_same(const accuracy::Measurement& streamed, const accuracy::Measurem
 
 accuracy::Measurement compare_both_ways(const Case& c, const std::vector<std::int64_t>& rows, int threads) {
   SCOPED_TRACE(c.name + ", " + std::to_string(rows.size()) + " rows, " + std::to_string(threads) + " threads");
-  const Convention& convention = *find_preset(c.convention);
+  const Convention convention = *find_preset(c.convention);  // a copy: the optional is a temporary
   std::optional<accuracy::Float64AngleAllowance> allowance;
   if (c.allowance) allowance.emplace(convention, c.table.cols, c.table.format);
   const accuracy::Float64AngleAllowance* bound = allowance ? &*allowance : nullptr;

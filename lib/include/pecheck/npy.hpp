@@ -37,8 +37,9 @@ namespace pecheck {
 // above. The preamble and header are read first and the shape checked against
 // the file's size before anything else is read or allocated; the values are
 // then read straight into the table's storage (swapped only for a big-endian
-// file, transposed only for Fortran order).
-TableFile read_npy(const std::filesystem::path& path);
+// file, transposed only for Fortran order). More rows than max_rows is
+// refused from the header.
+TableFile read_npy(const std::filesystem::path& path, const TableRowLimit& max_rows = any_table_rows);
 // The same from memory; display_name stands for the path in error messages.
 TableFile read_npy_bytes(std::span<const std::byte> bytes, std::string_view display_name);
 

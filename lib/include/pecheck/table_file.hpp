@@ -58,13 +58,31 @@ struct TableFile {
 
 enum class TableFileKind { npy, safetensors };
 
+// The most rows a reader accepts, and why, for its refusal. Compared with the
+// header's shape before a byte of the payload is read or allocated, so a file
+// claiming more rows than its reader's caller can use costs nothing to refuse.
+struct TableRowLimit {
+  std::uint64_t rows;
+  std::string_view reason;  // "one per position ..."; follows "at most N rows, "
+};
+
+// Any table file: a relative encoding's table, whose rows run from position
+// 2^24 - 1 down to -(2^24 - 1), is the longest table of positions float32
+// holds exactly.
+inline constexpr TableRowLimit any_table_rows{(std::uint64_t{1} << 25) - 1,
+                                              "the most any table of positions in (-2^24, 2^24) holds"};
+// A table or cache of one row per position, 0 up: what validate compares.
+inline constexpr TableRowLimit position_table_rows{std::uint64_t{1} << 24,
+                                                   "one per position float32 holds exactly"};
+
 // By extension, case-insensitive: ".npy" or ".safetensors"; nullopt otherwise.
 std::optional<TableFileKind> table_file_kind(const std::filesystem::path& path);
 
 // Reads or writes by extension; any other extension is a TableFileError.
 // tensor_name is used by .safetensors only (see read_safetensors / write_safetensors).
 TableFile read_table_file(const std::filesystem::path& path,
-                          const std::optional<std::string>& tensor_name = std::nullopt);
+                          const std::optional<std::string>& tensor_name = std::nullopt,
+                          const TableRowLimit& max_rows = any_table_rows);
 void write_table_file(const std::filesystem::path& path, const TableView& table);
 void write_table_file(const std::filesystem::path& path, const ProducedTable& table);
 

@@ -157,7 +157,7 @@ detail::NpyLayout detail::read_npy_layout(const ByteSource& source) {
 
 namespace {
 
-TableFile read_npy_source(const detail::ByteSource& source) {
+TableFile read_npy_source(const detail::ByteSource& source, const TableRowLimit& max_rows) {
   const std::string_view name = source.name();
   const detail::NpyLayout layout = detail::read_npy_layout(source);
   const detail::NpyHeader& header = layout.header;
@@ -189,7 +189,7 @@ TableFile read_npy_source(const detail::ByteSource& source) {
   }
   file.info.version = layout.version;
   file.table = detail::read_table_payload(source, data_start, rows, cols, dtype.format, dtype.byte_order,
-                                          file.info.storage_order);
+                                          file.info.storage_order, max_rows);
   return file;
 }
 
@@ -222,10 +222,12 @@ std::vector<std::byte> npy_header_bytes(const TableView& view) {
 }  // namespace
 
 TableFile read_npy_bytes(std::span<const std::byte> bytes, std::string_view name) {
-  return read_npy_source(detail::MemorySource(bytes, name));
+  return read_npy_source(detail::MemorySource(bytes, name), any_table_rows);
 }
 
-TableFile read_npy(const std::filesystem::path& path) { return read_npy_source(detail::FileSource(path)); }
+TableFile read_npy(const std::filesystem::path& path, const TableRowLimit& max_rows) {
+  return read_npy_source(detail::FileSource(path), max_rows);
+}
 
 std::vector<std::byte> encode_npy(const Table& table) {
   const TableView view = table.view();

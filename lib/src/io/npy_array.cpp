@@ -4,6 +4,7 @@
 
 #include "byte_io.hpp"
 #include "float_bits.hpp"
+#include "npy_array_dtype.hpp"
 #include "npy_layout.hpp"
 #include "pecheck/table_file.hpp"
 #include "table_codec.hpp"
@@ -15,14 +16,9 @@ namespace {
 // The same limit tables have (table_codec.cpp): 2^31 values.
 constexpr std::uint64_t max_array_entries = std::uint64_t{1} << 31;
 
-struct ArrayDtype {
-  char kind;  // 'f', 'i', 'u', or 'c' (complex: two floats of `itemsize` bytes per value)
-  int itemsize;
-  ByteOrder byte_order;
-  int components = 1;  // 2 for complex
-};
+}  // namespace
 
-ArrayDtype parse_array_descr(const std::string& descr, std::string_view name) {
+detail::ArrayDtype detail::parse_array_descr(const std::string& descr, std::string_view name) {
   constexpr std::string_view expected =
       "a float ('<f2', '<f4', '<f8'), complex ('<c8', '<c16') or integer ('<i4', '<i8', '|i1', '<u2', ...) dtype, "
       "'>' for big-endian";
@@ -52,6 +48,8 @@ ArrayDtype parse_array_descr(const std::string& descr, std::string_view name) {
   return dtype;
 }
 
+namespace {
+
 std::int64_t signed_value(std::uint64_t bits, int itemsize) {
   const int shift = 64 - 8 * itemsize;
   return static_cast<std::int64_t>(bits << shift) >> shift;  // sign-extends (C++20: arithmetic shift)
@@ -69,7 +67,7 @@ NpyArray read_npy_array_source(const detail::ByteSource& source) {
   const std::string_view name = source.name();
   const detail::NpyLayout layout = detail::read_npy_layout(source);
   const detail::NpyHeader& header = layout.header;
-  const ArrayDtype dtype = parse_array_descr(header.descr, name);
+  const detail::ArrayDtype dtype = detail::parse_array_descr(header.descr, name);
   const std::string what = detail::npy_shape_text(header.shape) + " of " + detail::quoted_excerpt(header.descr);
 
   // The leading dimensions as one count of rows (checked for overflow), the

@@ -78,7 +78,8 @@ void check_utf8(std::string_view text, std::string_view name, std::string_view f
 
 namespace {
 
-TableFile read_safetensors_source(const detail::ByteSource& source, const std::optional<std::string>& tensor_name) {
+TableFile read_safetensors_source(const detail::ByteSource& source, const std::optional<std::string>& tensor_name,
+                                  const TableRowLimit& max_rows) {
   const std::string_view name = source.name();
   const std::uint64_t size = source.size();
   if (size < length_bytes) {
@@ -140,7 +141,7 @@ TableFile read_safetensors_source(const detail::ByteSource& source, const std::o
   // The header check matched shape * itemsize against data_offsets, which lie
   // within the data area: every read below is in bounds.
   file.table = detail::read_table_payload(source, data_start + entry.begin, rows, cols, *format, ByteOrder::little,
-                                          StorageOrder::row_major);
+                                          StorageOrder::row_major, max_rows);
   return file;
 }
 
@@ -179,11 +180,12 @@ std::vector<std::byte> safetensors_header_bytes(const TableView& view, std::stri
 
 TableFile read_safetensors_bytes(std::span<const std::byte> bytes, std::string_view name,
                                  const std::optional<std::string>& tensor_name) {
-  return read_safetensors_source(detail::MemorySource(bytes, name), tensor_name);
+  return read_safetensors_source(detail::MemorySource(bytes, name), tensor_name, any_table_rows);
 }
 
-TableFile read_safetensors(const std::filesystem::path& path, const std::optional<std::string>& tensor_name) {
-  return read_safetensors_source(detail::FileSource(path), tensor_name);
+TableFile read_safetensors(const std::filesystem::path& path, const std::optional<std::string>& tensor_name,
+                           const TableRowLimit& max_rows) {
+  return read_safetensors_source(detail::FileSource(path), tensor_name, max_rows);
 }
 
 std::vector<std::byte> encode_safetensors(const Table& table, std::string_view name, std::string_view tensor_name,

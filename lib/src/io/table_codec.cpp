@@ -58,12 +58,16 @@ std::uint64_t checked_entries(std::uint64_t rows, std::uint64_t cols, int itemsi
 }
 
 Table read_table_payload(const ByteSource& source, std::uint64_t offset, std::uint64_t rows, std::uint64_t cols,
-                         FormatId format, ByteOrder byte_order, StorageOrder storage_order) {
-  // From the header, before a byte of the payload is read or allocated.
-  if (rows > max_table_file_rows) {
-    throw TableFileError(source.name(), "shape", std::to_string(rows) + " rows",
-                         "at most 2^25 - 1 = " + std::to_string(max_table_file_rows) +
-                             " rows, the most any table of positions in (-2^24, 2^24) holds");
+                         FormatId format, ByteOrder byte_order, StorageOrder storage_order,
+                         const TableRowLimit& max_rows) {
+  // From the header, before a byte of the payload is read or allocated. The
+  // shape was checked against the file's size: rows * cols * itemsize fits.
+  if (rows > max_rows.rows) {
+    const std::uint64_t bytes = rows * cols * static_cast<std::uint64_t>(storage_bytes(format));
+    throw TableFileError(source.name(), "shape",
+                         std::to_string(rows) + " rows of " + std::to_string(cols) + " columns (" +
+                             byte_count_text(bytes) + " of data)",
+                         "at most " + std::to_string(max_rows.rows) + " rows, " + std::string(max_rows.reason));
   }
   Table table;
   try {

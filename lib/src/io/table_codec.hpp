@@ -24,18 +24,14 @@ namespace pecheck::detail {
 std::uint64_t checked_entries(std::uint64_t rows, std::uint64_t cols, int itemsize, std::uint64_t data_bytes,
                               std::string_view name, std::string_view field, const std::string& what);
 
-// The most rows a table file may hold: a relative encoding's table, whose
-// rows run from position 2^24 - 1 down to -(2^24 - 1), is the longest table
-// of positions float32 holds exactly (every other table has at most 2^24).
-// A header claiming more is refused before its payload is read.
-inline constexpr std::uint64_t max_table_file_rows = (std::uint64_t{1} << 25) - 1;
-
 // The table a checked header describes, read from source at offset: rows *
 // cols elements of format's storage width in byte_order, stored row after row
-// or column after column. More than max_table_file_rows rows, or a table this machine cannot hold is a TableFileError
-// naming the size it needs, raised before anything is allocated.
+// or column after column. More rows than max_rows (table_file.hpp), or a
+// table this machine cannot hold, is a TableFileError naming the size it
+// needs, raised before anything is read or allocated.
 Table read_table_payload(const ByteSource& source, std::uint64_t offset, std::uint64_t rows, std::uint64_t cols,
-                         FormatId format, ByteOrder byte_order, StorageOrder storage_order);
+                         FormatId format, ByteOrder byte_order, StorageOrder storage_order,
+                         const TableRowLimit& max_rows = any_table_rows);
 
 // Receives a writer's bytes in order: an AtomicFile, or a vector in memory.
 using ByteSink = std::function<void(std::span<const std::byte>)>;

@@ -88,12 +88,13 @@ TableFileKind kind_or_throw(const std::filesystem::path& path) {
 
 }  // namespace
 
-TableFile read_table_file(const std::filesystem::path& path, const std::optional<std::string>& tensor_name) {
+TableFile read_table_file(const std::filesystem::path& path, const std::optional<std::string>& tensor_name,
+                          const TableRowLimit& max_rows) {
   switch (kind_or_throw(path)) {
-    case TableFileKind::npy: return read_npy(path);
-    case TableFileKind::safetensors: return read_safetensors(path, tensor_name);
+    case TableFileKind::npy: return read_npy(path, max_rows);
+    case TableFileKind::safetensors: return read_safetensors(path, tensor_name, max_rows);
   }
-  return read_npy(path);
+  return read_npy(path, max_rows);
 }
 
 void write_table_file(const std::filesystem::path& path, const TableView& table) {

@@ -88,7 +88,9 @@ int validate_table_file(const TableFileRequest& request, const ValidationOutput&
       } catch (...) {
       }
     });
-    TableFile file = read_table_file(request.file, request.tensor);
+    // validate compares at most 2^24 rows: a longer table is refused from its
+    // header, before its payload is read.
+    TableFile file = read_table_file(request.file, request.tensor, position_table_rows);
     validate::ValidationOptions options = request.options;
     if (!options.progress) options.progress = terminal_progress();
     Validated done;
@@ -120,8 +122,8 @@ int validate_rotary_files(const RotaryFileRequest& request, const ValidationOutp
             throw ConventionError(std::string(e.what()) + " (or give the sin table with --sin)");
           }
         } else {
-          cos = read_table_file(request.cos).table;
-          sin = read_table_file(request.sin).table;
+          cos = read_table_file(request.cos, std::nullopt, position_table_rows).table;
+          sin = read_table_file(request.sin, std::nullopt, position_table_rows).table;
         }
         Validated done;
         try {
