@@ -69,7 +69,7 @@ int validate_rotary(const CLI::App& command, const ValidateFlags& flags, const r
     refuse_flags(command,
                  {"--sin", "--offset", "--output-dir", "--max-ulp", "--tensor", "--convention", "--max-abs-error",
                   "--dtype", "--sample", "--full", "--ulp-only", "--vocabulary", "--ids", "--positions", "--check",
-                  "--cases", "--seed", "--quick", "--atol", "--rtol"},
+                  "--cases", "--seed", "--quick", "--atol", "--rtol", "--softmax-scale"},
                  "does not apply to a rotary cache producer (--exec with --rope or --config): pecheck asks it for "
                  "fixed blocks of rows and holds them to its third-party budgets; --exec-dtype sets the formats");
     return reports::validate_rotary_exec(rotary_convention_of(flags), flags.model, flags.exec, flags.json);
@@ -101,6 +101,7 @@ int validate_rotary(const CLI::App& command, const ValidateFlags& flags, const r
   request.options.first_position = parse_offset(flags.offset, "a position");
   request.options.max_ulp = flags.max_ulp;
   request.options.model = flags.model;
+  request.options.softmax_scale = flags.softmax_scale;
   return reports::validate_rotary_files(request, output, std::cout);
 }
 
@@ -110,7 +111,7 @@ int validate_rotated(const CLI::App& command, const ValidateFlags& flags, const 
     refuse_flags(command,
                  {"--input", "--positions", "--qkv-format", "--output-dir", "--sin", "--tensor", "--convention",
                   "--offset", "--max-abs-error", "--dtype", "--sample", "--full", "--ulp-only", "--vocabulary",
-                  "--ids", "--sequence-length", "--check", "--cases", "--seed", "--quick"},
+                  "--ids", "--sequence-length", "--check", "--cases", "--seed", "--quick", "--softmax-scale"},
                  "does not apply to a kernel (--kernel --exec): pecheck writes its inputs and positions, and "
                  "validates each output as a rotated output file");
     if (!flags.file.empty()) throw ConventionError("validate: give the output FILE or --kernel --exec, not both");
@@ -120,7 +121,7 @@ int validate_rotated(const CLI::App& command, const ValidateFlags& flags, const 
   refuse_flags(command,
                {"--exec", "--sin", "--tensor", "--convention", "--offset", "--max-abs-error", "--dtype", "--sample",
                 "--full", "--ulp-only", "--vocabulary", "--ids", "--sequence-length", "--atol", "--rtol",
-                "--max-position", "--dim", "--memory-limit"},
+                "--max-position", "--dim", "--memory-limit", "--softmax-scale"},
                "does not apply to rotated outputs (--input): every entry is compared with the exact rotation of "
                "the input at the positions given, and with the computation models");
   if (flags.file.empty() || flags.input.empty() || flags.positions.empty()) {
@@ -241,7 +242,7 @@ Command add_validate_command(CLI::App& app) {
                                                    reproduce_command(*command, flags->output_dir)};
             if (flags->rotated()) return validate_rotated(*command, *flags, output);
             if (flags->rotary()) return validate_rotary(*command, *flags, output);
-            for (const char* flag : {"--model", "--layout", "--sequence-length", "--layer-type"}) {
+            for (const char* flag : {"--model", "--layout", "--sequence-length", "--layer-type", "--softmax-scale"}) {
               if (command->count(flag) > 0) {
                 throw ConventionError("validate: " + std::string(flag) +
                                       " applies only to rotary caches (with --sin, --config or --rope)");

@@ -37,6 +37,7 @@ struct ValidateFlags {
   std::string model = "hf-float32";
   std::string layout;  // overrides config.json's (which does not say): rotate-half, interleaved, complex
   std::int64_t sequence_length = 0;
+  std::optional<double> softmax_scale;  // --softmax-scale: the engine's attention scale, held to the config's
   std::string layer_type;  // --config's layer type (empty: every one the config has)
   // Rotated outputs (FILE is the kernel's output; --positions gives POS).
   std::string input;

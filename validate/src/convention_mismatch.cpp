@@ -8,6 +8,7 @@
 
 #include "encoding_rows.hpp"
 #include "preset_match.hpp"
+#include "timestep_reading.hpp"
 #include "pecheck/number_text.hpp"
 
 namespace pecheck::validate {
@@ -50,6 +51,10 @@ std::string layout_words(Layout layout) {
 
 std::string rule_words(const FrequencyRule& rule) {
   if (rule.kind == FrequencyRuleKind::paper) return "paper rule, base " + significant(rule.base, 6);
+  if (rule.kind == FrequencyRuleKind::timestep) {
+    return "timestep rule, max_period " + significant(rule.max_period, 6) + ", downscale_freq_shift " +
+           std::to_string(rule.downscale_freq_shift) + ", scale " + significant(rule.scale, 6);
+  }
   return "timescale rule, timescales " + significant(rule.min_timescale, 6) + " to " + significant(rule.max_timescale, 6);
 }
 
@@ -93,14 +98,36 @@ std::string offset_words(const Reading& reading) {
          (reading.convention.position_step < 0 ? " and the positions run down" : "");
 }
 
+// Against a timestep convention, a table that is one too differs in the
+// arguments of get_timestep_embedding: named by them, as the faults real
+// code had (downscale_freq_shift 1 for 0: kohya-ss/sd-scripts PR 1187; the
+// sin and cos halves swapped: flashinfer PR 3819).
+bool timestep_differences(const Convention& f, const Convention& g, std::int64_t cols,
+                          std::vector<FieldDifference>& list) {
+  const std::optional<TimestepEmbedding> given = timestep_fields(g);
+  if (!given) return false;
+  const std::optional<TimestepEmbedding> found = timestep_reading(f, cols);
+  if (!found) return false;
+  const auto differ = [&](const char* field, bool different) {
+    if (different) list.push_back({field, timestep_field_words(field, *found), timestep_field_words(field, *given), 3});
+  };
+  differ("flip_sin_to_cos", found->flip_sin_to_cos != given->flip_sin_to_cos);
+  differ("downscale_freq_shift", found->downscale_freq_shift != given->downscale_freq_shift);
+  differ("scale", found->scale != given->scale);
+  differ("max_period", found->max_period != given->max_period);
+  return true;
+}
+
 std::vector<FieldDifference> differences(const Reading& found, const Reading& given, std::int64_t cols,
                                          std::int64_t rows, bool offset_given) {
   const Convention& f = found.convention;
   const Convention& g = given.convention;
   std::vector<FieldDifference> list;
-  if (f.layout != g.layout) list.push_back({"layout", layout_words(f.layout), layout_words(g.layout), 3});
-  if (!same_rule(f.frequency, g.frequency)) {
-    list.push_back({"frequency rule", rule_words(f.frequency), rule_words(g.frequency), 3});
+  if (!timestep_differences(f, g, cols, list)) {
+    if (f.layout != g.layout) list.push_back({"layout", layout_words(f.layout), layout_words(g.layout), 3});
+    if (!same_frequencies(f, g, cols)) {
+      list.push_back({"frequency rule", rule_words(f.frequency), rule_words(g.frequency), 3});
+    }
   }
   if (cols % 2 == 1 && f.odd_dim != g.odd_dim)
     list.push_back({"odd-width policy", odd_words(f.odd_dim), odd_words(g.odd_dim), 5});

@@ -83,6 +83,9 @@ double round_significant(double x, int digits) {
 bool same_rule(const FrequencyRule& a, const FrequencyRule& b) {
   if (a.kind != b.kind) return false;
   if (a.kind == FrequencyRuleKind::paper) return a.base == b.base;
+  if (a.kind == FrequencyRuleKind::timestep) {
+    return a.max_period == b.max_period && a.downscale_freq_shift == b.downscale_freq_shift && a.scale == b.scale;
+  }
   return a.min_timescale == b.min_timescale && a.max_timescale == b.max_timescale;
 }
 

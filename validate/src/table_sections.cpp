@@ -30,6 +30,12 @@ const accuracy::Measurement& measurement_of(const Validation& v) { return v.comp
 
 json rule_json(const FrequencyRule& rule) {
   if (rule.kind == FrequencyRuleKind::paper) return {{"kind", "paper"}, {"base", rule.base}};
+  if (rule.kind == FrequencyRuleKind::timestep) {
+    return {{"kind", "timestep"},
+            {"max_period", rule.max_period},
+            {"downscale_freq_shift", rule.downscale_freq_shift},
+            {"scale", rule.scale}};
+  }
   return {{"kind", "timescale"}, {"min_timescale", rule.min_timescale}, {"max_timescale", rule.max_timescale}};
 }
 
