@@ -149,8 +149,11 @@ std::vector<FieldDifference> differences(const Reading& found, const Reading& gi
 // Layout and rule, then every other field in which the readings differ.
 std::string summary(const Reading& reading, const std::vector<FieldDifference>& diffs, bool found_side) {
   std::string text = layout_words(reading.convention.layout) + ", " + rule_words(reading.convention.frequency);
+  const bool timestep_rule = reading.convention.frequency.kind == FrequencyRuleKind::timestep;
   for (const FieldDifference& d : diffs) {
     if (d.field == "layout" || d.field == "frequency rule") continue;
+    // A timestep rule's words name its arguments already.
+    if (timestep_rule && (d.field == "downscale_freq_shift" || d.field == "scale" || d.field == "max_period")) continue;
     text += ", " + (found_side ? d.found : d.given);
   }
   return text;

@@ -187,7 +187,8 @@ const std::vector<Convention>& presets();
 // The relative ones (transformer-xl, espnet-rel, nemo-rel, speechbrain-rel):
 // positions that run down and below zero, tied to the table's length.
 const std::vector<Convention>& relative_presets();
-// Both, absolute first; find_preset searches these.
+// Both, absolute first, then the diffusion timestep embeddings (sd-timestep,
+// ddpm-timestep: timestep_convention's); find_preset searches these.
 const std::vector<Convention>& all_presets();
 // Names match whatever their case (`--convention Vaswani` is vaswani): the
 // presets' names differ by more than case.

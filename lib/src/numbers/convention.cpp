@@ -250,19 +250,6 @@ const std::vector<Convention>& presets() {
     list.push_back(musicgen);
     list.push_back(
         preset("marian-hf", Layout::sin_cos_halves, paper_rule, "transformers MarianSinusoidalPositionalEmbedding"));
-    // Diffusion timestep embeddings (CONVENTIONS.md): row r holds timestep r.
-    TimestepEmbedding stable_diffusion;
-    stable_diffusion.flip_sin_to_cos = true;
-    stable_diffusion.downscale_freq_shift = 0;
-    list.push_back(timestep_convention(
-        "sd-timestep", stable_diffusion,
-        "diffusers get_timestep_embedding with flip_sin_to_cos=True, downscale_freq_shift=0 (UNet2DConditionModel's "
-        "time_proj; runwayml/stable-diffusion-v1-5 unet/config.json: flip_sin_to_cos true, freq_shift 0); CompVis "
-        "ldm timestep_embedding"));
-    list.push_back(timestep_convention(
-        "ddpm-timestep", TimestepEmbedding{},
-        "diffusers get_timestep_embedding's defaults (flip_sin_to_cos=False, downscale_freq_shift=1, scale=1, "
-        "max_period=10000), as DDPM's get_timestep_embedding (Ho et al. 2020); tensor2tensor's table at every width from 4"));
     return list;
   }();
   return all;
@@ -296,10 +283,37 @@ const std::vector<Convention>& relative_presets() {
   return all;
 }
 
+namespace {
+
+// Kept out of presets(), the list the checks and the report sweep, whose
+// figures are the six encodings' of CONVENTIONS.md; validate and the
+// command line find these by name and detection names them.
+std::vector<Convention> timestep_presets() {
+  std::vector<Convention> list;
+    // Diffusion timestep embeddings (CONVENTIONS.md): row r holds timestep r.
+    TimestepEmbedding stable_diffusion;
+    stable_diffusion.flip_sin_to_cos = true;
+    stable_diffusion.downscale_freq_shift = 0;
+    list.push_back(timestep_convention(
+        "sd-timestep", stable_diffusion,
+        "diffusers get_timestep_embedding with flip_sin_to_cos=True, downscale_freq_shift=0 (UNet2DConditionModel's "
+        "time_proj; runwayml/stable-diffusion-v1-5 unet/config.json: flip_sin_to_cos true, freq_shift 0); CompVis "
+        "ldm timestep_embedding"));
+    list.push_back(timestep_convention(
+        "ddpm-timestep", TimestepEmbedding{},
+        "diffusers get_timestep_embedding's defaults (flip_sin_to_cos=False, downscale_freq_shift=1, scale=1, "
+        "max_period=10000), as DDPM's get_timestep_embedding (Ho et al. 2020); tensor2tensor's table at every width from 4"));
+  return list;
+}
+
+}  // namespace
+
 const std::vector<Convention>& all_presets() {
   static const std::vector<Convention> all = [] {
     std::vector<Convention> list = presets();
     list.insert(list.end(), relative_presets().begin(), relative_presets().end());
+    const std::vector<Convention> timesteps = timestep_presets();
+    list.insert(list.end(), timesteps.begin(), timesteps.end());
     return list;
   }();
   return all;
