@@ -98,6 +98,19 @@ std::string offset_words(const Reading& reading) {
          (reading.convention.position_step < 0 ? " and the positions run down" : "");
 }
 
+// The same rule in its own fields (an odd width's policy may still change
+// how many frequencies it spans: that difference is the policy's).
+bool same_rule_fields(const FrequencyRule& a, const FrequencyRule& b) {
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+    case FrequencyRuleKind::paper: return a.base == b.base;
+    case FrequencyRuleKind::timescale: return a.min_timescale == b.min_timescale && a.max_timescale == b.max_timescale;
+    case FrequencyRuleKind::timestep:
+      return a.max_period == b.max_period && a.downscale_freq_shift == b.downscale_freq_shift && a.scale == b.scale;
+  }
+  return false;
+}
+
 // Against a timestep convention, a table that is one too differs in the
 // arguments of get_timestep_embedding: named by them, as the faults real
 // code had (downscale_freq_shift 1 for 0: kohya-ss/sd-scripts PR 1187; the
@@ -125,7 +138,7 @@ std::vector<FieldDifference> differences(const Reading& found, const Reading& gi
   std::vector<FieldDifference> list;
   if (!timestep_differences(f, g, cols, list)) {
     if (f.layout != g.layout) list.push_back({"layout", layout_words(f.layout), layout_words(g.layout), 3});
-    if (!same_frequencies(f, g, cols)) {
+    if (!same_rule_fields(f.frequency, g.frequency) && !same_frequencies(f, g, cols)) {
       list.push_back({"frequency rule", rule_words(f.frequency), rule_words(g.frequency), 3});
     }
   }
