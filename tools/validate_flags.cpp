@@ -107,6 +107,11 @@ void add_validate_flags(CLI::App& command, reports::ValidateArguments& flags) {
                      "Rotary caches with --config: the layer type whose rule to check (full_attention, "
                      "sliding_attention, ...; default: every rule the config has, and the one the cache follows is "
                      "said)");
+  command
+      .add_option("--softmax-scale", flags.softmax_scale,
+                  "Rotary caches with --config or --rope: the attention softmax scale your engine uses, held to the "
+                  "one the config derives (d_qk^-1/2, times get_mscale(factor, mscale_all_dim)^2 for DeepSeek's YaRN)")
+      ->check(finite_number_at_least(0, true));
   command.add_option("--rope", flags.rope, "Rotary caches: a rotary preset, or auto (detect from the cache)");
   command.add_option("--model", flags.model,
                      "Rotary caches: the computation model compared beside the exact encoding")

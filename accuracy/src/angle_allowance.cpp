@@ -18,14 +18,15 @@ constexpr double slack = 1.0 + 0x1.0p-40;
 double angle_coefficient(const Convention& convention, std::int64_t dim, std::int64_t i) {
   const FrequencyTerm term = frequency_term(convention, dim, i);
   const bool divided = term.divisor != 1.0;
-  if (term.k == 0 && !divided) return 0.0;  // w = 1: every step is exact
+  const bool multiplied = term.multiplier != 1.0;  // a timestep rule's scale: one more product
+  if (term.k == 0 && !divided && !multiplied) return 0.0;  // w = 1: every step is exact
   const double log_b = std::fabs(std::log(term.log_numerator / term.log_denominator));
   const double t = static_cast<double>(term.k) / static_cast<double>(term.m) * log_b;
   // ln B's relative error in units of u: the libm's 2L, and 1 / |ln B| more
   // when B is the rounded quotient max_ts / min_ts.
   const double log_error = 2.0 * float64_libm_ulps + (term.log_denominator != 1.0 ? 1.0 / log_b : 0.0);
   const double exponent_error = log_error + 2.0;  // then / m and * k
-  return exponent_error * t + 2.0 * float64_libm_ulps + 2.0 + (divided ? 1.0 : 0.0);
+  return exponent_error * t + 2.0 * float64_libm_ulps + 2.0 + (divided ? 1.0 : 0.0) + (multiplied ? 1.0 : 0.0);
 }
 
 }  // namespace

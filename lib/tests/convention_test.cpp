@@ -38,6 +38,8 @@ TEST(Presets, areTheSixOfConventionsMdWithThoseNames) {
   for (const Convention& convention : presets()) names.insert(convention.name);
   EXPECT_EQ(names, (std::set<std::string>{"vaswani", "tf-tutorial", "tensor2tensor", "fairseq", "musicgen",
                                           "marian-hf"}));
+  ASSERT_TRUE(find_preset("sd-timestep").has_value()) << "the timestep embeddings are found by name";
+  ASSERT_TRUE(find_preset("ddpm-timestep").has_value());
   ASSERT_TRUE(find_preset("Vaswani").has_value()) << "names match in any case (--convention Vaswani)";
   EXPECT_EQ(find_preset("Vaswani")->name, "vaswani");
 }
@@ -182,6 +184,27 @@ TEST(Describe, namesEachPresetsFormulaDistinctly) {
   for (const Convention& convention : presets()) descriptions.insert(describe(convention));
   EXPECT_EQ(descriptions.size(), presets().size());
   EXPECT_NE(describe(preset("fairseq")).find("zero rows: 1"), std::string::npos);
+  EXPECT_NE(describe(preset("sd-timestep")).find("flip_sin_to_cos true, downscale_freq_shift 0"), std::string::npos);
+}
+
+// get_timestep_embedding's frequencies are other rules' where the formulas
+// meet: shift 0 at even d is the paper rule with base max_period, shift 1 the
+// timescale rule from 1 (tensor2tensor), so the terms are the same numbers.
+TEST(TimestepRule, meetsThePaperAndTimescaleRulesWhereTheirFormulasAgree) {
+  const Convention sd = preset("sd-timestep");
+  const Convention tf = preset("tf-tutorial");
+  const Convention ddpm = preset("ddpm-timestep");
+  const Convention t2t = preset("tensor2tensor");
+  for (std::int64_t i = 0; i < 160; ++i) {
+    EXPECT_TRUE(same_frequency(frequency_term(sd, 320, i), frequency_term(tf, 320, i))) << i;
+    EXPECT_TRUE(same_frequency(frequency_term(ddpm, 320, i), frequency_term(t2t, 320, i))) << i;
+    EXPECT_TRUE(same_frequency(frequency_term(ddpm, 321, i), frequency_term(t2t, 321, i))) << i;
+  }
+  // At odd d the paper rule divides by d, the timestep rule by floor(d/2).
+  EXPECT_FALSE(same_frequency(frequency_term(sd, 321, 1), frequency_term(tf, 321, 1)));
+  EXPECT_FALSE(same_frequency(frequency_term(sd, 320, 1), frequency_term(ddpm, 320, 1)));
+  EXPECT_EQ(layout_string(sd, 5), "c0 c1 s0 s1 z");
+  EXPECT_EQ(layout_string(ddpm, 5), "s0 s1 c0 c1 z");
 }
 
 TEST(Tables, impossibleShapesAreRefusedBeforeAllocating) {

@@ -34,7 +34,7 @@ inline Quad quad_pi() {
 inline Quad quad_frequency(const FrequencyTerm& term) {
   const Quad log_ratio = logq(static_cast<Quad>(term.log_numerator)) - logq(static_cast<Quad>(term.log_denominator));
   const Quad x = -(static_cast<Quad>(term.k) / static_cast<Quad>(term.m)) * log_ratio;
-  return expq(x) / static_cast<Quad>(term.divisor);
+  return static_cast<Quad>(term.multiplier) * expq(x) / static_cast<Quad>(term.divisor);
 }
 
 // The exact value of an entry whose column holds `kind` of frequency w, at an

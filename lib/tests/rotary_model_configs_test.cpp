@@ -5,6 +5,7 @@
 // so a fixture edited stays checked.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include <numbers>
 
 #include "pecheck/rotary_config.hpp"
+#include "pecheck/rotary_frequency.hpp"
 #include "pecheck/testing/config_errors.hpp"
 
 namespace pecheck {
@@ -165,6 +167,58 @@ TEST(ModelConfigs, ggmlRopeParametersReadAsTheRuleTheyWereConvertedFrom) {
   EXPECT_EQ(ggml.layout, RotaryLayout::rotate_half);  // mode neox
 }
 
+// ggml's rope_yarn with ext_factor e: theta = theta_interp (1 - m) + theta_extrap m,
+// m = e (1 - clamp((i - low) / max(0.001, high - low), 0, 1)), and
+// mscale 1 + 0.1 ln(1 / freq_scale) for any nonzero e: written out here in
+// long double from those formulas, against pecheck's rule evaluated in double.
+struct DoubleSteps {
+  using Value = double;
+  static Value number(double x) { return x; }
+  static Value integer(std::int64_t n) { return static_cast<double>(n); }
+  static Value add(Value x, Value y) { return x + y; }
+  static Value sub(Value x, Value y) { return x - y; }
+  static Value mul(Value x, Value y) { return x * y; }
+  static Value div(Value x, Value y) { return x / y; }
+  static Value pow(Value x, Value y) { return std::pow(x, y); }
+  static Value two_pi() { return 2.0 * std::numbers::pi; }
+  static bool less(Value x, Value y) { return x < y; }
+  static bool greater(Value x, Value y) { return x > y; }
+};
+
+TEST(ModelConfigs, ggmlFractionalExtFactorMixesThatShareOfYarnsRamp) {
+  std::ifstream in(configs / "ggml-qwen2.5-yarn.json");
+  nlohmann::json f = nlohmann::json::parse(in);
+  const RotaryConvention full = parse_rotary_config(f.dump(), "ggml.json");
+  f["ext_factor"] = 0.5;
+  const RotaryConvention half = parse_rotary_config(f.dump(), "ggml.json");
+  EXPECT_EQ(half.scaling.kind, RotaryScalingKind::yarn);
+  EXPECT_EQ(half.scaling.extrapolation_mix, 0.5);
+  const RotaryDerived d = rotary_derived(half);
+  EXPECT_DOUBLE_EQ(d.attention_factor, 1.0 + 0.1 * std::log(4.0));  // rope_yarn's mscale: e does not enter it
+  const long double base = f["freq_base"].get<double>(), s = f["freq_scale"].get<double>();
+  DoubleSteps steps;
+  int mixed = 0;
+  for (std::int64_t i = 0; i < d.frequencies; ++i) {
+    const long double extrap = 1.0L / std::pow(base, 2.0L * static_cast<long double>(i) / d.dims);
+    const long double interp = s * extrap;
+    const long double y = (static_cast<long double>(i) - d.yarn_low) / std::max(0.001L, static_cast<long double>(d.yarn_high - d.yarn_low));
+    const long double m = 0.5L * (1.0L - std::clamp(y, 0.0L, 1.0L));
+    const long double expected = interp * (1.0L - m) + extrap * m;
+    const double got = rotary_inv_freq(half, d, i, steps);
+    // The double rule rounds about six times (pow, the ratio, the ramp's
+    // quotient, two products and the sum), each within 2^-53 relative:
+    // 6 * 1.11e-16 = 6.7e-16, below 8e-16; the long double side is 2^11 finer.
+    EXPECT_NEAR(got, static_cast<double>(expected), 8e-16 * static_cast<double>(expected)) << "frequency " << i;
+    const double in_full = rotary_inv_freq(full, rotary_derived(full), i, steps);
+    if (m > 0.0L) {
+      ++mixed;
+      EXPECT_LT(got, in_full) << "frequency " << i << ": half the extrapolation weight, a slower frequency";
+    }
+  }
+  EXPECT_GT(mixed, 0);
+  f["ext_factor"] = 0.0;  // no YaRN: the linear rule by 1 / freq_scale
+  EXPECT_EQ(parse_rotary_config(f.dump(), "ggml.json").scaling.kind, RotaryScalingKind::linear);
+}
 
 TEST(ModelConfigErrors, nameTheFieldWhereverItIs) {
   testing::expect_config_error_naming(R"({"head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 23]}})",
@@ -183,7 +237,7 @@ TEST(ModelConfigErrors, nameTheFieldWhereverItIs) {
   testing::expect_config_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "yarn", "factor": 4, "truncate": 1}})",
                       "rope_scaling.truncate");
   testing::expect_config_error_naming(R"({"qk_rope_head_dim": 64, "qk_nope_head_dim": -3})", "qk_nope_head_dim");
-  testing::expect_config_error_naming(R"({"freq_base": 10000, "freq_scale": 1, "ext_factor": 0.5, "attn_factor": 1, "n_dims": 64})",
+  testing::expect_config_error_naming(R"({"freq_base": 10000, "freq_scale": 1, "ext_factor": 1.5, "attn_factor": 1, "n_dims": 64})",
                       "ext_factor");
   testing::expect_config_error_naming(R"({"freq_base": 10000, "freq_scale": 0.5, "ext_factor": 1, "attn_factor": 1, "n_dims": 64})",
                       "n_ctx_orig");

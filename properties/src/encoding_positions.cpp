@@ -175,8 +175,9 @@ Outcome slow_columns(const Subject& subject, const RunConfig& config) {
   const std::vector<ColumnSpec> columns = column_layout(convention, d);
 
   // The exact values in long double: w from the rule's terms (relative error
-  // about (3|E| + 6) 2^-64 for w = exp(E) / divisor), the angle p w, then
-  // sinl / cosl. Their error is below slack(angle) = ((3|E| + 6)|angle| + 4)
+  // about (3|E| + 7) 2^-64 for w = multiplier exp(E) / divisor: the
+  // multiplier, a timestep rule's scale, is one more product), the angle p w, then
+  // sinl / cosl. Their error is below slack(angle) = ((3|E| + 7)|angle| + 4)
   // 2^-64, which is added to every span before it is compared.
   std::vector<long double> frequency(static_cast<std::size_t>(d), 0.0L);
   std::vector<long double> exponent(static_cast<std::size_t>(d), 0.0L);
@@ -187,7 +188,8 @@ Outcome slow_columns(const Subject& subject, const RunConfig& config) {
     const long double e = -(static_cast<long double>(term.k) / static_cast<long double>(term.m)) *
                           std::log(static_cast<long double>(term.log_numerator) / static_cast<long double>(term.log_denominator));
     exponent[static_cast<std::size_t>(c)] = std::fabs(e);
-    frequency[static_cast<std::size_t>(c)] = std::exp(e) / static_cast<long double>(term.divisor);
+    frequency[static_cast<std::size_t>(c)] =
+        static_cast<long double>(term.multiplier) * std::exp(e) / static_cast<long double>(term.divisor);
   }
   struct Span {
     long double min = INFINITY, max = -INFINITY, slack = 0.0L;
@@ -210,7 +212,7 @@ Outcome slow_columns(const Subject& subject, const RunConfig& config) {
           const long double x = kind == ColumnKind::sin ? std::sin(angle) : kind == ColumnKind::cos ? std::cos(angle) : 0.0L;
           spans[k].min = std::min(spans[k].min, x);
           spans[k].max = std::max(spans[k].max, x);
-          spans[k].slack = std::max(spans[k].slack, ((3.0L * exponent[k] + 6.0L) * std::fabs(angle) + 4.0L) * 0x1.0p-64L);
+          spans[k].slack = std::max(spans[k].slack, ((3.0L * exponent[k] + 7.0L) * std::fabs(angle) + 4.0L) * 0x1.0p-64L);
         }
       }
       if (r + 1 == windows[next_window]) {

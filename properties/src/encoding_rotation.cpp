@@ -237,13 +237,14 @@ Outcome frequency_ladder(const Subject& subject, const RunConfig& config) {
       recovered.push_back(estimate);
       const auto longest = static_cast<double>(distances.back());
       const double expected = frequency_value(c.convention, c.request.dim, pair.frequency_index);
-      // frequency_value evaluates exp(E) / divisor with E = -(k/m) ln(ratio):
-      // E carries at most (3|E| + 2) 2^-53 absolute error, exp and the
-      // division add 2^-52 relative; twice that is the budget for the rule.
-      const double exponent = std::fabs(std::log(expected * (c.convention.frequency.kind == FrequencyRuleKind::timescale
-                                                                 ? c.convention.frequency.min_timescale
-                                                                 : 1.0)));
-      const double rule_bound = 2.0 * (3.0 * exponent + 4.0) * 0x1.0p-53 * expected;
+      // frequency_value evaluates multiplier exp(E) / divisor with
+      // E = -(k/m) ln(ratio): E carries at most (3|E| + 2) 2^-53 absolute
+      // error, exp, the division and the multiplier add 3 2^-53 relative;
+      // twice that is the budget for the rule.
+      const FrequencyTerm term = frequency_term(c.convention, c.request.dim, pair.frequency_index);
+      const double exponent = std::fabs(static_cast<double>(term.k) / static_cast<double>(term.m) *
+                                        std::log(term.log_numerator / term.log_denominator));
+      const double rule_bound = 2.0 * (3.0 * exponent + 5.0) * 0x1.0p-53 * expected;
       const double bound =
           ((angle_bound + 0x1.0p-49 * std::max(1.0, std::fabs(total))) / longest + rule_bound) * bound_rounding;
       const double relative = std::fabs(estimate / expected - 1.0);

@@ -38,11 +38,11 @@ double frequency(const Convention& convention, std::int64_t dim, std::int64_t i,
   const double k = static_cast<double>(term.k);
   const double m = static_cast<double>(term.m);
   switch (order) {
-    case AngleOrder::exp_form: return std::exp(k * -(std::log(ratio) / m)) / term.divisor;
-    case AngleOrder::pow_form: return 1.0 / std::pow(ratio, k / m) / term.divisor;
+    case AngleOrder::exp_form: return term.multiplier * (std::exp(k * -(std::log(ratio) / m)) / term.divisor);
+    case AngleOrder::pow_form: return term.multiplier * (1.0 / std::pow(ratio, k / m) / term.divisor);
     case AngleOrder::float32_angles:
       return std::exp(static_cast<float>(k) * -static_cast<float>(std::log(ratio) / m)) /
-             static_cast<float>(term.divisor);
+             static_cast<float>(term.divisor) * static_cast<float>(term.multiplier);
   }
   return 0.0;
 }

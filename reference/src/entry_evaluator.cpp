@@ -32,7 +32,7 @@ constexpr std::int64_t max_position_magnitude = std::int64_t{1} << 62;
 
 bool same_term(const FrequencyTerm& a, const FrequencyTerm& b) {
   return a.log_numerator == b.log_numerator && a.log_denominator == b.log_denominator && a.k == b.k && a.m == b.m &&
-         a.divisor == b.divisor;
+         a.divisor == b.divisor && a.multiplier == b.multiplier;
 }
 
 // The first step's frequencies of a table's terms, kept for the last few

@@ -27,6 +27,10 @@ void check_frequency_rule(const Convention& convention) {
       require_positive_finite(convention, "min_timescale", rule.min_timescale);
       require_positive_finite(convention, "max_timescale", rule.max_timescale);
       break;
+    case FrequencyRuleKind::timestep:
+      require_positive_finite(convention, "max_period", rule.max_period);
+      require_positive_finite(convention, "scale", rule.scale);
+      break;
   }
 }
 
@@ -37,7 +41,7 @@ void check_frequency_rule(const Convention& convention) {
 // argument. With u = 2^(1-bits) (one ulp, the most a directed rounding moves)
 // and r = numerator/denominator, the width is about
 //   ratio: u;  ln: u + u |ln r|;  times k/m: (k/m)(u + u |ln r|) + u (k/m)|ln r|;
-//   exp: that plus u;  divisor: u more,
+//   exp: that plus u;  divisor: u more;  multiplier (a timestep rule's scale): u more,
 // relative to w: for every preset k/m <= 1 and |ln r| = ln 10^4 ~ 9.2, so the
 // width is below 2^5 u = 2^(6-bits) times w. The caller picks bits so that
 // even |p| < 2^24 times this stays far below its working precision.
@@ -70,6 +74,13 @@ FrequencyEnclosure enclose_frequency(const FrequencyTerm& term, mpfr_prec_t bits
   mpfr_exp(raw(upper), raw(upper), MPFR_RNDU);
   mpfr_div_d(raw(lower), raw(lower), term.divisor, MPFR_RNDD);
   mpfr_div_d(raw(upper), raw(upper), term.divisor, MPFR_RNDU);
+  // w times a positive multiplier is increasing in w.
+  if (!(std::isfinite(term.multiplier) && term.multiplier > 0.0)) {
+    throw ConventionError("frequency multiplier " + std::to_string(term.multiplier) +
+                          " is invalid: expected a positive finite number");
+  }
+  mpfr_mul_d(raw(lower), raw(lower), term.multiplier, MPFR_RNDD);
+  mpfr_mul_d(raw(upper), raw(upper), term.multiplier, MPFR_RNDU);
 
   FrequencyEnclosure enclosure{make_real(bits), make_real(radius_bits)};
   mpfr_set(raw(enclosure.value), raw(upper), MPFR_RNDN);  // exact: same precision

@@ -61,11 +61,16 @@ inline IndependentColumn independent_column(const Convention& convention, std::i
   return {};
 }
 
-// omega_i from the table "The two frequency rules".
+// omega_i from the table "The two frequency rules", and diffusers'
+// get_timestep_embedding: scale exp(-ln(max_period) i / (floor(d/2) - shift)).
 inline HighReal independent_frequency(const Convention& convention, std::int64_t d, std::int64_t i) {
   const FrequencyRule& rule = convention.frequency;
   if (rule.kind == FrequencyRuleKind::paper) {
     return pow(HighReal(rule.base), -HighReal(2 * i) / HighReal(d));
+  }
+  if (rule.kind == FrequencyRuleKind::timestep) {
+    const HighReal exponent = -log(HighReal(rule.max_period)) * HighReal(i) / HighReal(d / 2 - rule.downscale_freq_shift);
+    return HighReal(rule.scale) * exp(exponent);
   }
   const std::int64_t n = independent_sin_count(convention, d);
   const HighReal spacing = log(HighReal(rule.max_timescale) / HighReal(rule.min_timescale)) /

@@ -51,6 +51,21 @@ TEST(RotaryReference, everyPresetIsCorrectlyRoundedAtSampledPositionsInEveryForm
   }
 }
 
+// ggml's YaRN with a fractional ext_factor (rope_yarn's ramp_mix): the
+// ggml fixture with ext_factor 0.5 and 0.25, correctly rounded in every format.
+TEST(RotaryReference, ggmlYarnWithAFractionalExtFactorIsCorrectlyRounded) {
+  RotaryConvention c = *find_rotary_preset("yarn");
+  for (const double mix : {0.5, 0.25}) {
+    c.scaling.extrapolation_mix = mix;
+    c.name = "yarn with ext_factor " + std::to_string(mix);
+    for (const std::int64_t position : sampled_positions) {
+      for (const FormatId format : {FormatId::float64, FormatId::float32, FormatId::float16, FormatId::bfloat16}) {
+        expect_correctly_rounded(c, position, format);
+      }
+    }
+  }
+}
+
 // A rule no preset has, as validate reports one (RotaryScalingKind::fitted):
 // a geometric ladder between two set frequencies whose second half never
 // rotates (cos exactly 1, sin exactly 0 in every format).

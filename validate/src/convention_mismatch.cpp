@@ -8,6 +8,7 @@
 
 #include "encoding_rows.hpp"
 #include "preset_match.hpp"
+#include "timestep_reading.hpp"
 #include "pecheck/number_text.hpp"
 
 namespace pecheck::validate {
@@ -50,6 +51,10 @@ std::string layout_words(Layout layout) {
 
 std::string rule_words(const FrequencyRule& rule) {
   if (rule.kind == FrequencyRuleKind::paper) return "paper rule, base " + significant(rule.base, 6);
+  if (rule.kind == FrequencyRuleKind::timestep) {
+    return "timestep rule, max_period " + significant(rule.max_period, 6) + ", downscale_freq_shift " +
+           std::to_string(rule.downscale_freq_shift) + ", scale " + significant(rule.scale, 6);
+  }
   return "timescale rule, timescales " + significant(rule.min_timescale, 6) + " to " + significant(rule.max_timescale, 6);
 }
 
@@ -93,14 +98,49 @@ std::string offset_words(const Reading& reading) {
          (reading.convention.position_step < 0 ? " and the positions run down" : "");
 }
 
+// The same rule in its own fields (an odd width's policy may still change
+// how many frequencies it spans: that difference is the policy's).
+bool same_rule_fields(const FrequencyRule& a, const FrequencyRule& b) {
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+    case FrequencyRuleKind::paper: return a.base == b.base;
+    case FrequencyRuleKind::timescale: return a.min_timescale == b.min_timescale && a.max_timescale == b.max_timescale;
+    case FrequencyRuleKind::timestep:
+      return a.max_period == b.max_period && a.downscale_freq_shift == b.downscale_freq_shift && a.scale == b.scale;
+  }
+  return false;
+}
+
+// Against a timestep convention, a table that is one too differs in the
+// arguments of get_timestep_embedding: named by them, as the faults real
+// code had (downscale_freq_shift 1 for 0: kohya-ss/sd-scripts PR 1187; the
+// sin and cos halves swapped: flashinfer PR 3819).
+bool timestep_differences(const Convention& f, const Convention& g, std::int64_t cols,
+                          std::vector<FieldDifference>& list) {
+  const std::optional<TimestepEmbedding> given = timestep_fields(g);
+  if (!given) return false;
+  const std::optional<TimestepEmbedding> found = timestep_reading(f, cols);
+  if (!found) return false;
+  const auto differ = [&](const char* field, bool different) {
+    if (different) list.push_back({field, timestep_field_words(field, *found), timestep_field_words(field, *given), 3});
+  };
+  differ("flip_sin_to_cos", found->flip_sin_to_cos != given->flip_sin_to_cos);
+  differ("downscale_freq_shift", found->downscale_freq_shift != given->downscale_freq_shift);
+  differ("scale", found->scale != given->scale);
+  differ("max_period", found->max_period != given->max_period);
+  return true;
+}
+
 std::vector<FieldDifference> differences(const Reading& found, const Reading& given, std::int64_t cols,
                                          std::int64_t rows, bool offset_given) {
   const Convention& f = found.convention;
   const Convention& g = given.convention;
   std::vector<FieldDifference> list;
-  if (f.layout != g.layout) list.push_back({"layout", layout_words(f.layout), layout_words(g.layout), 3});
-  if (!same_rule(f.frequency, g.frequency)) {
-    list.push_back({"frequency rule", rule_words(f.frequency), rule_words(g.frequency), 3});
+  if (!timestep_differences(f, g, cols, list)) {
+    if (f.layout != g.layout) list.push_back({"layout", layout_words(f.layout), layout_words(g.layout), 3});
+    if (!same_rule_fields(f.frequency, g.frequency) && !same_frequencies(f, g, cols)) {
+      list.push_back({"frequency rule", rule_words(f.frequency), rule_words(g.frequency), 3});
+    }
   }
   if (cols % 2 == 1 && f.odd_dim != g.odd_dim)
     list.push_back({"odd-width policy", odd_words(f.odd_dim), odd_words(g.odd_dim), 5});
@@ -122,8 +162,11 @@ std::vector<FieldDifference> differences(const Reading& found, const Reading& gi
 // Layout and rule, then every other field in which the readings differ.
 std::string summary(const Reading& reading, const std::vector<FieldDifference>& diffs, bool found_side) {
   std::string text = layout_words(reading.convention.layout) + ", " + rule_words(reading.convention.frequency);
+  const bool timestep_rule = reading.convention.frequency.kind == FrequencyRuleKind::timestep;
   for (const FieldDifference& d : diffs) {
     if (d.field == "layout" || d.field == "frequency rule") continue;
+    // A timestep rule's words name its arguments already.
+    if (timestep_rule && (d.field == "downscale_freq_shift" || d.field == "scale" || d.field == "max_period")) continue;
     text += ", " + (found_side ? d.found : d.given);
   }
   return text;

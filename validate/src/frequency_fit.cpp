@@ -83,6 +83,9 @@ double round_significant(double x, int digits) {
 bool same_rule(const FrequencyRule& a, const FrequencyRule& b) {
   if (a.kind != b.kind) return false;
   if (a.kind == FrequencyRuleKind::paper) return a.base == b.base;
+  if (a.kind == FrequencyRuleKind::timestep) {
+    return a.max_period == b.max_period && a.downscale_freq_shift == b.downscale_freq_shift && a.scale == b.scale;
+  }
   return a.min_timescale == b.min_timescale && a.max_timescale == b.max_timescale;
 }
 
@@ -231,6 +234,15 @@ std::vector<FrequencyRule> candidate_rules(const std::optional<LadderFit>& fit, 
                                            std::int64_t frequency_count) {
   std::vector<FrequencyRule> rules = {FrequencyRule{FrequencyRuleKind::paper, 10000.0, 1.0, 1.0e4},
                                       FrequencyRule{FrequencyRuleKind::timescale, 10000.0, 1.0, 1.0e4}};
+  // Diffusion timestep embeddings (sd-timestep: exp(-ln(10^4) i / floor(d/2))):
+  // at even d the paper rule's frequencies already, at odd d a rule of its own.
+  if (dim % 2 == 1) {
+    FrequencyRule timestep;
+    timestep.kind = FrequencyRuleKind::timestep;
+    timestep.max_period = 1.0e4;
+    timestep.downscale_freq_shift = 0;
+    rules.push_back(timestep);
+  }
   const auto add = [&rules](const FrequencyRule& rule) {
     const bool finite = std::isfinite(rule.base) && std::isfinite(rule.min_timescale) && std::isfinite(rule.max_timescale);
     const bool sane = rule.base > 1.0 && rule.min_timescale > 0.0 && rule.max_timescale > rule.min_timescale;

@@ -18,10 +18,13 @@ std::vector<std::int64_t> zero_rows_within(const Convention& convention, std::in
 
 }  // namespace
 
-bool same_rule(const FrequencyRule& a, const FrequencyRule& b) {
-  if (a.kind != b.kind) return false;
-  if (a.kind == FrequencyRuleKind::paper) return a.base == b.base;
-  return a.min_timescale == b.min_timescale && a.max_timescale == b.max_timescale;
+bool same_frequencies(const Convention& a, const Convention& b, std::int64_t dim) {
+  const std::int64_t count = frequency_count(a, dim);
+  if (count != frequency_count(b, dim)) return false;
+  for (std::int64_t i = 0; i < count; ++i) {
+    if (!same_frequency(frequency_term(a, dim, i), frequency_term(b, dim, i))) return false;
+  }
+  return true;
 }
 
 bool same_table(const Convention& unresolved, const Convention& found, std::int64_t dim, std::int64_t row_offset,
@@ -34,9 +37,9 @@ bool same_table(const Convention& unresolved, const Convention& found, std::int6
   } catch (const ConventionError&) {
     return false;  // an even row count for a centred span: not this preset
   }
-  if (preset.layout != found.layout || !same_rule(preset.frequency, found.frequency)) return false;
-  if (preset.position_offset != found.position_offset || preset.position_step != found.position_step) return false;
   if (dim < preset.min_dim) return false;
+  if (preset.layout != found.layout || !same_frequencies(preset, found, dim)) return false;
+  if (preset.position_offset != found.position_offset || preset.position_step != found.position_step) return false;
   if (dim % 2 == 1 && preset.odd_dim != found.odd_dim) return false;
   return zero_rows_within(preset, row_offset, row_offset + rows) == zero_rows_within(found, row_offset, row_offset + rows);
 }

@@ -8,11 +8,13 @@
 
 namespace pecheck::validate {
 
-// True when the two rules give the same frequencies at every width.
-bool same_rule(const FrequencyRule& a, const FrequencyRule& b);
+// True when the two conventions' rules give the same frequencies at width d
+// (the paper rule with base B is a shift-0 timestep rule with max_period B
+// at even d; a timescale rule from 1 is a shift-1 one).
+bool same_frequencies(const Convention& a, const Convention& b, std::int64_t dim);
 
 // True when `preset` produces the same table as `found` at width d for
-// convention rows [row_offset, row_offset + rows): same layout and rule, the
+// convention rows [row_offset, row_offset + rows): same layout and frequencies, the
 // same zero rows within those rows, and the same odd-width policy when d is odd.
 bool same_table(const Convention& preset, const Convention& found, std::int64_t dim, std::int64_t row_offset,
                 std::int64_t rows);

@@ -12,6 +12,7 @@
 #include "rotary_comparison.hpp"
 #include "rotary_diagnosis.hpp"
 #include "rotary_frequency_match.hpp"
+#include "rotary_softmax_scale.hpp"
 #include "subject_hints.hpp"
 
 namespace pecheck::validate {
@@ -243,6 +244,24 @@ Validation validate_rotary_cache(const Table& cos, const Table& sin, const Rotar
   std::vector<std::string>& notes = result.rotary().detection.notes;
   result.notes.insert(result.notes.end(), notes.begin(), notes.end());
   notes.clear();
+  // The softmax scale of the rule given (--config, --rope) the cache was
+  // judged by, or of the config's layer type it follows; a detected rule is
+  // not the model's word on it.
+  const bool rule_given = options.convention.has_value() || !options.layer_types.empty();
+  const std::optional<RotaryConvention> judged =
+      rule_given ? result.rotary().compared_convention : std::optional<RotaryConvention>();
+  if (options.softmax_scale && !judged) {
+    result.notes.push_back("--softmax-scale was not checked: it needs the model's rule (--config or --rope)");
+  } else if (judged) {
+    if (std::optional<SoftmaxScaleFinding> finding = softmax_scale_finding(*judged, options.softmax_scale)) {
+      result.notes.push_back(finding->note);
+      if (finding->hazard) {
+        result.reasons.push_back(std::string(to_string(finding->hazard->kind)));
+        result.hazards.push_back(std::move(*finding->hazard));
+        result.verdict = ValidationVerdict::deviates;
+      }
+    }
+  }
   return result;
 }
 

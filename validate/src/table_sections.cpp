@@ -30,6 +30,12 @@ const accuracy::Measurement& measurement_of(const Validation& v) { return v.comp
 
 json rule_json(const FrequencyRule& rule) {
   if (rule.kind == FrequencyRuleKind::paper) return {{"kind", "paper"}, {"base", rule.base}};
+  if (rule.kind == FrequencyRuleKind::timestep) {
+    return {{"kind", "timestep"},
+            {"max_period", rule.max_period},
+            {"downscale_freq_shift", rule.downscale_freq_shift},
+            {"scale", rule.scale}};
+  }
   return {{"kind", "timescale"}, {"min_timescale", rule.min_timescale}, {"max_timescale", rule.max_timescale}};
 }
 
@@ -69,7 +75,10 @@ void subject_text(const Validation&, const TableFindings& table, std::ostream& o
   if (!table.format_note.empty()) out << "  format: " << table.format_note << '\n';
   if (detection.convention) {
     out << "  convention: " << (detection.preset ? *detection.preset : std::string("none of the presets"));
-    for (const std::string& name : detection.also_matches) out << " (also " << name << ")";
+    for (std::size_t k = 0; k < detection.also_matches.size(); ++k) {
+      out << (k == 0 ? " (also " : ", ") << detection.also_matches[k];
+    }
+    if (!detection.also_matches.empty()) out << ")";
     out << "\n    " << describe(*detection.convention) << '\n';
     out << "  row offset: file row 0 holds convention row " << detection.row_offset
         << (!detection.offset_ambiguous ? ""

@@ -60,6 +60,7 @@ std::string_view to_string(HazardKind kind) {
     case HazardKind::not_rotated: return "not-rotated";
     case HazardKind::layer_type: return "layer-type";
     case HazardKind::custom_rule: return "custom-rule";
+    case HazardKind::softmax_scale: return "softmax-scale";
   }
   return "?";
 }

@@ -21,19 +21,27 @@ enum class Layout {
   cos_sin_halves,  // cos block first, then sin block (HF Musicgen)
 };
 
-// w_i = exp(-(k_i / m) * ln(numerator / denominator)) / divisor, where
+// w_i = multiplier * exp(-(k_i / m) * ln(numerator / denominator)) / divisor, where
 //   paper:     numerator = base, denominator = 1, k_i = 2i, m = d, divisor = 1
 //   timescale: numerator = max_ts, denominator = min_ts, k_i = i,
 //              m = max(n - 1, 1), divisor = min_ts
-// Keeping the rule in this form lets the reference evaluate it exactly from
-// the same data the fast path uses.
-enum class FrequencyRuleKind { paper, timescale };
+//   timestep:  numerator = max_period, denominator = 1, k_i = i,
+//              m = n - downscale_freq_shift, multiplier = scale (diffusers'
+//              get_timestep_embedding: the angle is scale * t * exp(-ln(max_period) i / (n - shift)))
+// with n = floor(d/2) for timestep. Keeping the rule in this form lets the
+// reference evaluate it exactly from the same data the fast path uses.
+enum class FrequencyRuleKind { paper, timescale, timestep };
 
 struct FrequencyRule {
   FrequencyRuleKind kind = FrequencyRuleKind::paper;
   double base = 10000.0;         // paper
   double min_timescale = 1.0;    // timescale
   double max_timescale = 1.0e4;  // timescale
+  double max_period = 1.0e4;     // timestep
+  // timestep: a whole number (diffusers takes a float; every public model
+  // config seen uses 0 or 1, and a fractional one has no exact k/m form here).
+  std::int64_t downscale_freq_shift = 1;
+  double scale = 1.0;            // timestep: multiplies every angle
 };
 
 enum class OddDimPolicy {
@@ -76,7 +84,13 @@ struct FrequencyTerm {
   std::int64_t k = 0;            // exponent numerator
   std::int64_t m = 1;            // exponent denominator
   double divisor = 1.0;
+  double multiplier = 1.0;       // the timestep rule's scale; 1 for the others
 };
+
+// Whether two terms are the same number: the same logarithm's arguments,
+// divisor and multiplier, and k/m equal as fractions (the paper rule's 2i/d is
+// a shift-0 timestep rule's i/(d/2)).
+bool same_frequency(const FrequencyTerm& a, const FrequencyTerm& b);
 
 enum class ColumnKind { sin, cos, zero };
 
@@ -96,6 +110,27 @@ class ConventionError : public std::invalid_argument {
 inline constexpr std::int64_t max_dim = 16384;
 // Positions of magnitude below this are held exactly in float32.
 inline constexpr std::int64_t max_exact_position = std::int64_t{1} << 24;
+
+// diffusers' get_timestep_embedding(timesteps, embedding_dim, flip_sin_to_cos,
+// downscale_freq_shift, scale, max_period), its defaults: the table it
+// returns for timesteps 0, 1, ... is the convention timestep_convention gives.
+struct TimestepEmbedding {
+  bool flip_sin_to_cos = false;
+  std::int64_t downscale_freq_shift = 1;
+  double scale = 1.0;
+  double max_period = 10000.0;
+};
+
+// The convention of those arguments: sin-cos halves (cos-sin when flipped),
+// the timestep rule, one zero column for an odd width (the zero pad), and
+// the smallest width whose n - shift is at least 1. Throws ConventionError
+// naming the field for a shift below 0, a scale or max_period that is not
+// positive and finite.
+Convention timestep_convention(std::string name, const TimestepEmbedding& fields, std::string source = "");
+
+// The arguments back from a timestep convention's fields (the layout gives
+// flip_sin_to_cos); nullopt for any other rule or an interleaved layout.
+std::optional<TimestepEmbedding> timestep_fields(const Convention& convention);
 
 // Throws ConventionError when the convention cannot produce width d.
 void check_dim(const Convention& convention, std::int64_t d);
@@ -152,7 +187,8 @@ const std::vector<Convention>& presets();
 // The relative ones (transformer-xl, espnet-rel, nemo-rel, speechbrain-rel):
 // positions that run down and below zero, tied to the table's length.
 const std::vector<Convention>& relative_presets();
-// Both, absolute first; find_preset searches these.
+// Both, absolute first, then the diffusion timestep embeddings (sd-timestep,
+// ddpm-timestep: timestep_convention's); find_preset searches these.
 const std::vector<Convention>& all_presets();
 // Names match whatever their case (`--convention Vaswani` is vaswani): the
 // presets' names differ by more than case.

@@ -52,6 +52,10 @@ struct RotaryScaling {
   double beta_fast = 32.0;               // yarn
   double beta_slow = 1.0;                // yarn
   bool truncate = true;                  // yarn: the ramp's ends floored / ceiled to whole dims (HF's default)
+  // yarn: the share of the ramp's extrapolation weight kept, ggml's
+  // ext_factor in (0, 1] (rope_yarn mixes theta_interp (1 - e r) + theta_extrap e r);
+  // 1, YaRN in full, is HF's and every config.json's.
+  double extrapolation_mix = 1.0;
   std::optional<double> mscale;          // yarn (DeepSeek-style); absent in most configs
   std::optional<double> mscale_all_dim;  // yarn
   std::vector<double> long_factor;       // longrope, one per frequency

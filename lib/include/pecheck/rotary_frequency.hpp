@@ -56,13 +56,15 @@ typename A::Value rotary_inv_freq(const RotaryConvention& convention, const Rota
     case RotaryScalingKind::yarn: {
       // _compute_yarn_parameters: extrapolation 1 / pos_freqs, interpolation
       // 1 / (factor * pos_freqs), blended by the extrapolation weight
-      // 1 - clamp((i - low) / (high - low), 0, 1).
+      // 1 - clamp((i - low) / (high - low), 0, 1); ggml's ext_factor e < 1
+      // keeps e times that weight (rope_yarn's ramp_mix).
       const V extrapolation = a.div(one, power);
       const V interpolation = a.div(one, a.mul(a.number(scaling.factor), power));
       V ramp = a.div(a.sub(a.integer(i), a.number(derived.yarn_low)), a.number(derived.yarn_high - derived.yarn_low));
       if (a.less(ramp, a.integer(0))) ramp = a.integer(0);
       if (a.greater(ramp, one)) ramp = one;
-      const V weight = a.sub(one, ramp);
+      V weight = a.sub(one, ramp);
+      if (scaling.extrapolation_mix != 1.0) weight = a.mul(weight, a.number(scaling.extrapolation_mix));
       return a.add(a.mul(interpolation, a.sub(one, weight)), a.mul(extrapolation, weight));
     }
     case RotaryScalingKind::llama3: {

@@ -45,9 +45,10 @@ DoubleDouble log_ratio_of(double numerator, double denominator) {
 }  // namespace
 
 DoubleDouble frequency_in_turns(const Convention& convention, const FrequencyTerm& term) {
-  const bool positive = term.log_numerator > 0.0 && term.log_denominator > 0.0 && term.divisor > 0.0;
-  const bool finite =
-      std::isfinite(term.log_numerator) && std::isfinite(term.log_denominator) && std::isfinite(term.divisor);
+  const bool positive =
+      term.log_numerator > 0.0 && term.log_denominator > 0.0 && term.divisor > 0.0 && term.multiplier > 0.0;
+  const bool finite = std::isfinite(term.log_numerator) && std::isfinite(term.log_denominator) &&
+                      std::isfinite(term.divisor) && std::isfinite(term.multiplier);
   if (!positive || !finite) throw_bad_rule(convention, term, "needs finite positive numbers");
   const double log_ratio_estimate = std::log(term.log_numerator) - std::log(term.log_denominator);
   if (!(std::fabs(log_ratio_estimate) <= 600.0)) throw_bad_rule(convention, term, "spans more than e^600");
@@ -59,7 +60,9 @@ DoubleDouble frequency_in_turns(const Convention& convention, const FrequencyTer
   const DoubleDouble x =
       dd_negate(dd_div(dd_mul(log_ratio, static_cast<double>(term.k)), static_cast<double>(term.m)));
   if (!(std::fabs(x.hi) <= 700.0)) throw_bad_rule(convention, term, "gives an exponent past e^700");
-  const DoubleDouble w = dd_div(dd_exp(x), term.divisor);
+  // The multiplier (the timestep rule's scale, a double) adds one more
+  // double-double rounding, about 2^-104 relative.
+  const DoubleDouble w = dd_mul(dd_div(dd_exp(x), term.divisor), term.multiplier);
   const DoubleDouble f = dd_mul(w, DoubleDouble{fast_constants::inv_two_pi_hi, fast_constants::inv_two_pi_lo});
   if (!std::isnormal(f.hi)) throw_bad_rule(convention, term, "gives a frequency outside the range of double");
   return f;

@@ -15,7 +15,7 @@ namespace {
 bool same_terms(const std::vector<FrequencyTerm>& a, const std::vector<FrequencyTerm>& b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const FrequencyTerm& x, const FrequencyTerm& y) {
     return x.log_numerator == y.log_numerator && x.log_denominator == y.log_denominator && x.k == y.k &&
-           x.m == y.m && x.divisor == y.divisor;
+           x.m == y.m && x.divisor == y.divisor && x.multiplier == y.multiplier;
   });
 }
 

@@ -8,11 +8,12 @@ using nlohmann::json;
 
 // ggml's rope parameters (llama.cpp's ggml_rope_ext arguments) as a
 // convention: freq_base the base; ext_factor 0 with freq_scale s the linear
-// rule by 1/s, ext_factor 1 YaRN by factor 1/s over n_ctx_orig with
+// rule by 1/s, ext_factor e in (0, 1] YaRN by factor 1/s over n_ctx_orig with
 // beta_fast and beta_slow, the correction range floored and ceiled
 // (ggml_rope_yarn_corr_dims) and the ramp (i - low) / max(0.001, high - low),
-// HF's; cos and sin times attn_factor, and for YaRN times 1 + 0.1 ln(1/s)
-// (rope_yarn). mode "neox" pairs i and i + d/2 (rotate-half), "normal"
+// HF's, its extrapolation weight times e (rope_yarn's ramp_mix: e = 1 is
+// YaRN in full, a fraction mixes in that share); cos and sin times
+// attn_factor, and for any nonzero e times 1 + 0.1 ln(1/s) (rope_yarn). mode "neox" pairs i and i + d/2 (rotate-half), "normal"
 // adjacent elements (interleaved). Each pair's angle is built by repeated
 // float32 multiplication there (theta *= theta_scale): validate names that
 // frequency-accumulation against this convention.
@@ -30,8 +31,8 @@ RotaryConvention ggml_convention(const ConfigReader& reader, const json& config,
   if (!dims) reader.fail("n_dims", "a whole number (the rotary width)");
   c.head_dim = *dims;
   if (!(freq_scale > 0.0 && freq_scale <= 1.0)) reader.fail("freq_scale", "a number in (0, 1]");
-  if (ext_factor != 0.0 && ext_factor != 1.0) {
-    reader.fail("ext_factor", "0 (no YaRN) or 1 (YaRN's ramp in full; a partial mix is not expressed)");
+  if (!(ext_factor >= 0.0 && ext_factor <= 1.0)) {
+    reader.fail("ext_factor", "a number in [0, 1] (0: no YaRN; 1: YaRN's ramp in full; between: that share of it)");
   }
   if (const auto it = config.find("mode"); it != config.end()) {
     if (*it == "neox") {
@@ -43,9 +44,10 @@ RotaryConvention ggml_convention(const ConfigReader& reader, const json& config,
     }
   }
   double attention = attn_factor;
-  if (ext_factor == 1.0) {
+  if (ext_factor != 0.0) {
     c.scaling.kind = RotaryScalingKind::yarn;
     c.scaling.factor = 1.0 / freq_scale;
+    c.scaling.extrapolation_mix = ext_factor;
     const auto original = reader.integer(config, "n_ctx_orig", "n_ctx_orig");
     if (!original) reader.fail("n_ctx_orig", "a whole number (YaRN's original context)");
     c.scaling.original_max_position = *original;

@@ -28,6 +28,13 @@ void check_dim(const Convention& convention, std::int64_t d) {
   if (d > max_dim) {
     throw ConventionError(dim_error(convention, d, "the width must be at most " + std::to_string(max_dim)));
   }
+  if (convention.frequency.kind == FrequencyRuleKind::timestep && d / 2 >= 1 &&
+      d / 2 - convention.frequency.downscale_freq_shift < 1) {
+    throw ConventionError(dim_error(
+        convention, d,
+        "this convention needs d >= " + std::to_string(2 * convention.frequency.downscale_freq_shift + 2) +
+            " (get_timestep_embedding divides by d/2 - downscale_freq_shift, which must be at least 1)"));
+  }
   if (d < convention.min_dim) {
     throw ConventionError(dim_error(convention, d,
                                     "this convention needs d >= " + std::to_string(convention.min_dim) +
@@ -65,15 +72,31 @@ FrequencyTerm frequency_term(const Convention& convention, std::int64_t d, std::
       term.divisor = convention.frequency.min_timescale;
       break;
     }
+    case FrequencyRuleKind::timestep:
+      // w_i = scale exp(-ln(max_period) i / (n - shift)), n = floor(d/2): the
+      // odd width's last column is diffusers' zero pad, not a frequency.
+      term.log_numerator = convention.frequency.max_period;
+      term.log_denominator = 1.0;
+      term.k = i;
+      term.m = d / 2 - convention.frequency.downscale_freq_shift;
+      term.divisor = 1.0;
+      term.multiplier = convention.frequency.scale;
+      break;
   }
   return term;
+}
+
+bool same_frequency(const FrequencyTerm& a, const FrequencyTerm& b) {
+  // k/m and k'/m' as fractions: m, m' >= 1 and k, k' < 2^15 (d <= max_dim), so the products are exact.
+  return a.log_numerator == b.log_numerator && a.log_denominator == b.log_denominator && a.divisor == b.divisor &&
+         a.multiplier == b.multiplier && a.k * b.m == b.k * a.m;
 }
 
 double frequency_value(const Convention& convention, std::int64_t d, std::int64_t i) {
   const FrequencyTerm term = frequency_term(convention, d, i);
   const double exponent = -(static_cast<double>(term.k) / static_cast<double>(term.m)) *
                           std::log(term.log_numerator / term.log_denominator);
-  return std::exp(exponent) / term.divisor;
+  return term.multiplier * std::exp(exponent) / term.divisor;
 }
 
 std::vector<ColumnSpec> column_layout(const Convention& convention, std::int64_t d) {
@@ -161,6 +184,44 @@ Convention relative(std::string name, Layout layout, PositionSpan span, std::str
 
 }  // namespace
 
+Convention timestep_convention(std::string name, const TimestepEmbedding& fields, std::string source) {
+  if (fields.downscale_freq_shift < 0) {
+    throw ConventionError("downscale_freq_shift is " + std::to_string(fields.downscale_freq_shift) +
+                          ": expected a whole number >= 0");
+  }
+  if (!(std::isfinite(fields.scale) && fields.scale > 0.0)) {
+    throw ConventionError("scale is " + format_number(fields.scale) + ": expected a positive finite number");
+  }
+  if (!(std::isfinite(fields.max_period) && fields.max_period > 1.0)) {
+    throw ConventionError("max_period is " + format_number(fields.max_period) +
+                          ": expected a finite number above 1");
+  }
+  Convention convention;
+  convention.name = std::move(name);
+  convention.layout = fields.flip_sin_to_cos ? Layout::cos_sin_halves : Layout::sin_cos_halves;
+  convention.frequency.kind = FrequencyRuleKind::timestep;
+  convention.frequency.max_period = fields.max_period;
+  convention.frequency.downscale_freq_shift = fields.downscale_freq_shift;
+  convention.frequency.scale = fields.scale;
+  convention.odd_dim = OddDimPolicy::zero_column;  // torch.nn.functional.pad(emb, (0, 1, 0, 0))
+  // n - shift >= 1 (check_dim says why when it is not).
+  convention.min_dim = fields.downscale_freq_shift > 0 ? 2 * fields.downscale_freq_shift + 2 : 1;
+  convention.source = std::move(source);
+  return convention;
+}
+
+std::optional<TimestepEmbedding> timestep_fields(const Convention& convention) {
+  if (convention.frequency.kind != FrequencyRuleKind::timestep || convention.layout == Layout::interleaved) {
+    return std::nullopt;
+  }
+  TimestepEmbedding fields;
+  fields.flip_sin_to_cos = convention.layout == Layout::cos_sin_halves;
+  fields.downscale_freq_shift = convention.frequency.downscale_freq_shift;
+  fields.scale = convention.frequency.scale;
+  fields.max_period = convention.frequency.max_period;
+  return fields;
+}
+
 const std::vector<Convention>& presets() {
   static const std::vector<Convention> all = [] {
     std::vector<Convention> list;
@@ -222,10 +283,37 @@ const std::vector<Convention>& relative_presets() {
   return all;
 }
 
+namespace {
+
+// Kept out of presets(), the list the checks and the report sweep, whose
+// figures are the six encodings' of CONVENTIONS.md; validate and the
+// command line find these by name and detection names them.
+std::vector<Convention> timestep_presets() {
+  std::vector<Convention> list;
+    // Diffusion timestep embeddings (CONVENTIONS.md): row r holds timestep r.
+    TimestepEmbedding stable_diffusion;
+    stable_diffusion.flip_sin_to_cos = true;
+    stable_diffusion.downscale_freq_shift = 0;
+    list.push_back(timestep_convention(
+        "sd-timestep", stable_diffusion,
+        "diffusers get_timestep_embedding with flip_sin_to_cos=True, downscale_freq_shift=0 (UNet2DConditionModel's "
+        "time_proj; runwayml/stable-diffusion-v1-5 unet/config.json: flip_sin_to_cos true, freq_shift 0); CompVis "
+        "ldm timestep_embedding"));
+    list.push_back(timestep_convention(
+        "ddpm-timestep", TimestepEmbedding{},
+        "diffusers get_timestep_embedding's defaults (flip_sin_to_cos=False, downscale_freq_shift=1, scale=1, "
+        "max_period=10000), as DDPM's get_timestep_embedding (Ho et al. 2020); tensor2tensor's table at every width from 4"));
+  return list;
+}
+
+}  // namespace
+
 const std::vector<Convention>& all_presets() {
   static const std::vector<Convention> all = [] {
     std::vector<Convention> list = presets();
     list.insert(list.end(), relative_presets().begin(), relative_presets().end());
+    const std::vector<Convention> timesteps = timestep_presets();
+    list.insert(list.end(), timesteps.begin(), timesteps.end());
     return list;
   }();
   return all;
@@ -293,6 +381,7 @@ std::string_view to_string(FrequencyRuleKind kind) {
   switch (kind) {
     case FrequencyRuleKind::paper: return "paper";
     case FrequencyRuleKind::timescale: return "timescale";
+    case FrequencyRuleKind::timestep: return "timestep";
   }
   return "?";
 }
@@ -326,6 +415,14 @@ std::string describe(const Convention& convention) {
   const FrequencyRule& rule = convention.frequency;
   if (rule.kind == FrequencyRuleKind::paper) {
     out << "w_i = " << format_number(rule.base) << "^(-2i/d)";
+  } else if (rule.kind == FrequencyRuleKind::timestep) {
+    out << "w_i = ";
+    if (rule.scale != 1.0) out << format_number(rule.scale) << " ";
+    out << "exp(-ln(" << format_number(rule.max_period) << ") i / (n - " << rule.downscale_freq_shift
+        << ")) (get_timestep_embedding: flip_sin_to_cos "
+        << (convention.layout == Layout::cos_sin_halves ? "true" : "false") << ", downscale_freq_shift "
+        << rule.downscale_freq_shift << ", scale " << format_number(rule.scale) << ", max_period "
+        << format_number(rule.max_period) << ")";
   } else {
     out << "w_i = (1/" << format_number(rule.min_timescale) << ") exp(-i ln(" << format_number(rule.max_timescale)
         << "/" << format_number(rule.min_timescale) << ") / max(n-1, 1))";

@@ -114,6 +114,8 @@ void check_rotary_convention(const RotaryConvention& c) {
   if (s.kind == RotaryScalingKind::yarn) {
     require(s.beta_fast > 0.0 && s.beta_slow > 0.0, c, "rope_scaling.beta_fast/beta_slow",
             std::min(s.beta_fast, s.beta_slow), "positive numbers");
+    require(s.extrapolation_mix > 0.0 && s.extrapolation_mix <= 1.0, c, "ext_factor", s.extrapolation_mix,
+            "a number in (0, 1]");
   }
   if (s.kind == RotaryScalingKind::longrope) {
     for (const auto* factors : {&s.long_factor, &s.short_factor}) {
@@ -235,7 +237,9 @@ std::string describe(const RotaryConvention& c) {
     out << " (inv_freq " << number_text(w.front()) << " ... " << number_text(w.back()) << ", " << zeros
         << " pairs at frequency 0)";
   } else if (c.scaling.kind != RotaryScalingKind::none) {
-    out << " (factor " << number_text(c.scaling.factor) << ")";
+    out << " (factor " << number_text(c.scaling.factor);
+    if (c.scaling.extrapolation_mix != 1.0) out << ", ext_factor " << number_text(c.scaling.extrapolation_mix);
+    out << ")";
   }
   // Dynamic NTK's base depends on the current length as much as on the factor.
   if (c.scaling.kind == RotaryScalingKind::dynamic_ntk) {

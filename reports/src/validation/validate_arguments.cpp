@@ -56,6 +56,7 @@ int run_rotary_file(const ValidateArguments& a, const ValidationOutput& output, 
   request.options.first_position = parse_offset(a.offset, "a position");
   request.options.max_ulp = a.max_ulp;
   request.options.model = a.model;
+  request.options.softmax_scale = a.softmax_scale;
   return validate_rotary_files(request, output, out);
 }
 

@@ -67,6 +67,7 @@ constexpr FlagUse flag_uses[] = {
     {"--layer-type", rotary_kinds},
     {"--model", rotary_file | rotary_exec},
     {"--sequence-length", rotary_file | rotary_exec},
+    {"--softmax-scale", rotary_file},
     {"--input", rotated_file},
     {"--qkv-format", rotated_file},
     {"--kernel", kernel},

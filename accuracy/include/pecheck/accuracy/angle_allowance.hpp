@@ -35,11 +35,12 @@
 //     e  = fl(k / m)      + u, which is |t| u in ln(base^e)
 //     base^e              + 2 L u; then 1 / x: + u
 //                          so |w^ - w| <= w (|t| + 2 L + 1) u
-//   then, in both, / divisor when min_ts is not 1: + u, and
+//   then, in both, / divisor when min_ts is not 1: + u, times a timestep
+//   rule's scale when it is not 1 (diffusers' scale * emb): + u, and
 //   theta^ = fl(p w^): + u (p, an integer below 2^24, is exact).
 // The exp form's (2 L + 2)|t| + 2 L + 1 and the pow form's |t| + 2 L + 2
 // are both within
-//     k_c = (2 L + 2) |t| + 2 L + 2   (+ 1 with a divisor; 10|t| + 10 for L = 4)
+//     k_c = (2 L + 2) |t| + 2 L + 2   (+ 1 with a divisor, + 1 with a scale; 10|t| + 10 for L = 4)
 // so |theta^ - theta| <= k_c u theta (1 + 2^-40): the factor covers the
 // second-order terms, about (k_c u)^2 < 2^-40 k_c u relative. At frequency index 0
 // with divisor 1 every step is exact (exp(0) = pow(B, 0) = 1 in every libm,

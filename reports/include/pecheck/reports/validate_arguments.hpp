@@ -42,6 +42,7 @@ struct ValidateArguments {
   std::string layout;  // overrides config.json's (which does not say): rotate-half, interleaved, complex
   std::int64_t sequence_length = 0;
   std::string layer_type;  // --config's layer type (empty: every one the config has)
+  std::optional<double> softmax_scale;  // the engine's attention scale, held to the config's
   // Rotated outputs (FILE is the kernel's output; --positions gives POS).
   std::string input;
   std::string qkv_format;

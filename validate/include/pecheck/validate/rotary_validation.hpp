@@ -27,6 +27,10 @@ struct RotaryValidationOptions {
   // follows is reported; with it (--layer-type), a cache that deviates is
   // checked against the others, and one that follows another is named so.
   std::vector<RotaryConvention> layer_types;
+  // --softmax-scale: the attention softmax scale the engine uses, held to the
+  // one the convention derives (rotary_softmax_scale.hpp); the derived scale
+  // is printed whenever it is not head_dim^-1/2.
+  std::optional<double> softmax_scale;
 };
 
 // Throws ValidationInputError for tables that cannot be a cache (shapes that

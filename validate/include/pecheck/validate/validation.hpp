@@ -74,6 +74,7 @@ enum class HazardKind {
   not_rotated,         // no pairing keeps |out| / |in| constant: not a rotation of the input
   layer_type,          // the cache follows another layer type's rule of the config (Gemma 3 sliding vs global)
   custom_rule,         // no preset or config rule explains the fitted frequencies: the fitted ladder is compared
+  softmax_scale,       // --softmax-scale is not the scale the config derives (DeepSeek's mscale^2: transformers 47435)
 };
 
 struct Hazard {

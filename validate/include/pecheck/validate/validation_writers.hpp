@@ -10,7 +10,8 @@
 // hazards [{kind, evidence}], reasons, notes; then the kind's own keys:
 // - table: rows, dim, dtype (as stored), compared_as, format_note, convention
 //   (the preset's name or null), also_matches, convention_description,
-//   layout, frequency_rule {kind, base | min_timescale, max_timescale},
+//   layout, frequency_rule {kind, base | min_timescale, max_timescale |
+//   max_period, downscale_freq_shift, scale},
 //   odd_dim, zero_rows (file rows), row_offset, first_position and
 //   position_step (the position file row 0 holds, +1 or -1 per row),
 //   offset_ambiguous, rival_offset, identical_successive_rows, sinusoidal,
