@@ -29,6 +29,13 @@ endforeach()
 if(TARGET pecheck)
   install(TARGETS pecheck RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
+# The training family's executable goes beside pecheck, where `pecheck report
+# --training` and `pecheck check training/...` look for it. Its library is
+# linked into it and not exported: a consumer of the libraries need not have
+# libtorch (the family exists only where it was found, training/CMakeLists.txt).
+if(TARGET pecheck-training)
+  install(TARGETS pecheck-training RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
 
 install(EXPORT pecheckTargets NAMESPACE pecheck:: DESTINATION ${PECHECK_INSTALL_CMAKEDIR})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/pecheckConfig.cmake.in

@@ -10,6 +10,15 @@ function(run step)
   endif()
 endfunction()
 run(install ${CMAKE_COMMAND} --install ${PECHECK_BUILD_DIR} --prefix ${prefix})
+# Where the training family was built, its executable is installed beside
+# pecheck (which looks for it there) and starts from the prefix: bad usage is
+# its exit 2, after libtorch has loaded.
+if(EXISTS ${PECHECK_BUILD_DIR}/tools/pecheck-training)
+  execute_process(COMMAND ${prefix}/bin/pecheck-training --no-such-flag RESULT_VARIABLE status ERROR_VARIABLE err)
+  if(NOT status EQUAL 2)
+    message(FATAL_ERROR "the installed pecheck-training did not start as expected (${status}):\n${err}")
+  endif()
+endif()
 run(configure ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${WORK_DIR}/build -DCMAKE_BUILD_TYPE=Release
     -DCMAKE_PREFIX_PATH=${prefix})
 run(build ${CMAKE_COMMAND} --build ${WORK_DIR}/build -j1)

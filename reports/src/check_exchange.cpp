@@ -1,7 +1,10 @@
 #include "pecheck/reports/check_exchange.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+
+#include "pecheck/properties/faulty_subjects.hpp"
 
 namespace pecheck::reports {
 
@@ -14,6 +17,12 @@ constexpr auto last_quantity = static_cast<int>(Quantity::training_accuracy_lowe
 constexpr auto last_family = static_cast<int>(properties::Family::training);
 
 Json optional_number(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
+
+Json catches_json(const std::vector<std::string_view>& names) {
+  Json list = Json::array();
+  for (std::string_view name : names) list.push_back(std::string(name));
+  return list;
+}
 
 Json key_json(const properties::StatisticKey& key) {
   // The training family files its keys by quantity, run and step only.
@@ -126,6 +135,22 @@ class Reader {
     fail("quantity", "a quantity pecheck knows (statistic_key.hpp), not '" + name + "'");
   }
 
+  // Each name as the fault list spells it (the list's own string_view, which
+  // outlives the check); a name it does not hold is bad input.
+  std::vector<std::string_view> catches(const Json& check) const {
+    std::vector<std::string_view> names;
+    const Json& list = at(check, "catches", "an array of fault names");
+    if (!list.is_array()) fail("catches", "an array of fault names");
+    for (const Json& name : list) {
+      if (!name.is_string()) fail("catches", "an array of fault names");
+      const auto& all = properties::fault_matrix();
+      const auto fault = std::find_if(all.begin(), all.end(), [&](const properties::Fault& f) { return f.name == name; });
+      if (fault == all.end()) fail("catches", "names of faults pecheck knows, not '" + name.get<std::string>() + "'");
+      names.push_back(fault->name);
+    }
+    return names;
+  }
+
   properties::Family family(const std::string& name) const {
     for (int f = 0; f <= last_family; ++f) {
       if (properties::to_string(static_cast<properties::Family>(f)) == name) return static_cast<properties::Family>(f);
@@ -148,6 +173,7 @@ std::string write_exchanged_checks(const std::vector<ExchangedCheck>& checks) {
                    {"source", c.check.source},
                    {"kind", std::string(properties::to_string(c.check.kind))},
                    {"short_claim", c.check.short_claim},
+                   {"catches", catches_json(c.check.catches)},
                    {"outcome", outcome_json(c.outcome)}});
   }
   return Json{{"checks", std::move(all)}}.dump(1) + "\n";
@@ -167,8 +193,10 @@ std::vector<ExchangedCheck> read_exchanged_checks(const std::string& json, const
     e.check.kind =
         r.text(c, "kind") == "property" ? properties::CheckKind::property : properties::CheckKind::measurement;
     e.check.short_claim = r.text(c, "short_claim");
-    // No fault subject proves these checks (check_definition.hpp): observations.
-    e.check.role = properties::CheckRole::observation;
+    // A check that names the faults it catches is a claim (the fault matrix
+    // proves it where it is defined); one that names none, an observation.
+    e.check.catches = r.catches(c);
+    e.check.role = e.check.catches.empty() ? properties::CheckRole::observation : properties::CheckRole::claim;
     e.outcome = r.outcome(r.at(c, "outcome", "an object"));
     e.outcome.check_id = e.check.id;
     checks.push_back(std::move(e));

@@ -56,7 +56,6 @@ std::optional<Figure> ulp_figure(const FigureData& data) {
   panel.title = "largest error in each block, over every convention";
   panel.x = axis("position", "", AxisScale::log);
   panel.y = axis("largest error in the block", "ULP", AxisScale::linear, 0.0);
-  std::string summary;
   std::vector<std::pair<double, std::string>> budgets;  // budget, the formats it applies to
   double top = 0.0;
   for (FormatId format : {FormatId::float64, FormatId::float32, FormatId::float16, FormatId::bfloat16}) {
@@ -87,8 +86,8 @@ std::optional<Figure> ulp_figure(const FigureData& data) {
     else
       same->second += ", " + name;
     top = std::max({top, budget, max_ulp});
-    summary += (summary.empty() ? "" : "; ") + name + " at most " + ulps(max_ulp) + " ULP (" + worst_convention +
-               "; budget " + ulps(budget) + ")";
+    figure.numbers.push_back({name, "largest (ULP)", max_ulp, ulps(max_ulp) + " (" + worst_convention + ")"});
+    figure.numbers.push_back({name, "budget (ULP)", budget, ulps(budget)});
   }
   const double x_end = static_cast<double>(max_exact_position);
   for (const auto& [budget, formats] : budgets) {
@@ -97,14 +96,12 @@ std::optional<Figure> ulp_figure(const FigureData& data) {
   }
   panel.y.max = 1.15 * top;  // room above the highest budget, so it never sits on the frame
   figure.panels.push_back(std::move(panel));
-  figure.caption = "How far the subject's table is from the exact value, in units in the last place, at " +
-                   std::to_string(data.ulp.curves.front().positions.size()) + " sampled blocks of " +
-                   std::to_string(data.ulp.rows_per_block) +
-                   " rows from position 0 to 2^24 (d = " + std::to_string(data.ulp.dim) +
-                   "). Each point is the largest error in its block over every "
-                   "convention, plotted at the block's last position; dashed lines are the budgets. Over the "
-                   "sweep: " +
-                   summary + ".";
+  figure.caption = "Distance to the exact value in units in the last place: each point is the largest error over "
+                   "every convention in a block of " +
+                   std::to_string(data.ulp.rows_per_block) + " rows (" +
+                   std::to_string(data.ulp.curves.front().positions.size()) +
+                   " blocks from position 0 to 2^24, d = " + std::to_string(data.ulp.dim) +
+                   "), at the block's last position; dashed: the budgets.";
   figure.sources = {"the accuracy check (conformance/accuracy-by-position) against correctly rounded values"};
   return figure;
 }
@@ -140,23 +137,21 @@ std::optional<Figure> angle_figure(const FigureData& data) {
     panel.series.push_back(std::move(marks));
   }
   figure.panels.push_back(std::move(panel));
-  std::string at_lengths;
+  // The table: the tutorial's error at the block nearest each common context
+  // length, then both curves at the last block.
   for (double length : context_lengths) {
     const std::size_t i = nearest_index(xs, length);
-    at_lengths += (at_lengths.empty() ? "" : ", ") + context_name(length) + " " + scientific(curve.float32_angles[i]);
+    figure.numbers.push_back({"near " + context_name(length) + " (position " + significant(xs[i], 8) + ")",
+                              "float32 angles", curve.float32_angles[i], scientific(curve.float32_angles[i])});
   }
-  const std::size_t mid = nearest_index(xs, 65536.0);
   const std::size_t end = xs.size() - 1;
+  const std::string last = "position " + significant(xs[end], 8);
+  figure.numbers.push_back({last, "float32 angles", curve.float32_angles[end], scientific(curve.float32_angles[end])});
+  if (!curve.subject.empty())
+    figure.numbers.push_back({last, "the subject", curve.subject[end], scientific(curve.subject[end])});
   figure.caption =
-      "The PyTorch tutorial computes div_term = exp(2i * (-ln 10000 / d)) and the angle p * div_term "
-      "in float32, then sin and cos in float32. Near position " +
-      significant(xs[mid], 6) + " its largest error is " + scientific(curve.float32_angles[mid]) +
-      (curve.subject.empty() ? std::string() : ", the subject's " + scientific(curve.subject[mid])) + "; at position " +
-      significant(xs[end], 8) + " they are " + scientific(curve.float32_angles[end]) +
-      (curve.subject.empty() ? std::string() : " and " + scientific(curve.subject[end])) +
-      ". The angle's rounding error grows with p; float32's resolution at 1 (6e-08) does not. Float32 angles near "
-      "common context lengths (the block nearest each): " +
-      at_lengths + ".";
+      "The PyTorch tutorial's angle p * exp(2i * (-ln 10000 / d)) and its sin and cos, all in float32: the "
+      "angle's rounding error grows with p; float32's resolution at 1 (6e-08) does not.";
   figure.sources = {
       "the accuracy check (conformance/accuracy-by-position): the tutorial's float32 arithmetic and the "
       "subject's float32 table against correctly rounded values"};
@@ -206,14 +201,16 @@ std::optional<Figure> energy_figure(const FigureData& data) {
   panel.series.push_back({"expected 2/d", SeriesStyle::line, curve.dims, theory_unscaled, true});
   figure.panels.push_back(std::move(panel));
   const std::size_t at = nearest_index(curve.dims, 512.0);
+  const std::string d = significant(curve.dims[at], 6);
+  figure.numbers = {
+      {"s = sqrt(d)", "measured, d = " + d, curve.with_scale[at], significant(curve.with_scale[at], 4)},
+      {"s = sqrt(d)", "expected", theory_scaled[at], significant(theory_scaled[at], 4)},
+      {"s = 1", "measured, d = " + d, curve.without_scale[at], significant(curve.without_scale[at], 4)},
+      {"s = 1", "expected", theory_unscaled[at], significant(theory_unscaled[at], 4)},
+  };
   figure.caption =
-      "Token embeddings drawn from N(0, 1/d) at each width d, against the mean squared norm of the "
-      "subject's float32 encoding rows. At d = " +
-      significant(curve.dims[at], 6) + " the ratio is " + significant(curve.with_scale[at], 4) +
-      " with s = sqrt(d) (expected 2) and " + significant(curve.without_scale[at], 4) +
-      " without (expected 2/d = " + significant(2.0 / curve.dims[at], 4) +
-      "). Each point is held to its 10^-9 interval by the "
-      "energy-ratio check.";
+      "Token embeddings from N(0, 1/d) at each width d against the mean squared norm of the subject's float32 "
+      "encoding rows; the energy-ratio check holds each point to its 10^-9 interval.";
   figure.sources = {std::string(properties::check_ids::energy_ratio)};
   return figure;
 }
@@ -254,21 +251,20 @@ std::optional<Figure> slow_figure(const FigureData& data, const std::vector<Chec
   panel.title = curve.convention + ", d = " + std::to_string(curve.dim) + ", correctly rounded";
   panel.x = axis("positions in the range, P (positions 0 to P-1)", "", AxisScale::log);
   panel.y = axis("columns holding one value", "", AxisScale::linear, 0.0);
-  std::string summary;
   const std::size_t at = nearest_index(curve.range_ends, 512.0);
   for (std::size_t f = 0; f < curve.formats.size(); ++f) {
     const std::string name(format_of(curve.formats[f]).name);
     panel.series.push_back({name, SeriesStyle::line_and_points, curve.range_ends, curve.counts[f], false});
-    summary += (summary.empty() ? "" : ", ") + name + " " + significant(curve.counts[f][at], 6);
+    figure.numbers.push_back({name, "P = " + significant(curve.range_ends[at], 6), curve.counts[f][at],
+                              significant(curve.counts[f][at], 6) + " of " + std::to_string(curve.dim)});
   }
   overlay_slow_column_counts(panel, curve, checks);
   const bool overlaid = panel.series.size() > curve.formats.size();
   figure.panels.push_back(std::move(panel));
   figure.caption =
-      "A column is counted when every position in [0, P) rounds to the same value in the format: "
-      "it tells those positions nothing apart. For P = " +
-      significant(curve.range_ends[at], 6) + ": " + summary + " of " + std::to_string(curve.dim) + " columns." +
-      (overlaid ? " Points: the same count in the subject's own table, from encoding-bounds/slow-columns." : "");
+      "A column is counted when every position in [0, P) rounds to the same value in the format: it tells those "
+      "positions nothing apart." +
+      std::string(overlaid ? " Points: the same count in the subject's own table (encoding-bounds/slow-columns)." : "");
   figure.sources = {std::string(properties::check_ids::constant_columns_exact)};
   if (overlaid) figure.sources.push_back("encoding-bounds/slow-columns");
   return figure;
@@ -282,6 +278,61 @@ std::string figure_id(std::string_view check_id) {
     id += keep ? c : (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : '-';
   }
   return id;
+}
+
+// An axis's quantity for a table row: its label up to the first " (" or
+// ", " ("a" for "a, with scale s = d^a (...)", "d" for "d (d_model)").
+std::string symbol(const std::string& label) {
+  const std::size_t end = std::min(label.find(" ("), label.find(", "));
+  return label.substr(0, end);
+}
+
+// More than six curves (a rotary cache per preset and format, a learning
+// curve per configuration) would make the table longer than the figure:
+// then it keeps, at the last column, the curves with the largest and the
+// smallest value, each with both its ends.
+void keep_extremes(std::vector<FigureNumber>& numbers) {
+  std::vector<std::string> labels;
+  for (const FigureNumber& n : numbers) {
+    if (std::find(labels.begin(), labels.end(), n.label) == labels.end()) labels.push_back(n.label);
+  }
+  if (labels.size() <= 6) return;
+  const std::string last = numbers.back().column;
+  const FigureNumber *high = nullptr, *low = nullptr;
+  for (const FigureNumber& n : numbers) {
+    if (n.column != last || std::isnan(n.value)) continue;
+    if (high == nullptr || n.value > high->value) high = &n;
+    if (low == nullptr || n.value < low->value) low = &n;
+  }
+  if (high == nullptr) return;
+  const std::string top = high->label, bottom = low->label;
+  std::vector<FigureNumber> kept;
+  for (const FigureNumber& n : numbers) {
+    if (n.label == top) kept.push_back({n.label + " (largest of " + std::to_string(labels.size()) + ")", n.column,
+                                        n.value, n.text});
+  }
+  for (const FigureNumber& n : numbers) {
+    if (n.label == bottom && bottom != top)
+      kept.push_back({n.label + " (smallest of " + std::to_string(labels.size()) + ")", n.column, n.value, n.text});
+  }
+  numbers = std::move(kept);
+}
+
+// Captions stay within three lines at 1400 px: the checker's budget for a
+// title and caption together (reports/tests/check_report_files.py).
+constexpr std::size_t caption_characters = 360;
+
+// A claim as a caption: whole when it fits beside the title, else cut at its
+// last clause boundary that fits, pointing to the whole claim under Checks.
+std::string claim_caption(const std::string& claim, const std::string& title) {
+  if (title.size() + claim.size() <= caption_characters) return claim;
+  const std::string tail = "; the whole claim is under Checks.";
+  const std::size_t room = caption_characters - title.size() - tail.size();
+  for (const char* boundary : {"; ", ", "}) {
+    const std::size_t cut = claim.rfind(boundary, room);
+    if (cut != std::string::npos && cut > room / 2) return claim.substr(0, cut) + tail;
+  }
+  return claim.substr(0, claim.rfind(' ', room)) + " ..." + tail;
 }
 
 // Log axes where the values are positive and span three decades or more.
@@ -303,7 +354,8 @@ std::optional<Figure> series_figure(const CheckResult& check) {
   Figure figure;
   figure.id = figure_id(check.id);
   figure.title = check.id;
-  std::string numbers;
+  // The first panel's curves go into the table at both ends of the x axis (a
+  // row per curve, a column per end); keep_extremes() trims many curves.
   for (const properties::Series& curve : check.outcome.series) {
     auto panel = std::find_if(figure.panels.begin(), figure.panels.end(),
                               [&](const Panel& p) { return p.y.label == curve.y_label && p.x.label == curve.x_label; });
@@ -320,9 +372,11 @@ std::optional<Figure> series_figure(const CheckResult& check) {
         bound || curve.marks_x || curve.x.size() > 64 ? SeriesStyle::line : SeriesStyle::line_and_points;
     panel->series.push_back({curve.name, style, curve.x, curve.y, bound || curve.marks_x});
     if (!curve.x.empty() && panel == figure.panels.begin() && !curve.marks_x) {
-      numbers += (numbers.empty() ? "" : "; ") + curve.name + ": " + significant(curve.y.front(), 4) + " at " +
-                 significant(curve.x.front(), 4) + ", " + significant(curve.y.back(), 4) + " at " +
-                 significant(curve.x.back(), 4);
+      for (std::size_t i : {std::size_t{0}, curve.x.size() - 1}) {
+        if (i == 0 && curve.x.size() == 1) continue;
+        figure.numbers.push_back({curve.name, symbol(curve.x_label) + " = " + significant(curve.x[i], 4), curve.y[i],
+                                  significant(curve.y[i], 4)});
+      }
     }
   }
   for (Panel& panel : figure.panels) {
@@ -334,8 +388,9 @@ std::optional<Figure> series_figure(const CheckResult& check) {
     panel.x.scale = scale_for(xs);
     panel.y.scale = scale_for(ys);
   }
-  figure.caption =
-      check.claim + " Measured: " + check.outcome.message + ". " + figure.panels.front().title + ": " + numbers + ".";
+  keep_extremes(figure.numbers);
+  // The claim alone: the check's message and statistics are under Checks, the curves' ends in the table.
+  figure.caption = claim_caption(check.claim, figure.title);
   figure.sources = {check.id};
   return figure;
 }

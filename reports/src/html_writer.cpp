@@ -43,6 +43,12 @@ figure { margin: 20px 0 28px; }
 .figures { display: block; }
 .figures figure { margin: 12px 0 20px; }
 figure svg { max-width: 100%; height: auto; border: 1px solid #e3e3e3; }
+/* The figure's numbers beside it (below it when it is too wide for both), the caption under both. */
+.figure-row { display: flex; flex-wrap: wrap; gap: 10px 18px; align-items: flex-start; }
+.figure-row svg { flex: 0 0 auto; }
+.figure-side { flex: 1 1 260px; font-size: 0.88em; }
+.figure-side table { margin: 0 0 6px; font-size: 1em; }
+.figure-side p { margin: 0; color: #444; }
 figcaption { font-size: 0.93em; color: #333; margin-top: 6px; }
 nav ul { columns: 2; }
 details { margin: 4px 0; }
@@ -202,8 +208,8 @@ void answers(std::string& out, const Report& report) {
   out += "<section id=\"answers\"><h2>Answers</h2>\n";
   for (const Finding& finding : report.findings) {
     if (finding.short_answer.empty()) continue;
-    out += "<div class=\"answer\"><h3><a href=\"#finding-" + h(finding.id) + "\">" + h(finding.question) +
-           "</a></h3>\n<p>" + h(finding.short_answer) + "</p>\n<ul>\n";
+    out += "<div class=\"answer\" id=\"answer-" + h(finding.id) + "\"><h3><a href=\"#finding-" + h(finding.id) +
+           "\">" + h(finding.question) + "</a></h3>\n<p>" + h(finding.short_answer) + "</p>\n<ul>\n";
     if (!finding.key_figure.empty()) out += "<li><strong>Key figure:</strong> " + h(finding.key_figure) + "</li>\n";
     if (!finding.caveat.empty()) out += "<li><strong>Caveat:</strong> " + h(finding.caveat) + "</li>\n";
     out += "</ul></div>\n";
@@ -215,9 +221,18 @@ void findings(std::string& out, const Report& report) {
   if (report.findings.empty()) return;
   out += "<section id=\"findings\"><h2>Findings</h2>\n";
   for (const Finding& finding : report.findings) {
-    out += "<div class=\"finding\" id=\"finding-" + h(finding.id) + "\">\n<h3>" + h(finding.question) + "</h3>\n";
-    // The first paragraph shows; the rest of the argument and its evidence fold beneath.
-    if (!finding.answer.empty()) out += "<p>" + h(finding.answer.front()) + "</p>\n";
+    // A finding answered above refers to its answer and folds its argument,
+    // so that nothing of the Answers is said twice; one the Answers leave out
+    // shows its question and first paragraph.
+    const bool answered = !finding.short_answer.empty();
+    out += "<div class=\"finding\" id=\"finding-" + h(finding.id) + "\">\n<h3>" + h(finding_heading(finding)) +
+           "</h3>\n";
+    if (answered) {
+      out += "<p>The answer is <a href=\"#answer-" + h(finding.id) +
+             "\">above</a>; here is how the measurements reach it.</p>\n";
+    } else if (!finding.answer.empty()) {
+      out += "<p>" + h(finding.answer.front()) + "</p>\n";
+    }
     // Figures are drawn once, numbered, in the Figures section; a finding refers to them.
     std::string shown;
     for (const std::string& id : finding.figures) {
@@ -228,9 +243,10 @@ void findings(std::string& out, const Report& report) {
       }
     }
     if (!shown.empty()) out += "<p>Shown in " + shown + ".</p>\n";
-    out += "<details><summary>The full answer, what the measurements support and do not show, and " +
+    out += "<details><summary>The argument, what the measurements support and do not show, and " +
            h(count_of(static_cast<std::int64_t>(finding.evidence.size()), "measured value")) + "</summary>\n";
-    for (std::size_t p = 1; p < finding.answer.size(); ++p) out += "<p>" + h(finding.answer[p]) + "</p>\n";
+    for (std::size_t p = answered ? 0 : 1; p < finding.answer.size(); ++p)
+      out += "<p>" + h(finding.answer[p]) + "</p>\n";
     list(out, "What the measurements support", finding.supported);
     list(out, "What these measurements do not show", finding.unsupported);
     if (!finding.evidence.empty()) {
@@ -245,19 +261,45 @@ void findings(std::string& out, const Report& report) {
   out += "</section>\n";
 }
 
+// A figure's numbers as a table: a row per label, a column per place on the
+// x axis ("s = 1") in the order they first appear, or the one column "Value".
+std::string numbers_table(const Figure& figure, std::size_t number) {
+  std::vector<std::string> rows, columns;
+  for (const FigureNumber& n : figure.numbers) {
+    if (std::find(rows.begin(), rows.end(), n.label) == rows.end()) rows.push_back(n.label);
+    if (std::find(columns.begin(), columns.end(), n.column) == columns.end()) columns.push_back(n.column);
+  }
+  std::string out = "<table class=\"figure-numbers\">\n<tr><th>Figure " + std::to_string(number) + "</th>";
+  for (const std::string& column : columns) out += "<th>" + h(column.empty() ? "Value" : column) + "</th>";
+  out += "</tr>\n";
+  for (const std::string& row : rows) {
+    out += "<tr>" + td(row);
+    for (const std::string& column : columns) {
+      const auto cell = std::find_if(figure.numbers.begin(), figure.numbers.end(),
+                                     [&](const FigureNumber& n) { return n.label == row && n.column == column; });
+      out += td_num(cell == figure.numbers.end() ? std::string() : cell->text);
+    }
+    out += "</tr>\n";
+  }
+  return out + "</table>\n";
+}
+
 void figures(std::string& out, const Report& report) {
   if (report.figures.empty()) return;
   out += "<section id=\"figures\"><h2>Figures</h2>\n<div class=\"figures\">\n";
   for (std::size_t n = 0; n < report.figures.size(); ++n) {
     const Figure& figure = report.figures[n];
-    out += "<figure id=\"figure-" + h(figure.id) + "\">\n" + render_figure_svg(figure) + "<figcaption><strong>Figure " +
-           std::to_string(n + 1) + ". " + h(figure.title) + ".</strong> " + h(figure.caption);
+    out += "<figure id=\"figure-" + h(figure.id) + "\">\n<div class=\"figure-row\">\n" + render_figure_svg(figure) +
+           "<div class=\"figure-side\">\n";
+    // The numbers the figure shows, beside it, so that its caption stays short.
+    if (!figure.numbers.empty()) out += numbers_table(figure, n + 1);
     if (!figure.sources.empty()) {
-      out += " <em>Data:</em> ";
+      out += "<p><em>Data:</em> ";
       for (std::size_t i = 0; i < figure.sources.size(); ++i) out += (i ? "; " : "") + h(figure.sources[i]);
-      out += ".";
+      out += ".</p>\n";
     }
-    out += "</figcaption>\n</figure>\n";
+    out += "</div>\n</div>\n<figcaption><strong>Figure " + std::to_string(n + 1) + ". " + h(figure.title) +
+           ".</strong> " + h(figure.caption) + "</figcaption>\n</figure>\n";
   }
   out += "</div>\n</section>\n";
 }

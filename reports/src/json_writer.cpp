@@ -168,9 +168,17 @@ Json panel_json(const Panel& panel) {
 Json figure_json(const Figure& figure) {
   Json panels = Json::array();
   for (const Panel& panel : figure.panels) panels.push_back(panel_json(panel));
+  Json numbers = Json::array();
+  for (const FigureNumber& number : figure.numbers) {
+    numbers.push_back({{"label", text(number.label)},
+                       {"column", text(number.column)},
+                       {"value", real(number.value)},
+                       {"text", text(number.text)}});
+  }
   return {{"id", text(figure.id)},
           {"title", text(figure.title)},
           {"caption", text(figure.caption)},
+          {"numbers", numbers},
           {"file", text("figures/" + figure.id + ".svg")},
           {"sources", texts(figure.sources)},
           {"panels", panels}};

@@ -161,7 +161,8 @@ void findings(std::string& out, const Report& report) {
   if (report.findings.empty()) return;
   out += "## Findings\n\n";
   for (const Finding& finding : report.findings) {
-    out += "### " + escape_markdown(finding.question) + "\n\n";
+    // A finding answered above refers to its answer rather than repeat the question.
+    out += "### " + escape_markdown(finding_heading(finding)) + "\n\n";
     for (const std::string& paragraph : finding.answer) out += escape_markdown(paragraph) + "\n\n";
     if (!finding.supported.empty()) {
       out += "What the measurements support:\n\n";
@@ -196,6 +197,9 @@ void figures(std::string& out, const Report& report) {
     const Figure& figure = report.figures[i];
     out += "- **Figure " + std::to_string(i + 1) + ". " + escape_markdown(figure.title) + "** (figures/" +
            escape_markdown(figure.id) + ".svg): " + escape_markdown(figure.caption) + "\n";
+    for (const FigureNumber& number : figure.numbers)
+      out += "  - " + escape_markdown(number.label + (number.column.empty() ? "" : ", " + number.column)) + ": " +
+             escape_markdown(number.text) + "\n";
   }
   out += "\n";
 }

@@ -18,15 +18,13 @@ std::int64_t swept_width(const properties::Outcome& outcome) {
   return 0;
 }
 
-// "0.13 at s = 1, 1 at s = 22.63, 0.97 at s = 512" for one curve.
-std::string along(const properties::Series& curve, double marked) {
-  std::string text;
+// Each curve at both ends and at s = sqrt(d), as rows of the figure's table.
+void add_numbers(Figure& figure, const properties::Series& curve, double marked) {
   for (std::size_t i = 0; i < curve.x.size(); ++i) {
     const bool end = i == 0 || i + 1 == curve.x.size();
     if (!end && std::abs(curve.x[i] - marked) > 1e-3 * marked) continue;
-    text += (text.empty() ? "" : ", ") + significant(curve.y[i], 3) + " at s = " + significant(curve.x[i], 4);
+    figure.numbers.push_back({curve.name, "s = " + significant(curve.x[i], 4), curve.y[i], significant(curve.y[i], 3)});
   }
-  return text;
 }
 
 }  // namespace
@@ -42,14 +40,15 @@ std::optional<Figure> recovery_sweep_figure(const CheckResult& check) {
   panel.title = "share recovered, mean over draws";
   panel.x = {"s (log scale)", "", AxisScale::log, std::nullopt, std::nullopt};
   panel.y = {"recovered", "", AxisScale::linear, 0.0, 1.05};
-  std::string numbers;
   for (const properties::Series& curve : check.outcome.series) {
     panel.series.push_back({curve.name, SeriesStyle::line_and_points, curve.x, curve.y, false});
-    numbers += (numbers.empty() ? "" : "; ") + curve.name + ": " + along(curve, root);
+    add_numbers(figure, curve, root);
   }
   panel.series.push_back({"s = sqrt(d) = " + significant(root, 4), SeriesStyle::line, {root, root}, {0.0, 1.05}, true});
   figure.panels.push_back(std::move(panel));
-  figure.caption = check.claim + " Means over draws (the spreads are in the check's statistics): " + numbers + ".";
+  figure.caption = "The share of queries whose nearest (token, position) pair, nearest token row or nearest position "
+                   "row is the true one, mean over draws (spreads: the check's statistics), d = " +
+                   std::to_string(d) + ".";
   figure.sources = {check.id, "properties::decode (joint_decoder.hpp)"};
   return figure;
 }

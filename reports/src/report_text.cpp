@@ -114,4 +114,14 @@ std::string measurement_line(const accuracy::Measurement& m) {
          " ULP, max abs error " + scientific(m.max_abs_error) + " over " + count_of(m.entries, "entry", "entries") + " (budget " + ulps(m.budget_ulp) + " ULP)";
 }
 
+std::string finding_heading(const Finding& finding) {
+  if (finding.short_answer.empty()) return finding.question;
+  // "(a) Why ...?" -> "(a)"; a question without a label is named by its id.
+  const std::string& q = finding.question;
+  const std::size_t close = q.find(')');
+  const std::string label = !q.empty() && q.front() == '(' && close != std::string::npos ? q.substr(0, close + 1)
+                                                                                          : finding.id;
+  return label + ": the argument behind the answer";
+}
+
 }  // namespace pecheck::reports

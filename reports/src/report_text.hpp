@@ -40,6 +40,11 @@ properties::Verdict statistic_verdict(const properties::Statistic& statistic);
 // or for a file "pecheck validate: FILE, its comparison, diagnosis and checks".
 std::string report_title(const Report& report);
 
+// A finding's heading under Findings. When the Answers section answers it
+// in brief, the heading refers to that answer ("(a): the argument behind the
+// answer") rather than repeat the question; otherwise it is the question.
+std::string finding_heading(const Finding& finding);
+
 // The width of an accuracy row: "512", or "several" for a check that sweeps several (dim 0).
 std::string dim_text(const AccuracyRow& row);
 

@@ -222,14 +222,35 @@ TEST(AccuracyTables, oneRowPerFormatFromTheAccuracyCheck) {
   EXPECT_TRUE(accuracy_tables(fast_quick_data(), {}).empty()) << "no check, no table";
 }
 
-TEST(Figures, everyFigureHasDataAndACaptionWithNumbers) {
+// Every value in a figure's table is one of its plotted points, or a budget
+// or largest error the accuracy sweep measured.
+bool plotted(const Figure& figure, double value) {
+  for (const Panel& panel : figure.panels) {
+    for (const Series& series : panel.series) {
+      if (std::find(series.y.begin(), series.y.end(), value) != series.y.end()) return true;
+    }
+  }
+  return false;
+}
+
+TEST(Figures, everyFigureHasDataACaptionAndItsNumbersInItsTable) {
+  const FigureData& data = fast_quick_data();
   const std::vector<Figure> figures = build_figures(fast_quick_data(), {});
   std::vector<std::string> ids;
   for (const Figure& figure : figures) {
     ids.push_back(figure.id);
     EXPECT_FALSE(figure.panels.empty()) << figure.id;
-    EXPECT_NE(figure.caption.find_first_of("0123456789"), std::string::npos) << figure.id;
+    EXPECT_FALSE(figure.caption.empty()) << figure.id;
     EXPECT_FALSE(figure.sources.empty()) << figure.id;
+    EXPECT_EQ(figure.numbers.empty(), figure.id == "encoding-map") << figure.id;
+    for (const FigureNumber& number : figure.numbers) {
+      bool measured = plotted(figure, number.value);
+      for (const UlpCurve& curve : data.ulp.curves) {
+        measured = measured || number.value == curve.measurement.max_ulp || number.value == curve.measurement.budget_ulp;
+      }
+      EXPECT_TRUE(measured) << figure.id << ": " << number.label << " = " << number.text << " is not in the data";
+      EXPECT_FALSE(number.text.empty()) << figure.id << ": " << number.label;
+    }
     for (const Panel& panel : figure.panels) {
       EXPECT_TRUE(panel.heatmap || !panel.series.empty()) << figure.id;
       EXPECT_FALSE(panel.x.label.empty());
@@ -258,8 +279,15 @@ TEST(Figures, aChecksSeriesBecomeAFigureWithOnePanelPerQuantity) {
   EXPECT_TRUE(figure.panels[0].series[2].dashed);
   EXPECT_EQ(figure.panels[0].y.scale, AxisScale::linear);  // 0 cannot go on a log axis
   EXPECT_EQ(figure.panels[1].y.scale, AxisScale::log);     // four decades
-  EXPECT_NE(figure.caption.find("float32, position unknown: 0.125 at 0, 1 at 0.5"), std::string::npos)
-      << figure.caption;
+  // The first panel's curves at both ends, in the table; the bound is a curve too.
+  ASSERT_GE(figure.numbers.size(), 2u);
+  EXPECT_EQ(figure.numbers[0].label, "float32, position unknown");
+  EXPECT_EQ(figure.numbers[0].column, "a = 0");
+  EXPECT_EQ(figure.numbers[0].value, 0.125);
+  EXPECT_EQ(figure.numbers[1].label, "float32, position unknown");
+  EXPECT_EQ(figure.numbers[1].column, "a = 0.5");
+  EXPECT_EQ(figure.numbers[1].text, "1");
+  EXPECT_EQ(figure.caption, check.claim);
 }
 
 // The recovery sweep's figure: a log axis of s, and s = sqrt(d) marked at the
@@ -284,8 +312,11 @@ TEST(Figures, theRecoverySweepIsDrawnOnALogAxisOfSWithSqrtDMarked) {
   const Series& marker = figure.panels[0].series.back();
   EXPECT_TRUE(marker.dashed);
   EXPECT_EQ(marker.x, (std::vector<double>{16.0, 16.0}));
-  EXPECT_NE(figure.caption.find("position, naive: 1 at s = 1, 0.9 at s = 16, 0.01 at s = 256"), std::string::npos)
-      << figure.caption;
+  std::vector<std::string> rows;
+  for (const FigureNumber& number : figure.numbers) rows.push_back(number.label + ", " + number.column + ": " + number.text);
+  EXPECT_EQ(rows, (std::vector<std::string>{"token, naive, s = 1: 0.1", "token, naive, s = 16: 0.99",
+                                            "token, naive, s = 256: 1", "position, naive, s = 1: 1",
+                                            "position, naive, s = 16: 0.9", "position, naive, s = 256: 0.01"}));
 }
 
 TEST(Figures, slowColumnCountsFromTheBoundsCheckAreOverlaid) {

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "pecheck/reports/escape.hpp"
 #include "pecheck/reports/writers.hpp"
 #include "support/sample_report.hpp"
 #include "support/xml_parse.hpp"
@@ -100,6 +101,59 @@ TEST(HtmlWriter, performanceSectionJudgesEachFigure) {
   EXPECT_EQ(body.find("class=\"failed\""), std::string::npos);
   EXPECT_NE(body.find("90 entries escalated to MPFR"), std::string::npos);
   EXPECT_EQ(write_html(Report{}, {}).find("id=\"performance\""), std::string::npos);
+}
+
+// Each figure's numbers in the table beside it (label and value), the caption under both.
+TEST(HtmlWriter, aFiguresNumbersAreInTheTableBesideIt) {
+  const Report report = testing::sample_report();
+  const std::string html = write_html(report, {});
+  for (const Figure& figure : report.figures) {
+    const std::size_t at = html.find("<figure id=\"figure-" + figure.id + "\">");
+    ASSERT_NE(at, std::string::npos) << figure.id;
+    const std::string body = html.substr(at, html.find("</figure>", at) - at);
+    const std::size_t caption = body.find("<figcaption>");
+    ASSERT_NE(caption, std::string::npos);
+    EXPECT_EQ(body.find("<table class=\"figure-numbers\">") != std::string::npos, !figure.numbers.empty()) << figure.id;
+    // A row per label, a column per place on the x axis.
+    for (const FigureNumber& number : figure.numbers) {
+      const std::size_t header = body.find("<th>" + escape_html(number.column.empty() ? "Value" : number.column) + "</th>");
+      const std::size_t row = body.find("<tr><td>" + escape_html(number.label) + "</td>");
+      ASSERT_LT(header, row) << figure.id << ": " << number.column;
+      ASSERT_LT(row, caption) << figure.id << ": " << number.label;
+      const std::string cells = body.substr(row, body.find("</tr>", row) - row);
+      EXPECT_NE(cells.find("<td class=\"num\">" + escape_html(number.text) + "</td>"), std::string::npos)
+          << figure.id << ": " << number.label << " " << number.column;
+    }
+  }
+}
+
+// The Answers say each answer once; under Findings an answered finding refers
+// to it (a link, a heading that is not the question) and folds its argument.
+TEST(HtmlWriter, findingsReferToTheAnswersRatherThanRepeatThem) {
+  const Report report = testing::sample_report();
+  const std::string html = write_html(report, {});
+  const std::size_t start = html.find("<section id=\"findings\">");
+  ASSERT_NE(start, std::string::npos);
+  const std::string findings = html.substr(start, html.find("</section>", start) - start);
+  bool any_answered = false;
+  for (const Finding& finding : report.findings) {
+    if (finding.short_answer.empty()) {
+      EXPECT_NE(findings.find("<h3>" + escape_html(finding.question) + "</h3>"), std::string::npos);
+      continue;
+    }
+    any_answered = true;
+    EXPECT_NE(html.find("id=\"answer-" + finding.id + "\""), std::string::npos);
+    EXPECT_NE(findings.find("href=\"#answer-" + finding.id + "\""), std::string::npos);
+    for (const std::string& said : {finding.question, finding.short_answer, finding.key_figure, finding.caveat}) {
+      EXPECT_EQ(findings.find(escape_html(said)), std::string::npos) << "said twice: " << said;
+    }
+    // The argument itself, folded under this finding's own details.
+    const std::size_t own = findings.find("id=\"finding-" + finding.id + "\"");
+    const std::size_t paragraph = findings.find(escape_html(finding.answer.front()));
+    ASSERT_NE(paragraph, std::string::npos);
+    EXPECT_GT(paragraph, findings.find("<details>", own));
+  }
+  EXPECT_TRUE(any_answered);
 }
 
 TEST(HtmlWriter, dateOnlyWhenAsked) {

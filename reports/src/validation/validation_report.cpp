@@ -226,7 +226,9 @@ std::optional<Figure> error_by_position_figure(const std::vector<CheckResult>& c
                                            "each target compared, at the block's first position; "
                                          : "The largest ULP error in each sampled block of the file's rows, at the "
                                            "block's first position; ") +
-                   "the dashed line is the budget. Largest: " + significant(worst, 4) + " ULP.";
+                   "the dashed line is the budget.";
+  figure.numbers = {{"largest error (ULP)", "", worst, significant(worst, 4)},
+                    {"budget (ULP)", "", budget, significant(budget, 4)}};
   figure.sources = {by_target ? "the validation's comparison (" + comparison_id + ") of every entry of the file"
                               : std::string("the accuracy check (conformance/accuracy-by-position) on the file's rows")};
   return figure;

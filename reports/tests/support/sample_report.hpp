@@ -126,6 +126,9 @@ inline Figure sample_line_figure() {
   figure.title = "ULP error " + hostile_text();
   figure.caption = "Caption " + hostile_text();
   figure.sources = {"pecheck::fast_table", hostile_text()};
+  figure.numbers = {{"vaswani, largest " + hostile_text(), "position = 1", 0.1, "0.1 ULP"},
+                    {"vaswani, largest " + hostile_text(), "position = 1000 " + hostile_text(), 0.5, "0.5 ULP"},
+                    {"bound", "position = 1000 " + hostile_text(), 1.0, "1 ULP"}};
   Panel panel;
   panel.title = "float32 " + hostile_text();
   panel.x = {"position", "", AxisScale::log, std::nullopt, std::nullopt};
@@ -208,7 +211,15 @@ inline Report sample_report() {
   finding.supported = {"supported " + hostile_text()};
   finding.unsupported = {"unsupported " + hostile_text()};
   finding.evidence = {{"energy ratio", "2.0001", "scaling-variance/energy-ratio " + hostile_text()}};
-  report.findings = {finding};
+  finding.figures = {"ulp-error"};
+  Finding answered = finding;
+  answered.id = "scale-and-attention";
+  answered.question = "(b) Does the scale cancel " + hostile_text() + "?";
+  answered.answer = {"The argument " + hostile_text(), "Its second step."};
+  answered.short_answer = "No: it scales the input once " + hostile_text() + ".";
+  answered.key_figure = "Logit variance 0.139";
+  answered.caveat = "At initialisation only.";
+  report.findings = {finding, answered};
   report.figures = {sample_line_figure(), sample_heatmap_figure()};
   report.performance = sample_performance();
   report.notes = {"accuracy sweep, vaswani/float16: " + hostile_text()};

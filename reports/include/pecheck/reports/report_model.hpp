@@ -141,10 +141,23 @@ struct Panel {
   std::optional<Heatmap> heatmap;  // drawn instead of the series when set
 };
 
+// One number a figure shows, in the table beside it: a plotted value or a
+// check's statistic, never one computed for the table alone (the report's
+// tests look each value up in the figure's data or the checks' statistics).
+struct FigureNumber {
+  std::string label;   // what it is, the table's row: "float32, largest", "token, naive decoder"
+  std::string column;  // where, the table's column: "s = 1"; empty: the one column "Value"
+  double value = 0.0;
+  std::string text;  // value as printed, with its unit
+};
+
 struct Figure {
   std::string id;  // also the file name of its SVG: figures/<id>.svg
   std::string title;
-  std::string caption;  // written from the data: what it shows, in numbers
+  // What the figure shows and how to read it, in at most three lines at
+  // 1400 px; its numbers are in `numbers`.
+  std::string caption;
+  std::vector<FigureNumber> numbers;
   std::vector<Panel> panels;
   std::vector<std::string> sources;  // checks and library functions the data come from
 };
