@@ -74,7 +74,10 @@ function(pecheck_isa_kernels part)
     add_library(${objects} OBJECT ${ARG_SOURCES})
     target_include_directories(${objects} PRIVATE ${includes})
     target_link_libraries(${objects} PRIVATE ${libraries})
-    target_compile_options(${objects} PRIVATE ${pecheck_isa_flags_${variant}})
+    # GCC gives a static local of an inline function (std::to_chars's table
+    # of digits) STB_GNU_UNIQUE binding, which objcopy cannot make local; as
+    # a weak symbol it becomes the variant's own copy like the rest.
+    target_compile_options(${objects} PRIVATE ${pecheck_isa_flags_${variant}} $<$<CXX_COMPILER_ID:GNU>:-fno-gnu-unique>)
     target_compile_definitions(${objects} PRIVATE PECHECK_ISA_NAME=${variant})
     # The Python module links the parts into a shared object.
     set_target_properties(${objects} PROPERTIES POSITION_INDEPENDENT_CODE ON)

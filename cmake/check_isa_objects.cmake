@@ -1,6 +1,7 @@
 # Checks each instruction-set variant's relocatable object (PecheckDispatch.cmake):
 # the only global symbols it defines are its kernel tables, pecheck_isa_<variant>_*
-# (any other would let the linker give the baseline code a wide variant's copy),
+# (any other would let the linker give the baseline code a wide variant's copy,
+# or clash with the baseline's),
 # and it runs nothing at start-up (no .init_array or .ctors: a constructor
 # compiled for a wide variant would run on every CPU, and stop with SIGILL on
 # one without those instructions).
