@@ -14,9 +14,10 @@
 # linker could pick a wide variant's copy of std::vector's growth, say, for
 # the baseline code too, which would stop with SIGILL on an older CPU. What
 # a variant calls outside its kernel sources is the baseline's code.
-# tools/check_isa_objects.cmake (a test) checks each such object: only the
-# tables global, nothing run at start-up (a static constructor compiled for
-# a wide variant would run on every CPU).
+# check_isa_objects.cmake (the test isa_variant_objects) checks each such
+# object: only the tables global, and no instruction beyond the baseline in
+# what it runs at start-up (the static constructors of <iostream> and
+# Boost's MPFR cleanup, compiled with the variant's flags, run on every CPU).
 
 # The variants a build can hold, best last: name, compiler flags, the name
 # __builtin_cpu_supports knows them by, what they hold.
@@ -102,6 +103,7 @@ function(pecheck_add_isa_objects_test)
   string(REPLACE ";" "|" objects "${objects}")
   find_program(PECHECK_READELF NAMES readelf REQUIRED)
   add_test(NAME isa_variant_objects
-           COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM} -DREADELF=${PECHECK_READELF} "-DOBJECTS=${objects}"
+           COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM} -DREADELF=${PECHECK_READELF} -DOBJDUMP=${CMAKE_OBJDUMP}
+                   "-DOBJECTS=${objects}"
                    -P ${PROJECT_SOURCE_DIR}/cmake/check_isa_objects.cmake)
 endfunction()

@@ -2,11 +2,11 @@
 # the only global symbols it defines are its kernel tables, pecheck_isa_<variant>_*
 # (any other would let the linker give the baseline code a wide variant's copy,
 # or clash with the baseline's),
-# and it runs nothing at start-up (no .init_array or .ctors: a constructor
-# compiled for a wide variant would run on every CPU, and stop with SIGILL on
-# one without those instructions).
+# and what it runs at start-up uses no instruction beyond the baseline (a
+# constructor compiled for a wide variant runs on every CPU, and would stop
+# with SIGILL on one without those instructions).
 #
-#   cmake -DNM=... -DREADELF=... -DOBJECTS=a.o|b.o -P check_isa_objects.cmake
+#   cmake -DNM=... -DREADELF=... -DOBJDUMP=... -DOBJECTS=a.o|b.o -P check_isa_objects.cmake
 string(REPLACE "|" ";" objects "${OBJECTS}")
 set(failures "")
 foreach(object IN LISTS objects)
@@ -29,9 +29,30 @@ foreach(object IN LISTS objects)
   if(tables EQUAL 0)
     set(failures "${failures}\n  ${object}: no pecheck_isa_${variant}_* table")
   endif()
+  # Start-up code: the static constructors of headers such as <iostream>
+  # and Boost's MPFR cleanup, compiled with the variant's flags. They may
+  # call and move, never use an instruction beyond the baseline: no VEX or
+  # EVEX instruction (every one's mnemonic starts with v), no ymm, zmm or
+  # mask register, no BMI, LZCNT, POPCNT or MOVBE.
   execute_process(COMMAND ${READELF} -S -W ${object} OUTPUT_VARIABLE sections)
-  if(sections MATCHES "\\.(init_array|preinit_array|ctors)")
+  if(sections MATCHES "\\.(preinit_array|ctors)")
     set(failures "${failures}\n  ${object}: code run at start-up (.${CMAKE_MATCH_1})")
+  endif()
+  if(sections MATCHES "\\.init_array")
+    if(NOT sections MATCHES "\\.text\\.startup")
+      set(failures "${failures}\n  ${object}: .init_array without .text.startup (start-up code not checked)")
+    endif()
+    execute_process(COMMAND ${OBJDUMP} -d --no-show-raw-insn -j .text.startup ${object} OUTPUT_VARIABLE code)
+    string(REGEX MATCHALL "\t[a-z][a-z0-9.]*[ \t][^\n]*|\t[a-z][a-z0-9.]*\n" instructions "${code}")
+    if(NOT instructions)
+      set(failures "${failures}\n  ${object}: its start-up code could not be read")
+    endif()
+    foreach(instruction IN LISTS instructions)
+      string(STRIP "${instruction}" instruction)
+      if(instruction MATCHES "^v|%[yz]mm|%k[0-7]|^(andn|bextr|blsi|blsmsk|blsr|bzhi|mulx|pdep|pext|rorx|sarx|shlx|shrx|lzcnt|tzcnt|popcnt|movbe)[ \t]")
+        set(failures "${failures}\n  ${object}: start-up code beyond the baseline: ${instruction}")
+      endif()
+    endforeach()
   endif()
 endforeach()
 if(objects STREQUAL "")

@@ -88,7 +88,7 @@ TEST(ReferenceVariants, everyVariantBuildsAndVisitsTheBaselinesTablesBitForBit) 
           for (std::size_t v = 1; v < variants.size(); ++v) {
             if (!variants[v].runs_here) continue;
             SCOPED_TRACE(variants[v].name + " " + preset.name + " d=" + std::to_string(d) +
-                         " offset=" + std::to_string(offset) + " " + format.name);
+                         " offset=" + std::to_string(offset) + " " + std::string(format.name));
             const ReferenceKernels& other = reference_kernels(v);
             EXPECT_TRUE(same_tables(baseline, other.build_table(preset, request, format, 2, default_first_precision,
                                                                 FirstStep::double_word, ExactValues::full)));
