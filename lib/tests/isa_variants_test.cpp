@@ -118,7 +118,6 @@ TEST(IsaVariants, everyVariantFillsTheBaselinesTablesBitForBit) {
           } else {
             EXPECT_TRUE(same_bytes(first_wide->source, other.source)) << where << " narrow source";
           }
-          }
           ++compared;
         }
       }
