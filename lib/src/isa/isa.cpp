@@ -71,10 +71,13 @@ std::size_t selected() {
 
 std::string selected_description() {
   const Variant& variant = variants()[selected()];
-  return variant.name + " (" + variant.description + "), " +
-         (the_choice().forced
-              ? "forced by PECHECK_ISA"
-              : "the best of " + std::to_string(variants().size()) + " in this build that this CPU runs");
+  std::string how = "the only variant in this build";
+  if (the_choice().forced) {
+    how = "forced by PECHECK_ISA";
+  } else if (variants().size() > 1) {
+    how = "the best of " + std::to_string(variants().size()) + " in this build that this CPU runs";
+  }
+  return variant.name + " (" + variant.description + "), " + how;
 }
 
 }  // namespace pecheck::isa
