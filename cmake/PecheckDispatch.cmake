@@ -107,3 +107,17 @@ function(pecheck_add_isa_objects_test)
                    "-DOBJECTS=${objects}"
                    -P ${PROJECT_SOURCE_DIR}/cmake/check_isa_objects.cmake)
 endfunction()
+
+# pecheck_isa_test_each_variant(test...): runs each GoogleTest program once
+# more per variant, the variant forced by PECHECK_ISA (its public entry points
+# reach the kernels through the dispatch), as the ctest test
+# <test>_under_<variant>; skipped where the CPU cannot run the variant.
+function(pecheck_isa_test_each_variant)
+  foreach(test IN LISTS ARGN)
+    foreach(variant IN ITEMS baseline ${PECHECK_ISA_VARIANTS})
+      add_test(NAME ${test}_under_${variant} COMMAND ${test})
+      set_tests_properties(${test}_under_${variant} PROPERTIES ENVIRONMENT PECHECK_ISA=${variant}
+                           SKIP_REGULAR_EXPRESSION "PECHECK_ISA: this CPU cannot run the variant")
+    endforeach()
+  endforeach()
+endfunction()
