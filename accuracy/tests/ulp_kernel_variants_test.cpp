@@ -85,7 +85,8 @@ TEST(UlpKernelVariants, everyVariantGivesTheBaselinesFiguresBitForBit) {
       for (std::size_t v = 1; v < variants.size(); ++v) {
         if (!variants[v].runs_here) continue;
         const UlpKernels& other = ulp_kernels(v);
-        const std::string where = variants[v].name + " " + std::string(format.name) + " length " + std::to_string(length);
+        const std::string where =
+            variants[v].name + " " + std::string(format.name) + " length " + std::to_string(length);
         for (const auto& [expected, got] :
              {std::pair{ff, run(other.float_against_double_double, floats, pairs, format)},
               std::pair{df, run(other.double_against_double_double, doubles, pairs, format)},
