@@ -13,19 +13,6 @@
 
 namespace pecheck::tools {
 
-namespace {
-
-std::string preset_names() {
-  std::string names;
-  for (const Convention& preset : all_presets()) {
-    if (!names.empty()) names += ", ";
-    names += preset.name;
-  }
-  return names;
-}
-
-}  // namespace
-
 CLI::Validator finite_number_at_least(double minimum, bool exclusive) {
   const std::string expected =
       "expected a finite number " + std::string(exclusive ? "> " : ">= ") + significant(minimum, 6);
@@ -45,19 +32,6 @@ CLI::Validator finite_number_at_least(double minimum, bool exclusive) {
         return {};
       },
       std::string(exclusive ? "NUMBER>" : "NUMBER>=") + significant(minimum, 6));
-}
-
-std::optional<std::uint64_t> parse_decimal(std::string_view text, std::uint64_t max) {
-  if (text.empty() || text.size() > 20) return std::nullopt;
-  std::uint64_t x = 0;
-  for (const char c : text) {
-    if (c < '0' || c > '9') return std::nullopt;
-    const auto digit = static_cast<std::uint64_t>(c - '0');
-    if (x > (UINT64_MAX - digit) / 10) return std::nullopt;
-    x = x * 10 + digit;
-  }
-  if (x > max) return std::nullopt;
-  return x;
 }
 
 CLI::Validator whole_number_at_least(long long minimum) {
@@ -111,12 +85,6 @@ CLI::Option* add_dtype_option(CLI::App& command, std::string& dtype) {
   return command.add_option("--dtype", dtype, "Number format: float64, float32, float16 or bfloat16")
       ->check(CLI::IsMember({"float64", "float32", "float16", "bfloat16"}))
       ->capture_default_str();
-}
-
-Convention convention_by_name(const std::string& name) {
-  auto found = find_preset(name);
-  if (!found) throw ConventionError("unknown convention '" + name + "' (expected one of " + preset_names() + ")");
-  return *found;
 }
 
 }  // namespace pecheck::tools

@@ -25,10 +25,6 @@ CLI::Option* add_dtype_option(CLI::App& command, std::string& dtype);
 // anything below are refused with the expectation in words: a NaN budget
 // would otherwise compare false against every error and let every table pass.
 CLI::Validator finite_number_at_least(double minimum, bool exclusive = false);
-// The one reading of a whole number on pecheck's command line: decimal digits
-// only ("010" is ten, never octal eight; no sign, blanks, or 0x), at most
-// max. nullopt when the text is anything else.
-std::optional<std::uint64_t> parse_decimal(std::string_view text, std::uint64_t max = INT64_MAX);
 // A whole number >= minimum, refused in words (CLI11's own ranges print the
 // limits of a double, 300 digits long). Attach it with ->transform(): it
 // hands CLI11 the number in canonical decimal, since CLI11's own conversion
@@ -37,8 +33,5 @@ CLI::Validator whole_number_at_least(long long minimum);
 // A seed: a whole number >= 0, decimal or 0x hex. "-1" is refused rather than
 // wrapped around to 0xffffffffffffffff. Attach it with ->transform(), as above.
 CLI::Validator seed_number();
-
-// The preset named, or ConventionError listing the valid names.
-Convention convention_by_name(const std::string& name);
 
 }  // namespace pecheck::tools

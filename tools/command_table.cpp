@@ -43,7 +43,7 @@ Command add_table_command(CLI::App& app) {
   return {command, [options] {
     // A relative convention's positions follow the table's length: the file
     // is rows [K, K + N) of the table of N + K rows.
-    const Convention convention = for_rows(convention_by_name(options->convention), options->rows + options->offset);
+    const Convention convention = for_rows(preset_by_name(options->convention), options->rows + options->offset);
     const FormatId format = *parse_format(options->dtype);
     const TableRequest request{options->rows, options->dim, options->offset};
     check_request(convention, request);

@@ -4,7 +4,7 @@
 
 namespace pecheck::tools {
 
-void add_validate_flags(CLI::App& command, ValidateFlags& flags) {
+void add_validate_flags(CLI::App& command, reports::ValidateArguments& flags) {
   command.add_option("--input", flags.input,
                      "Rotated outputs: FILE is a RoPE kernel's output (queries or keys, .npy), this its input of the\n"
                      "same shape, --positions POS.npy the position of each token; --rope/--config name the convention\n"
@@ -43,7 +43,7 @@ void add_validate_flags(CLI::App& command, ValidateFlags& flags) {
                     "error an ordinary float64 computation of the angle p * w can have, near the zeros of sin)");
   command.add_flag("--json", flags.json, "Print one JSON object on stdout");
   command.add_option("--output-dir", flags.output_dir, "Also write the result to DIR: validation.json and .txt, and the HTML/Markdown/JSON/JUnit report of the checks on the file\n"
-                      "(rotary caches: the comparison, the diagnosis and the rotary checks on the rows the files hold)\n"
+                      "(rotary caches: the comparison, the diagnosis and the rotary checks on the rows the files hold; a rotated output, and each call of --kernel --exec: the comparison, the diagnosis and the checks on rotated outputs)\n"
                       "(with --vocabulary/--ids: input_layer.json and .txt, and validation.json and .txt of the recovered encoding)");
 
   command.add_option(

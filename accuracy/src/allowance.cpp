@@ -5,6 +5,10 @@
 
 namespace pecheck::accuracy {
 
+void Allowance::row_bounds(std::int64_t row, std::span<const double> exact, std::span<double> out) const {
+  for (std::size_t c = 0; c < out.size(); ++c) out[c] = bound(row, static_cast<std::int64_t>(c), {exact[c], 0.0});
+}
+
 AllowanceDecision judge(const Allowance& allowance, std::int64_t row, std::int64_t column, DoubleDouble exact,
                         double abs_error) {
   AllowanceDecision decision;

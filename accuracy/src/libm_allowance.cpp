@@ -1,5 +1,10 @@
 #include "pecheck/accuracy/libm_allowance.hpp"
 
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
 #include "pecheck/reference/rotary_reference.hpp"
 #include "pecheck/ulp.hpp"
 
@@ -14,7 +19,14 @@ LibmAllowance::LibmAllowance(const RotaryConvention& convention, const Computati
   for (std::int64_t i = 0; i < rotary_derived(convention).frequencies; ++i) {
     inv_freq_.push_back(reference::rotary_model_inv_freq(convention, i, model));
   }
-  for (std::int64_t c = 0; c < cache_columns; ++c) frequency_of_column_.push_back(rotary_column_frequency(convention, c));
+  for (std::int64_t c = 0; c < cache_columns; ++c) {
+    frequency_of_column_.push_back(rotary_column_frequency(convention, c));
+    inv_freq_of_column_.push_back(inv_freq_[static_cast<std::size_t>(frequency_of_column_.back())]);
+  }
+  for (const double inv : inv_freq_) {
+    smallest_inv_freq_ = std::min(smallest_inv_freq_, inv);
+    largest_inv_freq_ = std::max(largest_inv_freq_, inv);
+  }
 }
 
 double LibmAllowance::bound(std::int64_t row, std::int64_t column, DoubleDouble) const {
@@ -23,6 +35,48 @@ double LibmAllowance::bound(std::int64_t row, std::int64_t column, DoubleDouble)
   const double angle = static_cast<double>(first_position_ + row) * inv_freq_[frequency];
   const double angle_ulp = angle == 0.0 ? 0.0 : ulp_of(DoubleDouble{angle, 0.0}, format_of(angle_format_));
   return factor_ * (relative_ * angle + angle_ulp);
+}
+
+}  // namespace pecheck::accuracy
+
+namespace pecheck::accuracy {
+
+void LibmAllowance::row_bounds(std::int64_t row, std::span<const double> exact, std::span<double> out) const {
+  const double p = static_cast<double>(first_position_ + row);
+  const std::size_t columns = inv_freq_of_column_.size();
+  // ulp_of's plain-double path, lane by lane: the angle's binade read from its
+  // bits, floored at the format's smallest normal binade. Its result is a
+  // normal double when that quantum is at least -1022 and the angle a finite
+  // normal double; otherwise (never for a position below 2^31 and the
+  // presets' frequencies, but checked) the row goes through bound().
+  const Format& format = format_of(angle_format_);
+  const int shift = format.precision - 1;
+  const std::int64_t min_exponent = format.min_exponent;
+  // Rounding is monotonic: every angle of the row lies between the products
+  // with the smallest and the largest inv_freq.
+  const bool plain = format.min_exponent - shift >= -1022 &&
+                     (p == 0.0 || (std::isnormal(p * smallest_inv_freq_) && std::isnormal(p * largest_inv_freq_)));
+  if (!plain) {
+    Allowance::row_bounds(row, exact, out);
+    return;
+  }
+  const double factor = factor_;
+  const double relative = relative_;
+  const double* __restrict inv = inv_freq_of_column_.data();
+  double* __restrict bounds = out.data();
+  std::size_t c = 0;
+  while (c < out.size()) {  // one cache row's columns at a time (cos, then sin)
+    const std::size_t run = std::min(columns, out.size() - c);
+    for (std::size_t k = 0; k < run; ++k) {
+      const double angle = p * inv[k];
+      const auto field = static_cast<std::int64_t>((std::bit_cast<std::uint64_t>(angle) >> 52) & 0x7ff);
+      const std::int64_t quantum = std::max(field - 1023, min_exponent) - shift;
+      const double angle_ulp =
+          angle == 0.0 ? 0.0 : std::bit_cast<double>(static_cast<std::uint64_t>(quantum + 1023) << 52);
+      bounds[c + k] = factor * (relative * angle + angle_ulp);
+    }
+    c += run;
+  }
 }
 
 }  // namespace pecheck::accuracy

@@ -22,6 +22,17 @@ WorstInput worst_input(const ComparedEntry& entry, std::int64_t position, const 
   return input;
 }
 
+void refine_worst_exact(Measurement& m, const std::function<DoubleDouble(const WorstInput&)>& exact_of) {
+  if (m.entries <= m.mismatches) return;
+  const auto refine = [&exact_of](WorstInput& w) {
+    w.exact = exact_of(w);
+    w.exact_text = decimal_text(w.exact, 21);
+  };
+  refine(m.worst);
+  if (m.abs_bound) refine(m.abs_bound->worst);
+  if (m.nearest_zero) refine(*m.nearest_zero);
+}
+
 Measurement measure_accuracy(const TableView& computed, const std::vector<DoubleDouble>& exact,
                              const Convention& convention, const TableRequest& request, double budget_ulp,
                              std::string budget_source, const Allowance* allowance) {

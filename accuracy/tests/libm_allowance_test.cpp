@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "pecheck/accuracy/libm_allowance.hpp"
 #include "pecheck/reference/rotary_reference.hpp"
@@ -41,6 +42,26 @@ TEST(LibmAllowance, admitsNothingButTheExactValueAtPositionZero) {
   const AllowanceDecision later = judge(allowance, 50, 3, {1.0, 0.0}, 0.0);
   EXPECT_TRUE(later.admitted);
   EXPECT_EQ(later.ratio, 0.0);
+}
+
+// The accumulator takes a row's bounds in one pass (row_bounds): the same
+// bits as bound() for every column of a cache row (cos columns, then sin),
+// every preset, at position 0 (bound 0), small and large positions.
+TEST(LibmAllowance, rowBoundsAreTheBoundsColumnByColumn) {
+  const ComputationModel model = *find_computation_model("hf-float32");
+  for (const RotaryConvention& c : rotary_presets()) {
+    const std::int64_t columns = rotary_columns(c);
+    const LibmAllowance allowance(c, model, 3, columns);
+    std::vector<double> exact(static_cast<std::size_t>(2 * columns), 0.5);
+    std::vector<double> bounds(exact.size());
+    for (const std::int64_t row : {std::int64_t{-3}, std::int64_t{0}, std::int64_t{1000}, std::int64_t{16777200}}) {
+      allowance.row_bounds(row, exact, bounds);
+      for (std::int64_t column = 0; column < 2 * columns; ++column) {
+        ASSERT_EQ(bounds[static_cast<std::size_t>(column)], allowance.bound(row, column, {0.5, 0.0}))
+            << c.name << " row " << row << " column " << column;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -96,6 +96,7 @@ std::string figures_json(const Figures& f) {
                            {"best_seconds", rope.best_seconds},
                            {"melem_per_s", rope.melem_per_s},
                            {"time_per_entry_vs_pe_f32", rope.time_per_entry_vs_pe_f32},
+                           {"first_run_seconds", rope.first_run_seconds},
                            {"max_ulp", rope.max_ulp},
                            {"sampled_values", rope.sampled_values}};
   const auto& e = f.embed_forward;

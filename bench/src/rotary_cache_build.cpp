@@ -8,13 +8,14 @@ RotaryCacheBuild::RotaryCacheBuild(const RotaryConvention& convention, const Rot
 }
 
 void RotaryCacheBuild::run() {
-  // The last run's cache is released first, as a process that builds one
-  // cache after another would: its pages can then serve this one's. Built
-  // beside it, every run drew 64 MiB of pages the machine had not touched
-  // lately, which on a fresh virtual machine cost more than the kernel itself
-  // (78 ms against about 10 ms once its memory had been used).
-  cache_ = RotaryCache{};
-  cache_ = fast_rotary_cache(convention_, request_);
+  // The tables of the last run are written again, as pe_table_f32 writes
+  // the buffer it reuses (a process building one cache after another can
+  // keep them: fast_rotary_cache_into). Fresh tables are pages the operating
+  // system zeroes first: on this 2-core machine that was half of the time
+  // and swung with the machine's page state (78 ms, then 50, 38, 6.9 ms over
+  // one round's runs), so the first run, which allocates them, is timed apart
+  // (first_run_seconds).
+  fast_rotary_cache_into(convention_, request_, cache_);
 }
 
 std::int64_t RotaryCacheBuild::entries() const { return request_.rows * rotary_columns(convention_); }

@@ -83,7 +83,9 @@ std::vector<JudgedFigure> judged_figures(const Figures& f) {
                       {"max ULP on " + std::to_string(rope.sampled_values) + " sampled values", rope.max_ulp,
                        Comparison::at_most, 1.0, "rotary_fast.cpp: the additive tables' float32 bound, below 1 ULP"}},
                      "best of " + std::to_string(rope.rounds) + (rope.rounds == 1 ? " round" : " rounds") +
-                         "; rows split across threads, tables allocated per run, as pecheck rope --impl fast"});
+                         "; rows split across threads into tables reused run after run, as pe_table_f32's "
+                         "buffer (fast_rotary_cache_into); the first run, allocating them, " +
+                         number(rope.first_run_seconds * 1e3, "%.1f") + " ms"});
   const auto& e = f.embed_forward;
   figures.push_back({"embed_forward",
                      shape(e.batch, e.sequence) + " ids into a " + shape(e.vocabulary, e.dim) + " vocabulary",

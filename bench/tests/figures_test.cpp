@@ -26,6 +26,7 @@ TEST(BenchFigures, quickRunMeasuresEveryFigure) {
         figures.pe_table_f32.timing.melem_per_s(), figures.pe_table_f32.fraction_of_write_bw,
         figures.pe_table_f16.timing.melem_per_s(), figures.pe_table_bf16.timing.melem_per_s(),
         figures.rope_cache_f32.melem_per_s, figures.rope_cache_f32.time_per_entry_vs_pe_f32,
+        figures.rope_cache_f32.first_run_seconds,
         figures.embed_forward.melem_per_s, figures.embed_forward.fraction_of_triad_bw,
         figures.reference_f32.melem_per_s}) {
     EXPECT_TRUE(std::isfinite(value) && value > 0.0) << value;
@@ -50,7 +51,7 @@ TEST(BenchFigures, quickRunMeasuresEveryFigure) {
   }
   EXPECT_TRUE(json["pe_table_f16"]["melem_per_s"].is_number());
   EXPECT_TRUE(json["pe_table_bf16"]["melem_per_s"].is_number());
-  for (const char* key : {"melem_per_s", "time_per_entry_vs_pe_f32", "max_ulp"}) {
+  for (const char* key : {"melem_per_s", "time_per_entry_vs_pe_f32", "max_ulp", "first_run_seconds"}) {
     EXPECT_TRUE(json["rope_cache_f32"][key].is_number()) << key;
   }
   EXPECT_EQ(json["rope_cache_f32"]["sampled_values"], 64);

@@ -13,18 +13,14 @@
 
 #include "pecheck/atomic_file.hpp"
 #include "pecheck/temporary_directory.hpp"
+#include "pecheck/testing/temp_dir.hpp"
 
 namespace pecheck {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string contents(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+std::string contents(const fs::path& path) { return testing::file_contents(path); }
 
 std::span<const std::byte> bytes(std::string_view text) { return std::as_bytes(std::span(text.data(), text.size())); }
 

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "pecheck/rotary_config.hpp"
+#include "pecheck/testing/config_errors.hpp"
 #include "pecheck/testing/temp_dir.hpp"
 
 namespace pecheck {
@@ -82,33 +83,22 @@ TEST(RotaryConfig, partialRotaryFactorAndExplicitAttentionFactorAreRead) {
   EXPECT_EQ(c.base, 10000.0);  // HF's default rope_theta
 }
 
-void expect_error_naming(const std::string& text, std::string_view field) {
-  try {
-    from_text(text);
-    ADD_FAILURE() << "no error for " << text;
-  } catch (const RotaryConfigError& e) {
-    const std::string message = e.what();
-    EXPECT_NE(message.find("config.json"), std::string::npos) << message;
-    EXPECT_NE(message.find(field), std::string::npos) << message;
-    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
-  }
-}
 
 TEST(RotaryConfigErrors, nameTheFileTheFieldAndWhatWasExpected) {
-  expect_error_naming("{", "not JSON");
-  expect_error_naming("[1, 2]", "top level");
-  expect_error_naming(R"({"hidden_size": 4096, "num_attention_heads": 32, "rope_theta": "big"})", "rope_theta");
-  expect_error_naming(R"({"num_attention_heads": 32})", "hidden_size");
-  expect_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "magic", "factor": 2}})",
+  testing::expect_config_error_naming("{", "not JSON");
+  testing::expect_config_error_naming("[1, 2]", "top level");
+  testing::expect_config_error_naming(R"({"hidden_size": 4096, "num_attention_heads": 32, "rope_theta": "big"})", "rope_theta");
+  testing::expect_config_error_naming(R"({"num_attention_heads": 32})", "hidden_size");
+  testing::expect_config_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "magic", "factor": 2}})",
                       "rope_scaling.rope_type");
-  expect_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "linear"}})", "rope_scaling.factor");
-  expect_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "llama3", "factor": 8}})",
+  testing::expect_config_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "linear"}})", "rope_scaling.factor");
+  testing::expect_config_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "llama3", "factor": 8}})",
                       "rope_scaling.low_freq_factor");
-  expect_error_naming(R"({"head_dim": 64, "rope_scaling": {"type": "su", "long_factor": [1, 2],
+  testing::expect_config_error_naming(R"({"head_dim": 64, "rope_scaling": {"type": "su", "long_factor": [1, 2],
     "short_factor": [1, 2]}})",
                       "rope_scaling.long_factor");
-  expect_error_naming(R"({"head_dim": 64, "rope_theta": 0.5})", "rope_theta");
-  expect_error_naming(R"({"head_dim": 64, "max_position_embeddings": 1.5})", "max_position_embeddings");
+  testing::expect_config_error_naming(R"({"head_dim": 64, "rope_theta": 0.5})", "rope_theta");
+  testing::expect_config_error_naming(R"({"head_dim": 64, "max_position_embeddings": 1.5})", "max_position_embeddings");
   EXPECT_THROW(read_rotary_config("/nonexistent/config.json"), RotaryConfigError);
 }
 
@@ -118,24 +108,24 @@ TEST(RotaryConfigErrors, nameTheFileTheFieldAndWhatWasExpected) {
 // and a detection that never ended), an attention factor of 1e308 an
 // infinite one.
 TEST(RotaryConfigErrors, parametersWhoseCacheCannotBeFiniteAreRefusedWithTheRange) {
-  expect_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "linear", "factor": 1e-320}})",
+  testing::expect_config_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "linear", "factor": 1e-320}})",
                       "rope_scaling.factor is 9.99989e-321: it makes inv_freq_0 inf; expected every inv_freq in "
                       "[2^-126, pi] radians per position (a factor in [0.31831, ");
   // 1e-5 is finite but aliased: 1e5 radians per position.
-  expect_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "linear", "factor": 1e-5}})",
+  testing::expect_config_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "linear", "factor": 1e-5}})",
                       "rope_scaling.factor is 1e-05: it makes inv_freq_0 100000");
-  expect_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "linear", "factor": 1e300}})",
+  testing::expect_config_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "linear", "factor": 1e300}})",
                       "rope_scaling.factor is 1e+300");
-  expect_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "ntk", "factor": 1e300}})",
+  testing::expect_config_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "ntk", "factor": 1e300}})",
                       "rope_scaling.factor");
-  expect_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "yarn", "factor": 4,
+  testing::expect_config_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "yarn", "factor": 4,
     "original_max_position_embeddings": 4096, "attention_factor": 1e308}})",
                       "rope_scaling.attention_factor is 1e+308, expected a number in [2^-14, 65504]");
-  expect_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "yarn", "factor": 4, "mscale": -100,
+  testing::expect_config_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "yarn", "factor": 4, "mscale": -100,
     "mscale_all_dim": 1, "original_max_position_embeddings": 4096}})",
                       "the attention factor derived from rope_scaling");
-  expect_error_naming(R"({"head_dim": 64, "rope_theta": 1e300})", "base (rope_theta) is 1e+300");
-  expect_error_naming(R"({"head_dim": 4, "rope_scaling": {"type": "su", "long_factor": [1, 1],
+  testing::expect_config_error_naming(R"({"head_dim": 64, "rope_theta": 1e300})", "base (rope_theta) is 1e+300");
+  testing::expect_config_error_naming(R"({"head_dim": 4, "rope_scaling": {"type": "su", "long_factor": [1, 1],
     "short_factor": [1, 1e-300]}, "max_position_embeddings": 8192, "original_max_position_embeddings": 4096})",
                       "rope_scaling.short_factor[1]");
 }

@@ -13,6 +13,7 @@
 #include <numbers>
 
 #include "pecheck/rotary_config.hpp"
+#include "pecheck/testing/config_errors.hpp"
 
 namespace pecheck {
 namespace {
@@ -164,45 +165,34 @@ TEST(ModelConfigs, ggmlRopeParametersReadAsTheRuleTheyWereConvertedFrom) {
   EXPECT_EQ(ggml.layout, RotaryLayout::rotate_half);  // mode neox
 }
 
-void expect_error_naming(const std::string& text, std::string_view field, const RotaryConfigOptions& options = {}) {
-  try {
-    parse_rotary_config(text, "config.json", options);
-    ADD_FAILURE() << "no error for " << text;
-  } catch (const RotaryConfigError& e) {
-    const std::string message = e.what();
-    EXPECT_NE(message.find("config.json"), std::string::npos) << message;
-    EXPECT_NE(message.find(field), std::string::npos) << message;
-    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
-  }
-}
 
 TEST(ModelConfigErrors, nameTheFieldWhereverItIs) {
-  expect_error_naming(R"({"head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 23]}})",
+  testing::expect_config_error_naming(R"({"head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 23]}})",
                       "mrope_section");
-  expect_error_naming(R"({"head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": [16, "a", 24]}})",
+  testing::expect_config_error_naming(R"({"head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": [16, "a", 24]}})",
                       "rope_scaling.mrope_section");
-  expect_error_naming(R"({"text_config": {"head_dim": 64, "rope_theta": "big"}})", "text_config.rope_theta");
-  expect_error_naming(R"({"text_config": 3})", "text_config");
-  expect_error_naming(R"({"head_dim": 64, "rope_parameters": {"full_attention": 3}})",
+  testing::expect_config_error_naming(R"({"text_config": {"head_dim": 64, "rope_theta": "big"}})", "text_config.rope_theta");
+  testing::expect_config_error_naming(R"({"text_config": 3})", "text_config");
+  testing::expect_config_error_naming(R"({"head_dim": 64, "rope_parameters": {"full_attention": 3}})",
                       "rope_parameters.full_attention");
-  expect_error_naming(R"({"head_dim": 64, "rope_parameters": {"sliding_attention": {"rope_type": "linear"}}})",
+  testing::expect_config_error_naming(R"({"head_dim": 64, "rope_parameters": {"sliding_attention": {"rope_type": "linear"}}})",
                       "rope_parameters.sliding_attention.factor");
-  expect_error_naming(R"({"head_dim": 64, "rope_parameters": {"full_attention": {"rope_type": "default",
+  testing::expect_config_error_naming(R"({"head_dim": 64, "rope_parameters": {"full_attention": {"rope_type": "default",
     "rope_theta": 0.5}}})",
                       "rope_theta");
-  expect_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "yarn", "factor": 4, "truncate": 1}})",
+  testing::expect_config_error_naming(R"({"head_dim": 64, "rope_scaling": {"rope_type": "yarn", "factor": 4, "truncate": 1}})",
                       "rope_scaling.truncate");
-  expect_error_naming(R"({"qk_rope_head_dim": 64, "qk_nope_head_dim": -3})", "qk_nope_head_dim");
-  expect_error_naming(R"({"freq_base": 10000, "freq_scale": 1, "ext_factor": 0.5, "attn_factor": 1, "n_dims": 64})",
+  testing::expect_config_error_naming(R"({"qk_rope_head_dim": 64, "qk_nope_head_dim": -3})", "qk_nope_head_dim");
+  testing::expect_config_error_naming(R"({"freq_base": 10000, "freq_scale": 1, "ext_factor": 0.5, "attn_factor": 1, "n_dims": 64})",
                       "ext_factor");
-  expect_error_naming(R"({"freq_base": 10000, "freq_scale": 0.5, "ext_factor": 1, "attn_factor": 1, "n_dims": 64})",
+  testing::expect_config_error_naming(R"({"freq_base": 10000, "freq_scale": 0.5, "ext_factor": 1, "attn_factor": 1, "n_dims": 64})",
                       "n_ctx_orig");
-  expect_error_naming(R"({"freq_base": 10000, "freq_scale": 1, "ext_factor": 0, "attn_factor": 1, "n_dims": 64,
+  testing::expect_config_error_naming(R"({"freq_base": 10000, "freq_scale": 1, "ext_factor": 0, "attn_factor": 1, "n_dims": 64,
     "mode": "sideways"})",
                       "mode");
   RotaryConfigOptions unknown;
   unknown.layer_type = "chunked_attention";
-  expect_error_naming(R"({"head_dim": 64, "rope_local_base_freq": 10000})", "--layer-type 'chunked_attention'",
+  testing::expect_config_error_naming(R"({"head_dim": 64, "rope_local_base_freq": 10000})", "--layer-type 'chunked_attention'",
                       unknown);
 }
 

@@ -28,5 +28,8 @@ std::optional<Outcome> without_rotary_caches(const Subject& subject);
 extern const CheckDefinition relative_position_check;
 extern const CheckDefinition pair_norm_check;
 extern const CheckDefinition add_concat_rotate_check;
+// On a kernel's own rotated outputs (rotated_checks.cpp).
+extern const CheckDefinition rotated_pair_norm_check;
+extern const CheckDefinition rotated_relative_position_check;
 
 }  // namespace pecheck::properties::rotary

@@ -10,6 +10,8 @@ const CheckDefinitions& rotary_checks() {
       &rotary::relative_position_check,
       &rotary::pair_norm_check,
       &rotary::add_concat_rotate_check,
+      &rotary::rotated_pair_norm_check,
+      &rotary::rotated_relative_position_check,
   };
   return checks;
 }

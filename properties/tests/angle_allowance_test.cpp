@@ -21,11 +21,7 @@
 #include "pecheck/testing/table_values.hpp"
 #include "pecheck/ulp.hpp"
 
-using pecheck::testing::fill_table;
 using pecheck::testing::flat_at;
-using pecheck::testing::flat_set;
-using pecheck::testing::table_of;
-using pecheck::testing::values_of;
 
 namespace pecheck::properties {
 namespace {

@@ -33,12 +33,14 @@ void write_report(const Validation& validation, const std::string& directory, co
   if (validation.result.kind == validate::SubjectKind::input_layer)
     throw std::invalid_argument("write_report: an input layer's report is not written from Python");
   if (validation.result.kind == validate::SubjectKind::rotated) {
-    // Its checks (the properties of its own outputs) ran inside the
-    // validation: validation.json and .txt carry them, as the command line writes.
+    // The properties of its own outputs ran inside the validation:
+    // validation.json and .txt carry them (the command line's report also
+    // runs them as checks on the files it read; here no rows are handed over).
     py::gil_scoped_release release;
     reports::ReportDirectory report(directory);
-    reports::write_validation_report(report.staging(), validation.result, validation.name, {nullptr, nullptr, model},
-                                     reproduce);
+    reports::ValidatedValues handed;
+    handed.model = model;
+    reports::write_validation_report(report.staging(), validation.result, validation.name, handed, reproduce);
     report.commit();
     return;
   }
@@ -51,8 +53,11 @@ void write_report(const Validation& validation, const std::string& directory, co
   if (sin) sin_table = convert_table(table_view(*sin, format_named(sin_format.value_or(""), "sin"), "sin"), compared);
   py::gil_scoped_release release;
   reports::ReportDirectory report(directory);
-  reports::write_validation_report(report.staging(), validation.result, validation.name,
-                                   {&table, sin_table ? &*sin_table : nullptr, model}, reproduce);
+  reports::ValidatedValues handed;
+  handed.table = &table;
+  handed.sin = sin_table ? &*sin_table : nullptr;
+  handed.model = model;
+  reports::write_validation_report(report.staging(), validation.result, validation.name, handed, reproduce);
   report.commit();
 }
 

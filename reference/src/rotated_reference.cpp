@@ -8,9 +8,11 @@
 
 #include "enclosure_decision.hpp"
 #include "first_step.hpp"
+#include "pecheck/reference/reference.hpp"
 #include "pecheck/rotary_frequency.hpp"
 #include "rotary_arithmetic.hpp"
 #include "rotary_entry.hpp"
+#include "rotated_double_tier.hpp"
 #include "rotated_rounding.hpp"
 #include "rotated_steps.hpp"
 #include "rotated_word_bound.hpp"
@@ -44,6 +46,38 @@ struct RotatedOracle::State {
   std::vector<char> enclosure_usable;
   std::int64_t escalated = 0;
   std::int64_t rotated = 0;
+  std::int64_t double_tier_pairs = 0;
+  // rotate_row's double tier: the frequencies by column (all known), the
+  // last position's sin and cos, and the row's outputs.
+  bool narrow = false;
+  NarrowFormat narrow_output{};
+  double exact_tolerance = 0.0;
+  std::unique_ptr<StepsFrequencies> columns;
+  std::int64_t trig_position = -1;
+  bool trig_usable = false;
+  RotatedRowTrig row_sin_cos;
+  std::vector<double> first_rounded, second_rounded, first_exact, second_exact;
+  std::vector<unsigned char> done;
+
+  void know_frequency(std::size_t k) {
+    if (!frequency_known[k]) {
+      frequencies[k] = rotary_steps_frequency(convention, derived, static_cast<std::int64_t>(k));
+      frequency_known[k] = 1;
+    }
+  }
+
+  // The double tier's sin and cos at `position`, when it applies to the row.
+  bool row_trig(std::int64_t position) {
+    if (trig_position == position) return trig_usable;
+    if (!columns) {
+      for (std::size_t k = 0; k < frequencies.size(); ++k) know_frequency(k);
+      columns = std::make_unique<StepsFrequencies>(frequencies);
+    }
+    trig_position = position;
+    trig_usable = position != 0 && columns->all_errors_finite && first_step_applies_to_row(position, *columns);
+    if (trig_usable) rotated_row_trig(position, *columns, row_sin_cos);
+    return trig_usable;
+  }
 
   void check(std::int64_t position, std::int64_t frequency) const {
     if (frequency < 0 || frequency >= derived.frequencies) {
@@ -83,10 +117,7 @@ struct RotatedOracle::State {
           }
         }
       } else {
-        if (!frequency_known[k]) {
-          frequencies[k] = rotary_steps_frequency(convention, derived, frequency);
-          frequency_known[k] = 1;
-        }
+        know_frequency(k);
         if (first_step_applies(position, frequencies[k])) {
           enclosures[k] = first_step_sin_cos(position, frequencies[k]);
           enclosure_usable[k] = 1;
@@ -206,6 +237,12 @@ RotatedOracle::RotatedOracle(const RotaryConvention& convention, FormatId output
   s.enclosures.resize(n);
   s.enclosure_stamp.assign(n, -1);
   s.enclosure_usable.assign(n, 0);
+  // The double tier's exactness argument needs precision <= 26 (narrow_format).
+  s.narrow = !angle_model && s.output->precision <= 26;
+  if (s.narrow) {
+    s.narrow_output = narrow_format(*s.output);
+    s.exact_tolerance = exact_tolerance(ExactValues::for_format, output);
+  }
   if (angle_model) {
     s.model_evaluator = std::make_unique<RotaryEntryEvaluator>(convention, angle_model);
     s.model_inv_freq.assign(n, std::nan(""));
@@ -218,6 +255,7 @@ RotatedOracle::~RotatedOracle() = default;
 double RotatedOracle::attention_factor() const { return state_->factor; }
 std::int64_t RotatedOracle::pairs_escalated() const { return state_->escalated; }
 std::int64_t RotatedOracle::pairs_rotated() const { return state_->rotated; }
+std::int64_t RotatedOracle::pairs_double_tier() const { return state_->double_tier_pairs; }
 
 double RotatedOracle::angle(std::int64_t position, std::int64_t frequency) {
   State& s = *state_;
@@ -276,6 +314,41 @@ RotatedPair RotatedOracle::rotate(std::int64_t position, std::int64_t frequency,
   }
   if (exact != nullptr) *exact = {first_exact, second_exact};
   return out;
+}
+
+void RotatedOracle::rotate_row(std::int64_t position, std::span<const double> x_first,
+                               std::span<const double> x_second, std::span<RotatedPair> out,
+                               std::span<RotatedExact> exact) {
+  State& s = *state_;
+  const std::size_t count = x_first.size();
+  if (x_second.size() != count || out.size() != count || exact.size() != count) {
+    throw std::logic_error("rotated reference: rotate_row's spans differ in length");
+  }
+  if (count == 0) return;
+  s.check(position, static_cast<std::int64_t>(count) - 1);
+  if (!s.narrow || !s.row_trig(position)) {
+    for (std::size_t i = 0; i < count; ++i) {
+      out[i] = rotate(position, static_cast<std::int64_t>(i), x_first[i], x_second[i], &exact[i]);
+    }
+    return;
+  }
+  for (std::vector<double>* v : {&s.first_rounded, &s.second_rounded, &s.first_exact, &s.second_exact}) {
+    v->resize(count);
+  }
+  s.done.resize(count);
+  rotated_double_tier(s.row_sin_cos, x_first.data(), x_second.data(), count, s.factor, s.narrow_output, s.exact_tolerance,
+                      {s.first_rounded.data(), s.second_rounded.data(), s.first_exact.data(), s.second_exact.data(),
+                       s.done.data()});
+  for (std::size_t i = 0; i < count; ++i) {
+    if (s.done[i]) {
+      out[i] = {s.first_rounded[i], s.second_rounded[i]};
+      exact[i] = {{s.first_exact[i], 0.0}, {s.second_exact[i], 0.0}};
+      ++s.double_tier_pairs;
+      ++s.rotated;
+    } else {
+      out[i] = rotate(position, static_cast<std::int64_t>(i), x_first[i], x_second[i], &exact[i]);
+    }
+  }
 }
 
 RotatedPair RotatedOracle::cos_sin(std::int64_t position, std::int64_t frequency, FormatId format_id) {

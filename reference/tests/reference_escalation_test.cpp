@@ -20,11 +20,7 @@
 #include "pecheck/reference/reference.hpp"
 #include "pecheck/testing/table_values.hpp"
 
-using pecheck::testing::fill_table;
 using pecheck::testing::flat_at;
-using pecheck::testing::flat_set;
-using pecheck::testing::table_of;
-using pecheck::testing::values_of;
 
 namespace pecheck::reference {
 namespace {

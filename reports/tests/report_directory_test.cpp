@@ -19,12 +19,7 @@ namespace fs = std::filesystem;
 
 class ReportDirectoryTest : public ::testing::Test {
  protected:
-  static std::string read(const fs::path& path) {
-    std::ifstream file(path, std::ios::binary);
-    std::ostringstream bytes;
-    bytes << file.rdbuf();
-    return bytes.str();
-  }
+  static std::string read(const fs::path& path) { return pecheck::testing::file_contents(path); }
   // A complete report of one run, as a previous run left it.
   void write_previous_run(const std::string& tag) {
     fs::create_directories(out_ / "figures");

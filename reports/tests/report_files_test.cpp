@@ -15,12 +15,7 @@ namespace fs = std::filesystem;
 
 class ReportFiles : public ::testing::Test {
  protected:
-  static std::string read(const fs::path& path) {
-    std::ifstream file(path, std::ios::binary);
-    std::ostringstream bytes;
-    bytes << file.rdbuf();
-    return bytes.str();
-  }
+  static std::string read(const fs::path& path) { return pecheck::testing::file_contents(path); }
 
   pecheck::testing::TempDir temp_;
   const fs::path directory_ = temp_.path();

@@ -9,13 +9,8 @@
 # - a lines-protocol command that writes without a newline (cat /dev/zero),
 #   refused once its reply passes 64 KiB (it was buffered without bound).
 set -uo pipefail
-pecheck=$1
-work=$2
-rm -rf "$work" && mkdir -p "$work"
-failures=0
-
-# shellcheck source=expect_exit_2.sh
-source "$(dirname "$0")/expect_exit_2.sh"
+# shellcheck source=cli_test_setup.sh
+source "$(dirname "$0")/cli_test_setup.sh"
 
 # (2^26, 1) float32: 256 MiB of (sparse) payload, under a 200 MB limit.
 header="{'descr': '<f4', 'fortran_order': False, 'shape': (67108864, 1), }"

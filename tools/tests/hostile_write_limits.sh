@@ -6,13 +6,8 @@
 # while it leaves a live process's alone.
 #   hostile_write_limits.sh PECHECK WORK_DIR
 set -uo pipefail
-pecheck=$1
-work=$2
-rm -rf "$work" && mkdir -p "$work"
-failures=0
-
-# shellcheck source=expect_exit_2.sh
-source "$(dirname "$0")/expect_exit_2.sh"
+# shellcheck source=cli_test_setup.sh
+source "$(dirname "$0")/cli_test_setup.sh"
 expect_no_temporaries() {  # name
   local left
   left=$(find "$work" -name '*.tmp-*')

@@ -6,13 +6,8 @@
 # so reading a whole file first, allocating a header's shape, or aborting on a
 # thread that will not start all fail this test.
 set -uo pipefail
-pecheck=$1
-work=$2
-rm -rf "$work" && mkdir -p "$work"
-failures=0
-
-# shellcheck source=expect_exit_2.sh
-source "$(dirname "$0")/expect_exit_2.sh"
+# shellcheck source=cli_test_setup.sh
+source "$(dirname "$0")/cli_test_setup.sh"
 
 # A 1 GiB file (sparse) that is not an .npy: judged by its first bytes, with
 # 300 MB of address space, far less than the file.

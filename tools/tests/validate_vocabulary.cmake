@@ -90,8 +90,10 @@ expect_refused_matching("integer table" "ids.npy: dtype" validate --vocabulary $
 expect_refused_matching("context too short" "--context" validate ${vocab} --convention vaswani --context 1)
 expect_refused_matching("context with ids" "--context applies only to --vocabulary alone" validate ${vocab} --ids ${WORK_DIR}/ids.npy
            --context 64 ${WORK_DIR}/identity.npy)
-expect_refused_matching("max-ulp" "--max-ulp, --max-abs-error and --output-dir do not apply" validate ${vocab} --convention vaswani
-           --max-ulp 2)
+foreach(flag --max-ulp --max-abs-error --output-dir)
+  expect_refused_matching("${flag}" "${flag} does not apply to --vocabulary alone" validate ${vocab} --convention vaswani
+             ${flag} 2)
+endforeach()
 
 if(failures)
   message(FATAL_ERROR "validate --vocabulary:${failures}")

@@ -4,9 +4,9 @@
 #include <chrono>
 #include <mutex>
 #include <sstream>
-#include <thread>
 
 #include "pecheck/convention.hpp"
+#include "pecheck/parallel_for.hpp"
 
 namespace pecheck::training {
 
@@ -134,12 +134,8 @@ const Experiment& run_experiment(const Subject& subject, std::uint64_t seed, con
                       " s");
     }
   };
-  // Every run on one thread of its own; as many runs at once as the machine has cores.
-  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (std::thread& t : pool) t.join();
+  // Every run on one thread of its own; as many runs at once as the machine has threads.
+  parallel_for(worker_count(0, static_cast<std::int64_t>(jobs.size())), [&worker](int) { worker(); });
   if (failure) std::rethrow_exception(failure);
   experiment.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return cache.emplace(key, std::move(experiment)).first->second;

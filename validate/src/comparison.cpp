@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "pecheck/accuracy/accumulator.hpp"
+#include "pecheck/accuracy/measure.hpp"
 #include "pecheck/reference/reference.hpp"
 
 namespace pecheck::validate {
@@ -103,6 +104,10 @@ accuracy::Measurement compare_with_reference(const Table& table, const Conventio
   facts.escalations = escalations;
   facts.values_in_unit_interval = totals[0].tally().values_in_unit_interval();
   accuracy::Measurement total = totals[0].measurement(convention, budget_source, escalations);
+  // Row is the convention's row here, as exact_value takes it.
+  accuracy::refine_worst_exact(total, [&](const accuracy::WorstInput& w) {
+    return reference::exact_value(convention, table.cols, w.row, w.column);
+  });
   // The accumulator names the convention row; report the file's.
   total.worst.row -= row_offset;
   if (total.abs_bound) total.abs_bound->worst.row -= row_offset;

@@ -44,6 +44,9 @@ accuracy::Measurement compare_through_tables(const Table& table, const Conventio
     if (plan.progress) plan.progress(done, static_cast<std::int64_t>(rows.size()));
     start = end;
   }
+  accuracy::refine_worst_exact(total, [&](const accuracy::WorstInput& w) {
+    return reference::exact_value(convention, table.cols, w.row, w.column);
+  });
   // measure_accuracy names the convention row; report the file's.
   total.worst.row -= row_offset;
   if (total.abs_bound) total.abs_bound->worst.row -= row_offset;

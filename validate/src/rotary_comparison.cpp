@@ -7,11 +7,27 @@
 
 #include "pecheck/accuracy/accumulator.hpp"
 #include "pecheck/accuracy/libm_allowance.hpp"
-#include "pecheck/number_text.hpp"
+#include "pecheck/accuracy/measure.hpp"
 #include "pecheck/parallel_for.hpp"
 #include "pecheck/reference/rotary_reference.hpp"
 
 namespace pecheck::validate {
+
+namespace {
+
+// Row r of a table as doubles (exact): float32 read straight from its
+// storage, which the compiler vectorises; the other formats through at().
+void read_row(const Table& table, std::int64_t r, double* out) {
+  const auto cols = static_cast<std::size_t>(table.cols);
+  if (table.format == FormatId::float32) {
+    const float* row = table.storage<float>().data() + static_cast<std::size_t>(r) * cols;
+    for (std::size_t c = 0; c < cols; ++c) out[c] = row[c];
+    return;
+  }
+  for (std::size_t c = 0; c < cols; ++c) out[c] = table.at(r, static_cast<std::int64_t>(c));
+}
+
+}  // namespace
 
 Comparison compare_rotary_cache(const Table& cos, const Table& sin, FormatId format,
                                       const RotaryConvention& convention, std::int64_t first_position,
@@ -47,30 +63,37 @@ Comparison compare_rotary_cache(const Table& cos, const Table& sin, FormatId for
         std::vector<double>& v = values[w];
         std::vector<DoubleDouble>& e = exact_rows[w];
         std::vector<double>& plain = plain_rows[w];
+        read_row(cos, row.row, v.data());
+        read_row(sin, row.row, v.data() + cols);
         bool all_plain = true;
         for (std::size_t c = 0; c < cols; ++c) {
-          v[c] = cos.at(row.row, static_cast<std::int64_t>(c));
-          v[cols + c] = sin.at(row.row, static_cast<std::int64_t>(c));
-          e[c] = row.cos[c];
-          e[cols + c] = row.sin[c];
           plain[c] = row.cos[c].hi;
           plain[cols + c] = row.sin[c].hi;
-          all_plain = all_plain && row.cos[c].lo == 0.0 && row.sin[c].lo == 0.0;
+          all_plain &= (row.cos[c].lo == 0.0) & (row.sin[c].lo == 0.0);
         }
         // Exact values that are plain doubles (the double tier's) go as such:
         // half the bytes for the accumulator to read, the same figures.
         if (all_plain) {
           accumulators[w].add_row(row.row, std::span<const double>(v), std::span<const double>(plain));
-        } else {
-          accumulators[w].add_row(row.row, std::span<const double>(v), std::span<const DoubleDouble>(e));
+          return;
         }
+        for (std::size_t c = 0; c < cols; ++c) {
+          e[c] = row.cos[c];
+          e[cols + c] = row.sin[c];
+        }
+        accumulators[w].add_row(row.row, std::span<const double>(v), std::span<const DoubleDouble>(e));
       });
   accuracy::Accumulator& accumulate = accumulators.front();
   for (std::size_t w = 1; w < accumulators.size(); ++w) accumulate.merge(accumulators[w]);
   accuracy::Measurement& m = comparison.measurement;
   m = accumulate.measurement([&](std::int64_t row) { return first_position + row; }, budget_source, 0);
-  // The text has always shown the exact value as its double sum to 21 digits.
-  if (m.entries > m.mismatches) m.worst.exact_text = exact_decimal(m.worst.exact);
+  // Column c of a row is cos's column c, or sin's column c - cos.cols.
+  accuracy::refine_worst_exact(m, [&](const accuracy::WorstInput& w) {
+    const bool cosine = w.column < cos.cols;
+    const std::int64_t column = cosine ? w.column : w.column - cos.cols;
+    return reference::rotary_exact_value(convention, w.position, rotary_column_frequency(convention, column), cosine,
+                                         model);
+  });
   comparison.beyond_budget = accuracy::failing_entries(m);
   comparison.conforms = m.entries > 0 && comparison.beyond_budget == 0;
   return comparison;

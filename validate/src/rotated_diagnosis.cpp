@@ -34,6 +34,8 @@ struct Candidate {
   std::optional<F> position, inv_freq, angle, cache;  // formats the steps round to
 };
 
+bool narrow(std::optional<F> f) { return f && *f != F::float32; }
+
 std::vector<Candidate> candidates(FormatId output) {
   using R = AngleRule;
   std::vector<Candidate> out = {
@@ -66,6 +68,11 @@ std::vector<Candidate> candidates(FormatId output) {
                    f,
                    F::float32,
                    {}});
+    // Both at once (positions and their angles in the narrow format, as a
+    // module cast to it computes them): each alone fits neither, and the
+    // garbled angles read as an offset or another base.
+    out.push_back({"positions and angles in " + name, HazardKind::position_precision, "candle PR 3520", R::product, f,
+                   F::float32, f, {}});
     // Held in the output's own format it is transformers' cast (tried with every candidate): a fault only when coarser.
     if (format_of(f).precision < format_of(output).precision) {
       out.push_back({"cos and sin held in " + name, HazardKind::cache_precision, "flashinfer PR 585", R::product,
@@ -255,7 +262,16 @@ ComputationFit diagnose_computation(const RotatedValues& values, const std::vect
   // Detection may have read a fault's garbled angles as a direction or an
   // offset: POS as given, forwards, is tried too.
   if (reversed || positions != given_positions) settings.push_back({&given_positions, false});
-  ComputationFit fit;
+  // Each setting's best fault, when it explains the output (half the RMS of
+  // the correct computations: the fault's own values, not rounding noise that
+  // both fit alike). POS as given, forwards, wins a tie or better: an offset
+  // or a direction the fault explains as well was the fault's doing (positions
+  // in bfloat16 far out round p and p + 5 alike).
+  struct Explained {
+    std::size_t setting = 0, candidate = 0;
+    double rms = 0.0, correct = 0.0;
+  };
+  std::optional<Explained> chosen;
   for (std::size_t k = 0; k < settings.size(); ++k) {
     std::vector<double> rms;
     for (const Candidate& c : all)
@@ -265,20 +281,25 @@ ComputationFit diagnose_computation(const RotatedValues& values, const std::vect
       if (rms[j] < rms[best]) best = j;
     }
     const double correct = std::min(rms[0], rms[1]);
-    // Half the RMS of the correct computations: the fault's own values
-    // explain the output, not rounding noise that both fit alike.
     if (!all[best].fault || !(rms[best] < 0.5 * correct)) continue;
-    std::int64_t largest = 0;
-    for (const std::int64_t r : rows)
-      largest = std::max(largest, (*settings[k].positions)[static_cast<std::size_t>(r)]);
-    fit.fault_explains = true;
-    fit.plain_setting = k == 1;
-    fit.hazard = Hazard{*all[best].fault, "the output is the rotation by " + all[best].name + ": RMS distance " +
-                                                     significant(rms[best], 3) + " to it over " +
-                                                     std::to_string(rows.size()) + " rows (positions up to " +
-                                                     std::to_string(largest) + "), against " + significant(correct, 3) +
-                                                     " to the correct computations (" + all[best].source + ")."};
-    return fit;
+    if (!chosen || rms[best] <= chosen->rms) chosen = Explained{k, best, rms[best], correct};
+  }
+  ComputationFit fit;
+  if (!chosen) return fit;
+  const Candidate& c = all[chosen->candidate];
+  std::int64_t largest = 0;
+  for (const std::int64_t r : rows)
+    largest = std::max(largest, (*settings[chosen->setting].positions)[static_cast<std::size_t>(r)]);
+  fit.fault_explains = true;
+  fit.plain_setting = chosen->setting == 1;
+  const std::string evidence = "the output is the rotation by " + c.name + ": RMS distance " +
+                               significant(chosen->rms, 3) + " to it over " + std::to_string(rows.size()) +
+                               " rows (positions up to " + std::to_string(largest) + "), against " +
+                               significant(chosen->correct, 3) + " to the correct computations (";
+  fit.hazard = Hazard{*c.fault, evidence + c.source + ")."};
+  // Positions and angles both narrow: the angles are a fault of their own.
+  if (narrow(c.position) && narrow(c.angle)) {
+    fit.second = Hazard{HazardKind::angle_precision, evidence + "cactus PR 688, ml-explore/mlx-lm PR 1076)."};
   }
   return fit;
 }

@@ -19,6 +19,7 @@ namespace pecheck::validate {
 
 struct ComputationFit {
   std::optional<Hazard> hazard;  // a fault that explains the output, with its figures
+  std::optional<Hazard> second;  // a second fault the same computation holds (positions and angles both narrow)
   bool fault_explains = false;          // its RMS distance is under half the correct computations'
   bool plain_setting = false;           // it did so at POS as given, forwards, not as detection read them
 };

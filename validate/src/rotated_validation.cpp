@@ -7,12 +7,12 @@
 #include "pecheck/number_text.hpp"
 #include "pecheck/accuracy/budgets.hpp"
 #include "pecheck/properties/rotary_values.hpp"
+#include "pecheck/properties/rotated_properties.hpp"
 #include "pecheck/reference/nearest_rounding.hpp"
 #include "pecheck/validate/rotated_output.hpp"
 #include "rotated_comparison.hpp"
 #include "rotated_detection.hpp"
 #include "rotated_diagnosis.hpp"
-#include "rotated_properties.hpp"
 
 namespace pecheck::validate {
 
@@ -62,7 +62,7 @@ std::int64_t non_finite_count(const TableView& view) {
 
 bool is_frequency_claim(HazardKind kind) {
   return kind == HazardKind::wrong_base || kind == HazardKind::wrong_scaling ||
-         kind == HazardKind::inv_freq_precision;
+         kind == HazardKind::inv_freq_precision || kind == HazardKind::custom_rule;
 }
 
 }  // namespace
@@ -119,6 +119,7 @@ Validation validate_rotated_output(const RotatedSubject& subject, const RotatedO
       v.notes.push_back("the direction and offset the angles suggested are the diagnosed fault's doing");
     }
     add_hazard(*computation.hazard);
+    if (computation.second) add_hazard(*computation.second);
   }
 
   const accuracy::UlpBudget& budget = accuracy::ulp_budget(accuracy::BudgetKind::third_party, format);
@@ -147,10 +148,15 @@ Validation validate_rotated_output(const RotatedSubject& subject, const RotatedO
   }
 
   const double factor = rotary_derived(convention).attention_factor;
-  findings.properties.push_back(norm_property(values, findings.layout, findings.rotary_width, format, factor));
-  findings.properties.push_back(
-      relative_position_property(values, kernel_positions, findings.layout, findings.rotary_width, format, factor,
-                                 properties::rotary_inv_freqs(convention, std::nullopt), false));
+  // The functions the checks on rotated outputs run (properties/rotated_properties.hpp).
+  const auto kept = [](const properties::RotatedProperty& p) {
+    return RotatedProperty{p.claim, p.bound, p.checked, p.violations, p.worst_ratio};
+  };
+  findings.properties.push_back(kept(properties::norm_property(values.input, values.output, findings.layout,
+                                                               findings.rotary_width, format, factor)));
+  findings.properties.push_back(kept(properties::relative_position_property(
+      values.input, values.output, kernel_positions, findings.layout, findings.rotary_width, format, factor,
+      properties::rotary_inv_freqs(convention, std::nullopt), false)));
 
   const bool conforms =
       std::any_of(v.comparisons.begin(), v.comparisons.end(), [](const Comparison& c) { return c.conforms; });

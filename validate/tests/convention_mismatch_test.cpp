@@ -18,10 +18,6 @@
 #include "pecheck/validate/detection.hpp"
 #include "pecheck/validate/table_validation.hpp"
 
-using pecheck::testing::fill_table;
-using pecheck::testing::flat_at;
-using pecheck::testing::flat_set;
-using pecheck::testing::table_of;
 using pecheck::testing::values_of;
 
 namespace pecheck::validate {

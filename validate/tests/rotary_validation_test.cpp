@@ -6,6 +6,7 @@
 
 #include <cctype>
 
+#include "pecheck/accuracy/exact_text.hpp"
 #include "pecheck/reference/rotary_reference.hpp"
 #include "pecheck/rotary_cache.hpp"
 #include "pecheck/testing/table_values.hpp"
@@ -29,6 +30,15 @@ TEST_P(EveryPreset, theCorrectlyRoundedFloat32CacheConformsAgainstTheExactEncodi
   EXPECT_TRUE(result.comparisons[0].conforms) << text;  // the exact encoding
   EXPECT_EQ(result.rotary().detection.first_position, 4000) << text;
   EXPECT_TRUE(result.hazards.empty()) << text;
+  // The worst entry's exact value, printed to the 21 digits WorstInput
+  // promises: those of the full-precision reference (2^-100), not of the
+  // float32-precision values the comparison folds in (13 digits).
+  const accuracy::WorstInput& w = result.comparisons[0].measurement.worst;
+  const reference::RotaryReferenceCache full =
+      reference::rotary_reference_cache(convention, {w.position, 1, FormatId::float32}, std::nullopt, 1);
+  const std::int64_t cols = cache.cos.cols;
+  const std::vector<DoubleDouble>& exact = w.column < cols ? full.exact_cos : full.exact_sin;
+  EXPECT_EQ(w.exact_text, accuracy::decimal_text(exact[static_cast<std::size_t>(w.column % cols)], 21)) << text;
 }
 
 INSTANTIATE_TEST_SUITE_P(Presets, EveryPreset, ::testing::ValuesIn(rotary_presets()),

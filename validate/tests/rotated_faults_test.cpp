@@ -72,6 +72,18 @@ const std::vector<FaultCase>& cases() {
       {"partialWidth", "--preset gpt-neox --heads 2 --length 256 --rotary-width 96", "gpt-neox", K::partial_width},
       {"positionOffByOne", "--preset llama2 --dtype float16 --heads 2 --length 256 --position-offset 1", "llama2",
        K::position_offset},
+      // Meta's complex form and the float32-compute form with faults far out,
+      // as the hf form above: each public form, correct (rotated_forms_test)
+      // and faulty, up to 2^20.
+      {"metaPositionsBfloat16Far", "--preset llama2 --form meta --heads 2" + far + " --positions-in bfloat16",
+       "llama2-meta", K::position_precision, true},
+      {"metaAnglesFloat16Bfloat16Out", "--preset llama2 --form meta --dtype bfloat16 --heads 2 --length 512 "
+       "--first-position 20000 --angles float16", "llama2-meta", K::angle_precision, true},
+      {"float32FormAnglesBfloat16FarFloat16",
+       "--preset mistral --form float32 --dtype float16 --heads 2" + far + " --angles bfloat16", "mistral",
+       K::angle_precision, true},
+      {"float32FormFastTrigFar", "--preset llama2 --form float32 --heads 2" + far + " --fast-trig", "llama2",
+       K::fast_trig, true},
   };
   return all;
 }

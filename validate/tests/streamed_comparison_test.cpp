@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "../src/comparison.hpp"
+#include "pecheck/accuracy/exact_text.hpp"
 #include "pecheck/fast_encoding.hpp"
+#include "pecheck/reference/reference.hpp"
 #include "pecheck/properties/faulty_subjects.hpp"
 #include "pecheck/subject.hpp"
 
@@ -126,6 +128,16 @@ accuracy::Measurement compare_both_ways(const Case& c, const std::vector<std::in
   }
   EXPECT_EQ(streamed_facts.values_in_unit_interval, in_unit_interval);
   expect_same(streamed, stored);
+  // The worst entry's exact value is printed to the 21 digits WorstInput
+  // promises whatever the format: those of the full-precision reference
+  // (2^-100), not of the format-precision values the comparison folds in
+  // (2^-44 for float32: 13 digits).
+  if (streamed.entries > streamed.mismatches) {
+    const accuracy::WorstInput& w = streamed.worst;
+    const reference::ReferenceTable full = reference::reference_table(
+        convention, {1, c.table.cols, w.row + c.offset}, c.table.format, 1, reference::ExactValues::full);
+    EXPECT_EQ(w.exact_text, accuracy::decimal_text(full.exact[static_cast<std::size_t>(w.column)], 21));
+  }
   return streamed;
 }
 

@@ -157,6 +157,10 @@ const std::vector<Convention>& all_presets();
 // Names match whatever their case (`--convention Vaswani` is vaswani): the
 // presets' names differ by more than case.
 std::optional<Convention> find_preset(std::string_view name);
+// The preset named, or ConventionError listing the valid names.
+Convention preset_by_name(std::string_view name);
+// Every preset's name, comma-separated, as error messages and --help list them.
+std::string preset_names();
 // Whether two names are equal ignoring ASCII case.
 bool same_name(std::string_view a, std::string_view b);
 

@@ -4,9 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
-#include "pecheck/double_double.hpp"
 
 namespace pecheck {
 
@@ -18,8 +19,10 @@ std::string significant(double x, int digits = 4);
 std::string round_trip(double x);
 // {:#018x}: 0x and 16 hex digits (seeds, bit patterns of float64).
 std::string hex64(std::uint64_t x);
-// An exact value hi + lo to 21 significant digits ({:.21g} of hi + lo), as
-// the worst entries print their exact values.
-std::string exact_decimal(DoubleDouble x);
+
+// The one reading of a whole number from a user (flags, offsets): decimal
+// digits only ("010" is ten, never octal eight; no sign, blanks, or 0x), at
+// most max. nullopt when the text is anything else.
+std::optional<std::uint64_t> parse_decimal(std::string_view text, std::uint64_t max = INT64_MAX);
 
 }  // namespace pecheck

@@ -31,6 +31,13 @@ void check_rotary_request(const RotaryConvention& convention, const RotaryCacheR
 
 // The exact encoding, by the fast path.
 RotaryCache fast_rotary_cache(const RotaryConvention& convention, const RotaryCacheRequest& request);
+// The same written into `cache`, whose tables are reused when they already
+// have the request's shape and format (a caller building cache after cache:
+// fresh tables are pages the operating system zeroes before the cache
+// writes them, which costs more than the kernel) and replaced otherwise.
+// The tables must own their storage (not borrowed_table's).
+void fast_rotary_cache_into(const RotaryConvention& convention, const RotaryCacheRequest& request,
+                            RotaryCache& cache);
 
 // hf-float32's inv_freq_i, i < d/2, as the fast path computes them (each
 // float32 operation of the rule correctly rounded); equal to the

@@ -118,6 +118,13 @@ void check_rotary_request(const RotaryConvention& convention, const RotaryCacheR
 }
 
 RotaryCache fast_rotary_cache(const RotaryConvention& convention, const RotaryCacheRequest& request) {
+  RotaryCache cache;
+  fast_rotary_cache_into(convention, request, cache);
+  return cache;
+}
+
+void fast_rotary_cache_into(const RotaryConvention& convention, const RotaryCacheRequest& request,
+                            RotaryCache& cache) {
   check_rotary_request(convention, request);
   const RotaryDerived derived = rotary_derived(convention);
   const std::int64_t n = derived.frequencies;
@@ -133,8 +140,11 @@ RotaryCache fast_rotary_cache(const RotaryConvention& convention, const RotaryCa
     f3[static_cast<std::size_t>(i)] = split.f3;
   }
   const std::int64_t cols = rotary_columns(convention);
-  RotaryCache cache{make_uninitialized_table(request.rows, cols, request.format),
-                    make_uninitialized_table(request.rows, cols, request.format)};
+  for (Table* table : {&cache.cos, &cache.sin}) {
+    if (table->rows != request.rows || table->cols != cols || table->format != request.format) {
+      *table = make_uninitialized_table(request.rows, cols, request.format);
+    }
+  }
   const double a = derived.attention_factor;
   RotaryRowStore rows(convention, a, cache);
   // Rows are independent: split across threads, the bits do not depend on how.
@@ -142,7 +152,7 @@ RotaryCache fast_rotary_cache(const RotaryConvention& convention, const RotaryCa
   if (request.format == FormatId::float32) {
     fill_rotated_float32(convention, TurnsView{f1.data(), f2.data(), f3.data(), padded}, a, request.first_position,
                          workers, cache);
-    return cache;
+    return;
   }
   parallel_for(workers, [&](int worker) {
     std::vector<double> sin_row(static_cast<std::size_t>(padded)), cos_row(sin_row);
@@ -154,7 +164,6 @@ RotaryCache fast_rotary_cache(const RotaryConvention& convention, const RotaryCa
       rows.store(r, cos_row.data(), sin_row.data());
     }
   });
-  return cache;
 }
 
 }  // namespace pecheck

@@ -6,6 +6,7 @@
 #include "pecheck/double_double.hpp"
 #include "pecheck/parallel_for.hpp"
 #include "round_pair.hpp"
+#include "stream_store.hpp"
 
 namespace pecheck {
 
@@ -64,17 +65,33 @@ void fill_rotated_float32(const RotaryConvention& convention, const TurnsView& t
   const RotationTable table(turns);
   float* const cos_table = cache.cos.storage<float>().data();
   float* const sin_table = cache.sin.storage<float>().data();
+  // Tables too big for the caches are streamed (stream_store.hpp): each row
+  // is spread into a line-aligned buffer that stays in L1 and written out
+  // without the read an ordinary store makes of each line. With the tables
+  // reused (fast_rotary_cache_into) that read was most of the time left.
+  const auto row_bytes = static_cast<std::size_t>(cols) * sizeof(float);
+  const bool streaming = worth_streaming(2 * static_cast<std::size_t>(rows) * row_bytes);
   parallel_for(workers, [&](int worker) {
     RotatedPairRows pair_rows(turns, table, n);
     std::vector<float> sin_values(static_cast<std::size_t>(turns.padded));
     std::vector<float> cos_values(sin_values.size());
+    LineAlignedBuffer<float> cos_row(streaming ? static_cast<std::size_t>(cols) : 0);
+    LineAlignedBuffer<float> sin_row(streaming ? static_cast<std::size_t>(cols) : 0);
     const std::int64_t first = rows * worker / workers;
     const std::int64_t last = rows * (worker + 1) / workers;
     for (std::int64_t r = first; r < last; ++r) {
       round_row(pair_rows.at(first_position + r), turns.padded, attention_factor, sin_values.data(), cos_values.data());
-      spread_row(convention.layout, cos_values.data(), n, cos_table + r * cols);
-      spread_row(convention.layout, sin_values.data(), n, sin_table + r * cols);
+      if (!streaming) {
+        spread_row(convention.layout, cos_values.data(), n, cos_table + r * cols);
+        spread_row(convention.layout, sin_values.data(), n, sin_table + r * cols);
+        continue;
+      }
+      spread_row(convention.layout, cos_values.data(), n, cos_row.data());
+      spread_row(convention.layout, sin_values.data(), n, sin_row.data());
+      stream_copy(cos_table + r * cols, cos_row.data(), row_bytes);
+      stream_copy(sin_table + r * cols, sin_row.data(), row_bytes);
     }
+    if (streaming) stream_fence();
   });
 }
 

@@ -266,6 +266,20 @@ std::optional<Convention> find_preset(std::string_view name) {
   return std::nullopt;
 }
 
+Convention preset_by_name(std::string_view name) {
+  std::optional<Convention> found = find_preset(name);
+  if (!found) {
+    throw ConventionError("unknown convention '" + std::string(name) + "' (expected one of " + preset_names() + ")");
+  }
+  return *std::move(found);
+}
+
+std::string preset_names() {
+  std::string names;
+  for (const Convention& preset : all_presets()) names += (names.empty() ? "" : ", ") + preset.name;
+  return names;
+}
+
 std::string_view to_string(Layout layout) {
   switch (layout) {
     case Layout::interleaved: return "interleaved";

@@ -5,6 +5,7 @@
 
 #include "pecheck/embedding.hpp"
 #include "pecheck/fast_encoding.hpp"
+#include "pecheck/rotary_kernel.hpp"
 #include "pecheck/subject.hpp"
 
 namespace pecheck {
@@ -12,8 +13,9 @@ namespace pecheck {
 namespace {
 
 // pecheck's own implementation: the fast encoding tables, and the embedding
-// operations of embedding.hpp, with the float32 sum on the fused hot path.
-class FastSubject final : public Subject {
+// operations of embedding.hpp, with the float32 sum on the fused hot path,
+// and the exact rotation of queries and keys (fast_rotate).
+class FastSubject final : public Subject, public RotaryKernel {
  public:
   std::string name() const override { return "fast"; }
 
@@ -30,6 +32,11 @@ class FastSubject final : public Subject {
 
   RotaryCache rotary_cache(const RotaryConvention& convention, const RotaryCacheRequest& request) const override {
     return fast_rotary_cache(convention, request);
+  }
+
+  Table rotate(const RotaryConvention& convention, const TableView& input, std::span<const std::int64_t> positions,
+               FormatId format) const override {
+    return fast_rotate(convention, input, positions, format);
   }
 
   // sqrt(d) correctly rounded to the format: not sqrt in double rounded again

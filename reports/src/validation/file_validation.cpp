@@ -25,10 +25,18 @@ struct Validated {
   validate::Validation validation;
   std::string name;  // the subject as the text and JSON name it
   Table values, sin;  // as compared (empty when the kind keeps its own, as an input layer)
+  // A rotated output: its files as read (the views below point into them) and each row's position.
+  std::optional<validate::RotatedSubject> rotated;
+  std::vector<std::int64_t> row_position;
   ValidatedValues handles() const {
     ValidatedValues v;
     if (values.rows > 0) v.table = &values;
     if (sin.rows > 0) v.sin = &sin;
+    if (rotated) {
+      v.rotated_input = rotated->input.values;
+      v.rotated_output = rotated->output.values;
+      v.row_position = row_position;
+    }
     return v;
   }
 };
@@ -151,15 +159,20 @@ int validate_input_layer_files(const InputLayerRequest& request, const Validatio
 }
 
 int validate_rotated_files(const RotatedFileRequest& request, const ValidationOutput& output, std::ostream& out) {
+  const bool report = !output.output_dir.empty();
   return finish(output, out, [&] {
-    const validate::RotatedSubject subject = validate::read_rotated_subject(request.output, request.input, request.positions);
+    validate::RotatedSubject subject = validate::read_rotated_subject(request.output, request.input, request.positions);
     Validated done;
     try {
       done.validation = validate::validate_rotated_output(subject, request.options);
+      // The report's checks ask the files for their rows at their positions
+      // (the tables are shared, not copied).
+      if (report) done.row_position = validate::resolve_tokens(subject, request.options.qkv_format).row_position;
     } catch (const validate::ValidationInputError& e) {
       throw ConventionError(request.output + ": " + e.what());
     }
     done.name = request.output;
+    if (report) done.rotated = std::move(subject);
     return done;
   });
 }

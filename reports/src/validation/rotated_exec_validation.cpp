@@ -8,7 +8,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pecheck/atomic_file.hpp"
 #include "pecheck/npy_array.hpp"
+#include "pecheck/reports/report_directory.hpp"
+#include "pecheck/reports/report_files.hpp"
+#include "pecheck/reports/report_run.hpp"
+#include "pecheck/reports/validation_report.hpp"
 #include "pecheck/rotated_command.hpp"
 #include "pecheck/validate/rotated_output.hpp"
 #include "pecheck/validate/validation_writers.hpp"
@@ -64,6 +69,20 @@ std::vector<std::int64_t> block_firsts(std::int64_t max_position) {
   return firsts;
 }
 
+// The kernel as the report names it (its figures are off: nothing else is asked of it).
+class KernelCommandSubject final : public Subject {
+ public:
+  explicit KernelCommandSubject(std::string command) : command_(std::move(command)) {}
+  std::string name() const override { return command_; }
+  SubjectCapabilities capabilities() const override { return {}; }
+  Table encoding_table(const Convention&, const TableRequest&, FormatId) const override {
+    throw SubjectError("the kernel `" + command_ + "` rotates queries and keys; it writes no encoding table");
+  }
+
+ private:
+  std::string command_;
+};
+
 nlohmann::json to_json(const Call& c) {
   nlohmann::json out = {{"first_position", c.first},
                         {"last_position", c.first + length_of(c) - 1},
@@ -79,7 +98,8 @@ nlohmann::json to_json(const Call& c) {
   return out;
 }
 
-int run_rotated_exec(const RotatedExecRequest& request, bool json) {
+int run_rotated_exec(const RotatedExecRequest& request, const ValidationOutput& output) {
+  const bool json = output.json;
   if (!request.convention) {
     throw ConventionError(
         "--kernel --exec needs the convention the kernel implements: --rope PRESET or --config config.json "
@@ -102,6 +122,11 @@ int run_rotated_exec(const RotatedExecRequest& request, bool json) {
     }
   }
   require_exec_temporary_directory();
+  // The report directory is locked and proven writable before the first call.
+  std::optional<ReportDirectory> directory;
+  if (!output.output_dir.empty()) directory.emplace(output.output_dir);
+  std::vector<CheckResult> results;
+  std::string printed;  // what the text output prints, for validation.txt
   const CommandSubjectOptions subject = command_subject_options(request.exec);
   RotatedCommand command({request.exec.command, subject.protocol, subject.timeout});
   const RotaryConvention& convention = *request.convention;
@@ -140,6 +165,16 @@ int run_rotated_exec(const RotatedExecRequest& request, bool json) {
           options.max_ulp = request.max_ulp;
           c.result = validate::validate_rotated_output(s, options);
           c.passed = c.result.verdict == validate::ValidationVerdict::conforms;
+          if (directory) {
+            // The call's comparison, diagnosis and checks on its own rows, named by the call.
+            ValidatedValues values;
+            values.rotated_input = s.input.values;
+            values.rotated_output = s.output.values;
+            values.row_position = validate::resolve_tokens(s, std::nullopt).row_position;
+            for (CheckResult& r : validation_results(c.result, call_name(c), values, output.reproduce)) {
+              results.push_back(std::move(r));
+            }
+          }
         } catch (const CommandFailedError& e) {
           // The very first call failing to run: the command is broken, not deviating.
           if (calls.empty()) {
@@ -156,32 +191,43 @@ int run_rotated_exec(const RotatedExecRequest& request, bool json) {
         const Call& done = calls.back();
         std::cerr << "pecheck: [" << calls.size() << "/" << total << "] " << call_name(done) << ": "
                   << (done.passed ? "conforms" : done.error.empty() ? "deviates" : "failed") << '\n';
-        if (!json) {
-          if (done.error.empty()) {
-            std::cout << validate::validation_text(done.result, call_name(done)) << "  call: " << done.command << '\n';
-          } else {
-            std::cout << call_name(done) << ": deviates\n  " << done.error << '\n';
-          }
-        }
+        const std::string call_text = done.error.empty()
+                                          ? validate::validation_text(done.result, call_name(done)) + "  call: " +
+                                                done.command + "\n"
+                                          : call_name(done) + ": deviates\n  " + done.error + "\n";
+        if (!json) std::cout << call_text;
+        printed += call_text;
         passed = passed && done.passed;
       }
     }
   }
   const std::string verdict = passed ? "conforms" : "deviates";
-  if (json) {
-    nlohmann::json blocks = nlohmann::json::array();
-    for (const Call& c : calls) blocks.push_back(to_json(c));
-    std::cout << nlohmann::json{{"kind", "rotated-exec"},
-                                {"command", request.exec.command},
-                                {"convention", convention.name},
-                                {"max_position", max_position},
-                                {"verdict", verdict},
-                                {"calls", blocks}}
-                     .dump(2)
-              << '\n';
-  } else {
-    std::cout << verdict << ": " << calls.size() << " calls of `" << request.exec.command << "` (" << convention.name
-              << ", positions up to " << max_position - 1 << ")\n";
+  nlohmann::json blocks = nlohmann::json::array();
+  for (const Call& c : calls) blocks.push_back(to_json(c));
+  const std::string json_text = nlohmann::json{{"kind", "rotated-exec"},
+                                               {"command", request.exec.command},
+                                               {"convention", convention.name},
+                                               {"max_position", max_position},
+                                               {"verdict", verdict},
+                                               {"calls", blocks}}
+                                    .dump(2) +
+                                "\n";
+  const std::string summary = verdict + ": " + std::to_string(calls.size()) + " calls of `" + request.exec.command +
+                              "` (" + convention.name + ", positions up to " + std::to_string(max_position - 1) + ")\n";
+  printed += summary;
+  std::cout << (json ? json_text : summary);
+  if (directory) {
+    write_file_atomically(directory->staging() / "validation.json", json_text);
+    write_file_atomically(directory->staging() / "validation.txt", printed);
+    ReportSettings settings;
+    settings.mode = RunMode::quick;
+    settings.command = "pecheck validate --kernel";
+    settings.reproduce = output.reproduce;
+    settings.figures = false;
+    Report report = build_report(KernelCommandSubject(request.exec.command), std::move(results), settings);
+    report.validation_text = printed;
+    write_report_files(report, directory->staging());
+    directory->commit();
   }
   return passed ? 0 : 1;
 }
@@ -214,8 +260,8 @@ std::int64_t rotated_exec_max_position(const RotatedExecRequest& request) {
   return max_position;
 }
 
-int validate_rotated_exec(const RotatedExecRequest& request, bool json) {
-  return run_interruptible([&] { return run_rotated_exec(request, json); });
+int validate_rotated_exec(const RotatedExecRequest& request, const ValidationOutput& output) {
+  return run_interruptible([&] { return run_rotated_exec(request, output); });
 }
 
 }  // namespace pecheck::reports

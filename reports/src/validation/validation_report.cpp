@@ -10,6 +10,7 @@
 #include "pecheck/number_text.hpp"
 #include "pecheck/external_subjects.hpp"
 #include "pecheck/properties/check_ids.hpp"
+#include "pecheck/rotary_kernel.hpp"
 #include "pecheck/reports/report_files.hpp"
 #include "pecheck/reports/report_run.hpp"
 #include "pecheck/validate/validation_writers.hpp"
@@ -86,12 +87,35 @@ KindReport kind_report(const Validation&, const validate::InputLayerFindings&, c
   return {};
 }
 
-// A rotated output's rows are not a table or a cache the checks can ask
-// for: its properties (norm, relative position) run inside the validation,
-// on its own outputs, and are in validation.json and .txt.
-KindReport kind_report(const Validation&, const validate::RotatedFindings&, const std::string&,
-                       const ValidatedValues&) {
-  return {};
+// A rotated output is a kernel holding one rotation: the checks on rotated
+// outputs (rotary/rotated-pair-norm, rotary/rotated-relative-position) ask it
+// for its own rows at the kernel's positions (POS plus the offset read), under
+// the convention and pairing the validation settled.
+KindReport kind_report(const Validation&, const validate::RotatedFindings& rotated, const std::string& file,
+                       const ValidatedValues& values) {
+  KindReport kind;
+  kind.family = properties::Family::rotary;
+  kind.comparison_id = "rotary/rotated-comparison";
+  kind.diagnosis_id = "rotary/rotated-diagnosis";
+  kind.diagnosed = {"position-precision", "angle-precision", "inv-freq-precision", "cache-precision",
+                    "frequency-accumulation", "fast-trig", "layout-mismatch", "wrong-base", "wrong-scaling",
+                    "direction", "attention-factor", "partial-width", "position-offset"};
+  if (!values.rotated_input || !values.rotated_output || !rotated.convention || rotated.rotary_width == 0) {
+    return kind;
+  }
+  HeldRotation held;
+  held.convention = *rotated.convention;
+  held.convention.layout = rotated.layout;
+  held.input = *values.rotated_input;
+  held.positions = values.row_position;
+  for (std::int64_t& p : held.positions) p += rotated.position_offset;
+  held.format = rotated.format;
+  kind.subject = make_rotated_file_subject(file, std::move(held), *values.rotated_output);
+  kind.checks = checks_where([](const properties::Check& check) {
+    return check.id == properties::check_ids::rotated_pair_norm ||
+           check.id == properties::check_ids::rotated_relative_position;
+  });
+  return kind;
 }
 
 // A result made from the validation, not run by the check registry: its
@@ -155,11 +179,18 @@ CheckResult diagnosis_result(const Validation& v, const KindReport& kind, const 
 
 // The file's error against position, from the accuracy check's Outcome on
 // the file's rows (conformance/accuracy-by-position: its blocks' largest
-// ULP error): where a position-dependent fault shows as a rising line.
-std::optional<Figure> error_by_position_figure(const std::vector<CheckResult>& checks, const std::string& file) {
-  const auto found = std::find_if(checks.begin(), checks.end(), [](const CheckResult& c) {
+// ULP error), or from the comparison's measurements where the validation
+// kept a profile (a rotated output: one series per target compared): where a
+// position-dependent fault shows as a rising line.
+std::optional<Figure> error_by_position_figure(const std::vector<CheckResult>& checks, const std::string& file,
+                                               const std::string& comparison_id) {
+  auto found = std::find_if(checks.begin(), checks.end(), [](const CheckResult& c) {
     return c.id == properties::check_ids::accuracy_by_position;
   });
+  const bool by_target = found == checks.end();
+  if (by_target) {
+    found = std::find_if(checks.begin(), checks.end(), [&](const CheckResult& c) { return c.id == comparison_id; });
+  }
   if (found == checks.end()) return std::nullopt;
   Figure figure;
   figure.id = "error-by-position";
@@ -170,7 +201,9 @@ std::optional<Figure> error_by_position_figure(const std::vector<CheckResult>& c
   double budget = 0.0, first = 0.0, last = 0.0, worst = 0.0;
   for (const accuracy::Measurement& m : found->outcome.measurements) {
     if (!m.profile || m.profile->positions.empty()) continue;
-    Series series{std::string(format_of(m.format).name), SeriesStyle::line_and_points, {}, {}, false};
+    Series series{by_target ? m.convention + " (" + std::string(format_of(m.format).name) + ")"
+                            : std::string(format_of(m.format).name),
+                  SeriesStyle::line_and_points, {}, {}, false};
     for (std::size_t k = 0; k < m.profile->positions.size(); ++k) {
       // Position 0 and errors of 0 have no place on a log axis: left out, not moved.
       const double x = m.profile->positions[k], y = m.profile->max_ulp[k];
@@ -189,9 +222,13 @@ std::optional<Figure> error_by_position_figure(const std::vector<CheckResult>& c
   panel.series.push_back({"budget " + significant(budget, 4) + " ULP", SeriesStyle::line, {first, last}, {budget, budget},
                           true});
   figure.panels.push_back(std::move(panel));
-  figure.caption = "The largest ULP error in each sampled block of the file's rows, at the block's first position; "
+  figure.caption = std::string(by_target ? "The largest ULP error of every entry in each block of positions, against "
+                                           "each target compared, at the block's first position; "
+                                         : "The largest ULP error in each sampled block of the file's rows, at the "
+                                           "block's first position; ") +
                    "the dashed line is the budget. Largest: " + significant(worst, 4) + " ULP.";
-  figure.sources = {"the accuracy check (conformance/accuracy-by-position) on the file's rows"};
+  figure.sources = {by_target ? "the validation's comparison (" + comparison_id + ") of every entry of the file"
+                              : std::string("the accuracy check (conformance/accuracy-by-position) on the file's rows")};
   return figure;
 }
 
@@ -206,20 +243,22 @@ std::optional<ComputationModel> rotary_checks_model(const Validation& v, const s
   return find_computation_model(model_name);
 }
 
-void write_validation_report(const std::filesystem::path& directory, const Validation& v, const std::string& file,
-                             const ValidatedValues& values, const std::string& reproduce) {
-  write_file_atomically(directory / "validation.json", validate::validation_json(v, file));
-  write_file_atomically(directory / "validation.txt", validate::validation_text(v, file));
-  const KindReport kind =
-      std::visit([&](const auto& findings) { return kind_report(v, findings, file, values); }, v.findings);
-  if (!kind.subject) return;
+namespace {
+
+ReportSettings validation_settings(const std::string& reproduce) {
   ReportSettings settings;
   settings.mode = RunMode::quick;
   settings.command = "pecheck validate";
   settings.reproduce = reproduce;
   settings.figures = false;  // the figures sweep pecheck's own implementation, not a file
+  return settings;
+}
+
+std::vector<CheckResult> kind_results(const Validation& v, const KindReport& kind, const std::string& file,
+                                      const std::string& reproduce) {
   std::vector<CheckResult> outcomes = {comparison_result(v, kind, file), diagnosis_result(v, kind, file)};
-  for (CheckResult& check : run_checks(*kind.subject, kind.checks, run_config(settings))) {
+  if (!kind.subject) return outcomes;
+  for (CheckResult& check : run_checks(*kind.subject, kind.checks, run_config(validation_settings(reproduce)))) {
     // A failed property replays on the file, not on `pecheck check`'s built-in
     // subjects: the same command with RapidCheck's reproduce string.
     if (!check.outcome.reproduce.empty()) {
@@ -227,9 +266,29 @@ void write_validation_report(const std::filesystem::path& directory, const Valid
     }
     outcomes.push_back(std::move(check));
   }
-  Report report = build_report(*kind.subject, std::move(outcomes), settings);
+  return outcomes;
+}
+
+}  // namespace
+
+std::vector<CheckResult> validation_results(const Validation& v, const std::string& file,
+                                            const ValidatedValues& values, const std::string& reproduce) {
+  const KindReport kind =
+      std::visit([&](const auto& findings) { return kind_report(v, findings, file, values); }, v.findings);
+  return kind_results(v, kind, file, reproduce);
+}
+
+void write_validation_report(const std::filesystem::path& directory, const Validation& v, const std::string& file,
+                             const ValidatedValues& values, const std::string& reproduce) {
+  write_file_atomically(directory / "validation.json", validate::validation_json(v, file));
+  write_file_atomically(directory / "validation.txt", validate::validation_text(v, file));
+  const KindReport kind =
+      std::visit([&](const auto& findings) { return kind_report(v, findings, file, values); }, v.findings);
+  if (!kind.subject) return;
+  const ReportSettings settings = validation_settings(reproduce);
+  Report report = build_report(*kind.subject, kind_results(v, kind, file, reproduce), settings);
   report.validation_text = validate::validation_text(v, file);
-  if (std::optional<Figure> figure = error_by_position_figure(report.checks, file)) {
+  if (std::optional<Figure> figure = error_by_position_figure(report.checks, file, kind.comparison_id)) {
     report.figures.push_back(std::move(*figure));
   }
   write_report_files(report, directory);

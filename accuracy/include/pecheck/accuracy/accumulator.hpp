@@ -114,6 +114,8 @@ class Accumulator {
   void add_values(std::span<const Value> values, std::span<const Exact> exact, std::int64_t row, std::int64_t table);
   void add_scalar(const ComparedEntry& entry);
   void judge_beyond(const ComparedEntry& entry);
+  template <typename Exact, typename EntryAt>
+  void judge_row_beyond(std::int64_t row, std::size_t n, std::span<const Exact> exact, const EntryAt& entry_at);
 
   FormatId format_;
   double budget_ulp_;
@@ -124,6 +126,7 @@ class Accumulator {
   Tally tally_;
   // A row's values and errors, reused row after row.
   std::vector<double> decoded_, ulps_, abs_;
+  std::vector<double> exact_hi_, bounds_;  // judge_row_beyond's row
   std::vector<unsigned char> common_;
   bool last_row_beyond_ = false;  // the last row had an entry beyond the budget (add_values)
 };

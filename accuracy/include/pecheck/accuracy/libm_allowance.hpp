@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string_view>
 #include <vector>
 
@@ -29,6 +30,8 @@ class LibmAllowance final : public Allowance {
                 std::int64_t cache_columns);
 
   double bound(std::int64_t row, std::int64_t column, DoubleDouble exact) const override;
+  // The same bounds in one pass over the row (the exact values are not read).
+  void row_bounds(std::int64_t row, std::span<const double> exact, std::span<double> out) const override;
   std::string_view name() const override { return "the libm allowance"; }
   std::string_view source() const override { return libm_allowance_source; }
 
@@ -39,6 +42,9 @@ class LibmAllowance final : public Allowance {
   std::int64_t first_position_ = 0;
   std::vector<double> inv_freq_;   // the model's, one per frequency
   std::vector<std::int64_t> frequency_of_column_;  // one per cache column
+  std::vector<double> inv_freq_of_column_;         // inv_freq_[frequency_of_column_[c]]
+  double smallest_inv_freq_ = std::numeric_limits<double>::infinity();  // over inv_freq_
+  double largest_inv_freq_ = 0.0;
 };
 
 }  // namespace pecheck::accuracy

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,5 +29,13 @@ Measurement measure_accuracy(const TableView& computed, const std::vector<Double
 // An entry as a measurement prints it: its bits in the format, the exact
 // value in decimal (21 digits) and its errors, at `position`.
 WorstInput worst_input(const ComparedEntry& entry, std::int64_t position, const Format& format);
+
+// The worst entries of `m` (the worst, the abs-bound check's worst, the
+// entry nearest zero) given their exact values again by `exact_of`, as
+// precise as WorstInput promises: a comparison's exact values need only be as
+// precise as its format (2^-(p + 20) relative: 13 of the 21 digits printed
+// for float32), so the few printed are evaluated again. Nothing when no entry
+// was compared.
+void refine_worst_exact(Measurement& m, const std::function<DoubleDouble(const WorstInput&)>& exact_of);
 
 }  // namespace pecheck::accuracy

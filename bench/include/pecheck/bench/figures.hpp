@@ -98,7 +98,8 @@ struct Figures {
   } embed_forward;
 
   // 3b. The fast rotary cache (llama3.1, head_dim 128) in float32, as
-  //     `pecheck rope --impl fast` builds it: its time per entry (a
+  //     `pecheck rope --impl fast` builds it, into tables reused run after
+  //     run as pe_table_f32's buffer is: its time per entry (a
   //     position x column, holding one cos and one sin) over the float32
   //     table's time per entry, and its accuracy against the exact encoding
   //     on a sample of entries (cos and sin each measured).
@@ -106,10 +107,11 @@ struct Figures {
     std::string preset;
     std::int64_t rows = 0;
     std::int64_t cols = 0;
-    int rounds = 0;  // the best of this many rounds (fewer than the others: figures.cpp)
+    int rounds = 0;  // the best of this many rounds
     double best_seconds = 0.0;
     double melem_per_s = 0.0;  // entries (cos and sin pairs) per second
     double time_per_entry_vs_pe_f32 = 0.0;
+    double first_run_seconds = 0.0;  // the untimed first run, which allocates the two tables
     double max_ulp = 0.0;
     std::int64_t sampled_values = 0;
   } rope_cache_f32;

@@ -91,8 +91,8 @@ class EncodingTable {
 };
 
 // A fast rotary cos and sin cache pair, as `pecheck rope --impl fast` builds
-// it (fast_rotary_cache, rotary_cache.hpp): one thread, and the two tables
-// allocated by each run, because that is what the command pays.
+// it (fast_rotary_cache_into, rotary_cache.hpp), written into the tables its
+// first run allocated, as EncodingTable writes the buffer it reuses.
 class RotaryCacheBuild {
  public:
   RotaryCacheBuild(const RotaryConvention& convention, const RotaryCacheRequest& request);

@@ -56,6 +56,9 @@ inline constexpr std::string_view accuracy_by_position = "conformance/accuracy-b
 inline constexpr std::string_view rotary_relative_position = "rotary/relative-position";
 inline constexpr std::string_view rotary_pair_norm = "rotary/pair-norm";
 inline constexpr std::string_view add_concat_rotate = "rotary/add-concat-rotate";
+// rotary, on a kernel's own rotated outputs (RotaryKernel)
+inline constexpr std::string_view rotated_pair_norm = "rotary/rotated-pair-norm";
+inline constexpr std::string_view rotated_relative_position = "rotary/rotated-relative-position";
 
 // training: registered by training/ where libtorch was found, and run only on
 // request (pecheck report --training), so they are not in `all` below.
@@ -105,6 +108,8 @@ inline constexpr std::array all = {
     rotary_relative_position,
     rotary_pair_norm,
     add_concat_rotate,
+    rotated_pair_norm,
+    rotated_relative_position,
 };
 
 // The conformance sweep of one format.

@@ -44,6 +44,21 @@ inline constexpr std::string_view rotary_cos_sin_swapped = "rotary-cos-sin-swapp
 inline constexpr std::string_view rotary_attention_factor_missing = "rotary-attention-factor-missing";
 inline constexpr std::string_view rotary_attention_factor_twice = "rotary-attention-factor-twice";
 
+// RoPE kernels: the rotation applied to queries and keys (RotaryKernel;
+// rotated_faults.cpp), one per hazard `pecheck validate` diagnoses.
+inline constexpr std::string_view kernel_position_precision = "kernel-position-precision";
+inline constexpr std::string_view kernel_angle_precision = "kernel-angle-precision";
+inline constexpr std::string_view kernel_inv_freq_precision = "kernel-inv-freq-precision";
+inline constexpr std::string_view kernel_cache_precision = "kernel-cache-precision";
+inline constexpr std::string_view kernel_frequency_accumulation = "kernel-frequency-accumulation";
+inline constexpr std::string_view kernel_fast_trig = "kernel-fast-trig";
+inline constexpr std::string_view kernel_layout_mismatch = "kernel-layout-mismatch";
+inline constexpr std::string_view kernel_wrong_base = "kernel-wrong-base";
+inline constexpr std::string_view kernel_wrong_scaling = "kernel-wrong-scaling";
+inline constexpr std::string_view kernel_direction = "kernel-direction";
+inline constexpr std::string_view kernel_attention_factor = "kernel-attention-factor";
+inline constexpr std::string_view kernel_partial_width = "kernel-partial-width";
+
 // Known escapes: no check catches them (escaping_faults()).
 inline constexpr std::string_view one_ulp_noise = "one-ulp-noise";
 

@@ -86,6 +86,33 @@ std::unique_ptr<Subject> make_rotary_cos_sin_swapped_subject(std::shared_ptr<con
 std::unique_ptr<Subject> make_rotary_attention_factor_missing_subject(std::shared_ptr<const Subject> inner);
 std::unique_ptr<Subject> make_rotary_attention_factor_twice_subject(std::shared_ptr<const Subject> inner);
 
+// Faulty RoPE kernels (rotated_faults.cpp; RotaryKernel): queries and keys
+// rotated the faulty way, one per hazard pecheck validate diagnoses.
+// Positions held in bfloat16 before the angle (candle PR 3520).
+std::unique_ptr<Subject> make_kernel_position_precision_subject(std::shared_ptr<const Subject> inner);
+// The angle p theta_i rounded to bfloat16 (cactus-compute/cactus PR 688: angles in a 16-bit format).
+std::unique_ptr<Subject> make_kernel_angle_precision_subject(std::shared_ptr<const Subject> inner);
+// inv_freq rounded to bfloat16 with the module (Megatron-LM issue 744).
+std::unique_ptr<Subject> make_kernel_inv_freq_precision_subject(std::shared_ptr<const Subject> inner);
+// cos and sin rounded to bfloat16 whatever the output's format (flashinfer-ai/flashinfer PR 585).
+std::unique_ptr<Subject> make_kernel_cache_precision_subject(std::shared_ptr<const Subject> inner);
+// Each pair's angle the previous one times theta_scale in float32 (ggml's rope).
+std::unique_ptr<Subject> make_kernel_frequency_accumulation_subject(std::shared_ptr<const Subject> inner);
+// sin and cos from short polynomials after a float32 reduction (kekzl/imp PR 1325's __sinf/__cosf).
+std::unique_ptr<Subject> make_kernel_fast_trig_subject(std::shared_ptr<const Subject> inner);
+// Interleaved pairs where rotate-half ones are expected, or the reverse (ggml-org/llama.cpp issue 3018).
+std::unique_ptr<Subject> make_kernel_layout_mismatch_subject(std::shared_ptr<const Subject> inner);
+// rope_theta 10000 where it is 500000, or the reverse.
+std::unique_ptr<Subject> make_kernel_wrong_base_subject(std::shared_ptr<const Subject> inner);
+// rope_scaling ignored: the plain rule's frequencies (the attention factor kept).
+std::unique_ptr<Subject> make_kernel_wrong_scaling_subject(std::shared_ptr<const Subject> inner);
+// The rotation by -theta.
+std::unique_ptr<Subject> make_kernel_direction_subject(std::shared_ptr<const Subject> inner);
+// The attention factor (YaRN, LongRoPE) left out of the rotation.
+std::unique_ptr<Subject> make_kernel_attention_factor_subject(std::shared_ptr<const Subject> inner);
+// Half the rotary width rotated (a partial_rotary_factor applied twice).
+std::unique_ptr<Subject> make_kernel_partial_width_subject(std::shared_ptr<const Subject> inner);
+
 // One fault of the fault list, and the checks it must fail. Which checks
 // catch it is not written here: each check's definition lists the faults it
 // catches (CheckDefinition::catches), and fault_matrix() inverts those lists

@@ -12,7 +12,9 @@
 // Which columns form a pair (rotate-half: i and i + d/2; interleaved and
 // complex: 2i and 2i + 1) is the caller's business: the oracle takes the pair.
 //
-// Ziv's strategy: the first step's double-word sin and cos with their
+// Ziv's strategy: for a format narrower than float64, a row's pairs in plain
+// double arithmetic with a rigorous bound (rotate_row, rotated_double_tier.hpp);
+// then the first step's double-word sin and cos with their
 // rigorous bounds (first_step.hpp) carried through the rotation decide most
 // roundings; the rest (cancellation, x_a cos(t) ~ x_b sin(t), and ties) are
 // evaluated with MPFR at doubling precisions until the rounding is decided.
@@ -21,6 +23,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 
 #include "pecheck/double_double.hpp"
 #include "pecheck/format.hpp"
@@ -56,6 +59,15 @@ class RotatedOracle {
   RotatedPair rotate(std::int64_t position, std::int64_t frequency, double x_first, double x_second,
                      RotatedExact* exact = nullptr);
 
+  // Every pair of one row at `position`: pair i is (x_first[i], x_second[i])
+  // at frequency i, i < x_first.size() <= d/2 (x_second, out and exact as
+  // long). The outputs are rotate's; the exact values too, except that for a
+  // format narrower than float64 an output the double tier decides has its
+  // exact value within 2^-(precision + 20) of itself relatively (each ULP
+  // error right to 2^-20 ULP, as ExactValues::for_format), a double.
+  void rotate_row(std::int64_t position, std::span<const double> x_first, std::span<const double> x_second,
+                  std::span<RotatedPair> out, std::span<RotatedExact> exact);
+
   // A cos(t) and A sin(t) correctly rounded to `format`: the cache entries of
   // the same angle (for the computation models that round the cache first).
   RotatedPair cos_sin(std::int64_t position, std::int64_t frequency, FormatId format);
@@ -68,6 +80,7 @@ class RotatedOracle {
 
   std::int64_t pairs_escalated() const;  // pairs the first step left undecided (MPFR decided them)
   std::int64_t pairs_rotated() const;
+  std::int64_t pairs_double_tier() const;  // pairs rotate_row's double tier decided
 
  private:
   struct State;

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "pecheck/reports/exec_validation.hpp"
+#include "pecheck/reports/file_validation.hpp"
 #include "pecheck/rotary_convention.hpp"
 
 namespace pecheck::reports {
@@ -29,7 +30,9 @@ std::int64_t rotated_exec_max_position(const RotatedExecRequest& request);
 
 // Exit status 0 when every call's output conforms, 1 otherwise, 2 when the
 // command fails on its first call; bad input throws (exit 2). Progress on
-// stderr, one line per call.
-int validate_rotated_exec(const RotatedExecRequest& request, bool json);
+// stderr, one line per call. With output.output_dir, also validation.json
+// and .txt (what --json and the text print) and the report: each call's
+// comparison, diagnosis and checks on rotated outputs, in call order.
+int validate_rotated_exec(const RotatedExecRequest& request, const ValidationOutput& output);
 
 }  // namespace pecheck::reports

@@ -10,19 +10,26 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "pecheck/reports/report_model.hpp"
 #include "pecheck/table.hpp"
 #include "pecheck/validate/validation.hpp"
 
 namespace pecheck::reports {
 
 // The values the subject's files hold, as compared (in the compared format):
-// the table, or the cos and sin caches; none for an input layer (its
-// recovered encoding is in its findings).
+// the table, or the cos and sin caches, or a rotated output's input and
+// output; none for an input layer (its recovered encoding is in its findings).
 struct ValidatedValues {
   const Table* table = nullptr;
   const Table* sin = nullptr;
   std::string model;  // rotary: the computation model compared beside the exact encoding
+  // rotated: IN and OUT as rows of head_dim, and each row's position from POS
+  // (the offset the validation read is added where the checks ask).
+  std::optional<TableView> rotated_input;
+  std::optional<TableView> rotated_output;
+  std::vector<std::int64_t> row_position;
 };
 
 // The computation model the rotary checks hold a validated cache to: the
@@ -33,6 +40,13 @@ std::optional<ComputationModel> rotary_checks_model(const validate::Validation& 
 
 // `file` names the subject as the text and JSON do; `reproduce` is the
 // command line that writes the same files.
+// The results a validated subject gives a report: the comparison and the
+// diagnosis made from the validation, then the kind's checks run on its own
+// rows (none when it serves no rows), each under `file`. `--kernel --exec
+// --output-dir` gathers them call by call.
+std::vector<CheckResult> validation_results(const validate::Validation& validation, const std::string& file,
+                                            const ValidatedValues& values, const std::string& reproduce);
+
 void write_validation_report(const std::filesystem::path& directory, const validate::Validation& validation,
                              const std::string& file, const ValidatedValues& values, const std::string& reproduce);
 

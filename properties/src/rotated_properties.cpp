@@ -1,4 +1,4 @@
-#include "rotated_properties.hpp"
+#include "pecheck/properties/rotated_properties.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,8 +6,9 @@
 #include <vector>
 
 #include "pecheck/parallel_for.hpp"
+#include "pecheck/rotary_kernel.hpp"
 
-namespace pecheck::validate {
+namespace pecheck::properties {
 
 namespace {
 
@@ -43,23 +44,24 @@ PairBound pair_bound(FormatId format) {
 
 }  // namespace
 
-RotatedProperty norm_property(const RotatedValues& values, RotaryLayout layout, std::int64_t width, FormatId format,
-                              double attention_factor) {
+RotatedProperty norm_property(const TableView& input, const TableView& output, RotaryLayout layout, std::int64_t width,
+                              FormatId format, double attention_factor) {
   RotatedProperty p;
   p.claim = "every rotated pair keeps its norm: |out| = A |in|";
   p.bound = "(8u + 2^-21) A |in| + 2 s, u the unit roundoff and s the smallest subnormal of the output's format";
   const PairBound bound = pair_bound(format);
   // Every pair of every row, a block of rows per worker, merged in worker order.
-  const int workers = worker_count(0, values.rows);
+  const std::int64_t rows = input.rows();
+  const int workers = worker_count(0, rows);
   std::vector<RotatedProperty> parts(static_cast<std::size_t>(workers));
   parallel_for(workers, [&](int worker) {
     RotatedProperty& part = parts[static_cast<std::size_t>(worker)];
-    const std::int64_t begin = values.rows * worker / workers, end = values.rows * (worker + 1) / workers;
+    const std::int64_t begin = rows * worker / workers, end = rows * (worker + 1) / workers;
     for (std::int64_t r = begin; r < end; ++r) {
       for (std::int64_t i = 0; i < width / 2; ++i) {
-        const auto [a, b] = pair_columns(layout, width, i);
-        const double in = norm2(values.in(r, a), values.in(r, b));
-        const double out = norm2(values.out(r, a), values.out(r, b));
+        const auto [a, b] = rotary_pair_columns(layout, width, i);
+        const double in = norm2(input.at(r, a), input.at(r, b));
+        const double out = norm2(output.at(r, a), output.at(r, b));
         const double limit = bound(in, attention_factor);
         const double deviation = std::fabs(out - attention_factor * in);
         ++part.checked;
@@ -67,22 +69,31 @@ RotatedProperty norm_property(const RotatedValues& values, RotaryLayout layout, 
         part.violations += fails;
         const double ratio =
             fails && !std::isfinite(deviation) ? std::numeric_limits<double>::infinity() : deviation / limit;
-        if (ratio > part.worst_ratio) part.worst_ratio = ratio;
+        if (ratio > part.worst_ratio) {
+          part.worst_ratio = ratio;
+          part.worst_row = r;
+          part.worst_pair = i;
+        }
       }
     }
   });
   for (const RotatedProperty& part : parts) {
     p.checked += part.checked;
     p.violations += part.violations;
-    p.worst_ratio = std::max(p.worst_ratio, part.worst_ratio);
+    if (part.worst_ratio > p.worst_ratio) {
+      p.worst_ratio = part.worst_ratio;
+      p.worst_row = part.worst_row;
+      p.worst_pair = part.worst_pair;
+    }
   }
   return p;
 }
 
-RotatedProperty relative_position_property(const RotatedValues& values, const std::vector<std::int64_t>& positions,
-                                           RotaryLayout layout, std::int64_t width, FormatId format,
-                                           double attention_factor, const std::vector<double>& inv_freq,
-                                           bool reversed) {
+RotatedProperty relative_position_property(const TableView& input, const TableView& output,
+                                           const std::vector<std::int64_t>& positions, RotaryLayout layout,
+                                           std::int64_t width, FormatId format, double attention_factor,
+                                           const std::vector<double>& inv_freq, bool reversed) {
+  const std::int64_t rows = input.rows();
   RotatedProperty p;
   p.claim =
       "q_m . k_n depends on m - n alone: pair by pair, out_m,i . out_n,i = A^2 in_m,i^T R((n - m) theta_i) in_n,i";
@@ -99,24 +110,24 @@ RotatedProperty relative_position_property(const RotatedValues& values, const st
   // The double evaluation adds about 2^-50 of the terms' sizes.
   const PairBound bound = pair_bound(format);
   const std::int64_t n = width / 2;
-  const std::int64_t samples = std::min<std::int64_t>(1024, values.rows);
+  const std::int64_t samples = std::min<std::int64_t>(1024, rows);
   const double sign = reversed ? -1.0 : 1.0;
   for (std::int64_t k = 0; k < samples; ++k) {
     // Row pairs spread over the subject; a row with itself is skipped.
-    const std::int64_t r = (k * values.rows) / samples;
-    const std::int64_t s = (r * 7919 + 104729) % values.rows;
+    const std::int64_t r = (k * rows) / samples;
+    const std::int64_t s = (r * 7919 + 104729) % rows;
     if (r == s) continue;
     const double delta =
         static_cast<double>(positions[static_cast<std::size_t>(s)] - positions[static_cast<std::size_t>(r)]);
     for (std::int64_t i = 0; i < n; ++i) {
-      const auto [a, b] = pair_columns(layout, width, i);
-      const double xa = values.in(r, a), xb = values.in(r, b), za = values.in(s, a), zb = values.in(s, b);
+      const auto [a, b] = rotary_pair_columns(layout, width, i);
+      const double xa = input.at(r, a), xb = input.at(r, b), za = input.at(s, a), zb = input.at(s, b);
       // (n - m) theta_i in double: within 2^-53 of it relative, below 2^-28 rad for |n - m| < 2^24.
       const double t = sign * delta * inv_freq[static_cast<std::size_t>(i)];
       const double c = std::cos(t), sn = std::sin(t);
       // x^T R(t) z = x_a (c z_a - s z_b) + x_b (s z_a + c z_b).
       const double expected = xa * (c * za - sn * zb) + xb * (sn * za + c * zb);
-      const double ya = values.out(r, a), yb = values.out(r, b), wa = values.out(s, a), wb = values.out(s, b);
+      const double ya = output.at(r, a), yb = output.at(r, b), wa = output.at(s, a), wb = output.at(s, b);
       const double measured = ya * wa + yb * wb;
       const double in_r = norm2(xa, xb), in_s = norm2(za, zb), out_s = norm2(wa, wb);
       const double drift =
@@ -133,10 +144,14 @@ RotatedProperty relative_position_property(const RotatedValues& values, const st
       p.violations += fails;
       const double ratio =
           !std::isfinite(deviation) ? std::numeric_limits<double>::infinity() : (limit > 0.0 ? deviation / limit : 0.0);
-      if (ratio > p.worst_ratio) p.worst_ratio = ratio;
+      if (ratio > p.worst_ratio) {
+        p.worst_ratio = ratio;
+        p.worst_row = r;
+        p.worst_pair = i;
+      }
     }
   }
   return p;
 }
 
-}  // namespace pecheck::validate
+}  // namespace pecheck::properties

@@ -1,6 +1,13 @@
+# What every shell CLI test starts with, sourced after `set -uo pipefail`
+# with the test's own arguments (PECHECK WORK_DIR): $pecheck, an empty $work,
+# $failures at 0, and expect_exit_2.
+pecheck=$1
+work=$2
+rm -rf "$work" && mkdir -p "$work"
+failures=0
+
 # expect_exit_2 NAME TEXT COMMAND...: COMMAND must exit 2 with one line on stderr
-# holding TEXT (a fixed string). Sourced by the shell CLI tests; reads $work
-# and counts into $failures.
+# holding TEXT (a fixed string); counts into $failures.
 expect_exit_2() {  # name, expected text, command...
   local name=$1 text=$2
   shift 2
