@@ -78,7 +78,12 @@ function(pecheck_isa_kernels part)
     # GCC gives a static local of an inline function (std::to_chars's table
     # of digits) STB_GNU_UNIQUE binding, which objcopy cannot make local; as
     # a weak symbol it becomes the variant's own copy like the rest.
-    target_compile_options(${objects} PRIVATE ${pecheck_isa_flags_${variant}} $<$<CXX_COMPILER_ID:GNU>:-fno-gnu-unique>)
+    # -Wno-psabi: GCC warns that passing a vector wider than the target's
+    # registers changes the calling convention; a variant's functions are
+    # called only from its own code (all but its kernel table are local, and
+    # the table's entries take no vector), so no call crosses conventions.
+    target_compile_options(${objects} PRIVATE ${pecheck_isa_flags_${variant}} $<$<CXX_COMPILER_ID:GNU>:-fno-gnu-unique>
+                                              -Wno-psabi)
     target_compile_definitions(${objects} PRIVATE PECHECK_ISA_NAME=${variant})
     # The Python module links the parts into a shared object.
     set_target_properties(${objects} PROPERTIES POSITION_INDEPENDENT_CODE ON)
