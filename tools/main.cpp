@@ -11,6 +11,7 @@
 
 #include "commands.hpp"
 #include "flag_suggestions.hpp"
+#include "pecheck/isa.hpp"
 #include "pecheck/process_limits.hpp"
 #include "pecheck/convention.hpp"
 #include "pecheck/one_line_text.hpp"
@@ -141,6 +142,8 @@ int main(int argc, char** argv) {
       }
       const std::string& name = command.parsed_from->get_name();
       if (name == "check" || name == "report" || name == "validate") pecheck::properties::require_readable_rc_params();
+      // A PECHECK_ISA naming no variant this CPU runs: bad usage, before any work.
+      pecheck::isa::selected();
       return finish_stdout(command.run());
     }
   } catch (const pecheck::ConventionError& e) {

@@ -6,6 +6,9 @@
 #include <cstring>
 #include <type_traits>
 
+#include "pecheck/isa.hpp"
+#include "ulp_kernels.hpp"
+
 namespace pecheck::accuracy {
 
 namespace {
@@ -180,8 +183,8 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
 }
 
 template <typename Value, typename Exact>
-RowTotals dispatch(std::span<const Value> values, std::span<const Exact> exact, const Format& format,
-                   const std::array<double, row_thresholds>& thresholds, const RowErrors* store) {
+RowTotals row_errors(std::span<const Value> values, std::span<const Exact> exact, const Format& format,
+                     const std::array<double, row_thresholds>& thresholds, const RowErrors* store) {
   if (store == nullptr) {
     return common_errors<false>(values.data(), exact.data(), values.size(), format, thresholds, nullptr, nullptr,
                                 nullptr);
@@ -192,21 +195,11 @@ RowTotals dispatch(std::span<const Value> values, std::span<const Exact> exact, 
 
 }  // namespace
 
-RowTotals row_ulp_errors(std::span<const float> values, std::span<const DoubleDouble> exact, const Format& format,
-                         const std::array<double, row_thresholds>& thresholds, const RowErrors* store) {
-  return dispatch(values, exact, format, thresholds, store);
-}
-RowTotals row_ulp_errors(std::span<const double> values, std::span<const DoubleDouble> exact, const Format& format,
-                         const std::array<double, row_thresholds>& thresholds, const RowErrors* store) {
-  return dispatch(values, exact, format, thresholds, store);
-}
-RowTotals row_ulp_errors(std::span<const float> values, std::span<const double> exact, const Format& format,
-                         const std::array<double, row_thresholds>& thresholds, const RowErrors* store) {
-  return dispatch(values, exact, format, thresholds, store);
-}
-RowTotals row_ulp_errors(std::span<const double> values, std::span<const double> exact, const Format& format,
-                         const std::array<double, row_thresholds>& thresholds, const RowErrors* store) {
-  return dispatch(values, exact, format, thresholds, store);
-}
-
 }  // namespace pecheck::accuracy
+
+// This variant's table (ulp_kernels.hpp): the file is compiled once per
+// instruction-set variant (accuracy/CMakeLists.txt).
+extern "C" const pecheck::accuracy::UlpKernels PECHECK_ISA_SYMBOL(ulp_kernels) = {
+    pecheck::accuracy::row_errors<float, pecheck::DoubleDouble>,
+    pecheck::accuracy::row_errors<double, pecheck::DoubleDouble>, pecheck::accuracy::row_errors<float, double>,
+    pecheck::accuracy::row_errors<double, double>};

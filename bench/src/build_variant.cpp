@@ -1,5 +1,7 @@
 #include "pecheck/bench/build_variant.hpp"
 
+#include "pecheck/isa.hpp"
+
 namespace pecheck::bench {
 
 std::string build_variant() {
@@ -21,7 +23,8 @@ std::string build_variant() {
 #if defined(PECHECK_NATIVE_BUILD)
   isa += " (PECHECK_NATIVE: the build machine's CPU)";
 #endif
-  return isa;
+  // The kernels that ran: the variant chosen at run time (pecheck/isa.hpp).
+  return isa::selected_description() + "; the rest of pecheck compiled for " + isa;
 }
 
 }  // namespace pecheck::bench

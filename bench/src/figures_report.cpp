@@ -37,7 +37,7 @@ std::string conditions_text(const Figures& f) {
 
 std::string figures_text(const Figures& f) {
   std::string text = "pecheck bench: " + conditions_text(f) + "\n";
-  text += "kernels compiled for " + build_variant() + "\n";
+  text += "kernels: " + build_variant() + "\n";
   const auto mib = [](double bytes) { return bytes / (1024.0 * 1024.0); };
   text += printed("%-14s %-48s %9.3f ms %9.2f GB/s\n", "memory write",
                   printed("streaming store, %.1f MiB", mib(f.write_bandwidth.bytes)).c_str(),

@@ -5,6 +5,7 @@
 
 #include "enclosure_decision.hpp"
 #include "entry_evaluator.hpp"
+#include "reference_kernels.hpp"
 #include "table_builder.hpp"
 #include "turn_constants.hpp"
 
@@ -23,23 +24,26 @@ double correctly_rounded(const Convention& convention, std::int64_t dim, std::in
   return evaluator.entry(row, col, EntryQuery{&format, false}).rounded;
 }
 
-ReferenceTable reference_table(const Convention& convention, const TableRequest& request, FormatId format,
-                               int threads, ExactValues exact) {
-  return build_reference_table(convention, request, format_of(format), threads, default_first_precision,
-                               FirstStep::double_word, exact);
+ReferenceTable reference_table(const Convention& convention, const TableRequest& request, FormatId format, int threads,
+                               ExactValues exact) {
+  return reference_kernels().build_table(convention, request, format_of(format), threads, default_first_precision,
+                                         FirstStep::double_word, exact);
 }
 
 ReferenceCounts reference_rows(const Convention& convention, const TableRequest& request, FormatId format, int threads,
                                ExactValues exact, RoundedValues rounded, const ReferenceRowVisitor& visit) {
-  return visit_reference_rows(convention, request, format_of(format), threads, default_first_precision,
-                              FirstStep::double_word, exact, rounded, visit);
+  return reference_kernels().visit_rows(convention, request, format_of(format), threads, default_first_precision,
+                                        FirstStep::double_word, exact, rounded, visit);
 }
 
 double exact_tolerance(ExactValues exact, FormatId format) {
   switch (exact) {
-    case ExactValues::full: return exact_relative_accuracy;
-    case ExactValues::for_format: return std::ldexp(1.0, -(format_of(format).precision + 20));
-    case ExactValues::none: break;
+    case ExactValues::full:
+      return exact_relative_accuracy;
+    case ExactValues::for_format:
+      return std::ldexp(1.0, -(format_of(format).precision + 20));
+    case ExactValues::none:
+      break;
   }
   return std::numeric_limits<double>::infinity();
 }

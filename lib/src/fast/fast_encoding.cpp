@@ -1,13 +1,15 @@
 // The public entry points of the fast path: check the request, build the
 // plan, fill the rows. The numerics live in sincos_turns.cpp (the kernel and
 // its error bound), rotated_rows.cpp (the narrow formats' rows) and
-// frequency_turns.cpp (the frequencies).
+// frequency_turns.cpp (the frequencies), reached through the selected
+// instruction-set variant's table (fast_kernels.hpp).
 #include "pecheck/fast_encoding.hpp"
 
 #include <memory>
 #include <string>
 
 #include "encoding_plan.hpp"
+#include "fast_kernels.hpp"
 #include "pecheck/format.hpp"
 #include "row_blocks.hpp"
 
@@ -39,7 +41,7 @@ void check_width(std::int64_t dim, std::int64_t encoder_dim) {
 void FastEncoder::encode(const TableRequest& request, std::span<double> out) const {
   check_width(request.dim, dim_);
   check_request(convention_, request);
-  plan_->fill_rows(0, request.rows, request.row_offset, out, 1);
+  fast_kernels().fill_float64(*plan_, 0, request.rows, request.row_offset, out, 1);
 }
 
 void FastEncoder::fill(std::int64_t first_row, Table& out, int threads) const {
@@ -48,46 +50,47 @@ void FastEncoder::fill(std::int64_t first_row, Table& out, int threads) const {
   // The kernel writes the format's type straight into the table's storage:
   // no double is held for a narrow format.
   const int workers = thread_count(threads, out.rows * out.cols);
+  const FastKernels& kernels = fast_kernels();
   switch (out.format) {
     case FormatId::float64:
-      plan_->fill_rows(0, out.rows, first_row, out.storage<double>(), workers);
+      kernels.fill_float64(*plan_, 0, out.rows, first_row, out.storage<double>(), workers);
       break;
     case FormatId::float32:
-      plan_->fill_rows(0, out.rows, first_row, out.storage<float>(), workers);
+      kernels.fill_float32(*plan_, 0, out.rows, first_row, out.storage<float>(), workers);
       break;
     case FormatId::float16:
-      plan_->fill_rows_float16(0, out.rows, first_row, out.storage<std::uint16_t>(), workers);
+      kernels.fill_float16(*plan_, 0, out.rows, first_row, out.storage<std::uint16_t>(), workers);
       break;
     case FormatId::bfloat16:
-      plan_->fill_rows_bfloat16(0, out.rows, first_row, out.storage<std::uint16_t>(), workers);
+      kernels.fill_bfloat16(*plan_, 0, out.rows, first_row, out.storage<std::uint16_t>(), workers);
       break;
   }
 }
 
 void fast_encoding(const Convention& convention, const TableRequest& request, std::span<double> out, int threads) {
   check_request(convention, request);
-  EncodingPlan(convention, request.dim)
-      .fill_rows(0, request.rows, request.row_offset, out, threads_for(request, threads));
+  fast_kernels().fill_float64(EncodingPlan(convention, request.dim), 0, request.rows, request.row_offset, out,
+                              threads_for(request, threads));
 }
 
 void fast_encoding(const Convention& convention, const TableRequest& request, std::span<float> out, int threads) {
   check_request(convention, request);
-  EncodingPlan(convention, request.dim)
-      .fill_rows(0, request.rows, request.row_offset, out, threads_for(request, threads));
+  fast_kernels().fill_float32(EncodingPlan(convention, request.dim), 0, request.rows, request.row_offset, out,
+                              threads_for(request, threads));
 }
 
 void fast_encoding_float16(const Convention& convention, const TableRequest& request, std::span<std::uint16_t> out,
                            int threads) {
   check_request(convention, request);
-  EncodingPlan(convention, request.dim)
-      .fill_rows_float16(0, request.rows, request.row_offset, out, threads_for(request, threads));
+  fast_kernels().fill_float16(EncodingPlan(convention, request.dim), 0, request.rows, request.row_offset, out,
+                              threads_for(request, threads));
 }
 
 void fast_encoding_bfloat16(const Convention& convention, const TableRequest& request, std::span<std::uint16_t> out,
                             int threads) {
   check_request(convention, request);
-  EncodingPlan(convention, request.dim)
-      .fill_rows_bfloat16(0, request.rows, request.row_offset, out, threads_for(request, threads));
+  fast_kernels().fill_bfloat16(EncodingPlan(convention, request.dim), 0, request.rows, request.row_offset, out,
+                               threads_for(request, threads));
 }
 
 Table fast_table(const Convention& convention, const TableRequest& request, FormatId format, int threads) {

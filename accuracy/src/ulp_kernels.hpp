@@ -1,0 +1,28 @@
+// The ULP kernel's entry points (ulp_kernel.hpp's row_ulp_errors), compiled
+// once per instruction-set variant (cmake/PecheckDispatch.cmake);
+// row_ulp_errors calls the selected variant's once per row.
+#pragma once
+
+#include <cstddef>
+
+#include "pecheck/accuracy/ulp_kernel.hpp"
+
+namespace pecheck::accuracy {
+
+template <typename Value, typename Exact>
+using RowUlpErrors = RowTotals (*)(std::span<const Value> values, std::span<const Exact> exact, const Format& format,
+                                   const std::array<double, row_thresholds>& thresholds, const RowErrors* store);
+
+struct UlpKernels {
+  RowUlpErrors<float, DoubleDouble> float_against_double_double;
+  RowUlpErrors<double, DoubleDouble> double_against_double_double;
+  RowUlpErrors<float, double> float_against_double;
+  RowUlpErrors<double, double> double_against_double;
+};
+
+// The selected variant's (pecheck/isa.hpp); variant i of isa::variants() for
+// the tests that compare them.
+const UlpKernels& ulp_kernels();
+const UlpKernels& ulp_kernels(std::size_t variant);
+
+}  // namespace pecheck::accuracy

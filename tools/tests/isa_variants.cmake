@@ -1,0 +1,82 @@
+# The instruction-set variants end to end (pecheck/isa.hpp): `pecheck table`
+# (fast, every format, and the reference) and `pecheck validate` give the same
+# bytes under every variant PECHECK_ISA forces, as under the one chosen for
+# this CPU; a variant this CPU cannot run, or one the build does not hold, is
+# refused with exit 2 and one line naming PECHECK_ISA.
+#
+#   cmake -DPECHECK=... -DWORK_DIR=... -DVARIANTS=baseline|x86_64_v3|... -P isa_variants.cmake
+file(REMOVE_RECURSE ${WORK_DIR})
+file(MAKE_DIRECTORY ${WORK_DIR})
+set(failures "")
+string(REPLACE "|" ";" variants "${VARIANTS}")
+
+# Positions near the fast path's 2^24 limit and an odd width: the angles'
+# reduction and the lone column.
+set(table_args --convention vaswani --rows 700 --dim 131 --offset 16776000)
+macro(outputs_of tag prefix)
+  foreach(format float64 float32 float16 bfloat16)
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env ${prefix} ${PECHECK} table ${table_args} --dtype ${format}
+                            --output ${WORK_DIR}/${tag}-${format}.npy
+                    RESULT_VARIABLE status ERROR_VARIABLE err)
+    if(NOT status EQUAL 0)
+      set(failures "${failures}\n  ${tag}: table --dtype ${format}: exit ${status}: ${err}")
+    endif()
+  endforeach()
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${prefix} ${PECHECK} table ${table_args} --dtype float32
+                          --impl reference --output ${WORK_DIR}/${tag}-reference.npy
+                  RESULT_VARIABLE status ERROR_VARIABLE err)
+  if(NOT status EQUAL 0)
+    set(failures "${failures}\n  ${tag}: table --impl reference: exit ${status}: ${err}")
+  endif()
+  # The same file validated by each variant: the report is the same text.
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${prefix} ${PECHECK} validate ${WORK_DIR}/chosen-float32.npy
+                          --convention vaswani --offset 16776000
+                  OUTPUT_FILE ${WORK_DIR}/${tag}-validate.txt RESULT_VARIABLE status ERROR_VARIABLE err)
+  if(NOT status EQUAL 0)
+    set(failures "${failures}\n  ${tag}: validate: exit ${status}: ${err}")
+  endif()
+endmacro()
+
+outputs_of(chosen "PECHECK_ISA=")
+set(compared 0)
+foreach(variant IN LISTS variants)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env PECHECK_ISA=${variant} ${PECHECK} table --convention vaswani
+                          --rows 1 --dim 2 --output ${WORK_DIR}/probe.npy
+                  RESULT_VARIABLE status ERROR_VARIABLE err)
+  if(status EQUAL 2 AND err MATCHES "^[^\n]*PECHECK_ISA: this CPU cannot run the variant '${variant}'[^\n]*\n?$")
+    message(STATUS "${variant}: this CPU cannot run it; refused as expected")
+    continue()
+  elseif(NOT status EQUAL 0)
+    set(failures "${failures}\n  PECHECK_ISA=${variant}: exit ${status}: ${err}")
+    continue()
+  endif()
+  outputs_of(${variant} "PECHECK_ISA=${variant}")
+  foreach(output float64 float32 float16 bfloat16 reference validate)
+    set(suffix .npy)
+    if(output STREQUAL "validate")
+      set(suffix .txt)
+    endif()
+    file(SHA256 ${WORK_DIR}/chosen-${output}${suffix} expected)
+    file(SHA256 ${WORK_DIR}/${variant}-${output}${suffix} got)
+    if(NOT got STREQUAL expected)
+      set(failures "${failures}\n  PECHECK_ISA=${variant}: ${output} differs from the chosen variant's")
+    endif()
+    math(EXPR compared "${compared} + 1")
+  endforeach()
+endforeach()
+if(compared EQUAL 0)
+  set(failures "${failures}\n  no variant compared (not even the baseline)")
+endif()
+
+# A name the build does not hold: exit 2, one line naming PECHECK_ISA and the names it holds.
+execute_process(COMMAND ${CMAKE_COMMAND} -E env PECHECK_ISA=pentium ${PECHECK} table --convention vaswani --rows 1
+                        --dim 2 --output ${WORK_DIR}/probe.npy
+                RESULT_VARIABLE status ERROR_VARIABLE err)
+if(NOT status EQUAL 2 OR NOT err MATCHES "^[^\n]*PECHECK_ISA: no variant 'pentium' in this build; expected one of baseline[^\n]*\n?$")
+  set(failures "${failures}\n  PECHECK_ISA=pentium: exit ${status} (expected 2 and one line naming PECHECK_ISA): ${err}")
+endif()
+
+if(failures)
+  message(FATAL_ERROR "isa_variants:${failures}")
+endif()
+message(STATUS "isa_variants: ${compared} outputs the same under every variant this CPU runs")
