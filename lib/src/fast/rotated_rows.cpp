@@ -129,16 +129,17 @@ const double* RotatedPairRows::at(std::int64_t position) {
   // (no contraction: -ffp-contract=off), so the same bits.
   using Lanes = double __attribute__((vector_size(pair_block * sizeof(double))));
   using LaneBits = std::uint64_t __attribute__((vector_size(pair_block * sizeof(double))));
-  const auto load = [](const double* from) {
-    Lanes v;
-    std::memcpy(&v, from, sizeof v);
-    return v;
-  };
+  // Loads through an out parameter: a lambda returning a 64-byte vector
+  // changes the ABI in a build without AVX-512 (GCC's -Wpsabi).
+  const auto load = [](Lanes& v, const double* from) { std::memcpy(&v, from, sizeof v); };
   LaneBits least_lanes = ~LaneBits{};
   const LaneBits magnitude = ~LaneBits{} >> 1;
   for (std::int64_t block = 0; block < 2 * turns_.padded; block += 2 * pair_block) {
-    const Lanes anchor_sin = load(anchor + block), anchor_cos = load(anchor + block + pair_block);
-    const Lanes step_sin = load(step + block), step_cos = load(step + block + pair_block);
+    Lanes anchor_sin, anchor_cos, step_sin, step_cos;
+    load(anchor_sin, anchor + block);
+    load(anchor_cos, anchor + block + pair_block);
+    load(step_sin, step + block);
+    load(step_cos, step + block + pair_block);
     const Lanes s = anchor_sin * step_cos + anchor_cos * step_sin;
     const Lanes c = anchor_cos * step_cos - anchor_sin * step_sin;
     std::memcpy(out + block, &s, sizeof s);
