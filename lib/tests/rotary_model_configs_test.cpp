@@ -171,20 +171,6 @@ TEST(ModelConfigs, ggmlRopeParametersReadAsTheRuleTheyWereConvertedFrom) {
 // m = e (1 - clamp((i - low) / max(0.001, high - low), 0, 1)), and
 // mscale 1 + 0.1 ln(1 / freq_scale) for any nonzero e: written out here in
 // long double from those formulas, against pecheck's rule evaluated in double.
-struct DoubleSteps {
-  using Value = double;
-  static Value number(double x) { return x; }
-  static Value integer(std::int64_t n) { return static_cast<double>(n); }
-  static Value add(Value x, Value y) { return x + y; }
-  static Value sub(Value x, Value y) { return x - y; }
-  static Value mul(Value x, Value y) { return x * y; }
-  static Value div(Value x, Value y) { return x / y; }
-  static Value pow(Value x, Value y) { return std::pow(x, y); }
-  static Value two_pi() { return 2.0 * std::numbers::pi; }
-  static bool less(Value x, Value y) { return x < y; }
-  static bool greater(Value x, Value y) { return x > y; }
-};
-
 TEST(ModelConfigs, ggmlFractionalExtFactorMixesThatShareOfYarnsRamp) {
   std::ifstream in(configs / "ggml-qwen2.5-yarn.json");
   nlohmann::json f = nlohmann::json::parse(in);
@@ -196,7 +182,7 @@ TEST(ModelConfigs, ggmlFractionalExtFactorMixesThatShareOfYarnsRamp) {
   const RotaryDerived d = rotary_derived(half);
   EXPECT_DOUBLE_EQ(d.attention_factor, 1.0 + 0.1 * std::log(4.0));  // rope_yarn's mscale: e does not enter it
   const long double base = f["freq_base"].get<double>(), s = f["freq_scale"].get<double>();
-  DoubleSteps steps;
+  PlainDoubleArithmetic steps;
   int mixed = 0;
   for (std::int64_t i = 0; i < d.frequencies; ++i) {
     const long double extrap = 1.0L / std::pow(base, 2.0L * static_cast<long double>(i) / d.dims);

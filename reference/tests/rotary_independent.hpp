@@ -5,6 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
 
 #include <boost/math/constants/constants.hpp>
 
@@ -34,6 +37,16 @@ inline HighReal independent_inv_freq(const RotaryConvention& convention, std::in
   use_decimal_digits(400);
   HighArithmetic arithmetic;
   return rotary_inv_freq(convention, rotary_derived(convention), i, arithmetic);
+}
+
+// The same, kept once per (convention name, i) for a test that asks many
+// times: pow at 1330 bits is slow.
+inline HighReal cached_independent_inv_freq(const RotaryConvention& convention, std::int64_t i) {
+  static std::map<std::pair<std::string, std::int64_t>, HighReal> cache;
+  const auto key = std::pair{convention.name, i};
+  auto found = cache.find(key);
+  if (found == cache.end()) found = cache.emplace(key, independent_inv_freq(convention, i)).first;
+  return found->second;
 }
 
 // attention_factor * cos(p w_i) (or sin), the exact encoding.

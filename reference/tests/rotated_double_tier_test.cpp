@@ -19,6 +19,7 @@
 #include "double_word.hpp"
 #include "pecheck/reference/reference.hpp"
 #include "pecheck/reference/rotated_reference.hpp"
+#include "pecheck/testing/presets.hpp"
 #include "rotary_independent.hpp"
 #include "rotated_double_tier.hpp"
 
@@ -84,13 +85,7 @@ TEST(RotatedDoubleTier, decidesOnlyInsideOneRoundingInterval) {
 const std::int64_t sampled_positions[] = {1, 2, 257, 2049, 8193, 131071, 1000003, 12345678, 16777215};
 const FormatId narrow_formats[] = {FormatId::float32, FormatId::float16, FormatId::bfloat16};
 
-HighReal exact_inv_freq(const RotaryConvention& c, std::int64_t i) {
-  static std::map<std::pair<std::string, std::int64_t>, HighReal> cache;
-  const auto key = std::pair{c.name, i};
-  auto found = cache.find(key);
-  if (found == cache.end()) found = cache.emplace(key, testing::independent_inv_freq(c, i)).first;
-  return found->second;
-}
+HighReal exact_inv_freq(const RotaryConvention& c, std::int64_t i) { return testing::cached_independent_inv_freq(c, i); }
 
 double random_value(std::mt19937_64& random, const Format& format) {
   std::uniform_real_distribution<double> exponent(-4.0, 4.0);
@@ -128,26 +123,12 @@ double near_midpoint_input(double value, const Format& format, std::mt19937_64& 
   return static_cast<double>(best);
 }
 
-std::vector<RotaryConvention> every_rule() {
-  std::vector<RotaryConvention> all = rotary_presets();
-  for (const RotaryScalingKind kind :
-       {RotaryScalingKind::linear, RotaryScalingKind::ntk, RotaryScalingKind::dynamic_ntk}) {
-    RotaryConvention c = *find_rotary_preset("llama2");
-    c.name = "llama2 " + std::string(to_string(kind));
-    c.scaling.kind = kind;
-    c.scaling.factor = 4.0;
-    c.scaling.original_max_position = 4096;
-    c.scaling.sequence_length = kind == RotaryScalingKind::dynamic_ntk ? 10000 : 0;
-    all.push_back(c);
-  }
-  return all;
-}
 
 TEST(RotatedDoubleTier, rowsAreCorrectlyRoundedForEveryPresetInEveryNarrowFormat) {
   testing::use_decimal_digits(400);
   std::mt19937_64 random(20261127);
   std::int64_t by_double_tier = 0, rotated = 0;
-  for (const RotaryConvention& c : every_rule()) {
+  for (const RotaryConvention& c : testing::every_rotary_rule()) {
     const double factor = rotary_derived(c).attention_factor;
     const std::int64_t n = rotary_derived(c).frequencies;
     const std::int64_t checked[] = {0, n / 3, n - 1};  // against the independent rotation

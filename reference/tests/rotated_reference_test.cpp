@@ -15,6 +15,7 @@
 
 #include "pecheck/reference/rotary_reference.hpp"
 #include "pecheck/reference/rotated_reference.hpp"
+#include "pecheck/testing/presets.hpp"
 #include "rotary_independent.hpp"
 
 namespace pecheck {
@@ -34,14 +35,7 @@ double random_value(std::mt19937_64& random, const Format& format) {
   return round_to_format(v, format);
 }
 
-// The exact angle's frequencies, once per (preset, i): pow at 1330 bits is slow.
-HighReal exact_inv_freq(const RotaryConvention& c, std::int64_t i) {
-  static std::map<std::pair<std::string, std::int64_t>, HighReal> cache;
-  const auto key = std::pair{c.name, i};
-  auto found = cache.find(key);
-  if (found == cache.end()) found = cache.emplace(key, testing::independent_inv_freq(c, i)).first;
-  return found->second;
-}
+HighReal exact_inv_freq(const RotaryConvention& c, std::int64_t i) { return testing::cached_independent_inv_freq(c, i); }
 
 // A (x_a cos t - x_b sin t) and A (x_a sin t + x_b cos t).
 std::pair<HighReal, HighReal> independent_rotation(const HighReal& theta, double factor, double xa, double xb) {
@@ -68,27 +62,11 @@ std::vector<std::int64_t> sampled_frequencies(const RotaryConvention& c) {
   return out;
 }
 
-// Every preset, and the scaling rules no preset uses (linear, NTK, dynamic
-// NTK) on llama2's, so that every rule of rotary_frequency.hpp is rotated.
-std::vector<RotaryConvention> every_rule() {
-  std::vector<RotaryConvention> all = rotary_presets();
-  for (const RotaryScalingKind kind :
-       {RotaryScalingKind::linear, RotaryScalingKind::ntk, RotaryScalingKind::dynamic_ntk}) {
-    RotaryConvention c = *find_rotary_preset("llama2");
-    c.name = "llama2 " + std::string(to_string(kind));
-    c.scaling.kind = kind;
-    c.scaling.factor = 4.0;
-    c.scaling.original_max_position = 4096;
-    c.scaling.sequence_length = kind == RotaryScalingKind::dynamic_ntk ? 10000 : 0;
-    all.push_back(c);
-  }
-  return all;
-}
 
 TEST(RotatedReference, everyPresetRotatesCorrectlyRoundedInEveryFormat) {
   testing::use_decimal_digits(400);
   std::mt19937_64 random(20261127);
-  for (const RotaryConvention& c : every_rule()) {
+  for (const RotaryConvention& c : testing::every_rotary_rule()) {
     const double factor = rotary_derived(c).attention_factor;
     for (const FormatId format_id : all_formats) {
       const Format& format = format_of(format_id);

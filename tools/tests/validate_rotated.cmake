@@ -6,18 +6,7 @@
 #
 #   cmake -DPECHECK=... -DPYTHON=... -DEXAMPLES=... -DWORK_DIR=... -P validate_rotated.cmake
 include(${CMAKE_CURRENT_LIST_DIR}/expect_refused.cmake)
-file(REMOVE_RECURSE ${WORK_DIR})
-file(MAKE_DIRECTORY ${WORK_DIR})
-set(failures "")
-
-function(rotated name)
-  execute_process(COMMAND ${PYTHON} ${EXAMPLES}/rotated_outputs.py ${ARGN} --input ${WORK_DIR}/${name}.in.npy
-                          --positions ${WORK_DIR}/${name}.pos.npy --output ${WORK_DIR}/${name}.out.npy
-                  RESULT_VARIABLE status ERROR_VARIABLE err)
-  if(NOT status EQUAL 0)
-    message(FATAL_ERROR "rotated_outputs.py ${ARGN} failed: ${err}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/rotated_output_files.cmake)
 
 function(check label expected pattern name)
   set(w ${WORK_DIR})

@@ -12,18 +12,7 @@
 #
 #   cmake -DPECHECK=... -DPYTHON=... -DEXAMPLES=... -DCHECKER=... -DSCHEMA=... -DWORK_DIR=... -P validate_rotated_report.cmake
 include(${CMAKE_CURRENT_LIST_DIR}/report_checks.cmake)
-file(REMOVE_RECURSE ${WORK_DIR})
-file(MAKE_DIRECTORY ${WORK_DIR})
-set(failures "")
-
-function(rotated name)
-  execute_process(COMMAND ${PYTHON} ${EXAMPLES}/rotated_outputs.py ${ARGN} --input ${WORK_DIR}/${name}.in.npy
-                          --positions ${WORK_DIR}/${name}.pos.npy --output ${WORK_DIR}/${name}.out.npy
-                  RESULT_VARIABLE status ERROR_VARIABLE err)
-  if(NOT status EQUAL 0)
-    message(FATAL_ERROR "rotated_outputs.py ${ARGN} failed: ${err}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/rotated_output_files.cmake)
 
 # Validates NAME's output into WORK_DIR/NAME-report; checks the files, the
 # schema, the agreement with --json, and the verdict of each check id given
@@ -34,42 +23,12 @@ function(report name expected_status)
   execute_process(COMMAND ${PECHECK} validate ${w}/${name}.out.npy --input ${w}/${name}.in.npy
                           --positions ${w}/${name}.pos.npy --rope llama2 --json --output-dir ${dir}
                   RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT status EQUAL expected_status)
-    set(failures "${failures}\n  ${name}: exit status ${status} (expected ${expected_status})\n${out}${err}" PARENT_SCOPE)
-    return()
-  endif()
-  foreach(file IN ITEMS validation.json validation.txt report.html report.md report.json report.junit.xml)
-    if(NOT EXISTS ${dir}/${file})
-      set(failures "${failures}\n  ${name}: --output-dir wrote no ${file}" PARENT_SCOPE)
-      return()
-    endif()
-  endforeach()
-  file(READ ${dir}/validation.json written)
-  if(NOT written STREQUAL out)
-    set(failures "${failures}\n  ${name}: validation.json differs from --json's output" PARENT_SCOPE)
-  endif()
-  execute_process(COMMAND ${PYTHON} ${CHECKER} ${dir} ${SCHEMA} RESULT_VARIABLE status ERROR_VARIABLE err)
-  if(NOT status EQUAL 0)
-    set(failures "${failures}\n  ${name}: the report files do not check out: ${err}" PARENT_SCOPE)
-  endif()
+  expect_validated_report(${name} ${dir} ${expected_status})
   file(READ ${dir}/report.json json)
   file(READ ${dir}/report.junit.xml junit)
-  foreach(expectation IN LISTS ARGN)
-    string(REPLACE "=" ";" pair "${expectation}")
-    list(GET pair 0 id)
-    list(GET pair 1 verdict)
-    report_verdict("${json}" ${id} found)
-    if(NOT found STREQUAL verdict)
-      set(failures "${failures}\n  ${name}: report.json has ${id} '${found}', expected '${verdict}'" PARENT_SCOPE)
-    endif()
-    # The JUnit testcase of a failed check carries a <failure>, a held one none.
-    string(REGEX MATCH "<testcase[^>]*name=\"${id}\"[^>]*>[^<]*<failure" failed_case "${junit}")
-    if(verdict STREQUAL "failed" AND NOT failed_case)
-      set(failures "${failures}\n  ${name}: report.junit.xml has no <failure> for ${id}" PARENT_SCOPE)
-    elseif(verdict STREQUAL "held" AND failed_case)
-      set(failures "${failures}\n  ${name}: report.junit.xml fails ${id}, which held" PARENT_SCOPE)
-    endif()
-  endforeach()
+  report_expectation_failures(problems ${name} "${json}" "${junit}" ${ARGN})
+  string(APPEND failures "${problems}")
+  set(failures "${failures}" PARENT_SCOPE)
   # The page: verdict and diagnosis first, then the error against position, then the checks.
   file(READ ${dir}/report.html html)
   string(FIND "${html}" "<section id=\"verdict\">" at_verdict)

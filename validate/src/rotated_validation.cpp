@@ -149,14 +149,11 @@ Validation validate_rotated_output(const RotatedSubject& subject, const RotatedO
 
   const double factor = rotary_derived(convention).attention_factor;
   // The functions the checks on rotated outputs run (properties/rotated_properties.hpp).
-  const auto kept = [](const properties::RotatedProperty& p) {
-    return RotatedProperty{p.claim, p.bound, p.checked, p.violations, p.worst_ratio};
-  };
-  findings.properties.push_back(kept(properties::norm_property(values.input, values.output, findings.layout,
-                                                               findings.rotary_width, format, factor)));
-  findings.properties.push_back(kept(properties::relative_position_property(
+  findings.properties.push_back(properties::norm_property(values.input, values.output, findings.layout,
+                                                          findings.rotary_width, format, factor));
+  findings.properties.push_back(properties::relative_position_property(
       values.input, values.output, kernel_positions, findings.layout, findings.rotary_width, format, factor,
-      properties::rotary_inv_freqs(convention, std::nullopt), false)));
+      properties::rotary_inv_freqs(convention, std::nullopt), false));
 
   const bool conforms =
       std::any_of(v.comparisons.begin(), v.comparisons.end(), [](const Comparison& c) { return c.conforms; });

@@ -17,11 +17,31 @@
 // rounded to the format), and greater / less on values.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <numbers>
 
 #include "pecheck/rotary_convention.hpp"
 
 namespace pecheck {
+
+// The rule in plain double, each operation rounded as double rounds it: not
+// correctly rounded, but enough to see a value leave its range by far
+// (rotary_ranges.cpp) and to check the rule against a formula written out
+// in a test.
+struct PlainDoubleArithmetic {
+  using Value = double;
+  static Value number(double x) { return x; }
+  static Value integer(std::int64_t n) { return static_cast<double>(n); }
+  static Value add(Value x, Value y) { return x + y; }
+  static Value sub(Value x, Value y) { return x - y; }
+  static Value mul(Value x, Value y) { return x * y; }
+  static Value div(Value x, Value y) { return x / y; }
+  static Value pow(Value x, Value y) { return std::pow(x, y); }
+  static Value two_pi() { return 2.0 * std::numbers::pi; }
+  static bool less(Value x, Value y) { return x < y; }
+  static bool greater(Value x, Value y) { return x > y; }
+};
 
 template <class A>
 typename A::Value rotary_inv_freq(const RotaryConvention& convention, const RotaryDerived& derived, std::int64_t i,

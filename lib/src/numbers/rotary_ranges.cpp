@@ -40,22 +40,6 @@ constexpr double max_inv_freq = std::numbers::pi;
 constexpr double min_attention_factor = 0x1p-14;
 constexpr double max_attention_factor = 65504.0;
 
-// The frequency rule in plain double: enough to see a value leave its range
-// by far (the ranges are not decided to the last bit).
-struct DoubleArithmetic {
-  using Value = double;
-  static Value number(double x) { return x; }
-  static Value integer(std::int64_t n) { return static_cast<double>(n); }
-  static Value add(Value x, Value y) { return x + y; }
-  static Value sub(Value x, Value y) { return x - y; }
-  static Value mul(Value x, Value y) { return x * y; }
-  static Value div(Value x, Value y) { return x / y; }
-  static Value pow(Value x, Value y) { return std::pow(x, y); }
-  static Value two_pi() { return 2.0 * std::numbers::pi; }
-  static bool less(Value x, Value y) { return x < y; }
-  static bool greater(Value x, Value y) { return x > y; }
-};
-
 std::string number_text(double value) {
   std::ostringstream out;
   out.precision(6);
@@ -110,7 +94,7 @@ void check_rotary_results(const RotaryConvention& c) {
            "is " + number_text(s.factor) + ": the scaled base is " + number_text(d.effective_base) +
                ", expected a finite number > 1 (a factor in (0, " + number_text(slowest / min_inv_freq) + "])");
   }
-  DoubleArithmetic arithmetic;
+  PlainDoubleArithmetic arithmetic;  // the ranges are not decided to the last bit
   for (std::int64_t i = 0; i < d.frequencies; ++i) {
     const double w = rotary_inv_freq(c, d, i, arithmetic);
     if (in_range(w)) continue;

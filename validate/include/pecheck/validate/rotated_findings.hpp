@@ -11,19 +11,14 @@
 #include <vector>
 
 #include "pecheck/format.hpp"
+#include "pecheck/properties/rotated_properties.hpp"
 #include "pecheck/rotary_convention.hpp"
 
 namespace pecheck::validate {
 
-// A property of the subject's own outputs, with its derived bound.
-struct RotatedProperty {
-  std::string claim;  // the sentence printed
-  std::string bound;  // the bound's statement
-  std::int64_t checked = 0;
-  std::int64_t violations = 0;
-  double worst_ratio = 0.0;  // largest |deviation| / bound
-  bool holds() const { return checked > 0 && violations == 0; }
-};
+// A property of the subject's own outputs, with its derived bound: the
+// checks' own type (properties/rotated_properties.hpp), which computes them.
+using RotatedProperty = properties::RotatedProperty;
 
 struct RotatedFindings {
   std::vector<std::int64_t> shape;
