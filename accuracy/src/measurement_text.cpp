@@ -3,16 +3,13 @@
 #include <string>
 
 #include "pecheck/accuracy/measurement.hpp"
+#include "pecheck/number_text.hpp"
 
 namespace pecheck::accuracy {
 
 namespace {
 
-std::string number_text(double x) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g", x);
-  return buffer;
-}
+std::string number_text(double x) { return significant(x, 3); }
 
 }  // namespace
 

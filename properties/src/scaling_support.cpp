@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "pecheck/properties/property_runner.hpp"
+#include "pecheck/number_text.hpp"
 
 namespace pecheck::properties::scaling_support {
 
@@ -133,10 +134,6 @@ void fail(Outcome& outcome, const std::string& reason) {
   outcome.message += (outcome.message.empty() ? "" : "; ") + reason;
 }
 
-std::string format_number(double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.9g", value);
-  return buffer;
-}
+std::string format_number(double value) { return significant(value, 9); }
 
 }  // namespace pecheck::properties::scaling_support

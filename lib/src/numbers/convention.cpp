@@ -1,4 +1,5 @@
 #include "pecheck/convention.hpp"
+#include "pecheck/number_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,11 +16,7 @@ std::string dim_error(const Convention& convention, std::int64_t d, std::string_
   return message.str();
 }
 
-std::string format_number(double value) {
-  std::ostringstream out;
-  out << value;
-  return out.str();
-}
+std::string format_number(double value) { return significant(value, 6); }
 
 }  // namespace
 

@@ -1,4 +1,5 @@
 #include "pecheck/rotary_convention.hpp"
+#include "pecheck/number_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,12 +14,7 @@ namespace {
   throw ConventionError("rotary convention '" + convention.name + "': " + std::string(field) + " " + why);
 }
 
-std::string number_text(double value) {
-  std::ostringstream out;
-  out.precision(17);
-  out << value;
-  return out.str();
-}
+std::string number_text(double value) { return round_trip(value); }
 
 void require(bool ok, const RotaryConvention& convention, std::string_view field, double value,
              std::string_view expected) {

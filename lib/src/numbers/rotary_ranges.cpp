@@ -30,6 +30,7 @@
 
 #include "pecheck/rotary_convention.hpp"
 #include "pecheck/rotary_frequency.hpp"
+#include "pecheck/number_text.hpp"
 
 namespace pecheck {
 
@@ -40,12 +41,7 @@ constexpr double max_inv_freq = std::numbers::pi;
 constexpr double min_attention_factor = 0x1p-14;
 constexpr double max_attention_factor = 65504.0;
 
-std::string number_text(double value) {
-  std::ostringstream out;
-  out.precision(6);
-  out << value;
-  return out.str();
-}
+std::string number_text(double value) { return significant(value, 6); }
 
 bool in_range(double w) { return w >= min_inv_freq && w <= max_inv_freq; }
 
