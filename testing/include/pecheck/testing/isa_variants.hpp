@@ -17,7 +17,9 @@ inline void expect_compared_if_any_variant_runs(std::int64_t compared) {
   const auto& variants = isa::variants();
   bool another_runs = false;
   for (std::size_t v = 1; v < variants.size(); ++v) another_runs = another_runs || variants[v].runs_here;
-  if (another_runs) EXPECT_GT(compared, 0);
+  if (another_runs) {
+    EXPECT_GT(compared, 0);
+  }
 }
 
 }  // namespace pecheck::testing
