@@ -22,18 +22,14 @@ std::string printf_double(const char* format, int digits, double value) {
 
 }  // namespace
 
-std::string significant(double value, int digits) { return printf_double("%.*g", digits, value); }
+std::string significant(double value, int digits) {
+  return std::isfinite(value) ? pecheck::significant(value, digits) : non_finite(value);
+}
 
 std::string scientific(double value, int digits) { return printf_double("%.*e", digits, value); }
 
 std::string ulps(double value) { return significant(value, 4); }
 
 std::string percent(double fraction) { return printf_double("%.*f", 1, 100.0 * fraction) + "%"; }
-
-std::string hex64(std::uint64_t value) {
-  char buffer[24];
-  std::snprintf(buffer, sizeof buffer, "0x%016" PRIx64, value);
-  return buffer;
-}
 
 }  // namespace pecheck::reports

@@ -6,9 +6,12 @@
 #include <cstdint>
 #include <string>
 
+#include "pecheck/number_text.hpp"
+
 namespace pecheck::reports {
 
-// "%.<digits>g", with "inf", "-inf" and "NaN" for non-finite values.
+// lib's significant() ("%.<digits>g"), with "inf", "-inf" and "NaN" for
+// non-finite values, as the reports spell them.
 std::string significant(double value, int digits = 4);
 // "%.<digits>e" ("3.52e-03"), non-finite as above.
 std::string scientific(double value, int digits = 2);
@@ -16,7 +19,7 @@ std::string scientific(double value, int digits = 2);
 std::string ulps(double value);
 // A fraction as a percentage with one decimal ("97.5%").
 std::string percent(double fraction);
-// "0x00005eed20170612".
-std::string hex64(std::uint64_t value);
+// "0x00005eed20170612": lib's, the one spelling of a seed.
+using pecheck::hex64;
 
 }  // namespace pecheck::reports
