@@ -14,7 +14,7 @@ namespace {
 // The interpreter the Python module was built for and the directory the
 // build put the package in (python/CMakeLists.txt defines both when it
 // builds the module); without them the Python calls are not timed unless
-// --python names an interpreter that imports an installed pecheck.
+// --python names an interpreter.
 #ifdef PECHECK_BENCH_PYTHON
 constexpr const char* built_python = PECHECK_BENCH_PYTHON;
 constexpr const char* built_package_directory = PECHECK_BENCH_PYTHON_PATH;
@@ -44,7 +44,8 @@ Command add_bench_command(CLI::App& app) {
       "Examples:\n"
       "  pecheck bench --json > bench.json\n"
       "  pecheck bench --quick                  # a smoke test of every figure, seconds\n"
-      "  pecheck bench --python /usr/bin/python3 --python-path ''   # time an installed module");
+      "  pecheck bench --python /usr/bin/python3   # the pecheck that interpreter imports (installed)\n"
+      "  pecheck bench --no-python                # the commands only");
   struct Options {
     bool json = false;
     bool quick = false;
@@ -52,8 +53,9 @@ Command add_bench_command(CLI::App& app) {
     int threads = 0;
     int repetitions = 0;
     std::string convention = "vaswani";
-    std::string python = built_python;
-    std::string python_path = built_package_directory;
+    std::string python;
+    std::string python_path;
+    bool no_python = false;
   };
   auto options = std::make_shared<Options>();
   command->add_flag("--json", options->json, "Print one JSON object instead of text");
@@ -64,12 +66,12 @@ Command add_bench_command(CLI::App& app) {
   command->add_option("--repetitions", options->repetitions, "Rounds to take the best of (default 21)")
       ->transform(whole_number_at_least(1));
   add_convention_option(*command, options->convention);
-  command->add_option("--python", options->python,
-                      "The interpreter whose pecheck calls are timed (default: the one the module was built for; "
-                      "'' skips them)");
-  command->add_option("--python-path", options->python_path,
-                      "The directory put on PYTHONPATH for them (default: the build's package; '' for an installed "
-                      "one)");
+  CLI::Option* python = command->add_option(
+      "--python", options->python,
+      "The interpreter whose pecheck calls are timed, importing its own (installed) pecheck unless --python-path "
+      "is given (default: the interpreter the module was built for, with the build's package)");
+  command->add_option("--python-path", options->python_path, "The directory put on PYTHONPATH for those calls");
+  command->add_flag("--no-python", options->no_python, "Do not time the Python calls")->excludes(python);
 
   return {command, [options] {
     bench::BenchOptions bench_options;
@@ -79,7 +81,14 @@ Command add_bench_command(CLI::App& app) {
     bench_options.convention = options->convention;
     bench_options.reference = !options->skip_reference;
     bench_options.executable = std::filesystem::read_symlink("/proc/self/exe").string();
-    bench_options.python = {options->python, options->python_path};
+    if (options->no_python) {
+      bench_options.python = {};
+    } else if (!options->python.empty()) {
+      bench_options.python = {options->python, options->python_path};
+    } else {
+      bench_options.python = {built_python,
+                              options->python_path.empty() ? std::string(built_package_directory) : options->python_path};
+    }
     bench_options.progress = [](const std::string& line) { std::cerr << "pecheck bench: " << line << "\n"; };
     const bench::Figures figures = bench::measure_figures(bench_options);
     std::cout << (options->json ? bench::figures_json(figures) + "\n" : bench::figures_text(figures));

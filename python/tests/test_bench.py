@@ -43,7 +43,7 @@ def test_each_call_is_timed_against_its_command_on_the_same_data():
 
 
 def test_an_interpreter_that_cannot_import_pecheck_is_named_not_measured():
-    text = bench("--python", "/bin/false", "--python-path", "")
+    text = bench("--python", "/bin/false")
     assert "python calls   not measured: import pecheck failed (the interpreter exited with status 1)" in text
     assert "python_validate" not in text
     document = json.loads(bench("--json", "--python", "/bin/false"))
@@ -51,5 +51,14 @@ def test_an_interpreter_that_cannot_import_pecheck_is_named_not_measured():
 
 
 def test_no_interpreter_means_no_python_figures():
-    document = json.loads(bench("--json", "--python", ""))
+    document = json.loads(bench("--json", "--no-python"))
     assert document["python"] is None
+    text = bench("--no-python")
+    assert "python_validate" not in text and "python calls" not in text
+
+
+def test_no_python_with_an_interpreter_is_a_usage_error():
+    run = subprocess.run([os.environ["PECHECK"], "bench", "--quick", "--no-python", "--python", sys.executable],
+                         capture_output=True, text=True)
+    assert run.returncode == 2
+    assert "--no-python" in run.stderr and "--python" in run.stderr
