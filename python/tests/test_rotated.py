@@ -1,12 +1,14 @@
 """pecheck.validate_rotated on live tensors: a transformers-style rotary apply, correct in float32 and faulty
 in bfloat16, diagnosed as the command line diagnoses the same tensors saved as files."""
 
+import json
+
 import numpy as np
 import pytest
 import torch
 
 import pecheck
-from conftest import cli_json, without_name
+from conftest import cli, cli_json, without_name
 
 
 def rotate_half(x):
@@ -129,3 +131,35 @@ def test_a_rotated_validation_writes_its_report(tmp_path):
     result.write_report(tmp_path / "report")
     text = (tmp_path / "report" / "validation.txt").read_text()
     assert "keeps its norm" in text and "depends on m - n alone" in text
+
+
+def report_document(path):
+    """A report file's content without what differs from run to run or between the two callers: timings and
+    the command that reproduces it (the command line's own flags, `pecheck.validate_rotated on ...` here)."""
+    def strip(value):
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k not in ("seconds", "reproduce", "reproduce_command")}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+    return strip(json.loads(path.read_text()))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_write_report_writes_what_output_dir_writes(tmp_path, dtype):
+    q, positions = queries(dtype, length=64)
+    out = apply(LlamaStyleRotary(), q, positions)
+    cli_document(tmp_path, out, q, positions, "--rope", "llama2")
+    cli("validate", tmp_path / "out.npy", "--input", tmp_path / "in.npy", "--positions", tmp_path / "pos.npy",
+        "--rope", "llama2", "--output-dir", tmp_path / "cli")
+    result = pecheck.validate_rotated(out, q, positions, rope="llama2", name=str(tmp_path / "out.npy"))
+    result.write_report(tmp_path / "python")
+    written = sorted(p.name for p in (tmp_path / "python").iterdir())
+    assert written == sorted(p.name for p in (tmp_path / "cli").iterdir())
+    # The checks on the rotated outputs ran on the tensors, as on the files.
+    assert "report.json" in written, written
+    for name in ("validation.json", "validation.txt"):
+        assert (tmp_path / "python" / name).read_text() == (tmp_path / "cli" / name).read_text()
+    python_report, cli_report = report_document(tmp_path / "python" / "report.json"), report_document(
+        tmp_path / "cli" / "report.json")
+    assert python_report == cli_report
