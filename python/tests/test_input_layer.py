@@ -69,42 +69,53 @@ def test_every_format_is_read_in_place_and_gives_the_command_lines_result(tmp_pa
 # library's one-time set-up), so that the peak before the validation is the
 # memory then in use and any growth is the validation's own.
 PEAK_SCRIPT = r"""
-import resource, sys
+import resource, sys, time
 import numpy as np, torch, pecheck
 
 def peak():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # kilobytes on Linux
 
+def resident():
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * resource.getpagesize()
+
 dtype = getattr(torch, sys.argv[1])
-batch, length, dim, vocabulary = 128, 128, 1024, 1000
+batch, length, dim, vocabulary = 64, 128, 1024, 1000
 rng = np.random.default_rng(7)
+# The weights and the encoding buffer held in the activation format, as a model's are.
 embedding = torch.from_numpy((rng.standard_normal((vocabulary, dim)) * dim ** -0.5).astype(np.float32))
+embedding = embedding.to(dtype).float()
 ids = torch.from_numpy(rng.integers(0, vocabulary, (batch, length)))
-pe = torch.from_numpy(pecheck.table("vaswani", length, dim))
+pe = torch.from_numpy(pecheck.table("vaswani", length, dim)).to(dtype).float()
 pecheck.validate_input_layer((embedding[ids[:4, :16]] * dim ** 0.5 + pe[:16]).to(dtype), embedding.to(dtype),
                              ids[:4, :16])
 output = torch.empty(batch, length, dim, dtype=dtype)
 for b in range(batch):
     output[b] = embedding[ids[b]] * dim ** 0.5 + pe
 embedding = embedding.to(dtype)
-before = peak()
+before, headroom = resident(), peak() - resident()
+start = time.perf_counter()
 result = pecheck.validate_input_layer(output, embedding, ids)
-print(result.verdict, peak() - before, output.numel() * output.element_size())
+seconds = time.perf_counter() - start
+# peak() - before bounds the validation's own growth from above (over by at most the headroom).
+print(result.verdict, peak() - before, output.numel() * output.element_size(), headroom, f"{seconds:.2f}")
 """
 
 
 @pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
 def test_a_large_layer_is_validated_without_a_copy_of_its_output(dtype):
-    """The output read in place: the validation's peak memory grows by a small fraction of the output's
-    size (its working set: the recovered encoding, L x d), where a copy as doubles would add two (float32)
-    or four (bfloat16) times it."""
+    """The output read in place: the validation's peak memory grows by less than half the output's size
+    (its working set is the recovered encoding, L x d doubles, 1 MiB here; measured 2.1 to 2.6 MiB in all), where
+    a copy as doubles would add two (float32) or four (bfloat16) times it, and one widened to float32 twice
+    (bfloat16)."""
     run = subprocess.run([sys.executable, "-c", PEAK_SCRIPT, dtype], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    verdict, growth, size = run.stdout.split()
-    growth, size = int(growth), int(size)
-    assert verdict in ("conforms", "deviates", "unknown")
-    print(f"{dtype}: output {size / 2**20:.1f} MiB, peak growth during the validation {growth / 2**20:.1f} MiB")
-    assert growth < size / 4, f"peak grew by {growth / 2**20:.1f} MiB for a {size / 2**20:.1f} MiB output"
+    verdict, growth, size, headroom, seconds = run.stdout.split()
+    growth, size, headroom = int(growth), int(size), int(headroom)
+    assert verdict in ("conforms", "deviates", "unknown"), run.stdout  # the verdict is the other tests' concern
+    print(f"{dtype}: output {size / 2**20:.1f} MiB, peak over the resident size before the validation "
+          f"{growth / 2**20:.1f} MiB (headroom below the earlier peak {headroom / 2**20:.1f} MiB), {seconds} s")
+    assert growth < size / 2, f"peak grew by {growth / 2**20:.1f} MiB for a {size / 2**20:.1f} MiB output"
 
 
 def test_write_report_writes_what_output_dir_writes(tmp_path):
