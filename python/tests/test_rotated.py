@@ -2,6 +2,7 @@
 in bfloat16, diagnosed as the command line diagnoses the same tensors saved as files."""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -133,16 +134,16 @@ def test_a_rotated_validation_writes_its_report(tmp_path):
     assert "keeps its norm" in text and "depends on m - n alone" in text
 
 
-def report_document(path):
-    """A report file's content without what differs from run to run or between the two callers: timings and
-    the command that reproduces it (the command line's own flags, `pecheck.validate_rotated on ...` here)."""
-    def strip(value):
-        if isinstance(value, dict):
-            return {k: strip(v) for k, v in value.items() if k not in ("seconds", "reproduce", "reproduce_command")}
-        if isinstance(value, list):
-            return [strip(v) for v in value]
-        return value
-    return strip(json.loads(path.read_text()))
+def written_files(directory):
+    """Every file under directory (relative path -> text), JUnit's timings blanked: they differ run to run."""
+    files = {}
+    for path in sorted(directory.rglob("*")):
+        if path.is_file():
+            text = path.read_text()
+            if path.suffix == ".xml":
+                text = re.sub(r'time="[0-9.]+"', 'time=""', text)
+            files[str(path.relative_to(directory))] = text
+    return files
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
@@ -153,13 +154,14 @@ def test_write_report_writes_what_output_dir_writes(tmp_path, dtype):
     cli("validate", tmp_path / "out.npy", "--input", tmp_path / "in.npy", "--positions", tmp_path / "pos.npy",
         "--rope", "llama2", "--output-dir", tmp_path / "cli")
     result = pecheck.validate_rotated(out, q, positions, rope="llama2", name=str(tmp_path / "out.npy"))
-    result.write_report(tmp_path / "python")
-    written = sorted(p.name for p in (tmp_path / "python").iterdir())
-    assert written == sorted(p.name for p in (tmp_path / "cli").iterdir())
-    # The checks on the rotated outputs ran on the tensors, as on the files.
-    assert "report.json" in written, written
-    for name in ("validation.json", "validation.txt"):
-        assert (tmp_path / "python" / name).read_text() == (tmp_path / "cli" / name).read_text()
-    python_report, cli_report = report_document(tmp_path / "python" / "report.json"), report_document(
-        tmp_path / "cli" / "report.json")
-    assert python_report == cli_report
+    # Given the command line's reproduce line, the report is the same, file for file.
+    reproduce = json.loads((tmp_path / "cli" / "report.json").read_text())["configuration"]["reproduce"]
+    result.write_report(tmp_path / "python", reproduce=reproduce)
+    python, command_line = written_files(tmp_path / "python"), written_files(tmp_path / "cli")
+    # The checks on the rotated outputs ran on the tensors, as on the files: the report beside validation.*.
+    assert {"validation.json", "validation.txt", "report.json", "report.html", "report.md",
+            "report.junit.xml"} <= set(python), sorted(python)
+    assert "rotary/rotated-pair-norm" in python["report.json"]
+    assert sorted(python) == sorted(command_line)
+    for name in python:
+        assert python[name] == command_line[name], name
