@@ -154,11 +154,18 @@ def as_rows(x, argument):
     if array.ndim < 2:
         raise ValueError(f"{argument}: shape {tuple(array.shape)} (expected (L, d), (L, H, d), (T, H, d) or "
                          f"a 4-axis sbhd, bshd or bhsd shape)")
+    rows, shape = last_axis_rows(array, argument)
+    return rows, fmt, shape
+
+
+def last_axis_rows(array, argument):
+    """(the rows of array's last axis as a 2-D array, the shape as given): a view of its buffer when the
+    leading axes collapse into one (any C-ordered array), else a copy. Rank 0 and 1 are one row."""
     shape = tuple(int(n) for n in array.shape)
     if array.size == 0:
         raise ValueError(f"{argument}: shape {shape} holds no entries")
-    rows = array.reshape(-1, shape[-1])  # a view whenever the strides allow one
-    return adjacent_rows(rows), fmt, shape
+    rows = array.reshape(1, -1) if array.ndim < 2 else array.reshape(-1, shape[-1])  # views where strides allow
+    return adjacent_rows(rows), shape
 
 
 def describe(x, table):

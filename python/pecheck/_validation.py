@@ -8,7 +8,7 @@ from . import _arrays, _observe
 import numpy as np
 
 from ._pecheck import (Validation, _validate_input_layer, _validate_rope, _validate_rotated, _validate_table,
-                       _write_report)
+                       _write_report, _write_rotated_report)
 
 
 def _auto(value, argument):
@@ -142,48 +142,51 @@ def validate_rotated(out, input, positions, config=None, rope="auto", *, layout=
         name = _arrays.describe(out, _arrays.Table(out_rows, out_format, out_shape, None))
     names = [name, _arrays.describe(input, _arrays.Table(in_rows, in_format, in_shape, None)),
              f"positions {pos_shape}"]
-    result = _validate_rotated(
-        out_rows, out_format, list(out_shape), in_rows, in_format, list(in_shape), pos, names,
-        None if rope in (None, "auto") else rope, text, config_name, layout, qkv_format,
-        _budget(max_ulp, "max_ulp"), int(threads))
+    arrays = (out_rows, out_format, list(out_shape), in_rows, in_format, list(in_shape), pos, names)
+    result = _validate_rotated(arrays, None if rope in (None, "auto") else rope, text, config_name, layout, qkv_format,
+                               _budget(max_ulp, "max_ulp"), int(threads))
     result._arrays = (out_rows, in_rows)  # the validation read them in place
+    result._rotated = (arrays, qkv_format)  # the report's checks read them again
     return _observe.made(result)
 
 
-def _float_input(x, argument):
-    """(values as C-ordered float64, format, dtype as NumPy writes it) of a float array or tensor."""
+def _float_values(x, argument):
+    """(the rows of x's last axis in its format's storage, the format, the shape) of a float array or tensor,
+    read in place: a bfloat16 tensor as its 16-bit patterns, nothing widened."""
     array, fmt = _arrays.storage_of(x, argument)
     if fmt == "complex":
         raise TypeError(f"{argument}: a complex array (expected float64, float32, float16 or bfloat16)")
-    if fmt == "bfloat16":
-        values = (array.astype(np.uint32) << 16).view(np.float32)
-        return np.ascontiguousarray(values, dtype=np.float64), fmt, "bfloat16"
-    return np.ascontiguousarray(array, dtype=np.float64), fmt, array.dtype.str
+    rows, shape = _arrays.last_axis_rows(array, argument)
+    return rows, fmt, list(shape)
 
 
 def _integer_input(x, argument):
+    """(the values as C-ordered int64, the shape, the dtype as NumPy writes it): one per token, a small copy."""
     array = x.detach().cpu().numpy() if _arrays.is_torch_tensor(x) else np.asarray(x)
     if array.dtype.kind not in "iu":
         raise TypeError(f"{argument}: an array of {array.dtype} (expected integers)")
-    return np.ascontiguousarray(array, dtype=np.int64), "", array.dtype.str
+    return np.ascontiguousarray(array.reshape(-1), dtype=np.int64), list(array.shape), array.dtype.str
 
 
 def validate_input_layer(output, vocabulary, ids, positions=None, convention="auto", max_ulp=None,
                          max_abs_error=None, *, name=None, threads=0):
     """Checks an input layer's output x = s E[id] + PE[pos] (as `pecheck validate OUTPUT --vocabulary V --ids I`).
 
-    output is (B, L, d), (B * L, d) or (L, d); vocabulary (V, d); ids (B, L) or (L,)
-    integers; positions like ids, or (L,) for every sequence (default 0..L-1). The
-    scale s is found and diagnosed, PE recovered and validated as a table (the
-    Validation's parts). The arrays are copied (as doubles, as the library reads them).
+    output is (B, L, d), (B * L, d) or (L, d); vocabulary (V, d); both arrays or CPU
+    tensors of float64, float32, float16 or bfloat16, read in place (not copied or
+    widened). ids (B, L) or (L,) integers; positions like ids, or (L,) for every
+    sequence (default 0..L-1). The scale s is found and diagnosed, PE recovered and
+    validated as a table (the Validation's parts).
     """
-    inputs = [_float_input(output, "output"), _float_input(vocabulary, "vocabulary"), _integer_input(ids, "ids")]
+    output_values = _float_values(output, "output")
+    vocabulary_values = _float_values(vocabulary, "vocabulary")
     position_input = None if positions is None else _integer_input(positions, "positions")
     names = ["output", "vocabulary", "ids", "the default positions" if positions is None else "positions"]
     result = _validate_input_layer(
-        *inputs, position_input, name or "input layer output", names,
-        None if convention in (None, "auto") else convention, _budget(max_ulp, "max_ulp"),
+        output_values, vocabulary_values, _integer_input(ids, "ids"), position_input, name or "input layer output",
+        names, None if convention in (None, "auto") else convention, _budget(max_ulp, "max_ulp"),
         _budget(max_abs_error, "max_abs_error"), int(threads))
+    result._arrays = (output_values[0], vocabulary_values[0])  # the validation read them in place
     return _observe.made(result)
 
 
@@ -193,9 +196,14 @@ def _report(validation, directory, reproduce=None):
 
     The directory is replaced as a whole; one that holds files pecheck did not write is refused.
     """
-    if validation.kind == "rotated":  # its checks ran inside the validation: validation.json and .txt hold them
+    if validation.kind == "rotated":  # the checks on its outputs run on the arrays it read
+        arrays, qkv_format = validation._rotated
+        _write_rotated_report(validation, os.fspath(directory), arrays, qkv_format,
+                              reproduce or f"pecheck.validate_rotated on {validation.name}")
+        return
+    if validation.kind == "input-layer":  # validation.json and .txt: its recovered encoding is in its parts
         _write_report(validation, os.fspath(directory), None, "", None, None, "",
-                      reproduce or f"pecheck.validate_rotated on {validation.name}")
+                      reproduce or f"pecheck.validate_input_layer on {validation.name}")
         return
     tables = getattr(validation, "_tables", ())
     if not tables:

@@ -1,13 +1,17 @@
 // pecheck.validate_input_layer: an input layer's output x = s E[id] + PE[pos]
 // with its vocabulary and ids, as `pecheck validate OUTPUT --vocabulary V
-// --ids I [--positions P]` reads them. The library takes the arrays as
-// NpyArray (values as doubles, as the command line reads them from .npy), so
-// the arrays are copied here; pecheck/_validation.py has made them C-ordered
-// float64 or int64.
+// --ids I [--positions P]` reads them. The output and vocabulary are read
+// where the caller holds them: pecheck/_validation.py hands over each one's
+// storage as rows of its last axis in its own format (bfloat16 as its 16-bit
+// patterns) with the shape it came in, and the library views them
+// (validate::borrowed_values): nothing is copied or widened. The ids and
+// positions, one integer per token, arrive as int64 and are copied.
 #include "input_layer_binding.hpp"
 
 #include <optional>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
@@ -23,35 +27,36 @@ namespace pecheck::python {
 
 namespace {
 
-// `array` (C-ordered float64, or int64 when `format` is empty) as NpyArray;
-// `dtype` is the dtype the caller's array had, in NumPy's notation ("<f4").
-NpyArray npy_array(const py::array& array, const std::string& format, const std::string& dtype) {
+// (rows of the last axis, format, shape as given)
+using Values = std::tuple<py::array, std::string, std::vector<std::int64_t>>;
+// (C-ordered int64 values, shape and dtype as given, in NumPy's notation: "<i4")
+using Integers = std::tuple<py::array_t<std::int64_t, py::array::c_style>, std::vector<std::int64_t>, std::string>;
+
+validate::InputLayerValues borrowed(const Values& in, const std::string& argument) {
+  const auto& [rows, format, shape] = in;
+  return validate::borrowed_values(shape, table_view(rows, format_named(format, argument), argument));
+}
+
+NpyArray integers(const Integers& in) {
+  const auto& [values, shape, dtype] = in;
   NpyArray out;
-  for (py::ssize_t k = 0; k < array.ndim(); ++k) out.shape.push_back(static_cast<std::int64_t>(array.shape(k)));
+  out.shape = shape;
   out.dtype = dtype;
-  const auto n = static_cast<std::size_t>(array.size());
-  if (format.empty()) {
-    out.integer = true;
-    const auto* p = static_cast<const std::int64_t*>(array.data());
-    out.integers.assign(p, p + n);
-  } else {
-    out.format = format_named(format, "format");
-    const auto* p = static_cast<const double*>(array.data());
-    out.values.assign(p, p + n);
-  }
+  out.integer = true;
+  out.integers.assign(values.data(), values.data() + values.size());
   return out;
 }
 
-using Input = std::tuple<py::array, std::string, std::string>;  // values, format ("" for integers), dtype
-
-Validation validate_input_layer_arrays(const Input& output, const Input& vocabulary, const Input& ids,
-                                       const std::optional<Input>& positions, const std::string& name,
+Validation validate_input_layer_arrays(const Values& output, const Values& vocabulary, const Integers& ids,
+                                       const std::optional<Integers>& positions, const std::string& name,
                                        const std::vector<std::string>& names,
                                        const std::optional<std::string>& convention, std::optional<double> max_ulp,
                                        std::optional<double> max_abs_error, int threads) {
-  const auto array = [](const Input& in) { return npy_array(std::get<0>(in), std::get<1>(in), std::get<2>(in)); };
-  validate::InputLayerFiles files{array(output), array(vocabulary), array(ids), std::nullopt};
-  if (positions) files.positions = array(*positions);
+  validate::InputLayerFiles files;
+  files.output = borrowed(output, "output");
+  files.vocabulary = borrowed(vocabulary, "vocabulary");
+  files.ids = integers(ids);
+  if (positions) files.positions = integers(*positions);
   files.output_name = names.at(0);
   files.vocabulary_name = names.at(1);
   files.ids_name = names.at(2);

@@ -20,17 +20,8 @@ namespace py = pybind11;
 
 namespace pecheck::python {
 
-namespace {
-
-Validation validate_rotated_arrays(const py::array& out, const std::string& out_format,
-                                   const std::vector<std::int64_t>& out_shape, const py::array& in,
-                                   const std::string& in_format, const std::vector<std::int64_t>& in_shape,
-                                   const py::array_t<std::int64_t, py::array::c_style>& positions,
-                                   const std::vector<std::string>& names, const std::optional<std::string>& rope,
-                                   const std::optional<std::string>& config, const std::string& config_name,
-                                   const std::optional<std::string>& layout,
-                                   const std::optional<std::string>& qkv_format, std::optional<double> max_ulp,
-                                   int threads) {
+validate::RotatedSubject rotated_subject(const RotatedArrays& arrays) {
+  const auto& [out, out_format, out_shape, in, in_format, in_shape, positions, names] = arrays;
   validate::RotatedSubject subject;
   subject.output = validate::borrowed_tensor(out_shape, table_view(out, format_named(out_format, "out"), "out"));
   subject.input = validate::borrowed_tensor(in_shape, table_view(in, format_named(in_format, "input"), "input"));
@@ -42,18 +33,31 @@ Validation validate_rotated_arrays(const py::array& out, const std::string& out_
   subject.output_name = names.at(0);
   subject.input_name = names.at(1);
   subject.positions_name = names.at(2);
+  return subject;
+}
+
+std::optional<validate::QkvFormat> qkv_format_named(const std::optional<std::string>& name) {
+  if (!name) return std::nullopt;
+  const std::optional<validate::QkvFormat> format = validate::parse_qkv_format(*name);
+  if (!format) throw std::invalid_argument("qkv_format: '" + *name + "' (expected sbhd, bshd, bhsd or thd)");
+  return format;
+}
+
+namespace {
+
+Validation validate_rotated_arrays(const RotatedArrays& arrays, const std::optional<std::string>& rope,
+                                   const std::optional<std::string>& config, const std::string& config_name,
+                                   const std::optional<std::string>& layout,
+                                   const std::optional<std::string>& qkv_format, std::optional<double> max_ulp,
+                                   int threads) {
+  const validate::RotatedSubject subject = rotated_subject(arrays);
   validate::RotatedOptions options;
   options.convention = rotary_convention(rope, config, config_name, layout, 0);
   if (layout) options.layout = parse_rotary_layout(*layout);  // checked by rotary_convention
-  if (qkv_format) {
-    options.qkv_format = validate::parse_qkv_format(*qkv_format);
-    if (!options.qkv_format) {
-      throw std::invalid_argument("qkv_format: '" + *qkv_format + "' (expected sbhd, bshd, bhsd or thd)");
-    }
-  }
+  options.qkv_format = qkv_format_named(qkv_format);
   options.max_ulp = max_ulp;
   options.threads = threads;
-  Validation validation{names.at(0), {}};
+  Validation validation{subject.output_name, {}};
   {
     py::gil_scoped_release release;
     validation.result = validate::validate_rotated_output(subject, options);
@@ -64,10 +68,8 @@ Validation validate_rotated_arrays(const py::array& out, const std::string& out_
 }  // namespace
 
 void bind_rotated(py::module_& m) {
-  m.def("_validate_rotated", &validate_rotated_arrays, py::arg("out"), py::arg("out_format"), py::arg("out_shape"),
-        py::arg("input"), py::arg("input_format"), py::arg("input_shape"), py::arg("positions"), py::arg("names"),
-        py::arg("rope"), py::arg("config"), py::arg("config_name"), py::arg("layout"), py::arg("qkv_format"),
-        py::arg("max_ulp"), py::arg("threads"));
+  m.def("_validate_rotated", &validate_rotated_arrays, py::arg("arrays"), py::arg("rope"), py::arg("config"),
+        py::arg("config_name"), py::arg("layout"), py::arg("qkv_format"), py::arg("max_ulp"), py::arg("threads"));
 }
 
 }  // namespace pecheck::python

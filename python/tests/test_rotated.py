@@ -1,12 +1,15 @@
 """pecheck.validate_rotated on live tensors: a transformers-style rotary apply, correct in float32 and faulty
 in bfloat16, diagnosed as the command line diagnoses the same tensors saved as files."""
 
+import json
+import re
+
 import numpy as np
 import pytest
 import torch
 
 import pecheck
-from conftest import cli_json, without_name
+from conftest import cli, cli_json, without_name
 
 
 def rotate_half(x):
@@ -129,3 +132,36 @@ def test_a_rotated_validation_writes_its_report(tmp_path):
     result.write_report(tmp_path / "report")
     text = (tmp_path / "report" / "validation.txt").read_text()
     assert "keeps its norm" in text and "depends on m - n alone" in text
+
+
+def written_files(directory):
+    """Every file under directory (relative path -> text), JUnit's timings blanked: they differ run to run."""
+    files = {}
+    for path in sorted(directory.rglob("*")):
+        if path.is_file():
+            text = path.read_text()
+            if path.suffix == ".xml":
+                text = re.sub(r'time="[0-9.]+"', 'time=""', text)
+            files[str(path.relative_to(directory))] = text
+    return files
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_write_report_writes_what_output_dir_writes(tmp_path, dtype):
+    q, positions = queries(dtype, length=64)
+    out = apply(LlamaStyleRotary(), q, positions)
+    cli_document(tmp_path, out, q, positions, "--rope", "llama2")
+    cli("validate", tmp_path / "out.npy", "--input", tmp_path / "in.npy", "--positions", tmp_path / "pos.npy",
+        "--rope", "llama2", "--output-dir", tmp_path / "cli")
+    result = pecheck.validate_rotated(out, q, positions, rope="llama2", name=str(tmp_path / "out.npy"))
+    # Given the command line's reproduce line, the report is the same, file for file.
+    reproduce = json.loads((tmp_path / "cli" / "report.json").read_text())["configuration"]["reproduce"]
+    result.write_report(tmp_path / "python", reproduce=reproduce)
+    python, command_line = written_files(tmp_path / "python"), written_files(tmp_path / "cli")
+    # The checks on the rotated outputs ran on the tensors, as on the files: the report beside validation.*.
+    assert {"validation.json", "validation.txt", "report.json", "report.html", "report.md",
+            "report.junit.xml"} <= set(python), sorted(python)
+    assert "rotary/rotated-pair-norm" in python["report.json"]
+    assert sorted(python) == sorted(command_line)
+    for name in python:
+        assert python[name] == command_line[name], name

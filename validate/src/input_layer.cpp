@@ -28,16 +28,27 @@ std::string index_text(std::size_t flat, std::int64_t length, bool two_d) {
   return text + ")";
 }
 
+// The values' view must hold what their shape says (rows of the last axis):
+// a caller's mistake, not the user's, but refused all the same.
+void check_values(const InputLayerValues& held, const std::string& name) {
+  std::int64_t rows = 1;
+  for (std::size_t k = 0; k + 1 < held.shape.size(); ++k) rows *= held.shape[k];
+  const std::int64_t cols = held.shape.empty() ? 1 : held.shape.back();
+  if (held.values.data() == nullptr || held.values.rows() != rows || held.values.cols() != cols) {
+    refuse(name, "values of " + std::to_string(held.values.rows()) + " x " + std::to_string(held.values.cols()) +
+                     " entries for shape " + shape_text(held.shape) + " (expected rows of its last axis)");
+  }
+}
+
 struct Shapes {
   std::int64_t batch = 1, length = 0, dim = 0, vocabulary_size = 0;
 };
 
 Shapes check_shapes(const InputLayerFiles& files) {
   Shapes shapes;
-  const NpyArray& vocabulary = files.vocabulary;
-  if (vocabulary.integer) {
-    refuse(files.vocabulary_name, "dtype '" + vocabulary.dtype + "' (expected a float dtype: the embedding table)");
-  }
+  check_values(files.vocabulary, files.vocabulary_name);
+  check_values(files.output, files.output_name);
+  const InputLayerValues& vocabulary = files.vocabulary;
   if (vocabulary.shape.size() != 2 || vocabulary.shape[0] < 1 || vocabulary.shape[1] < 1) {
     refuse(files.vocabulary_name, "shape " + shape_text(vocabulary.shape) +
                                       " (expected (V, d): the embedding table, one row of d values per token id)");
@@ -87,8 +98,7 @@ Shapes check_shapes(const InputLayerFiles& files) {
     }
   }
 
-  const NpyArray& output = files.output;
-  if (output.integer) refuse(files.output_name, "dtype '" + output.dtype + "' (expected a float dtype: the layer's output)");
+  const InputLayerValues& output = files.output;
   const std::int64_t tokens = shapes.batch * shapes.length;
   const std::vector<std::int64_t> full{shapes.batch, shapes.length, shapes.dim}, flat{tokens, shapes.dim};
   if (output.shape != full && output.shape != flat) {
@@ -115,12 +125,6 @@ std::vector<std::int64_t> token_positions(const InputLayerFiles& files, const Sh
   return positions;
 }
 
-Table table_of(const NpyArray& array) {
-  Table table = make_uninitialized_table(array.shape[0], array.shape[1], array.format);
-  for (std::int64_t k = 0; k < table.size(); ++k) table.set_flat(k, array.values[static_cast<std::size_t>(k)]);
-  return table;
-}
-
 // PE_hat[p] = mean over the tokens at p of x_i - s E_i (x_i - round_a(s E_i)
 // when the scale fitted with the product rounded first), rounded to the
 // activation format a. Its error against the PE the implementation added:
@@ -134,8 +138,8 @@ Table table_of(const NpyArray& array) {
 // tokens of the first two plus the last two.
 Table recovered_encoding(const InputTokens& tokens, double scale, bool product_rounded, double tolerance,
                          std::int64_t first, std::int64_t rows, double& bound, std::int64_t& pulled_to_unit) {
-  const Table& vocabulary = *tokens.vocabulary;
-  const std::int64_t dim = vocabulary.cols;
+  const TableView& vocabulary = tokens.vocabulary;
+  const std::int64_t dim = vocabulary.cols();
   const Format& format = format_of(tokens.activation_format);
   Table sums = make_table(rows, dim, FormatId::float64);
   std::vector<double> counts(static_cast<std::size_t>(rows), 0.0);
@@ -145,7 +149,7 @@ Table recovered_encoding(const InputTokens& tokens, double scale, bool product_r
     counts[static_cast<std::size_t>(row)] += 1.0;
     for (std::int64_t c = 0; c < dim; ++c) {
       const double e = vocabulary.at(tokens.ids[k], c);
-      const double x = (*tokens.output)[k * static_cast<std::size_t>(dim) + static_cast<std::size_t>(c)];
+      const double x = tokens.output.at(static_cast<std::int64_t>(k), c);
       sums.set(row, c, sums.at(row, c) + (x - (product_rounded ? round_to_format(scale * e, format) : scale * e)));
       worst = std::max(worst, (ulp_in(x, format) + ulp_in(scale * e, format)) / 2.0 + 2.0 * tolerance * std::abs(e));
     }
@@ -186,15 +190,16 @@ Validation validate_input_layer(const InputLayerFiles& files, const ValidationOp
   findings.dim = shapes.dim;
   findings.vocabulary_size = shapes.vocabulary_size;
 
-  const Table vocabulary = table_of(files.vocabulary);
-  Table output = make_table(shapes.batch * shapes.length, shapes.dim, files.output.format);
-  for (std::int64_t k = 0; k < output.size(); ++k) output.set_flat(k, files.output.values[static_cast<std::size_t>(k)]);
+  // The output and vocabulary are read where they are (a file's payload, a
+  // caller's tensor): in their own format, never copied or widened.
   InputTokens tokens;
-  tokens.vocabulary = &vocabulary;
+  tokens.vocabulary = files.vocabulary.values;
   tokens.ids = files.ids.integers;
   tokens.positions = token_positions(files, shapes);
-  tokens.output = &files.output.values;
-  tokens.activation_format = narrowest_format(output).format;
+  tokens.output = files.output.values;
+  // borrowed_table reads the view in place (each row's entries are adjacent;
+  // rows apart, as a slice of a wider tensor, are copied there).
+  tokens.activation_format = narrowest_format(borrowed_table(tokens.output)).format;
 
   const auto [lowest, highest] = std::minmax_element(tokens.positions.begin(), tokens.positions.end());
   findings.first_position = *lowest;

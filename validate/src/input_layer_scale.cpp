@@ -70,10 +70,10 @@ std::vector<ScaleCandidate> scale_candidates(std::int64_t dim) {
 // (numerator and denominator). The output's own float64 rounding (2^-53 per
 // value) is in sigma.
 ScaleEstimate estimate_scale(const InputTokens& tokens) {
-  const Table& vocabulary = *tokens.vocabulary;
-  const std::vector<double>& output = *tokens.output;
-  const std::int64_t dim = vocabulary.cols;
-  const auto row = [&](std::size_t k) { return output.data() + k * static_cast<std::size_t>(dim); };
+  const TableView& vocabulary = tokens.vocabulary;
+  const TableView& output = tokens.output;
+  const std::int64_t dim = vocabulary.cols();
+  const auto x_at = [&](std::size_t k, std::int64_t c) { return output.at(static_cast<std::int64_t>(k), c); };
   std::map<std::int64_t, std::vector<std::size_t>> groups;  // position -> tokens
   for (std::size_t k = 0; k < tokens.ids.size(); ++k) groups[tokens.positions[k]].push_back(k);
 
@@ -105,13 +105,13 @@ ScaleEstimate estimate_scale(const InputTokens& tokens) {
     for (const std::size_t k : members) {
       for (std::int64_t c = 0; c < dim && known == nullptr; ++c) {
         mean_e[static_cast<std::size_t>(c)] += vocabulary.at(tokens.ids[k], c) / n;
-        mean_x[static_cast<std::size_t>(c)] += row(k)[c] / n;
+        mean_x[static_cast<std::size_t>(c)] += x_at(k, c) / n;
       }
     }
     for (const std::size_t k : members) {
       for (std::int64_t c = 0; c < dim; ++c) {
         const double e = vocabulary.at(tokens.ids[k], c);
-        const double x = row(k)[c];
+        const double x = x_at(k, c);
         const Wide e_c = e - mean_e[static_cast<std::size_t>(c)];
         numerator += (x - mean_x[static_cast<std::size_t>(c)]) * e_c;
         denominator += e_c * e_c;

@@ -13,10 +13,10 @@ namespace pecheck::validate {
 
 // One token of the input: its id, its position and its output row.
 struct InputTokens {
-  const Table* vocabulary = nullptr;     // (V, d)
+  TableView vocabulary;                  // (V, d), in its own format
   std::vector<std::int64_t> ids;         // N
   std::vector<std::int64_t> positions;   // N
-  const std::vector<double>* output = nullptr;  // N * d
+  TableView output;                      // (N, d), in its own format
   FormatId activation_format = FormatId::float32;
   // A single sequence leaves s and PE confounded; with the convention known,
   // its encoding (rows from position known_first, in the activation format)

@@ -48,11 +48,9 @@ const std::vector<std::string>& layers() {
 class InputLayer : public testing::NumpyTablesTest<layers> {
  protected:
   static InputLayerFiles files(const std::string& prefix, bool positions = false) {
-    InputLayerFiles files;
-    files.output = read_npy_array(file(prefix + ".output.npy"));
-    files.vocabulary = read_npy_array(file(prefix + ".vocab.npy"));
-    files.ids = read_npy_array(file(prefix + ".ids.npy"));
-    if (positions) files.positions = read_npy_array(file(prefix + ".positions.npy"));
+    InputLayerFiles files = read_input_layer_files(file(prefix + ".output.npy"), file(prefix + ".vocab.npy"),
+                                                   file(prefix + ".ids.npy"),
+                                                   positions ? file(prefix + ".positions.npy") : std::filesystem::path());
     files.output_name = prefix + ".output.npy";
     files.vocabulary_name = prefix + ".vocab.npy";
     files.ids_name = prefix + ".ids.npy";
@@ -184,6 +182,23 @@ TEST_F(InputLayer, valuesCloserThanTheToleranceLeaveTheScaleUndecided) {
       << result.input_layer().scale.sentence;
 }
 
+// A caller's buffer (a tensor in Python) is read where it is, in its own
+// format: a bfloat16 layer held as bfloat16 (half the .npy file's float32)
+// gives the file's result, and the subject holds no copy of it.
+TEST_F(InputLayer, aCallersBufferIsReadInPlaceInItsOwnFormat) {
+  const InputLayerFiles from_files = files("gemma");
+  ASSERT_EQ(from_files.output.values.format(), FormatId::float32);  // .npy has no bfloat16
+  const Table output = convert_table(from_files.output.values, FormatId::bfloat16);
+  const Table vocabulary = convert_table(from_files.vocabulary.values, FormatId::bfloat16);
+  InputLayerFiles borrowed = from_files;
+  borrowed.output = borrowed_values(from_files.output.shape, output);
+  borrowed.vocabulary = borrowed_values(from_files.vocabulary.shape, vocabulary);
+  EXPECT_EQ(borrowed.output.values.data(), output.bytes().data());
+  EXPECT_EQ(borrowed.output.owned, nullptr);
+  EXPECT_EQ(borrowed.vocabulary.values.data(), vocabulary.bytes().data());
+  EXPECT_EQ(text(validate_input_layer(borrowed)), text(validate_input_layer(from_files)));
+}
+
 TEST_F(InputLayer, givenPositionsPlaceTheRecoveredEncoding) {
   const Validation result = validate_input_layer(files("fairseq", true));
   EXPECT_EQ(result.input_layer().first_position, 2);
@@ -215,6 +230,17 @@ TEST_F(InputLayer, aSingleSequenceIsFittedAgainstAGivenConventionsEncoding) {
   EXPECT_EQ(gemma.verdict, ValidationVerdict::deviates) << text(gemma);
 }
 
+// The same values read with another shape (C order), as a caller's
+// buffer of that shape would be: rows of its last axis.
+InputLayerValues reshaped(const InputLayerValues& held, std::vector<std::int64_t> shape) {
+  const TableView& v = held.values;
+  const std::int64_t cols = shape.back();
+  InputLayerValues other =
+      borrowed_values(std::move(shape), TableView(v.format(), v.rows() * v.cols() / cols, cols, cols, v.data()));
+  other.owned = held.owned;
+  return other;
+}
+
 std::string refusal(const InputLayerFiles& files) {
   try {
     (void)validate_input_layer(files);
@@ -235,13 +261,13 @@ TEST_F(InputLayer, anIdOutOfRangeIsNamedWithItsIndex) {
 
 TEST_F(InputLayer, mismatchedShapesNameTheFileTheShapeAndTheShapeExpected) {
   InputLayerFiles bad = files("correct");
-  bad.output.shape = {4, 64, 32};
+  bad.output = reshaped(bad.output, {4, 64, 32});
   const std::string message = refusal(bad);
   EXPECT_EQ(message.rfind("correct.output.npy: shape (4, 64, 32)", 0), 0u) << message;
   EXPECT_NE(message.find("expected (4, 32, 64) or (128, 64)"), std::string::npos) << message;
 
   bad = files("correct");
-  bad.vocabulary.shape = {97 * 64};
+  bad.vocabulary = reshaped(bad.vocabulary, {97 * 64});
   EXPECT_EQ(refusal(bad).rfind("correct.vocab.npy: shape (6208,)", 0), 0u) << refusal(bad);
 
   bad = files("correct");

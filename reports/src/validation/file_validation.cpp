@@ -144,15 +144,9 @@ int validate_rotary_files(const RotaryFileRequest& request, const ValidationOutp
 
 int validate_input_layer_files(const InputLayerRequest& request, const ValidationOutput& output, std::ostream& out) {
   return finish(output, out, [&] {
-    validate::InputLayerFiles files;
-    files.output = read_npy_array(request.output);
-    files.vocabulary = read_npy_array(request.vocabulary);
-    files.ids = read_npy_array(request.ids);
-    if (!request.positions.empty()) files.positions = read_npy_array(request.positions);
-    files.output_name = request.output;
-    files.vocabulary_name = request.vocabulary;
-    files.ids_name = request.ids;
-    files.positions_name = request.positions.empty() ? "the default positions" : request.positions;
+    // OUTPUT and VOCAB read into storage of their own format, then validated in place.
+    const validate::InputLayerFiles files =
+        validate::read_input_layer_files(request.output, request.vocabulary, request.ids, request.positions);
     Validated done;
     done.validation = validate::validate_input_layer(files, request.options);
     done.name = request.output;

@@ -21,6 +21,8 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,15 +35,39 @@
 
 namespace pecheck::validate {
 
-// The four files as read (npy_array.hpp), with their names for messages.
+// OUTPUT or VOCAB: its shape, and its values in the format they are stored
+// in as rows of the last axis (rows = the product of the other extents),
+// read in place: a file's payload the subject owns, or a caller's buffer (a
+// NumPy array or PyTorch tensor in Python) that must outlive the subject.
+// Never widened to doubles: a bfloat16 output is read at its own size.
+// (The same holding as a rotated output's RotatedTensor.)
+struct InputLayerValues {
+  std::vector<std::int64_t> shape;
+  TableView values;
+  std::shared_ptr<const Table> owned;  // the values when the subject holds them; empty for a caller's buffer
+};
+
+// The values holding `values` (rows x shape.back(), C order).
+InputLayerValues owned_values(std::vector<std::int64_t> shape, Table values);
+// The values read where they are (the caller keeps them alive).
+InputLayerValues borrowed_values(std::vector<std::int64_t> shape, const TableView& values);
+
+// The four inputs, with their names for messages. The ids and positions are
+// one integer per token (small beside the output): held as read.
 // validate_input_layer checks their dtypes and shapes.
 struct InputLayerFiles {
-  NpyArray output;      // (B, L, d), (B * L, d), or (L, d) when B = 1: floats
-  NpyArray vocabulary;  // (V, d): floats
-  NpyArray ids;         // (B, L) or (L,): integers
+  InputLayerValues output;      // (B, L, d), (B * L, d), or (L, d) when B = 1: floats
+  InputLayerValues vocabulary;  // (V, d): floats
+  NpyArray ids;                 // (B, L) or (L,): integers
   std::optional<NpyArray> positions;  // as ids, or (L,) for every sequence; default 0..L-1
   std::string output_name = "OUTPUT", vocabulary_name = "VOCAB", ids_name = "IDS", positions_name = "POS";
 };
+
+// The command line's reading: OUTPUT and VOCAB into typed storage at the
+// files' own size (npy_tensor.hpp), IDS and POS (when not empty) as integers.
+// Throws TableFileError naming the file and the field.
+InputLayerFiles read_input_layer_files(const std::filesystem::path& output, const std::filesystem::path& vocabulary,
+                                       const std::filesystem::path& ids, const std::filesystem::path& positions);
 
 // Every candidate for width d, conforming ones first (the first listed wins
 // when two have the same value, as for d = 64 where sqrt(d) = 8 in every format).
