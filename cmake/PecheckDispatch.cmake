@@ -51,9 +51,13 @@ if(PECHECK_NATIVE)
 else()
   set(PECHECK_ISA_BASELINE_DESCRIPTION "the target's baseline")
 endif()
+# The same over the names alone, with the caller's arguments passed on (for
+# PECHECK_ISA_KERNEL_TABLES, pecheck/isa.hpp).
 set(PECHECK_ISA_VARIANT_LIST "")
+set(PECHECK_ISA_VARIANT_NAMES "")
 foreach(variant IN LISTS PECHECK_ISA_VARIANTS)
   string(APPEND PECHECK_ISA_VARIANT_LIST " X(${variant}, \"${pecheck_isa_cpu_${variant}}\", \"${pecheck_isa_about_${variant}}\")")
+  string(APPEND PECHECK_ISA_VARIANT_NAMES " X(${variant}, __VA_ARGS__)")
 endforeach()
 set(PECHECK_ISA_INCLUDE_DIR ${PROJECT_BINARY_DIR}/isa_include)
 configure_file(${CMAKE_CURRENT_LIST_DIR}/isa_variants.hpp.in ${PECHECK_ISA_INCLUDE_DIR}/pecheck_isa_variants.hpp @ONLY)

@@ -1,5 +1,6 @@
 # The instruction-set variants end to end (pecheck/isa.hpp): `pecheck table`
-# (fast, every format, and the reference) and `pecheck validate` give the same
+# (fast, every format, and the reference), `pecheck rope --impl fast` (the
+# exact encoding and hf-float32) and `pecheck validate` give the same
 # bytes under every variant PECHECK_ISA forces, as under the one chosen for
 # this CPU; a variant this CPU cannot run, or one the build does not hold, is
 # refused with exit 2 and one line naming PECHECK_ISA.
@@ -28,6 +29,20 @@ macro(outputs_of tag prefix)
   if(NOT status EQUAL 0)
     set(failures "${failures}\n  ${tag}: table --impl reference: exit ${status}: ${err}")
   endif()
+  # The rotary fast paths: the exact encoding's cache (float32 rotates,
+  # bfloat16 takes every row from the kernel) and the hf-float32 model's.
+  set(rope_args --preset llama3.1 --rows 700 --first-position 16776000)
+  foreach(rope exact-float32 exact-bfloat16 hf-float32-float32)
+    string(REGEX MATCH "[a-z0-9]+$" format ${rope})
+    string(REGEX REPLACE "-[a-z0-9]+$" "" computation ${rope})
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env ${prefix} ${PECHECK} rope ${rope_args} --dtype ${format}
+                            --computation ${computation} --impl fast --cos ${WORK_DIR}/${tag}-rope-${rope}-cos.npy
+                            --sin ${WORK_DIR}/${tag}-rope-${rope}-sin.npy
+                    RESULT_VARIABLE status ERROR_VARIABLE err)
+    if(NOT status EQUAL 0)
+      set(failures "${failures}\n  ${tag}: rope ${rope}: exit ${status}: ${err}")
+    endif()
+  endforeach()
   # The same file validated by each variant: the report is the same text.
   execute_process(COMMAND ${CMAKE_COMMAND} -E env ${prefix} ${PECHECK} validate ${WORK_DIR}/chosen-float32.npy
                           --convention vaswani --offset 16776000
@@ -51,7 +66,8 @@ foreach(variant IN LISTS variants)
     continue()
   endif()
   outputs_of(${variant} "PECHECK_ISA=${variant}")
-  foreach(output float64 float32 float16 bfloat16 reference validate)
+  foreach(output float64 float32 float16 bfloat16 reference validate rope-exact-float32-cos rope-exact-float32-sin
+                 rope-exact-bfloat16-cos rope-exact-bfloat16-sin rope-hf-float32-float32-cos rope-hf-float32-float32-sin)
     set(suffix .npy)
     if(output STREQUAL "validate")
       set(suffix .txt)

@@ -7,6 +7,7 @@
 // tests compare them (lib/tests/isa_variants_test.cpp).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -53,3 +54,18 @@ const auto& pick(const Tables& tables) {
 // In a part's dispatch source, with PECHECK_ISA_FOR_EACH_VARIANT: "+ 1" per
 // variant, for the size of its array of tables.
 #define PECHECK_ISA_COUNT(name, cpu, about) +1
+
+// In a part's dispatch source (which includes pecheck_isa_variants.hpp), at
+// global scope, followed by a semicolon: declares the kernel table of type
+// Type that each variant's object exports as pecheck_isa_<variant>_<table>
+// (PECHECK_ISA_SYMBOL(table) in the part's kernel-table source), and defines
+// `tables`, pointers to them in variants()' order, for pick():
+//   PECHECK_ISA_KERNEL_TABLES(pecheck::FastKernels, fast_kernels, fast_tables);
+#define PECHECK_ISA_DECLARE_TABLE_(variant, Type, table) extern "C" const Type pecheck_isa_##variant##_##table;
+#define PECHECK_ISA_TABLE_ADDRESS_(variant, Type, table) , &pecheck_isa_##variant##_##table
+#define PECHECK_ISA_KERNEL_TABLES(Type, table, tables)                         \
+  extern "C" const Type pecheck_isa_baseline_##table;                          \
+  PECHECK_ISA_FOR_EACH_VARIANT_NAME(PECHECK_ISA_DECLARE_TABLE_, Type, table)   \
+  static const std::array tables {                                             \
+    &pecheck_isa_baseline_##table PECHECK_ISA_FOR_EACH_VARIANT_NAME(PECHECK_ISA_TABLE_ADDRESS_, Type, table) \
+  }

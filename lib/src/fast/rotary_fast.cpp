@@ -48,21 +48,20 @@
 //    and 0.5 + 2^-28.2 would be within their budgets too (budgets.cpp, set
 //    for the additive tables' rotated rows), so rotating them is allowed and
 //    left undone. float64 keeps the kernel as the additive tables do.
-#include <algorithm>
-#include <cmath>
+//
+// Steps 2 to 4 run in the rotary kernels (rotary_kernels.cpp), compiled once
+// per instruction-set variant and reached through rotary_kernels(); step 1
+// runs once per cache.
+#include <string>
 #include <vector>
 
 #include "fast_constants.hpp"
 #include "frequency_turns.hpp"
 #include "pecheck/double_double_math.hpp"
-#include "pecheck/half_bits.hpp"
-#include "pecheck/parallel_for.hpp"
 #include "pecheck/rotary_cache.hpp"
 #include "pecheck/rotary_frequency.hpp"
-#include "rotary_rotated_fill.hpp"
-#include "rotary_row_store.hpp"
+#include "rotary_kernels.hpp"
 #include "row_blocks.hpp"
-#include "round_pair.hpp"
 #include "sincos_turns.hpp"
 
 namespace pecheck {
@@ -125,6 +124,11 @@ RotaryCache fast_rotary_cache(const RotaryConvention& convention, const RotaryCa
 
 void fast_rotary_cache_into(const RotaryConvention& convention, const RotaryCacheRequest& request,
                             RotaryCache& cache) {
+  fast_rotary_cache_into(convention, request, cache, rotary_kernels());
+}
+
+void fast_rotary_cache_into(const RotaryConvention& convention, const RotaryCacheRequest& request, RotaryCache& cache,
+                            const RotaryKernels& kernels) {
   check_rotary_request(convention, request);
   const RotaryDerived derived = rotary_derived(convention);
   const std::int64_t n = derived.frequencies;
@@ -145,25 +149,10 @@ void fast_rotary_cache_into(const RotaryConvention& convention, const RotaryCach
       *table = make_uninitialized_table(request.rows, cols, request.format);
     }
   }
-  const double a = derived.attention_factor;
-  RotaryRowStore rows(convention, a, cache);
   // Rows are independent: split across threads, the bits do not depend on how.
   const int workers = thread_count(0, request.rows * cols);
-  if (request.format == FormatId::float32) {
-    fill_rotated_float32(convention, TurnsView{f1.data(), f2.data(), f3.data(), padded}, a, request.first_position,
-                         workers, cache);
-    return;
-  }
-  parallel_for(workers, [&](int worker) {
-    std::vector<double> sin_row(static_cast<std::size_t>(padded)), cos_row(sin_row);
-    const std::int64_t first = request.rows * worker / workers;
-    const std::int64_t last = request.rows * (worker + 1) / workers;
-    for (std::int64_t r = first; r < last; ++r) {
-      sincos_turns(request.first_position + r, f1.data(), f2.data(), f3.data(), padded, sin_row.data(),
-                   cos_row.data());
-      rows.store(r, cos_row.data(), sin_row.data());
-    }
-  });
+  kernels.fill_cache(convention, TurnsView{f1.data(), f2.data(), f3.data(), padded}, derived.attention_factor,
+                     request.first_position, workers, cache);
 }
 
 }  // namespace pecheck

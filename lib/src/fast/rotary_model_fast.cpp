@@ -35,23 +35,21 @@
 //    compares, among them p = 1 (each preset's smallest angles) and rows up
 //    to 2^20. float16 and bfloat16 ULPs are wider than float32's, so the same
 //    eps is a smaller share of them and 0.5 + 2^-20 of their ULP holds too.
-#include <algorithm>
-#include <array>
-#include <bit>
+//
+// Steps 2 to 4 run in rotary_model_rows.cpp, compiled once per instruction-set
+// variant and reached through rotary_kernels(); the rest runs once per cache.
 #include <cmath>
 #include <limits>
 #include <numbers>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
-#include "fast_constants.hpp"
-#include "frequency_turns.hpp"
 #include "pecheck/double_double_math.hpp"
 #include "pecheck/parallel_for.hpp"
 #include "pecheck/rotary_cache.hpp"
 #include "pecheck/rotary_frequency.hpp"
-#include "rotary_row_store.hpp"
-#include "sincos_turns.hpp"
+#include "rotary_kernels.hpp"
 
 namespace pecheck {
 
@@ -95,43 +93,6 @@ struct Float32Arithmetic {
   static bool greater(Value x, Value y) { return x > y; }
 };
 
-// 2^k / (2 pi) in turns split for positions (step 3), for every k a float32
-// angle's m 2^k can have (k from -149 - 24 to 127 - 23): split once, looked up
-// per entry. Each is split_for_positions of the same double-double as before.
-class TurnsSplits {
- public:
-  TurnsSplits() {
-    for (int k = lowest; k <= highest; ++k) {
-      splits_[static_cast<std::size_t>(k - lowest)] = split_for_positions(
-          dd_ldexp(DoubleDouble{fast_constants::inv_two_pi_hi, fast_constants::inv_two_pi_lo}, k));
-    }
-  }
-  const TurnsSplit& at(int k) const { return splits_[static_cast<std::size_t>(std::clamp(k, lowest, highest) - lowest)]; }
-
- private:
-  // A zero angle has k = -24 (frexp gives exponent 0); the clamp never
-  // changes a k a float32 angle gives.
-  static constexpr int lowest = -149 - 24;
-  static constexpr int highest = 128 - 24;
-  std::array<TurnsSplit, highest - lowest + 1> splits_{};
-};
-
-// A float32 angle t = m 2^k with m an integer below 2^24 (step 3): k =
-// e - 24 for t = f 2^e, 1/2 <= |f| < 1, as std::frexp gives e, read from the
-// double's exponent bits (every float32 value is a normal double), and m =
-// t 2^-k, a multiplication by a power of two (exact). A zero angle is m = 0,
-// k = -24, as frexp's exponent 0 gives.
-struct BinaryAngle {
-  double m;
-  int k;
-};
-inline BinaryAngle binary_angle(double angle) {
-  if (angle == 0.0) return {angle, -24};
-  const int e = static_cast<int>((std::bit_cast<std::uint64_t>(angle) >> 52) & 0x7ff) - 1022;
-  const double scale = std::bit_cast<double>(static_cast<std::uint64_t>(1023 + 24 - e) << 52);
-  return {angle * scale, e - 24};
-}
-
 // Below this many entries a worker thread costs more than it saves.
 constexpr std::int64_t minimum_entries_per_worker = 1 << 14;
 
@@ -155,6 +116,11 @@ std::vector<double> hf_float32_inv_freq(const RotaryConvention& convention) {
 
 RotaryCache fast_rotary_model_cache(const RotaryConvention& convention, const RotaryCacheRequest& request,
                                     const ComputationModel& model) {
+  return fast_rotary_model_cache(convention, request, model, rotary_kernels());
+}
+
+RotaryCache fast_rotary_model_cache(const RotaryConvention& convention, const RotaryCacheRequest& request,
+                                    const ComputationModel& model, const RotaryKernels& kernels) {
   if (!is_hf_float32(model)) {
     throw ConventionError("--computation " + model.name +
                           ": the fast path computes hf-float32 only; use --impl reference for this model");
@@ -170,37 +136,12 @@ RotaryCache fast_rotary_model_cache(const RotaryConvention& convention, const Ro
   const std::vector<double> inv_freq = hf_float32_inv_freq(convention);
   const double factor = Float32Arithmetic::round(derived.attention_factor);
   const std::int64_t cols = rotary_columns(convention);
-  // Every entry is written below (RotaryRowStore stores every column of a row).
+  // Every entry is written by the kernel (it stores every column of a row).
   RotaryCache cache{make_uninitialized_table(request.rows, cols, request.format),
                     make_uninitialized_table(request.rows, cols, request.format)};
-  const std::int64_t padded = (n + sincos_lanes - 1) / sincos_lanes * sincos_lanes;
-  const TurnsSplits splits;
-  RotaryRowStore rows(convention, factor, cache);
   // Rows are independent: split across threads, the bits do not depend on how.
   const int workers = worker_count(0, request.rows * n / minimum_entries_per_worker);
-  parallel_for(workers, [&](int worker) {
-    // A row's angles side by side, each as its integer m and the split of its
-    // 2^k / (2 pi) (step 3), then one vector pass over them; padding lanes
-    // hold m = 0 (sin 0, cos 1, never read).
-    std::vector<double> m(static_cast<std::size_t>(padded), 0.0), f1(m), f2(m), f3(m);
-    std::vector<double> sin_row(static_cast<std::size_t>(padded)), cos_row(sin_row);
-    const std::int64_t first = request.rows * worker / workers;
-    const std::int64_t last = request.rows * (worker + 1) / workers;
-    for (std::int64_t r = first; r < last; ++r) {
-      const double p = static_cast<float>(request.first_position + r);  // exact below 2^24
-      for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
-        const double angle = static_cast<float>(p * inv_freq[i]);  // step 2
-        const BinaryAngle binary = binary_angle(angle);
-        m[i] = binary.m;
-        const TurnsSplit& split = splits.at(binary.k);
-        f1[i] = split.f1;
-        f2[i] = split.f2;
-        f3[i] = split.f3;
-      }
-      sincos_turns_each(m.data(), f1.data(), f2.data(), f3.data(), padded, sin_row.data(), cos_row.data());
-      rows.store(r, cos_row.data(), sin_row.data());  // step 4
-    }
-  });
+  kernels.fill_hf_float32(convention, inv_freq, factor, request.first_position, workers, cache);  // steps 2 to 4
   return cache;
 }
 
