@@ -129,7 +129,10 @@ void Accumulator::judge_row_beyond(std::int64_t row, std::size_t n, std::span<co
   }
   const double worst_ratio = std::bit_cast<double>(worst_bits);
   std::size_t worst = n;
-  if (beyond > 0) {
+  // The row's worst is kept only when it is not below the tally's: the
+  // search for it is skipped otherwise (the same tally).
+  const bool may_keep = !tally_.worst_ratio_entry || !(worst_ratio < tally_.worst_ratio);
+  if (beyond > 0 && may_keep) {
     for (std::size_t e = 0; e < n; ++e) {
       if (common[e] != 0 && ulps[e] > budget && ratio_of(e) == worst_ratio) {
         worst = e;

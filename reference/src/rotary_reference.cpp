@@ -96,6 +96,11 @@ RotaryReferenceCounts rotary_reference_rows(const RotaryConvention& convention, 
   for (std::int64_t c = 0; c < cols; ++c) {
     frequency_of[static_cast<std::size_t>(c)] = static_cast<std::size_t>(rotary_column_frequency(convention, c));
   }
+  // Column c holds frequency c mod cols / 2 (the rotate-half layout): a
+  // plain row is two copies of the frequencies' values.
+  const std::size_t half = frequency_of.size() / 2;
+  bool rotate_half = frequency_of.size() % 2 == 0;
+  for (std::size_t c = 0; c < frequency_of.size(); ++c) rotate_half &= frequency_of[c] == c % std::max<std::size_t>(half, 1);
   const Format& format = format_of(request.format);
   const int workers = worker_count(threads, request.rows);
   std::atomic<std::int64_t> escalations{0};
@@ -115,9 +120,16 @@ RotaryReferenceCounts rotary_reference_rows(const RotaryConvention& convention, 
       if (evaluator.settle_plain(request.first_position + r)) {
         const RowDecisions& d = evaluator.decisions();
         const std::size_t n = frequency_of.size();
-        for (std::size_t c = 0; c < n; ++c) {
-          plain[c] = d.cos_hi[frequency_of[c]];
-          plain[n + c] = d.sin_hi[frequency_of[c]];
+        if (rotate_half) {  // two copies of the frequencies per table
+          for (const std::size_t offset : {std::size_t{0}, half}) {
+            std::copy_n(d.cos_hi.data(), half, plain.data() + offset);
+            std::copy_n(d.sin_hi.data(), half, plain.data() + n + offset);
+          }
+        } else {
+          for (std::size_t c = 0; c < n; ++c) {
+            plain[c] = d.cos_hi[frequency_of[c]];
+            plain[n + c] = d.sin_hi[frequency_of[c]];
+          }
         }
         visit(worker, RotaryReferenceRow{r, {}, {}, plain});
         continue;

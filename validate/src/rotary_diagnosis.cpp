@@ -10,6 +10,7 @@
 #include "rotary_layout.hpp"
 #include "pecheck/number_text.hpp"
 #include "pecheck/parallel_for.hpp"
+#include "pecheck/reference/nearest_rounding.hpp"
 
 namespace pecheck::validate {
 
@@ -196,8 +197,9 @@ std::vector<Hazard> computation_hazards(const Table& cos, const Table& sin, Form
         // A swapped cache is judged on what it would hold unswapped.
         const double table_cos = detection.swapped ? sin.at(rows[k], c) : cos.at(rows[k], c);
         const double table_sin = detection.swapped ? cos.at(rows[k], c) : sin.at(rows[k], c);
-        const double dc = table_cos - round_to_format(values.cos[index], f);
-        const double ds = table_sin - round_to_format(values.sin[index], f);
+        // round_nearest: round_to_format by the bits where it can (the same values).
+        const double dc = table_cos - reference::round_nearest(values.cos[index], f);
+        const double ds = table_sin - reference::round_nearest(values.sin[index], f);
         if (!std::isfinite(dc) || !std::isfinite(ds)) continue;
         squares += dc * dc + ds * ds;
         count += 2.0;
