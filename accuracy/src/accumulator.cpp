@@ -103,16 +103,42 @@ void Accumulator::judge_row_beyond(std::int64_t row, std::size_t n, std::span<co
   for (std::size_t e = 0; e < n; ++e) exact_hi_[e] = exact_at(exact, e).hi;
   allowance_->row_bounds(row, exact_hi_, bounds_);
   const double budget = budget_ulp_;
+  // Two passes: the counts and the largest ratio in one loop without
+  // branches (it vectorises; a comparison against a computation model has
+  // entries beyond the budget in most rows), then the first entry with that
+  // ratio, the one the single pass's strict comparison kept. A ratio is
+  // never NaN and never negative (abs_ is finite for a common entry and
+  // bound > 0 divides it; + 0.0 makes a -0 +0), so the largest is the
+  // largest bit pattern: an integer maximum, which GCC vectorises where it
+  // does not vectorise a double one; an entry not counted gives -1.
+  const double* __restrict ulps = ulps_.data();
+  const double* __restrict abs_error = abs_.data();
+  const double* __restrict bounds = bounds_.data();
+  const unsigned char* __restrict common = common_.data();
+  const auto ratio_of = [&](std::size_t e) {
+    return (bounds[e] > 0.0 ? abs_error[e] / bounds[e] : std::numeric_limits<double>::infinity()) + 0.0;
+  };
   std::int64_t beyond = 0, beyond_bound = 0;
-  double worst_ratio = -1.0;
-  std::size_t worst = n;
+  std::int64_t worst_bits = -1;
   for (std::size_t e = 0; e < n; ++e) {
-    if (common_[e] == 0 || !(ulps_[e] > budget)) continue;
-    const double bound = bounds_[e];
-    const double ratio = bound > 0.0 ? abs_[e] / bound : std::numeric_limits<double>::infinity();
-    ++beyond;
-    beyond_bound += abs_[e] <= bound ? 0 : 1;
-    if (worst == n || ratio > worst_ratio) worst_ratio = ratio, worst = e;
+    const bool counted = (common[e] != 0) & (ulps[e] > budget);
+    beyond += static_cast<std::int64_t>(counted);
+    beyond_bound += static_cast<std::int64_t>(counted & !(abs_error[e] <= bounds[e]));
+    const std::int64_t candidate = std::bit_cast<std::int64_t>(ratio_of(e)) | -static_cast<std::int64_t>(!counted);
+    worst_bits = candidate > worst_bits ? candidate : worst_bits;
+  }
+  const double worst_ratio = std::bit_cast<double>(worst_bits);
+  std::size_t worst = n;
+  // The row's worst is kept only when it is not below the tally's: the
+  // search for it is skipped otherwise (the same tally).
+  const bool may_keep = !tally_.worst_ratio_entry || !(worst_ratio < tally_.worst_ratio);
+  if (beyond > 0 && may_keep) {
+    for (std::size_t e = 0; e < n; ++e) {
+      if (common[e] != 0 && ulps[e] > budget && ratio_of(e) == worst_ratio) {
+        worst = e;
+        break;
+      }
+    }
   }
   tally_.beyond_budget += beyond;
   tally_.beyond_bound += beyond_bound;

@@ -144,6 +144,10 @@ std::string figures_json(const Figures& f) {
                                  {"melem_per_s", static_cast<double>(r.values()) / r.reference_seconds / 1e6},
                                  {"mpfr_values", r.reference_mpfr_values}};
     out["rope_validate_cli"] = end_to_end(r.validate_cli);
+    if (r.validate_cli.measured) {
+      out["rope_validate_cli"]["cpu_seconds"] = r.validate_cpu_seconds;
+      out["rope_validate_cli"]["baseline_cpu_seconds"] = r.validate_baseline_cpu_seconds;
+    }
   }
   out["rotated_cli"] = json::parse(rotated_cli_json(f.rotated_cli));
   out["python"] = json::parse(python_figures_json(f.python));

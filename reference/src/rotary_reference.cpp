@@ -96,6 +96,11 @@ RotaryReferenceCounts rotary_reference_rows(const RotaryConvention& convention, 
   for (std::int64_t c = 0; c < cols; ++c) {
     frequency_of[static_cast<std::size_t>(c)] = static_cast<std::size_t>(rotary_column_frequency(convention, c));
   }
+  // Column c holds frequency c mod cols / 2 (the rotate-half layout): a
+  // plain row is two copies of the frequencies' values.
+  const std::size_t half = frequency_of.size() / 2;
+  bool rotate_half = frequency_of.size() % 2 == 0;
+  for (std::size_t c = 0; c < frequency_of.size(); ++c) rotate_half &= frequency_of[c] == c % std::max<std::size_t>(half, 1);
   const Format& format = format_of(request.format);
   const int workers = worker_count(threads, request.rows);
   std::atomic<std::int64_t> escalations{0};
@@ -105,16 +110,36 @@ RotaryReferenceCounts rotary_reference_rows(const RotaryConvention& convention, 
     RotaryRowEvaluator evaluator(convention, model, tier_frequencies, format, exact);
     RotaryRowResults row;
     std::vector<DoubleDouble> cos_exact(static_cast<std::size_t>(cols)), sin_exact(cos_exact);
+    std::vector<double> plain(2 * static_cast<std::size_t>(cols));
     // Contiguous blocks of rows: a worker reads its own part of the cache.
     const std::int64_t first = request.rows * worker / workers;
     const std::int64_t last = request.rows * (worker + 1) / workers;
     for (std::int64_t r = first; r < last; ++r) {
-      evaluator.evaluate(request.first_position + r, row);
+      // A row the double tier settles whole goes as its plain doubles, spread
+      // to the columns straight from the tier's arrays.
+      if (evaluator.settle_plain(request.first_position + r)) {
+        const RowDecisions& d = evaluator.decisions();
+        const std::size_t n = frequency_of.size();
+        if (rotate_half) {  // two copies of the frequencies per table
+          for (const std::size_t offset : {std::size_t{0}, half}) {
+            std::copy_n(d.cos_hi.data(), half, plain.data() + offset);
+            std::copy_n(d.sin_hi.data(), half, plain.data() + n + offset);
+          }
+        } else {
+          for (std::size_t c = 0; c < n; ++c) {
+            plain[c] = d.cos_hi[frequency_of[c]];
+            plain[n + c] = d.sin_hi[frequency_of[c]];
+          }
+        }
+        visit(worker, RotaryReferenceRow{r, {}, {}, plain});
+        continue;
+      }
+      evaluator.finish(request.first_position + r, row);
       for (std::size_t c = 0; c < frequency_of.size(); ++c) {
         cos_exact[c] = row.cos[frequency_of[c]].exact;
         sin_exact[c] = row.sin[frequency_of[c]].exact;
       }
-      visit(worker, RotaryReferenceRow{r, cos_exact, sin_exact});
+      visit(worker, RotaryReferenceRow{r, cos_exact, sin_exact, {}});
     }
     escalations += evaluator.escalations();
     mpfr_entries += evaluator.mpfr_entries();

@@ -13,10 +13,24 @@ RotaryRowEvaluator::RotaryRowEvaluator(const RotaryConvention& convention,
       frequencies_(rotary_derived(convention).frequencies) {}
 
 void RotaryRowEvaluator::evaluate(std::int64_t position, RotaryRowResults& out) {
+  settle_plain(position);
+  finish(position, out);
+}
+
+bool RotaryRowEvaluator::settle_plain(std::int64_t position) {
+  row_settled_ = tiers_.settle_row(position, row_);
+  if (!row_settled_ || !row_.plain) return false;
+  // cos_done and sin_done agree (settle_row): both settled, or neither.
+  unsigned char all = 1;
+  for (std::size_t k = 0; k < static_cast<std::size_t>(frequencies_); ++k) all &= row_.cos_done[k];
+  return all != 0;
+}
+
+void RotaryRowEvaluator::finish(std::int64_t position, RotaryRowResults& out) {
   const auto n = static_cast<std::size_t>(frequencies_);
   out.cos.resize(n);
   out.sin.resize(n);
-  const bool row_settled = tiers_.settle_row(position, row_);
+  const bool row_settled = row_settled_;
   for (std::size_t k = 0; k < n; ++k) {
     RotaryEntryResult& cos_result = out.cos[k];
     RotaryEntryResult& sin_result = out.sin[k];

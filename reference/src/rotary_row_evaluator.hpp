@@ -30,6 +30,15 @@ class RotaryRowEvaluator {
 
   void evaluate(std::int64_t position, RotaryRowResults& out);
 
+  // evaluate() in two steps, for a caller that takes a row of plain exact
+  // values as it is: settle_plain runs the double tier over the row and is
+  // true when it settled every entry (decisions() then holds the row, every
+  // exact value a plain double); otherwise finish() does the rest of
+  // evaluate() for the same position.
+  bool settle_plain(std::int64_t position);
+  const RowDecisions& decisions() const { return row_; }
+  void finish(std::int64_t position, RotaryRowResults& out);
+
   std::int64_t escalations() const { return escalations_; }    // MPFR's first precision undecided
   std::int64_t mpfr_entries() const { return mpfr_entries_; }  // values left to MPFR
 
@@ -40,6 +49,7 @@ class RotaryRowEvaluator {
   bool want_exact_;
   std::int64_t frequencies_;
   RowDecisions row_;
+  bool row_settled_ = false;  // the double tier ran over the last row settle_plain saw
   std::int64_t escalations_ = 0;
   std::int64_t mpfr_entries_ = 0;
 };

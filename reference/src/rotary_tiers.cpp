@@ -8,6 +8,7 @@
 #include "enclosure_decision.hpp"
 #include "first_step.hpp"
 #include "pecheck/reference/nearest_rounding.hpp"
+#include "rotary_model_angles.hpp"
 #include "rotated_rounding.hpp"
 #include "rotated_steps.hpp"
 
@@ -82,15 +83,8 @@ bool RotaryTiers::first_step_angle(std::int64_t position, std::int64_t frequency
                                    StepsFrequency& steps) {
   const auto k = static_cast<std::size_t>(frequency);
   if (model_) {
-    // The model's angle RN_angle(RN_position(p) inv_freq): the exact product
-    // of two doubles is hi + lo (FMA), rounded once (as rotated_reference.cpp).
     const double p = round_nearest(static_cast<double>(position), format_of(model_->position));
-    const DoubleWord product = exact_product(p, model_inv_freq_[k]);
-    const std::optional<BinaryAngleSteps> angle =
-        binary_angle_steps(round_word(product.hi, product.lo, format_of(model_->angle)));
-    if (!angle) return false;
-    steps_position = angle->position;
-    steps = angle->frequency;
+    return model_first_step_angle(p, model_inv_freq_[k], format_of(model_->angle), steps_position, steps);
   } else {
     steps_position = position;
     steps = frequencies_[k];
@@ -113,18 +107,25 @@ bool RotaryTiers::settle_row(std::int64_t position, RowDecisions& out) {
     }
     return true;
   }
-  for (std::size_t i = 0; i < n; ++i) {
-    std::int64_t p = 0;
-    StepsFrequency f;
-    const bool applies = first_step_angle(position, static_cast<std::int64_t>(i), p, f);
-    // An entry the first step does not apply to is evaluated at a harmless
-    // stand-in (position 1, frequency 1 step) and left undecided.
-    row_applies_[i] = applies;
-    row_positions_[i] = applies ? static_cast<double>(p) : 1.0;
-    row_frequencies_.f0[i] = applies ? f.f0 : 1.0;
-    row_frequencies_.f1[i] = applies ? f.f1 : 0.0;
-    row_frequencies_.f2[i] = applies ? f.f2 : 0.0;
-    row_frequencies_.error[i] = applies ? f.error : 0.0;
+  if (model_) {
+    // A model's row: its binary angles in one loop (rotary_model_angles.hpp).
+    const double p = round_nearest(static_cast<double>(position), format_of(model_->position));
+    model_row_angles(p, model_inv_freq_, format_of(model_->angle), row_positions_.data(), row_frequencies_,
+                     row_applies_.data());
+  } else {
+    for (std::size_t i = 0; i < n; ++i) {
+      std::int64_t p = 0;
+      StepsFrequency f;
+      const bool applies = first_step_angle(position, static_cast<std::int64_t>(i), p, f);
+      // An entry the first step does not apply to is evaluated at a harmless
+      // stand-in (position 1, frequency 1 step) and left undecided.
+      row_applies_[i] = applies;
+      row_positions_[i] = applies ? static_cast<double>(p) : 1.0;
+      row_frequencies_.f0[i] = applies ? f.f0 : 1.0;
+      row_frequencies_.f1[i] = applies ? f.f1 : 0.0;
+      row_frequencies_.f2[i] = applies ? f.f2 : 0.0;
+      row_frequencies_.error[i] = applies ? f.error : 0.0;
+    }
   }
   double_tier_entries(row_positions_.data(), row_frequencies_, factor_, narrow_, tolerance_, out);
   for (std::size_t i = 0; i < n; ++i) {

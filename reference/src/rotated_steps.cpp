@@ -38,7 +38,8 @@ StepsFrequency to_steps(const Real& w, mpfr_srcptr w_relative) {
   return split_into_steps(value, error);
 }
 
-// N / (2 pi) in steps per radian, once.
+}  // namespace
+
 const StepsFrequency& steps_per_radian() {
   static const StepsFrequency f = [] {
     Real one = make_real(rule_bits);
@@ -49,8 +50,6 @@ const StepsFrequency& steps_per_radian() {
   }();
   return f;
 }
-
-}  // namespace
 
 StepsFrequency rotary_steps_frequency(const RotaryConvention& convention, const RotaryDerived& derived,
                                       std::int64_t frequency) {

@@ -19,6 +19,10 @@ namespace pecheck::reference {
 StepsFrequency rotary_steps_frequency(const RotaryConvention& convention, const RotaryDerived& derived,
                                       std::int64_t frequency);
 
+// N / (2 pi) in steps per radian, computed once: a binary angle m 2^e has
+// frequency 2^e times it (binary_angle_steps).
+const StepsFrequency& steps_per_radian();
+
 // A binary angle as the first step's (position, frequency): angle = position
 // * w exactly with w = 2^e. Nothing when the angle is zero or not finite, or
 // its odd integer m needs more than 31 bits (float64 angles: MPFR's business).

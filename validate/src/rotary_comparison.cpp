@@ -52,6 +52,8 @@ Comparison compare_rotary_cache(const Table& cos, const Table& sin, FormatId for
   std::vector<std::vector<double>> values(static_cast<std::size_t>(workers), std::vector<double>(2 * cols));
   std::vector<std::vector<DoubleDouble>> exact_rows(static_cast<std::size_t>(workers),
                                                     std::vector<DoubleDouble>(2 * cols));
+  const bool floats = cos.format == FormatId::float32 && sin.format == FormatId::float32;
+  std::vector<std::vector<float>> float_rows(static_cast<std::size_t>(workers), std::vector<float>(2 * cols));
   std::vector<std::vector<double>> plain_rows(static_cast<std::size_t>(workers), std::vector<double>(2 * cols));
   // Exact values to the format's accuracy (2^-(precision + 20) relative),
   // as the additive comparison asks for: far below any ULP error printed.
@@ -60,6 +62,23 @@ Comparison compare_rotary_cache(const Table& cos, const Table& sin, FormatId for
       convention, request, model, workers, reference::ExactValues::for_format,
       [&](int worker, const reference::RotaryReferenceRow& row) {
         const auto w = static_cast<std::size_t>(worker);
+        // A row of plain exact values (nearly every row of a float32 cache):
+        // float32 rows go to the accumulator in their own type, cos's then
+        // sin's, as the kernel reads them (a float converts exactly).
+        if (!row.plain.empty()) {
+          if (floats) {
+            float* f = float_rows[w].data();
+            const std::size_t offset = static_cast<std::size_t>(row.row) * cols;
+            std::copy_n(cos.storage<float>().data() + offset, cols, f);
+            std::copy_n(sin.storage<float>().data() + offset, cols, f + cols);
+            accumulators[w].add_row(row.row, std::span<const float>(float_rows[w]), row.plain);
+          } else {
+            read_row(cos, row.row, values[w].data());
+            read_row(sin, row.row, values[w].data() + cols);
+            accumulators[w].add_row(row.row, std::span<const double>(values[w]), row.plain);
+          }
+          return;
+        }
         std::vector<double>& v = values[w];
         std::vector<DoubleDouble>& e = exact_rows[w];
         std::vector<double>& plain = plain_rows[w];

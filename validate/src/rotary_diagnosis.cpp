@@ -9,6 +9,8 @@
 #include "rotary_frequency_match.hpp"
 #include "rotary_layout.hpp"
 #include "pecheck/number_text.hpp"
+#include "pecheck/parallel_for.hpp"
+#include "pecheck/reference/nearest_rounding.hpp"
 
 namespace pecheck::validate {
 
@@ -183,8 +185,8 @@ std::vector<Hazard> computation_hazards(const Table& cos, const Table& sin, Form
   std::vector<std::int64_t> positions;
   for (std::int64_t r : rows) positions.push_back(detection.first_position + r);
   const Format& f = format_of(format);
-  std::vector<double> rms;
-  for (const RotaryComputation& computation : computations) {
+  // The RMS distance to computation k.
+  const auto distance = [&](const RotaryComputation& computation) {
     const RotaryValues values = rotary_values(convention, positions, computation, attention_factor);
     double squares = 0.0;
     double count = 0.0;
@@ -195,21 +197,37 @@ std::vector<Hazard> computation_hazards(const Table& cos, const Table& sin, Form
         // A swapped cache is judged on what it would hold unswapped.
         const double table_cos = detection.swapped ? sin.at(rows[k], c) : cos.at(rows[k], c);
         const double table_sin = detection.swapped ? cos.at(rows[k], c) : sin.at(rows[k], c);
-        const double dc = table_cos - round_to_format(values.cos[index], f);
-        const double ds = table_sin - round_to_format(values.sin[index], f);
+        // round_nearest: round_to_format by the bits where it can (the same values).
+        const double dc = table_cos - reference::round_nearest(values.cos[index], f);
+        const double ds = table_sin - reference::round_nearest(values.sin[index], f);
         if (!std::isfinite(dc) || !std::isfinite(ds)) continue;
         squares += dc * dc + ds * ds;
         count += 2.0;
       }
     }
-    rms.push_back(count > 0.0 ? std::sqrt(squares / count) : std::numeric_limits<double>::infinity());
-  }
+    return count > 0.0 ? std::sqrt(squares / count) : std::numeric_limits<double>::infinity();
+  };
+  // Each computation's distance, and ggml's, is a task of its own (each sums
+  // in its own fixed order, so the split changes no bit): this runs before the
+  // comparisons, on every core instead of one.
+  const std::size_t tasks = computations.size() + 1;
+  std::vector<double> rms(computations.size());
+  double accumulated = 0.0;
+  const int workers = worker_count(0, static_cast<std::int64_t>(tasks));
+  parallel_for(workers, [&](int worker) {
+    for (auto t = static_cast<std::size_t>(worker); t < tasks; t += static_cast<std::size_t>(workers)) {
+      if (t < computations.size()) {
+        rms[t] = distance(computations[t]);
+      } else {
+        accumulated = accumulated_rms(cos, sin, f, detection, convention, rows, attention_factor);
+      }
+    }
+  });
   std::size_t best = 0;
   for (std::size_t k = 1; k < rms.size(); ++k) {
     if (rms[k] < rms[best]) best = k;
   }
   const double correct = std::min(rms[0], rms[1]);
-  const double accumulated = accumulated_rms(cos, sin, f, detection, convention, rows, attention_factor);
   if (accumulated < 0.5 * correct && accumulated < rms[best]) {
     return {{HazardKind::frequency_accumulation,
              "the cache is base " + base_text(convention) + "'s computation as ggml builds it, each pair's angle by "

@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <span>
 
 #include "narrow_format.hpp"
 #include "pecheck/number_text.hpp"
@@ -33,6 +36,28 @@ void check_shapes(const Table& cos, const Table& sin) {
   }
 }
 
+// float32 values counted by their bits (integer lanes, which vectorise where
+// a loop of isfinite and fabs did not: this pass reads every value before the
+// comparisons start): a value is non-finite when its exponent field is all
+// ones, and past `limit` (non-negative) when its magnitude's bits exceed
+// those of L, the largest float at most `limit` (for a float x, x > limit
+// exactly when x > L: L <= limit, and the float after L exceeds limit).
+void count_float_hazards(std::span<const float> values, double limit, std::int64_t& non_finite,
+                         std::int64_t& beyond) {
+  float largest = static_cast<float>(limit);
+  if (static_cast<double>(largest) > limit) largest = std::nextafter(largest, 0.0F);
+  const std::uint32_t bound = std::bit_cast<std::uint32_t>(largest);
+  constexpr std::uint32_t infinity_bits = 0x7f800000U;
+  std::int64_t outside = 0, past = 0;
+  for (const float v : values) {
+    const std::uint32_t magnitude = std::bit_cast<std::uint32_t>(v) & 0x7fffffffU;
+    outside += magnitude >= infinity_bits ? 1 : 0;
+    past += (magnitude < infinity_bits) & (magnitude > bound) ? 1 : 0;
+  }
+  non_finite += outside;
+  beyond += past;
+}
+
 // NaN or infinity, and values past the attention factor by more than rounding.
 void value_hazards(const Table& cos, const Table& sin, FormatId format, double factor, Validation& result) {
   std::int64_t non_finite = 0, beyond = 0;
@@ -45,8 +70,11 @@ void value_hazards(const Table& cos, const Table& sin, FormatId format, double f
     }
   };
   for (const Table* t : {&cos, &sin}) {
-    // float32 and float64 read in their own type, a 16-bit format decoded entry by entry.
-    if (t->format == FormatId::float32) {
+    // float32 by its bits (a NaN limit passes no value, as |v| > NaN is false),
+    // float64 in its own type, a 16-bit format decoded entry by entry.
+    if (t->format == FormatId::float32 && (limit >= 0.0 || std::isnan(limit))) {
+      count_float_hazards(t->storage<float>(), limit, non_finite, beyond);
+    } else if (t->format == FormatId::float32) {
       count(t->storage<float>());
     } else if (t->format == FormatId::float64) {
       count(t->storage<double>());

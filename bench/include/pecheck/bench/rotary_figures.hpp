@@ -32,6 +32,10 @@ struct RotaryFigures {
   // files, every value; baseline_seconds: reading both files (read_npy) and
   // building the same cache by the fast path in this process, best of the runs.
   EndToEndFigure validate_cli;
+  // The CPU time (user + system) of the command's fastest run and of the
+  // baseline's fastest: a busy machine moves them far less than wall times.
+  double validate_cpu_seconds = 0.0;
+  double validate_baseline_cpu_seconds = 0.0;
 
   std::int64_t values() const { return 2 * rows * cols; }
 };

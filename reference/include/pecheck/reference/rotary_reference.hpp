@@ -51,6 +51,11 @@ RotaryReferenceCache rotary_reference_cache(const RotaryConvention& convention, 
 struct RotaryReferenceRow {
   std::int64_t row = 0;                    // counted from request.first_position
   std::span<const DoubleDouble> cos, sin;  // by column, within exact_tolerance(exact, format)
+  // When every exact value of the row is a plain double (the double tier
+  // settled the whole row, as it does nearly every row of a float32 cache):
+  // those doubles, cos's columns then sin's (2 x columns), the same values
+  // cos and sin would hold, which are then empty. Empty otherwise.
+  std::span<const double> plain;
 };
 // Called by worker w for the rows of its contiguous block, in order; workers
 // run at once (worker_count(threads, request.rows) of them).
