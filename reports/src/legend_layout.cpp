@@ -99,20 +99,35 @@ double text_width_bound(std::string_view text, double font_px) {
   return units / 2048.0 * font_px;
 }
 
-LegendLayout layout_legend(const std::vector<std::string>& names, double panel_width, double max_fraction) {
+LegendLayout layout_legend(const std::vector<std::string>& names, double panel_width, double height,
+                           double max_fraction) {
   LegendLayout layout;
   if (names.size() < 2 && (names.empty() || names.front().empty())) return layout;
   const double text_room = max_fraction * panel_width - legend_gap - legend_sample;
-  double widest = 0.0;
-  double y = 0.0;
+  std::vector<double> tall, wide;  // each entry's height and its longest line
   for (const std::string& name : names) {
     layout.lines.push_back(wrap(as_drawn(name), text_room));
+    double widest = 0.0;
     for (const std::string& line : layout.lines.back()) widest = std::max(widest, text_width_bound(line, legend_font_px));
-    layout.baselines.push_back(y + 12.0);  // an 11 px line's ascent stays below the top
-    y += legend_row + legend_line * static_cast<double>(layout.lines.back().size() - 1);
+    wide.push_back(widest);
+    tall.push_back(legend_row + legend_line * static_cast<double>(layout.lines.back().size() - 1));
   }
-  layout.width = legend_gap + legend_sample + widest;
-  layout.height = y;
+  // Entries in order, down a column until the next would pass the height,
+  // then the next column (an entry taller than the height has one to itself).
+  double x = 0.0, y = 0.0, column_width = 0.0;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (y > 0.0 && y + tall[i] > height) {
+      x += legend_sample + column_width + legend_column_gap;
+      y = 0.0;
+      column_width = 0.0;
+    }
+    layout.offsets.push_back(x);
+    layout.baselines.push_back(y + 12.0);  // an 11 px line's ascent stays below the top
+    y += tall[i];
+    column_width = std::max(column_width, wide[i]);
+    layout.height = std::max(layout.height, y);
+  }
+  layout.width = legend_gap + x + legend_sample + column_width;
   return layout;
 }
 

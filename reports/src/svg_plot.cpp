@@ -143,18 +143,19 @@ std::size_t draw_series(std::string& out, const Series& series, std::size_t inde
 }
 
 // Beside the plot, inside the panel: long names wrap (legend_layout.hpp).
-plot::LegendLayout legend_of(const Panel& panel, double panel_width) {
+plot::LegendLayout legend_of(const Panel& panel, PlotSize size) {
   std::vector<std::string> names;
   for (const Series& series : panel.series) names.push_back(series.name);
-  return plot::layout_legend(names, panel_width);
+  return plot::layout_legend(names, size.width, size.height - top_margin - 4.0);
 }
 
-void draw_legend(std::string& out, const Panel& panel, const plot::LegendLayout& legend, double x, double top) {
+void draw_legend(std::string& out, const Panel& panel, const plot::LegendLayout& legend, double left, double top) {
   out += "<g class=\"legend\">\n";
   for (std::size_t i = 0; i < panel.series.size(); ++i) {
     const Series& series = panel.series[i];
     const double baseline = top + legend.baselines[i];
     const double y = baseline - 4.0;  // the sample's centre, level with the text's middle
+    const double x = left + legend.offsets[i];
     const char* colour = palette[i % palette_size];
     if (has_line(series)) {
       out += "<line x1=\"" + coordinate(x) + "\" y1=\"" + coordinate(y) + "\" x2=\"" + coordinate(x + 22.0) +
@@ -178,7 +179,7 @@ std::string series_panel(const Panel& panel, const std::string& id, PlotSize siz
     xs.insert(xs.end(), series.x.begin(), series.x.end());
     ys.insert(ys.end(), series.y.begin(), series.y.end());
   }
-  const plot::LegendLayout legend = legend_of(panel, size.width);
+  const plot::LegendLayout legend = legend_of(panel, size);
   const double left = left_margin, top = top_margin;
   const double right = size.width - right_margin - legend.width, bottom = size.height - bottom_margin;
   plot::Scale x{panel.x.scale, 0, 1, left, right};

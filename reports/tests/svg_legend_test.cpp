@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <set>
 #include <string>
 
 #include "../src/legend_layout.hpp"
@@ -130,6 +131,24 @@ TEST(SvgLegend, aNameTooLongForOneLineWrapsAndEveryLineIsDrawn) {
   }
   EXPECT_GE(lines, 3u) << "the long name on one line";
   EXPECT_EQ(drawn, long_name + " paper");
+}
+
+// Figure 12's legend: 26 series ran 40 px below its 400 px panel in one column.
+TEST(SvgLegend, aLegendTallerThanItsPanelTakesMoreColumns) {
+  std::vector<std::string> names;
+  for (const char* model : {"llama2", "llama3", "llama3.1", "llama3.2", "qwen2", "mistral", "gpt-neox", "phi3",
+                            "gemma", "falcon", "yarn", "deepseek-v3", "gpt-oss"}) {
+    for (const char* format : {" float32", " bfloat16"}) names.push_back(std::string(model) + format);
+  }
+  const std::string svg_text = render_panel_svg(panel_with(names), "p", {760, 400});
+  EXPECT_EQ(expect_legends_inside(svg_text), 2 * names.size());
+  std::set<std::string> columns;
+  const XmlElement svg = testing::parse_xml(svg_text);
+  for (const XmlElement* group : svg.all("g")) {
+    if (group->attribute("class") == nullptr || *group->attribute("class") != "legend") continue;
+    for (const XmlElement* text : group->all("text")) columns.insert(*text->attribute("x"));
+  }
+  EXPECT_EQ(columns.size(), 2u);
 }
 
 TEST(SvgLegend, aWordWiderThanTheLegendIsCutNotLeftToOverflow) {
