@@ -44,6 +44,9 @@ std::vector<CheckResult> run_checks(const Subject& subject, const std::vector<co
     result.kind = check.kind;
     result.role = check.role;
     result.catches = properties::faults_caught_by(check.id);
+    // A check outside the registry (the training family's, read from
+    // pecheck-training's JSON) is not in the fault matrix's inversion: its own list.
+    if (result.catches.empty()) result.catches.assign(check.catches.begin(), check.catches.end());
     result.claim = check.claim;
     result.source = check.source;
     result.outcome = properties::run_check(check, subject, config);

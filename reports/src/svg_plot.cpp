@@ -6,6 +6,7 @@
 #include <cstddef>
 
 #include "pecheck/reports/escape.hpp"
+#include "legend_layout.hpp"
 #include "plot_scale.hpp"
 #include "svg_heatmap.hpp"
 
@@ -24,7 +25,6 @@ constexpr double left_margin = 64.0;
 constexpr double top_margin = 28.0;
 constexpr double bottom_margin = 46.0;
 constexpr double right_margin = 12.0;
-constexpr double legend_row = 16.0;
 
 std::string axis_title(const Axis& axis) {
   return axis.unit.empty() ? axis.label : axis.label + " (" + axis.unit + ")";
@@ -142,18 +142,20 @@ std::size_t draw_series(std::string& out, const Series& series, std::size_t inde
   return omitted;
 }
 
-double legend_width(const Panel& panel) {
-  if (panel.series.size() < 2 && (panel.series.empty() || panel.series.front().name.empty())) return 0.0;
-  std::size_t longest = 0;
-  for (const Series& series : panel.series) longest = std::max(longest, series.name.size());
-  // About 6 px per character at 11 px sans-serif, plus the sample line.
-  return std::clamp(40.0 + 6.0 * static_cast<double>(longest), 90.0, 230.0);
+// Beside the plot, inside the panel: long names wrap (legend_layout.hpp).
+plot::LegendLayout legend_of(const Panel& panel, PlotSize size) {
+  std::vector<std::string> names;
+  for (const Series& series : panel.series) names.push_back(series.name);
+  return plot::layout_legend(names, size.width, size.height - top_margin - 4.0);
 }
 
-void draw_legend(std::string& out, const Panel& panel, double x, double top) {
+void draw_legend(std::string& out, const Panel& panel, const plot::LegendLayout& legend, double left, double top) {
+  out += "<g class=\"legend\">\n";
   for (std::size_t i = 0; i < panel.series.size(); ++i) {
     const Series& series = panel.series[i];
-    const double y = top + 8.0 + legend_row * static_cast<double>(i);
+    const double baseline = top + legend.baselines[i];
+    const double y = baseline - 4.0;  // the sample's centre, level with the text's middle
+    const double x = left + legend.offsets[i];
     const char* colour = palette[i % palette_size];
     if (has_line(series)) {
       out += "<line x1=\"" + coordinate(x) + "\" y1=\"" + coordinate(y) + "\" x2=\"" + coordinate(x + 22.0) +
@@ -163,8 +165,12 @@ void draw_legend(std::string& out, const Panel& panel, double x, double top) {
     if (has_markers(series)) {
       out += "<path d=\"" + marker(i, x + 11.0, y) + "\" fill=\"" + colour + "\"/>\n";
     }
-    text(out, x + 28.0, y + 4.0, series.name);
+    const std::vector<std::string>& lines = legend.lines[i];
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+      text(out, x + plot::legend_sample, baseline + plot::legend_line * static_cast<double>(k), lines[k]);
+    }
   }
+  out += "</g>\n";
 }
 
 std::string series_panel(const Panel& panel, const std::string& id, PlotSize size) {
@@ -173,9 +179,9 @@ std::string series_panel(const Panel& panel, const std::string& id, PlotSize siz
     xs.insert(xs.end(), series.x.begin(), series.x.end());
     ys.insert(ys.end(), series.y.begin(), series.y.end());
   }
-  const double legend = legend_width(panel);
+  const plot::LegendLayout legend = legend_of(panel, size);
   const double left = left_margin, top = top_margin;
-  const double right = size.width - right_margin - legend, bottom = size.height - bottom_margin;
+  const double right = size.width - right_margin - legend.width, bottom = size.height - bottom_margin;
   plot::Scale x{panel.x.scale, 0, 1, left, right};
   plot::Scale y{panel.y.scale, 0, 1, bottom, top};
   plot::axis_range(panel.x, xs, x.low, x.high);
@@ -196,7 +202,7 @@ std::string series_panel(const Panel& panel, const std::string& id, PlotSize siz
         std::to_string(omitted) + (omitted == 1 ? " point" : " points") + " not drawn (zero or negative on a log axis)",
         "font-size=\"11\" fill=\"#555\"");
   }
-  if (legend > 0.0) draw_legend(out, panel, right + 10.0, top);
+  if (legend.width > 0.0) draw_legend(out, panel, legend, right + plot::legend_gap, top);
   return out;
 }
 

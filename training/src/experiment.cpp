@@ -7,6 +7,7 @@
 
 #include "pecheck/convention.hpp"
 #include "pecheck/parallel_for.hpp"
+#include "pecheck/training/token_multiplier.hpp"
 
 namespace pecheck::training {
 
@@ -65,7 +66,10 @@ RunSpec make_spec(const Subject& subject, Task task, Norm norm, const Configurat
   spec.seed = seed;
   const bool concatenated = configuration.position == Position::sinusoid_concatenated;
   const std::int64_t token_width = concatenated ? sizes.dim / 2 : sizes.dim;
-  spec.scale = configuration.scaled ? subject.embedding_scale(token_width, FormatId::float32) : 1.0;
+  // What the subject's operation multiplies the token table by when asked
+  // for its scale (or for 1, unscaled): a fault of the operation is trained.
+  const double asked = configuration.scaled ? subject.embedding_scale(token_width, FormatId::float32) : 1.0;
+  spec.scale = measure_token_multiplier(subject, token_width, concatenated ? sizes.dim - token_width : 0, asked).value;
   if (configuration.position == Position::sinusoid_added || concatenated) {
     const std::int64_t width = concatenated ? sizes.dim - token_width : sizes.dim;
     const Table table =

@@ -4,15 +4,19 @@
 // configuration). The comparisons assert what a pilot on the same sizes
 // showed, with Welch's test over seeds, so a change that removes the effect
 // fails them. The subject enters a run through its encoding table and its
-// embedding scale: a check that a fault of the scale makes fail names that
-// fault (the training fault matrix test proves it, training/tests); the
-// others are observations: "info" when their bound holds, "failed" when not.
+// embedding operation (the multiplier it applies to the token table, measured
+// by running it: token_multiplier.hpp): a check that a fault of the operation
+// makes fail names that fault (the training fault matrix test proves it,
+// training/tests); the others are observations: "info" when their bound
+// holds, "failed" when not.
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 
 #include "pecheck/properties/check_definition.hpp"
 #include "pecheck/properties/check_ids.hpp"
+#include "pecheck/properties/fault_names.hpp"
 #include "pecheck/training/experiment.hpp"
+#include "pecheck/training/token_multiplier.hpp"
 #include "pecheck/training/training_checks.hpp"
 #include "summary.hpp"
 
@@ -26,6 +30,7 @@ using properties::Statistic;
 using properties::StatisticKey;
 using properties::Verdict;
 namespace ids = properties::check_ids;
+namespace faults = properties::faults;
 
 std::optional<Plan>& plan_in_use() {
   static std::optional<Plan> plan;
@@ -74,6 +79,20 @@ std::string sizes_text(const Experiment& e) {
          std::to_string(e.plan.seeds) + " seeds a configuration";
 }
 
+// What the scaled runs multiplied the token table by, as measured from the
+// subject's operations: sqrt(d) and sqrt(d/2) rounded, in a correct subject.
+std::string multipliers_text(const Subject& subject, const Sizes& sizes) {
+  const std::int64_t d = sizes.dim, half = sizes.dim / 2;
+  const TokenMultiplier added =
+      measure_token_multiplier(subject, d, 0, subject.embedding_scale(d, FormatId::float32));
+  const TokenMultiplier concatenated =
+      measure_token_multiplier(subject, half, d - half, subject.embedding_scale(half, FormatId::float32));
+  return "the scaled runs multiply the token table by " + fixed(added.value, 4) + " (measured from the subject's " +
+         added.operation + ", sqrt(" + std::to_string(d) + ") = " + fixed(std::sqrt(double(d)), 4) + ") and, " +
+         "concatenated, by " + fixed(concatenated.value, 4) + " (" + concatenated.operation + ", sqrt(" +
+         std::to_string(half) + ") = " + fixed(std::sqrt(double(half)), 4) + ")";
+}
+
 Outcome learning_curves(const Subject& subject, const properties::RunConfig& config) {
   const Experiment& e = run_experiment(subject, config.seed, plan_for(config));
   Outcome outcome;
@@ -114,7 +133,7 @@ Outcome learning_curves(const Subject& subject, const properties::RunConfig& con
   }
   // No wall time here: the same seed gives the same bytes (stderr has the times).
   outcome.message = std::to_string(outcome.cases) + " runs (" + sizes_text(e) + "); chance is " +
-                    fixed(1.0 / e.plan.sizes.vocabulary, 4) + " a token";
+                    fixed(1.0 / e.plan.sizes.vocabulary, 4) + " a token; " + multipliers_text(subject, e.plan.sizes);
   return outcome;
 }
 
@@ -275,11 +294,10 @@ const CheckDefinition definitions[] = {
      "paper's N(0, 1/d): lower accuracy at the comparison step, Welch p < 0.01, post-LN and pre-LN.",
      "the report's question (a); PyTorch's nn.Embedding initialises N(0, 1)",
      CheckKind::measurement,
-     // No fault yet: the runs take the scale from Subject::embedding_scale,
-     // which the scale faults leave correct (they fault the embedding
-     // operation); scale-divided and scale-missing gave the fast subject's
-     // numbers (0.768 and 0.827 at step 100, p < 1e-4) in the fault matrix test.
-     {},
+     // Each fault changes what both configurations multiply the token table
+     // by (1/s, 1, s^2, 0 for s): the paper's no longer learns reverse
+     // faster (training/tests/training_fault_matrix_expensive.cpp).
+     {faults::scale_divided, faults::scale_missing, faults::scale_applied_twice, faults::embedding_dropped},
      unit_init_lags},
     {ids::scale_at_small_sigma,
      Family::training,

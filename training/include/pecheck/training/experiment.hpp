@@ -63,8 +63,11 @@ void set_training_progress(TrainingProgress progress);
 // so every configuration sees the same data streams).
 std::uint64_t run_seed(std::uint64_t seed, int k);
 
-// The RunSpec of one run: the subject supplies the sinusoidal table and the
-// embedding scale, as it does to every other check.
+// The RunSpec of one run: the subject supplies the sinusoidal table, and the
+// token table's multiplier is measured from its embedding operation
+// (token_multiplier.hpp) asked for its embedding scale, so a fault of the
+// operation changes what is trained. Throws SubjectError when the operation
+// is not a multiplication by one number.
 RunSpec make_spec(const Subject& subject, Task task, Norm norm, const Configuration& configuration, const Sizes& sizes,
                   std::uint64_t seed);
 

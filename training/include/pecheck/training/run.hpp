@@ -39,7 +39,7 @@ struct Configuration {
   double sigma_factor = 1.0;
   bool sigma_scales_with_width = true;
   double uniform_bound = 0.0;
-  bool scaled = true;  // multiply by the subject's embedding scale sqrt(width)
+  bool scaled = true;  // ask the subject's operation for its embedding scale sqrt(width)
   Position position = Position::sinusoid_added;
 };
 
@@ -64,7 +64,8 @@ struct RunSpec {
   Configuration configuration;
   Sizes sizes;
   std::uint64_t seed = 1;
-  // The subject's embedding scale for the token table's width (1 when not scaled).
+  // What the subject's embedding operation multiplies the token table by,
+  // asked for its scale for the table's width (for 1 when not scaled).
   double scale = 1.0;
   // The subject's sinusoidal table, row-major, sequence() rows of the
   // encoding's width (d, or d/2 concatenated); empty when none is used.
