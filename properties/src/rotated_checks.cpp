@@ -154,7 +154,8 @@ const CheckDefinition rotated_pair_norm_check{
     // Measured by the fault matrix: a wrong angle is still a rotation, so only
     // what moves a pair off its circle fails this check.
     .catches = {faults::kernel_cache_precision, faults::kernel_fast_trig, faults::kernel_layout_mismatch,
-                faults::kernel_attention_factor, faults::kernel_partial_width},
+                faults::kernel_attention_factor, faults::kernel_partial_width, faults::kernel_partial_factor_ignored,
+                faults::kernel_proportional_partial},
     .run = rotated_pair_norm,
 };
 
@@ -172,7 +173,9 @@ const CheckDefinition rotated_relative_position_check{
     .catches = {faults::kernel_position_precision, faults::kernel_angle_precision, faults::kernel_inv_freq_precision,
                 faults::kernel_cache_precision, faults::kernel_frequency_accumulation, faults::kernel_fast_trig,
                 faults::kernel_layout_mismatch, faults::kernel_wrong_base, faults::kernel_wrong_scaling,
-                faults::kernel_direction, faults::kernel_attention_factor, faults::kernel_partial_width},
+                faults::kernel_direction, faults::kernel_attention_factor, faults::kernel_partial_width,
+                faults::kernel_partial_factor_ignored, faults::kernel_proportional_partial,
+                faults::kernel_mrope_position_delta},
     .run = rotated_relative_position,
 };
 
