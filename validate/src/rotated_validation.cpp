@@ -95,9 +95,15 @@ Validation validate_rotated_output(const RotatedSubject& subject, const RotatedO
   };
   if (!detection.rotated) return finish(ValidationVerdict::deviates, "not a rotation of the input");
   if (!findings.convention) {
-    return finish(ValidationVerdict::unknown, findings.frequencies_fitted
-                                                  ? "no rule fits the output's frequencies"
-                                                  : "no convention given and none could be fitted");
+    std::string why = findings.frequencies_fitted ? "no rule fits the output's frequencies"
+                                                  : "no convention given and none could be fitted";
+    if (options.convention && !findings.frequencies_fitted) {
+      // M-RoPE's sections, the proportional form and LongRoPE's factors hold at their own width only.
+      why = "the convention given cannot be read at the kernel's rotary width " +
+            std::to_string(findings.rotary_width) + " (its fields fix the width " + std::to_string(rotary_derived(*options.convention).dims) +
+            ": M-RoPE sections, a proportional form or per-frequency factors)";
+    }
+    return finish(ValidationVerdict::unknown, why);
   }
   const RotaryConvention& convention = *findings.convention;
 
