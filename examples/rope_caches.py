@@ -153,7 +153,11 @@ def rope_parameters(config, args):
     if layer not in rules:
         raise SystemExit(f"rope_caches.py: --layer-type {layer}: the config has {sorted(map(str, rules))}")
     theta, rule = rules[layer]
-    dim = int(head_dim * rule.get("partial_rotary_factor", config.get("partial_rotary_factor", 1.0)))
+    if layer == "full_attention" and config.get("global_head_dim"):
+        head_dim = config["global_head_dim"]  # Gemma 4: wider heads on full-attention layers
+    config["_head_dim"] = head_dim
+    fraction = rule.get("partial_rotary_factor", config.get("partial_rotary_factor", 1.0))
+    dim = int(head_dim * fraction)
     if getattr(args, "partial_over_head_dim", None):
         args.partial_over_head_dim = head_dim
     base = args.base if args.base is not None else theta
@@ -167,6 +171,11 @@ def rope_parameters(config, args):
         kind = "longrope"
     if kind == "mrope":  # Qwen2-VL: the default rule; its sections only matter for 3-D position ids
         kind = "default"
+    if kind == "proportional":
+        # _compute_proportional_rope_parameters: the cache spans the whole head;
+        # int(partial_rotary_factor * head_dim // 2) pairs rotate.
+        dim = head_dim
+        scaling["_rope_angles"] = int(fraction * head_dim // 2)
     if getattr(args, "yarn_truncate", "config") == "always":
         scaling["truncate"] = True
     return dim, float(base), kind, scaling, config
@@ -183,7 +192,13 @@ def inv_freq_and_attention(dim, base, kind, scaling, config, sequence_length, ar
     if kind == "dynamic":  # _compute_dynamic_ntk_parameters
         seq = sequence_length if sequence_length > max_pos else max_pos
         base = base * ((factor * seq / max_pos) - (factor - 1)) ** (dim / (dim - 2))
-    if kind in ("default", "dynamic", "linear"):
+    if kind == "proportional":  # base^(-arange(0, 2 angles, 2) / head_dim), then zeros, / factor
+        angles = scaling["_rope_angles"]
+        rotated = np.arange(0, 2 * angles, 2, dtype=np.int64).astype(np.float32) / dim
+        inv_freq = np.concatenate([(1.0 / (base ** rotated)).astype(np.float32),
+                                   np.zeros(dim // 2 - angles, dtype=np.float32)])
+        inv_freq = (inv_freq / factor).astype(np.float32)
+    elif kind in ("default", "dynamic", "linear"):
         inv_freq = (1.0 / (base ** exponent)).astype(np.float32)
         if kind == "linear":  # _compute_linear_scaling_rope_parameters
             inv_freq = (inv_freq / factor).astype(np.float32)

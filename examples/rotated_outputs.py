@@ -5,7 +5,7 @@ NumPy (or PyTorch), for `pecheck validate OUT.npy --input IN.npy --positions POS
   rotated_outputs.py (--preset NAME | --config CONFIG.json) --input IN.npy --positions POS.npy
                      --output OUT.npy [--shape S] [--length L] [--heads H] [--batch B]
                      [--first-position K] [--dtype F] [--form hf|meta|float32] [--layout L]
-                     [--backend numpy|torch] [--seed N] [fault options]
+                     [--backend numpy|torch] [--seed N] [--layer-type T] [fault options]
 
 The rope parameters (inv_freq by the scaling rule, attention_scaling) come from
 rope_caches.py beside this file, which computes them as transformers'
@@ -43,6 +43,17 @@ Faults (each seen in real code; docs/CONVENTIONS.md and the issue's list):
   --attention-factor missing|twice  attention_scaling not applied, or applied twice
   --rotary-width W                  W columns rotate instead of d (a partial-width mismatch)
   --position-offset K               the kernel rotates by POS + K while POS.npy holds POS
+  --proportional                    a partial rotary in the proportional form: frequencies over
+                                    head_dim, pairs (i, i + head_dim/2) (pie-project/pie PR 603)
+
+M-RoPE (a config with mrope_section: Qwen2-VL runs, Qwen3-VL mrope_interleaved): POS is (3, L),
+the temporal, height and width ids (3, T for thd); --mrope-ids image (the default) gives the
+tokens an 8 x 8 grid per frame (t = K + r // 64, h = K + (r // 8) % 8, w = K + r % 8), text the
+same ids in all three rows. Pair i turns by the id of its section, as
+apply_multimodal_rotary_pos_emb and apply_interleaved_mrope pick them. Faults:
+  --mrope-fault ids-off-by-one       the kernel's height and width ids one ahead (vllm 16878)
+  --mrope-fault sections-ignored     every pair at the temporal id
+  --mrope-fault other-split          runs where the config interleaves, or the reverse
 """
 import argparse
 import math
@@ -81,6 +92,26 @@ def shape_of(args, head_dim):
 
 def sequence_axis(shape_name):
     return {"ld": 0, "lhd": 0, "sbhd": 0, "bshd": 1, "bhsd": 2, "thd": 0}[shape_name]
+
+
+def mrope_rows(section, interleaved, n):
+    """The id row (0 temporal, 1 height, 2 width) of each of n frequencies."""
+    rows = np.zeros(n, dtype=np.int64)
+    if interleaved:  # apply_interleaved_mrope: slice(dim, 3 * section[dim], 3) from row dim
+        for dim in (1, 2):
+            rows[dim:min(3 * section[dim], n):3] = dim
+        return rows
+    bounds = np.cumsum(section)  # apply_multimodal_rotary_pos_emb: runs t, h, w
+    return np.where(np.arange(n) < bounds[0], 0, np.where(np.arange(n) < bounds[1], 1, 2))
+
+
+def mrope_ids(args):
+    """(3, L) ids of the L distinct tokens (the rows of `unique`)."""
+    r = np.arange(args.length, dtype=np.int64)
+    k = args.first_position
+    if args.mrope_ids == "text":
+        return np.stack([k + r] * 3)
+    return np.stack([k + r // 64, k + (r // 8) % 8, k + r % 8])
 
 
 def angles_float32(inv_freq, positions, args, base, dim):
@@ -206,11 +237,15 @@ def main():
     parser.add_argument("--attention-factor", default="applied", choices=["applied", "missing", "twice"])
     parser.add_argument("--rotary-width", type=int)
     parser.add_argument("--position-offset", type=int, default=0)
+    parser.add_argument("--layer-type")
+    parser.add_argument("--proportional", action="store_true")
+    parser.add_argument("--mrope-ids", default="image", choices=["image", "text"])
+    parser.add_argument("--mrope-fault", choices=["ids-off-by-one", "sections-ignored", "other-split"])
     args = parser.parse_args()
 
     config = rope_caches.load_config(args, "rotated_outputs.py")
-    head_dim = config.get("head_dim") or config["hidden_size"] // config["num_attention_heads"]
     dim, base, kind, scaling, config = rope_caches.rope_parameters(config, args)
+    head_dim = config["_head_dim"]
     inv_freq, attention = rope_caches.inv_freq_and_attention(dim, base, kind, scaling, config, args.sequence_length)
     if args.inv_freq:
         inv_freq = rope_caches.round_to(inv_freq, args.inv_freq).astype(np.float32)
@@ -222,6 +257,12 @@ def main():
         # The kernel's own width: frequencies base^(-2i/width), as a kernel built for that width computes them.
         exponent = np.arange(0, width, 2, dtype=np.int64).astype(np.float32) / width
         inv_freq = (1.0 / (base ** exponent)).astype(np.float32)
+    if args.proportional:
+        # pie PR 603: the first d/2 pairs at base^(-2i/head_dim), paired across the whole head.
+        width = head_dim
+        rotated = np.arange(0, dim, 2, dtype=np.int64).astype(np.float32) / head_dim
+        inv_freq = np.concatenate([(1.0 / (base ** rotated)).astype(np.float32),
+                                   np.zeros((head_dim - dim) // 2, dtype=np.float32)])
     layout = "interleaved" if args.form == "meta" else (args.layout or config.get("layout", "rotate-half"))
     if layout == "complex":
         layout = "interleaved"
@@ -232,6 +273,22 @@ def main():
     pos_file = token_positions(args)
     unique = np.arange(args.first_position, args.first_position + args.length) + args.position_offset
     freqs = angles_float32(inv_freq.astype(np.float32), unique, args, base, width)
+    section = scaling.get("mrope_section")
+    if section:
+        # Each id row's float32 angles (inv_freq @ position_ids per row), then
+        # each pair's from its section's row.
+        ids = mrope_ids(args)
+        kernel_ids = ids.copy()
+        if args.mrope_fault == "ids-off-by-one":
+            kernel_ids[1:] += 1
+        elif args.mrope_fault == "sections-ignored":
+            kernel_ids[1:] = kernel_ids[0]
+        interleaved = bool(scaling.get("mrope_interleaved", False)) != (args.mrope_fault == "other-split")
+        by_row = [angles_float32(inv_freq.astype(np.float32), kernel_ids[s] + args.position_offset, args, base, width)
+                  for s in range(3)]
+        rows_of = mrope_rows(section, interleaved, width // 2)
+        freqs = np.stack([by_row[rows_of[i]][:, i] for i in range(width // 2)], axis=1).astype(np.float32)
+        pos_file = ids if args.shape != "thd" else np.tile(ids, (1, args.batch))
     cos, sin = cos_sin_numpy(freqs, attention, args)
     # Row-major rows of the tensor and the index of each row's position in `unique`.
     axis = sequence_axis(args.shape)

@@ -136,6 +136,15 @@ const std::vector<Fault>& fault_matrix() {
        "transformers' attention_scaling (YaRN, LongRoPE)", make_kernel_attention_factor_subject},
       {faults::kernel_partial_width, "a kernel rotating half the rotary width",
        "partial_rotary_factor applied twice (GPT-NeoX rotary_pct, Phi)", make_kernel_partial_width_subject},
+      {faults::kernel_partial_factor_ignored, "a kernel rotating the whole head where partial_rotary_factor says a part",
+       "AI-Hypercomputer/maxtext issue 4616 (partial_rotary_factor dropped on the M-RoPE path, Qwen3.5)",
+       make_kernel_partial_factor_ignored_subject},
+      {faults::kernel_proportional_partial,
+       "a kernel spreading a partial rotary's frequencies over head_dim and pairing across the whole head",
+       "pie-project/pie PR 603 (the proportional form where the rotary width's is expected)",
+       make_kernel_proportional_partial_subject},
+      {faults::kernel_mrope_position_delta, "an M-RoPE kernel whose ids after an image are one ahead",
+       "vllm 16878 (M-RoPE position ids off by one)", make_kernel_mrope_position_delta_subject},
   }, all_checks());
   return all;
 }

@@ -31,6 +31,7 @@ struct KernelRun {
   Table owned_input;  // generated rows (empty for a held rotation)
   TableView input;
   std::vector<std::int64_t> positions;
+  std::vector<std::vector<std::int64_t>> mrope_positions;  // a held M-RoPE rotation's ids, else empty
   Table output;
 };
 
@@ -50,7 +51,8 @@ std::vector<std::int64_t> kernel_positions(std::int64_t rows) {
 std::vector<KernelRun> kernel_runs(const Subject& subject, const RotaryKernel& kernel, const RunConfig& config) {
   std::vector<KernelRun> runs;
   if (const std::optional<HeldRotation> held = kernel.held_rotation()) {
-    KernelRun run{subject.name(), held->convention, held->format, Table{}, held->input, held->positions, Table{}};
+    KernelRun run{subject.name(), held->convention, held->format, Table{}, held->input, held->positions,
+                  held->mrope_positions, Table{}};
     run.output = kernel.rotate(run.convention, run.input, run.positions, run.format);
     runs.push_back(std::move(run));
     return runs;
@@ -92,6 +94,10 @@ Outcome judge(const Subject& subject, const RunConfig& config, Property which) {
   for (const KernelRun& run : runs) {
     const RotaryDerived derived = rotary_derived(run.convention);
     const TableView output = run.output.view();
+    std::vector<std::int64_t> pair_section;  // M-RoPE: the id row each pair turns by
+    if (!run.mrope_positions.empty()) {
+      for (std::int64_t i = 0; i < derived.dims / 2; ++i) pair_section.push_back(mrope_position_row(run.convention, i));
+    }
     if (output.rows() != run.input.rows() || output.cols() != run.input.cols()) {
       throw SubjectError(run.label + ": the kernel returned (" + std::to_string(output.rows()) + ", " +
                          std::to_string(output.cols()) + ") for an input of (" + std::to_string(run.input.rows()) +
@@ -102,7 +108,8 @@ Outcome judge(const Subject& subject, const RunConfig& config, Property which) {
                                                   derived.attention_factor)
                                   : relative_position_property(run.input, output, run.positions, run.convention.layout,
                                                                derived.dims, run.format, derived.attention_factor,
-                                                               rotary_inv_freqs(run.convention, std::nullopt), false);
+                                                               rotary_inv_freqs(run.convention, std::nullopt), false,
+                                                               run.mrope_positions, pair_section);
     outcome.cases += p.checked;
     violations += p.violations;
     if (p.checked > 0 && (p.worst_ratio > worst_ratio || std::isnan(p.worst_ratio))) {
@@ -154,7 +161,8 @@ const CheckDefinition rotated_pair_norm_check{
     // Measured by the fault matrix: a wrong angle is still a rotation, so only
     // what moves a pair off its circle fails this check.
     .catches = {faults::kernel_cache_precision, faults::kernel_fast_trig, faults::kernel_layout_mismatch,
-                faults::kernel_attention_factor, faults::kernel_partial_width},
+                faults::kernel_attention_factor, faults::kernel_partial_width, faults::kernel_partial_factor_ignored,
+                faults::kernel_proportional_partial},
     .run = rotated_pair_norm,
 };
 
@@ -172,7 +180,9 @@ const CheckDefinition rotated_relative_position_check{
     .catches = {faults::kernel_position_precision, faults::kernel_angle_precision, faults::kernel_inv_freq_precision,
                 faults::kernel_cache_precision, faults::kernel_frequency_accumulation, faults::kernel_fast_trig,
                 faults::kernel_layout_mismatch, faults::kernel_wrong_base, faults::kernel_wrong_scaling,
-                faults::kernel_direction, faults::kernel_attention_factor, faults::kernel_partial_width},
+                faults::kernel_direction, faults::kernel_attention_factor, faults::kernel_partial_width,
+                faults::kernel_partial_factor_ignored, faults::kernel_proportional_partial,
+                faults::kernel_mrope_position_delta},
     .run = rotated_relative_position,
 };
 

@@ -31,6 +31,9 @@ struct KernelFault {
   bool reverse = false;               // rotation by -theta
   bool no_attention_factor = false;   // A left out
   bool half_width = false;            // half the rotary width rotated, the rest passed through
+  bool full_head = false;             // partial_rotary_factor ignored: the whole head rotated
+  bool proportional = false;          // a truncated partial rotary in the proportional form
+  bool mrope_delta = false;           // M-RoPE ids from position 4096 on (after an image) one ahead
 };
 
 // sin and cos as fast approximations compute them: the quadrant reduction in
@@ -67,6 +70,19 @@ class FaultyKernel final : public ForwardingSubject, public RotaryKernel {
     RotaryConvention used = convention;
     if (fault_.wrong_base) used.base = convention.base == 10000.0 ? 500000.0 : 10000.0;
     if (fault_.no_scaling) used.scaling = RotaryScaling{};
+    // Under one position per row (text) M-RoPE's sections do not change the
+    // rotation, so the faults below that change the width drop them.
+    if (fault_.full_head) {
+      used.rotary_fraction = 1.0;
+      used.partial_form = PartialRotaryForm::truncated;
+      used.mrope_section.clear();
+    }
+    const bool plain_rule =
+        used.scaling.kind == RotaryScalingKind::none || used.scaling.kind == RotaryScalingKind::linear;
+    if (fault_.proportional && used.rotary_fraction < 1.0 && plain_rule) {
+      used.partial_form = PartialRotaryForm::proportional;
+      used.mrope_section.clear();
+    }
     if (fault_.other_layout) {
       used.layout =
           convention.layout == RotaryLayout::rotate_half ? RotaryLayout::interleaved : RotaryLayout::rotate_half;
@@ -96,6 +112,7 @@ class FaultyKernel final : public ForwardingSubject, public RotaryKernel {
       for (std::int64_t c = 0; c < input.cols(); ++c) out.set(r, c, input.at(r, c));
       double p = static_cast<double>(positions[static_cast<std::size_t>(r)]);
       if (fault_.positions) p = round_to_format(p, format_of(*fault_.positions));
+      if (fault_.mrope_delta && !convention.mrope_section.empty() && p >= 4096.0) p += 1.0;
       float ladder = static_cast<float>(p);
       for (std::int64_t i = 0; i < width / 2; ++i) {
         const auto k = static_cast<std::size_t>(i);
@@ -174,6 +191,16 @@ std::unique_ptr<Subject> make_kernel_attention_factor_subject(std::shared_ptr<co
 }
 std::unique_ptr<Subject> make_kernel_partial_width_subject(std::shared_ptr<const Subject> inner) {
   return make(std::move(inner), faults::kernel_partial_width, [](KernelFault& f) { f.half_width = true; });
+}
+
+std::unique_ptr<Subject> make_kernel_partial_factor_ignored_subject(std::shared_ptr<const Subject> inner) {
+  return make(std::move(inner), faults::kernel_partial_factor_ignored, [](KernelFault& f) { f.full_head = true; });
+}
+std::unique_ptr<Subject> make_kernel_proportional_partial_subject(std::shared_ptr<const Subject> inner) {
+  return make(std::move(inner), faults::kernel_proportional_partial, [](KernelFault& f) { f.proportional = true; });
+}
+std::unique_ptr<Subject> make_kernel_mrope_position_delta_subject(std::shared_ptr<const Subject> inner) {
+  return make(std::move(inner), faults::kernel_mrope_position_delta, [](KernelFault& f) { f.mrope_delta = true; });
 }
 
 }  // namespace pecheck::properties

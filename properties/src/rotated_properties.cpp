@@ -92,8 +92,16 @@ RotatedProperty norm_property(const TableView& input, const TableView& output, R
 RotatedProperty relative_position_property(const TableView& input, const TableView& output,
                                            const std::vector<std::int64_t>& positions, RotaryLayout layout,
                                            std::int64_t width, FormatId format, double attention_factor,
-                                           const std::vector<double>& inv_freq, bool reversed) {
+                                           const std::vector<double>& inv_freq, bool reversed,
+                                           const std::vector<std::vector<std::int64_t>>& section_positions,
+                                           const std::vector<std::int64_t>& pair_section) {
   const std::int64_t rows = input.rows();
+  const bool sectioned = !section_positions.empty() && !pair_section.empty();
+  // The ids pair i turns by: its M-RoPE section's, else the row's one position.
+  const auto ids = [&](std::int64_t i) -> const std::vector<std::int64_t>& {
+    return sectioned ? section_positions[static_cast<std::size_t>(pair_section[static_cast<std::size_t>(i)])]
+                     : positions;
+  };
   RotatedProperty p;
   p.claim =
       "q_m . k_n depends on m - n alone: pair by pair, out_m,i . out_n,i = A^2 in_m,i^T R((n - m) theta_i) in_n,i";
@@ -117,9 +125,9 @@ RotatedProperty relative_position_property(const TableView& input, const TableVi
     const std::int64_t r = (k * rows) / samples;
     const std::int64_t s = (r * 7919 + 104729) % rows;
     if (r == s) continue;
-    const double delta =
-        static_cast<double>(positions[static_cast<std::size_t>(s)] - positions[static_cast<std::size_t>(r)]);
     for (std::int64_t i = 0; i < n; ++i) {
+      const std::vector<std::int64_t>& at = ids(i);
+      const double delta = static_cast<double>(at[static_cast<std::size_t>(s)] - at[static_cast<std::size_t>(r)]);
       const auto [a, b] = rotary_pair_columns(layout, width, i);
       const double xa = input.at(r, a), xb = input.at(r, b), za = input.at(s, a), zb = input.at(s, b);
       // (n - m) theta_i in double: within 2^-53 of it relative, below 2^-28 rad for |n - m| < 2^24.
@@ -132,7 +140,7 @@ RotatedProperty relative_position_property(const TableView& input, const TableVi
       const double in_r = norm2(xa, xb), in_s = norm2(za, zb), out_s = norm2(wa, wb);
       const double drift =
           5.0 * 0x1p-24 * (1.0 + 0x1p-20) * inv_freq[static_cast<std::size_t>(i)] *
-          static_cast<double>(positions[static_cast<std::size_t>(r)] + positions[static_cast<std::size_t>(s)]);
+          static_cast<double>(at[static_cast<std::size_t>(r)] + at[static_cast<std::size_t>(s)]);
       const double limit =
           bound(in_r, attention_factor) * out_s + attention_factor * in_r * bound(in_s, attention_factor) +
           attention_factor * attention_factor * in_r * in_s * drift +

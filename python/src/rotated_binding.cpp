@@ -28,7 +28,12 @@ validate::RotatedSubject rotated_subject(const RotatedArrays& arrays) {
   // POS is one position per token: small, copied.
   subject.positions.dtype = "<i8";
   subject.positions.integer = true;
-  subject.positions.shape = {static_cast<std::int64_t>(positions.size())};
+  // M-RoPE's (3, L) and (3, B, L) ids keep their shape; anything else is one position per token.
+  if (positions.ndim() >= 2 && positions.shape(0) == 3) {
+    subject.positions.shape.assign(positions.shape(), positions.shape() + positions.ndim());
+  } else {
+    subject.positions.shape = {static_cast<std::int64_t>(positions.size())};
+  }
   subject.positions.integers.assign(positions.data(), positions.data() + positions.size());
   subject.output_name = names.at(0);
   subject.input_name = names.at(1);

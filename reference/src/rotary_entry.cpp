@@ -100,6 +100,12 @@ double RotaryEntryEvaluator::model_inv_freq(std::int64_t frequency) {
   }
   for (std::size_t level = 0; level_precision(level) <= max_working_bits; ++level) {
     const Real& w = exact_frequency(level, frequency);
+    // A pair that never rotates (the proportional form's tail, a fitted 0):
+    // the rule returns an exact 0, no rounding to decide.
+    if (mpfr_zero_p(raw(w))) {
+      slot = 0.0;
+      return *slot;
+    }
     Real error = make_real(error_bits);
     mpfr_abs(raw(error), raw(w), MPFR_RNDU);
     mpfr_mul_2si(raw(error), raw(error), rotary_frequency_error_offset - mpfr_get_prec(raw(w)), MPFR_RNDU);

@@ -138,6 +138,21 @@ bool RotaryTiers::settle_row(std::int64_t position, RowDecisions& out) {
 
 bool RotaryTiers::settle(std::int64_t position, std::int64_t frequency, RotaryEntryResult& cos_result,
                          RotaryEntryResult& sin_result) {
+  // A pair that never rotates (the proportional form's tail, a fitted 0):
+  // the angle is exactly 0 at every position, cos 0 = 1 and sin 0 = +0, the
+  // entries the factor and +0 (as RotaryEntryEvaluator's zero angle).
+  const auto k = static_cast<std::size_t>(frequency);
+  const bool never_rotates = model_ ? model_inv_freq_[k] == 0.0
+                                    : frequency >= derived_.rotated_frequencies ||
+                                          (convention_.scaling.kind == RotaryScalingKind::fitted &&
+                                           convention_.scaling.inv_freq[k] == 0.0);
+  if (never_rotates) {
+    cos_result.rounded = pecheck::round_to_format(factor_, format_);
+    cos_result.exact = {factor_, 0.0};
+    sin_result.rounded = 0.0;
+    sin_result.exact = {0.0, 0.0};
+    return true;
+  }
   std::int64_t p = 0;
   StepsFrequency f;
   if (!first_step_angle(position, frequency, p, f)) return false;

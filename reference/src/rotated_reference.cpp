@@ -100,7 +100,9 @@ struct RotatedOracle::State {
   }
 
   bool zero_angle(std::int64_t position, std::int64_t frequency) {
-    return model ? model_angle(position, frequency) == 0.0 : position == 0;
+    // Exact: position 0, or a pair that never rotates (the proportional form's tail).
+    return model ? model_angle(position, frequency) == 0.0
+                 : position == 0 || frequency >= derived.rotated_frequencies;
   }
 
   // The first step's enclosure of cos and sin at this entry, when it applies.

@@ -90,6 +90,11 @@ double accumulated_misfit(const RotaryDetection& detection, const RotaryConventi
 std::optional<RotaryConvention> at_cache_width(RotaryConvention convention, RotaryLayout layout,
                                                std::int64_t frequencies) {
   convention.layout = layout;
+  if (convention.partial_form == PartialRotaryForm::proportional) {
+    // Its cache is the whole head with a tail at frequency 0: only that width shows it.
+    if (2 * frequencies != convention.head_dim) return std::nullopt;
+    return convention;
+  }
   convention.head_dim = 2 * frequencies;
   convention.rotary_fraction = 1.0;
   try {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <memory>
 
@@ -30,7 +31,7 @@ class RotatedModelAllowance final : public accuracy::Allowance {
     const std::int64_t n = request_.width / 2;
     const std::int64_t i = request_.layout == RotaryLayout::rotate_half ? column % n : column / 2;
     const auto [a, b] = pair_columns(request_.layout, request_.width, i);
-    const std::int64_t p = (*request_.row_position)[static_cast<std::size_t>(row)];
+    const std::int64_t p = pair_position(request_, row, i);
     return bound_.bound(evaluator_->angle(p, i), values.in(row, a), values.in(row, b), values.out(row, column));
   }
   std::string_view name() const override { return "the libm allowance"; }
@@ -56,7 +57,7 @@ void refine_exact(accuracy::WorstInput& input, const RotatedComparisonRequest& r
   const auto [a, b] = pair_columns(request.layout, request.width, i);
   reference::RotatedOracle oracle(request.convention, request.format);
   reference::RotatedExact e;
-  const std::int64_t p = (*request.row_position)[static_cast<std::size_t>(input.row)];
+  const std::int64_t p = pair_position(request, input.row, i);
   oracle.rotate(p, i, values.in(input.row, a), values.in(input.row, b), &e);
   const DoubleDouble exact = input.column == a ? e.first : e.second;
   const Format& format = format_of(request.format);
@@ -66,7 +67,17 @@ void refine_exact(accuracy::WorstInput& input, const RotatedComparisonRequest& r
   input.ulps = ulp_error(input.value, exact, format).ulps;
 }
 
+bool sectioned(const RotatedComparisonRequest& request) {
+  return request.mrope_position != nullptr && !request.mrope_position->empty();
+}
+
 }  // namespace
+
+std::int64_t pair_position(const RotatedComparisonRequest& request, std::int64_t row, std::int64_t pair) {
+  if (!sectioned(request)) return (*request.row_position)[static_cast<std::size_t>(row)];
+  const auto section = static_cast<std::size_t>(mrope_position_row(request.convention, pair));
+  return (*request.mrope_position)[section][static_cast<std::size_t>(row)];
+}
 
 Comparison compare_rotated(const RotatedComparisonRequest& request, const std::optional<reference::RotatedModel>& model,
                            const ComputationModel& angle_model) {
@@ -115,6 +126,8 @@ Comparison compare_rotated(const RotatedComparisonRequest& request, const std::o
     std::vector<double> x_first(pairs), x_second(pairs);
     std::vector<reference::RotatedPair> rounded(pairs);
     std::vector<reference::RotatedExact> pair_exact(pairs);
+    std::vector<reference::RotatedPair> at_id(sectioned(request) ? pairs : 0);  // M-RoPE: one id's rotation
+    std::vector<reference::RotatedExact> exact_at_id(sectioned(request) ? pairs : 0);
     std::vector<accuracy::Accumulator>& mine = block_tallies[w];
     for (std::int64_t k = 0; k < blocks; ++k) {
       mine.emplace_back(request.format, request.budget_ulp, allowances[w].get(), accuracy::SignedZero::equal);
@@ -129,7 +142,7 @@ Comparison compare_rotated(const RotatedComparisonRequest& request, const std::o
         for (std::int64_t i = 0; i < n; ++i) {
           const auto [a, b] = pair_columns(request.layout, request.width, i);
           reference::RotatedExact e;
-          evaluator->rotate(p, i, values.in(r, a), values.in(r, b), &e);
+          evaluator->rotate(pair_position(request, r, i), i, values.in(r, a), values.in(r, b), &e);
           exact[static_cast<std::size_t>(a)] = e.first;
           exact[static_cast<std::size_t>(b)] = e.second;
         }
@@ -139,7 +152,24 @@ Comparison compare_rotated(const RotatedComparisonRequest& request, const std::o
           x_first[static_cast<std::size_t>(i)] = values.in(r, a);
           x_second[static_cast<std::size_t>(i)] = values.in(r, b);
         }
-        oracle.rotate_row(p, x_first, x_second, rounded, pair_exact);
+        if (!sectioned(request)) {
+          oracle.rotate_row(p, x_first, x_second, rounded, pair_exact);
+        } else {
+          // M-RoPE: a row turns by up to three ids; each distinct one rotates
+          // the row, and each pair keeps the result at its own section's id.
+          std::int64_t done[3] = {-1, -1, -1};
+          for (std::int64_t section = 0; section < 3; ++section) {
+            const std::int64_t id = (*request.mrope_position)[static_cast<std::size_t>(section)][static_cast<std::size_t>(r)];
+            if (std::find(std::begin(done), std::end(done), id) != std::end(done)) continue;
+            done[section] = id;
+            oracle.rotate_row(id, x_first, x_second, at_id, exact_at_id);
+            for (std::int64_t i = 0; i < n; ++i) {
+              if (pair_position(request, r, i) != id) continue;
+              rounded[static_cast<std::size_t>(i)] = at_id[static_cast<std::size_t>(i)];
+              pair_exact[static_cast<std::size_t>(i)] = exact_at_id[static_cast<std::size_t>(i)];
+            }
+          }
+        }
         bool all_plain = true;
         for (std::int64_t i = 0; i < n; ++i) {
           const auto [a, b] = pair_columns(request.layout, request.width, i);

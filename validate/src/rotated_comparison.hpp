@@ -18,6 +18,10 @@ namespace pecheck::validate {
 struct RotatedComparisonRequest {
   const RotatedValues* values = nullptr;
   const std::vector<std::int64_t>* row_position = nullptr;  // the positions the entries are compared at
+  // M-RoPE: the temporal, height and width ids of each row (RotatedTokens::
+  // mrope_position); pair i is compared at the id of its section
+  // (mrope_position_row). nullptr or empty: every pair at row_position.
+  const std::vector<std::vector<std::int64_t>>* mrope_position = nullptr;
   RotaryLayout layout = RotaryLayout::rotate_half;
   std::int64_t width = 0;
   RotaryConvention convention;  // at the rotary width
@@ -30,6 +34,9 @@ struct RotatedComparisonRequest {
 // model == nullopt: the exact rotation. A model's entries beyond the ULP
 // budget pass within rotated_libm_allowance (the measurement's abs_bound
 // says how many it admitted).
+// The position pair i of row r is rotated by: its M-RoPE section's id, else the row's.
+std::int64_t pair_position(const RotatedComparisonRequest& request, std::int64_t row, std::int64_t pair);
+
 Comparison compare_rotated(const RotatedComparisonRequest& request, const std::optional<reference::RotatedModel>& model,
                            const ComputationModel& angle_model);
 

@@ -53,6 +53,21 @@ std::optional<Hazard> attention_factor_hazard(double measured, double expected, 
                        what + " (transformers multiplies cos and sin by attention_scaling once)."};
 }
 
+// A truncated partial rotary whose kernel pairs across the whole head and
+// changes only the first d/2 columns of each half: the proportional form
+// (frequencies over head_dim) where the rotary width's is expected.
+std::string proportional_note(const RotaryConvention& given, std::int64_t width, std::int64_t changed,
+                              std::int64_t head_dim) {
+  const RotaryDerived d = rotary_derived(given);
+  if (given.partial_form != PartialRotaryForm::truncated || width != head_dim || d.dims >= head_dim ||
+      changed != head_dim / 2 + d.frequencies) {
+    return "";
+  }
+  return "; it pairs (i, i + head_dim/2) and changes the first " + std::to_string(d.frequencies) +
+         " columns of each half: the proportional form (frequencies over head_dim) where the convention's are over "
+         "the rotary width (pie-project/pie PR 603)";
+}
+
 }  // namespace
 
 RotatedDetection detect_rotated(const RotatedValues& values, const RotatedTokens& tokens, FormatId format,
@@ -107,7 +122,8 @@ RotatedDetection detect_rotated(const RotatedValues& values, const RotatedTokens
         {HazardKind::partial_width,
          "the kernel rotates " + std::to_string(fit.width) + " columns (" + significant(100.0 * fit.fraction, 6) +
              "% of its pairs keep their norm), the convention " + std::to_string(given_width) + " (int(head_dim " +
-             std::to_string(given->head_dim) + " x rotary fraction " + significant(given->rotary_fraction, 6) + "))."});
+             std::to_string(given->head_dim) + " x rotary fraction " + significant(given->rotary_fraction, 6) + "))" +
+             proportional_note(*given, fit.width, changed, tokens.head_dim) + "."});
   }
 
   // The angles as a cache: rows are positions first .. first + count - 1.
@@ -119,10 +135,15 @@ RotatedDetection detect_rotated(const RotatedValues& values, const RotatedTokens
   const std::int64_t run = std::min(count, fit_positions);
   const bool covered = run >= 2 && sorted.size() >= static_cast<std::size_t>(run) &&
                        sorted[static_cast<std::size_t>(run - 1)] == sorted.front() + run - 1;
-  if (!covered) {
-    out.notes.push_back(
-        "POS does not cover a run of consecutive positions: frequencies, direction and offset "
-        "are not fitted; the convention given is compared as it is");
+  if (!covered || tokens.mrope_ids_differ) {
+    // A cache row holds one position: M-RoPE ids that differ turn a row's
+    // pairs by up to three, which no cache row is.
+    out.notes.push_back(tokens.mrope_ids_differ
+                            ? "POS holds M-RoPE ids that differ between temporal, height and width: frequencies, "
+                              "direction and offset are not fitted; the convention given is compared as it is, each "
+                              "pair at its own section's id"
+                            : "POS does not cover a run of consecutive positions: frequencies, direction and offset "
+                              "are not fitted; the convention given is compared as it is");
     // At the kernel's width, as the fitted path reads it (the pairs compared are the pairing's).
     if (given) findings.convention = at_cache_width(*given, fit.layout, fit.width / 2);
     if (findings.convention) findings.convention->layout = given->layout;

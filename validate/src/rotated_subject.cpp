@@ -31,8 +31,27 @@ std::int64_t format_axis(QkvFormat format, std::size_t rank) {
   return -1;
 }
 
-std::vector<std::int64_t> read_positions(const RotatedSubject& s) {
+// POS as (sections, batch, length): (L,) and (1, L) are (1, 1, L); M-RoPE's
+// (3, L) is (3, 1, L), and (3, B, L) gives each batch entry its own ids.
+struct PositionShape {
+  std::int64_t sections = 1;
+  std::int64_t batch = 1;
+  std::int64_t length = 0;
+};
+
+PositionShape position_shape(const RotatedSubject& s) {
   const NpyArray& pos = s.positions;
+  PositionShape shape;
+  if (pos.shape.size() >= 2 && pos.shape.front() == 3) {
+    if (pos.shape.size() > 3) {
+      throw ValidationInputError(s.positions_name + ": shape " + shape_text(pos.shape) +
+                                 ": expected M-RoPE's (3, L) or (3, B, L) position ids, or (L,)");
+    }
+    shape.sections = 3;
+    shape.batch = pos.shape.size() == 3 ? pos.shape[1] : 1;
+    shape.length = pos.shape.back();
+    return shape;
+  }
   std::int64_t length = 1;
   int long_axes = 0;
   for (std::int64_t n : pos.shape) {
@@ -41,8 +60,16 @@ std::vector<std::int64_t> read_positions(const RotatedSubject& s) {
   }
   if (long_axes > 1) {
     throw ValidationInputError(s.positions_name + ": shape " + shape_text(pos.shape) +
-                               ": expected one position per token along the sequence axis, shape (L,)");
+                               ": expected one position per token along the sequence axis, shape (L,) "
+                               "(or M-RoPE's (3, L) or (3, B, L))");
   }
+  shape.length = length;
+  return shape;
+}
+
+std::vector<std::int64_t> read_positions(const RotatedSubject& s) {
+  const NpyArray& pos = s.positions;
+  const std::int64_t length = pos.size();
   std::vector<std::int64_t> out(static_cast<std::size_t>(length));
   for (std::int64_t k = 0; k < length; ++k) {
     std::int64_t p = 0;
@@ -134,7 +161,8 @@ RotatedTokens resolve_tokens(const RotatedSubject& s, std::optional<QkvFormat> q
   if (shape.back() < 2)
     throw ValidationInputError(s.output_name + ": the last axis (head_dim) has fewer than 2 entries");
   const std::vector<std::int64_t> positions = read_positions(s);
-  const auto length = static_cast<std::int64_t>(positions.size());
+  const PositionShape pos_shape = position_shape(s);
+  const std::int64_t length = pos_shape.length;
   RotatedTokens tokens;
   tokens.shape = shape;
   tokens.head_dim = shape.back();
@@ -186,11 +214,40 @@ RotatedTokens resolve_tokens(const RotatedSubject& s, std::optional<QkvFormat> q
                                  ": expected its rows of the last axis");
     }
   }
-  std::int64_t inner = 1;  // rows per step along the sequence axis
-  for (std::size_t a = static_cast<std::size_t>(axis) + 1; a + 1 < rank; ++a) inner *= shape[a];
+  const auto inner_of = [&](std::int64_t a) {  // rows per step along axis a
+    std::int64_t inner = 1;
+    for (auto b = static_cast<std::size_t>(a) + 1; b + 1 < rank; ++b) inner *= shape[b];
+    return inner;
+  };
+  const std::int64_t inner = inner_of(axis);
+  // (3, B, L): the batch axis is the first other than the sequence axis
+  // (bshd and bhsd: 0; sbhd: 1), and only a 4-axis tensor has one.
+  std::int64_t batch_inner = 1;
+  if (pos_shape.batch > 1) {
+    const std::int64_t batch_axis = axis == 0 ? 1 : 0;
+    if (rank != 4 || shape[static_cast<std::size_t>(batch_axis)] != pos_shape.batch) {
+      throw ValidationInputError(s.positions_name + " has shape " + shape_text(s.positions.shape) + " (3, B = " +
+                                 std::to_string(pos_shape.batch) + ", L) and " + s.output_name + " " +
+                                 shape_text(shape) + ": expected a 4-axis output whose batch axis has B entries");
+    }
+    batch_inner = inner_of(batch_axis);
+  }
+  const auto id = [&](std::int64_t section, std::int64_t r) {
+    const std::int64_t l = (r / inner) % length;
+    const std::int64_t b = pos_shape.batch > 1 ? (r / batch_inner) % pos_shape.batch : 0;
+    return positions[static_cast<std::size_t>((section * pos_shape.batch + b) * length + l)];
+  };
   tokens.row_position.resize(static_cast<std::size_t>(tokens.rows));
-  for (std::int64_t r = 0; r < tokens.rows; ++r) {
-    tokens.row_position[static_cast<std::size_t>(r)] = positions[static_cast<std::size_t>((r / inner) % length)];
+  for (std::int64_t r = 0; r < tokens.rows; ++r) tokens.row_position[static_cast<std::size_t>(r)] = id(0, r);
+  if (pos_shape.sections == 3) {
+    tokens.mrope_position.assign(3, tokens.row_position);
+    for (std::int64_t section = 1; section < 3; ++section) {
+      for (std::int64_t r = 0; r < tokens.rows; ++r) {
+        const std::int64_t p = id(section, r);
+        tokens.mrope_position[static_cast<std::size_t>(section)][static_cast<std::size_t>(r)] = p;
+        tokens.mrope_ids_differ = tokens.mrope_ids_differ || p != tokens.row_position[static_cast<std::size_t>(r)];
+      }
+    }
   }
   return tokens;
 }

@@ -13,6 +13,7 @@
 #include "rotated_comparison.hpp"
 #include "rotated_detection.hpp"
 #include "rotated_diagnosis.hpp"
+#include "rotated_mrope.hpp"
 
 namespace pecheck::validate {
 
@@ -76,6 +77,7 @@ Validation validate_rotated_output(const RotatedSubject& subject, const RotatedO
   const FormatId format = value_format(subject.output.values);
   const RotatedValues values{subject.input.values, subject.output.values, tokens.rows, tokens.head_dim};
   if (options.convention) check_rotary_convention(*options.convention);
+  check_mrope_positions(subject, tokens, options.convention);
   const auto add_hazard = [&result](const Hazard& h) { result.add_hazard(h); };
 
   const std::int64_t non_finite = non_finite_count(subject.output.values);
@@ -93,18 +95,29 @@ Validation validate_rotated_output(const RotatedSubject& subject, const RotatedO
   };
   if (!detection.rotated) return finish(ValidationVerdict::deviates, "not a rotation of the input");
   if (!findings.convention) {
-    return finish(ValidationVerdict::unknown, findings.frequencies_fitted
-                                                  ? "no rule fits the output's frequencies"
-                                                  : "no convention given and none could be fitted");
+    std::string why = findings.frequencies_fitted ? "no rule fits the output's frequencies"
+                                                  : "no convention given and none could be fitted";
+    if (options.convention && !findings.frequencies_fitted) {
+      // M-RoPE's sections, the proportional form and LongRoPE's factors hold at their own width only.
+      why = "the convention given cannot be read at the kernel's rotary width " +
+            std::to_string(findings.rotary_width) + " (its fields fix the width " + std::to_string(rotary_derived(*options.convention).dims) +
+            ": M-RoPE sections, a proportional form or per-frequency factors)";
+    }
+    return finish(ValidationVerdict::unknown, why);
   }
   const RotaryConvention& convention = *findings.convention;
 
   // The computation behind the output, at the kernel's own positions.
   std::vector<std::int64_t> kernel_positions = tokens.row_position;
   for (std::int64_t& p : kernel_positions) p += findings.position_offset;
-  const ComputationFit computation =
-      diagnose_computation(values, kernel_positions, tokens.row_position, findings.layout, findings.rotary_width,
-                           convention, format, findings.reversed, findings.attention_factor);
+  // The fault computations are tried at one position per row: not under
+  // M-RoPE ids that differ (the ids' own misreadings are tried below).
+  ComputationFit computation;
+  if (!tokens.mrope_ids_differ) {
+    computation = diagnose_computation(values, kernel_positions, tokens.row_position, findings.layout,
+                                       findings.rotary_width, convention, format, findings.reversed,
+                                       findings.attention_factor);
+  }
   if (computation.hazard) {
     // A fault computation under this convention explains the output: the
     // frequencies' misfit is its doing, not another rule's.
@@ -126,6 +139,7 @@ Validation validate_rotated_output(const RotatedSubject& subject, const RotatedO
   RotatedComparisonRequest request;
   request.values = &values;
   request.row_position = &tokens.row_position;
+  if (tokens.mrope_ids_differ) request.mrope_position = &tokens.mrope_position;
   request.layout = findings.layout;
   request.width = findings.rotary_width;
   request.convention = convention;
@@ -147,13 +161,26 @@ Validation validate_rotated_output(const RotatedSubject& subject, const RotatedO
     v.comparisons.push_back(compare_rotated(request, model, *angle_model));
   }
 
+  const bool conforms_to_one =
+      std::any_of(v.comparisons.begin(), v.comparisons.end(), [](const Comparison& c) { return c.conforms; });
+  if (!conforms_to_one && tokens.mrope_ids_differ) {
+    if (const std::optional<Hazard> h = diagnose_mrope_ids(request, *angle_model)) add_hazard(*h);
+  }
+
   const double factor = rotary_derived(convention).attention_factor;
+  // M-RoPE: each pair's relative position is its own section's id difference.
+  std::vector<std::int64_t> pair_section;
+  if (tokens.mrope_ids_differ) {
+    for (std::int64_t i = 0; i < findings.rotary_width / 2; ++i) pair_section.push_back(mrope_position_row(convention, i));
+  }
+  const std::vector<std::vector<std::int64_t>> no_sections;
   // The functions the checks on rotated outputs run (properties/rotated_properties.hpp).
   findings.properties.push_back(properties::norm_property(values.input, values.output, findings.layout,
                                                           findings.rotary_width, format, factor));
   findings.properties.push_back(properties::relative_position_property(
       values.input, values.output, kernel_positions, findings.layout, findings.rotary_width, format, factor,
-      properties::rotary_inv_freqs(convention, std::nullopt), false));
+      properties::rotary_inv_freqs(convention, std::nullopt), false,
+      tokens.mrope_ids_differ ? tokens.mrope_position : no_sections, pair_section));
 
   const bool conforms =
       std::any_of(v.comparisons.begin(), v.comparisons.end(), [](const Comparison& c) { return c.conforms; });

@@ -66,6 +66,21 @@ struct RotaryScaling {
   std::int64_t sequence_length = 0;
 };
 
+// Which columns a partial rotary (rotary_fraction < 1) rotates, and over
+// which width its frequencies are spread.
+enum class PartialRotaryForm {
+  // transformers' default (every rule but "proportional"; GPT-NeoX, Phi-2,
+  // Qwen3-Next, GLM): the first d = int(head_dim * fraction) columns rotate with
+  // base^(-2i/d), paired within d, and the rest of the head passes through.
+  truncated,
+  // rope_type "proportional" (transformers' _compute_proportional_rope_parameters,
+  // Gemma 4's full-attention layers): base^(-2i/head_dim) for the first
+  // int(fraction * head_dim // 2) pairs and inv_freq 0 for the others, paired
+  // across the whole head (i, i + head_dim/2): the cache is head_dim wide.
+  // The truncated form computed this way is pie-project/pie PR 603's fault.
+  proportional,
+};
+
 struct RotaryConvention {
   std::string name;    // the preset name, or a description
   std::string source;  // where every value comes from (model config, HF function, paper)
@@ -73,6 +88,7 @@ struct RotaryConvention {
   double base = 10000.0;  // rope_theta
   std::int64_t head_dim = 128;
   double rotary_fraction = 1.0;  // partial_rotary_factor / rotary_pct
+  PartialRotaryForm partial_form = PartialRotaryForm::truncated;
   RotaryScaling scaling;
   // Multiplies cos and sin. Absent: derived from the scaling rule as HF does
   // (yarn: 0.1 ln(factor) + 1; longrope: sqrt(1 + ln(factor) / ln(original)); 1 otherwise).
@@ -102,6 +118,9 @@ struct RotaryConvention {
 struct RotaryDerived {
   std::int64_t dims = 0;            // rotary width d = int(head_dim * fraction), even
   std::int64_t frequencies = 0;     // d / 2
+  // The frequencies that rotate: d / 2, or the proportional form's
+  // int(fraction * head_dim // 2) (its d is head_dim; the others have inv_freq 0).
+  std::int64_t rotated_frequencies = 0;
   double effective_base = 10000.0;  // base, or NTK's / dynamic NTK's scaled base, in double
   double attention_factor = 1.0;    // explicit, or derived per the scaling rule, in double
   double yarn_low = 0.0;            // yarn's ramp: ext weight 1 below low, 0 above high (dims)
@@ -126,6 +145,10 @@ RotaryDerived rotary_derived(const RotaryConvention& convention);
 // and before any cache is built; rotary_derived alone does not (it is called
 // per column).
 void check_rotary_results(const RotaryConvention& convention);
+
+// M-RoPE: which of the three position ids (0 temporal, 1 height, 2 width)
+// drives frequency i (see mrope_section); 0 for a convention without sections.
+std::int64_t mrope_position_row(const RotaryConvention& convention, std::int64_t frequency);
 
 // Columns of each table: d for rotate_half and interleaved, d/2 for complex_form.
 std::int64_t rotary_columns(const RotaryConvention& convention);
@@ -176,6 +199,7 @@ std::string describe(const RotaryConvention& convention);
 
 std::string_view to_string(RotaryLayout layout);
 std::string_view to_string(RotaryScalingKind kind);
+std::string_view to_string(PartialRotaryForm form);
 std::optional<RotaryLayout> parse_rotary_layout(std::string_view name);  // "rotate-half", "interleaved", "complex"
 
 }  // namespace pecheck

@@ -48,6 +48,9 @@ typename A::Value rotary_inv_freq(const RotaryConvention& convention, const Rota
                                   A& a) {
   using V = typename A::Value;
   const RotaryScaling& scaling = convention.scaling;
+  // The proportional form's pairs beyond int(fraction * head_dim // 2):
+  // torch.zeros in _compute_proportional_rope_parameters, 0 / factor = 0.
+  if (i >= derived.rotated_frequencies) return a.integer(0);
   // arange(0, d, 2).float() / d: the exponent 2i/d.
   const V exponent = a.div(a.integer(2 * i), a.integer(derived.dims));
   // base ** exponent (pos_freqs in HF's yarn, base**inv_freq_shape in longrope).

@@ -26,6 +26,9 @@ struct HeldRotation {
   RotaryConvention convention;          // with the layout and rotary width read from the data
   TableView input;                      // rows x head_dim, in the input's format
   std::vector<std::int64_t> positions;  // the kernel's position of each row
+  // M-RoPE ids that differ: the temporal, height and width id of each row
+  // (pair i turns by mrope_position_row's); empty: every pair at positions.
+  std::vector<std::vector<std::int64_t>> mrope_positions;
   FormatId format = FormatId::float32;  // the format the output's values have
 };
 

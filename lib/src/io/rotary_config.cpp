@@ -25,6 +25,9 @@ using config_detail::ConfigReader;
 RotaryScalingKind scaling_kind(const ConfigReader& reader, const std::string& where, const std::string& name) {
   // "mrope" (Qwen2-VL) is the default rule with sections (transformers maps it so).
   if (name == "default" || name == "mrope") return RotaryScalingKind::none;
+  // "proportional" (Gemma 4): the default rule over head_dim, the pairs past
+  // the rotary fraction at 0, then inv_freq /= factor (read_scaling).
+  if (name == "proportional") return RotaryScalingKind::linear;
   if (name == "linear") return RotaryScalingKind::linear;
   if (name == "dynamic") return RotaryScalingKind::dynamic_ntk;
   if (name == "ntk") return RotaryScalingKind::ntk;
@@ -32,7 +35,7 @@ RotaryScalingKind scaling_kind(const ConfigReader& reader, const std::string& wh
   if (name == "longrope" || name == "su") return RotaryScalingKind::longrope;
   if (name == "llama3") return RotaryScalingKind::llama3;
   reader.fail(where + ".rope_type",
-              "one of default, mrope, linear, dynamic, ntk, yarn, longrope (or su), llama3; found '" + excerpt(name) +
+              "one of default, mrope, proportional, linear, dynamic, ntk, yarn, longrope (or su), llama3; found '" + excerpt(name) +
                   "'");
 }
 
@@ -49,6 +52,13 @@ void read_scaling(const ConfigReader& reader, const std::string& where, const js
   c.mrope_interleaved = reader.boolean(scaling, "mrope_interleaved", where + ".mrope_interleaved").value_or(false);
   RotaryScaling& s = c.scaling;
   s.kind = scaling_kind(reader, where, type->get<std::string>());
+  if (type->get<std::string>() == "proportional") {
+    // _compute_proportional_rope_parameters: factor defaults to 1.0 (no scaling).
+    c.partial_form = PartialRotaryForm::proportional;
+    s.factor = reader.number(scaling, "factor", where + ".factor").value_or(1.0);
+    if (s.factor == 1.0) s.kind = RotaryScalingKind::none;
+    return;
+  }
   if (s.kind == RotaryScalingKind::none) return;
   const std::int64_t max_position = c.max_position;
   const std::optional<double> factor = reader.number(scaling, "factor", where + ".factor");
@@ -98,7 +108,7 @@ bool keep_fields_read(int depth, json::parse_event_t event, json& parsed) {
   static constexpr std::string_view top_level[] = {
       "rope_theta", "head_dim", "hidden_size", "num_attention_heads", "partial_rotary_factor",
       "max_position_embeddings", "rope_scaling", "original_max_position_embeddings", "text_config",
-      "rope_parameters", "rope_local_base_freq", "qk_rope_head_dim", "qk_nope_head_dim",
+      "rope_parameters", "rope_local_base_freq", "qk_rope_head_dim", "qk_nope_head_dim", "global_head_dim",
       // ggml's rope parameters
       "freq_base", "freq_scale", "ext_factor", "attn_factor", "beta_fast", "beta_slow", "n_ctx_orig", "n_dims",
       "mode"};
@@ -224,6 +234,11 @@ std::vector<RotaryConvention> parse_rotary_config_layers(std::string_view json_t
     layer.layer_type = rule.layer_type;
     layer.name = "config " + std::string(file_name) + (rule.layer_type.empty() ? "" : " [" + excerpt(rule.layer_type) + "]");
     layer.base = rule.base;
+    // Gemma 4: full-attention layers have wider heads, global_head_dim (its
+    // rotary embedding reads them through head_dim_key for those layers).
+    if (rule.layer_type == "full_attention") {
+      if (const auto wide = reader.integer(*scope, "global_head_dim", prefix + "global_head_dim")) layer.head_dim = *wide;
+    }
     if (rule.scaling) {
       // v5 may move partial_rotary_factor into the rule.
       layer.rotary_fraction =

@@ -32,6 +32,24 @@ double yarn_correction_dim(double rotations, double dims, double base, double or
 
 }  // namespace
 
+std::int64_t mrope_position_row(const RotaryConvention& convention, std::int64_t frequency) {
+  const std::vector<std::int64_t>& s = convention.mrope_section;
+  if (s.size() != 3) return 0;
+  if (convention.mrope_interleaved) {
+    // Qwen3-VL's apply_interleaved_mrope: the temporal ids everywhere, then
+    // the height ids at j = 1, 4, ... below 3 * height and the width ids at
+    // j = 2, 5, ... below 3 * width.
+    if (frequency % 3 == 1 && frequency < 3 * s[1]) return 1;
+    if (frequency % 3 == 2 && frequency < 3 * s[2]) return 2;
+    return 0;
+  }
+  // Qwen2-VL's apply_multimodal_rotary_pos_emb: runs of s[0], s[1], s[2]
+  // frequencies (the cache's two halves split alike: mrope_section * 2).
+  if (frequency < s[0]) return 0;
+  if (frequency < s[0] + s[1]) return 1;
+  return 2;
+}
+
 std::int64_t rotary_columns(const RotaryConvention& convention) {
   const std::int64_t dims = rotary_derived(convention).dims;
   return convention.layout == RotaryLayout::complex_form ? dims / 2 : dims;
@@ -57,9 +75,25 @@ void check_rotary_convention(const RotaryConvention& c) {
   }
   require(c.rotary_fraction > 0.0 && c.rotary_fraction <= 1.0, c, "rotary fraction (partial_rotary_factor)",
           c.rotary_fraction, "a number in (0, 1]");
-  const auto dims = static_cast<std::int64_t>(static_cast<double>(c.head_dim) * c.rotary_fraction);
+  const bool proportional = c.partial_form == PartialRotaryForm::proportional;
+  // The proportional form's cache is the whole head; its rotated pairs are
+  // int(fraction * head_dim // 2) (Python's float floor division).
+  const auto dims = proportional ? c.head_dim
+                                 : static_cast<std::int64_t>(static_cast<double>(c.head_dim) * c.rotary_fraction);
   if (dims < 2 || dims % 2 != 0) {
-    reject(c, "rotary width int(head_dim * fraction)", "is " + std::to_string(dims) + ", expected an even number >= 2");
+    reject(c, proportional ? "head_dim (the proportional form's width)" : "rotary width int(head_dim * fraction)",
+           "is " + std::to_string(dims) + ", expected an even number >= 2");
+  }
+  if (proportional) {
+    if (std::floor(static_cast<double>(c.head_dim) * c.rotary_fraction / 2.0) < 1.0) {
+      reject(c, "rotary fraction (partial_rotary_factor)",
+             "is " + number_text(c.rotary_fraction) + ", expected int(fraction * head_dim // 2) >= 1 rotated pair");
+    }
+    if (c.scaling.kind != RotaryScalingKind::none && c.scaling.kind != RotaryScalingKind::linear) {
+      reject(c, "rope_type proportional",
+             "has scaling " + std::string(to_string(c.scaling.kind)) +
+                 ", expected none or linear (_compute_proportional_rope_parameters divides by factor only)");
+    }
   }
   if (c.query_key_dim < 0 || c.query_key_dim > max_dim) {
     reject(c, "query_key_dim (qk_nope_head_dim + qk_rope_head_dim)",
@@ -132,6 +166,12 @@ RotaryDerived rotary_derived(const RotaryConvention& c) {
   RotaryDerived d;
   d.dims = static_cast<std::int64_t>(static_cast<double>(c.head_dim) * c.rotary_fraction);
   d.frequencies = d.dims / 2;
+  d.rotated_frequencies = d.frequencies;
+  if (c.partial_form == PartialRotaryForm::proportional) {
+    d.dims = c.head_dim;
+    d.frequencies = d.dims / 2;
+    d.rotated_frequencies = static_cast<std::int64_t>(std::floor(static_cast<double>(c.head_dim) * c.rotary_fraction / 2.0));
+  }
   d.effective_base = c.base;
   const RotaryScaling& s = c.scaling;
   const double dims = static_cast<double>(d.dims);
@@ -243,6 +283,9 @@ std::string describe(const RotaryConvention& c) {
   }
   if (d.effective_base != c.base) out << ", effective base " << number_text(d.effective_base);
   out << ", attention factor " << number_text(d.attention_factor);
+  if (c.partial_form == PartialRotaryForm::proportional) {
+    out << ", proportional (" << d.rotated_frequencies << " of " << d.frequencies << " pairs rotate, over head_dim)";
+  }
   if (!c.mrope_section.empty()) {
     out << ", M-RoPE sections " << c.mrope_section[0] << "/" << c.mrope_section[1] << "/" << c.mrope_section[2]
         << (c.mrope_interleaved ? " interleaved" : "");
@@ -294,6 +337,10 @@ std::string_view to_string(RotaryScalingKind kind) {
       return "fitted";
   }
   return "?";
+}
+
+std::string_view to_string(PartialRotaryForm form) {
+  return form == PartialRotaryForm::proportional ? "proportional" : "truncated";
 }
 
 }  // namespace pecheck

@@ -197,6 +197,41 @@ std::vector<RotaryConvention> make_presets() {
     c.scaling.truncate = false;
     all.push_back(c);
   }
+  {
+    // With one position id for all three sections (text), the cache is the
+    // unsectioned rule's; the sections decide where 3-D ids go.
+    RotaryConvention c = plain("qwen3-vl",
+                               "Qwen/Qwen3-VL-8B-Instruct config.json (text_config: head_dim 128, rope_theta 5000000, "
+                               "rope_scaling default with mrope_section [24, 20, 20], mrope_interleaved true); "
+                               "Qwen3-VL modeling's apply_interleaved_mrope",
+                               5000000.0, 128, 262144);
+    c.mrope_section = {24, 20, 20};
+    c.mrope_interleaved = true;
+    all.push_back(c);
+  }
+  {
+    RotaryConvention c = plain("qwen3.5",
+                               "Qwen/Qwen3.5-35B-A3B config.json (text_config: head_dim 256, partial_rotary_factor "
+                               "0.25, rope_theta 10000000, rope_parameters default with mrope_section [11, 11, 10], "
+                               "mrope_interleaved true): M-RoPE on the 64 rotary dims of 256 (AI-Hypercomputer/maxtext "
+                               "issue 4616 dropped the partial factor on this path)",
+                               10000000.0, 256, 262144);
+    c.rotary_fraction = 0.25;
+    c.mrope_section = {11, 11, 10};
+    c.mrope_interleaved = true;
+    all.push_back(c);
+  }
+  {
+    RotaryConvention c = plain("gemma4-global",
+                               "google/gemma-4-E2B-it config.json (text_config: global_head_dim 512 for full-attention "
+                               "layers, rope_parameters.full_attention: rope_type proportional, partial_rotary_factor "
+                               "0.25, rope_theta 1000000); transformers _compute_proportional_rope_parameters (64 of "
+                               "256 pairs at base^(-2i/512), the rest at frequency 0)",
+                               1000000.0, 512, 131072);
+    c.rotary_fraction = 0.25;
+    c.partial_form = PartialRotaryForm::proportional;
+    all.push_back(c);
+  }
   return all;
 }
 

@@ -96,6 +96,8 @@ void check_rotary_results(const RotaryConvention& c) {
     if (in_range(w)) continue;
     // A fitted ladder's pair at exactly 0 never rotates (cos 1, sin 0): finite and meaningful.
     if (s.kind == RotaryScalingKind::fitted && w == 0.0) continue;
+    // So is the proportional form's tail beyond its rotated pairs.
+    if (i >= d.rotated_frequencies) continue;
     const std::string found = "makes inv_freq_" + std::to_string(i) + " " + number_text(w) + "; " + inv_range;
     if (s.kind == RotaryScalingKind::longrope) {
       refuse(c, ext_field(c, d, i), "is " + number_text((*d.ext_factors)[static_cast<std::size_t>(i)]) + ": it " +

@@ -28,6 +28,7 @@ struct Validated {
   // A rotated output: its files as read (the views below point into them) and each row's position.
   std::optional<validate::RotatedSubject> rotated;
   std::vector<std::int64_t> row_position;
+  std::vector<std::vector<std::int64_t>> mrope_position;
   ValidatedValues handles() const {
     ValidatedValues v;
     if (values.rows > 0) v.table = &values;
@@ -36,6 +37,7 @@ struct Validated {
       v.rotated_input = rotated->input.values;
       v.rotated_output = rotated->output.values;
       v.row_position = row_position;
+      v.mrope_position = mrope_position;
     }
     return v;
   }
@@ -163,7 +165,11 @@ int validate_rotated_files(const RotatedFileRequest& request, const ValidationOu
       done.validation = validate::validate_rotated_output(subject, request.options);
       // The report's checks ask the files for their rows at their positions
       // (the tables are shared, not copied).
-      if (report) done.row_position = validate::resolve_tokens(subject, request.options.qkv_format).row_position;
+      if (report) {
+        validate::RotatedTokens tokens = validate::resolve_tokens(subject, request.options.qkv_format);
+        done.row_position = std::move(tokens.row_position);
+        if (tokens.mrope_ids_differ) done.mrope_position = std::move(tokens.mrope_position);
+      }
     } catch (const validate::ValidationInputError& e) {
       throw ConventionError(request.output + ": " + e.what());
     }

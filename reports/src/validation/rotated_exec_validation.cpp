@@ -105,6 +105,13 @@ int run_rotated_exec(const RotatedExecRequest& request, const ValidationOutput& 
         "--kernel --exec needs the convention the kernel implements: --rope PRESET or --config config.json "
         "(not --rope auto)");
   }
+  if (!request.convention->mrope_section.empty()) {
+    // The calls hand the kernel one row of positions; M-RoPE's three rows of
+    // ids are checked from files (validate OUT --input IN --positions POS).
+    throw ConventionError("--kernel --exec: the convention '" + request.convention->name +
+                          "' is M-RoPE (mrope_section): its kernels take (3, L) ids, which --exec does not write; "
+                          "validate their output files with --positions POS of shape (3, L)");
+  }
   const std::int64_t max_position = rotated_exec_max_position(request);
   const std::string& text = request.exec.command;
   const bool lines = request.exec.protocol == "lines";

@@ -109,6 +109,7 @@ KindReport kind_report(const Validation&, const validate::RotatedFindings& rotat
   held.input = *values.rotated_input;
   held.positions = values.row_position;
   for (std::int64_t& p : held.positions) p += rotated.position_offset;
+  held.mrope_positions = values.mrope_position;  // ids that differ are compared as POS gives them (no offset read)
   held.format = rotated.format;
   kind.subject = make_rotated_file_subject(file, std::move(held), *values.rotated_output);
   kind.checks = checks_where([](const properties::Check& check) {

@@ -58,6 +58,9 @@ inline constexpr std::string_view kernel_wrong_scaling = "kernel-wrong-scaling";
 inline constexpr std::string_view kernel_direction = "kernel-direction";
 inline constexpr std::string_view kernel_attention_factor = "kernel-attention-factor";
 inline constexpr std::string_view kernel_partial_width = "kernel-partial-width";
+inline constexpr std::string_view kernel_partial_factor_ignored = "kernel-partial-factor-ignored";
+inline constexpr std::string_view kernel_proportional_partial = "kernel-proportional-partial";
+inline constexpr std::string_view kernel_mrope_position_delta = "kernel-mrope-position-delta";
 
 // Known escapes: no check catches them (escaping_faults()).
 inline constexpr std::string_view one_ulp_noise = "one-ulp-noise";

@@ -112,6 +112,14 @@ std::unique_ptr<Subject> make_kernel_direction_subject(std::shared_ptr<const Sub
 std::unique_ptr<Subject> make_kernel_attention_factor_subject(std::shared_ptr<const Subject> inner);
 // Half the rotary width rotated (a partial_rotary_factor applied twice).
 std::unique_ptr<Subject> make_kernel_partial_width_subject(std::shared_ptr<const Subject> inner);
+// partial_rotary_factor ignored: the whole head rotated (AI-Hypercomputer/maxtext issue 4616, on its M-RoPE path).
+std::unique_ptr<Subject> make_kernel_partial_factor_ignored_subject(std::shared_ptr<const Subject> inner);
+// A truncated partial rotary computed in the proportional form: frequencies over
+// head_dim, pairs (i, i + head_dim/2) (pie-project/pie PR 603).
+std::unique_ptr<Subject> make_kernel_proportional_partial_subject(std::shared_ptr<const Subject> inner);
+// M-RoPE: the ids of the tokens after an image (here: positions from 4096 on)
+// one ahead of the ids before it (vllm 16878).
+std::unique_ptr<Subject> make_kernel_mrope_position_delta_subject(std::shared_ptr<const Subject> inner);
 
 // One fault of the fault list, and the checks it must fail. Which checks
 // catch it is not written here: each check's definition lists the faults it

@@ -43,10 +43,15 @@ RotatedProperty norm_property(const TableView& input, const TableView& output, R
 
 // Up to 1024 pairs of rows; `positions` the kernel's, one per row;
 // `inv_freq` the convention's exact frequencies (double); `reversed` the
-// rotation by -theta (a kernel read as turning the other way).
+// rotation by -theta (a kernel read as turning the other way). M-RoPE:
+// `section_positions` the temporal, height and width ids of each row and
+// `pair_section` the one pair i turns by (mrope_position_row); empty: every
+// pair turns by `positions`.
 RotatedProperty relative_position_property(const TableView& input, const TableView& output,
                                            const std::vector<std::int64_t>& positions, RotaryLayout layout,
                                            std::int64_t width, FormatId format, double attention_factor,
-                                           const std::vector<double>& inv_freq, bool reversed);
+                                           const std::vector<double>& inv_freq, bool reversed,
+                                           const std::vector<std::vector<std::int64_t>>& section_positions = {},
+                                           const std::vector<std::int64_t>& pair_section = {});
 
 }  // namespace pecheck::properties

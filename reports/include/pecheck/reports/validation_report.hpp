@@ -30,6 +30,7 @@ struct ValidatedValues {
   std::optional<TableView> rotated_input;
   std::optional<TableView> rotated_output;
   std::vector<std::int64_t> row_position;
+  std::vector<std::vector<std::int64_t>> mrope_position;  // M-RoPE ids that differ (RotatedTokens'), else empty
 };
 
 // The computation model the rotary checks hold a validated cache to: the

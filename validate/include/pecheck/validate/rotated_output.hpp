@@ -68,13 +68,23 @@ struct RotatedTokens {
   std::int64_t sequence_axis = 0;
   std::string sequence_axis_note;          // how the axis was found
   std::vector<std::int64_t> row_position;  // rows entries
+  // M-RoPE (POS of shape (3, L), or (3, B, L) with one row of ids per batch
+  // entry): the temporal, height and width id of each row, three vectors of
+  // rows entries (row_position is the temporal one). Empty for a 1-D POS.
+  std::vector<std::vector<std::int64_t>> mrope_position;
+  // Whether the three ids differ somewhere (an image or video token); with
+  // the same ids in each row (text) M-RoPE is the unsectioned rule.
+  bool mrope_ids_differ = false;
 };
 
-// The sequence axis is the one axis (not the last) whose length is POS's;
+// The sequence axis is the one axis (not the last) whose length is POS's
+// (its last axis for M-RoPE's (3, L) and (3, B, L); B is then the batch axis,
+// axis 1 when the sequence is axis 0, else axis 0);
 // --qkv-format names it when several are. Throws ValidationInputError with a
-// message naming the files: shapes that differ, POS not one-dimensional or not
-// whole numbers in [0, 2^24), no axis of POS's length, or several (refused,
-// never guessed, with the --qkv-format names to choose from).
+// message naming the files: shapes that differ, POS not one-dimensional (or
+// (3, L), (3, B, L)) or not whole numbers in [0, 2^24), no axis of POS's
+// length, or several (refused, never guessed, with the --qkv-format names to
+// choose from), a B that is not the batch axis's length.
 RotatedTokens resolve_tokens(const RotatedSubject& subject, std::optional<QkvFormat> qkv_format);
 
 struct RotatedOptions {

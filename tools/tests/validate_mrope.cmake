@@ -1,0 +1,54 @@
+# `pecheck validate OUT --input IN --positions POS --config CONFIG` under
+# M-RoPE (POS of shape (3, L) or (3, B, L)) and the proportional partial form,
+# end to end on outputs examples/rotated_outputs.py writes from the model
+# configs of examples/model_configs: correct ones conform (exit 0), faults
+# deviate (exit 1) naming their hazard, and POS's rows against the convention
+# exit 2 with one line naming POS.
+#
+#   cmake -DPECHECK=... -DPYTHON=... -DEXAMPLES=... -DWORK_DIR=... -P validate_mrope.cmake
+include(${CMAKE_CURRENT_LIST_DIR}/expect_refused.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/rotated_output_files.cmake)
+
+set(configs ${EXAMPLES}/model_configs)
+
+function(check label expected pattern name)
+  set(w ${WORK_DIR})
+  execute_process(COMMAND ${PECHECK} validate ${w}/${name}.out.npy --input ${w}/${name}.in.npy
+                          --positions ${w}/${name}.pos.npy ${ARGN}
+                  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT status EQUAL expected)
+    set(failures "${failures}\n  ${label}: exit status ${status} (expected ${expected})\n${out}${err}" PARENT_SCOPE)
+  elseif(NOT "${out}${err}" MATCHES "${pattern}")
+    set(failures "${failures}\n  ${label}: the output does not match '${pattern}':\n${out}${err}" PARENT_SCOPE)
+  endif()
+endfunction()
+
+rotated(qwen2vl --config ${configs}/qwen2-vl-7b.json --heads 2 --length 128 --first-position 30)
+rotated(qwen3vl --config ${configs}/qwen3-vl-8b.json --shape bshd --batch 2 --heads 2 --length 64 --dtype bfloat16)
+rotated(offbyone --config ${configs}/qwen2-vl-7b.json --heads 2 --length 128 --mrope-fault ids-off-by-one)
+rotated(fullhead --config ${configs}/qwen3.5-35b-a3b.json --heads 2 --length 128 --rotary-width 256)
+rotated(gemma4 --config ${configs}/gemma-4-e2b.json --heads 2 --length 128 --first-position 9000)
+rotated(pie603 --config ${configs}/qwen3.5-35b-a3b.json --heads 2 --length 128 --proportional)
+rotated(text --preset qwen2 --heads 2 --length 64)
+
+check(qwen2-vl 0 "conforms" qwen2vl --config ${configs}/qwen2-vl-7b.json)
+check(qwen3-vl-batch 0 "conforms" qwen3vl --config ${configs}/qwen3-vl-8b.json)
+check(qwen3-vl-preset 0 "conforms" qwen3vl --rope qwen3-vl)
+check(off-by-one 1 "hazard position-offset: the kernel rotates by the height and width ids \\+ 1" offbyone
+      --config ${configs}/qwen2-vl-7b.json)
+check(partial-ignored 1 "hazard partial-width" fullhead --config ${configs}/qwen3.5-35b-a3b.json)
+check(proportional 0 "conforms" gemma4 --config ${configs}/gemma-4-e2b.json --layer-type full_attention)
+check(proportional-json 0 "\"kind\": \"rotated\"" gemma4 --rope gemma4-global --json)
+check(pie-603 1 "pie-project/pie PR 603" pie603 --config ${configs}/qwen3.5-35b-a3b.json)
+
+set(w ${WORK_DIR})
+expect_refused("3-row POS without sections" "mrope_section" validate ${w}/qwen2vl.out.npy
+               --input ${w}/qwen2vl.in.npy --positions ${w}/qwen2vl.pos.npy --rope qwen2)
+expect_refused("1-row POS under M-RoPE" "(3, L)" validate ${w}/text.out.npy --input ${w}/text.in.npy
+               --positions ${w}/text.pos.npy --config ${configs}/qwen2-vl-7b.json)
+expect_refused("3-row POS with no convention" "no convention is given" validate ${w}/qwen2vl.out.npy
+               --input ${w}/qwen2vl.in.npy --positions ${w}/qwen2vl.pos.npy)
+
+if(failures)
+  message(FATAL_ERROR "validate under M-RoPE and the proportional form:${failures}")
+endif()
