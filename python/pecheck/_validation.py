@@ -197,7 +197,10 @@ def _report(validation, directory, reproduce=None):
     The directory is replaced as a whole; one that holds files pecheck did not write is refused.
     """
     if validation.kind == "rotated":  # the checks on its outputs run on the arrays it read
-        arrays, qkv_format = validation._rotated
+        held = getattr(validation, "_rotated", None)
+        if held is None:
+            raise ValueError("write_report: this validation holds no arrays to report on")
+        arrays, qkv_format = held
         _write_rotated_report(validation, os.fspath(directory), arrays, qkv_format,
                               reproduce or f"pecheck.validate_rotated on {validation.name}")
         return
