@@ -4,7 +4,8 @@
 // PECHECK_ISA names ("baseline", "x86_64_v3", "x86_64_v4"), or else the best
 // one this CPU runs. Every variant computes the same bits (the same source,
 // no FMA contraction: -ffp-contract=off); only the speed differs, and the
-// tests compare them (lib/tests/isa_variants_test.cpp).
+// tests compare them (lib/tests/isa_variants_test.cpp,
+// lib/tests/rotary_isa_variants_test.cpp).
 #pragma once
 
 #include <array>

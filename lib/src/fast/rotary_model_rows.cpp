@@ -28,7 +28,9 @@ class TurnsSplits {
           dd_ldexp(DoubleDouble{fast_constants::inv_two_pi_hi, fast_constants::inv_two_pi_lo}, k));
     }
   }
-  const TurnsSplit& at(int k) const { return splits_[static_cast<std::size_t>(std::clamp(k, lowest, highest) - lowest)]; }
+  const TurnsSplit& at(int k) const {
+    return splits_[static_cast<std::size_t>(std::clamp(k, lowest, highest) - lowest)];
+  }
 
  private:
   // A zero angle has k = -24 (frexp gives exponent 0); the clamp never
