@@ -7,23 +7,12 @@
 #include "pecheck_isa_variants.hpp"
 #include "ulp_kernels.hpp"
 
-#define PECHECK_ULP_DECLARE(name, cpu, about) \
-  extern "C" const pecheck::accuracy::UlpKernels pecheck_isa_##name##_ulp_kernels;
-extern "C" const pecheck::accuracy::UlpKernels pecheck_isa_baseline_ulp_kernels;
-PECHECK_ISA_FOR_EACH_VARIANT(PECHECK_ULP_DECLARE)
+PECHECK_ISA_KERNEL_TABLES(pecheck::accuracy::UlpKernels, ulp_kernels, ulp_tables);
 
 namespace pecheck::accuracy {
 
-namespace {
-
-#define PECHECK_ULP_ADDRESS(name, cpu, about) , &pecheck_isa_##name##_ulp_kernels
-const std::array<const UlpKernels*, 1 PECHECK_ISA_FOR_EACH_VARIANT(PECHECK_ISA_COUNT)> tables{
-    &pecheck_isa_baseline_ulp_kernels PECHECK_ISA_FOR_EACH_VARIANT(PECHECK_ULP_ADDRESS)};
-
-}  // namespace
-
-const UlpKernels& ulp_kernels() { return isa::pick(tables); }
-const UlpKernels& ulp_kernels(std::size_t variant) { return *tables.at(variant); }
+const UlpKernels& ulp_kernels() { return isa::pick(ulp_tables); }
+const UlpKernels& ulp_kernels(std::size_t variant) { return *ulp_tables.at(variant); }
 
 RowTotals row_ulp_errors(std::span<const float> values, std::span<const DoubleDouble> exact, const Format& format,
                          const std::array<double, row_thresholds>& thresholds, const RowErrors* store) {
