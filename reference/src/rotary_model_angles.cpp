@@ -74,8 +74,9 @@ void model_row_angles(double rounded_position, std::span<const double> inv_freq,
     frequencies.error[i] = f.error;
     applies[i] = 1;
   };
-  // round_nearest's bit rounding needs the dropped bits of a double (and the
-  // double tier a format of at most 26 bits anyway).
+  // The plain path is written for the narrow angle formats (float32, float16,
+  // bfloat16); a wider one (a float64 angle, whose odd integer is mostly past
+  // the first step's 2^31) takes the entry path.
   if (angle_format.precision > 26) {
     for (std::size_t i = 0; i < n; ++i) general(i);
     return;
