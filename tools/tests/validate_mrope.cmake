@@ -41,6 +41,23 @@ check(proportional 0 "conforms" gemma4 --config ${configs}/gemma-4-e2b.json --la
 check(proportional-json 0 "\"kind\": \"rotated\"" gemma4 --rope gemma4-global --json)
 check(pie-603 1 "pie-project/pie PR 603" pie603 --config ${configs}/qwen3.5-35b-a3b.json)
 
+# The report's checks on rotated outputs turn each pair by its own section's id:
+# the relative-position property holds on a correct image output.
+check(report 0 "conforms" qwen2vl --config ${configs}/qwen2-vl-7b.json --output-dir ${WORK_DIR}/report)
+file(READ ${WORK_DIR}/report/report.json report_json)
+string(JSON checks_count LENGTH "${report_json}" checks)
+set(relative "")
+math(EXPR last "${checks_count} - 1")
+foreach(k RANGE ${last})
+  string(JSON id GET "${report_json}" checks ${k} id)
+  if(id STREQUAL "rotary/rotated-relative-position")
+    string(JSON relative GET "${report_json}" checks ${k} verdict)
+  endif()
+endforeach()
+if(NOT relative STREQUAL "held")
+  set(failures "${failures}\n  report: rotary/rotated-relative-position is '${relative}', expected held")
+endif()
+
 set(w ${WORK_DIR})
 expect_refused("3-row POS without sections" "mrope_section" validate ${w}/qwen2vl.out.npy
                --input ${w}/qwen2vl.in.npy --positions ${w}/qwen2vl.pos.npy --rope qwen2)
