@@ -35,8 +35,8 @@ struct Case {
 const std::vector<Case>& cases() {
   static const std::vector<Case> all = {
       {"qwen2VlImage", "qwen2-vl-7b.json", "--heads 2 --length 128 --first-position 40", "", std::nullopt},
-      {"qwen2VlImageBfloat16Batch", "qwen2-vl-7b.json", "--shape bshd --batch 2 --heads 2 --length 128 --dtype bfloat16",
-       "", std::nullopt},
+      {"qwen2VlImageBfloat16Batch", "qwen2-vl-7b.json",
+       "--shape bshd --batch 2 --heads 2 --length 128 --dtype bfloat16", "", std::nullopt},
       {"qwen2VlText", "qwen2-vl-7b.json", "--heads 2 --length 128 --mrope-ids text", "", std::nullopt},
       {"qwen3VlImage", "qwen3-vl-8b.json", "--heads 2 --length 128 --first-position 1000", "", std::nullopt},
       {"qwen35ImageFloat16", "qwen3.5-35b-a3b.json", "--heads 2 --length 128 --dtype float16", "", std::nullopt},
@@ -93,8 +93,8 @@ TEST_P(RotatedMrope, isJudgedAndItsFaultNamed) {
     return;
   }
   EXPECT_NE(result.verdict, ValidationVerdict::conforms) << text;
-  const auto found = std::find_if(result.hazards.begin(), result.hazards.end(),
-                                  [&](const Hazard& h) { return h.kind == *c.hazard; });
+  const auto found =
+      std::find_if(result.hazards.begin(), result.hazards.end(), [&](const Hazard& h) { return h.kind == *c.hazard; });
   ASSERT_NE(found, result.hazards.end()) << "expected " << to_string(*c.hazard) << "; found " << hazard_list(result)
                                          << text;
 }
