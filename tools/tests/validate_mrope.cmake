@@ -58,6 +58,31 @@ if(NOT relative STREQUAL "held")
   set(failures "${failures}\n  report: rotary/rotated-relative-position is '${relative}', expected held")
 endif()
 
+# Caches (pecheck validate COS --sin SIN): Gemma 4's proportional cache as NumPy
+# writes it from the config conforms and is read as the full-attention rule; a
+# truncated partial cache whose exponent runs over head_dim (pie PR 603) deviates.
+function(cache name)
+  execute_process(COMMAND ${PYTHON} ${EXAMPLES}/rope_caches.py ${ARGN} --rows 512 --cos ${WORK_DIR}/${name}.cos.npy
+                          --sin ${WORK_DIR}/${name}.sin.npy RESULT_VARIABLE status ERROR_VARIABLE err)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "rope_caches.py ${ARGN} failed: ${err}")
+  endif()
+endfunction()
+function(check_cache label expected pattern name)
+  execute_process(COMMAND ${PECHECK} validate ${WORK_DIR}/${name}.cos.npy --sin ${WORK_DIR}/${name}.sin.npy ${ARGN}
+                  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT status EQUAL expected OR NOT "${out}${err}" MATCHES "${pattern}")
+    set(failures "${failures}\n  ${label}: exit ${status} (expected ${expected}, '${pattern}'):\n${out}${err}"
+        PARENT_SCOPE)
+  endif()
+endfunction()
+cache(gemma4cache --config ${configs}/gemma-4-e2b.json)
+cache(pie603cache --config ${configs}/qwen3.5-35b-a3b.json --partial-over-head-dim)
+check_cache(proportional-cache 0 "follows the config's full_attention rule" gemma4cache
+            --config ${configs}/gemma-4-e2b.json)
+check_cache(proportional-cache-preset 0 "64 of 256 pairs turn" gemma4cache --rope gemma4-global)
+check_cache(pie-603-cache 1 "hazard wrong-scaling" pie603cache --config ${configs}/qwen3.5-35b-a3b.json)
+
 set(w ${WORK_DIR})
 expect_refused("3-row POS without sections" "mrope_section" validate ${w}/qwen2vl.out.npy
                --input ${w}/qwen2vl.in.npy --positions ${w}/qwen2vl.pos.npy --rope qwen2)
