@@ -49,7 +49,8 @@ Faults (each seen in real code; docs/CONVENTIONS.md and the issue's list):
 M-RoPE (a config with mrope_section: Qwen2-VL runs, Qwen3-VL mrope_interleaved): POS is (3, L),
 the temporal, height and width ids (3, T for thd); --mrope-ids image (the default) gives the
 tokens an 8 x 8 grid per frame (t = K + r // 64, h = K + (r // 8) % 8, w = K + r % 8), text the
-same ids in all three rows. Pair i turns by the id of its section, as
+same ids in all three rows; --mrope-batch-ids (sbhd, bshd, bhsd) writes (3, B, L), batch entry
+b's ids the first one's plus 7 b. Pair i turns by the id of its section, as
 apply_multimodal_rotary_pos_emb and apply_interleaved_mrope pick them. Faults:
   --mrope-fault ids-off-by-one       the kernel's height and width ids one ahead (vllm 16878)
   --mrope-fault sections-ignored     every pair at the temporal id
@@ -241,6 +242,7 @@ def main():
     parser.add_argument("--proportional", action="store_true")
     parser.add_argument("--mrope-ids", default="image", choices=["image", "text"])
     parser.add_argument("--mrope-fault", choices=["ids-off-by-one", "sections-ignored", "other-split"])
+    parser.add_argument("--mrope-batch-ids", action="store_true")
     args = parser.parse_args()
 
     config = rope_caches.load_config(args, "rotated_outputs.py")
@@ -274,28 +276,46 @@ def main():
     unique = np.arange(args.first_position, args.first_position + args.length) + args.position_offset
     freqs = angles_float32(inv_freq.astype(np.float32), unique, args, base, width)
     section = scaling.get("mrope_section")
+    batch_ids = args.mrope_batch_ids and args.shape in ("sbhd", "bshd", "bhsd")
     if section:
-        # Each id row's float32 angles (inv_freq @ position_ids per row), then
-        # each pair's from its section's row.
-        ids = mrope_ids(args)
-        kernel_ids = ids.copy()
-        if args.mrope_fault == "ids-off-by-one":
-            kernel_ids[1:] += 1
-        elif args.mrope_fault == "sections-ignored":
-            kernel_ids[1:] = kernel_ids[0]
         interleaved = bool(scaling.get("mrope_interleaved", False)) != (args.mrope_fault == "other-split")
-        by_row = [angles_float32(inv_freq.astype(np.float32), kernel_ids[s] + args.position_offset, args, base, width)
-                  for s in range(3)]
         rows_of = mrope_rows(section, interleaved, width // 2)
-        freqs = np.stack([by_row[rows_of[i]][:, i] for i in range(width // 2)], axis=1).astype(np.float32)
-        pos_file = ids if args.shape != "thd" else np.tile(ids, (1, args.batch))
+
+        def mrope_freqs(ids):
+            """Each id row's float32 angles (inv_freq @ position_ids per row), then each pair's
+            from its section's row, with the kernel's faults."""
+            kernel_ids = ids.copy()
+            if args.mrope_fault == "ids-off-by-one":
+                kernel_ids[1:] += 1
+            elif args.mrope_fault == "sections-ignored":
+                kernel_ids[1:] = kernel_ids[0]
+            by_row = [angles_float32(inv_freq.astype(np.float32), kernel_ids[s] + args.position_offset, args, base,
+                                     width) for s in range(3)]
+            return np.stack([by_row[rows_of[i]][:, i] for i in range(width // 2)], axis=1).astype(np.float32)
+
+        ids = mrope_ids(args)
+        if batch_ids:
+            # (3, B, L): batch entry b's ids are the first one's plus 7 b (its own image place).
+            all_ids = np.stack([ids + 7 * b for b in range(args.batch)], axis=1)
+            freqs = np.concatenate([mrope_freqs(all_ids[:, b]) for b in range(args.batch)])
+            pos_file = all_ids
+        else:
+            freqs = mrope_freqs(ids)
+            pos_file = ids if args.shape != "thd" else np.tile(ids, (1, args.batch))
     cos, sin = cos_sin_numpy(freqs, attention, args)
-    # Row-major rows of the tensor and the index of each row's position in `unique`.
+    # Row-major rows of the tensor and the index of each row's position in `unique`
+    # (with (3, B, L) ids, in the batch entry's block of L).
     axis = sequence_axis(args.shape)
     index_shape = [1] * (len(shape) - 1)
     index_shape[axis] = shape[axis]
     index = np.arange(shape[axis]) % args.length
     rows = np.broadcast_to(index.reshape(index_shape), shape[:-1]).reshape(-1)
+    if section and batch_ids:
+        batch_axis = 1 if axis == 0 else 0
+        batch_shape = [1] * (len(shape) - 1)
+        batch_shape[batch_axis] = shape[batch_axis]
+        batch = np.broadcast_to(np.arange(shape[batch_axis]).reshape(batch_shape), shape[:-1]).reshape(-1)
+        rows = batch * args.length + rows
     flat = x.reshape(-1, head_dim)
     # The angle and cache faults act on the float32 cache, the same for both backends.
     if args.backend == "torch":

@@ -7,8 +7,9 @@ namespace pecheck::tools {
 void add_validate_flags(CLI::App& command, reports::ValidateArguments& flags) {
   command.add_option("--input", flags.input,
                      "Rotated outputs: FILE is a RoPE kernel's output (queries or keys, .npy), this its input of the\n"
-                     "same shape, --positions POS.npy the position of each token; --rope/--config name the convention\n"
-                     "(or it is read from the data), --layout the pairing expected");
+                     "same shape, --positions POS.npy the position of each token (M-RoPE: the temporal, height and\n"
+                     "width ids, (3, L) or (3, B, L)); --rope/--config name the convention (or it is read from the\n"
+                     "data), --layout the pairing expected");
   command.add_option("--qkv-format", flags.qkv_format,
                      "Rotated outputs: the axes of OUT and IN when POS's length fits several (sbhd, bshd, bhsd, thd)")
       ->check(CLI::IsMember({"sbhd", "bshd", "bhsd", "thd"}));

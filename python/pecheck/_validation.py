@@ -111,12 +111,14 @@ def validate_rope(cos, sin=None, config=None, rope="auto", *, offset="auto", max
 
 
 def _positions(positions):
-    """POS as a 1-D int64 array (a small copy), refusing what is not whole positions."""
+    """POS as a 1-D int64 array (a small copy), or M-RoPE's (3, L) / (3, B, L) ids kept in their
+    shape, refusing what is not whole positions."""
     array = positions.detach().cpu().numpy() if _arrays.is_torch_tensor(positions) else np.asarray(positions)
     if array.dtype.kind not in "iu":
         if array.dtype.kind != "f" or not np.all(np.isfinite(array)) or not np.all(array == np.floor(array)):
             raise TypeError(f"positions: an array of {array.dtype} (expected whole positions, integers)")
-    return np.ascontiguousarray(array.reshape(-1), dtype=np.int64), tuple(array.shape)
+    mrope = array.ndim >= 2 and array.shape[0] == 3
+    return np.ascontiguousarray(array if mrope else array.reshape(-1), dtype=np.int64), tuple(array.shape)
 
 
 def validate_rotated(out, input, positions, config=None, rope="auto", *, layout=None, qkv_format=None, max_ulp=None,
@@ -127,7 +129,8 @@ def validate_rotated(out, input, positions, config=None, rope="auto", *, layout=
     (B, L, H, d), (B, H, L, d), (S, B, H, d) or packed (T, H, d), in float64, float32,
     float16 or bfloat16; they are read in place. `positions` holds the position of
     each token along the sequence axis (the one axis of its length, or the one
-    `qkv_format` names: sbhd, bshd, bhsd or thd). The convention comes from `config`
+    `qkv_format` names: sbhd, bshd, bhsd or thd), or under M-RoPE (a config with
+    mrope_section) the temporal, height and width ids, shape (3, L) or (3, B, L). The convention comes from `config`
     (a config.json path, a dict or a transformers config) or `rope` (a preset name;
     'auto' fits it from the data); `layout` (rotate-half, interleaved or complex) is
     the pairing expected. As `pecheck validate OUT --input IN --positions POS`.

@@ -39,8 +39,8 @@ TEST(ProportionalReference, theWholeHeadIsCorrectlyRoundedWithItsTailAtFrequency
       c.name = "gemma4-global linear x8";
     }
     ASSERT_EQ(rotary_columns(c), c.head_dim) << "the proportional cache spans the whole head";
-    for (const std::int64_t position : {std::int64_t{0}, std::int64_t{1}, std::int64_t{4099}, std::int64_t{131071},
-                                        std::int64_t{16777215}}) {
+    for (const std::int64_t position :
+         {std::int64_t{0}, std::int64_t{1}, std::int64_t{4099}, std::int64_t{131071}, std::int64_t{16777215}}) {
       for (const FormatId format_id : all_formats) {
         const Format& format = format_of(format_id);
         const reference::RotaryReferenceCache cache =
@@ -96,8 +96,7 @@ TEST(MropeReference, eachPairRotatesByItsSectionsIdCorrectlyRounded) {
       for (std::int64_t i = 0; i < n; ++i) {
         const std::int64_t row = mrope_position_row(c, i);
         ASSERT_EQ(row, independent_row(c.mrope_section, c.mrope_interleaved, i)) << c.name << " frequency " << i;
-        const double xa = round_to_format(std::ldexp(1.0 + static_cast<double>(random() % 1000) / 1000.0, -1),
-                                          format);
+        const double xa = round_to_format(std::ldexp(1.0 + static_cast<double>(random() % 1000) / 1000.0, -1), format);
         const double xb = round_to_format(-0.75, format);
         const HighReal theta =
             1 / boost::multiprecision::pow(HighReal(c.base), HighReal(2 * i) / HighReal(rotary_derived(c).dims)) *

@@ -120,7 +120,14 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
   RotaryDetection& detection = findings.detection;
   detection = detect_rotary(cos, sin, findings.format, given, options.first_position);
 
-  if (given && given->head_dim > 0) {
+  if (given && given->partial_form == PartialRotaryForm::proportional) {
+    // The proportional cache spans the whole head; its fraction is in the pairs that turn.
+    const RotaryDerived d = rotary_derived(*given);
+    detection.notes.push_back("proportional form: " + std::to_string(d.rotated_frequencies) + " of " +
+                              std::to_string(d.frequencies) + " pairs turn (rotary fraction " +
+                              round_trip(given->rotary_fraction) + " of head_dim " + std::to_string(given->head_dim) +
+                              "), the others at frequency 0");
+  } else if (given && given->head_dim > 0) {
     detection.notes.push_back("rotary fraction " + round_trip(static_cast<double>(2 * detection.frequencies) /
                                                                   static_cast<double>(options.convention->head_dim)) +
                               " of head_dim " + std::to_string(options.convention->head_dim) + " (cache width / head_dim)");

@@ -25,7 +25,6 @@ void check_mrope_positions(const RotatedSubject& subject, const RotatedTokens& t
 // off by +1 or -1 (vllm issue 16878); the sections in runs where interleaved
 // ones are expected or the reverse; every pair at the temporal id (the
 // sections ignored). nullopt when none explains it.
-std::optional<Hazard> diagnose_mrope_ids(const RotatedComparisonRequest& request,
-                                         const ComputationModel& angle_model);
+std::optional<Hazard> diagnose_mrope_ids(const RotatedComparisonRequest& request, const ComputationModel& angle_model);
 
 }  // namespace pecheck::validate
