@@ -192,6 +192,10 @@ Figures measure_figures(const BenchOptions& options) {
   figures.rotary = measure_rotary_figures(*rope_convention, options.quick, threads,
                                           std::min(figures.repetitions, rotary_max_rounds),
                                           options.executable);
+  if (!options.executable.empty() && !options.python.interpreter.empty()) {
+    report(options, "timing pecheck.validate, validate_rope and validate_rotated as Python calls");
+    figures.python = measure_python_figures(options.python, figures, options.quick, options.quick ? 1 : 3);
+  }
   figures.load_average_after = load_average();
   return figures;
 }

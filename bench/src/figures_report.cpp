@@ -56,6 +56,14 @@ std::string figures_text(const Figures& f) {
     if (!figure.detail.empty()) text += "; " + figure.detail;
     text += "\n";
   }
+  // A Python figure not measured says why (no module in this build, a failed import).
+  const PythonFigures& python = f.python;
+  if (python.attempted && !python.skipped.empty()) text += "python calls   not measured: " + python.skipped + "\n";
+  for (const PythonCallFigure* call : {&python.validate, &python.validate_rope, &python.validate_rotated}) {
+    if (python.attempted && python.skipped.empty() && !call->measured) {
+      text += "python calls   " + call->call + " not measured: " + call->skipped + "\n";
+    }
+  }
   return text;
 }
 
@@ -138,6 +146,7 @@ std::string figures_json(const Figures& f) {
     out["rope_validate_cli"] = end_to_end(r.validate_cli);
   }
   out["rotated_cli"] = json::parse(rotated_cli_json(f.rotated_cli));
+  out["python"] = json::parse(python_figures_json(f.python));
   // Each figure judged against its target (targets.hpp), so a CI job reads
   // "met" without restating the bounds.
   out["targets"] = json::array();

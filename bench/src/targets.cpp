@@ -138,6 +138,7 @@ std::vector<JudgedFigure> judged_figures(const Figures& f) {
   }
   append_rotary_figures(f.rotary, figures);
   add_rotated_cli(f.rotated_cli, figures);
+  append_python_figures(f.python, figures);
   return figures;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "pecheck/bench/end_to_end.hpp"
+#include "pecheck/bench/python_figures.hpp"
 #include "pecheck/bench/rotary_figures.hpp"
 #include "pecheck/bench/rotated_figure.hpp"
 
@@ -26,6 +27,9 @@ struct BenchOptions {
   // The pecheck program whose commands are timed end to end (table_cli,
   // validate_cli); empty: those figures are not measured.
   std::string executable;
+  // The interpreter and package the Python calls are timed with
+  // (python_figures.hpp); an empty interpreter: not measured.
+  PythonSetup python;
   // Called with a line of progress before each slow step (may be empty).
   std::function<void(const std::string&)> progress;
 };
@@ -129,6 +133,8 @@ struct Figures {
   //    validate as a command (rotary_figures.hpp).
   RotaryFigures rotary;
   RotatedCliFigure rotated_cli;  // rotated_figure.hpp
+  // 7. The same validations as Python calls on tensors (python_figures.hpp).
+  PythonFigures python;
 };
 
 // Builds the workloads, measures them and samples the accuracy. Throws
