@@ -91,4 +91,19 @@ TokenMultiplier measure_token_multiplier(const Subject& subject, std::int64_t to
   return measured;
 }
 
+std::string describe_token_multipliers(const Subject& subject, std::int64_t d) {
+  const std::int64_t half = d / 2;
+  const TokenMultiplier added = measure_token_multiplier(subject, d, 0, subject.embedding_scale(d, FormatId::float32));
+  const TokenMultiplier concatenated =
+      measure_token_multiplier(subject, half, d - half, subject.embedding_scale(half, FormatId::float32));
+  char text[320];
+  std::snprintf(text, sizeof text,
+                "the scaled runs multiply the token table by %.4f (measured from the subject's %s, sqrt(%lld) = "
+                "%.4f) and, concatenated, by %.4f (%s, sqrt(%lld) = %.4f)",
+                added.value, added.operation.c_str(), static_cast<long long>(d), std::sqrt(double(d)),
+                concatenated.value, concatenated.operation.c_str(), static_cast<long long>(half),
+                std::sqrt(double(half)));
+  return text;
+}
+
 }  // namespace pecheck::training

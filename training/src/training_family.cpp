@@ -79,20 +79,6 @@ std::string sizes_text(const Experiment& e) {
          std::to_string(e.plan.seeds) + " seeds a configuration";
 }
 
-// What the scaled runs multiplied the token table by, as measured from the
-// subject's operations: sqrt(d) and sqrt(d/2) rounded, in a correct subject.
-std::string multipliers_text(const Subject& subject, const Sizes& sizes) {
-  const std::int64_t d = sizes.dim, half = sizes.dim / 2;
-  const TokenMultiplier added =
-      measure_token_multiplier(subject, d, 0, subject.embedding_scale(d, FormatId::float32));
-  const TokenMultiplier concatenated =
-      measure_token_multiplier(subject, half, d - half, subject.embedding_scale(half, FormatId::float32));
-  return "the scaled runs multiply the token table by " + fixed(added.value, 4) + " (measured from the subject's " +
-         added.operation + ", sqrt(" + std::to_string(d) + ") = " + fixed(std::sqrt(double(d)), 4) + ") and, " +
-         "concatenated, by " + fixed(concatenated.value, 4) + " (" + concatenated.operation + ", sqrt(" +
-         std::to_string(half) + ") = " + fixed(std::sqrt(double(half)), 4) + ")";
-}
-
 Outcome learning_curves(const Subject& subject, const properties::RunConfig& config) {
   const Experiment& e = run_experiment(subject, config.seed, plan_for(config));
   Outcome outcome;
@@ -133,7 +119,7 @@ Outcome learning_curves(const Subject& subject, const properties::RunConfig& con
   }
   // No wall time here: the same seed gives the same bytes (stderr has the times).
   outcome.message = std::to_string(outcome.cases) + " runs (" + sizes_text(e) + "); chance is " +
-                    fixed(1.0 / e.plan.sizes.vocabulary, 4) + " a token; " + multipliers_text(subject, e.plan.sizes);
+                    fixed(1.0 / e.plan.sizes.vocabulary, 4) + " a token; " + describe_token_multipliers(subject, e.plan.sizes.dim);
   return outcome;
 }
 

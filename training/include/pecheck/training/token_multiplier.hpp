@@ -24,4 +24,8 @@ struct TokenMultiplier {
 TokenMultiplier measure_token_multiplier(const Subject& subject, std::int64_t token_width,
                                          std::int64_t position_width, double scale);
 
+// A sentence naming what the scaled runs of width d multiply the token table
+// by (adding, and concatenating at d/2), as measured, beside sqrt(d) and sqrt(d/2).
+std::string describe_token_multipliers(const Subject& subject, std::int64_t d);
+
 }  // namespace pecheck::training
