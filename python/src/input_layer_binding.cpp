@@ -4,7 +4,7 @@
 // where the caller holds them: pecheck/_validation.py hands over each one's
 // storage as rows of its last axis in its own format (bfloat16 as its 16-bit
 // patterns) with the shape it came in, and the library views them
-// (validate::borrowed_values): nothing is copied or widened. The ids and
+// (validate::borrowed_tensor): nothing is copied or widened. The ids and
 // positions, one integer per token, arrive as int64 and are copied.
 #include "input_layer_binding.hpp"
 
@@ -32,9 +32,9 @@ using Values = std::tuple<py::array, std::string, std::vector<std::int64_t>>;
 // (C-ordered int64 values, shape and dtype as given, in NumPy's notation: "<i4")
 using Integers = std::tuple<py::array_t<std::int64_t, py::array::c_style>, std::vector<std::int64_t>, std::string>;
 
-validate::InputLayerValues borrowed(const Values& in, const std::string& argument) {
+validate::HeldTensor borrowed(const Values& in, const std::string& argument) {
   const auto& [rows, format, shape] = in;
-  return validate::borrowed_values(shape, table_view(rows, format_named(format, argument), argument));
+  return validate::borrowed_tensor(shape, table_view(rows, format_named(format, argument), argument));
 }
 
 NpyArray integers(const Integers& in) {

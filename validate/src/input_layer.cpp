@@ -30,7 +30,7 @@ std::string index_text(std::size_t flat, std::int64_t length, bool two_d) {
 
 // The values' view must hold what their shape says (rows of the last axis):
 // a caller's mistake, not the user's, but refused all the same.
-void check_values(const InputLayerValues& held, const std::string& name) {
+void check_values(const HeldTensor& held, const std::string& name) {
   std::int64_t rows = 1;
   for (std::size_t k = 0; k + 1 < held.shape.size(); ++k) rows *= held.shape[k];
   const std::int64_t cols = held.shape.empty() ? 1 : held.shape.back();
@@ -48,7 +48,7 @@ Shapes check_shapes(const InputLayerFiles& files) {
   Shapes shapes;
   check_values(files.vocabulary, files.vocabulary_name);
   check_values(files.output, files.output_name);
-  const InputLayerValues& vocabulary = files.vocabulary;
+  const HeldTensor& vocabulary = files.vocabulary;
   if (vocabulary.shape.size() != 2 || vocabulary.shape[0] < 1 || vocabulary.shape[1] < 1) {
     refuse(files.vocabulary_name, "shape " + shape_text(vocabulary.shape) +
                                       " (expected (V, d): the embedding table, one row of d values per token id)");
@@ -98,7 +98,7 @@ Shapes check_shapes(const InputLayerFiles& files) {
     }
   }
 
-  const InputLayerValues& output = files.output;
+  const HeldTensor& output = files.output;
   const std::int64_t tokens = shapes.batch * shapes.length;
   const std::vector<std::int64_t> full{shapes.batch, shapes.length, shapes.dim}, flat{tokens, shapes.dim};
   if (output.shape != full && output.shape != flat) {

@@ -116,22 +116,6 @@ std::string_view to_string(QkvFormat format) {
   return "?";
 }
 
-RotatedTensor owned_tensor(std::vector<std::int64_t> shape, Table values) {
-  RotatedTensor t;
-  t.shape = std::move(shape);
-  auto owned = std::make_shared<const Table>(std::move(values));
-  t.values = owned->view();
-  t.owned = std::move(owned);
-  return t;
-}
-
-RotatedTensor borrowed_tensor(std::vector<std::int64_t> shape, const TableView& values) {
-  RotatedTensor t;
-  t.shape = std::move(shape);
-  t.values = values;
-  return t;
-}
-
 RotatedSubject read_rotated_subject(const std::filesystem::path& output, const std::filesystem::path& input,
                                     const std::filesystem::path& positions) {
   RotatedSubject s;

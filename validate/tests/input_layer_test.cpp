@@ -191,8 +191,8 @@ TEST_F(InputLayer, aCallersBufferIsReadInPlaceInItsOwnFormat) {
   const Table output = convert_table(from_files.output.values, FormatId::bfloat16);
   const Table vocabulary = convert_table(from_files.vocabulary.values, FormatId::bfloat16);
   InputLayerFiles borrowed = from_files;
-  borrowed.output = borrowed_values(from_files.output.shape, output);
-  borrowed.vocabulary = borrowed_values(from_files.vocabulary.shape, vocabulary);
+  borrowed.output = borrowed_tensor(from_files.output.shape, output);
+  borrowed.vocabulary = borrowed_tensor(from_files.vocabulary.shape, vocabulary);
   EXPECT_EQ(borrowed.output.values.data(), output.bytes().data());
   EXPECT_EQ(borrowed.output.owned, nullptr);
   EXPECT_EQ(borrowed.vocabulary.values.data(), vocabulary.bytes().data());
@@ -232,11 +232,11 @@ TEST_F(InputLayer, aSingleSequenceIsFittedAgainstAGivenConventionsEncoding) {
 
 // The same values read with another shape (C order), as a caller's
 // buffer of that shape would be: rows of its last axis.
-InputLayerValues reshaped(const InputLayerValues& held, std::vector<std::int64_t> shape) {
+HeldTensor reshaped(const HeldTensor& held, std::vector<std::int64_t> shape) {
   const TableView& v = held.values;
   const std::int64_t cols = shape.back();
-  InputLayerValues other =
-      borrowed_values(std::move(shape), TableView(v.format(), v.rows() * v.cols() / cols, cols, cols, v.data()));
+  HeldTensor other =
+      borrowed_tensor(std::move(shape), TableView(v.format(), v.rows() * v.cols() / cols, cols, cols, v.data()));
   other.owned = held.owned;
   return other;
 }

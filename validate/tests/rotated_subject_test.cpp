@@ -13,7 +13,7 @@
 namespace pecheck::validate {
 namespace {
 
-RotatedTensor floats(std::vector<std::int64_t> shape) {
+HeldTensor floats(std::vector<std::int64_t> shape) {
   std::int64_t rows = 1;
   for (std::size_t k = 0; k + 1 < shape.size(); ++k) rows *= shape[k];
   const std::int64_t cols = shape.back();

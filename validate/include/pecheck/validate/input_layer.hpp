@@ -30,34 +30,18 @@
 #include "pecheck/format.hpp"
 #include "pecheck/npy_array.hpp"
 #include "pecheck/table.hpp"
+#include "pecheck/validate/held_tensor.hpp"
 #include "pecheck/validate/table_validation.hpp"
 #include "pecheck/validate/validation.hpp"
 
 namespace pecheck::validate {
 
-// OUTPUT or VOCAB: its shape, and its values in the format they are stored
-// in as rows of the last axis (rows = the product of the other extents),
-// read in place: a file's payload the subject owns, or a caller's buffer (a
-// NumPy array or PyTorch tensor in Python) that must outlive the subject.
-// Never widened to doubles: a bfloat16 output is read at its own size.
-// (The same holding as a rotated output's RotatedTensor.)
-struct InputLayerValues {
-  std::vector<std::int64_t> shape;
-  TableView values;
-  std::shared_ptr<const Table> owned;  // the values when the subject holds them; empty for a caller's buffer
-};
-
-// The values holding `values` (rows x shape.back(), C order).
-InputLayerValues owned_values(std::vector<std::int64_t> shape, Table values);
-// The values read where they are (the caller keeps them alive).
-InputLayerValues borrowed_values(std::vector<std::int64_t> shape, const TableView& values);
-
 // The four inputs, with their names for messages. The ids and positions are
 // one integer per token (small beside the output): held as read.
 // validate_input_layer checks their dtypes and shapes.
 struct InputLayerFiles {
-  InputLayerValues output;      // (B, L, d), (B * L, d), or (L, d) when B = 1: floats
-  InputLayerValues vocabulary;  // (V, d): floats
+  HeldTensor output;      // (B, L, d), (B * L, d), or (L, d) when B = 1: floats
+  HeldTensor vocabulary;  // (V, d): floats
   NpyArray ids;                 // (B, L) or (L,): integers
   std::optional<NpyArray> positions;  // as ids, or (L,) for every sequence; default 0..L-1
   std::string output_name = "OUTPUT", vocabulary_name = "VOCAB", ids_name = "IDS", positions_name = "POS";

@@ -19,6 +19,7 @@
 #include "pecheck/npy_array.hpp"
 #include "pecheck/rotary_convention.hpp"
 #include "pecheck/table.hpp"
+#include "pecheck/validate/held_tensor.hpp"
 #include "pecheck/validate/rotated_findings.hpp"
 #include "pecheck/validate/validation.hpp"
 
@@ -30,25 +31,9 @@ enum class QkvFormat { sbhd, bshd, bhsd, thd };
 std::optional<QkvFormat> parse_qkv_format(std::string_view name);
 std::string_view to_string(QkvFormat format);
 
-// OUT or IN: its shape, and its values in the format they are stored in as
-// rows of the last axis (rows = the product of the other extents), read in
-// place: a file's payload the subject owns, or a caller's buffer (an array
-// or tensor in Python) that must outlive the subject. Never widened to
-// doubles: a (1, 8192, 32, 128) output is read at its own size.
-struct RotatedTensor {
-  std::vector<std::int64_t> shape;
-  TableView values;
-  std::shared_ptr<const Table> owned;  // the values when the subject holds them; empty for a caller's buffer
-};
-
-// The tensor holding `values` (rows x shape.back(), C order).
-RotatedTensor owned_tensor(std::vector<std::int64_t> shape, Table values);
-// The tensor reading `values` where they are (the caller keeps them alive).
-RotatedTensor borrowed_tensor(std::vector<std::int64_t> shape, const TableView& values);
-
 struct RotatedSubject {
-  RotatedTensor output;  // OUT: the kernel's output
-  RotatedTensor input;   // IN: its input, the same shape
+  HeldTensor output;  // OUT: the kernel's output
+  HeldTensor input;   // IN: its input, the same shape
   NpyArray positions;    // POS: one position per token along the sequence axis
   std::string output_name = "OUT";
   std::string input_name = "IN";
