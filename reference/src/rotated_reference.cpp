@@ -67,15 +67,29 @@ struct RotatedOracle::State {
   }
 
   // The double tier's sin and cos at `position`, when it applies to the row.
+  // The columns are the frequencies that rotate: the proportional form's
+  // tail (inv_freq 0) lies outside the first step's range, and its cos 1 and
+  // sin 0 are exact, so they are appended with no error and the tier decides
+  // those pairs too (A x, rounded once).
   bool row_trig(std::int64_t position) {
     if (trig_position == position) return trig_usable;
+    const auto rotating = static_cast<std::size_t>(derived.rotated_frequencies);
     if (!columns) {
-      for (std::size_t k = 0; k < frequencies.size(); ++k) know_frequency(k);
-      columns = std::make_unique<StepsFrequencies>(frequencies);
+      for (std::size_t k = 0; k < rotating; ++k) know_frequency(k);
+      columns = std::make_unique<StepsFrequencies>(
+          std::vector<StepsFrequency>(frequencies.begin(), frequencies.begin() + static_cast<std::ptrdiff_t>(rotating)));
     }
     trig_position = position;
-    trig_usable = position != 0 && columns->all_errors_finite && first_step_applies_to_row(position, *columns);
-    if (trig_usable) rotated_row_trig(position, *columns, row_sin_cos);
+    trig_usable = position != 0 && rotating > 0 && columns->all_errors_finite &&
+                  first_step_applies_to_row(position, *columns);
+    if (trig_usable) {
+      rotated_row_trig(position, *columns, row_sin_cos);  // sized to the rotating frequencies
+      const std::size_t all = frequencies.size();
+      row_sin_cos.sin_value.resize(all, 0.0);
+      row_sin_cos.sin_error.resize(all, 0.0);
+      row_sin_cos.cos_value.resize(all, 1.0);
+      row_sin_cos.cos_error.resize(all, 0.0);
+    }
     return trig_usable;
   }
 
