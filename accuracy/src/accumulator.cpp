@@ -273,7 +273,7 @@ void Accumulator::add_row(std::int64_t row, std::span<const float> values, std::
 namespace {
 
 template <typename Exact>
-void add_table_row(Accumulator& accumulator, std::vector<double>& decoded, const TableView& table,
+void add_table_row(Accumulator& accumulator, std::vector<float>& decoded, const TableView& table,
                    std::int64_t table_row, std::int64_t row, std::span<const Exact> exact, std::int64_t key_table) {
   if (table.format() == FormatId::float32) {
     accumulator.add_row(row, table.row<float>(table_row), exact, key_table);
@@ -283,9 +283,17 @@ void add_table_row(Accumulator& accumulator, std::vector<double>& decoded, const
     accumulator.add_row(row, table.row<double>(table_row), exact, key_table);
     return;
   }
-  decoded.resize(static_cast<std::size_t>(table.cols()));  // the 16-bit formats, decoded (exactly)
-  for (std::int64_t c = 0; c < table.cols(); ++c) decoded[static_cast<std::size_t>(c)] = table.at(table_row, c);
-  accumulator.add_row(row, std::span<const double>(decoded), exact, key_table);
+  // The 16-bit formats, decoded exactly into float32 (both are subsets of
+  // it: bfloat16 is float32's top half) and measured by the float32 path,
+  // as a float32 table holding their values is (the same numbers).
+  const std::span<const std::uint16_t> bits = table.row<std::uint16_t>(table_row);
+  decoded.resize(bits.size());
+  if (table.format() == FormatId::bfloat16) {
+    for (std::size_t c = 0; c < bits.size(); ++c) decoded[c] = std::bit_cast<float>(std::uint32_t{bits[c]} << 16);
+  } else {
+    for (std::size_t c = 0; c < bits.size(); ++c) decoded[c] = static_cast<float>(float16_bits_to_double(bits[c]));
+  }
+  accumulator.add_row(row, std::span<const float>(decoded), exact, key_table);
 }
 
 }  // namespace

@@ -124,6 +124,7 @@ Comparison compare_rotated(const RotatedComparisonRequest& request, const std::o
     // A row's pairs for the oracle's rotate_row, pair i frequency i.
     const auto pairs = static_cast<std::size_t>(n);
     std::vector<double> x_first(pairs), x_second(pairs);
+    std::vector<double> input_row(static_cast<std::size_t>(values.input.cols()));  // IN's row, decoded once
     std::vector<reference::RotatedPair> rounded(pairs);
     std::vector<reference::RotatedExact> pair_exact(pairs);
     std::vector<reference::RotatedPair> at_id(sectioned(request) ? pairs : 0);  // M-RoPE: one id's rotation
@@ -147,10 +148,11 @@ Comparison compare_rotated(const RotatedComparisonRequest& request, const std::o
           exact[static_cast<std::size_t>(b)] = e.second;
         }
       } else {
+        decode_row(values.input, r, input_row);
         for (std::int64_t i = 0; i < n; ++i) {
           const auto [a, b] = pair_columns(request.layout, request.width, i);
-          x_first[static_cast<std::size_t>(i)] = values.in(r, a);
-          x_second[static_cast<std::size_t>(i)] = values.in(r, b);
+          x_first[static_cast<std::size_t>(i)] = input_row[static_cast<std::size_t>(a)];
+          x_second[static_cast<std::size_t>(i)] = input_row[static_cast<std::size_t>(b)];
         }
         if (!sectioned(request)) {
           oracle.rotate_row(p, x_first, x_second, rounded, pair_exact);

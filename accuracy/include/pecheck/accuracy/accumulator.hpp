@@ -125,7 +125,8 @@ class Accumulator {
   std::vector<double> edges_;
   Tally tally_;
   // A row's values and errors, reused row after row.
-  std::vector<double> decoded_, ulps_, abs_;
+  std::vector<float> decoded_;  // a 16-bit row, as float32 (exactly)
+  std::vector<double> ulps_, abs_;
   std::vector<double> exact_hi_, bounds_;  // judge_row_beyond's row
   std::vector<unsigned char> common_;
   bool last_row_beyond_ = false;  // the last row had an entry beyond the budget (add_values)
