@@ -14,6 +14,7 @@
 #include "pecheck/bench/figures.hpp"
 #include "pecheck/bench/targets.hpp"
 #include "pecheck/convention.hpp"
+#include "pecheck/external_subjects.hpp"
 #include "pecheck/fast_encoding.hpp"
 #include "pecheck/npy.hpp"
 #include "pecheck/rotary_cache.hpp"
@@ -74,12 +75,6 @@ print(json.dumps({"seconds": best, "peak_added_bytes": peak_added, "tensor_bytes
                   "verdict": result.verdict}))
 )PY";
 
-std::string shell_quoted(const std::string& text) {
-  std::string quoted = "'";
-  for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
 struct ChildOutput {
   nlohmann::json result;  // null when the child failed
   std::string failure;    // its last line of output then
@@ -89,9 +84,9 @@ ChildOutput run_python(const PythonSetup& setup, const std::filesystem::path& sc
                        const std::vector<std::string>& arguments) {
   std::string command;
   // Appended piece by piece: GCC 12 warns (-Wrestrict) on "literal" + string.
-  if (!setup.package_directory.empty()) command.append("PYTHONPATH=").append(shell_quoted(setup.package_directory)).append(" ");
-  command.append(shell_quoted(setup.interpreter)).append(" ").append(shell_quoted(script.string()));
-  for (const std::string& a : arguments) command.append(" ").append(shell_quoted(a));
+  if (!setup.package_directory.empty()) command.append("PYTHONPATH=").append(shell_quote(setup.package_directory)).append(" ");
+  command.append(shell_quote(setup.interpreter)).append(" ").append(shell_quote(script.string()));
+  for (const std::string& a : arguments) command.append(" ").append(shell_quote(a));
   command.append(" 2>&1");
   ChildOutput output;
   FILE* pipe = ::popen(command.c_str(), "r");

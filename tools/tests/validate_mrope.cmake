@@ -11,18 +11,6 @@ include(${CMAKE_CURRENT_LIST_DIR}/rotated_output_files.cmake)
 
 set(configs ${EXAMPLES}/model_configs)
 
-function(check label expected pattern name)
-  set(w ${WORK_DIR})
-  execute_process(COMMAND ${PECHECK} validate ${w}/${name}.out.npy --input ${w}/${name}.in.npy
-                          --positions ${w}/${name}.pos.npy ${ARGN}
-                  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT status EQUAL expected)
-    set(failures "${failures}\n  ${label}: exit status ${status} (expected ${expected})\n${out}${err}" PARENT_SCOPE)
-  elseif(NOT "${out}${err}" MATCHES "${pattern}")
-    set(failures "${failures}\n  ${label}: the output does not match '${pattern}':\n${out}${err}" PARENT_SCOPE)
-  endif()
-endfunction()
-
 rotated(qwen2vl --config ${configs}/qwen2-vl-7b.json --heads 2 --length 128 --first-position 30)
 rotated(qwen3vl --config ${configs}/qwen3-vl-8b.json --shape bshd --batch 2 --heads 2 --length 64 --dtype bfloat16)
 rotated(perbatch --config ${configs}/qwen2-vl-7b.json --shape bshd --batch 3 --heads 2 --length 64 --mrope-batch-ids)

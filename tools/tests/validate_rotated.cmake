@@ -8,18 +8,6 @@
 include(${CMAKE_CURRENT_LIST_DIR}/expect_refused.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/rotated_output_files.cmake)
 
-function(check label expected pattern name)
-  set(w ${WORK_DIR})
-  execute_process(COMMAND ${PECHECK} validate ${w}/${name}.out.npy --input ${w}/${name}.in.npy
-                          --positions ${w}/${name}.pos.npy ${ARGN}
-                  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT status EQUAL expected)
-    set(failures "${failures}\n  ${label}: exit status ${status} (expected ${expected})\n${out}${err}" PARENT_SCOPE)
-  elseif(NOT "${out}${err}" MATCHES "${pattern}")
-    set(failures "${failures}\n  ${label}: the output does not match '${pattern}':\n${out}${err}" PARENT_SCOPE)
-  endif()
-endfunction()
-
 rotated(good --preset llama2 --shape bshd --batch 1 --length 64 --heads 2 --dtype bfloat16 --first-position 3000)
 rotated(angles --preset llama2 --shape ld --length 128 --first-position 5000 --angles float16)
 check(given 0 "conforms" good --rope llama2)

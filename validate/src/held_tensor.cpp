@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "pecheck/npy_tensor.hpp"
+
 namespace pecheck::validate {
 
 HeldTensor owned_tensor(std::vector<std::int64_t> shape, Table values) {
@@ -18,6 +20,13 @@ HeldTensor borrowed_tensor(std::vector<std::int64_t> shape, const TableView& val
   held.shape = std::move(shape);
   held.values = values;
   return held;
+}
+
+HeldTensor read_held_tensor(const std::filesystem::path& path) {
+  // Typed: read_npy_array's doubles would take two to four times the file
+  // (a bfloat16 tensor is float32 in .npy).
+  NpyTensor tensor = read_npy_tensor(path);
+  return owned_tensor(std::move(tensor.shape), std::move(tensor.values));
 }
 
 }  // namespace pecheck::validate

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <string>
 
-#include "pecheck/npy_tensor.hpp"
 #include "pecheck/table_file.hpp"
 #include "pecheck/validate/rotated_output.hpp"
 
@@ -119,12 +118,8 @@ std::string_view to_string(QkvFormat format) {
 RotatedSubject read_rotated_subject(const std::filesystem::path& output, const std::filesystem::path& input,
                                     const std::filesystem::path& positions) {
   RotatedSubject s;
-  // Typed, at the files' own size: the N-d reader's doubles would take two
-  // to four times the files (a bfloat16 output is float32 in .npy).
-  NpyTensor out = read_npy_tensor(output);
-  s.output = owned_tensor(std::move(out.shape), std::move(out.values));
-  NpyTensor in = read_npy_tensor(input);
-  s.input = owned_tensor(std::move(in.shape), std::move(in.values));
+  s.output = read_held_tensor(output);
+  s.input = read_held_tensor(input);
   s.positions = read_npy_array(positions);
   s.output_name = output.string();
   s.input_name = input.string();

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <vector>
 
@@ -25,5 +26,7 @@ struct HeldTensor {
 HeldTensor owned_tensor(std::vector<std::int64_t> shape, Table values);
 // The tensor reading `values` where they are (the caller keeps them alive).
 HeldTensor borrowed_tensor(std::vector<std::int64_t> shape, const TableView& values);
+// A .npy file read typed, at its own size (NpyError names the file).
+HeldTensor read_held_tensor(const std::filesystem::path& path);
 
 }  // namespace pecheck::validate
