@@ -7,6 +7,7 @@
 
 #include "pecheck/parallel_for.hpp"
 #include "rotary_entry.hpp"
+#include "rotary_model_rows.hpp"
 #include "rotary_row_evaluator.hpp"
 
 namespace pecheck::reference {
@@ -91,6 +92,10 @@ RotaryReferenceCounts rotary_reference_rows(const RotaryConvention& convention, 
                                             ExactValues exact, const RotaryRowVisitor& visit) {
   check_rotary_request(convention, request);
   if (exact == ExactValues::none) throw std::logic_error("rotary_reference_rows: the rows are their exact values");
+  // A model's float32 angles: the float-angle tier first (rotary_model_rows.hpp).
+  if (float_angle_rows_apply(model, request.format, exact)) {
+    return rotary_model_rows(convention, request, *model, threads, exact, visit);
+  }
   const std::int64_t cols = rotary_columns(convention);
   std::vector<std::size_t> frequency_of(static_cast<std::size_t>(cols));
   for (std::int64_t c = 0; c < cols; ++c) {
