@@ -60,13 +60,25 @@ RotaryReferenceCache rotary_reference_cache(const RotaryConvention& convention, 
   std::atomic<std::int64_t> escalations{0};
   std::atomic<std::int64_t> mpfr_entries{0};
   const std::vector<StepsFrequency> tier_frequencies = rotary_tier_frequencies(convention, model);
+  // A model's float32 angles: the exact values rotary_reference_rows gives
+  // (rotary_model_rows.hpp), the rounded values as before.
+  std::optional<FloatAngleRows> float_angle_rows;
+  if (float_angle_rows_apply(model, request.format, exact)) float_angle_rows.emplace(convention, *model, request.format, exact);
   parallel_for(workers, [&](int worker) {
     RotaryRowEvaluator evaluator(convention, model, tier_frequencies, format, exact);
     RotaryRowResults row;
+    std::optional<FloatAngleRows> float_angle_tier = float_angle_rows;
+    std::vector<double> cos_values(static_cast<std::size_t>(frequencies)), sin_values(cos_values);
     // Rows w, w + workers, ...: each entry is decided alone, so the split
     // cannot change a bit.
     for (std::int64_t r = worker; r < request.rows; r += workers) {
       evaluator.evaluate(request.first_position + r, row);
+      if (float_angle_tier && float_angle_tier->row(request.first_position + r, cos_values.data(), sin_values.data())) {
+        for (std::size_t k = 0; k < cos_values.size(); ++k) {
+          row.cos[k].exact = {cos_values[k], 0.0};
+          row.sin[k].exact = {sin_values[k], 0.0};
+        }
+      }
       for (std::int64_t i = 0; i < frequencies; ++i) {
         const auto k = static_cast<std::size_t>(i);
         for (std::int64_t c : columns_of[k]) {
