@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "pecheck/reference/nearest_rounding.hpp"
 #include "pecheck/rotary_frequency.hpp"
 
 namespace pecheck::properties {
@@ -56,12 +57,15 @@ RotaryValues rotary_values(const RotaryConvention& convention, const std::vector
   values.sin.reserve(positions.size() * inv_freq.size());
   for (std::int64_t p : positions) {
     double position = static_cast<double>(p);
-    if (computation.position) position = round_to_format(position, format_of(*computation.position));
+    // round_nearest: round_to_format by the bits where it can (the same
+    // values; validate's computation hazards take ten computations of 512
+    // rows, where the generic rounding was a tenth of the stage).
+    if (computation.position) position = reference::round_nearest(position, format_of(*computation.position));
     for (double w : inv_freq) {
       // Exact when both factors have at most 26 significant bits (float32
       // positions and inv_freq); otherwise within half a double ULP.
       double angle = position * w;
-      if (computation.angle) angle = round_to_format(angle, format_of(*computation.angle));
+      if (computation.angle) angle = reference::round_nearest(angle, format_of(*computation.angle));
       values.cos.push_back(attention_factor * std::cos(angle));
       values.sin.push_back(attention_factor * std::sin(angle));
     }

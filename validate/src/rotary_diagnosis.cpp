@@ -1,5 +1,6 @@
 #include "rotary_diagnosis.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -213,9 +214,13 @@ std::vector<Hazard> computation_hazards(const Table& cos, const Table& sin, Form
   const std::size_t tasks = computations.size() + 1;
   std::vector<double> rms(computations.size());
   double accumulated = 0.0;
+  // Tasks are taken as workers come free (eleven tasks on two cores split
+  // unevenly by a fixed stride); each writes its own result, so the order of
+  // taking changes no bit.
   const int workers = worker_count(0, static_cast<std::int64_t>(tasks));
-  parallel_for(workers, [&](int worker) {
-    for (auto t = static_cast<std::size_t>(worker); t < tasks; t += static_cast<std::size_t>(workers)) {
+  std::atomic<std::size_t> next{0};
+  parallel_for(workers, [&](int) {
+    for (std::size_t t = next++; t < tasks; t = next++) {
       if (t < computations.size()) {
         rms[t] = distance(computations[t]);
       } else {
