@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <exception>
 #include <functional>
 #include <thread>
 
@@ -125,25 +124,8 @@ int validate_rotary_files(const RotaryFileRequest& request, const ValidationOutp
             throw ConventionError(std::string(e.what()) + " (or give the sin table with --sin)");
           }
         } else {
-          // The two files read at once, sin on a second thread (each read is
-          // mostly the kernel copying pages: a core each halves the wait).
-          // A failure reads as before: cos's first, then sin's.
-          std::exception_ptr sin_failure;
-          std::thread sin_reader([&] {
-            try {
-              sin = read_table_file(request.sin, std::nullopt, position_table_rows).table;
-            } catch (...) {
-              sin_failure = std::current_exception();
-            }
-          });
-          try {
-            cos = read_table_file(request.cos, std::nullopt, position_table_rows).table;
-          } catch (...) {
-            sin_reader.join();
-            throw;
-          }
-          sin_reader.join();
-          if (sin_failure) std::rethrow_exception(sin_failure);
+          cos = read_table_file(request.cos, std::nullopt, position_table_rows).table;
+          sin = read_table_file(request.sin, std::nullopt, position_table_rows).table;
         }
         Validated done;
         try {
