@@ -53,8 +53,9 @@ double accumulated_rms(const Table& cos, const Table& sin, const Format& f, cons
         const std::int64_t c = frequency_column(detection.layout, cos.cols, static_cast<std::int64_t>(i));
         const double table_cos = detection.swapped ? sin.at(r, c) : cos.at(r, c);
         const double table_sin = detection.swapped ? cos.at(r, c) : sin.at(r, c);
-        const double dc = table_cos - round_to_format(factor * std::cos(static_cast<double>(angle)), f);
-        const double ds = table_sin - round_to_format(factor * std::sin(static_cast<double>(angle)), f);
+        // round_nearest: round_to_format by the bits where it can (the same values).
+        const double dc = table_cos - reference::round_nearest(factor * std::cos(static_cast<double>(angle)), f);
+        const double ds = table_sin - reference::round_nearest(factor * std::sin(static_cast<double>(angle)), f);
         if (!std::isfinite(dc) || !std::isfinite(ds)) continue;
         squares += dc * dc + ds * ds;
         count += 2.0;
@@ -215,16 +216,17 @@ std::vector<Hazard> computation_hazards(const Table& cos, const Table& sin, Form
   std::vector<double> rms(computations.size());
   double accumulated = 0.0;
   // Tasks are taken as workers come free (eleven tasks on two cores split
-  // unevenly by a fixed stride); each writes its own result, so the order of
-  // taking changes no bit.
+  // unevenly by a fixed stride), ggml's first: it evaluates three scales, the
+  // longest task. Each writes its own result, so the order of taking changes
+  // no bit.
   const int workers = worker_count(0, static_cast<std::int64_t>(tasks));
   std::atomic<std::size_t> next{0};
   parallel_for(workers, [&](int) {
     for (std::size_t t = next++; t < tasks; t = next++) {
-      if (t < computations.size()) {
-        rms[t] = distance(computations[t]);
-      } else {
+      if (t == 0) {
         accumulated = accumulated_rms(cos, sin, f, detection, convention, rows, attention_factor);
+      } else {
+        rms[t - 1] = distance(computations[t - 1]);
       }
     }
   });
