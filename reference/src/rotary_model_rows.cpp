@@ -62,7 +62,9 @@ RotaryReferenceCounts rotary_model_rows(const RotaryConvention& convention, cons
   // Column c holds frequency c mod n (the rotate-half layout): a row is two
   // copies of the frequencies' values.
   bool rotate_half = frequency_of.size() == 2 * n;
-  for (std::size_t c = 0; c < frequency_of.size(); ++c) rotate_half &= frequency_of[c] == c % std::max<std::size_t>(n, 1);
+  for (std::size_t c = 0; c < frequency_of.size(); ++c) {
+    rotate_half &= frequency_of[c] == c % std::max<std::size_t>(n, 1);
+  }
   const FloatAngleRows shared(convention, model, request.format, exact);
   const Format& format = format_of(request.format);
   const int workers = worker_count(threads, request.rows);
@@ -97,7 +99,9 @@ RotaryReferenceCounts rotary_model_rows(const RotaryConvention& convention, cons
         visit(worker, RotaryReferenceRow{r, {}, {}, plain});
         continue;
       }
-      if (!evaluator) evaluator = std::make_unique<RotaryRowEvaluator>(convention, model_option, no_frequencies, format, exact);
+      if (!evaluator) {
+        evaluator = std::make_unique<RotaryRowEvaluator>(convention, model_option, no_frequencies, format, exact);
+      }
       evaluator->evaluate(position, row);
       for (std::size_t c = 0; c < frequency_of.size(); ++c) {
         cos_exact[c] = row.cos[frequency_of[c]].exact;

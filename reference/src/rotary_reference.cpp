@@ -63,7 +63,9 @@ RotaryReferenceCache rotary_reference_cache(const RotaryConvention& convention, 
   // A model's float32 angles: the exact values rotary_reference_rows gives
   // (rotary_model_rows.hpp), the rounded values as before.
   std::optional<FloatAngleRows> float_angle_rows;
-  if (float_angle_rows_apply(model, request.format, exact)) float_angle_rows.emplace(convention, *model, request.format, exact);
+  if (float_angle_rows_apply(model, request.format, exact)) {
+    float_angle_rows.emplace(convention, *model, request.format, exact);
+  }
   parallel_for(workers, [&](int worker) {
     RotaryRowEvaluator evaluator(convention, model, tier_frequencies, format, exact);
     RotaryRowResults row;
