@@ -116,6 +116,26 @@ void check_rotary_request(const RotaryConvention& convention, const RotaryCacheR
   }
 }
 
+RotaryTurns rotary_turns(const RotaryConvention& convention) {
+  const RotaryDerived derived = rotary_derived(convention);
+  const std::int64_t n = derived.frequencies;
+  RotaryTurns turns;
+  turns.padded = (n + sincos_lanes - 1) / sincos_lanes * sincos_lanes;
+  turns.f1.assign(static_cast<std::size_t>(turns.padded), 0.0);
+  turns.f2 = turns.f1;
+  turns.f3 = turns.f1;
+  DoubleDoubleArithmetic arithmetic;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const DoubleDouble w = rotary_inv_freq(convention, derived, i, arithmetic);
+    const DoubleDouble f = dd_mul(w, DoubleDouble{fast_constants::inv_two_pi_hi, fast_constants::inv_two_pi_lo});
+    const TurnsSplit split = split_for_positions(f);
+    turns.f1[static_cast<std::size_t>(i)] = split.f1;
+    turns.f2[static_cast<std::size_t>(i)] = split.f2;
+    turns.f3[static_cast<std::size_t>(i)] = split.f3;
+  }
+  return turns;
+}
+
 RotaryCache fast_rotary_cache(const RotaryConvention& convention, const RotaryCacheRequest& request) {
   RotaryCache cache;
   fast_rotary_cache_into(convention, request, cache);
@@ -131,18 +151,7 @@ void fast_rotary_cache_into(const RotaryConvention& convention, const RotaryCach
                             const RotaryKernels& kernels) {
   check_rotary_request(convention, request);
   const RotaryDerived derived = rotary_derived(convention);
-  const std::int64_t n = derived.frequencies;
-  const std::int64_t padded = (n + sincos_lanes - 1) / sincos_lanes * sincos_lanes;
-  std::vector<double> f1(static_cast<std::size_t>(padded), 0.0), f2(f1), f3(f1);
-  DoubleDoubleArithmetic arithmetic;
-  for (std::int64_t i = 0; i < n; ++i) {
-    const DoubleDouble w = rotary_inv_freq(convention, derived, i, arithmetic);
-    const DoubleDouble f = dd_mul(w, DoubleDouble{fast_constants::inv_two_pi_hi, fast_constants::inv_two_pi_lo});
-    const TurnsSplit split = split_for_positions(f);
-    f1[static_cast<std::size_t>(i)] = split.f1;
-    f2[static_cast<std::size_t>(i)] = split.f2;
-    f3[static_cast<std::size_t>(i)] = split.f3;
-  }
+  const RotaryTurns turns = rotary_turns(convention);
   const std::int64_t cols = rotary_columns(convention);
   for (Table* table : {&cache.cos, &cache.sin}) {
     if (table->rows != request.rows || table->cols != cols || table->format != request.format) {
@@ -151,8 +160,7 @@ void fast_rotary_cache_into(const RotaryConvention& convention, const RotaryCach
   }
   // Rows are independent: split across threads, the bits do not depend on how.
   const int workers = thread_count(0, request.rows * cols);
-  kernels.fill_cache(convention, TurnsView{f1.data(), f2.data(), f3.data(), padded}, derived.attention_factor,
-                     request.first_position, workers, cache);
+  kernels.fill_cache(convention, turns.view(), derived.attention_factor, request.first_position, workers, cache);
 }
 
 }  // namespace pecheck

@@ -9,11 +9,22 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "pecheck/rotary_cache.hpp"
 #include "rotated_rows.hpp"
 
 namespace pecheck {
+
+// A convention's frequencies in turns, split for sincos_turns and padded to
+// whole groups of lanes with zero frequencies (rotary_fast.cpp): what the
+// cache's rows are computed from.
+struct RotaryTurns {
+  std::vector<double> f1, f2, f3;
+  std::int64_t padded = 0;
+  TurnsView view() const { return {f1.data(), f2.data(), f3.data(), padded}; }
+};
+RotaryTurns rotary_turns(const RotaryConvention& convention);
 
 struct RotaryKernels {
   // Every row of `cache` (tables of the request's shape and format, written

@@ -113,13 +113,18 @@ RotatedPairRows::RotatedPairRows(const TurnsView& turns, const RotationTable& ta
       anchor_(turns),
       pairs_(static_cast<std::size_t>(2 * turns.padded), 0.0) {}
 
-const double* RotatedPairRows::at(std::int64_t position) {
+RotatedPairRows::Operands RotatedPairRows::operands(std::int64_t position) {
   const std::int64_t j = position % table_.spacing();
   anchor_.move_to(position - j);
   // At j = 0 the anchor is the kernel's own row (as RowFiller in narrow_fill.cpp).
-  if (j == 0) return anchor_.pairs();
-  const double* __restrict anchor = anchor_.pairs();
-  const double* __restrict step = table_.step(j);
+  return {anchor_.pairs(), j == 0 ? nullptr : table_.step(j)};
+}
+
+const double* RotatedPairRows::at(std::int64_t position) {
+  const Operands rotated = operands(position);
+  if (rotated.step == nullptr) return rotated.anchor;
+  const double* __restrict anchor = rotated.anchor;
+  const double* __restrict step = rotated.step;
   double* __restrict out = pairs_.data();
   // One block of pair_block lanes per step, in GCC's vector extension: the
   // plain loop (blocks by lanes) was vectorised across blocks with a

@@ -133,6 +133,16 @@ class RotatedPairRows {
   // 2^24; valid until the next call.
   const double* at(std::int64_t position);
 
+  // What at() rotates, for a caller that rotates and stores in one pass
+  // (rotary_rotated_fill.cpp): the anchor's pair row for a position (moved
+  // there if needed) and the table's step row, or no step at an anchor
+  // (j = 0), whose row is the anchor's own. Valid until the next call.
+  struct Operands {
+    const double* anchor = nullptr;
+    const double* step = nullptr;
+  };
+  Operands operands(std::int64_t position);
+
  private:
   TurnsView turns_;
   const RotationTable& table_;
