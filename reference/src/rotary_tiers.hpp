@@ -16,6 +16,7 @@
 #include <optional>
 #include <vector>
 
+#include "angle_sum_tier.hpp"
 #include "double_tier.hpp"
 #include "pecheck/format.hpp"
 #include "pecheck/reference/reference.hpp"
@@ -43,9 +44,11 @@ class RotaryTiers {
   RotaryTiers(const RotaryTiers&) = delete;
   RotaryTiers& operator=(const RotaryTiers&) = delete;
 
-  // The double tier over row `position`: out's entry i is frequency i's, done
-  // when both cos and sin are settled (RowDecisions: cos_done & sin_done).
-  // False, with nothing settled, when the double tier does not apply.
+  // The cheap tiers over row `position` (the exact encoding's angle-sum tier,
+  // then the double tier): out's entry i is frequency i's, done when both cos
+  // and sin are settled (RowDecisions: cos_done & sin_done). False, with
+  // nothing settled, when the double tier does not apply (nor the angle sum,
+  // which decides its roundings the same way).
   bool settle_row(std::int64_t position, RowDecisions& out);
 
   // True when cos and sin of (position, frequency) are both settled: their
@@ -55,6 +58,9 @@ class RotaryTiers {
               RotaryEntryResult& sin_result);
 
  private:
+  // The double tier alone over the row (settle_row's fallback).
+  void double_tier_row(std::int64_t position, RowDecisions& out);
+
   // The first step's position and frequency for this entry, when it applies.
   bool first_step_angle(std::int64_t position, std::int64_t frequency, std::int64_t& steps_position,
                         StepsFrequency& steps);
@@ -77,6 +83,8 @@ class RotaryTiers {
   StepsFrequencies row_frequencies_;
   std::vector<unsigned char> row_applies_;
   std::unique_ptr<StepsFrequencies> exact_frequencies_;  // frequencies_ column by column (the exact target)
+  std::unique_ptr<AngleSumTier> angle_sum_;              // the exact target's, with the double tier
+  RowDecisions leftover_;                                // the double tier's row where the angle sum left entries
 };
 
 }  // namespace pecheck::reference
