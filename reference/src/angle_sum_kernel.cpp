@@ -1,7 +1,5 @@
 #include "angle_sum_kernel.hpp"
 
-#include <cmath>
-
 #include "enclosure_decision.hpp"
 
 namespace pecheck::reference {
@@ -15,7 +13,7 @@ namespace pecheck::reference {
 // |a1| + |a2| as |a2| <= u |a1|), |c1|, |s1| <= Mo = offset_magnitude,
 // |x2| <= u |x1| for every pair, and every word 0 or at least 2^-400.
 //
-// cos at p0 + k is X = A Cc - B S. The kernel computes
+// cos at p0 + k is X = A Cc - B S. angle_sum_entry (angle_sum_kernel.hpp) computes
 //   a1 c1 = P1 + P2 and b1 s1 = Q1 + Q2 exactly (FMA; the words' size keeps
 //       every product and its residual far above the underflow threshold),
 //   d  = RN(P1 - Q1),                          |d - (P1 - Q1)| <= u |d|,
@@ -48,15 +46,6 @@ namespace pecheck::reference {
 // tiers. With plain-double inputs (2^-52 each) the bound would be absolute
 // at 2^-51 and leave every value below about 2^-7 to them (for float32).
 
-namespace {
-
-constexpr double u = 0x1p-53;
-constexpr double low_words = 24.0 * 0x1p-106;  // 24 u^2
-constexpr double underflow = 0x1p-1000;
-constexpr double bound_margin = 1.0 + 0x1p-20;
-
-}  // namespace
-
 void angle_sum_entries(std::size_t count, AngleEnclosures anchor, const double* anchor_magnitude,
                        AngleEnclosures offset, NarrowFormat format_in, double tolerance, AngleSumOutput out) {
   const NarrowFormat format = format_in;  // a local copy: loop invariants
@@ -78,39 +67,9 @@ void angle_sum_entries(std::size_t count, AngleEnclosures anchor, const double* 
   unsigned char* __restrict done = out.done;
 #pragma GCC ivdep
   for (std::size_t i = 0; i < count; ++i) {
-    const double a1 = a1s[i], a2 = a2s[i], b1 = b1s[i], b2 = b2s[i];
-    const double c1 = c1s[i], c2 = c2s[i], s1 = s1s[i], s2 = s2s[i];
-    const double ma = mas[i];
-    const double inputs = 2.0 * (ma * eos[i] + eas[i]) + low_words * ma + underflow;
-
-    // cos: a c - b s.
-    const double p1 = a1 * c1;
-    const double p2 = std::fma(a1, c1, -p1);
-    const double q1 = b1 * s1;
-    const double q2 = std::fma(b1, s1, -q1);
-    const double d_c = p1 - q1;
-    double t_c = p2 - q2;
-    t_c = std::fma(a1, c2, t_c);
-    t_c = std::fma(a2, c1, t_c);
-    t_c = std::fma(-b1, s2, t_c);
-    t_c = std::fma(-b2, s1, t_c);
-    const double v_c = d_c + t_c;
-
-    // sin: b c + a s.
-    const double r1 = b1 * c1;
-    const double r2 = std::fma(b1, c1, -r1);
-    const double w1 = a1 * s1;
-    const double w2 = std::fma(a1, s1, -w1);
-    const double d_s = r1 + w1;
-    double t_s = r2 + w2;
-    t_s = std::fma(b1, c2, t_s);
-    t_s = std::fma(b2, c1, t_s);
-    t_s = std::fma(a1, s2, t_s);
-    t_s = std::fma(a2, s1, t_s);
-    const double v_s = d_s + t_s;
-
-    const double cos_error = (u * (std::fabs(v_c) + std::fabs(d_c)) + inputs) * bound_margin;
-    const double sin_error = (u * (std::fabs(v_s) + std::fabs(d_s)) + inputs) * bound_margin;
+    const AngleSum e =
+        angle_sum_entry(a1s[i], a2s[i], b1s[i], b2s[i], eas[i], mas[i], c1s[i], c2s[i], s1s[i], s2s[i], eos[i]);
+    const double v_c = e.cos_value, v_s = e.sin_value, cos_error = e.cos_error, sin_error = e.sin_error;
     const NarrowRounding c = narrow_rounding(v_c, cos_error, format);
     const NarrowRounding s = narrow_rounding(v_s, sin_error, format);
     cos_value[i] = v_c;
@@ -119,6 +78,32 @@ void angle_sum_entries(std::size_t count, AngleEnclosures anchor, const double* 
     sin_rounded[i] = s.value;
     done[i] = c.decided & s.decided & within_relative(v_c, cos_error, tolerance) &
               within_relative(v_s, sin_error, tolerance);
+  }
+}
+
+void angle_sum_exact_entries(std::size_t count, AngleEnclosures anchor, const double* anchor_magnitude,
+                             AngleEnclosures offset, double tolerance, AngleSumOutput out) {
+  const double* __restrict a1s = anchor.cos_hi;
+  const double* __restrict a2s = anchor.cos_lo;
+  const double* __restrict b1s = anchor.sin_hi;
+  const double* __restrict b2s = anchor.sin_lo;
+  const double* __restrict eas = anchor.error;
+  const double* __restrict mas = anchor_magnitude;
+  const double* __restrict c1s = offset.cos_hi;
+  const double* __restrict c2s = offset.cos_lo;
+  const double* __restrict s1s = offset.sin_hi;
+  const double* __restrict s2s = offset.sin_lo;
+  const double* __restrict eos = offset.error;
+  double* __restrict cos_value = out.cos_value;
+  double* __restrict sin_value = out.sin_value;
+  unsigned char* __restrict done = out.done;
+#pragma GCC ivdep
+  for (std::size_t i = 0; i < count; ++i) {
+    const AngleSum e =
+        angle_sum_entry(a1s[i], a2s[i], b1s[i], b2s[i], eas[i], mas[i], c1s[i], c2s[i], s1s[i], s2s[i], eos[i]);
+    cos_value[i] = e.cos_value;
+    sin_value[i] = e.sin_value;
+    done[i] = within_relative(e.cos_value, e.cos_error, tolerance) & within_relative(e.sin_value, e.sin_error, tolerance);
   }
 }
 

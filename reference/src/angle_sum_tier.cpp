@@ -36,12 +36,13 @@ AngleEnclosures AngleSumTier::Words::at(std::size_t first) const {
 }
 
 AngleSumTier::AngleSumTier(const std::vector<StepsFrequency>& frequencies, double factor, const NarrowFormat& format,
-                           double tolerance)
+                           double tolerance, bool decide_rounding)
     : frequencies_(frequencies),
       columns_(frequencies),
       factor_(factor),
       format_(format),
       tolerance_(tolerance),
+      decide_rounding_(decide_rounding),
       n_(frequencies.size()),
       offset_ready_(static_cast<std::size_t>(rows_per_anchor)) {
   anchor_.resize(n_);
@@ -120,16 +121,24 @@ std::size_t AngleSumTier::settle(std::int64_t position, RowDecisions& out) {
   if (!offset_ready_[static_cast<std::size_t>(k)]) prepare_offset(k);
   out.resize(n_);
   out.plain = true;
-  angle_sum_entries(n_, anchor_.at(0), anchor_magnitude_.data(), offsets_.at(static_cast<std::size_t>(k) * n_),
-                    format_, tolerance_,
-                    {out.cos_hi.data(), out.sin_hi.data(), out.cos_rounded.data(), out.sin_rounded.data(),
-                     out.cos_done.data()});
-  std::size_t left = 0;
-  for (std::size_t i = 0; i < n_; ++i) {
-    out.sin_done[i] = out.cos_done[i];
-    left += out.cos_done[i] == 0;
+  const AngleEnclosures offset = offsets_.at(static_cast<std::size_t>(k) * n_);
+  const AngleSumOutput to{out.cos_hi.data(), out.sin_hi.data(), out.cos_rounded.data(), out.sin_rounded.data(),
+                          out.cos_done.data()};
+  if (decide_rounding_) {
+    angle_sum_entries(n_, anchor_.at(0), anchor_magnitude_.data(), offset, format_, tolerance_, to);
+  } else {
+    angle_sum_exact_entries(n_, anchor_.at(0), anchor_magnitude_.data(), offset, tolerance_, to);
   }
-  return left;
+  // Through local pointers: the vectors' own would be reloaded after every
+  // byte stored (a char store may alias them).
+  const unsigned char* __restrict cos_done = out.cos_done.data();
+  unsigned char* __restrict sin_done = out.sin_done.data();
+  std::size_t settled = 0;
+  for (std::size_t i = 0; i < n_; ++i) {
+    sin_done[i] = cos_done[i];
+    settled += cos_done[i];
+  }
+  return n_ - settled;
 }
 
 }  // namespace pecheck::reference

@@ -29,9 +29,11 @@ class AngleSumTier {
 
   // frequencies: the exact encoding's F_i (rotary_tier_frequencies), which
   // must outlive this; factor: the attention factor (an exact double); the
-  // rounding to `format` and exact values within `tolerance` (relative).
+  // rounding to `format` (unless decide_rounding is false: then an entry is
+  // settled by its exact values alone) and exact values within `tolerance`
+  // (relative).
   AngleSumTier(const std::vector<StepsFrequency>& frequencies, double factor, const NarrowFormat& format,
-               double tolerance);
+               double tolerance, bool decide_rounding = true);
 
   // Row `position` into `out` (plain doubles): entry i settled when
   // out.cos_done[i] (= out.sin_done[i]). Returns how many entries it left.
@@ -54,6 +56,7 @@ class AngleSumTier {
   double factor_;
   NarrowFormat format_;
   double tolerance_;
+  bool decide_rounding_;
   std::size_t n_;
   Words anchor_;
   std::vector<double> anchor_magnitude_;

@@ -34,7 +34,7 @@ std::vector<StepsFrequency> rotary_tier_frequencies(const RotaryConvention& conv
 
 RotaryTiers::RotaryTiers(const RotaryConvention& convention, const std::optional<ComputationModel>& model,
                          RotaryEntryEvaluator& model_source, const std::vector<StepsFrequency>& frequencies,
-                         const Format& format, ExactValues exact)
+                         const Format& format, ExactValues exact, RoundedValues rounded)
     : convention_(convention),
       derived_(rotary_derived(convention_)),
       model_(model),
@@ -42,6 +42,7 @@ RotaryTiers::RotaryTiers(const RotaryConvention& convention, const std::optional
       frequencies_(frequencies),
       format_(format),
       exact_(exact),
+      rounded_(exact == ExactValues::none ? RoundedValues::decided : rounded),
       // No exact value wanted: any enclosure the rounding accepts will do.
       tolerance_(exact == ExactValues::none ? std::numeric_limits<double>::infinity()
                                             : exact_tolerance(exact, format.id)),
@@ -57,7 +58,10 @@ RotaryTiers::RotaryTiers(const RotaryConvention& convention, const std::optional
     throw std::logic_error("rotary tiers: expected the frequencies of rotary_tier_frequencies (this is a bug)");
   } else {
     exact_frequencies_ = std::make_unique<StepsFrequencies>(frequencies_);
-    if (double_tier_) angle_sum_ = std::make_unique<AngleSumTier>(frequencies_, factor_, narrow_, tolerance_);
+    if (double_tier_) {
+      angle_sum_ = std::make_unique<AngleSumTier>(frequencies_, factor_, narrow_, tolerance_,
+                                                  rounded_ == RoundedValues::decided);
+    }
   }
   row_positions_.resize(n);
   row_applies_.resize(n);

@@ -1,7 +1,9 @@
 // The rotary oracle's cheap tiers, before MPFR, on the angle as the first
 // step sees it (rotated_steps.hpp: p and F_i for the exact encoding, a
 // model's binary angle m 2^e as m and 2^e N / (2 pi)):
-//   - settle_row: the double tier (double_tier.hpp) over a whole row, when
+//   - settle_row: for the exact encoding the angle-sum tier first
+//     (angle_sum_tier.hpp: rows rotated from anchor rows), then
+//     the double tier (double_tier.hpp) over a whole row, when
 //     the format is narrower than float64 and the exact values are wanted
 //     to the format's accuracy at most, values scaled by the attention factor;
 //   - settle: the double-word first step (first_step.hpp), entry by entry,
@@ -39,7 +41,7 @@ class RotaryTiers {
   // rotary_tier_frequencies(convention, model); both must outlive this.
   RotaryTiers(const RotaryConvention& convention, const std::optional<ComputationModel>& model,
               RotaryEntryEvaluator& model_source, const std::vector<StepsFrequency>& frequencies,
-              const Format& format, ExactValues exact);
+              const Format& format, ExactValues exact, RoundedValues rounded = RoundedValues::decided);
   // derived_ may point into convention_ (as RotaryEntryEvaluator's does): not copied.
   RotaryTiers(const RotaryTiers&) = delete;
   RotaryTiers& operator=(const RotaryTiers&) = delete;
@@ -48,7 +50,9 @@ class RotaryTiers {
   // then the double tier): out's entry i is frequency i's, done when both cos
   // and sin are settled (RowDecisions: cos_done & sin_done). False, with
   // nothing settled, when the double tier does not apply (nor the angle sum,
-  // which decides its roundings the same way).
+  // which decides its roundings the same way). With RoundedValues::skipped
+  // the angle sum settles an entry by its exact values alone, and the
+  // rounded values of such an entry hold no answer.
   bool settle_row(std::int64_t position, RowDecisions& out);
 
   // True when cos and sin of (position, frequency) are both settled: their
@@ -72,6 +76,7 @@ class RotaryTiers {
   const std::vector<StepsFrequency>& frequencies_;  // the exact target's F_i
   Format format_;
   ExactValues exact_;
+  RoundedValues rounded_;
   double tolerance_ = 0.0;  // exact_tolerance(exact, format), infinite for none
   double factor_ = 1.0;     // the attention factor as the target applies it
   bool double_tier_ = false;
