@@ -176,15 +176,19 @@ double worst_ratio(const OneEntry& e) {
   return worst;
 }
 
-constexpr double just_below_half_ulp = 0x1p-53 * (1.0 - 0x1p-10);
+// Half an ULP of the binade [0.5, 1), a little less: a sum landing that far
+// above a double there rounds down by almost u.
+constexpr double just_below_half_ulp = 0x1p-54 * (1.0 - 0x1p-10);
 
 // Each case nearly reaches one part of the bound, so that a part dropped from
-// it (or made smaller than the derivation says) fails the case.
+// it (or made smaller than the derivation says) fails the case. In the first
+// two, d = RN(P1 - Q1) and v = RN(d + t) each round down by almost half an
+// ULP of 0.5 + 2^-53 (u |d| and u |v| are each almost that).
 const OneEntry cases[] = {
     {"cos: both roundings of the sum (u |v| + u |d|) at almost half an ULP each", 1.0, 0.0, just_below_half_ulp, 0.0,
-     0.0, 1.0 + 0x1p-52, just_below_half_ulp, -1.0, 0.0, 0.0, 0.99},
+     0.0, 0.5 + 0x1p-53, just_below_half_ulp, -1.0, 0.0, 0.0, 0.99},
     {"sin: both roundings of the sum at almost half an ULP each", just_below_half_ulp, 0.0, 1.0, 0.0, 0.0,
-     1.0 + 0x1p-52, just_below_half_ulp, 1.0, 0.0, 0.0, 0.99},
+     0.5 + 0x1p-53, just_below_half_ulp, 1.0, 0.0, 0.0, 0.99},
     {"the offset's error times the anchor's magnitude, twice (2 Ma eo)", 0.7, 0.0, 0.7, 0.0, 0.0, 1.0 - 0x1p-20, 0.0,
      0x1p-20, 0.0, 0x1p-30, 0.99},
     {"the anchor's error, cos and sin of the offset both near 0.7 (|Cc| + |S| up to 1.41 of ea)", 0.6, 0.0, 0.8, 0.0,
