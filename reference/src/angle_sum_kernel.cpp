@@ -76,8 +76,8 @@ void angle_sum_entries(std::size_t count, AngleEnclosures anchor, const double* 
     sin_value[i] = v_s;
     cos_rounded[i] = c.value;
     sin_rounded[i] = s.value;
-    done[i] = c.decided & s.decided & within_relative(v_c, cos_error, tolerance) &
-              within_relative(v_s, sin_error, tolerance);
+    done[i] =
+        c.decided & s.decided & within_relative(v_c, cos_error, tolerance) & within_relative(v_s, sin_error, tolerance);
   }
 }
 
@@ -103,7 +103,8 @@ void angle_sum_exact_entries(std::size_t count, AngleEnclosures anchor, const do
         angle_sum_entry(a1s[i], a2s[i], b1s[i], b2s[i], eas[i], mas[i], c1s[i], c2s[i], s1s[i], s2s[i], eos[i]);
     cos_value[i] = e.cos_value;
     sin_value[i] = e.sin_value;
-    done[i] = within_relative(e.cos_value, e.cos_error, tolerance) & within_relative(e.sin_value, e.sin_error, tolerance);
+    done[i] =
+        within_relative(e.cos_value, e.cos_error, tolerance) & within_relative(e.sin_value, e.sin_error, tolerance);
   }
 }
 

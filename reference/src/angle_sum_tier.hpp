@@ -62,9 +62,9 @@ class AngleSumTier {
   std::vector<double> anchor_magnitude_;
   std::int64_t anchor_position_ = 0;
   bool anchor_ready_ = false;
-  Words offsets_;                      // offset k's entries at k n_ .. k n_ + n_ - 1
+  Words offsets_;  // offset k's entries at k n_ .. k n_ + n_ - 1
   std::vector<unsigned char> offset_ready_;
-  RowEnclosures enclosures_;           // the anchor row's first step
+  RowEnclosures enclosures_;  // the anchor row's first step
 };
 
 }  // namespace pecheck::reference

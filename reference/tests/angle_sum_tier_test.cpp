@@ -60,9 +60,8 @@ std::vector<RotaryConvention> conventions() {
 
 // Rows near 0, on both sides of anchors (multiples of 64), and just below
 // 2^24 (the last anchor there is 2^24 - 64).
-const std::vector<std::int64_t> positions = {0,   1,   2,   63,        64,        65,        127,      128,
-                                             191, 192, 193, 16776916,  16776917,  16776959,  16776960, 16776961,
-                                             16777215};
+const std::vector<std::int64_t> positions = {0,   1,   2,        63,       64,       65,       127,      128,     191,
+                                             192, 193, 16776916, 16776917, 16776959, 16776960, 16776961, 16777215};
 
 TEST(AngleSumTier, settledEntriesAreMpfrsRoundingAndExactValue) {
   std::int64_t rotating = 0, settled = 0;
@@ -74,9 +73,9 @@ TEST(AngleSumTier, settledEntriesAreMpfrsRoundingAndExactValue) {
       const Format& format = format_of(format_id);
       // Exact values for the format with their rounding, or alone (as a
       // comparison asks for them), and the rounding alone.
-      for (const auto& [exact, decide_rounding] : {std::pair{ExactValues::for_format, true},
-                                                   std::pair{ExactValues::for_format, false},
-                                                   std::pair{ExactValues::none, true}}) {
+      for (const auto& [exact, decide_rounding] :
+           {std::pair{ExactValues::for_format, true}, std::pair{ExactValues::for_format, false},
+            std::pair{ExactValues::none, true}}) {
         const double tolerance =
             exact == ExactValues::none ? std::numeric_limits<double>::infinity() : exact_tolerance(exact, format_id);
         AngleSumTier tier(frequencies, derived.attention_factor, narrow_format(format), tolerance, decide_rounding);
@@ -91,7 +90,8 @@ TEST(AngleSumTier, settledEntriesAreMpfrsRoundingAndExactValue) {
             settled += rotates;
             RotaryEntryResult cos_mpfr, sin_mpfr;
             evaluator.evaluate(position, i, &format, true, cos_mpfr, sin_mpfr);
-            const std::string where = c.name + " " + std::string(format.name) + (decide_rounding ? "" : " (exact alone)") + " p " + std::to_string(position) +
+            const std::string where = c.name + " " + std::string(format.name) +
+                                      (decide_rounding ? "" : " (exact alone)") + " p " + std::to_string(position) +
                                       " i " + std::to_string(i);
             ASSERT_TRUE(row.sin_done[k]) << where;
             if (decide_rounding) {
@@ -214,8 +214,18 @@ TEST(AngleSumTier, theKernelsBoundHoldsOnRandomEntries) {
   for (int n = 0; n < 4000; ++n) {
     const double angle = 2.0 * std::numbers::pi * next(), offset_angle = 0.1 * next();
     const double factor = 1.0 + next();
-    OneEntry e{"random", factor * std::cos(angle), 0.0, factor * std::sin(angle), 0.0, 0.0,
-               std::cos(offset_angle), 0.0, std::sin(offset_angle), 0.0, 0.0, 0.0};
+    OneEntry e{"random",
+               factor * std::cos(angle),
+               0.0,
+               factor * std::sin(angle),
+               0.0,
+               0.0,
+               std::cos(offset_angle),
+               0.0,
+               std::sin(offset_angle),
+               0.0,
+               0.0,
+               0.0};
     e.a2 = (next() - 0.5) * 0x1p-53 * std::fabs(e.a1);
     e.b2 = (next() - 0.5) * 0x1p-53 * std::fabs(e.b1);
     e.c2 = (next() - 0.5) * 0x1p-53 * std::fabs(e.c1);
