@@ -126,7 +126,8 @@ RotaryReferenceCounts rotary_reference_rows(const RotaryConvention& convention, 
   std::atomic<std::int64_t> mpfr_entries{0};
   const std::vector<StepsFrequency> tier_frequencies = rotary_tier_frequencies(convention, model);
   parallel_for(workers, [&](int worker) {
-    RotaryRowEvaluator evaluator(convention, model, tier_frequencies, format, exact);
+    // The rows are their exact values: no rounding to decide.
+    RotaryRowEvaluator evaluator(convention, model, tier_frequencies, format, exact, RoundedValues::skipped);
     RotaryRowResults row;
     std::vector<DoubleDouble> cos_exact(static_cast<std::size_t>(cols)), sin_exact(cos_exact);
     std::vector<double> plain(2 * static_cast<std::size_t>(cols));

@@ -5,9 +5,9 @@ namespace pecheck::reference {
 RotaryRowEvaluator::RotaryRowEvaluator(const RotaryConvention& convention,
                                        const std::optional<ComputationModel>& model,
                                        const std::vector<StepsFrequency>& tier_frequencies, const Format& format,
-                                       ExactValues exact)
+                                       ExactValues exact, RoundedValues rounded)
     : evaluator_(convention, model),
-      tiers_(convention, model, evaluator_, tier_frequencies, format, exact),
+      tiers_(convention, model, evaluator_, tier_frequencies, format, exact, rounded),
       format_(format),
       want_exact_(exact != ExactValues::none),
       frequencies_(rotary_derived(convention).frequencies) {}

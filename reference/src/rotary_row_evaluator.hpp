@@ -24,9 +24,11 @@ struct RotaryRowResults {
 class RotaryRowEvaluator {
  public:
   // tier_frequencies: rotary_tier_frequencies(convention, model), shared by
-  // the workers; it must outlive this.
+  // the workers; it must outlive this. With RoundedValues::skipped the
+  // rounded values of the results hold no answer (RotaryTiers).
   RotaryRowEvaluator(const RotaryConvention& convention, const std::optional<ComputationModel>& model,
-                     const std::vector<StepsFrequency>& tier_frequencies, const Format& format, ExactValues exact);
+                     const std::vector<StepsFrequency>& tier_frequencies, const Format& format, ExactValues exact,
+                     RoundedValues rounded = RoundedValues::decided);
 
   void evaluate(std::int64_t position, RotaryRowResults& out);
 

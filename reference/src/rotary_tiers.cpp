@@ -11,6 +11,7 @@
 #include "rotary_model_angles.hpp"
 #include "rotated_rounding.hpp"
 #include "rotated_steps.hpp"
+#include "scaled_enclosure.hpp"
 
 namespace pecheck::reference {
 
@@ -19,20 +20,6 @@ namespace {
 // The double tier's plain-double enclosure needs half a spacing of the
 // format to hold a double spacing (narrow_rounding's exactness argument).
 constexpr int double_tier_max_precision = 26;
-
-// v = factor t for a double-word t = hi + lo within `error` of the exact
-// value: P = hi factor exactly (FMA),
-// t' = RN(lo factor), s = RN(P.lo + t'), and hi + lo <- P.hi + s exactly
-// (TwoSum). |factor t - (P.hi + s)| <= 2^-53 (|t'| + |s|), so the error is
-// |factor| error + 2^-53 (|t'| + |s|), computed within 1 + 2^-50.
-void scale(double factor, DoubleWord& value, double& error) {
-  if (factor == 1.0) return;
-  const DoubleWord product = exact_product(value.hi, factor);
-  const double t = value.lo * factor;
-  const double s = product.lo + t;
-  value = exact_sum(product.hi, s);
-  error = (std::fabs(factor) * error + 0x1p-53 * (std::fabs(t) + std::fabs(s))) * (1.0 + 0x1p-50);
-}
 
 }  // namespace
 
@@ -47,7 +34,7 @@ std::vector<StepsFrequency> rotary_tier_frequencies(const RotaryConvention& conv
 
 RotaryTiers::RotaryTiers(const RotaryConvention& convention, const std::optional<ComputationModel>& model,
                          RotaryEntryEvaluator& model_source, const std::vector<StepsFrequency>& frequencies,
-                         const Format& format, ExactValues exact)
+                         const Format& format, ExactValues exact, RoundedValues rounded)
     : convention_(convention),
       derived_(rotary_derived(convention_)),
       model_(model),
@@ -55,6 +42,7 @@ RotaryTiers::RotaryTiers(const RotaryConvention& convention, const std::optional
       frequencies_(frequencies),
       format_(format),
       exact_(exact),
+      rounded_(exact == ExactValues::none ? RoundedValues::decided : rounded),
       // No exact value wanted: any enclosure the rounding accepts will do.
       tolerance_(exact == ExactValues::none ? std::numeric_limits<double>::infinity()
                                             : exact_tolerance(exact, format.id)),
@@ -70,6 +58,10 @@ RotaryTiers::RotaryTiers(const RotaryConvention& convention, const std::optional
     throw std::logic_error("rotary tiers: expected the frequencies of rotary_tier_frequencies (this is a bug)");
   } else {
     exact_frequencies_ = std::make_unique<StepsFrequencies>(frequencies_);
+    if (double_tier_) {
+      angle_sum_ = std::make_unique<AngleSumTier>(frequencies_, factor_, narrow_, tolerance_,
+                                                  rounded_ == RoundedValues::decided);
+    }
   }
   row_positions_.resize(n);
   row_applies_.resize(n);
@@ -94,6 +86,28 @@ bool RotaryTiers::first_step_angle(std::int64_t position, std::int64_t frequency
 
 bool RotaryTiers::settle_row(std::int64_t position, RowDecisions& out) {
   if (!double_tier_) return false;
+  // The exact encoding: the angle-sum tier first, the double tier for what
+  // it leaves (a frequency that never rotates, a value near a zero or
+  // within its bound of a rounding boundary), entry by entry.
+  if (angle_sum_) {
+    if (angle_sum_->settle(position, out) == 0) return true;
+    double_tier_row(position, leftover_);
+    for (std::size_t i = 0; i < out.cos_done.size(); ++i) {
+      if (out.cos_done[i] || !leftover_.cos_done[i]) continue;
+      out.cos_rounded[i] = leftover_.cos_rounded[i];
+      out.sin_rounded[i] = leftover_.sin_rounded[i];
+      out.cos_hi[i] = leftover_.cos_hi[i];
+      out.sin_hi[i] = leftover_.sin_hi[i];
+      out.cos_done[i] = 1;
+      out.sin_done[i] = 1;
+    }
+    return true;
+  }
+  double_tier_row(position, out);
+  return true;
+}
+
+void RotaryTiers::double_tier_row(std::int64_t position, RowDecisions& out) {
   const std::size_t n = row_positions_.size();
   // The exact encoding's frequencies are the same in every row: when the
   // first step applies to the whole row, only the position changes.
@@ -105,7 +119,7 @@ bool RotaryTiers::settle_row(std::int64_t position, RowDecisions& out) {
       out.cos_done[i] = done;
       out.sin_done[i] = done;
     }
-    return true;
+    return;
   }
   if (model_) {
     // A model's row: its binary angles in one loop (rotary_model_angles.hpp).
@@ -133,7 +147,6 @@ bool RotaryTiers::settle_row(std::int64_t position, RowDecisions& out) {
     out.cos_done[i] = done;
     out.sin_done[i] = done;
   }
-  return true;
 }
 
 bool RotaryTiers::settle(std::int64_t position, std::int64_t frequency, RotaryEntryResult& cos_result,
@@ -161,7 +174,7 @@ bool RotaryTiers::settle(std::int64_t position, std::int64_t frequency, RotaryEn
   // within its bound of a midpoint), and every entry of the other cases.
   const SinCosEnclosure e = first_step_sin_cos(p, f);
   const auto decide = [&](DoubleWord value, double error, RotaryEntryResult& out) {
-    scale(factor_, value, error);
+    scale_enclosure(factor_, value, error);
     const std::optional<double> r = decided_rounding(value, error, format_);
     if (!r) return false;
     out.rounded = *r;

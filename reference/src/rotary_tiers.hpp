@@ -1,7 +1,9 @@
 // The rotary oracle's cheap tiers, before MPFR, on the angle as the first
 // step sees it (rotated_steps.hpp: p and F_i for the exact encoding, a
 // model's binary angle m 2^e as m and 2^e N / (2 pi)):
-//   - settle_row: the double tier (double_tier.hpp) over a whole row, when
+//   - settle_row: for the exact encoding the angle-sum tier first
+//     (angle_sum_tier.hpp: rows rotated from anchor rows), then
+//     the double tier (double_tier.hpp) over a whole row, when
 //     the format is narrower than float64 and the exact values are wanted
 //     to the format's accuracy at most, values scaled by the attention factor;
 //   - settle: the double-word first step (first_step.hpp), entry by entry,
@@ -16,6 +18,7 @@
 #include <optional>
 #include <vector>
 
+#include "angle_sum_tier.hpp"
 #include "double_tier.hpp"
 #include "pecheck/format.hpp"
 #include "pecheck/reference/reference.hpp"
@@ -38,14 +41,18 @@ class RotaryTiers {
   // rotary_tier_frequencies(convention, model); both must outlive this.
   RotaryTiers(const RotaryConvention& convention, const std::optional<ComputationModel>& model,
               RotaryEntryEvaluator& model_source, const std::vector<StepsFrequency>& frequencies,
-              const Format& format, ExactValues exact);
+              const Format& format, ExactValues exact, RoundedValues rounded = RoundedValues::decided);
   // derived_ may point into convention_ (as RotaryEntryEvaluator's does): not copied.
   RotaryTiers(const RotaryTiers&) = delete;
   RotaryTiers& operator=(const RotaryTiers&) = delete;
 
-  // The double tier over row `position`: out's entry i is frequency i's, done
-  // when both cos and sin are settled (RowDecisions: cos_done & sin_done).
-  // False, with nothing settled, when the double tier does not apply.
+  // The cheap tiers over row `position` (the exact encoding's angle-sum tier,
+  // then the double tier): out's entry i is frequency i's, done when both cos
+  // and sin are settled (RowDecisions: cos_done & sin_done). False, with
+  // nothing settled, when the double tier does not apply (nor the angle sum,
+  // which decides its roundings the same way). With RoundedValues::skipped
+  // the angle sum settles an entry by its exact values alone, and the
+  // rounded values of such an entry hold no answer.
   bool settle_row(std::int64_t position, RowDecisions& out);
 
   // True when cos and sin of (position, frequency) are both settled: their
@@ -55,6 +62,9 @@ class RotaryTiers {
               RotaryEntryResult& sin_result);
 
  private:
+  // The double tier alone over the row (settle_row's fallback).
+  void double_tier_row(std::int64_t position, RowDecisions& out);
+
   // The first step's position and frequency for this entry, when it applies.
   bool first_step_angle(std::int64_t position, std::int64_t frequency, std::int64_t& steps_position,
                         StepsFrequency& steps);
@@ -66,6 +76,7 @@ class RotaryTiers {
   const std::vector<StepsFrequency>& frequencies_;  // the exact target's F_i
   Format format_;
   ExactValues exact_;
+  RoundedValues rounded_;
   double tolerance_ = 0.0;  // exact_tolerance(exact, format), infinite for none
   double factor_ = 1.0;     // the attention factor as the target applies it
   bool double_tier_ = false;
@@ -77,6 +88,8 @@ class RotaryTiers {
   StepsFrequencies row_frequencies_;
   std::vector<unsigned char> row_applies_;
   std::unique_ptr<StepsFrequencies> exact_frequencies_;  // frequencies_ column by column (the exact target)
+  std::unique_ptr<AngleSumTier> angle_sum_;              // the exact target's, with the double tier
+  RowDecisions leftover_;                                // the double tier's row where the angle sum left entries
 };
 
 }  // namespace pecheck::reference
