@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "accumulator_kernels.hpp"
 #include "pecheck/reference/rotary_reference.hpp"
 #include "pecheck/ulp.hpp"
 
@@ -60,23 +61,8 @@ void LibmAllowance::row_bounds(std::int64_t row, std::span<const double> exact, 
     Allowance::row_bounds(row, exact, out);
     return;
   }
-  const double factor = factor_;
-  const double relative = relative_;
-  const double* __restrict inv = inv_freq_of_column_.data();
-  double* __restrict bounds = out.data();
-  std::size_t c = 0;
-  while (c < out.size()) {  // one cache row's columns at a time (cos, then sin)
-    const std::size_t run = std::min(columns, out.size() - c);
-    for (std::size_t k = 0; k < run; ++k) {
-      const double angle = p * inv[k];
-      const auto field = static_cast<std::int64_t>((std::bit_cast<std::uint64_t>(angle) >> 52) & 0x7ff);
-      const std::int64_t quantum = std::max(field - 1023, min_exponent) - shift;
-      const double angle_ulp =
-          angle == 0.0 ? 0.0 : std::bit_cast<double>(static_cast<std::uint64_t>(quantum + 1023) << 52);
-      bounds[c + k] = factor * (relative * angle + angle_ulp);
-    }
-    c += run;
-  }
+  const LibmRowBounds bounds{p, factor_, relative_, inv_freq_of_column_.data(), columns, min_exponent, shift};
+  accumulator_kernels().libm_row_bounds(bounds, out.data(), out.size());
 }
 
 }  // namespace pecheck::accuracy

@@ -8,6 +8,7 @@
 #include "pecheck/parallel_for.hpp"
 #include "rotary_entry.hpp"
 #include "rotary_model_rows.hpp"
+#include "rotary_reference_kernels.hpp"
 #include "rotary_row_evaluator.hpp"
 
 namespace pecheck::reference {
@@ -39,9 +40,10 @@ inline void store(Table& table, std::int64_t row, std::int64_t column, double va
 
 }  // namespace
 
-RotaryReferenceCache rotary_reference_cache(const RotaryConvention& convention, const RotaryCacheRequest& request,
-                                            const std::optional<ComputationModel>& model, int threads,
-                                            ExactValues exact) {
+RotaryReferenceCache build_rotary_reference_cache(const RotaryConvention& convention,
+                                                  const RotaryCacheRequest& request,
+                                                  const std::optional<ComputationModel>& model, int threads,
+                                                  ExactValues exact) {
   check_rotary_request(convention, request);
   const std::int64_t cols = rotary_columns(convention);
   const std::int64_t frequencies = rotary_derived(convention).frequencies;
@@ -101,9 +103,10 @@ RotaryReferenceCache rotary_reference_cache(const RotaryConvention& convention, 
   return result;
 }
 
-RotaryReferenceCounts rotary_reference_rows(const RotaryConvention& convention, const RotaryCacheRequest& request,
-                                            const std::optional<ComputationModel>& model, int threads,
-                                            ExactValues exact, const RotaryRowVisitor& visit) {
+RotaryReferenceCounts visit_rotary_reference_rows(const RotaryConvention& convention,
+                                                  const RotaryCacheRequest& request,
+                                                  const std::optional<ComputationModel>& model, int threads,
+                                                  ExactValues exact, const RotaryRowVisitor& visit) {
   check_rotary_request(convention, request);
   if (exact == ExactValues::none) throw std::logic_error("rotary_reference_rows: the rows are their exact values");
   // A model's float32 angles: the float-angle tier first (rotary_model_rows.hpp).

@@ -13,6 +13,7 @@
 #include "rotary_arithmetic.hpp"
 #include "rotary_entry.hpp"
 #include "rotated_double_tier.hpp"
+#include "rotated_tier_kernels.hpp"
 #include "rotated_rounding.hpp"
 #include "rotated_steps.hpp"
 #include "rotated_word_bound.hpp"
@@ -83,7 +84,7 @@ struct RotatedOracle::State {
     trig_usable = position != 0 && rotating > 0 && columns->all_errors_finite &&
                   first_step_applies_to_row(position, *columns);
     if (trig_usable) {
-      rotated_row_trig(position, *columns, row_sin_cos);  // sized to the rotating frequencies
+      rotated_tier_kernels().row_trig(position, *columns, row_sin_cos);  // sized to the rotating frequencies
       const std::size_t all = frequencies.size();
       row_sin_cos.sin_value.resize(all, 0.0);
       row_sin_cos.sin_error.resize(all, 0.0);
@@ -352,9 +353,10 @@ void RotatedOracle::rotate_row(std::int64_t position, std::span<const double> x_
     v->resize(count);
   }
   s.done.resize(count);
-  rotated_double_tier(s.row_sin_cos, x_first.data(), x_second.data(), count, s.factor, s.narrow_output, s.exact_tolerance,
-                      {s.first_rounded.data(), s.second_rounded.data(), s.first_exact.data(), s.second_exact.data(),
-                       s.done.data()});
+  rotated_tier_kernels().double_tier(s.row_sin_cos, x_first.data(), x_second.data(), count, s.factor, s.narrow_output,
+                                     s.exact_tolerance,
+                                     {s.first_rounded.data(), s.second_rounded.data(), s.first_exact.data(),
+                                      s.second_exact.data(), s.done.data()});
   for (std::size_t i = 0; i < count; ++i) {
     if (s.done[i]) {
       out[i] = {s.first_rounded[i], s.second_rounded[i]};

@@ -1,9 +1,11 @@
 # The instruction-set variants end to end (pecheck/isa.hpp): `pecheck table`
-# (fast, every format, and the reference), `pecheck rope --impl fast` (the
-# exact encoding and hf-float32) and `pecheck validate` give the same
-# bytes under every variant PECHECK_ISA forces, as under the one chosen for
-# this CPU; a variant this CPU cannot run, or one the build does not hold, is
-# refused with exit 2 and one line naming PECHECK_ISA.
+# (fast, every format, and the reference), `pecheck rope --impl fast` and
+# `--impl reference` (the exact encoding and hf-float32), and `pecheck
+# validate` of a table and of rotary caches (text and JSON: the accumulator's
+# figures) give the same bytes under every variant PECHECK_ISA forces, as
+# under the one chosen for this CPU; a variant this CPU cannot run, or one
+# the build does not hold, is refused with exit 2 and one line naming
+# PECHECK_ISA.
 #
 #   cmake -DPECHECK=... -DWORK_DIR=... -DVARIANTS=baseline|x86_64_v3|... -P isa_variants.cmake
 file(REMOVE_RECURSE ${WORK_DIR})
@@ -43,14 +45,55 @@ macro(outputs_of tag prefix)
       set(failures "${failures}\n  ${tag}: rope ${rope}: exit ${status}: ${err}")
     endif()
   endforeach()
-  # The same file validated by each variant: the report is the same text.
+  # The rotary reference (its tiers, the exact encoding's and the model's).
+  foreach(rope exact hf-float32)
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env ${prefix} ${PECHECK} rope ${rope_args} --dtype float32
+                            --computation ${rope} --impl reference --cos ${WORK_DIR}/${tag}-reference-${rope}-cos.npy
+                            --sin ${WORK_DIR}/${tag}-reference-${rope}-sin.npy
+                    RESULT_VARIABLE status ERROR_VARIABLE err)
+    if(NOT status EQUAL 0)
+      set(failures "${failures}\n  ${tag}: rope ${rope} --impl reference: exit ${status}: ${err}")
+    endif()
+  endforeach()
+  # The same file validated by each variant: the report is the same text,
+  # and the same JSON (the accumulator's figures, every one printed).
   execute_process(COMMAND ${CMAKE_COMMAND} -E env ${prefix} ${PECHECK} validate ${WORK_DIR}/chosen-float32.npy
                           --convention vaswani --offset 16776000
                   OUTPUT_FILE ${WORK_DIR}/${tag}-validate.txt RESULT_VARIABLE status ERROR_VARIABLE err)
   if(NOT status EQUAL 0)
     set(failures "${failures}\n  ${tag}: validate: exit ${status}: ${err}")
   endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${prefix} ${PECHECK} validate ${WORK_DIR}/chosen-float32.npy
+                          --convention vaswani --offset 16776000 --json
+                  OUTPUT_FILE ${WORK_DIR}/${tag}-validate-json.txt RESULT_VARIABLE status ERROR_VARIABLE err)
+  if(NOT status EQUAL 0)
+    set(failures "${failures}\n  ${tag}: validate --json: exit ${status}: ${err}")
+  endif()
+  # Rotary caches validated (the rotary reference's rows into the
+  # accumulator): the exact encoding's cache, and the hf-float32 model's,
+  # which the exact encoding's comparison judges entry by entry.
+  foreach(rope exact hf-float32)
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env ${prefix} ${PECHECK} validate
+                            ${WORK_DIR}/chosen-validated-${rope}-cos.npy --sin ${WORK_DIR}/chosen-validated-${rope}-sin.npy
+                            --rope llama3.1 --json
+                    OUTPUT_FILE ${WORK_DIR}/${tag}-validate-rope-${rope}.txt RESULT_VARIABLE status ERROR_VARIABLE err)
+    if(status GREATER 1)
+      set(failures "${failures}\n  ${tag}: validate the ${rope} cache: exit ${status}: ${err}")
+    endif()
+  endforeach()
 endmacro()
+
+# The rotary caches the variants validate, written once (from position 0,
+# where validate takes a cache to start).
+foreach(rope exact hf-float32)
+  execute_process(COMMAND ${PECHECK} rope --preset llama3.1 --rows 700 --dtype float32 --computation ${rope}
+                          --impl fast --cos ${WORK_DIR}/chosen-validated-${rope}-cos.npy
+                          --sin ${WORK_DIR}/chosen-validated-${rope}-sin.npy
+                  RESULT_VARIABLE status ERROR_VARIABLE err)
+  if(NOT status EQUAL 0)
+    set(failures "${failures}\n  rope ${rope} to validate: exit ${status}: ${err}")
+  endif()
+endforeach()
 
 outputs_of(chosen "PECHECK_ISA=")
 set(compared 0)
@@ -67,9 +110,11 @@ foreach(variant IN LISTS variants)
   endif()
   outputs_of(${variant} "PECHECK_ISA=${variant}")
   foreach(output float64 float32 float16 bfloat16 reference validate rope-exact-float32-cos rope-exact-float32-sin
-                 rope-exact-bfloat16-cos rope-exact-bfloat16-sin rope-hf-float32-float32-cos rope-hf-float32-float32-sin)
+                 rope-exact-bfloat16-cos rope-exact-bfloat16-sin rope-hf-float32-float32-cos rope-hf-float32-float32-sin
+                 reference-exact-cos reference-exact-sin reference-hf-float32-cos reference-hf-float32-sin
+                 validate-json validate-rope-exact validate-rope-hf-float32)
     set(suffix .npy)
-    if(output STREQUAL "validate")
+    if(output MATCHES "^validate")
       set(suffix .txt)
     endif()
     file(SHA256 ${WORK_DIR}/chosen-${output}${suffix} expected)

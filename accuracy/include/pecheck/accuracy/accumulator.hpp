@@ -110,6 +110,9 @@ class Accumulator {
   Measurement measurement(const Convention& convention, std::string budget_source, std::int64_t escalations) const;
 
  private:
+  // A row's work (add_values and what it calls), compiled once per
+  // instruction-set variant (accuracy/src/accumulator_kernels.hpp).
+  friend struct AccumulatorRows;
   template <typename Value, typename Exact>
   void add_values(std::span<const Value> values, std::span<const Exact> exact, std::int64_t row, std::int64_t table);
   void add_scalar(const ComparedEntry& entry);

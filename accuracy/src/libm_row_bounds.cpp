@@ -1,0 +1,38 @@
+// LibmAllowance::row_bounds' plain path (accumulator_kernels.hpp), compiled
+// once per instruction-set variant: ulp_of's plain-double path lane by lane,
+// the angle's binade read from its bits and floored at the format's smallest
+// normal binade (libm_allowance.cpp checks that every angle of the row is a
+// normal double and the quantum at least -1022 before it calls this).
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+
+#include "accumulator_kernels.hpp"
+
+namespace pecheck::accuracy {
+
+void libm_row_bounds(const LibmRowBounds& row, double* out, std::size_t count) {
+  const double p = row.position;
+  const double factor = row.factor;
+  const double relative = row.relative;
+  const std::size_t columns = row.columns;
+  const std::int64_t min_exponent = row.min_exponent;
+  const int shift = row.shift;
+  const double* __restrict inv = row.inv_freq_of_column;
+  double* __restrict bounds = out;
+  std::size_t c = 0;
+  while (c < count) {  // one cache row's columns at a time (cos, then sin)
+    const std::size_t run = std::min(columns, count - c);
+    for (std::size_t k = 0; k < run; ++k) {
+      const double angle = p * inv[k];
+      const auto field = static_cast<std::int64_t>((std::bit_cast<std::uint64_t>(angle) >> 52) & 0x7ff);
+      const std::int64_t quantum = std::max(field - 1023, min_exponent) - shift;
+      const double angle_ulp =
+          angle == 0.0 ? 0.0 : std::bit_cast<double>(static_cast<std::uint64_t>(quantum + 1023) << 52);
+      bounds[c + k] = factor * (relative * angle + angle_ulp);
+    }
+    c += run;
+  }
+}
+
+}  // namespace pecheck::accuracy
