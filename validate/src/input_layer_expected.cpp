@@ -10,104 +10,118 @@ namespace pecheck::validate {
 // e_c,i = E_i - mean_G(E) (sum_G e_c = 0) the estimate is
 //   s_hat = sum_i e_c,i x_i / S,   S = sum e_c,i^2.
 // Under the hypothesis "the layer computes c in form F", each output value is
-//   x_i = round_a(u_i + v),   u_i = c E_i (fused) or round_a(c E_i) (F = product rounded first),
-// v = PE[p] in whatever format the layer held it. u_i is known exactly. The
-// rounding x_i - u_i - v is NOT independent noise: E, c E and PE lie on the
-// lattices of narrow formats, so small |c E_i| are absorbed by PE's spacing
-// (x_i = PE, error -c E_i), an error correlated with e_c,i. Measured with the
-// old independent-noise model (6 sigma): a correct bfloat16 layer at d = 1024,
-// 64 sequences gave s_hat = 31.99978 against a tolerance of 0.000206.
-// So, for each candidate and form, the layer's own roundings are computed:
+//   x_i = round_a(u_i + v),   u_i = c E_i (fused) or round_a(c E_i) (F = c E rounded first),
+// v = PE[p] in whatever format the layer held it; below float64 activations
+// c is held in float32 (PyTorch's opmath), so c E is exact in float64 and u_i
+// is known exactly. The rounding x_i - u_i - v is NOT independent noise: E,
+// c E and PE lie on the lattices of narrow formats, so small |c E_i| are
+// absorbed by PE's spacing (x_i = PE, error -c E_i) and sums land on ties, an
+// error correlated with e_c,i. Measured with the old independent-noise model
+// (6 sigma): a correct bfloat16 layer at d = 1024, 64 sequences of 16 tokens
+// gave s_hat = 32.00022 against a tolerance of 0.000206.
+// So, for each candidate and form, the layer's roundings are reproduced:
 //   y_i = round_a(u_i + PE_hat),   expected = s_hat - sum e_c,i (x_i - y_i) / S,
-// and the hypothesis fits when |s_hat - expected| = |sum e_c (x_i - y_i)| / S
-// is within what is genuinely unknown:
-//  - the intermediate roundings of the layer's arithmetic: c E and the add
-//    done in float32 before rounding to a narrower a (float64 for float32 and
-//    float64 activations), each within half a unit of that format of the
-//    larger magnitude: together w_i = ulp_wide(2 |c E_i| + |x_i|) (|u_i + v|
-//    <= |x_i| + ulp_a(x_i)/2 and |v| <= |x_i| + |u_i| + ulp_a(x_i)/2); in the
-//    product-rounded form also the double rounding round_a(round_f32(c E_i))
-//    against round_a(c E_i), which PyTorch's float32 opmath does;
-//  - PE itself:
-//    * per group (several sequences): every value v with round_a(u_i + v +
-//      [-w_i, w_i]) containing x_i for all i of the group is possible, an
-//      interval I (the intersection of x_i's rounding intervals less u_i,
-//      widened by w_i). PE_hat is the group's mean of x_i - u_i moved into I.
-//      If the hypothesis holds, the true v is in I, so t_i = u_i + PE_hat is
-//      within w_i of x_i's rounding interval, and x_i lies between
-//      round_a(t_i - w_i) and round_a(t_i + w_i). Entries where those two
-//      differ are the only ones that may disagree, by at most their span:
-//        |s_hat - expected| <= sum |e_c,i| (round_a(t_i + w_i) - round_a(t_i - w_i)) / S,
-//      a bound, not a probability. Where I is empty the hypothesis is false at
-//      that position and column, and its disagreement counts in full.
-//    * against a known encoding (one sequence and a given convention):
-//      PE_hat is the convention's table rounded to a; the layer's PE may be
-//      held unrounded (float32), so it is within ulp_a(PE_hat)/2 of it, which
-//      is added to w_i. The bound above holds; where it is wide (every small
-//      c E_i is then ambiguous) the disagreements are also bounded in
-//      probability: the sign of x_i - y_i is that of the layer's v - PE_hat,
-//      a function of the position and column alone, so independent of the
-//      token's e_c,i, and each term is at most its span in size:
-//        sigma^2 <= sum e_c,i^2 span_i^2 / S^2,   tolerance = min(bound, 6 sigma)
-//      (P(|Z| > 6) = 2.0e-9 for the sum of many such terms).
+// and the candidate fits when |s_hat - expected| = |sum e_c (x_i - y_i)| / S
+// is within what is genuinely unknown.
+//  * Per group (several sequences; PE unknown): the values of v that
+//    reproduce every x_i of a position and column form an interval, the
+//    intersection of x_i's rounding intervals (ends included when x_i is even:
+//    ties round to even) less u_i. If it is not empty, PE_hat is its middle
+//    and every y_i = x_i exactly: no tolerance is needed. If it is empty, the
+//    layer's intermediate arithmetic may explain it: c E rounded to float32
+//    first (PyTorch's opmath: round_a(round_f32(c E)), or round_f32(c E) in
+//    the fused form), and the add done in float32 before rounding to a
+//    narrower a (half a float32 unit of |x_i| + |u_i| >= |u_i + v| less half a
+//    unit of a), and for float32 and float64 activations float64's own
+//    rounding (2 ulp_64(2 |c E_i| + |x_i|)). Widened by these w_i, an interval
+//    that is not empty holds the true v, so x_i lies between round_a(t_i - w_i)
+//    and round_a(t_i + w_i), t_i = u_i + PE_hat, and
+//      |s_hat - expected| <= sum |e_c,i| (round_a(t_i + w_i) - round_a(t_i - w_i)) / S,
+//    a bound, not a probability. Where even the widened interval is empty,
+//    the hypothesis is false at that position and column: its disagreement
+//    counts in full against it.
+//  * Against a known encoding (one sequence and a given convention): PE_hat is
+//    the convention's table rounded to a; the layer's PE may be held
+//    unrounded (float32), so v is within ulp_a(PE_hat)/2 of it, added to w_i
+//    with the float32 arithmetic's realised difference |round_f32(u'_i +
+//    PE_hat) - t_i|. The bound above holds, but it is wide (every small c E_i
+//    is then ambiguous), so the disagreements are also bounded in
+//    probability: the sign of x_i - y_i is that of the layer's v - PE_hat, a
+//    function of the position and column alone, independent of the token's
+//    e_c,i, and each term is at most its span in size:
+//      sigma^2 <= sum e_c,i^2 span_i^2 / S^2,   tolerance = min(bound, 6 sigma)
+//    (P(|Z| > 6) = 2.0e-9 for the sum of many such terms).
 // The summation floor of the estimate (input_layer_scale.cpp) is added.
-// A consequence: when every position's interval holds for two candidates, the
-// data cannot tell them apart, and both fit (the diagnosis then says the scale
-// is undecided).
+// A consequence: a candidate that reproduces every position of the data as
+// well as the true one cannot be told from it, and both fit (the diagnosis
+// then says the scale is undecided).
 namespace {
 
 using Wide = long double;
 constexpr double sigmas = 6.0;
 
 struct Entry {
-  double e_c;  // the token's centred embedding value
-  double x;    // its output value
-  double u;    // the known part: c E or round_a(c E)
-  double w;    // the unknown perturbation allowed before the final rounding
+  double e_c;    // the token's centred embedding value
+  double x;      // its output value
+  double u;      // the known part: c E, or round_a(c E)
+  double u_alt;  // u as the wide format's arithmetic gives it (PyTorch's float32 opmath)
+  double slack;  // float64 arithmetic's own rounding, for float32 and float64 activations
+  double low, high;  // the reals that round to x
+  bool closed;       // both ends included: x is even, so a tie rounds to it
 };
 
 struct Sums {
   Wide mismatch = 0.0L, bound = 0.0L, variance = 0.0L;
 };
 
-// The entries' disagreement with y_i = round_a(u_i + pe) and their ambiguity.
-void add_column(const std::vector<Entry>& entries, double pe, const Format& format, Sums& sums) {
-  for (const Entry& entry : entries) {
+// The entries' disagreement with y_i = round_a(u_i + pe) and, where each may be
+// computed by the layer anywhere within w_i of u_i + pe, its span.
+void add_column(const std::vector<Entry>& entries, double pe, const std::vector<double>& w, const Format& format,
+                Sums& sums) {
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    const Entry& entry = entries[k];
     const double t = entry.u + pe;
-    const double y = round_to_format(t, format);
-    sums.mismatch += static_cast<Wide>(entry.e_c) * (entry.x - y);
-    const double span = round_to_format(t + entry.w, format) - round_to_format(t - entry.w, format);
-    if (span > 0.0) {
-      sums.bound += std::abs(static_cast<Wide>(entry.e_c)) * span;
-      sums.variance += static_cast<Wide>(entry.e_c) * entry.e_c * span * span;
-    }
+    sums.mismatch += static_cast<Wide>(entry.e_c) * (entry.x - round_to_format(t, format));
+    if (w[k] == 0.0) continue;
+    const double span = round_to_format(t + w[k], format) - round_to_format(t - w[k], format);
+    sums.bound += std::abs(static_cast<Wide>(entry.e_c)) * span;
+    sums.variance += static_cast<Wide>(entry.e_c) * entry.e_c * span * span;
   }
 }
 
-// The group's estimate of PE: the mean of x_i - u_i, moved into the interval
-// of values consistent with every token (when there is one).
-double group_encoding(const std::vector<Entry>& entries, const Format& format) {
-  Wide mean = 0.0L;
+// The values v of PE with round_a(u_i + v + [-widen_i, widen_i]) holding x_i for every token.
+struct Consistent {
   double low = -std::numeric_limits<double>::infinity(), high = std::numeric_limits<double>::infinity();
-  for (const Entry& entry : entries) {
-    mean += static_cast<Wide>(entry.x) - entry.u;
-    const auto [lo, hi] = rounding_interval(entry.x, format);
-    low = std::max(low, lo - entry.u - entry.w);
-    high = std::min(high, hi - entry.u + entry.w);
+  bool low_closed = true, high_closed = true;
+  bool empty() const { return low > high || (low == high && !(low_closed && high_closed)); }
+};
+
+Consistent consistent(const std::vector<Entry>& entries, const std::vector<double>& widen) {
+  Consistent set;
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    const Entry& entry = entries[k];
+    const double low = entry.low - entry.u - widen[k], high = entry.high - entry.u + widen[k];
+    const bool closed = entry.closed || widen[k] > 0.0;
+    if (low > set.low || (low == set.low && !closed)) set.low_closed = low == set.low ? false : closed;
+    set.low = std::max(set.low, low);
+    if (high < set.high || (high == set.high && !closed)) set.high_closed = high == set.high ? false : closed;
+    set.high = std::min(set.high, high);
   }
-  const double estimate = static_cast<double>(mean / static_cast<Wide>(entries.size()));
-  return low <= high ? std::clamp(estimate, low, high) : estimate;
+  return set;
 }
 
 }  // namespace
 
-std::pair<double, double> rounding_interval(double x, const Format& format) {
+RoundingInterval rounding_interval(double x, const Format& format) {
   const double magnitude = std::abs(x);
   const double above = ulp_in(magnitude, format);
+  // Round to nearest even: a tie goes to x when x's last significand bit is 0.
+  const bool even = std::fmod(magnitude / above, 2.0) == 0.0;
   const bool binade_start = magnitude > 0.0 && std::ilogb(magnitude) > format.min_exponent &&
                             std::ldexp(1.0, std::ilogb(magnitude)) == magnitude;
   const double below = binade_start ? above / 2.0 : above;  // toward zero
-  return x < 0.0 ? std::pair{x - above / 2.0, x + below / 2.0} : std::pair{x - below / 2.0, x + above / 2.0};
+  if (x < 0.0) return {x - above / 2.0, x + below / 2.0, even};
+  return {x - below / 2.0, x + above / 2.0, even};
 }
 
 std::vector<CandidateFits> expected_estimates(const InputTokens& tokens, const std::vector<ScaleGroup>& groups,
@@ -119,19 +133,22 @@ std::vector<CandidateFits> expected_estimates(const InputTokens& tokens, const s
   const bool narrow = format.precision < format_of(FormatId::float32).precision;
   const Format& wide = format_of(narrow ? FormatId::float32 : FormatId::float64);
   const Table* known = tokens.known_encoding;
-  // A candidate whose value an earlier one has (sqrt(d) = 32 in every format for d = 1024) is computed once.
+  // The layer holds c in float32 below float64 activations (PyTorch's opmath for float32, float16 and
+  // bfloat16 tensors): sqrt(d) and its float32 rounding are then one hypothesis, and a candidate whose
+  // held value an earlier one has (sqrt(d) = 32 in every format for d = 1024) is computed once.
+  const auto held = [&](double value) {
+    return tokens.activation_format == FormatId::float64 ? value : round_to_format(value, format_of(FormatId::float32));
+  };
   std::vector<std::size_t> first(candidates.size());
   for (std::size_t j = 0; j < candidates.size(); ++j) {
     first[j] = j;
-    for (std::size_t k = 0; k < j; ++k) {
-      if (candidates[k].value == candidates[j].value) {
-        first[j] = k;
-        break;
-      }
+    for (std::size_t k = 0; k < j && first[j] == j; ++k) {
+      if (held(candidates[k].value) == held(candidates[j].value)) first[j] = k;
     }
   }
   std::vector<Sums> sums(2 * candidates.size());
   std::vector<Entry> entries;
+  std::vector<double> widen, w;
   for (const ScaleGroup& group : groups) {
     for (std::int64_t c = 0; c < dim; ++c) {
       Wide mean_e = 0.0L;
@@ -140,20 +157,57 @@ std::vector<CandidateFits> expected_estimates(const InputTokens& tokens, const s
       const double known_pe = known != nullptr ? known->at(group.position - tokens.known_first, c) : 0.0;
       for (std::size_t j = 0; j < candidates.size(); ++j) {
         if (first[j] != j) continue;
+        const double value = held(candidates[j].value);
         for (int form = 0; form < 2; ++form) {
           entries.clear();
+          widen.clear();
+          w.clear();
+          Wide mean = 0.0L;
           for (const std::size_t k : group.members) {
             const double e = vocabulary.at(tokens.ids[k], c);
             const double x = tokens.output.at(static_cast<std::int64_t>(k), c);
-            const double product = candidates[j].value * e;
+            const double product = value * e;  // exact below float64 activations (at most 24 + 24 bits)
             const double u = form == 1 ? round_to_format(product, format) : product;
-            double w = ulp_in(2.0 * std::abs(product) + std::abs(x), wide);
-            if (form == 1 && narrow) w += std::abs(round_to_format(round_to_format(product, wide), format) - u);
-            if (known != nullptr) w += ulp_in(known_pe, format) / 2.0;
-            entries.push_back({static_cast<double>(e - mean_e), x, u, w});
+            const double wide_product = round_to_format(product, wide);
+            const double u_alt = form == 1 ? round_to_format(wide_product, format) : wide_product;
+            const double slack = narrow ? 0.0 : 2.0 * ulp_in(2.0 * std::abs(product) + std::abs(x), wide);
+            const RoundingInterval interval = rounding_interval(x, format);
+            entries.push_back({static_cast<double>(e - mean_e), x, u, u_alt, slack, interval.low, interval.high,
+                               interval.closed});
+            widen.push_back(slack);
+            mean += static_cast<Wide>(x) - u;
           }
-          const double pe = known != nullptr ? known_pe : group_encoding(entries, format);
-          add_column(entries, pe, format, sums[2 * j + static_cast<std::size_t>(form)]);
+          double pe = known_pe;
+          if (known != nullptr) {
+            // The layer's PE may be held unrounded: within half a unit of a of the convention's.
+            for (const Entry& entry : entries) {
+              const double t = entry.u + pe;
+              w.push_back(std::abs(round_to_format(entry.u_alt + pe, wide) - t) + entry.slack +
+                          ulp_in(pe, format) / 2.0);
+            }
+          } else {
+            const Consistent exact = consistent(entries, widen);
+            if (!exact.empty()) {
+              pe = exact.low == exact.high ? exact.low : exact.low / 2.0 + exact.high / 2.0;  // every y_i = x_i
+              w.assign(entries.size(), 0.0);
+            } else {
+              // The layer's intermediate roundings may explain what exact arithmetic cannot.
+              for (std::size_t k = 0; k < entries.size(); ++k) {
+                const Entry& entry = entries[k];
+                const double add = narrow ? ulp_in(std::abs(entry.x) + std::abs(entry.u), wide) / 2.0 : 0.0;
+                widen[k] = std::abs(entry.u_alt - entry.u) + add + entry.slack;
+              }
+              const Consistent rounded = consistent(entries, widen);
+              pe = rounded.empty() ? static_cast<double>(mean / static_cast<Wide>(entries.size()))
+                                   : rounded.low / 2.0 + rounded.high / 2.0;
+              if (rounded.empty()) {
+                w.assign(entries.size(), 0.0);  // the hypothesis is false here: its disagreement counts in full
+              } else {
+                w = widen;
+              }
+            }
+          }
+          add_column(entries, pe, w, format, sums[2 * j + static_cast<std::size_t>(form)]);
         }
       }
     }

@@ -5,7 +5,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 #include "input_layer_scale.hpp"
@@ -18,10 +17,14 @@ struct ScaleGroup {
   std::vector<std::size_t> members;
 };
 
-// The reals that round to x in `format` (to nearest): x less half the
+// The reals that round to x in `format` (to nearest even): x less half the
 // spacing below it, x plus half the spacing above (the spacing halves below
-// a power of two).
-std::pair<double, double> rounding_interval(double x, const Format& format);
+// a power of two); the ends, ties, are x's only when x is even.
+struct RoundingInterval {
+  double low, high;
+  bool closed;
+};
+RoundingInterval rounding_interval(double x, const Format& format);
 
 // For each candidate, its fused and product-rounded fits: the estimate the
 // layer computing c would give, and the bound on what is left unknown.
