@@ -27,7 +27,10 @@ namespace pecheck::validate {
 //    reproduce every x_i of a position and column form an interval, the
 //    intersection of x_i's rounding intervals (ends included when x_i is even:
 //    ties round to even) less u_i. If it is not empty, PE_hat is its middle
-//    and every y_i = x_i exactly: no tolerance is needed. If it is empty, the
+//    and every y_i = x_i exactly: no tolerance is needed below float32 (all
+//    values and differences are exact in float64; for float32 and float64
+//    activations the interval is widened by float64's own rounding, below,
+//    and that w_i bounds as it does further down). If it is empty, the
 //    layer's intermediate arithmetic may explain it: c E rounded to float32
 //    first (PyTorch's opmath: round_a(round_f32(c E)), or round_f32(c E) in
 //    the fused form), and the add done in float32 before rounding to a
@@ -192,8 +195,9 @@ std::vector<CandidateFits> expected_estimates(const InputTokens& tokens, const s
           double pe = known_pe;
           const Consistent exact = consistent(entries, widen, window);
           if (!exact.empty()) {
-            pe = exact.low == exact.high ? exact.low : exact.low / 2.0 + exact.high / 2.0;  // every y_i = x_i
-            w.assign(entries.size(), 0.0);
+            // Every y_i = x_i, up to float64's own rounding for float32 and float64 activations.
+            pe = exact.low == exact.high ? exact.low : exact.low / 2.0 + exact.high / 2.0;
+            w = widen;
           } else {
             // The layer's intermediate roundings may explain what exact arithmetic cannot.
             for (std::size_t k = 0; k < entries.size(); ++k) {

@@ -9,6 +9,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <cmath>
+#include <ostream>
 #include <random>
 
 #include "numpy_tables.hpp"
@@ -22,13 +23,15 @@ namespace {
 
 const std::vector<std::string>& layers() {
   static const std::vector<std::string> all = {
-      // The reproductions: sqrt(d) = 32 exactly, 32 E exact in bfloat16; once "deviates".
-      "input-layer vaswani 64 16 1024 bfloat16 sqrt b1024",
-      "input-layer vaswani 16 16 1024 bfloat16 sqrt b1024_f32pe --encoding-dtype float32",
-      "input-layer vaswani 16 16 3072 bfloat16 sqrt b3072",
-      "input-layer vaswani 16 16 4096 bfloat16 sqrt b4096",
-      "input-layer vaswani 16 16 1024 float16 sqrt h1024",
+      // The reproductions: the encoding held in float32, the sum rounded once (the old
+      // independent-noise tolerance gave 12, 10, 12, 4.6 and 7.8 times itself: "deviates").
+      "input-layer vaswani 64 16 1024 bfloat16 sqrt b1024_f32pe --encoding-dtype float32",
+      "input-layer vaswani 16 16 3072 bfloat16 sqrt b3072_f32pe --encoding-dtype float32",
+      "input-layer vaswani 16 16 4096 bfloat16 sqrt b4096_f32pe --encoding-dtype float32",
+      "input-layer vaswani 16 16 1024 float16 sqrt h1024_f32pe --encoding-dtype float32",
       "input-layer vaswani 16 16 3072 float16 sqrt h3072_f32pe --encoding-dtype float32",
+      // sqrt(d) = 32 exactly, 32 E exact in bfloat16, the encoding in bfloat16: every sum on a lattice.
+      "input-layer vaswani 64 16 1024 bfloat16 sqrt b1024",
       // The scale faults in the same bfloat16 layer.
       "input-layer vaswani 64 16 1024 bfloat16 one b1024_one",
       "input-layer vaswani 64 16 1024 bfloat16 twice b1024_twice",
@@ -49,18 +52,19 @@ class InputLayerRounding : public testing::NumpyTablesTest<layers> {
 };
 
 TEST_F(InputLayerRounding, correctNarrowLayersConformThoughTheirRoundingBiasesTheEstimate) {
-  for (const char* prefix : {"b1024", "b1024_f32pe", "b3072", "b4096", "h1024", "h3072_f32pe"}) {
+  for (const char* prefix : {"b1024_f32pe", "b3072_f32pe", "b4096_f32pe", "h1024_f32pe", "h3072_f32pe", "b1024"}) {
     const Validation result = check(prefix);
     const ScaleDiagnosis& scale = result.input_layer().scale;
     EXPECT_TRUE(scale.conforms) << prefix << "\n" << text(result);
     EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << prefix << "\n" << text(result);
     ASSERT_TRUE(scale.match.has_value()) << prefix;
-    // The estimate's own tolerance: the expected estimate is the data's, not a model's.
     EXPECT_LE(scale.distance, scale.tolerance) << prefix;
+    // The premise: the bias is past the spread independent roundings would give (the old tolerance).
+    if (std::string(prefix) != "b1024") {
+      const double held = static_cast<float>(scale.sqrt_d);  // the scale the layer multiplied by
+      EXPECT_GT(std::abs(scale.estimate.value - held), scale.estimate.tolerance) << prefix << "\n" << text(result);
+    }
   }
-  // The premise: at d = 1024 the bias is past the independent-noise spread (the old tolerance).
-  const ScaleEstimate& biased = check("b1024").input_layer().scale.estimate;
-  EXPECT_GT(std::abs(biased.value - 32.0), biased.tolerance) << biased.value << " +- " << biased.tolerance;
 }
 
 TEST_F(InputLayerRounding, eachScaleFaultInABfloat16LayerIsNamed) {
@@ -130,6 +134,12 @@ Validation validate_layer(const LayerSpec& spec, double scale) {
   return validate_input_layer(files);
 }
 
+std::ostream& operator<<(std::ostream& out, const LayerSpec& spec) {
+  return out << "d = " << spec.dim << ", " << spec.batch << " x " << spec.length << " tokens, "
+             << format_of(spec.activations).name << " activations, " << format_of(spec.encoding).name
+             << " encoding, " << (spec.product_rounded ? "s E rounded first" : "fused") << ", seed " << spec.seed;
+}
+
 rc::Gen<LayerSpec> layer_specs() {
   return rc::gen::apply(
       [](int half_dim, int batch, int length, int format, bool float32_encoding, bool product_rounded,
@@ -145,8 +155,8 @@ rc::Gen<LayerSpec> layer_specs() {
         spec.seed = seed;
         return spec;
       },
-      rc::gen::inRange(4, 2049).as("d / 2"), rc::gen::inRange(2, 17).as("sequences"),
-      rc::gen::inRange(4, 17).as("length"), rc::gen::inRange(0, 4).as("format (float64, 32, 16, bfloat16)"),
+      rc::gen::inRange(4, 769).as("d / 2"), rc::gen::inRange(2, 13).as("sequences"),
+      rc::gen::inRange(4, 13).as("length"), rc::gen::inRange(0, 4).as("format (float64, 32, 16, bfloat16)"),
       rc::gen::arbitrary<bool>().as("float32 encoding"), rc::gen::arbitrary<bool>().as("s E rounded first"),
       rc::gen::arbitrary<std::uint64_t>().as("seed"));
 }
@@ -160,6 +170,7 @@ RC_GTEST_PROP(InputLayerRoundingProperty, aCorrectLayerNeverDeviates, ()) {
   const LayerSpec spec = *layer_specs();
   const Validation result = validate_layer(spec, held(std::sqrt(static_cast<double>(spec.dim)), spec));
   const ScaleDiagnosis& scale = result.input_layer().scale;
+  RC_LOG() << spec << "\n" << validation_text(result, "x.npy");
   RC_CLASSIFY(!scale.decided, "undecided: a faulty value fits as well");
   RC_ASSERT(scale.match.has_value());
   RC_ASSERT(scale.match->conforms);
@@ -177,6 +188,7 @@ RC_GTEST_PROP(InputLayerRoundingProperty, eachScaleFaultIsNeverCalledConforming,
   if (!distinguishable) return;
   const Validation result = validate_layer(spec, value);
   const ScaleDiagnosis& scale = result.input_layer().scale;
+  RC_LOG() << spec << ", " << fault.name << "\n" << validation_text(result, "x.npy");
   RC_CLASSIFY(!scale.decided, "undecided: a conforming value fits as well");
   RC_ASSERT(!scale.conforms);
   if (scale.decided) {
