@@ -133,9 +133,7 @@ std::vector<CandidateFits> expected_estimates(const InputTokens& tokens, const s
   // The layer holds c in float32 below float64 activations (PyTorch's opmath for float32, float16 and
   // bfloat16 tensors): sqrt(d) and its float32 rounding are then one hypothesis, and a candidate whose
   // held value an earlier one has (sqrt(d) = 32 in every format for d = 1024) is computed once.
-  const auto held = [&](double value) {
-    return tokens.activation_format == FormatId::float64 ? value : round_to_format(value, format_of(FormatId::float32));
-  };
+  const auto held = [&](double value) { return held_scale(value, tokens.activation_format); };
   std::vector<std::size_t> first(candidates.size());
   for (std::size_t j = 0; j < candidates.size(); ++j) {
     first[j] = j;

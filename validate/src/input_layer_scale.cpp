@@ -26,6 +26,10 @@ double ulp_in(double v, const Format& format) {
   return std::ldexp(1.0, exponent - (format.precision - 1));
 }
 
+double held_scale(double value, FormatId activations) {
+  return activations == FormatId::float64 ? value : round_to_format(value, format_of(FormatId::float32));
+}
+
 std::vector<ScaleCandidate> scale_candidates(std::int64_t dim) {
   const double d = static_cast<double>(dim);
   const double root = std::sqrt(d);  // correctly rounded to float64 (IEEE sqrt)
@@ -151,9 +155,12 @@ ScaleDiagnosis diagnose_scale(const ScaleEstimate& estimate, std::int64_t dim) {
     if (!fused_fits && !rounded_fits) continue;
     const bool use_rounded = rounded_fits && (!fused_fits || rounded_off < fused_off);
     const Fit fit{candidates[j], use_rounded ? rounded : fused, use_rounded ? rounded_off : fused_off, use_rounded};
-    const bool seen = std::any_of(within.begin(), within.end(),
-                                  [&](const Fit& f) { return f.candidate.value == fit.candidate.value; });
-    if (!seen) within.push_back(fit);  // the first listed names a value several candidates share
+    // The first listed names a value several candidates share as the layer holds it.
+    const FormatId activations = estimate.activation_format;
+    const bool seen = std::any_of(within.begin(), within.end(), [&](const Fit& f) {
+      return held_scale(f.candidate.value, activations) == held_scale(fit.candidate.value, activations);
+    });
+    if (!seen) within.push_back(fit);
   }
   const std::string root = significant(diagnosis.sqrt_d, 6);
   if (within.empty()) {

@@ -68,7 +68,7 @@ struct ScaleDiagnosis {
 struct InputLayerFindings {
   std::int64_t batch = 0, length = 0, dim = 0, vocabulary_size = 0;
   ScaleDiagnosis scale;
-  double scale_used = 0.0;       // the matched candidate's value, else s_hat
+  double scale_used = 0.0;       // the match as the layer holds it (float32 below float64 activations), else s_hat
   double pe_error_bound = 0.0;   // the absolute error allowed in the recovered PE (see input_layer.cpp)
   std::int64_t pulled_to_unit = 0;  // estimates past +-1 by less than pe_error_bound, set to +-1
   std::int64_t first_position = 0;  // the recovered table's row 0 holds this position
