@@ -161,6 +161,9 @@ rc::Gen<LayerSpec> layer_specs() {
       rc::gen::arbitrary<std::uint64_t>().as("seed"));
 }
 
+// The spacing of `format` in v's binade (v > 0, normal).
+double ulp_in_binade(double v, const Format& format) { return std::ldexp(1.0, std::ilogb(v) - (format.precision - 1)); }
+
 // The scale the layer multiplies by: a float64 layer's own, else float32's (PyTorch's opmath).
 double held(double scale, const LayerSpec& spec) {
   return spec.activations == FormatId::float64 ? scale : round_to_format(scale, format_of(FormatId::float32));
@@ -195,6 +198,24 @@ RC_GTEST_PROP(InputLayerRoundingProperty, eachScaleFaultIsNeverCalledConforming,
     RC_ASSERT(scale.match.has_value());
     RC_ASSERT(scale.match->value == fault.value);
   }
+}
+
+// sqrt(d) rounded toward zero in the activation format (fault matrix: "sqrt(d) rounded toward zero
+// in the format, not to nearest"): no candidate names it, but it must never conform.
+RC_GTEST_PROP(InputLayerRoundingProperty, sqrtDTruncatedInTheFormatIsNeverCalledConforming, ()) {
+  const LayerSpec spec = *layer_specs();
+  const Format& a = format_of(spec.activations);
+  const double root = std::sqrt(static_cast<double>(spec.dim));
+  double truncated = round_to_format(root, a);
+  if (truncated > root) truncated -= ulp_in_binade(root, a);
+  const bool distinguishable = held(truncated, spec) != held(root, spec);
+  RC_TAG(distinguishable ? "distinguishable" : "sqrt(d) rounds down to nearest anyway");
+  if (!distinguishable) return;
+  const Validation result = validate_layer(spec, held(truncated, spec));
+  const ScaleDiagnosis& scale = result.input_layer().scale;
+  RC_LOG() << spec << ", truncated " << truncated << "\n" << validation_text(result, "x.npy");
+  RC_CLASSIFY(!scale.decided, "undecided: a conforming value fits as well");
+  RC_ASSERT(!scale.conforms);
 }
 
 }  // namespace
