@@ -99,10 +99,19 @@ Consistent consistent(const std::vector<Entry>& entries, const std::vector<doubl
     const Entry& entry = entries[k];
     const double low = entry.low - entry.u - widen[k], high = entry.high - entry.u + widen[k];
     const bool closed = entry.closed || widen[k] > 0.0;
-    if (low > set.low || (low == set.low && !closed)) set.low_closed = low == set.low ? false : closed;
-    set.low = std::max(set.low, low);
-    if (high < set.high || (high == set.high && !closed)) set.high_closed = high == set.high ? false : closed;
-    set.high = std::min(set.high, high);
+    // An end shared by several tokens is included only if every one includes it.
+    if (low > set.low) {
+      set.low = low;
+      set.low_closed = closed;
+    } else if (low == set.low) {
+      set.low_closed = set.low_closed && closed;
+    }
+    if (high < set.high) {
+      set.high = high;
+      set.high_closed = closed;
+    } else if (high == set.high) {
+      set.high_closed = set.high_closed && closed;
+    }
   }
   return set;
 }
