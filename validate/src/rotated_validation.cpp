@@ -98,6 +98,17 @@ Validation validate_rotated_output(const RotatedSubject& subject, const RotatedO
     std::string why = findings.frequencies_fitted ? "no rule fits the output's frequencies"
                                                   : "no convention given and none could be fitted";
     if (options.convention && !findings.frequencies_fitted) {
+      // A convention given whose width the kernel does not rotate (measured by
+      // the pairing fit: the partial-width hazard) is a deviation whatever its
+      // frequencies: columns it must pass unchanged turn, or columns it must
+      // turn pass (maxtext issue 4616, pie PR 603).
+      const bool width_differs = std::any_of(result.hazards.begin(), result.hazards.end(),
+                                             [](const Hazard& h) { return h.kind == HazardKind::partial_width; });
+      if (width_differs) {
+        return finish(ValidationVerdict::deviates,
+                      "the kernel rotates " + std::to_string(findings.rotary_width) +
+                          " columns, the convention given " + std::to_string(rotary_derived(*options.convention).dims));
+      }
       // M-RoPE's sections, the proportional form and LongRoPE's factors hold at their own width only.
       why = "the convention given cannot be read at the kernel's rotary width " +
             std::to_string(findings.rotary_width) + " (its fields fix the width " + std::to_string(rotary_derived(*options.convention).dims) +

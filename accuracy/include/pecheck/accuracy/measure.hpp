@@ -34,8 +34,10 @@ WorstInput worst_input(const ComparedEntry& entry, std::int64_t position, const 
 // entry nearest zero) given their exact values again by `exact_of`, as
 // precise as WorstInput promises: a comparison's exact values need only be as
 // precise as its format (2^-(p + 20) relative: 13 of the 21 digits printed
-// for float32), so the few printed are evaluated again. Nothing when no entry
-// was compared.
+// for float32), so the few printed are evaluated again, and their ULP and
+// absolute errors measured again from them; max_ulp becomes the worst entry's.
+// (max_abs_error and the RMS stay the comparison's: good to 2^-(p + 20)
+// relative.) Nothing when no entry was compared.
 void refine_worst_exact(Measurement& m, const std::function<DoubleDouble(const WorstInput&)>& exact_of);
 
 }  // namespace pecheck::accuracy
