@@ -4,7 +4,7 @@ frameworks compute it, with the embedding-scale faults of CONVENTIONS.md (fault 
 for `pecheck validate OUTPUT --vocabulary VOCAB --ids IDS`.
 
   numpy_input_layer.py CONVENTION BATCH LENGTH DIM DTYPE SCALE PREFIX [--vocabulary V] [--first-position P]
-      [--angles float32|float16] [--positions bfloat16|float16]
+      [--angles float32|float16] [--positions bfloat16|float16] [--encoding-dtype float32]
 
 CONVENTION is a preset of numpy_tables.py (vaswani, tensor2tensor, ...). DTYPE is the
 activation dtype: float64, float32, float16 or bfloat16 (the embedding table and the
@@ -22,7 +22,9 @@ The files written: PREFIX.output.npy (BATCH, LENGTH, DIM), PREFIX.vocab.npy (V, 
 PREFIX.ids.npy (BATCH, LENGTH) int64 and, with --first-position, PREFIX.positions.npy
 (LENGTH,) int32 holding P..P+LENGTH-1. --angles and --positions compute the encoding
 with numpy_tables.py's faults 2 and 1 (angles, or integer positions, in that format)
-inside a layer whose scale is right. E is normal with standard deviation d^-0.5
+inside a layer whose scale is right. --encoding-dtype float32 holds the encoding in float32
+rather than the activation dtype (a float32 buffer added to the narrow embedding, the sum rounded
+once to the activation dtype). E is normal with standard deviation d^-0.5
 (tensor2tensor's and fairseq's initialisation); the seed is fixed (20240611).
 """
 import math
@@ -58,11 +60,11 @@ def scale_value(name, dim):
 
 
 def input_layer(convention, batch, length, dim, dtype, scale, vocabulary, first, angles="longdouble",
-                positions=None):
+                positions=None, encoding_dtype=None):
     rng = np.random.default_rng(SEED)
     table = round_act(rng.normal(0.0, dim**-0.5, (vocabulary, dim)), dtype)
     ids = rng.integers(0, vocabulary, (batch, length), dtype=np.int64)
-    pe = round_act(numpy_tables.table(convention, length, dim, first, angles, positions), dtype)
+    pe = round_act(numpy_tables.table(convention, length, dim, first, angles, positions), encoding_dtype or dtype)
     s = scale_value(scale, dim)
     if dtype != "float64":
         s = float(np.float32(s))  # PyTorch's opmath for float32, float16 and bfloat16 tensors is float32
@@ -74,7 +76,8 @@ def input_layer(convention, batch, length, dim, dtype, scale, vocabulary, first,
 
 
 def write(args):
-    options = {"--vocabulary": "97", "--first-position": None, "--angles": "longdouble", "--positions": None}
+    options = {"--vocabulary": "97", "--first-position": None, "--angles": "longdouble", "--positions": None,
+               "--encoding-dtype": None}
     positional = []
     k = 0
     while k < len(args):
@@ -87,7 +90,8 @@ def write(args):
     convention, batch, length, dim, dtype, scale, prefix = positional
     first = int(options["--first-position"] or 0)
     table, ids, output = input_layer(convention, int(batch), int(length), int(dim), dtype, scale,
-                                     int(options["--vocabulary"]), first, options["--angles"], options["--positions"])
+                                     int(options["--vocabulary"]), first, options["--angles"], options["--positions"],
+                                     options["--encoding-dtype"])
     stored = np.float32 if dtype == "bfloat16" else numpy_tables.FLOAT[dtype]
     np.save(prefix + ".output.npy", output.astype(stored))
     np.save(prefix + ".vocab.npy", table.astype(stored))

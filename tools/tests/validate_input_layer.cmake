@@ -39,12 +39,22 @@ layer(other vaswani 4 32 64 float32 7.5)
 layer(gemma vaswani 4 16 3072 bfloat16 sqrt-bfloat16)
 layer(fairseq fairseq 4 32 64 float32 sqrt --first-position 2)
 layer(single vaswani 1 32 64 float32 sqrt)
+# Correct narrow layers whose roundings bias the estimate past the spread independent roundings
+# would give (the encoding held in float32, the sum rounded once): once "deviates", now predicted
+# with the layer's own roundings.
+layer(bf1024 vaswani 64 16 1024 bfloat16 sqrt --encoding-dtype float32)
+layer(bf3072 vaswani 16 16 3072 bfloat16 sqrt --encoding-dtype float32)
+layer(bf4096 vaswani 16 16 4096 bfloat16 sqrt --encoding-dtype float32)
+layer(half1024 vaswani 16 16 1024 float16 sqrt --encoding-dtype float32)
 
 check(correct 0 "scale: conforms: sqrt\\(d\\)" correct)
 check(missing 1 "scale: deviates: sqrt\\(d\\) missing: 1 instead of 8" missing)
 check(twice 1 "scale: deviates: sqrt\\(d\\) applied twice: 64 instead of 8" twice)
 check(divided 1 "scale: deviates: divided by sqrt\\(d\\) instead of multiplied: 0.125 instead of 8" divided)
 check(other 1 "scale: deviates: a scale that is none of the known faults: 7.5 instead of 8" other)
+foreach(prefix bf1024 bf3072 bf4096 half1024)
+  check(${prefix} 0 "scale: conforms: sqrt\\(d\\).*expected .* off by 0, tolerance" ${prefix})
+endforeach()
 check(gemma 1 "scale: deviates: sqrt\\(d\\) rounded to bfloat16: 55.5 instead of 55.4256" gemma)
 check(fairseq 0 "positions 2..33" fairseq --positions ${WORK_DIR}/fairseq.positions.npy)
 # A single sequence: s is fitted against the named convention's encoding.

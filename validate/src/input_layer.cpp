@@ -228,10 +228,14 @@ Validation validate_input_layer(const InputLayerFiles& files, const ValidationOp
   }
   findings.scale = diagnose_scale(estimate, shapes.dim);
   const ScaleDiagnosis& scale = findings.scale;
-  findings.scale_used = scale.match ? scale.match->value : scale.estimate.value;
+  // A match is used as the layer holds it (float32 below float64 activations): what it multiplied by.
+  findings.scale_used = scale.match ? held_scale(scale.match->value, tokens.activation_format) : scale.estimate.value;
 
-  findings.recovered = recovered_encoding(tokens, findings.scale_used, scale.product_rounded, scale.estimate.tolerance,
-                                        *lowest, rows, findings.pe_error_bound, findings.pulled_to_unit);
+  // A match's value is the scale under its hypothesis, within its own tolerance; an unmatched estimate is
+  // known to its spread only.
+  const double scale_error = scale.match ? scale.tolerance : scale.estimate.tolerance;
+  findings.recovered = recovered_encoding(tokens, findings.scale_used, scale.product_rounded, scale_error, *lowest, rows,
+                                        findings.pe_error_bound, findings.pulled_to_unit);
 
   ValidationOptions table_options = options;
   table_options.row_offset = *lowest;

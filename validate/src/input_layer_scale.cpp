@@ -1,4 +1,5 @@
 #include "input_layer_scale.hpp"
+#include "input_layer_expected.hpp"
 #include "pecheck/number_text.hpp"
 
 #include <algorithm>
@@ -25,6 +26,10 @@ double ulp_in(double v, const Format& format) {
   return std::ldexp(1.0, exponent - (format.precision - 1));
 }
 
+double held_scale(double value, FormatId activations) {
+  return activations == FormatId::float64 ? value : round_to_format(value, format_of(FormatId::float32));
+}
+
 std::vector<ScaleCandidate> scale_candidates(std::int64_t dim) {
   const double d = static_cast<double>(dim);
   const double root = std::sqrt(d);  // correctly rounded to float64 (IEEE sqrt)
@@ -39,36 +44,18 @@ std::vector<ScaleCandidate> scale_candidates(std::int64_t dim) {
   };
 }
 
-// The tolerance. Each output value is x_i = s E_i + PE_i + d_i, where d_i is
-// the rounding the implementation did in the activation format a. Two ways
-// of computing x are usual, and "equal to candidate c" means either fits:
-//  (1) fused: x_i = round_a(c E_i + PE_i), one rounding; then s_hat - c =
-//      sum e_c,i d_i / S (input_layer.hpp), S = sum e_c,i^2;
-//  (2) op by op, as frameworks do: x_i = round_a(round_a(c E_i) + PE_i); the
-//      first rounding is known exactly (E and c are), and moves the estimate
-//      by the shift b_c = sum e_c,i (round_a(c E_i) - c E_i) / S, so
-//      s_hat - c - b_c = sum e_c,i d_i / S with d_i the second rounding only.
-//      (b_c is not noise: when c and E have few significant bits, as
-//      bf16(sqrt(3072)) = 55.5 times bfloat16 weights, the products lie on a
-//      lattice whose rounding errors are biased; measured: 10 sigma at 128
-//      tokens of d = 3072.)
-// The remaining d_i is one rounding to nearest: uniform on +-ulp_a(x_i)/2,
-// variance ulp_a(x_i)^2 / 12, independent of the others, so
-//   sigma^2 = sum e_c,i^2 ulp_a(x_i)^2 / 12 / S^2,   tolerance = 6 sigma,
-// and c is equal when |s_hat - c| or |s_hat - c - b_c| is within it.
-// With a known encoding (a single sequence and a given convention) each token
-// is its own group, centred on the known PE instead of the group mean, and
-// the PE's own rounding to a adds ulp_a(PE_i)^2 / 12 to var(d_i).
-// Measured on layers written by examples/numpy_input_layer.py (d = 3072 and
-// 64, bfloat16, float16 and float32 activations, 8 seeds): the true scale's
-// |s_hat - c - b_c| stayed below 2.2 sigma, and the variance of d_i was
-// within 8% of the model's.
+// The estimate's spread, as a description only. Were the output's roundings
+// d_i independent, uniform on +-ulp_a(x_i)/2, then
+//   sigma^2 = sum e_c,i^2 ulp_a(x_i)^2 / 12 / S^2
+// (with a known encoding, plus ulp_a(PE_i)^2 / 12 for PE's own rounding).
+// They are not independent of E (input_layer_expected.cpp), so 6 sigma only
+// describes how precisely an unmatched scale was measured; whether a
+// candidate fits is decided by its expected estimate.
 // The estimate itself is summed in long double (unit roundoff u_L: 2^-64 on
 // x86-64, 2^-113 on AArch64, 2^-53 where long double is double): recursive
 // summation of n terms errs by at most n u_L relative (Higham, Accuracy and
-// Stability, section 4.2), so the tolerance is never below 2 n u_L |s_hat|
-// (numerator and denominator). The output's own float64 rounding (2^-53 per
-// value) is in sigma.
+// Stability, section 4.2), so every tolerance is at least 2 n u_L |s_hat|
+// (numerator and denominator), and the expected estimates' sums twice that.
 ScaleEstimate estimate_scale(const InputTokens& tokens) {
   const TableView& vocabulary = tokens.vocabulary;
   const TableView& output = tokens.output;
@@ -84,7 +71,7 @@ ScaleEstimate estimate_scale(const InputTokens& tokens) {
   // Accumulated in long double (see the summation floor above).
   using Wide = long double;
   Wide numerator = 0.0L, denominator = 0.0L, variance = 0.0L;
-  std::vector<Wide> shifts(candidates.size(), 0.0L);
+  std::vector<ScaleGroup> used;
   std::int64_t terms = 0;
   std::vector<Wide> mean_e(static_cast<std::size_t>(dim)), mean_x(static_cast<std::size_t>(dim));
   const Table* known = tokens.known_encoding;
@@ -94,6 +81,7 @@ ScaleEstimate estimate_scale(const InputTokens& tokens) {
                                       [&](std::size_t k) { return tokens.ids[k] != tokens.ids[members[0]]; });
     if (!distinct && known == nullptr) continue;
     estimate.positions += 1;
+    used.push_back({position, members});
     estimate.tokens += static_cast<std::int64_t>(members.size());
     std::fill(mean_e.begin(), mean_e.end(), 0.0L);
     std::fill(mean_x.begin(), mean_x.end(), 0.0L);
@@ -122,11 +110,6 @@ ScaleEstimate estimate_scale(const InputTokens& tokens) {
           const double ulp_pe = ulp_in(static_cast<double>(mean_x[static_cast<std::size_t>(c)]), format);
           variance += e_c * e_c * ulp_pe * ulp_pe / 12.0L;
         }
-        for (std::size_t j = 0; j < candidates.size(); ++j) {
-          // sum_G e_c = 0, so the rounding error needs no centring.
-          const double product = candidates[j].value * e;
-          shifts[j] += e_c * (round_to_format(product, format) - product);  // both terms exact in double
-        }
         terms += 1;
       }
     }
@@ -139,10 +122,14 @@ ScaleEstimate estimate_scale(const InputTokens& tokens) {
   }
   estimate.value = static_cast<double>(numerator / denominator);
   estimate.sigma = static_cast<double>(std::sqrt(variance) / denominator);
-  for (const Wide shift : shifts) estimate.product_rounding_shifts.push_back(static_cast<double>(shift / denominator));
   const double unit_roundoff = std::numeric_limits<Wide>::epsilon() / 2;
   const double summation_floor = 2.0 * static_cast<double>(terms) * unit_roundoff * std::abs(estimate.value);
   estimate.tolerance = std::max(sigmas * estimate.sigma, summation_floor);
+  estimate.fits = expected_estimates(tokens, used, candidates, denominator, estimate.value);
+  for (CandidateFits& fits : estimate.fits) {
+    fits.fused.tolerance += 2.0 * summation_floor;
+    fits.product_rounded.tolerance += 2.0 * summation_floor;
+  }
   return estimate;
 }
 
@@ -152,20 +139,28 @@ ScaleDiagnosis diagnose_scale(const ScaleEstimate& estimate, std::int64_t dim) {
   diagnosis.sqrt_d = std::sqrt(static_cast<double>(dim));
   struct Fit {
     ScaleCandidate candidate;
+    ScaleFit fit;
     double distance;
     bool product_rounded;
   };
   std::vector<Fit> within;
   const std::vector<ScaleCandidate> candidates = scale_candidates(dim);
-  for (std::size_t j = 0; j < candidates.size(); ++j) {
-    const double fused = std::abs(estimate.value - candidates[j].value);
-    const double shift = j < estimate.product_rounding_shifts.size() ? estimate.product_rounding_shifts[j] : 0.0;
-    const double rounded = std::abs(estimate.value - candidates[j].value - shift);
-    const Fit fit{candidates[j], std::min(fused, rounded), rounded < fused};
-    if (!(fit.distance <= estimate.tolerance)) continue;
-    const bool seen = std::any_of(within.begin(), within.end(),
-                                  [&](const Fit& f) { return f.candidate.value == fit.candidate.value; });
-    if (!seen) within.push_back(fit);  // the first listed names a value several candidates share
+  for (std::size_t j = 0; j < candidates.size() && j < estimate.fits.size(); ++j) {
+    const ScaleFit& fused = estimate.fits[j].fused;
+    const ScaleFit& rounded = estimate.fits[j].product_rounded;
+    // Each form is judged by its own tolerance; the nearer of the forms that fit names the match.
+    const double fused_off = std::abs(estimate.value - fused.expected);
+    const double rounded_off = std::abs(estimate.value - rounded.expected);
+    const bool fused_fits = fused_off <= fused.tolerance, rounded_fits = rounded_off <= rounded.tolerance;
+    if (!fused_fits && !rounded_fits) continue;
+    const bool use_rounded = rounded_fits && (!fused_fits || rounded_off < fused_off);
+    const Fit fit{candidates[j], use_rounded ? rounded : fused, use_rounded ? rounded_off : fused_off, use_rounded};
+    // The first listed names a value several candidates share as the layer holds it.
+    const FormatId activations = estimate.activation_format;
+    const bool seen = std::any_of(within.begin(), within.end(), [&](const Fit& f) {
+      return held_scale(f.candidate.value, activations) == held_scale(fit.candidate.value, activations);
+    });
+    if (!seen) within.push_back(fit);
   }
   const std::string root = significant(diagnosis.sqrt_d, 6);
   if (within.empty()) {
@@ -177,6 +172,8 @@ ScaleDiagnosis diagnose_scale(const ScaleEstimate& estimate, std::int64_t dim) {
   diagnosis.match = best.candidate;
   diagnosis.product_rounded = best.product_rounded;
   diagnosis.distance = best.distance;
+  diagnosis.expected = best.fit.expected;
+  diagnosis.tolerance = best.fit.tolerance;
   for (std::size_t k = 1; k < within.size(); ++k) diagnosis.also_within.push_back(within[k].candidate);
   diagnosis.decided = std::all_of(within.begin(), within.end(),
                                   [&](const Fit& f) { return f.candidate.conforms == best.candidate.conforms; });

@@ -29,6 +29,11 @@ struct InputTokens {
 // subnormal spacing).
 double ulp_in(double v, const Format& format);
 
+// The value a layer with these activations multiplies by for candidate c:
+// below float64, c held in float32 (PyTorch's opmath for float32, float16 and
+// bfloat16 tensors), so sqrt(d) and its float32 rounding are one hypothesis.
+double held_scale(double value, FormatId activations);
+
 // Throws ValidationInputError when no position holds two tokens with
 // different embeddings (the scale is then not identifiable) and no known
 // encoding is given.

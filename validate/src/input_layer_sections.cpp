@@ -32,17 +32,18 @@ void subject_text(const Validation&, const InputLayerFindings& result, std::ostr
   out << "  input layer: " << result.batch << (result.batch == 1 ? " sequence" : " sequences") << " x "
       << result.length << " tokens, d = " << result.dim << ", vocabulary " << result.vocabulary_size
       << ", activations " << activations << '\n';
-  out << "  scale: measured " << significant(estimate.value, 9) << ", tolerance " << significant(estimate.tolerance, 4)
-      << " (6 sigma of " << activations << " rounding; " << estimate.tokens
+  out << "  scale: measured " << significant(estimate.value, 9) << " from " << estimate.tokens
       << (estimate.against_known_encoding ? " tokens of a single sequence against the convention's encoding at "
                                           : " tokens sharing ")
-      << estimate.positions << " positions); sqrt(d) = " << significant(scale.sqrt_d, 9) << '\n';
+      << estimate.positions << " positions (spread " << significant(estimate.tolerance, 4)
+      << " were the roundings independent); sqrt(d) = " << significant(scale.sqrt_d, 9) << '\n';
   out << "  scale: " << (scale.conforms ? "conforms" : scale.decided ? "deviates" : "unknown") << ": "
       << scale.sentence;
   if (scale.match) {
-    out << " (off by " << significant(scale.distance, 4) << (scale.product_rounded ? ", with s E rounded to " + activations +
-                                                                                 " before PE is added)"
-                                                                           : ")");
+    // The match is judged against the estimate its value predicts with the layer's own roundings.
+    out << " (expected " << significant(scale.expected, 9) << " with " << activations << " rounding"
+        << (scale.product_rounded ? " of s E and of s E + PE" : " of s E + PE") << ", off by "
+        << significant(scale.distance, 4) << ", tolerance " << significant(scale.tolerance, 4) << ")";
   }
   out << '\n';
   for (const ScaleCandidate& other : scale.also_within) {
@@ -82,6 +83,8 @@ void subject_json(const Validation& v, const InputLayerFindings& result, json& o
                   {"sqrt_d", scale.sqrt_d},
                   {"match", scale.match ? candidate_json(*scale.match) : json(nullptr)},
                   {"distance", scale.match ? json(scale.distance) : json(nullptr)},
+                  {"expected", scale.match ? json(scale.expected) : json(nullptr)},
+                  {"match_tolerance", scale.match ? json(scale.tolerance) : json(nullptr)},
                   {"product_rounded", scale.product_rounded},
                   {"also_within", also},
                   {"conforms", scale.conforms},

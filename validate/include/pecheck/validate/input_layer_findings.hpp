@@ -23,18 +23,32 @@ struct ScaleCandidate {
   bool conforms;
 };
 
+// The estimate the layer computing one candidate would give, in one form of
+// the computation, and the bound on what the data leave unknown about it
+// (input_layer_expected.cpp).
+struct ScaleFit {
+  double expected = 0.0;   // s_hat predicted from E, c and PE with the layer's roundings
+  double tolerance = 0.0;  // |s_hat - expected| allowed: the effect of what is not known
+};
+
+// The two usual forms: x = round(c E + PE), and x = round(round(c E) + PE)
+// (c E rounded to the activation format before PE is added, as frameworks do).
+struct CandidateFits {
+  ScaleFit fused, product_rounded;
+};
+
 struct ScaleEstimate {
   double value = 0.0;       // s_hat
-  double sigma = 0.0;       // its standard deviation under the rounding model
-  double tolerance = 0.0;   // what "equal" allows: see input_layer_scale.cpp
+  // The estimate's spread were the output's roundings independent noise (6
+  // sigma): a description of an unmatched scale's precision, never a verdict
+  // (the roundings are not independent of E: see input_layer_expected.cpp).
+  double sigma = 0.0;
+  double tolerance = 0.0;
   std::int64_t tokens = 0;  // tokens in groups with at least two different ids
   std::int64_t positions = 0;  // such groups
   bool against_known_encoding = false;  // a single sequence fitted against the given convention's encoding
   FormatId activation_format = FormatId::float32;  // the narrowest format holding every output value
-  // For each of scale_candidates(d): how far s_hat moves from the candidate's
-  // value when the implementation rounds c E to the activation format before
-  // adding PE (a rounding that is not random when c and E have few bits).
-  std::vector<double> product_rounding_shifts;
+  std::vector<CandidateFits> fits;  // one per scale_candidates(d)
 };
 
 struct ScaleDiagnosis {
@@ -42,6 +56,8 @@ struct ScaleDiagnosis {
   std::optional<ScaleCandidate> match;     // the candidate closest to s_hat, if within the tolerance
   bool product_rounded = false;            // the match fits with c E rounded before the addition
   double distance = 0.0;                   // |s_hat - the match's expected estimate|
+  double expected = 0.0;                   // the match's expected estimate
+  double tolerance = 0.0;                  // the match's tolerance (ScaleFit)
   std::vector<ScaleCandidate> also_within;  // other values within the tolerance
   double sqrt_d = 0.0;
   bool conforms = false;
@@ -52,7 +68,7 @@ struct ScaleDiagnosis {
 struct InputLayerFindings {
   std::int64_t batch = 0, length = 0, dim = 0, vocabulary_size = 0;
   ScaleDiagnosis scale;
-  double scale_used = 0.0;       // the matched candidate's value, else s_hat
+  double scale_used = 0.0;       // the match as the layer holds it (float32 below float64 activations), else s_hat
   double pe_error_bound = 0.0;   // the absolute error allowed in the recovered PE (see input_layer.cpp)
   std::int64_t pulled_to_unit = 0;  // estimates past +-1 by less than pe_error_bound, set to +-1
   std::int64_t first_position = 0;  // the recovered table's row 0 holds this position
