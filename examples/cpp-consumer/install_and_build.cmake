@@ -1,6 +1,9 @@
 # Installs the pecheck build into a temporary prefix, then configures, builds
 # and runs examples/cpp-consumer against the installed package.
-#   cmake -DPECHECK_BUILD_DIR=... -DCONSUMER_SOURCE_DIR=... -DWORK_DIR=... -P install_and_build.cmake
+#   cmake -DPECHECK_BUILD_DIR=... -DCONSUMER_SOURCE_DIR=... -DWORK_DIR=... [-DCONSUMER_LINK_FLAGS=...]
+#         -P install_and_build.cmake
+# CONSUMER_LINK_FLAGS: what the consumer links with beside the package (the
+# sanitizers' runtimes when the package is instrumented).
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 function(run step)
@@ -20,7 +23,7 @@ if(EXISTS ${PECHECK_BUILD_DIR}/tools/pecheck-training)
   endif()
 endif()
 run(configure ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${WORK_DIR}/build -DCMAKE_BUILD_TYPE=Release
-    -DCMAKE_PREFIX_PATH=${prefix})
+    -DCMAKE_PREFIX_PATH=${prefix} "-DCMAKE_EXE_LINKER_FLAGS=${CONSUMER_LINK_FLAGS}")
 run(build ${CMAKE_COMMAND} --build ${WORK_DIR}/build -j1)
 run(test ${WORK_DIR}/build/my_encoding_test)
 message(STATUS "the consumer found, built against and ran the installed pecheck from ${prefix}")
