@@ -121,7 +121,12 @@ std::optional<PositionSteps> fit_position_steps(const SuccessiveRows& rows, std:
   const auto last_row = static_cast<std::int64_t>(rows.identical.size());
   for (FormatId format : formats) {
     // Positions past the largest finite value become infinity: no step there.
-    const auto largest = static_cast<std::int64_t>(largest_finite(format_of(format)));
+    // float32's and bfloat16's (3.4e38) are beyond int64: the cast and the
+    // subtraction below would overflow, so the bound is capped at 2^62,
+    // far past any position a table holds.
+    const double largest_value = largest_finite(format_of(format));
+    const std::int64_t largest =
+        largest_value < 0x1p62 ? static_cast<std::int64_t>(largest_value) : std::int64_t{1} << 62;
     PositionSteps steps{format, rows.identical_pairs, rows.first_identical, {}};
     for (std::int64_t p0 : first_positions_at_step(format, boundary, min_first, std::min(max_first, largest - last_row - 1))) {
       if (!groups_rows(rows, format, p0)) continue;
