@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <type_traits>
 
 #include "accumulator_kernels.hpp"
@@ -24,10 +25,18 @@ std::size_t histogram_bin(const std::vector<double>& edges, double ulps) {
 }  // namespace
 
 Accumulator::Accumulator(FormatId format, double budget_ulp, const Allowance* allowance, SignedZero signed_zero)
-    : format_(format), budget_ulp_(budget_ulp), allowance_(allowance), signed_zero_(signed_zero),
+    : format_(format),
+      budget_ulp_(budget_ulp),
+      allowance_(allowance),
+      signed_zero_(signed_zero),
       edges_(ulp_histogram_edges()) {
   for (std::size_t k = 0; k < 4; ++k) thresholds_[k] = edges_[k];
   thresholds_[4] = budget_ulp;
+  if (edges_.size() != judged_thresholds || !std::isinf(edges_.back())) {
+    throw std::logic_error("Accumulator: a judged row counts every histogram edge but a last infinite one");
+  }
+  for (std::size_t k = 0; k + 1 < edges_.size(); ++k) judged_thresholds_[k] = edges_[k];
+  judged_thresholds_[judged_thresholds - 1] = budget_ulp;
   tally_.histogram.assign(edges_.size(), 0);
 }
 

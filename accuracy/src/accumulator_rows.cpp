@@ -7,6 +7,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "accumulator_kernels.hpp"
 #include "kept_entries.hpp"
@@ -45,59 +46,39 @@ inline DoubleDouble exact_at(std::span<const double> exact, std::size_t e) { ret
 
 }  // namespace
 
-// The entries of a row beyond the budget against the allowance, in one pass
-// over the row's bounds (Allowance::row_bounds) where judge_beyond took them
-// one virtual call at a time: the same counts, and the same worst ratio (the
-// row's first entry with the largest ratio, then judge_beyond's rule against
-// the tally's). A comparison against a computation model has millions.
-template <typename Exact, typename EntryAt>
-void Accumulator::judge_row_beyond(std::int64_t row, std::size_t n, std::span<const Exact> exact,
-                                   const EntryAt& entry_at) {
-  exact_hi_.resize(n);
+// The bounds of a row's entries (Allowance::row_bounds), for its judged pass.
+template <typename Exact>
+std::span<const double> Accumulator::row_bounds(std::int64_t row, std::span<const Exact> exact) {
+  const std::size_t n = exact.size();
   bounds_.resize(n);
-  for (std::size_t e = 0; e < n; ++e) exact_hi_[e] = exact_at(exact, e).hi;
-  allowance_->row_bounds(row, exact_hi_, bounds_);
-  const double budget = budget_ulp_;
-  // Two passes: the counts and the largest ratio in one loop without
-  // branches (it vectorises; a comparison against a computation model has
-  // entries beyond the budget in most rows), then the first entry with that
-  // ratio, the one the single pass's strict comparison kept. A ratio is
-  // never NaN and never negative (abs_ is finite for a common entry and
-  // bound > 0 divides it; + 0.0 makes a -0 +0), so the largest is the
-  // largest bit pattern: an integer maximum, which GCC vectorises where it
-  // does not vectorise a double one; an entry not counted gives -1.
-  const double* __restrict ulps = ulps_.data();
-  const double* __restrict abs_error = abs_.data();
-  const double* __restrict bounds = bounds_.data();
-  const unsigned char* __restrict common = common_.data();
-  const auto ratio_of = [&](std::size_t e) {
-    return (bounds[e] > 0.0 ? abs_error[e] / bounds[e] : std::numeric_limits<double>::infinity()) + 0.0;
-  };
-  std::int64_t beyond = 0, beyond_bound = 0;
-  std::int64_t worst_bits = -1;
-  for (std::size_t e = 0; e < n; ++e) {
-    const bool counted = (common[e] != 0) & (ulps[e] > budget);
-    beyond += static_cast<std::int64_t>(counted);
-    beyond_bound += static_cast<std::int64_t>(counted & !(abs_error[e] <= bounds[e]));
-    const std::int64_t candidate = std::bit_cast<std::int64_t>(ratio_of(e)) | -static_cast<std::int64_t>(!counted);
-    worst_bits = candidate > worst_bits ? candidate : worst_bits;
+  if constexpr (std::is_same_v<Exact, double>) {
+    allowance_->row_bounds(row, exact, bounds_);
+  } else {
+    exact_hi_.resize(n);
+    for (std::size_t e = 0; e < n; ++e) exact_hi_[e] = exact[e].hi;
+    allowance_->row_bounds(row, exact_hi_, bounds_);
   }
-  const double worst_ratio = std::bit_cast<double>(worst_bits);
+  return bounds_;
+}
+
+// The row's worst entry against the allowance: the first counted entry with
+// the row's largest ratio (the one judge_beyond's strict comparison keeps,
+// entry by entry), kept when it is not below the tally's. Reads the row's
+// stored errors and bounds.
+template <typename EntryAt>
+void Accumulator::keep_worst_ratio(std::size_t n, const EntryAt& entry_at) {
   std::size_t worst = n;
-  // The row's worst is kept only when it is not below the tally's: the
-  // search for it is skipped otherwise (the same tally).
-  const bool may_keep = !tally_.worst_ratio_entry || !(worst_ratio < tally_.worst_ratio);
-  if (beyond > 0 && may_keep) {
-    for (std::size_t e = 0; e < n; ++e) {
-      if (common[e] != 0 && ulps[e] > budget && ratio_of(e) == worst_ratio) {
-        worst = e;
-        break;
-      }
+  double worst_ratio = 0.0;
+  for (std::size_t e = 0; e < n; ++e) {
+    if (common_[e] == 0 || !(ulps_[e] > budget_ulp_)) continue;
+    const double ratio = (bounds_[e] > 0.0 ? abs_[e] / bounds_[e] : std::numeric_limits<double>::infinity()) + 0.0;
+    if (worst == n || ratio > worst_ratio) {
+      worst = e;
+      worst_ratio = ratio;
     }
   }
-  tally_.beyond_budget += beyond;
-  tally_.beyond_bound += beyond_bound;
   if (worst == n) return;
+  if (tally_.worst_ratio_entry && worst_ratio < tally_.worst_ratio) return;
   const ComparedEntry entry = entry_at(worst);
   if (!tally_.worst_ratio_entry || worst_ratio > tally_.worst_ratio ||
       (worst_ratio == tally_.worst_ratio && entry.key < tally_.worst_ratio_entry->key)) {
@@ -114,47 +95,56 @@ void Accumulator::add_values(std::span<const Value> values, std::span<const Exac
   const std::size_t n = values.size();
   // The row's totals first, without its entries' errors: most rows need
   // nothing more. A row that does (see below) is passed again, storing them.
-  // With an allowance, a row with an entry beyond the budget needs its
-  // entries' errors (below). Where the last row had one (a comparison
-  // against a computation model has many such rows in a row) the storing
-  // pass runs at once instead of after the totals' pass: the same totals
-  // either way, one pass fewer.
-  const bool store_at_once = allowance_ != nullptr && last_row_beyond_;
-  if (store_at_once) {
-    ulps_.resize(n);
-    abs_.resize(n);
-    common_.resize(n);
+  // With an allowance, a row with an entry beyond the budget is judged
+  // against the allowance's bounds in a pass of its own
+  // (row_ulp_errors_judged), which counts every histogram edge too. Where the
+  // last row had such an entry (a comparison against a computation model has
+  // many such rows in a row) the judged pass is the row's first: the same
+  // totals, one pass fewer.
+  // The row's worst ratio is kept only when it is not below the tally's:
+  // ratios below it are not wanted (the same tally).
+  const double ratio_floor = tally_.worst_ratio_entry ? tally_.worst_ratio : -1.0;
+  RowJudgement judgement;
+  bool judged = allowance_ != nullptr && last_row_beyond_;
+  RowTotals totals = judged ? row_ulp_errors_judged(values, exact, format, judged_thresholds_, row_bounds(row, exact),
+                                                    budget_ulp_, ratio_floor, judgement)
+                            : row_ulp_errors(values, exact, format, thresholds_);
+  const double row_max = totals.max_ulps;
+  const bool beyond = allowance_ != nullptr && row_max > budget_ulp_;
+  last_row_beyond_ = beyond;
+  if (beyond && !judged) {
+    judged = true;
+    totals = row_ulp_errors_judged(values, exact, format, judged_thresholds_, row_bounds(row, exact), budget_ulp_,
+                                   ratio_floor, judgement);
   }
-  const RowErrors store_now{ulps_.data(), abs_.data(), common_.data()};
-  const RowTotals totals = row_ulp_errors(values, exact, format, thresholds_, store_at_once ? &store_now : nullptr);
   tally_.entries += static_cast<std::int64_t>(n);
   tally_.largest_value_bits = std::max(tally_.largest_value_bits, totals.largest_value_bits);
   // The row's sum in a fixed order, then an order-free sum over rows: the
   // RMS does not depend on which worker took which row.
   tally_.sum_squares.add(totals.squares);
-  tally_.beyond_budget += allowance_ == nullptr ? totals.above[4] : 0;
+  if (allowance_ == nullptr) tally_.beyond_budget += totals.above[row_thresholds - 1];
+  tally_.beyond_budget += judgement.beyond;
+  tally_.beyond_bound += judgement.beyond_bound;
   // Bin k of the histogram counts the entries in (edge k-1, edge k]: the
   // entries above edge k-1 less those above edge k. An uncommon entry has
   // ulps 0 in the kernel and is not in `common`. No entry is above an edge at
   // or past the row's maximum: those counts are 0 without a pass over the row
   // (a table within 1 ULP needs 6 of the 14 edges: the first four are
-  // counted in the kernel's pass, the others four at a time).
-  const double row_max = totals.max_ulps;
+  // counted in the kernel's pass, the others four at a time; a judged pass
+  // counted them all).
   std::size_t passed = 0;  // the edges below row_max
   while (passed < edges_.size() && row_max > edges_[passed]) ++passed;
-  // The entries' errors are wanted for the edges past the first four, a new
-  // worst entry of any kind, the allowance's check and the uncommon entries:
-  // the same doubles again, stored this time.
+  // The entries' errors are wanted for the edges past the first four (unless
+  // judged), a new worst entry of any kind, the allowance's worst and the
+  // uncommon entries: the same doubles again, stored this time.
   const bool any_common = totals.common > 0;
   const bool new_worst = any_common && (!tally_.worst || row_max >= tally_.worst->error.ulps);
-  const bool new_worst_abs =
-      any_common && (!tally_.worst_abs || totals.max_abs_error >= tally_.worst_abs->abs_error);
-  const bool new_nearest = any_common && (!tally_.nearest_zero ||
-                                          totals.min_exact_magnitude <= std::fabs(tally_.nearest_zero->exact.hi));
-  const bool beyond = allowance_ != nullptr && row_max > budget_ulp_;
-  last_row_beyond_ = beyond;
+  const bool new_worst_abs = any_common && (!tally_.worst_abs || totals.max_abs_error >= tally_.worst_abs->abs_error);
+  const bool new_nearest =
+      any_common && (!tally_.nearest_zero || totals.min_exact_magnitude <= std::fabs(tally_.nearest_zero->exact.hi));
+  const bool new_worst_ratio = judgement.may_reach_floor;
   const bool all_common = totals.common == static_cast<std::int64_t>(n);
-  if (!store_at_once && (passed > 4 || new_worst || new_worst_abs || new_nearest || beyond || !all_common)) {
+  if ((!judged && passed > 4) || new_worst || new_worst_abs || new_nearest || new_worst_ratio || !all_common) {
     ulps_.resize(n);
     abs_.resize(n);
     common_.resize(n);
@@ -164,7 +154,11 @@ void Accumulator::add_values(std::span<const Value> values, std::span<const Exac
   std::int64_t above_previous = totals.common;
   for (std::size_t k = 0; k < edges_.size(); k += 4) {
     std::int64_t above[4] = {};
-    if (k == 0) {
+    if (judged) {
+      // The judged pass's thresholds are the edges but the last, infinity,
+      // which no entry is above.
+      for (std::size_t j = 0; j < 4 && k + j + 1 < edges_.size(); ++j) above[j] = totals.above[k + j];
+    } else if (k == 0) {
       std::copy(totals.above.begin(), totals.above.begin() + 4, above);
     } else if (k < passed) {
       count_above_four(ulps_.data(), n, edges_, k, passed, above);
@@ -199,7 +193,7 @@ void Accumulator::add_values(std::span<const Value> values, std::span<const Exac
       }
     }
   }
-  if (beyond) judge_row_beyond(row, n, exact, entry_at);
+  if (new_worst_ratio) keep_worst_ratio(n, entry_at);
   if (all_common) return;
   for (std::size_t e = 0; e < n; ++e) {
     if (common_[e] != 0) continue;

@@ -4,6 +4,9 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
 #include <type_traits>
 
 #include "pecheck/isa.hpp"
@@ -75,10 +78,27 @@ inline void load_exact(const DoubleDouble* e, Doubles& hi, Doubles& lo) {
 // partial sums, lane j taking entries j, j + 8, ... in order and the last
 // count % 8 entries going to lane 0, added up 0 to 7: a fixed order, so the
 // same row always gives the same bits.
-template <bool Store, typename Value, typename Exact>
+//
+// A judged row (Judge; RowJudgement in ulp_kernel.hpp) counts its entries
+// above N thresholds and judges those above the budget against their bounds
+// in the same pass. With AVX-512 each threshold's count is the population of
+// a comparison's eight-lane mask, added to a scalar: fourteen vector
+// counters beside their thresholds would not fit the registers (spilled,
+// they made the pass half again as slow as the plain one). Elsewhere the
+// counters are vectors, as in the plain pass. The ratios |error| / bound are
+// not divided out here (a division is a vector's slowest operation, and the
+// accumulator wants only those at or above a floor, rare once its worst is
+// large): the pass only tells whether an entry's ratio may reach
+// `ratio_floor`, by |error| < floor bound (1 - 2^-50) failing, which it does
+// for every ratio at or above the floor (the product, two roundings of
+// relative error 2^-53 each, is below the exact floor bound where it is
+// normal; a NaN product fails it too, and a product below 2^-1000, where a
+// subnormal rounding is not relative, counts as failing).
+template <bool Store, bool Judge, std::size_t N, typename Value, typename Exact>
 RowTotals common_errors(const Value* __restrict values, const Exact* __restrict exact, std::size_t count,
-                        const Format& format, const std::array<double, row_thresholds>& thresholds,
-                        double* __restrict ulps, double* __restrict abs_error, unsigned char* __restrict common) {
+                        const Format& format, const double* thresholds, double* __restrict ulps,
+                        double* __restrict abs_error, unsigned char* __restrict common, const double* __restrict bounds,
+                        double budget, double ratio_floor, RowJudgement* judgement) {
   const double min_normal = std::ldexp(1.0, format.min_exponent);
   const double ulp_scale = std::ldexp(1.0, 1 - format.precision);
   constexpr bool plain = std::is_same_v<Exact, double>;
@@ -89,11 +109,22 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
   Bits min_magnitude = Bits{} + std::bit_cast<std::uint64_t>(infinity);
   Lanes common_count{};
   Bits largest_value{};
-  std::array<Lanes, row_thresholds> above{};
+#if defined(__AVX512F__)
+  constexpr bool mask_counts = Judge;  // a judged row's counts from masks (see above)
+#else
+  constexpr bool mask_counts = false;
+#endif
+  std::array<Lanes, mask_counts ? 0 : N> above{};
+  std::array<std::int64_t, mask_counts ? N : 0> above_count{};
   // The thresholds in registers: read through a reference, they were loaded
   // again every eight entries (the stores might have changed them, for all GCC knew).
-  std::array<Doubles, row_thresholds> threshold;
-  for (std::size_t k = 0; k < row_thresholds; ++k) threshold[k] = Doubles{} + thresholds[k];
+  std::array<Doubles, mask_counts ? 0 : N> threshold;
+  for (std::size_t k = 0; k < threshold.size(); ++k) threshold[k] = Doubles{} + thresholds[k];
+  const Doubles budget_lanes = Doubles{} + budget;
+  const Doubles floor_lanes = Doubles{} + ratio_floor * (1.0 - 0x1p-50);
+  Lanes beyond{};
+  Lanes beyond_bound{};
+  Lanes may_reach{};
   // n lanes from entry c (n < 8 only for the row's last entries, padded with
   // zeros, which are not common and add nothing).
   const auto entries = [&](std::size_t c, std::size_t n, Doubles& entry_ulps, Doubles& entry_abs, Lanes& is_common,
@@ -132,7 +163,8 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
     const Doubles difference = reinterpret_cast<Doubles>(reinterpret_cast<Bits>((value - hi) - lo) & magnitude_bits);
     entry_ulps = is_common ? difference * inverse_ulp : Doubles{};
     entry_abs = is_common ? difference : Doubles{};
-    magnitude_bits_out = is_common ? reinterpret_cast<Bits>(magnitude) : Bits{} + std::bit_cast<std::uint64_t>(infinity);
+    magnitude_bits_out =
+        is_common ? reinterpret_cast<Bits>(magnitude) : Bits{} + std::bit_cast<std::uint64_t>(infinity);
     if constexpr (Store) {
       std::memcpy(ulps + c, &entry_ulps, n * sizeof(double));
       std::memcpy(abs_error + c, &entry_abs, n * sizeof(double));
@@ -149,7 +181,37 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
     max_abs = abs_bits > max_abs ? abs_bits : max_abs;
     min_magnitude = magnitude < min_magnitude ? magnitude : min_magnitude;
     common_count -= is_common;
-    for (std::size_t k = 0; k < row_thresholds; ++k) above[k] -= entry_ulps > threshold[k];
+#if defined(__AVX512F__)
+    if constexpr (mask_counts) {
+      // Each threshold broadcast from memory: GCC would keep all fourteen in
+      // registers, spilled. The empty asm hides that the pointer is the same
+      // every time, so the loads stay in the loop.
+      const double* threshold_at = thresholds;
+      asm("" : "+r"(threshold_at));
+      for (std::size_t k = 0; k < N; ++k) {
+        const __mmask8 above_threshold = _mm512_cmp_pd_mask(entry_ulps, _mm512_set1_pd(threshold_at[k]), _CMP_GT_OQ);
+        above_count[k] += __builtin_popcount(static_cast<unsigned>(above_threshold));
+      }
+      return;
+    }
+#endif
+    for (std::size_t k = 0; k < above.size(); ++k) above[k] -= entry_ulps > threshold[k];
+  };
+  // Entries c to c + n of a judged row (n < 8 only for the row's last ones;
+  // the padding is not common, so not counted).
+  const auto judge = [&](std::size_t c, std::size_t n, const Doubles& entry_ulps, const Doubles& entry_abs,
+                         const Lanes& is_common) [[gnu::always_inline]] {
+    Doubles bound{};
+    if (n == width) {
+      std::memcpy(&bound, bounds + c, sizeof bound);
+    } else {
+      for (std::size_t j = 0; j < n; ++j) bound[j] = bounds[c + j];
+    }
+    const Lanes counted = is_common & (entry_ulps > budget_lanes);
+    beyond -= counted;
+    beyond_bound -= counted & ~(entry_abs <= bound);
+    const Doubles least = floor_lanes * bound;
+    may_reach |= counted & (~(entry_abs < least) | (least < 0x1p-1000));
   };
   Doubles entry_ulps;
   Doubles entry_abs;
@@ -160,11 +222,13 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
   for (; c + width <= count; c += width) {
     entries(c, width, entry_ulps, entry_abs, is_common, value_bits, magnitude);
     add(entry_ulps, entry_abs, is_common, value_bits, magnitude);
+    if constexpr (Judge) judge(c, width, entry_ulps, entry_abs, is_common);
     squares += entry_ulps * entry_ulps;
   }
   if (c < count) {
     entries(c, count - c, entry_ulps, entry_abs, is_common, value_bits, magnitude);  // the padding counts nothing
     add(entry_ulps, entry_abs, is_common, value_bits, magnitude);
+    if constexpr (Judge) judge(c, count - c, entry_ulps, entry_abs, is_common);
     for (std::size_t j = 0; j < count - c; ++j) squares[0] += entry_ulps[j] * entry_ulps[j];
   }
   RowTotals totals;
@@ -176,9 +240,17 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
     totals.max_abs_error = std::max(totals.max_abs_error, std::bit_cast<double>(max_abs[j]));
     totals.largest_value_bits = std::max<std::uint64_t>(totals.largest_value_bits, largest_value[j]);
     smallest = std::min<std::uint64_t>(smallest, min_magnitude[j]);
-    for (std::size_t k = 0; k < row_thresholds; ++k) totals.above[k] += above[k][j];
+    for (std::size_t k = 0; k < above.size(); ++k) totals.above[k] += above[k][j];
   }
   totals.min_exact_magnitude = std::bit_cast<double>(smallest);
+  if constexpr (Judge) {
+    for (std::size_t k = 0; k < above_count.size(); ++k) totals.above[k] = above_count[k];
+    for (std::size_t j = 0; j < width; ++j) {
+      judgement->beyond += beyond[j];
+      judgement->beyond_bound += beyond_bound[j];
+      judgement->may_reach_floor |= may_reach[j] != 0;
+    }
+  }
   return totals;
 }
 
@@ -186,11 +258,23 @@ template <typename Value, typename Exact>
 RowTotals row_errors(std::span<const Value> values, std::span<const Exact> exact, const Format& format,
                      const std::array<double, row_thresholds>& thresholds, const RowErrors* store) {
   if (store == nullptr) {
-    return common_errors<false>(values.data(), exact.data(), values.size(), format, thresholds, nullptr, nullptr,
-                                nullptr);
+    return common_errors<false, false, row_thresholds>(values.data(), exact.data(), values.size(), format,
+                                                       thresholds.data(), nullptr, nullptr, nullptr, nullptr, 0.0, 0.0,
+                                                       nullptr);
   }
-  return common_errors<true>(values.data(), exact.data(), values.size(), format, thresholds, store->ulps,
-                             store->abs_error, store->common);
+  return common_errors<true, false, row_thresholds>(values.data(), exact.data(), values.size(), format,
+                                                    thresholds.data(), store->ulps, store->abs_error, store->common,
+                                                    nullptr, 0.0, 0.0, nullptr);
+}
+
+template <typename Value, typename Exact>
+RowTotals row_errors_judged(std::span<const Value> values, std::span<const Exact> exact, const Format& format,
+                            const std::array<double, judged_thresholds>& thresholds, std::span<const double> bounds,
+                            double budget, double ratio_floor, RowJudgement& judgement) {
+  judgement = RowJudgement{};
+  return common_errors<false, true, judged_thresholds>(values.data(), exact.data(), values.size(), format,
+                                                       thresholds.data(), nullptr, nullptr, nullptr, bounds.data(),
+                                                       budget, ratio_floor, &judgement);
 }
 
 }  // namespace
@@ -201,5 +285,10 @@ RowTotals row_errors(std::span<const Value> values, std::span<const Exact> exact
 // instruction-set variant (accuracy/CMakeLists.txt).
 extern "C" const pecheck::accuracy::UlpKernels PECHECK_ISA_SYMBOL(ulp_kernels) = {
     pecheck::accuracy::row_errors<float, pecheck::DoubleDouble>,
-    pecheck::accuracy::row_errors<double, pecheck::DoubleDouble>, pecheck::accuracy::row_errors<float, double>,
-    pecheck::accuracy::row_errors<double, double>};
+    pecheck::accuracy::row_errors<double, pecheck::DoubleDouble>,
+    pecheck::accuracy::row_errors<float, double>,
+    pecheck::accuracy::row_errors<double, double>,
+    pecheck::accuracy::row_errors_judged<float, pecheck::DoubleDouble>,
+    pecheck::accuracy::row_errors_judged<double, pecheck::DoubleDouble>,
+    pecheck::accuracy::row_errors_judged<float, double>,
+    pecheck::accuracy::row_errors_judged<double, double>};

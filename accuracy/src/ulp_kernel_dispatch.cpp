@@ -31,4 +31,31 @@ RowTotals row_ulp_errors(std::span<const double> values, std::span<const double>
   return ulp_kernels().double_against_double(values, exact, format, thresholds, store);
 }
 
+RowTotals row_ulp_errors_judged(std::span<const float> values, std::span<const DoubleDouble> exact,
+                                const Format& format, const std::array<double, judged_thresholds>& thresholds,
+                                std::span<const double> bounds, double budget, double ratio_floor,
+                                RowJudgement& judgement) {
+  return ulp_kernels().judged_float_against_double_double(values, exact, format, thresholds, bounds, budget,
+                                                          ratio_floor, judgement);
+}
+RowTotals row_ulp_errors_judged(std::span<const double> values, std::span<const DoubleDouble> exact,
+                                const Format& format, const std::array<double, judged_thresholds>& thresholds,
+                                std::span<const double> bounds, double budget, double ratio_floor,
+                                RowJudgement& judgement) {
+  return ulp_kernels().judged_double_against_double_double(values, exact, format, thresholds, bounds, budget,
+                                                           ratio_floor, judgement);
+}
+RowTotals row_ulp_errors_judged(std::span<const float> values, std::span<const double> exact, const Format& format,
+                                const std::array<double, judged_thresholds>& thresholds, std::span<const double> bounds,
+                                double budget, double ratio_floor, RowJudgement& judgement) {
+  return ulp_kernels().judged_float_against_double(values, exact, format, thresholds, bounds, budget, ratio_floor,
+                                                   judgement);
+}
+RowTotals row_ulp_errors_judged(std::span<const double> values, std::span<const double> exact, const Format& format,
+                                const std::array<double, judged_thresholds>& thresholds, std::span<const double> bounds,
+                                double budget, double ratio_floor, RowJudgement& judgement) {
+  return ulp_kernels().judged_double_against_double(values, exact, format, thresholds, bounds, budget, ratio_floor,
+                                                    judgement);
+}
+
 }  // namespace pecheck::accuracy

@@ -13,11 +13,21 @@ template <typename Value, typename Exact>
 using RowUlpErrors = RowTotals (*)(std::span<const Value> values, std::span<const Exact> exact, const Format& format,
                                    const std::array<double, row_thresholds>& thresholds, const RowErrors* store);
 
+template <typename Value, typename Exact>
+using RowUlpErrorsJudged = RowTotals (*)(std::span<const Value> values, std::span<const Exact> exact,
+                                         const Format& format, const std::array<double, judged_thresholds>& thresholds,
+                                         std::span<const double> bounds, double budget, double ratio_floor,
+                                         RowJudgement& judgement);
+
 struct UlpKernels {
   RowUlpErrors<float, DoubleDouble> float_against_double_double;
   RowUlpErrors<double, DoubleDouble> double_against_double_double;
   RowUlpErrors<float, double> float_against_double;
   RowUlpErrors<double, double> double_against_double;
+  RowUlpErrorsJudged<float, DoubleDouble> judged_float_against_double_double;
+  RowUlpErrorsJudged<double, DoubleDouble> judged_double_against_double_double;
+  RowUlpErrorsJudged<float, double> judged_float_against_double;
+  RowUlpErrorsJudged<double, double> judged_double_against_double;
 };
 
 // The selected variant's (pecheck/isa.hpp); variant i of isa::variants() for

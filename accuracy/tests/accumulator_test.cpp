@@ -9,6 +9,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <random>
 #include <thread>
 #include <vector>
@@ -257,6 +258,112 @@ TEST(Accumulator, anAllowanceJudgesTheEntriesBeyondTheBudget) {
   EXPECT_EQ(m.abs_bound->beyond_ulp, 4);
   EXPECT_EQ(m.abs_bound->worst.position, 100);
   EXPECT_FALSE(within_budget(m));
+}
+
+// Bounds that vary by column and row: 0 in column 0 (ratio infinity), the
+// same bound in columns 1 and 2 (equal ratios: ties), growing with the row
+// elsewhere (a new worst ratio now and then, not every row).
+class ColumnAllowance final : public Allowance {
+ public:
+  double bound(std::int64_t row, std::int64_t column, DoubleDouble exact) const override {
+    if (column == 0) return 0.0;
+    const double scale = column <= 2 ? 1.0 : 1.0 + static_cast<double>((row * 7 + column) % 13);
+    return std::fabs(exact.hi) * 0x1p-20 * scale;
+  }
+  std::string_view name() const override { return "a column bound"; }
+  std::string_view source() const override { return "|exact| 2^-20 times a column's scale"; }
+};
+
+TEST(Accumulator, aRowJudgedAgainstAnAllowanceGivesTheScalarRulesFigures) {
+  // Errors from 0 to 2^20 ULP (every histogram bin), rows beyond the budget
+  // in runs (judged in their first pass) and alone (judged in a second),
+  // rows within it, rows of lengths that leave a vector tail.
+  const ColumnAllowance allowance;
+  const double budget = 2.0;
+  std::mt19937_64 random(11);
+  std::uniform_int_distribution<int> log_steps(0, 20);
+  Accumulator accumulator(FormatId::float32, budget, &allowance);
+  std::int64_t beyond = 0, beyond_bound = 0;
+  double worst_ratio = -1.0;
+  EntryKey worst_key{};
+  Histogram histogram{ulp_histogram_edges(), std::vector<std::int64_t>(ulp_histogram_edges().size(), 0)};
+  for (std::int64_t row = 0; row < 300; ++row) {
+    const bool far = (row / 5) % 3 != 1 || row % 17 == 0;
+    const std::size_t cols = row % 4 == 0 ? 61 : 64;
+    std::vector<float> values(cols);
+    std::vector<double> exact(cols);
+    for (std::size_t c = 0; c < cols; ++c) {
+      exact[c] = 0.3 + 0.6 * std::fabs(std::sin(0.1 * static_cast<double>(row) + static_cast<double>(c)));
+      const int steps = far ? (1 << log_steps(random)) >> 1 : static_cast<int>(random() % 3);
+      const auto rounded = static_cast<float>(exact[c]);
+      values[c] = std::bit_cast<float>(std::bit_cast<std::uint32_t>(rounded) + static_cast<std::uint32_t>(steps));
+      if (c == 2) {  // column 1's entry again: their ratios tie
+        exact[c] = exact[1];
+        values[c] = values[1];
+      }
+      const UlpError e = ulp_error(values[c], DoubleDouble{exact[c], 0.0}, f32);
+      ASSERT_EQ(e.mismatch, Mismatch::none);
+      count_in_histogram(histogram, e.ulps);
+      if (!(e.ulps > budget)) continue;
+      ++beyond;
+      const AllowanceDecision d = judge(allowance, row, static_cast<std::int64_t>(c), DoubleDouble{exact[c], 0.0},
+                                        absolute_error(values[c], DoubleDouble{exact[c], 0.0}));
+      beyond_bound += d.admitted ? 0 : 1;
+      const EntryKey key{0, row, static_cast<std::int64_t>(c)};
+      if (d.ratio > worst_ratio || (d.ratio == worst_ratio && key < worst_key)) {
+        worst_ratio = d.ratio;
+        worst_key = key;
+      }
+    }
+    accumulator.add_row(row, std::span<const float>(values), std::span<const double>(exact));
+  }
+  const Tally& t = accumulator.tally();
+  ASSERT_GT(beyond, 1000);
+  EXPECT_EQ(t.histogram, histogram.counts);
+  EXPECT_GT(histogram.counts[histogram.counts.size() - 1], 0);  // above 65536 ULP
+  EXPECT_EQ(t.beyond_budget, beyond);
+  EXPECT_EQ(t.beyond_bound, beyond_bound);
+  EXPECT_EQ(t.worst_ratio, infinity);  // column 0's bound of 0
+  EXPECT_EQ(worst_ratio, infinity);
+  ASSERT_TRUE(t.worst_ratio_entry);
+  EXPECT_EQ(t.worst_ratio_entry->key, worst_key);
+}
+
+// Without a bound of 0, the largest finite ratio, its first entry and its bound.
+TEST(Accumulator, theWorstFiniteRatioIsTheFirstEntryWithTheLargestRatio) {
+  const RelativeAllowance allowance;  // |exact| 2^-22; 0 in row 0, which is not added
+  Accumulator accumulator(FormatId::float32, 1.0, &allowance);
+  std::mt19937_64 random(12);
+  double worst = -1.0;
+  EntryKey worst_key{};
+  // Rows in a shuffled order: a later row that ties the worst so far with an
+  // earlier key takes its place.
+  std::vector<std::int64_t> order(199);
+  std::iota(order.begin(), order.end(), 1);
+  std::shuffle(order.begin(), order.end(), random);
+  for (const std::int64_t row : order) {
+    std::vector<float> values(24);
+    std::vector<double> exact(24);
+    for (std::size_t c = 0; c < values.size(); ++c) {
+      exact[c] = 0.5 + 0.25 * static_cast<double>(c % 3);
+      const auto steps = static_cast<std::uint32_t>(random() % 64);
+      values[c] = std::bit_cast<float>(std::bit_cast<std::uint32_t>(static_cast<float>(exact[c])) + steps);
+      const double abs_error = absolute_error(values[c], DoubleDouble{exact[c], 0.0});
+      if (!(ulp_error(values[c], DoubleDouble{exact[c], 0.0}, f32).ulps > 1.0)) continue;
+      const double ratio = abs_error / (exact[c] * 0x1p-22) + 0.0;
+      const EntryKey key{0, row, static_cast<std::int64_t>(c)};
+      if (ratio > worst || (ratio == worst && key < worst_key)) {
+        worst = ratio;
+        worst_key = key;
+      }
+    }
+    accumulator.add_row(row, std::span<const float>(values), std::span<const double>(exact));
+  }
+  ASSERT_TRUE(accumulator.tally().worst_ratio_entry);
+  EXPECT_EQ(accumulator.tally().worst_ratio, worst);
+  EXPECT_EQ(accumulator.tally().worst_ratio_entry->key, worst_key);
+  const double exact_at_worst = 0.5 + 0.25 * static_cast<double>(worst_key.column % 3);
+  EXPECT_EQ(accumulator.tally().worst_ratio_bound, exact_at_worst * 0x1p-22);
 }
 
 TEST(MeasureAccuracy, isTheAccumulatorOverTheTablesRowsAtTheRequestsRows) {

@@ -5,6 +5,7 @@
 // modulo the vector width (the tail's lanes) and values from exact to far off.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "pecheck/accuracy/measurement.hpp"
 #include "pecheck/accuracy/ulp_kernel.hpp"
 #include "pecheck/isa.hpp"
 #include "pecheck/testing/isa_variants.hpp"
@@ -97,6 +99,67 @@ TEST(UlpKernelVariants, everyVariantGivesTheBaselinesFiguresBitForBit) {
           EXPECT_TRUE(same_totals(expected.first.second, got.first.second)) << where;
           EXPECT_TRUE(expected.second == got.second) << where;
           ++compared;
+        }
+      }
+    }
+  }
+  testing::expect_compared_if_any_variant_runs(compared);
+}
+
+// A judged row's kernels (row_ulp_errors_judged): the totals over every
+// histogram edge and the judgement against bounds, bit for bit.
+TEST(UlpKernelVariants, everyVariantJudgesARowAsTheBaselineDoes) {
+  const std::vector<isa::Variant>& variants = isa::variants();
+  const std::vector<double> edges = ulp_histogram_edges();
+  std::array<double, judged_thresholds> judged{};
+  for (std::size_t k = 0; k + 1 < edges.size(); ++k) judged[k] = edges[k];
+  judged.back() = 2.0;
+  std::mt19937_64 random(20261128);
+  std::uniform_int_distribution<int> log_off(0, 24);
+  int compared = 0;
+  const auto same = [](const RowJudgement& a, const RowJudgement& b) {
+    return a.beyond == b.beyond && a.beyond_bound == b.beyond_bound && a.may_reach_floor == b.may_reach_floor;
+  };
+  for (const FormatId id : {FormatId::float32, FormatId::float64}) {
+    const Format& format = format_of(id);
+    for (const std::size_t length : {1, 7, 8, 9, 61, 256}) {
+      std::vector<double> doubles(length), plain(length), bounds(length);
+      std::vector<float> floats(length);
+      std::vector<DoubleDouble> pairs(length);
+      for (std::size_t e = 0; e < length; ++e) {
+        const double x = 0.25 + 0.5 * std::fabs(std::sin(static_cast<double>(e) + 0.5));
+        plain[e] = x;
+        pairs[e] = {x, std::ldexp(x, -60)};
+        // Errors from 0 to 2^23 ULP; a NaN and a zero now and then; bounds of 0 in a few entries.
+        doubles[e] = e % 97 == 5   ? std::nan("")
+                     : e % 89 == 3 ? 0.0
+                                   : x + std::ldexp(static_cast<double>(1 << log_off(random)) / 2.0, -format.precision);
+        floats[e] = static_cast<float>(doubles[e]);
+        bounds[e] = e % 11 == 4 ? 0.0 : x * std::ldexp(1.0, 6 - format.precision) * static_cast<double>(e % 5 + 1);
+      }
+      for (const double floor : {-1.0, 0.5, 4.0}) {
+        const UlpKernels& base = ulp_kernels(0);
+        RowJudgement expected[4], got[4];
+        const RowTotals t[4] = {
+            base.judged_float_against_double_double(floats, pairs, format, judged, bounds, 2.0, floor, expected[0]),
+            base.judged_double_against_double_double(doubles, pairs, format, judged, bounds, 2.0, floor, expected[1]),
+            base.judged_float_against_double(floats, plain, format, judged, bounds, 2.0, floor, expected[2]),
+            base.judged_double_against_double(doubles, plain, format, judged, bounds, 2.0, floor, expected[3])};
+        for (std::size_t v = 1; v < variants.size(); ++v) {
+          if (!variants[v].runs_here) continue;
+          const UlpKernels& other = ulp_kernels(v);
+          const RowTotals u[4] = {
+              other.judged_float_against_double_double(floats, pairs, format, judged, bounds, 2.0, floor, got[0]),
+              other.judged_double_against_double_double(doubles, pairs, format, judged, bounds, 2.0, floor, got[1]),
+              other.judged_float_against_double(floats, plain, format, judged, bounds, 2.0, floor, got[2]),
+              other.judged_double_against_double(doubles, plain, format, judged, bounds, 2.0, floor, got[3])};
+          for (int k = 0; k < 4; ++k) {
+            const std::string where = variants[v].name + " " + std::string(format.name) + " length " +
+                                      std::to_string(length) + " kernel " + std::to_string(k);
+            EXPECT_TRUE(same_totals(t[k], u[k])) << where;
+            EXPECT_TRUE(same(expected[k], got[k])) << where;
+            ++compared;
+          }
         }
       }
     }

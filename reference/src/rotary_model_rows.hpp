@@ -1,10 +1,10 @@
-// rotary_reference_rows for a computation model whose angles are float32
-// values (float_angle_tier.hpp): each row by the float-angle tier, a row it
-// leaves an entry of by the rotary tiers and MPFR (RotaryRowEvaluator), as
-// before. The rows, their order per worker and the split are
-// rotary_reference_rows'; each exact value is within the same tolerance.
-// rotary_reference_cache takes the same exact values (FloatAngleRows), so
-// the streamed and the stored routes agree bit for bit.
+// The float-angle tier's rows for a computation model whose angles are
+// float32 values (float_angle_tier.hpp): rotary_reference_rows takes a
+// model's rows from it (rotary_row_streams.cpp), a row it leaves an entry of
+// by the rotary tiers and MPFR (RotaryRowEvaluator); each exact value is
+// within the same tolerance. rotary_reference_cache takes the same exact
+// values (FloatAngleRows), so the streamed and the stored routes agree bit
+// for bit.
 #pragma once
 
 #include <optional>
@@ -41,10 +41,5 @@ class FloatAngleRows {
   std::vector<double> angles_;
   std::vector<unsigned char> ok_;
 };
-
-// Requires float_angle_rows_apply(model, request.format, exact).
-RotaryReferenceCounts rotary_model_rows(const RotaryConvention& convention, const RotaryCacheRequest& request,
-                                        const ComputationModel& model, int threads, ExactValues exact,
-                                        const RotaryRowVisitor& visit);
 
 }  // namespace pecheck::reference

@@ -26,7 +26,19 @@ RotaryReferenceCache rotary_reference_cache(const RotaryConvention& convention, 
 RotaryReferenceCounts rotary_reference_rows(const RotaryConvention& convention, const RotaryCacheRequest& request,
                                             const std::optional<ComputationModel>& model, int threads,
                                             ExactValues exact, const RotaryRowVisitor& visit) {
-  return rotary_reference_kernels().visit_rows(convention, request, model, threads, exact, visit);
+  const std::optional<ComputationModel> targets[] = {model};
+  return rotary_reference_kernels()
+      .visit_rows(convention, request, std::span<const std::optional<ComputationModel>>(targets), threads, exact,
+                  [&](int worker, std::span<const RotaryReferenceRow> rows) { visit(worker, rows.front()); })
+      .front();
+}
+
+std::vector<RotaryReferenceCounts> rotary_reference_rows(const RotaryConvention& convention,
+                                                         const RotaryCacheRequest& request,
+                                                         std::span<const std::optional<ComputationModel>> targets,
+                                                         int threads, ExactValues exact,
+                                                         const RotaryRowsVisitor& visit) {
+  return rotary_reference_kernels().visit_rows(convention, request, targets, threads, exact, visit);
 }
 
 }  // namespace pecheck::reference

@@ -9,26 +9,32 @@
 
 #include <cstddef>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "pecheck/reference/rotary_reference.hpp"
 
 namespace pecheck::reference {
 
-// rotary_reference.cpp: rotary_reference_cache and rotary_reference_rows
-// (pecheck/reference/rotary_reference.hpp) as this variant computes them.
+// rotary_reference.cpp: rotary_reference_cache (pecheck/reference/rotary_reference.hpp)
+// as this variant computes it.
 RotaryReferenceCache build_rotary_reference_cache(const RotaryConvention& convention, const RotaryCacheRequest& request,
                                                   const std::optional<ComputationModel>& model, int threads,
                                                   ExactValues exact);
-RotaryReferenceCounts visit_rotary_reference_rows(const RotaryConvention& convention, const RotaryCacheRequest& request,
-                                                  const std::optional<ComputationModel>& model, int threads,
-                                                  ExactValues exact, const RotaryRowVisitor& visit);
+// rotary_row_streams.cpp: rotary_reference_rows of several targets.
+std::vector<RotaryReferenceCounts> visit_rotary_reference_rows(const RotaryConvention& convention,
+                                                               const RotaryCacheRequest& request,
+                                                               std::span<const std::optional<ComputationModel>> targets,
+                                                               int threads, ExactValues exact,
+                                                               const RotaryRowsVisitor& visit);
 
 struct RotaryReferenceKernels {
   RotaryReferenceCache (*build_cache)(const RotaryConvention& convention, const RotaryCacheRequest& request,
                                       const std::optional<ComputationModel>& model, int threads, ExactValues exact);
-  RotaryReferenceCounts (*visit_rows)(const RotaryConvention& convention, const RotaryCacheRequest& request,
-                                      const std::optional<ComputationModel>& model, int threads, ExactValues exact,
-                                      const RotaryRowVisitor& visit);
+  std::vector<RotaryReferenceCounts> (*visit_rows)(const RotaryConvention& convention,
+                                                   const RotaryCacheRequest& request,
+                                                   std::span<const std::optional<ComputationModel>> targets,
+                                                   int threads, ExactValues exact, const RotaryRowsVisitor& visit);
 };
 
 // The selected variant's (pecheck/isa.hpp); variant i of isa::variants() for

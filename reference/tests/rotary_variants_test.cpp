@@ -9,6 +9,7 @@
 #include <bit>
 #include <cstdint>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -54,15 +55,20 @@ std::vector<std::uint64_t> visited(const RotaryReferenceKernels& kernels, const 
                                    const RotaryCacheRequest& request, const std::optional<ComputationModel>& model) {
   std::vector<std::vector<std::uint64_t>> by_row(static_cast<std::size_t>(request.rows));
   std::mutex mutex;
+  const std::optional<ComputationModel> targets[] = {model};
   const RotaryReferenceCounts counts =
-      kernels.visit_rows(c, request, model, 2, ExactValues::for_format, [&](int, const RotaryReferenceRow& row) {
-        std::vector<std::uint64_t> bits{row.plain.empty() ? 0U : 1U};
-        for (const double v : row.plain) append_bits(bits, v);
-        for (const DoubleDouble& v : row.cos) append_bits(bits, v);
-        for (const DoubleDouble& v : row.sin) append_bits(bits, v);
-        const std::lock_guard<std::mutex> lock(mutex);
-        by_row[static_cast<std::size_t>(row.row)] = std::move(bits);
-      });
+      kernels
+          .visit_rows(c, request, std::span<const std::optional<ComputationModel>>(targets), 2, ExactValues::for_format,
+                      [&](int, std::span<const RotaryReferenceRow> target_rows) {
+                        const RotaryReferenceRow& row = target_rows.front();
+                        std::vector<std::uint64_t> bits{row.plain.empty() ? 0U : 1U};
+                        for (const double v : row.plain) append_bits(bits, v);
+                        for (const DoubleDouble& v : row.cos) append_bits(bits, v);
+                        for (const DoubleDouble& v : row.sin) append_bits(bits, v);
+                        const std::lock_guard<std::mutex> lock(mutex);
+                        by_row[static_cast<std::size_t>(row.row)] = std::move(bits);
+                      })
+          .front();
   std::vector<std::uint64_t> all;
   for (const auto& r : by_row) all.insert(all.end(), r.begin(), r.end());
   all.push_back(static_cast<std::uint64_t>(counts.escalations));

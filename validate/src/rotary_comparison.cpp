@@ -29,93 +29,120 @@ void read_row(const Table& table, std::int64_t r, double* out) {
 
 }  // namespace
 
-Comparison compare_rotary_cache(const Table& cos, const Table& sin, FormatId format,
-                                      const RotaryConvention& convention, std::int64_t first_position,
-                                      const std::optional<ComputationModel>& model, double budget_ulp,
-                                      const std::string& budget_source, int threads) {
-  Comparison comparison;
-  comparison.target = model ? "the computation model " + model->name : "the exact encoding";
+std::vector<Comparison> compare_rotary_cache(const Table& cos, const Table& sin, FormatId format,
+                                             const RotaryConvention& convention, std::int64_t first_position,
+                                             std::span<const std::optional<ComputationModel>> targets,
+                                             double budget_ulp, const std::string& budget_source, int threads) {
   // Against a model, an entry beyond the ULP budget may still be within what
   // a framework's own libm gives (accuracy/libm_allowance.hpp).
-  std::optional<accuracy::LibmAllowance> allowance;
-  if (model) allowance.emplace(convention, *model, first_position, cos.cols);
-  const auto make_accumulator = [&] {
-    return accuracy::Accumulator(format, budget_ulp, allowance ? &*allowance : nullptr, accuracy::SignedZero::equal);
-  };
-  // One accumulator per worker of the reference, merged at the end (the
-  // accumulators' totals do not depend on the order, accumulator.hpp).
+  std::vector<std::optional<accuracy::LibmAllowance>> allowances(targets.size());
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    if (targets[t]) allowances[t].emplace(convention, *targets[t], first_position, cos.cols);
+  }
+  // One accumulator per worker of the reference and target, merged at the
+  // end (the accumulators' totals do not depend on the order, accumulator.hpp).
   const int workers = worker_count(threads, cos.rows);
-  std::vector<accuracy::Accumulator> accumulators;
-  for (int w = 0; w < workers; ++w) accumulators.push_back(make_accumulator());
+  std::vector<std::vector<accuracy::Accumulator>> accumulators(targets.size());
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    const accuracy::Allowance* allowance = allowances[t] ? &*allowances[t] : nullptr;
+    for (int w = 0; w < workers; ++w) {
+      accumulators[t].emplace_back(format, budget_ulp, allowance, accuracy::SignedZero::equal);
+    }
+  }
   // A cache row is the cos row then the sin row: sin's column c is cos.cols + c.
+  // Each worker reads a row of the cache once, for every target.
   const auto cols = static_cast<std::size_t>(cos.cols);
-  std::vector<std::vector<double>> values(static_cast<std::size_t>(workers), std::vector<double>(2 * cols));
-  std::vector<std::vector<DoubleDouble>> exact_rows(static_cast<std::size_t>(workers),
-                                                    std::vector<DoubleDouble>(2 * cols));
   const bool floats = cos.format == FormatId::float32 && sin.format == FormatId::float32;
-  std::vector<std::vector<float>> float_rows(static_cast<std::size_t>(workers), std::vector<float>(2 * cols));
-  std::vector<std::vector<double>> plain_rows(static_cast<std::size_t>(workers), std::vector<double>(2 * cols));
+  struct RowBuffers {
+    std::vector<float> floats;   // a float32 row, cos's then sin's
+    std::vector<double> values;  // a row as doubles
+    std::vector<DoubleDouble> exact;
+    std::vector<double> plain;
+    bool values_read = false;
+  };
+  std::vector<RowBuffers> buffers(static_cast<std::size_t>(workers));
+  for (RowBuffers& b : buffers) {
+    b.floats.resize(floats ? 2 * cols : 0);
+    b.values.resize(2 * cols);
+    b.exact.resize(2 * cols);
+    b.plain.resize(2 * cols);
+  }
   // Exact values to the format's accuracy (2^-(precision + 20) relative),
   // as the additive comparison asks for: far below any ULP error printed.
   const RotaryCacheRequest request{first_position, cos.rows, format};
-  reference::rotary_reference_rows(
-      convention, request, model, workers, reference::ExactValues::for_format,
-      [&](int worker, const reference::RotaryReferenceRow& row) {
-        const auto w = static_cast<std::size_t>(worker);
-        // A row of plain exact values (nearly every row of a float32 cache):
-        // float32 rows go to the accumulator in their own type, cos's then
-        // sin's, as the kernel reads them (a float converts exactly).
-        if (!row.plain.empty()) {
-          if (floats) {
-            float* f = float_rows[w].data();
-            const std::size_t offset = static_cast<std::size_t>(row.row) * cols;
-            std::copy_n(cos.storage<float>().data() + offset, cols, f);
-            std::copy_n(sin.storage<float>().data() + offset, cols, f + cols);
-            accumulators[w].add_row(row.row, std::span<const float>(float_rows[w]), row.plain);
-          } else {
-            read_row(cos, row.row, values[w].data());
-            read_row(sin, row.row, values[w].data() + cols);
-            accumulators[w].add_row(row.row, std::span<const double>(values[w]), row.plain);
-          }
-          return;
-        }
-        std::vector<double>& v = values[w];
-        std::vector<DoubleDouble>& e = exact_rows[w];
-        std::vector<double>& plain = plain_rows[w];
-        read_row(cos, row.row, v.data());
-        read_row(sin, row.row, v.data() + cols);
-        bool all_plain = true;
-        for (std::size_t c = 0; c < cols; ++c) {
-          plain[c] = row.cos[c].hi;
-          plain[cols + c] = row.sin[c].hi;
-          all_plain &= (row.cos[c].lo == 0.0) & (row.sin[c].lo == 0.0);
-        }
-        // Exact values that are plain doubles (the double tier's) go as such:
-        // half the bytes for the accumulator to read, the same figures.
-        if (all_plain) {
-          accumulators[w].add_row(row.row, std::span<const double>(v), std::span<const double>(plain));
-          return;
-        }
-        for (std::size_t c = 0; c < cols; ++c) {
-          e[c] = row.cos[c];
-          e[cols + c] = row.sin[c];
-        }
-        accumulators[w].add_row(row.row, std::span<const double>(v), std::span<const DoubleDouble>(e));
-      });
-  accuracy::Accumulator& accumulate = accumulators.front();
-  for (std::size_t w = 1; w < accumulators.size(); ++w) accumulate.merge(accumulators[w]);
-  accuracy::Measurement& m = comparison.measurement;
-  m = accumulate.measurement([&](std::int64_t row) { return first_position + row; }, budget_source, 0);
-  // Column c of a row is cos's column c, or sin's column c - cos.cols.
-  accuracy::refine_worst_exact(m, [&](const accuracy::WorstInput& w) {
-    const bool cosine = w.column < cos.cols;
-    const std::int64_t column = cosine ? w.column : w.column - cos.cols;
-    return reference::rotary_exact_value(convention, w.position, rotary_column_frequency(convention, column), cosine,
-                                         model);
-  });
-  comparison.beyond_budget = accuracy::failing_entries(m);
-  comparison.conforms = m.entries > 0 && comparison.beyond_budget == 0;
-  return comparison;
+  reference::rotary_reference_rows(convention, request, targets, workers, reference::ExactValues::for_format,
+                                   [&](int worker, std::span<const reference::RotaryReferenceRow> rows) {
+                                     const auto w = static_cast<std::size_t>(worker);
+                                     RowBuffers& b = buffers[w];
+                                     const std::int64_t r = rows.front().row;
+                                     if (floats) {
+                                       const std::size_t offset = static_cast<std::size_t>(r) * cols;
+                                       std::copy_n(cos.storage<float>().data() + offset, cols, b.floats.data());
+                                       std::copy_n(sin.storage<float>().data() + offset, cols, b.floats.data() + cols);
+                                     }
+                                     b.values_read = false;
+                                     // The row as doubles, read once for the targets that need it.
+                                     const auto values = [&]() -> std::span<const double> {
+                                       if (!b.values_read) {
+                                         read_row(cos, r, b.values.data());
+                                         read_row(sin, r, b.values.data() + cols);
+                                         b.values_read = true;
+                                       }
+                                       return b.values;
+                                     };
+                                     for (std::size_t t = 0; t < rows.size(); ++t) {
+                                       const reference::RotaryReferenceRow& row = rows[t];
+                                       accuracy::Accumulator& accumulator = accumulators[t][w];
+                                       // A row of plain exact values (nearly every row of a float32 cache):
+                                       // float32 rows go to the accumulator in their own type, cos's then
+                                       // sin's, as the kernel reads them (a float converts exactly).
+                                       if (!row.plain.empty()) {
+                                         if (floats) {
+                                           accumulator.add_row(r, std::span<const float>(b.floats), row.plain);
+                                         } else {
+                                           accumulator.add_row(r, values(), row.plain);
+                                         }
+                                         continue;
+                                       }
+                                       bool all_plain = true;
+                                       for (std::size_t c = 0; c < cols; ++c) {
+                                         b.plain[c] = row.cos[c].hi;
+                                         b.plain[cols + c] = row.sin[c].hi;
+                                         all_plain &= (row.cos[c].lo == 0.0) & (row.sin[c].lo == 0.0);
+                                       }
+                                       // Exact values that are plain doubles (the double tier's) go as such:
+                                       // half the bytes for the accumulator to read, the same figures.
+                                       if (all_plain) {
+                                         accumulator.add_row(r, values(), std::span<const double>(b.plain));
+                                         continue;
+                                       }
+                                       for (std::size_t c = 0; c < cols; ++c) {
+                                         b.exact[c] = row.cos[c];
+                                         b.exact[cols + c] = row.sin[c];
+                                       }
+                                       accumulator.add_row(r, values(), std::span<const DoubleDouble>(b.exact));
+                                     }
+                                   });
+  std::vector<Comparison> comparisons;
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    const std::optional<ComputationModel>& model = targets[t];
+    Comparison& comparison = comparisons.emplace_back();
+    comparison.target = model ? "the computation model " + model->name : "the exact encoding";
+    accuracy::Accumulator& accumulate = accumulators[t].front();
+    for (std::size_t w = 1; w < accumulators[t].size(); ++w) accumulate.merge(accumulators[t][w]);
+    accuracy::Measurement& m = comparison.measurement;
+    m = accumulate.measurement([&](std::int64_t row) { return first_position + row; }, budget_source, 0);
+    // Column c of a row is cos's column c, or sin's column c - cos.cols.
+    accuracy::refine_worst_exact(m, [&](const accuracy::WorstInput& worst) {
+      const bool cosine = worst.column < cos.cols;
+      const std::int64_t column = cosine ? worst.column : worst.column - cos.cols;
+      return reference::rotary_exact_value(convention, worst.position, rotary_column_frequency(convention, column),
+                                           cosine, model);
+    });
+    comparison.beyond_budget = accuracy::failing_entries(m);
+    comparison.conforms = m.entries > 0 && comparison.beyond_budget == 0;
+  }
+  return comparisons;
 }
 
 }  // namespace pecheck::validate

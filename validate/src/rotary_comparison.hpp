@@ -4,6 +4,9 @@
 #pragma once
 
 #include <optional>
+#include <span>
+#include <string>
+#include <vector>
 
 #include "pecheck/rotary_convention.hpp"
 #include "pecheck/table.hpp"
@@ -12,10 +15,12 @@
 namespace pecheck::validate {
 
 // Rows first_position .. first_position + rows - 1, every entry compared in
-// `format` against the budget.
-Comparison compare_rotary_cache(const Table& cos, const Table& sin, FormatId format,
-                                      const RotaryConvention& convention, std::int64_t first_position,
-                                      const std::optional<ComputationModel>& model, double budget_ulp,
-                                      const std::string& budget_source, int threads);
+// `format` against the budget, with each target (nullopt: the exact
+// encoding; a computation model) in one pass over the cache: a comparison
+// per target, in the targets' order.
+std::vector<Comparison> compare_rotary_cache(const Table& cos, const Table& sin, FormatId format,
+                                             const RotaryConvention& convention, std::int64_t first_position,
+                                             std::span<const std::optional<ComputationModel>> targets,
+                                             double budget_ulp, const std::string& budget_source, int threads);
 
 }  // namespace pecheck::validate

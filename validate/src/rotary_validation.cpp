@@ -188,12 +188,12 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
   const accuracy::UlpBudget& budget = accuracy::ulp_budget(accuracy::BudgetKind::third_party, findings.format);
   const double budget_ulp = options.max_ulp.value_or(budget.max_ulp);
   const std::string source = options.max_ulp ? "--max-ulp" : std::string(budget.source);
-  result.comparisons.push_back(compare_rotary_cache(cos, sin, findings.format, convention, detection.first_position,
-                                                    std::nullopt, budget_ulp, source, options.threads));
   const std::optional<ComputationModel> model = find_computation_model(options.model);
   if (!model) throw ConventionError("--model '" + options.model + "': not a computation model");
-  result.comparisons.push_back(compare_rotary_cache(cos, sin, findings.format, convention, detection.first_position,
-                                                    model, budget_ulp, source, options.threads));
+  // The exact encoding and the computation model, in one pass over the cache.
+  const std::optional<ComputationModel> targets[] = {std::nullopt, model};
+  result.comparisons = compare_rotary_cache(cos, sin, findings.format, convention, detection.first_position, targets,
+                                            budget_ulp, source, options.threads);
   const bool conforms = std::any_of(result.comparisons.begin(), result.comparisons.end(),
                                     [](const Comparison& c) { return c.conforms; });
   if (!conforms) {

@@ -1,6 +1,7 @@
 // The rotary cache's comparison (compare_rotary_cache: the reference row by
-// row, rows the double tier settles whole handed on as plain doubles, float32
-// rows read in their own type, one accumulator per worker) prints what the
+// row, both targets in one pass, rows the double tier settles whole handed on
+// as plain doubles, float32 rows read in their own type, one accumulator per
+// worker and target) prints what the
 // entry-by-entry route prints: every exact value of the reference cache
 // (rotary_reference_cache, each entry through the row evaluator's per-entry
 // results) into one accumulator, row after row, values as doubles. The same
@@ -72,8 +73,7 @@ accuracy::Measurement entry_by_entry(const RotaryCache& cache, FormatId format, 
       c, {first, cache.cos.rows, format}, model, 1, reference::ExactValues::for_format);
   std::optional<accuracy::LibmAllowance> allowance;
   if (model) allowance.emplace(c, *model, first, cols);
-  accuracy::Accumulator accumulator(format, budget_ulp, allowance ? &*allowance : nullptr,
-                                    accuracy::SignedZero::equal);
+  accuracy::Accumulator accumulator(format, budget_ulp, allowance ? &*allowance : nullptr, accuracy::SignedZero::equal);
   const auto n = static_cast<std::size_t>(cols);
   std::vector<double> values(2 * n);
   std::vector<DoubleDouble> exact_row(2 * n);
@@ -111,12 +111,17 @@ TEST(RotaryStreamedComparison, everyRuleAndTargetAsEntryByEntry) {
         cache.cos.set(5, 3, std::nextafter(static_cast<float>(cache.cos.at(5, 3)), 2.0F));
         cache.sin.set(7, 0, std::nan(""));
       }
-      for (const std::optional<ComputationModel>& model : {std::optional<ComputationModel>(), hf}) {
+      // Both targets in one pass, as validate compares them.
+      const std::optional<ComputationModel> targets[] = {std::nullopt, hf};
+      const std::vector<Comparison> streamed = compare_rotary_cache(
+          cache.cos, cache.sin, request.format, c, request.first_position, targets, budget_ulp, "budget", 2);
+      ASSERT_EQ(streamed.size(), 2U);
+      for (std::size_t t = 0; t < 2; ++t) {
+        const std::optional<ComputationModel>& model = targets[t];
         SCOPED_TRACE(c.name + " " + (model ? model->name : std::string("exact")) + " from " +
                      std::to_string(request.first_position) + " " + std::string(format_of(request.format).name));
-        const Comparison streamed = compare_rotary_cache(cache.cos, cache.sin, request.format, c,
-                                                         request.first_position, model, budget_ulp, "budget", 2);
-        expect_same(streamed.measurement, entry_by_entry(cache, request.format, c, request.first_position, model));
+        EXPECT_EQ(streamed[t].target, model ? "the computation model " + model->name : "the exact encoding");
+        expect_same(streamed[t].measurement, entry_by_entry(cache, request.format, c, request.first_position, model));
         if (HasFailure()) return;
         ++compared;
       }

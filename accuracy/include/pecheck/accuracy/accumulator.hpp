@@ -21,6 +21,7 @@
 #include "pecheck/accuracy/compared_entry.hpp"
 #include "pecheck/accuracy/measurement.hpp"
 #include "pecheck/accuracy/order_free_sum.hpp"
+#include "pecheck/accuracy/ulp_kernel.hpp"
 #include "pecheck/convention.hpp"
 #include "pecheck/double_double.hpp"
 #include "pecheck/table.hpp"
@@ -36,12 +37,12 @@ enum class SignedZero { mismatch, equal };
 // written out and read back (a sweep's shard files) and compared.
 struct Tally {
   std::int64_t entries = 0;
-  std::int64_t mismatches = 0;     // typed mismatches: apart from the ULP figures
-  std::int64_t signed_zeros = 0;   // of those, zeros of the wrong sign (|error| 0; the others' is infinite)
-  std::int64_t beyond_budget = 0;  // measured entries with ulps above the budget
-  OrderFreeSum sum_squares;        // of the measured entries' ulps
-  std::optional<ComparedEntry> worst;           // the largest ulps
-  std::optional<ComparedEntry> worst_abs;       // the largest |error| among the measured entries
+  std::int64_t mismatches = 0;             // typed mismatches: apart from the ULP figures
+  std::int64_t signed_zeros = 0;           // of those, zeros of the wrong sign (|error| 0; the others' is infinite)
+  std::int64_t beyond_budget = 0;          // measured entries with ulps above the budget
+  OrderFreeSum sum_squares;                // of the measured entries' ulps
+  std::optional<ComparedEntry> worst;      // the largest ulps
+  std::optional<ComparedEntry> worst_abs;  // the largest |error| among the measured entries
   std::optional<ComparedEntry> first_mismatch;  // the typed mismatch with the smallest key
   std::optional<ComparedEntry> nearest_zero;    // the measured entry with the smallest nonzero |exact.hi|
   std::vector<std::int64_t> histogram;          // counts in the bins of ulp_histogram_edges()
@@ -87,10 +88,8 @@ class Accumulator {
                std::int64_t table = 0);
   // Exact values that are plain doubles (every lo zero), handed as such: half
   // the bytes to read.
-  void add_row(std::int64_t row, std::span<const double> values, std::span<const double> exact,
-               std::int64_t table = 0);
-  void add_row(std::int64_t row, std::span<const float> values, std::span<const double> exact,
-               std::int64_t table = 0);
+  void add_row(std::int64_t row, std::span<const double> values, std::span<const double> exact, std::int64_t table = 0);
+  void add_row(std::int64_t row, std::span<const float> values, std::span<const double> exact, std::int64_t table = 0);
   // Row `table_row` of a stored table (16-bit formats decoded exactly), keyed `row`.
   void add_row(const TableView& values, std::int64_t table_row, std::int64_t row, std::span<const DoubleDouble> exact,
                std::int64_t table = 0);
@@ -117,20 +116,24 @@ class Accumulator {
   void add_values(std::span<const Value> values, std::span<const Exact> exact, std::int64_t row, std::int64_t table);
   void add_scalar(const ComparedEntry& entry);
   void judge_beyond(const ComparedEntry& entry);
-  template <typename Exact, typename EntryAt>
-  void judge_row_beyond(std::int64_t row, std::size_t n, std::span<const Exact> exact, const EntryAt& entry_at);
+  template <typename Exact>
+  std::span<const double> row_bounds(std::int64_t row, std::span<const Exact> exact);
+  template <typename EntryAt>
+  void keep_worst_ratio(std::size_t n, const EntryAt& entry_at);
 
   FormatId format_;
   double budget_ulp_;
   const Allowance* allowance_;
   SignedZero signed_zero_;
   std::array<double, 5> thresholds_{};  // the first four histogram edges, then the budget
+  // Every histogram edge but the last (infinity), then the budget: a judged row's.
+  std::array<double, judged_thresholds> judged_thresholds_{};
   std::vector<double> edges_;
   Tally tally_;
   // A row's values and errors, reused row after row.
   std::vector<float> decoded_;  // a 16-bit row, as float32 (exactly)
   std::vector<double> ulps_, abs_;
-  std::vector<double> exact_hi_, bounds_;  // judge_row_beyond's row
+  std::vector<double> exact_hi_, bounds_;  // a judged row's (row_bounds)
   std::vector<unsigned char> common_;
   bool last_row_beyond_ = false;  // the last row had an entry beyond the budget (add_values)
 };

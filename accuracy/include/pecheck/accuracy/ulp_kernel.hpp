@@ -24,18 +24,22 @@
 namespace pecheck::accuracy {
 
 inline constexpr std::size_t row_thresholds = 5;
+// A judged row's (row_ulp_errors_judged): every finite histogram edge and the budget.
+inline constexpr std::size_t judged_thresholds = 14;
 
 // What a row's pass gathers over its common entries.
 struct RowTotals {
-  std::int64_t common = 0;       // common entries
+  std::int64_t common = 0;  // common entries
   // Their ulps squared, summed as ulp_kernel.cpp says (a fixed order: the
   // same row gives the same bits).
   double squares = 0.0;
-  double max_ulps = 0.0;         // the largest ulps (0 with no common entry)
-  double max_abs_error = 0.0;    // the largest |error|
+  double max_ulps = 0.0;       // the largest ulps (0 with no common entry)
+  double max_abs_error = 0.0;  // the largest |error|
   // The smallest |exact.hi| (infinity with no common entry; never 0).
   double min_exact_magnitude = std::numeric_limits<double>::infinity();
-  std::array<std::int64_t, row_thresholds> above{};  // entries with ulps above each threshold
+  // Entries with ulps above each threshold (row_thresholds of them, or
+  // judged_thresholds for a judged row; the others 0).
+  std::array<std::int64_t, judged_thresholds> above{};
   // The largest bit pattern of |value| over every entry, common or not:
   // magnitudes order as their patterns, infinity and NaN above every finite value.
   std::uint64_t largest_value_bits = 0;
@@ -61,5 +65,38 @@ RowTotals row_ulp_errors(std::span<const float> values, std::span<const double> 
                          const std::array<double, row_thresholds>& thresholds, const RowErrors* store = nullptr);
 RowTotals row_ulp_errors(std::span<const double> values, std::span<const double> exact, const Format& format,
                          const std::array<double, row_thresholds>& thresholds, const RowErrors* store = nullptr);
+
+// A row judged against an allowance in the same pass: the accumulator's rows
+// with entries beyond the budget (a comparison against a computation model
+// has them in most rows), whose figures took a storing pass, a pass per four
+// histogram edges and a pass over the stored figures before. Over the common
+// entries with ulps above `budget` (counted):
+struct RowJudgement {
+  std::int64_t beyond = 0;        // counted entries
+  std::int64_t beyond_bound = 0;  // of those, the entries whose |error| is not within bounds[e]
+  // Whether a counted entry's |error| / bounds[e] may be at or above the
+  // pass's ratio_floor (every such entry sets it; one a little below may):
+  // the accumulator then finds the row's worst ratio from its stored errors
+  // (Accumulator::keep_worst_ratio).
+  bool may_reach_floor = false;
+};
+
+// row_ulp_errors' totals over judged_thresholds thresholds, and the judgement
+// against `bounds` (one per value) of the entries beyond `budget`, with the
+// ratios below `ratio_floor` not wanted (-1: every ratio); nothing stored.
+RowTotals row_ulp_errors_judged(std::span<const float> values, std::span<const DoubleDouble> exact,
+                                const Format& format, const std::array<double, judged_thresholds>& thresholds,
+                                std::span<const double> bounds, double budget, double ratio_floor,
+                                RowJudgement& judgement);
+RowTotals row_ulp_errors_judged(std::span<const double> values, std::span<const DoubleDouble> exact,
+                                const Format& format, const std::array<double, judged_thresholds>& thresholds,
+                                std::span<const double> bounds, double budget, double ratio_floor,
+                                RowJudgement& judgement);
+RowTotals row_ulp_errors_judged(std::span<const float> values, std::span<const double> exact, const Format& format,
+                                const std::array<double, judged_thresholds>& thresholds, std::span<const double> bounds,
+                                double budget, double ratio_floor, RowJudgement& judgement);
+RowTotals row_ulp_errors_judged(std::span<const double> values, std::span<const double> exact, const Format& format,
+                                const std::array<double, judged_thresholds>& thresholds, std::span<const double> bounds,
+                                double budget, double ratio_floor, RowJudgement& judgement);
 
 }  // namespace pecheck::accuracy

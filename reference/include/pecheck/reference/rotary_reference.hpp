@@ -26,7 +26,7 @@
 namespace pecheck::reference {
 
 struct RotaryReferenceCache {
-  RotaryCache rounded;                  // correctly rounded to the request's format
+  RotaryCache rounded;  // correctly rounded to the request's format
   // The target's exact values, row-major: within exact_tolerance(exact,
   // format) relative (2^-100 for ExactValues::full); empty for none.
   std::vector<DoubleDouble> exact_cos;
@@ -69,6 +69,16 @@ struct RotaryReferenceCounts {
 RotaryReferenceCounts rotary_reference_rows(const RotaryConvention& convention, const RotaryCacheRequest& request,
                                             const std::optional<ComputationModel>& model, int threads,
                                             ExactValues exact, const RotaryRowVisitor& visit);
+// Several targets' rows in one pass (a comparison of a cache with the exact
+// encoding and a computation model reads each row of the cache once): worker
+// w's rows in order, each row's targets' rows together in the targets'
+// order; each target's rows and counts are its own rotary_reference_rows'.
+using RotaryRowsVisitor = std::function<void(int worker, std::span<const RotaryReferenceRow> rows)>;
+std::vector<RotaryReferenceCounts> rotary_reference_rows(const RotaryConvention& convention,
+                                                         const RotaryCacheRequest& request,
+                                                         std::span<const std::optional<ComputationModel>> targets,
+                                                         int threads, ExactValues exact,
+                                                         const RotaryRowsVisitor& visit);
 
 // One entry: frequency index i (not a column), cos when `cosine`, else sin.
 double rotary_correctly_rounded(const RotaryConvention& convention, std::int64_t position, std::int64_t frequency,

@@ -1,0 +1,180 @@
+#include "rotary_row_streams.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <stdexcept>
+
+#include "pecheck/parallel_for.hpp"
+#include "rotary_reference_kernels.hpp"
+#include "rotary_row_evaluator.hpp"
+
+namespace pecheck::reference {
+
+namespace {
+
+// The exact encoding's rows (and a model's where the float-angle tier does
+// not apply): the rotary tiers with nothing rounded; a row the double tier
+// settles whole goes as its plain doubles, spread to the columns straight
+// from the tier's arrays.
+class EvaluatedRows final : public RotaryRowStream {
+ public:
+  explicit EvaluatedRows(const RotaryRowPlan& plan)
+      : plan_(plan),
+        evaluator_(plan.convention(), plan.model(), plan.tier_frequencies(), format_of(plan.request().format),
+                   plan.exact(), RoundedValues::skipped),
+        cos_exact_(plan.frequency_of().size()),
+        sin_exact_(cos_exact_.size()),
+        plain_(2 * cos_exact_.size()) {}
+
+  RotaryReferenceRow row(std::int64_t r) override {
+    const std::int64_t position = plan_.request().first_position + r;
+    if (evaluator_.settle_plain(position)) {
+      const RowDecisions& d = evaluator_.decisions();
+      plan_.spread(d.cos_hi.data(), d.sin_hi.data(), plain_);
+      return {r, {}, {}, plain_};
+    }
+    evaluator_.finish(position, results_);
+    const std::vector<std::size_t>& frequency_of = plan_.frequency_of();
+    for (std::size_t c = 0; c < frequency_of.size(); ++c) {
+      cos_exact_[c] = results_.cos[frequency_of[c]].exact;
+      sin_exact_[c] = results_.sin[frequency_of[c]].exact;
+    }
+    return {r, cos_exact_, sin_exact_, {}};
+  }
+  std::int64_t escalations() const override { return evaluator_.escalations(); }
+  std::int64_t mpfr_entries() const override { return evaluator_.mpfr_entries(); }
+
+ private:
+  const RotaryRowPlan& plan_;
+  RotaryRowEvaluator evaluator_;
+  RotaryRowResults results_;
+  std::vector<DoubleDouble> cos_exact_, sin_exact_;
+  std::vector<double> plain_;
+};
+
+// A model with float32 angles (rotary_model_rows.hpp): each row by the
+// float-angle tier; a row it leaves an entry of by the rotary tiers and
+// MPFR (RotaryRowEvaluator, built for the first such row; a model's tiers
+// take no frequencies), as rotary_reference_cache takes it.
+class ModelRows final : public RotaryRowStream {
+ public:
+  explicit ModelRows(const RotaryRowPlan& plan)
+      : plan_(plan),
+        tier_(*plan.float_angle_rows()),
+        cos_values_(tier_.frequencies()),
+        sin_values_(tier_.frequencies()),
+        cos_exact_(plan.frequency_of().size()),
+        sin_exact_(cos_exact_.size()),
+        plain_(2 * cos_exact_.size()) {}
+
+  RotaryReferenceRow row(std::int64_t r) override {
+    const std::int64_t position = plan_.request().first_position + r;
+    if (tier_.row(position, cos_values_.data(), sin_values_.data())) {
+      plan_.spread(cos_values_.data(), sin_values_.data(), plain_);
+      return {r, {}, {}, plain_};
+    }
+    if (!evaluator_) {
+      evaluator_ = std::make_unique<RotaryRowEvaluator>(plan_.convention(), plan_.model(), no_frequencies_,
+                                                        format_of(plan_.request().format), plan_.exact());
+    }
+    evaluator_->evaluate(position, results_);
+    const std::vector<std::size_t>& frequency_of = plan_.frequency_of();
+    for (std::size_t c = 0; c < frequency_of.size(); ++c) {
+      cos_exact_[c] = results_.cos[frequency_of[c]].exact;
+      sin_exact_[c] = results_.sin[frequency_of[c]].exact;
+    }
+    return {r, cos_exact_, sin_exact_, {}};
+  }
+  std::int64_t escalations() const override { return evaluator_ ? evaluator_->escalations() : 0; }
+  std::int64_t mpfr_entries() const override { return evaluator_ ? evaluator_->mpfr_entries() : 0; }
+
+ private:
+  const RotaryRowPlan& plan_;
+  FloatAngleRows tier_;  // its own row buffers
+  const std::vector<StepsFrequency> no_frequencies_;
+  std::unique_ptr<RotaryRowEvaluator> evaluator_;
+  RotaryRowResults results_;
+  std::vector<double> cos_values_, sin_values_;
+  std::vector<DoubleDouble> cos_exact_, sin_exact_;
+  std::vector<double> plain_;
+};
+
+}  // namespace
+
+RotaryRowPlan::RotaryRowPlan(const RotaryConvention& convention, const RotaryCacheRequest& request,
+                             const std::optional<ComputationModel>& model, ExactValues exact)
+    : convention_(convention), request_(request), model_(model), exact_(exact) {
+  check_rotary_request(convention, request);
+  if (exact == ExactValues::none) throw std::logic_error("rotary_reference_rows: the rows are their exact values");
+  const std::int64_t cols = rotary_columns(convention);
+  frequency_of_.resize(static_cast<std::size_t>(cols));
+  for (std::int64_t c = 0; c < cols; ++c) {
+    frequency_of_[static_cast<std::size_t>(c)] = static_cast<std::size_t>(rotary_column_frequency(convention, c));
+  }
+  const std::size_t half = frequency_of_.size() / 2;
+  rotate_half_ = frequency_of_.size() % 2 == 0;
+  for (std::size_t c = 0; c < frequency_of_.size(); ++c) {
+    rotate_half_ &= frequency_of_[c] == c % std::max<std::size_t>(half, 1);
+  }
+  if (float_angle_rows_apply(model, request.format, exact)) {
+    float_angle_rows_.emplace(convention, *model, request.format, exact);
+  } else {
+    tier_frequencies_ = rotary_tier_frequencies(convention, model);
+  }
+}
+
+std::unique_ptr<RotaryRowStream> RotaryRowPlan::stream() const {
+  if (float_angle_rows_) return std::make_unique<ModelRows>(*this);
+  return std::make_unique<EvaluatedRows>(*this);
+}
+
+void RotaryRowPlan::spread(const double* cos_values, const double* sin_values, std::vector<double>& plain) const {
+  const std::size_t n = frequency_of_.size();
+  if (rotate_half_) {  // two copies of the frequencies per table
+    const std::size_t half = n / 2;
+    for (const std::size_t offset : {std::size_t{0}, half}) {
+      std::copy_n(cos_values, half, plain.data() + offset);
+      std::copy_n(sin_values, half, plain.data() + n + offset);
+    }
+    return;
+  }
+  for (std::size_t c = 0; c < n; ++c) {
+    plain[c] = cos_values[frequency_of_[c]];
+    plain[n + c] = sin_values[frequency_of_[c]];
+  }
+}
+
+std::vector<RotaryReferenceCounts> visit_rotary_reference_rows(const RotaryConvention& convention,
+                                                               const RotaryCacheRequest& request,
+                                                               std::span<const std::optional<ComputationModel>> targets,
+                                                               int threads, ExactValues exact,
+                                                               const RotaryRowsVisitor& visit) {
+  std::vector<RotaryRowPlan> plans;
+  plans.reserve(targets.size());
+  for (const std::optional<ComputationModel>& model : targets) plans.emplace_back(convention, request, model, exact);
+  const int workers = worker_count(threads, request.rows);
+  std::vector<std::atomic<std::int64_t>> escalations(targets.size());
+  std::vector<std::atomic<std::int64_t>> mpfr_entries(targets.size());
+  parallel_for(workers, [&](int worker) {
+    std::vector<std::unique_ptr<RotaryRowStream>> streams;
+    for (const RotaryRowPlan& plan : plans) streams.push_back(plan.stream());
+    std::vector<RotaryReferenceRow> rows(streams.size());
+    // Contiguous blocks of rows: a worker reads its own part of the cache.
+    const std::int64_t first = request.rows * worker / workers;
+    const std::int64_t last = request.rows * (worker + 1) / workers;
+    for (std::int64_t r = first; r < last; ++r) {
+      for (std::size_t t = 0; t < streams.size(); ++t) rows[t] = streams[t]->row(r);
+      visit(worker, rows);
+    }
+    for (std::size_t t = 0; t < streams.size(); ++t) {
+      escalations[t] += streams[t]->escalations();
+      mpfr_entries[t] += streams[t]->mpfr_entries();
+    }
+  });
+  std::vector<RotaryReferenceCounts> counts;
+  for (std::size_t t = 0; t < targets.size(); ++t)
+    counts.push_back({escalations[t].load(), mpfr_entries[t].load(), workers});
+  return counts;
+}
+
+}  // namespace pecheck::reference
