@@ -2,9 +2,10 @@
 // (cmake/PecheckDispatch.cmake; validate/CMakeLists.txt lists the sources):
 // estimate_frequencies calls the selected variant's estimate_lanes once per
 // eight pairs. Eight angles at a time and the lanes' line fits are vector
-// code; in a build for the target's baseline (SSE2) they ran at about half
-// the speed of the native build's (docs/performance.md). What the entry
-// calls outside these sources (the library's atan2 for special pairs) is the
+// code: compiled for the x86-64 baseline (SSE2) alone they took 1.75x the
+// native build's CPU time, most of what `pecheck validate` of a table spent
+// beyond the native build's (docs/performance.md). What the entry calls
+// outside these sources (the library's atan2 for special pairs) is the
 // baseline's code.
 #pragma once
 
