@@ -57,7 +57,9 @@ struct RotaryReferenceRow {
   // cos and sin would hold, which are then empty. Empty otherwise.
   std::span<const double> plain;
 };
-// Called by worker w for the rows of its contiguous block, in order; workers
+// Called by worker w for the rows of the blocks it takes (consecutive rows,
+// each block in order; a worker takes the next block when it is free, so
+// which worker has which row varies from run to run); workers
 // run at once (worker_count(threads, request.rows) of them).
 using RotaryRowVisitor = std::function<void(int worker, const RotaryReferenceRow& row)>;
 struct RotaryReferenceCounts {
@@ -70,9 +72,9 @@ RotaryReferenceCounts rotary_reference_rows(const RotaryConvention& convention, 
                                             const std::optional<ComputationModel>& model, int threads,
                                             ExactValues exact, const RotaryRowVisitor& visit);
 // Several targets' rows in one pass (a comparison of a cache with the exact
-// encoding and a computation model reads each row of the cache once): worker
-// w's rows in order, each row's targets' rows together in the targets'
-// order; each target's rows and counts are its own rotary_reference_rows'.
+// encoding and a computation model reads each row of the cache once): the
+// rows as above, each row's targets' rows together in the targets' order;
+// each target's rows and counts are its own rotary_reference_rows'.
 using RotaryRowsVisitor = std::function<void(int worker, std::span<const RotaryReferenceRow> rows)>;
 std::vector<RotaryReferenceCounts> rotary_reference_rows(const RotaryConvention& convention,
                                                          const RotaryCacheRequest& request,
