@@ -169,6 +169,25 @@ double held(double scale, const LayerSpec& spec) {
   return spec.activations == FormatId::float64 ? scale : round_to_format(scale, format_of(FormatId::float32));
 }
 
+// Found by the property below with a random seed: every disagreement of
+// this layer as large as its bound allows, so the fit held in exact
+// arithmetic and failed by one ulp of the estimate in doubles.
+TEST(InputLayerRoundingCase, aFloat32LayerAtTheEdgeOfItsToleranceConforms) {
+  LayerSpec spec;
+  spec.dim = 8;
+  spec.batch = 2;
+  spec.length = 4;
+  spec.activations = FormatId::float32;
+  spec.encoding = FormatId::float32;
+  spec.product_rounded = true;
+  spec.seed = 1624168;
+  const Validation result = validate_layer(spec, held(std::sqrt(8.0), spec));
+  const ScaleDiagnosis& scale = result.input_layer().scale;
+  ASSERT_TRUE(scale.match.has_value()) << validation_text(result, "x.npy");
+  EXPECT_TRUE(scale.match->conforms);
+  EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << validation_text(result, "x.npy");
+}
+
 RC_GTEST_PROP(InputLayerRoundingProperty, aCorrectLayerNeverDeviates, ()) {
   const LayerSpec spec = *layer_specs();
   const Validation result = validate_layer(spec, held(std::sqrt(static_cast<double>(spec.dim)), spec));
