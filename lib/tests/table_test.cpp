@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <vector>
 
 #include "pecheck/memory_limit.hpp"
 #include "pecheck/table_errors.hpp"
@@ -106,6 +107,46 @@ TEST(TableView, rowBlocksAndStridesReadTheRightEntries) {
   const TableView strided(FormatId::float64, 2, 3, 6, table.bytes().data());
   EXPECT_FALSE(strided.contiguous());
   EXPECT_EQ(values_of(copy_table(strided)), (std::vector<double>{0, 1, 2, 6, 7, 8}));
+}
+
+// decode_row reads a bfloat16 row in two passes (every entry as a normal
+// value, then the others again): every one of the 65536 patterns, in rows
+// that mix them with normal values and in rows of normal values alone, comes
+// out with the bits the number-format oracle gives, through a strided view too.
+TEST(DecodeRow, readsEveryBfloat16PatternAsTheFormatOracleDoes) {
+  constexpr std::int64_t cols = 100, stride = 128;  // rows of 100 entries, 28 skipped between them
+  const std::int64_t rows = (0x10000 + cols - 1) / cols;
+  Table table = make_table(rows, stride, FormatId::bfloat16);
+  const std::span<std::uint16_t> bits = table.storage<std::uint16_t>();
+  for (std::int64_t r = 0; r < rows; ++r) {
+    for (std::int64_t c = 0; c < stride; ++c) {
+      // Row r holds the patterns r * cols onwards (the last row's tail: 1.0's pattern, 0x3f80).
+      const std::int64_t k = r * cols + c;
+      bits[static_cast<std::size_t>(r * stride + c)] = c < cols && k <= 0xffff ? static_cast<std::uint16_t>(k) : 0x3f80;
+    }
+  }
+  const TableView view(FormatId::bfloat16, rows, cols, stride, table.bytes().data());
+  const Format& format = format_of(FormatId::bfloat16);
+  std::vector<double> out(static_cast<std::size_t>(cols));
+  std::int64_t rows_of_normal_values_alone = 0;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    decode_row(view, r, out);
+    bool all_normal = true;
+    for (std::int64_t c = 0; c < cols; ++c) {
+      const std::uint16_t pattern = view.row<std::uint16_t>(r)[static_cast<std::size_t>(c)];
+      const std::uint16_t exponent = pattern & 0x7f80U;
+      all_normal = all_normal && exponent != 0 && exponent != 0x7f80U;
+      ASSERT_EQ(std::bit_cast<std::uint64_t>(out[static_cast<std::size_t>(c)]),
+                std::bit_cast<std::uint64_t>(from_bits(pattern, format)))
+          << "pattern " << pattern;
+      ASSERT_EQ(std::bit_cast<std::uint64_t>(view.at(r, c)), std::bit_cast<std::uint64_t>(from_bits(pattern, format)))
+          << "pattern " << pattern;
+    }
+    rows_of_normal_values_alone += all_normal;
+  }
+  // Both passes ran: most rows hold normal values alone, the rest mix them with zeros, subnormals and NaNs.
+  EXPECT_GT(rows_of_normal_values_alone, rows / 2);
+  EXPECT_LT(rows_of_normal_values_alone, rows);
 }
 
 TEST(ConvertTable, roundsToTheNewFormatAndFindsValuesOutsideIt) {

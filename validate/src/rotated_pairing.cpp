@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "rotary_layout.hpp"
 
@@ -74,13 +75,20 @@ RotationTables rotation_tables(const RotatedValues& values, const std::vector<st
                                RotaryLayout layout, std::int64_t width, std::int64_t first, std::int64_t count) {
   const std::int64_t n = width / 2;
   std::vector<double> dot(static_cast<std::size_t>(count * n)), cross(dot.size()), norm(dot.size());
+  // Each row decoded once, not entry by entry through the format's switch
+  // (this runs on one thread over every row of the run of positions).
+  std::vector<double> in_row(static_cast<std::size_t>(values.input.cols()));
+  std::vector<double> out_row(static_cast<std::size_t>(values.output.cols()));
   for (std::int64_t r = 0; r < values.rows; ++r) {
     const std::int64_t row = row_position[static_cast<std::size_t>(r)] - first;
     if (row < 0 || row >= count) continue;
+    decode_row(values.input, r, in_row);
+    decode_row(values.output, r, out_row);
     for (std::int64_t i = 0; i < n; ++i) {
       const auto [a, b] = pair_columns(layout, width, i);
-      const double xa = values.in(r, a), xb = values.in(r, b);
-      const double ya = values.out(r, a), yb = values.out(r, b);
+      const auto ka = static_cast<std::size_t>(a), kb = static_cast<std::size_t>(b);
+      const double xa = in_row[ka], xb = in_row[kb];
+      const double ya = out_row[ka], yb = out_row[kb];
       const auto k = static_cast<std::size_t>(row * n + i);
       // y = A R(t) x: x . y = A cos(t) |x|^2, x x y = A sin(t) |x|^2.
       dot[k] += xa * ya + xb * yb;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "pecheck/number_text.hpp"
 #include "pecheck/accuracy/budgets.hpp"
@@ -54,6 +55,14 @@ std::int64_t non_finite_count(const TableView& view) {
   for (std::int64_t r = 0; r < view.rows(); ++r) {
     if (view.format() == FormatId::float32) {  // the common case, on the values themselves
       for (const float x : view.row<float>(r)) count += !std::isfinite(x);
+      continue;
+    }
+    if (view.format() == FormatId::bfloat16 || view.format() == FormatId::float16) {
+      // A bfloat16 tensor from Python: a 16-bit value is infinite or NaN when
+      // its exponent field is all ones, tested on the bits (decoding each
+      // entry through the format's switch cost as much as the comparison).
+      const std::uint16_t all_ones = view.format() == FormatId::bfloat16 ? 0x7f80U : 0x7c00U;
+      for (const std::uint16_t bits : view.row<std::uint16_t>(r)) count += (bits & all_ones) == all_ones;
       continue;
     }
     for (std::int64_t c = 0; c < view.cols(); ++c) count += !std::isfinite(view.at(r, c));

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -99,14 +100,15 @@ RotaryConvention hand_made_convention() {
 }
 
 // Token p at position stride * p; with `changed`, a column beyond the rotary
-// width of one output row differs from its input.
-RotatedSubject hand_made(std::int64_t stride = 1, bool changed = false) {
+// width of one output row differs from its input. IN and OUT are held in
+// `format` (a bfloat16 or float16 tensor is read as Python hands it over).
+RotatedSubject hand_made(std::int64_t stride = 1, bool changed = false, FormatId format = FormatId::float32) {
   const std::int64_t length = hand_length, head = hand_head, width = hand_width;
   std::vector<std::int64_t> positions = arange(0, length);
   for (std::int64_t& p : positions) p *= stride;
   RotatedSubject s = subject({length, head}, positions);
-  Table in = make_table(length, head, FormatId::float32);
-  Table out = make_table(length, head, FormatId::float32);
+  Table in = make_table(length, head, format);
+  Table out = make_table(length, head, format);
   for (std::int64_t p = 0; p < length; ++p) {
     for (std::int64_t c = 0; c < head; ++c) {
       in.set(p, c, std::sin(0.7 * static_cast<double>(p * head + c)) + 1.5);
@@ -153,6 +155,33 @@ TEST(RotatedSubject, theUntouchedHandMadeRotationConforms) {
   const std::string text = validation_text(result, "hand-made");
   EXPECT_EQ(result.verdict, ValidationVerdict::conforms) << text;
   EXPECT_TRUE(result.hazards.empty()) << text;
+}
+
+// In the 16-bit formats too (whose rows are decoded, and whose non-finite
+// outputs are counted, on their bits): the untouched rotation conforms, and
+// an output with two infinities and a NaN is named with the three of them.
+TEST(RotatedSubject, sixteenBitTensorsAreReadAsFloat32OnesAre) {
+  RotatedOptions options;
+  options.convention = hand_made_convention();
+  for (const FormatId format : {FormatId::float32, FormatId::bfloat16, FormatId::float16}) {
+    SCOPED_TRACE(std::string(format_of(format).name));
+    const Validation clean = validate_rotated_output(hand_made(1, false, format), options);
+    const std::string clean_text = validation_text(clean, "hand-made");
+    EXPECT_EQ(clean.verdict, ValidationVerdict::conforms) << clean_text;
+    EXPECT_FALSE(clean.has(HazardKind::non_finite)) << clean_text;
+
+    RotatedSubject s = hand_made(1, false, format);
+    Table out = copy_table(s.output.values);
+    out.set(3, 1, std::numeric_limits<double>::infinity());
+    out.set(7, 9, std::numeric_limits<double>::quiet_NaN());
+    out.set(40, 6, -std::numeric_limits<double>::infinity());
+    s.output = owned_tensor({hand_length, hand_head}, std::move(out));
+    const Validation result = validate_rotated_output(s, options);
+    const std::string text = validation_text(result, "hand-made with non-finite outputs");
+    EXPECT_TRUE(result.has(HazardKind::non_finite)) << text;
+    EXPECT_NE(text.find("3 outputs are NaN or infinite"), std::string::npos) << text;
+    EXPECT_NE(result.verdict, ValidationVerdict::conforms) << text;
+  }
 }
 
 // Positions with gaps: nothing is fitted from the angles (a note says so),
