@@ -1,6 +1,7 @@
 #include "rotated_diagnosis.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -8,6 +9,7 @@
 #include <unordered_map>
 
 #include "pecheck/number_text.hpp"
+#include "pecheck/parallel_for.hpp"
 #include "pecheck/properties/rotary_values.hpp"
 #include "pecheck/reference/nearest_rounding.hpp"
 #include "rotary_layout.hpp"
@@ -273,9 +275,19 @@ ComputationFit diagnose_computation(const RotatedValues& values, const std::vect
   };
   std::optional<Explained> chosen;
   for (std::size_t k = 0; k < settings.size(); ++k) {
-    std::vector<double> rms;
-    for (const Candidate& c : all)
-      rms.push_back(rms_distance(values, rows, settings[k], c, f, layout, width, out, factor));
+    // Each candidate's distance is a task of its own, taken by the workers
+    // as they come free (this ran on one thread while the other core idled):
+    // each sums in its own fixed order, so the split changes no bit. A task
+    // has its own copy of the frequencies, whose ggml ladders are a cache
+    // built on first use.
+    std::vector<double> rms(all.size());
+    std::atomic<std::size_t> next{0};
+    parallel_for(worker_count(0, static_cast<std::int64_t>(all.size())), [&](int) {
+      for (std::size_t j = next++; j < all.size(); j = next++) {
+        const Frequencies own = f;
+        rms[j] = rms_distance(values, rows, settings[k], all[j], own, layout, width, out, factor);
+      }
+    });
     std::size_t best = 0;
     for (std::size_t j = 1; j < rms.size(); ++j) {
       if (rms[j] < rms[best]) best = j;
