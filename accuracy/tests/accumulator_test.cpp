@@ -366,6 +366,27 @@ TEST(Accumulator, theWorstFiniteRatioIsTheFirstEntryWithTheLargestRatio) {
   EXPECT_EQ(accumulator.tally().worst_ratio_bound, exact_at_worst * 0x1p-22);
 }
 
+TEST(Accumulator, aTieForTheWorstRatioGoesToTheEarliestEntry) {
+  const RelativeAllowance allowance;  // |exact| 2^-22 outside row 0
+  Accumulator accumulator(FormatId::float32, 1.0, &allowance);
+  std::vector<float> values(9, 0.75f + 0x1p-23f);  // 2 ULP each: beyond the budget, within the bound
+  const std::vector<double> exact(9, 0.75);
+  values[3] = values[7] = 0.75f + 0x1p-20f;  // 16 ULP: the row's largest ratio, twice
+  const auto add = [&](std::int64_t row) {
+    accumulator.add_row(row, std::span<const float>(values), std::span<const double>(exact));
+  };
+  add(5);
+  ASSERT_TRUE(accumulator.tally().worst_ratio_entry);
+  EXPECT_EQ(accumulator.tally().worst_ratio_entry->key, (EntryKey{0, 5, 3}));
+  add(2);  // the same ratio in an earlier row takes its place
+  EXPECT_EQ(accumulator.tally().worst_ratio_entry->key, (EntryKey{0, 2, 3}));
+  add(4);  // and a later one does not
+  EXPECT_EQ(accumulator.tally().worst_ratio_entry->key, (EntryKey{0, 2, 3}));
+  EXPECT_EQ(accumulator.tally().worst_ratio, 0x1p-20 / (0.75 * 0x1p-22));
+  EXPECT_EQ(accumulator.tally().beyond_budget, 27);
+  EXPECT_EQ(accumulator.tally().beyond_bound, 6);
+}
+
 TEST(MeasureAccuracy, isTheAccumulatorOverTheTablesRowsAtTheRequestsRows) {
   const Rows rows = synthetic_rows(12, 10, 6);
   Table table = make_table(12, 10, FormatId::float32);
