@@ -1,7 +1,5 @@
 #include "rotary_model_rows.hpp"
 
-#include <algorithm>
-
 #include "float_angle_tier.hpp"
 #include "pecheck/reference/nearest_rounding.hpp"
 #include "rotary_entry.hpp"

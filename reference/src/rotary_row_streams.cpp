@@ -12,6 +12,18 @@ namespace pecheck::reference {
 
 namespace {
 
+// A row of per-frequency results as the streams hand it: each column's exact
+// cos and sin (double-double), gathered by the column's frequency.
+RotaryReferenceRow by_column(const RotaryRowPlan& plan, std::int64_t r, const RotaryRowResults& results,
+                             std::vector<DoubleDouble>& cos_exact, std::vector<DoubleDouble>& sin_exact) {
+  const std::vector<std::size_t>& frequency_of = plan.frequency_of();
+  for (std::size_t c = 0; c < frequency_of.size(); ++c) {
+    cos_exact[c] = results.cos[frequency_of[c]].exact;
+    sin_exact[c] = results.sin[frequency_of[c]].exact;
+  }
+  return {r, cos_exact, sin_exact, {}};
+}
+
 // The exact encoding's rows (and a model's where the float-angle tier does
 // not apply): the rotary tiers with nothing rounded; a row the double tier
 // settles whole goes as its plain doubles, spread to the columns straight
@@ -34,12 +46,7 @@ class EvaluatedRows final : public RotaryRowStream {
       return {r, {}, {}, plain_};
     }
     evaluator_.finish(position, results_);
-    const std::vector<std::size_t>& frequency_of = plan_.frequency_of();
-    for (std::size_t c = 0; c < frequency_of.size(); ++c) {
-      cos_exact_[c] = results_.cos[frequency_of[c]].exact;
-      sin_exact_[c] = results_.sin[frequency_of[c]].exact;
-    }
-    return {r, cos_exact_, sin_exact_, {}};
+    return by_column(plan_, r, results_, cos_exact_, sin_exact_);
   }
   std::int64_t escalations() const override { return evaluator_.escalations(); }
   std::int64_t mpfr_entries() const override { return evaluator_.mpfr_entries(); }
@@ -78,12 +85,7 @@ class ModelRows final : public RotaryRowStream {
                                                         format_of(plan_.request().format), plan_.exact());
     }
     evaluator_->evaluate(position, results_);
-    const std::vector<std::size_t>& frequency_of = plan_.frequency_of();
-    for (std::size_t c = 0; c < frequency_of.size(); ++c) {
-      cos_exact_[c] = results_.cos[frequency_of[c]].exact;
-      sin_exact_[c] = results_.sin[frequency_of[c]].exact;
-    }
-    return {r, cos_exact_, sin_exact_, {}};
+    return by_column(plan_, r, results_, cos_exact_, sin_exact_);
   }
   std::int64_t escalations() const override { return evaluator_ ? evaluator_->escalations() : 0; }
   std::int64_t mpfr_entries() const override { return evaluator_ ? evaluator_->mpfr_entries() : 0; }
