@@ -160,7 +160,7 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
   if (!given) convention.layout = detection.layout;
   findings.compared_convention = convention;
   const double expected_factor = rotary_derived(convention).attention_factor;
-  // Where the value hazards go (found below).
+  // Where the value hazards go (found while the comparison runs).
   const std::size_t value_hazards_at = result.hazards.size();
   if (detection.swapped) {
     result.hazards.push_back({HazardKind::cos_sin_swapped,
@@ -192,34 +192,30 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
   const std::string source = options.max_ulp ? "--max-ulp" : std::string(budget.source);
   const std::optional<ComputationModel> model = find_computation_model(options.model);
   if (!model) throw ConventionError("--model '" + options.model + "': not a computation model");
-  struct FoundHazards {
-    std::vector<Hazard> values, computation;
-  };
-  // The value hazards (a pass over every value, on one core) and the
-  // computation hazards (after the frequency hazards, which decide whether
-  // they run) are found while the comparison runs, on a thread of their own
-  // (after it with --threads 1): the comparison's workers take their rows as
-  // they come free, so the cores stay busy. They go where they went when
-  // found in turn.
+  // The value hazards (a pass over every value, on one core) are found
+  // while the comparison runs, on a thread of their own (after it with one
+  // thread asked for): the comparison's workers take their rows as they come
+  // free, so the cores stay busy.
   const auto policy = options.threads == 1 ? std::launch::deferred : std::launch::async;
-  std::future<FoundHazards> hazards = std::async(policy, [&] {
-    FoundHazards found;
-    found.values = value_hazards(cos, sin, findings.format, std::max(expected_factor, detection.attention_factor));
-    // Under another rule every computation of this one is far alike: nothing to tell apart.
-    if (frequencies.empty()) {
-      found.computation =
-          computation_hazards(cos, sin, findings.format, detection, convention, detection.attention_factor);
-    }
-    return found;
+  std::future<std::vector<Hazard>> values = std::async(policy, [&] {
+    return value_hazards(cos, sin, findings.format, std::max(expected_factor, detection.attention_factor));
   });
   // The exact encoding and the computation model, in one pass over the cache.
   const std::optional<ComputationModel> targets[] = {std::nullopt, model};
   result.comparisons = compare_rotary_cache(cos, sin, findings.format, convention, detection.first_position, targets,
                                             budget_ulp, source, options.threads);
-  FoundHazards found = hazards.get();
-  result.hazards.insert(result.hazards.begin() + static_cast<std::ptrdiff_t>(value_hazards_at), found.values.begin(),
-                        found.values.end());
-  for (Hazard& h : found.computation) result.add_hazard(std::move(h));
+  const std::vector<Hazard> found = values.get();
+  result.hazards.insert(result.hazards.begin() + static_cast<std::ptrdiff_t>(value_hazards_at), found.begin(),
+                        found.end());
+  // The computation hazards name the computation a cache beyond its budget
+  // of the exact encoding follows; a cache within it (comparisons[0], the
+  // exact encoding's) has nothing to explain. Under another rule every
+  // computation of this one is far alike: nothing to tell apart either.
+  if (frequencies.empty() && !result.comparisons.front().conforms) {
+    for (Hazard& h : computation_hazards(cos, sin, findings.format, detection, convention, detection.attention_factor)) {
+      result.add_hazard(std::move(h));
+    }
+  }
   const bool conforms =
       std::any_of(result.comparisons.begin(), result.comparisons.end(), [](const Comparison& c) { return c.conforms; });
   if (!conforms) {
