@@ -31,20 +31,21 @@ bool libm_row_bounds(const LibmRowBounds& row, double* out, std::size_t count) {
   if (row.column != nullptr) {
     // Entries of given columns (below row.columns, or false): their inv_freq
     // gathered a stretch at a time, then the stretch's bounds in one vector
-    // pass (a loop that gathers as it goes stays scalar).
+    // pass (a loop that gathers as it goes stays scalar). The columns are
+    // checked first, in a pass of their own (a check in the gathering loop
+    // kept it scalar too).
+    const auto* __restrict column = reinterpret_cast<const std::uint64_t*>(row.column);
+    std::uint64_t largest = 0;
+    for (std::size_t c = 0; c < count; ++c) largest = std::max(largest, column[c]);
+    if (count > 0 && largest >= columns) return false;
     constexpr std::size_t stretch = 64;
     double gathered[stretch];
-    bool in_range = true;
     for (std::size_t c = 0; c < count; c += stretch) {
       const std::size_t run = std::min(stretch, count - c);
-      for (std::size_t k = 0; k < run; ++k) {
-        const auto at = static_cast<std::uint64_t>(row.column[c + k]);
-        in_range &= at < columns;
-        gathered[k] = inv[at < columns ? at : 0];
-      }
+      for (std::size_t k = 0; k < run; ++k) gathered[k] = inv[column[c + k]];
       for (std::size_t k = 0; k < run; ++k) bounds[c + k] = bound(gathered[k]);
     }
-    return in_range;
+    return true;
   }
   std::size_t c = 0;
   while (c < count) {  // one cache row's columns at a time (cos, then sin)
