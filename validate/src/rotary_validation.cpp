@@ -18,6 +18,7 @@
 #include "rotary_diagnosis.hpp"
 #include "rotary_frequency_match.hpp"
 #include "rotary_softmax_scale.hpp"
+#include "rotary_value_hazards.hpp"
 #include "subject_hints.hpp"
 
 namespace pecheck::validate {
@@ -36,62 +37,6 @@ void check_shapes(const Table& cos, const Table& sin) {
   if (cos.rows > position_limit) {
     throw ValidationInputError(std::to_string(cos.rows) + " rows: expected at most 2^24 (positions below 2^24)");
   }
-}
-
-// float32 values counted by their bits (integer lanes, which vectorise where
-// a loop of isfinite and fabs did not: this pass reads every value before the
-// comparisons start): a value is non-finite when its exponent field is all
-// ones, and past `limit` (non-negative) when its magnitude's bits exceed
-// those of L, the largest float at most `limit` (for a float x, x > limit
-// exactly when x > L: L <= limit, and the float after L exceeds limit).
-void count_float_hazards(std::span<const float> values, double limit, std::int64_t& non_finite, std::int64_t& beyond) {
-  float largest = static_cast<float>(limit);
-  if (static_cast<double>(largest) > limit) largest = std::nextafter(largest, 0.0F);
-  const std::uint32_t bound = std::bit_cast<std::uint32_t>(largest);
-  constexpr std::uint32_t infinity_bits = 0x7f800000U;
-  std::int64_t outside = 0, past = 0;
-  for (const float v : values) {
-    const std::uint32_t magnitude = std::bit_cast<std::uint32_t>(v) & 0x7fffffffU;
-    outside += magnitude >= infinity_bits ? 1 : 0;
-    past += (magnitude < infinity_bits) & (magnitude > bound) ? 1 : 0;
-  }
-  non_finite += outside;
-  beyond += past;
-}
-
-// NaN or infinity, and values past the attention factor by more than rounding.
-std::vector<Hazard> value_hazards(const Table& cos, const Table& sin, FormatId format, double factor) {
-  std::int64_t non_finite = 0, beyond = 0;
-  const double limit = factor * (1.0 + 8.0 * std::ldexp(1.0, -format_of(format).precision));
-  const auto count = [&](const auto& values) {
-    for (const auto stored : values) {
-      const double v = stored;
-      non_finite += !std::isfinite(v);
-      beyond += std::isfinite(v) && std::fabs(v) > limit;
-    }
-  };
-  for (const Table* t : {&cos, &sin}) {
-    // float32 by its bits (a NaN limit passes no value, as |v| > NaN is false),
-    // float64 in its own type, a 16-bit format decoded entry by entry.
-    if (t->format == FormatId::float32 && (limit >= 0.0 || std::isnan(limit))) {
-      count_float_hazards(t->storage<float>(), limit, non_finite, beyond);
-    } else if (t->format == FormatId::float32) {
-      count(t->storage<float>());
-    } else if (t->format == FormatId::float64) {
-      count(t->storage<double>());
-    } else {
-      for (std::int64_t k = 0; k < t->size(); ++k) count(std::array<double, 1>{t->flat(k)});
-    }
-  }
-  std::vector<Hazard> found;
-  if (non_finite > 0) {
-    found.push_back({HazardKind::non_finite, std::to_string(non_finite) + " entries are NaN or infinite."});
-  }
-  if (beyond > 0) {
-    found.push_back({HazardKind::out_of_range, std::to_string(beyond) + " entries exceed the attention factor " +
-                                                   std::to_string(factor) + " in magnitude."});
-  }
-  return found;
 }
 
 // Detection, comparison and diagnosis; the caller moves detection's notes.
@@ -121,6 +66,11 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
       given = at_cache_width(*given, given->layout, n);
     }
   }
+  // Every value's extent (for the value hazards) while detection reads its
+  // rows, on a thread of its own (after it with one thread asked for).
+  const auto policy = options.threads == 1 ? std::launch::deferred : std::launch::async;
+  std::future<std::array<ValueExtent, 2>> extents =
+      std::async(policy, [&] { return std::array<ValueExtent, 2>{value_extent(cos), value_extent(sin)}; });
   RotaryDetection& detection = findings.detection;
   detection = detect_rotary(cos, sin, findings.format, given, options.first_position);
 
@@ -160,8 +110,11 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
   if (!given) convention.layout = detection.layout;
   findings.compared_convention = convention;
   const double expected_factor = rotary_derived(convention).attention_factor;
-  // Where the value hazards go (found while the comparison runs).
-  const std::size_t value_hazards_at = result.hazards.size();
+  const std::array<ValueExtent, 2> extent = extents.get();
+  for (Hazard& h : value_hazards(cos, sin, extent[0], extent[1], findings.format,
+                                 std::max(expected_factor, detection.attention_factor))) {
+    result.hazards.push_back(std::move(h));
+  }
   if (detection.swapped) {
     result.hazards.push_back({HazardKind::cos_sin_swapped,
                               "the angles atan2(sin, cos) decrease from row to row: the cos table holds the sines "
@@ -192,21 +145,10 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
   const std::string source = options.max_ulp ? "--max-ulp" : std::string(budget.source);
   const std::optional<ComputationModel> model = find_computation_model(options.model);
   if (!model) throw ConventionError("--model '" + options.model + "': not a computation model");
-  // The value hazards (a pass over every value, on one core) are found
-  // while the comparison runs, on a thread of their own (after it with one
-  // thread asked for): the comparison's workers take their rows as they come
-  // free, so the cores stay busy.
-  const auto policy = options.threads == 1 ? std::launch::deferred : std::launch::async;
-  std::future<std::vector<Hazard>> values = std::async(policy, [&] {
-    return value_hazards(cos, sin, findings.format, std::max(expected_factor, detection.attention_factor));
-  });
   // The exact encoding and the computation model, in one pass over the cache.
   const std::optional<ComputationModel> targets[] = {std::nullopt, model};
   result.comparisons = compare_rotary_cache(cos, sin, findings.format, convention, detection.first_position, targets,
                                             budget_ulp, source, options.threads);
-  const std::vector<Hazard> found = values.get();
-  result.hazards.insert(result.hazards.begin() + static_cast<std::ptrdiff_t>(value_hazards_at), found.begin(),
-                        found.end());
   // The computation hazards name the computation a cache beyond its budget
   // of the exact encoding follows; a cache within it (comparisons[0], the
   // exact encoding's) has nothing to explain. Under another rule every
