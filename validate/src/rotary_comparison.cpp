@@ -56,6 +56,10 @@ std::vector<Comparison> compare_rotary_cache(const Table& cos, const Table& sin,
   const bool floats = cos.format == FormatId::float32 && sin.format == FormatId::float32;
   // Each frequency's two columns measured once where they are equal.
   const TwinColumns twins(convention, cos.cols);
+  std::vector<std::size_t> frequency_of_column(static_cast<std::size_t>(cos.cols));
+  for (std::int64_t c = 0; c < cos.cols; ++c) {
+    frequency_of_column[static_cast<std::size_t>(c)] = static_cast<std::size_t>(rotary_column_frequency(convention, c));
+  }
   struct RowBuffers {
     std::vector<float> floats;   // a float32 row, cos's then sin's
     std::vector<double> values;  // a row as doubles
@@ -103,9 +107,8 @@ std::vector<Comparison> compare_rotary_cache(const Table& cos, const Table& sin,
     };
     for (std::size_t t = 0; t < rows.size(); ++t) {
       const reference::RotaryReferenceRow& row = rows[t];
-      if (!row.plain.empty()) {
-        twins.distinct_exact(row.plain, b.distinct_plain.data());
-        add(accumulators[t][w], std::span<const double>(b.distinct_plain));
+      if (!row.by_frequency.empty()) {
+        add(accumulators[t][w], twins.distinct_exact(row.by_frequency, b.distinct_plain.data()));
         continue;
       }
       twins.distinct_exact(row.cos, row.sin, b.distinct_exact.data());
@@ -148,14 +151,21 @@ std::vector<Comparison> compare_rotary_cache(const Table& cos, const Table& sin,
                                      for (std::size_t t = 0; t < rows.size(); ++t) {
                                        const reference::RotaryReferenceRow& row = rows[t];
                                        accuracy::Accumulator& accumulator = accumulators[t][w];
-                                       // A row of plain exact values (nearly every row of a float32 cache):
-                                       // float32 rows go to the accumulator in their own type, cos's then
-                                       // sin's, as the kernel reads them (a float converts exactly).
-                                       if (!row.plain.empty()) {
+                                       // A row of plain exact values (nearly every row of a float32 cache),
+                                       // spread from its frequencies to the columns: float32 rows go to the
+                                       // accumulator in their own type, cos's then sin's, as the kernel reads
+                                       // them (a float converts exactly).
+                                       if (!row.by_frequency.empty()) {
+                                         const std::size_t n = row.by_frequency.size() / 2;
+                                         for (std::size_t c = 0; c < cols; ++c) {
+                                           b.plain[c] = row.by_frequency[frequency_of_column[c]];
+                                           b.plain[cols + c] = row.by_frequency[n + frequency_of_column[c]];
+                                         }
                                          if (floats) {
-                                           accumulator.add_row(r, std::span<const float>(b.floats), row.plain);
+                                           accumulator.add_row(r, std::span<const float>(b.floats),
+                                                               std::span<const double>(b.plain));
                                          } else {
-                                           accumulator.add_row(r, values(), row.plain);
+                                           accumulator.add_row(r, values(), std::span<const double>(b.plain));
                                          }
                                          continue;
                                        }

@@ -51,19 +51,18 @@ class TwinColumns {
     }
     return equal;
   }
-  // The exact values of the distinct entries from a row's by column (cos's
-  // columns then sin's, as the accumulator takes a whole row).
-  template <typename T>
-  void distinct_exact(std::span<const T> by_column, T* out) const {
-    if (halves_) {  // cos's first n, sin's first n
-      const std::size_t n = first_.size();
-      std::memcpy(out, by_column.data(), n * sizeof(T));
-      std::memcpy(out + n, by_column.data() + 2 * n, n * sizeof(T));
-      return;
+  // The exact values of the distinct entries from a row's by frequency
+  // (cos's then sin's, as the reference gives a plain row): those values
+  // themselves where the entries follow the frequencies' order (both
+  // layouts), else gathered into `scratch` (entries() of them).
+  std::span<const double> distinct_exact(std::span<const double> by_frequency, double* scratch) const {
+    if (frequency_order_) return by_frequency;
+    const std::size_t n = first_.size();
+    for (std::size_t e = 0; e < n; ++e) {
+      scratch[e] = by_frequency[frequency_[e]];
+      scratch[n + e] = by_frequency[n + frequency_[e]];
     }
-    for (std::size_t e = 0; e < entry_column_.size(); ++e) {
-      out[e] = by_column[static_cast<std::size_t>(entry_column_[e])];
-    }
+    return {scratch, 2 * n};
   }
   // The same from cos's and sin's by column.
   template <typename T>
@@ -83,7 +82,9 @@ class TwinColumns {
  private:
   std::vector<std::size_t> first_, twin_;   // each frequency's two columns, first < twin, by first
   std::vector<std::int64_t> entry_column_;  // first_, then cols + first_
+  std::vector<std::size_t> frequency_;      // each entry's frequency
   bool halves_ = false;
+  bool frequency_order_ = false;  // frequency_[e] = e
 };
 
 }  // namespace pecheck::validate
