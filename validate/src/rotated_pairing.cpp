@@ -1,9 +1,11 @@
 #include "rotated_pairing.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -52,16 +54,24 @@ PairingFit fit_pairing(const RotatedValues& values, FormatId format, const std::
     decode_row(values.input, rows[k], std::span<double>(in_rows).subspan(k * cols, cols));
     decode_row(values.output, rows[k], std::span<double>(out_rows).subspan(k * cols, cols));
   }
-  PairingFit best;
-  bool have = false;
-  std::vector<std::int64_t> tried;
+  // Each (width, layout) once: a width listed twice (the convention's, what
+  // changed and the head are often one) fits as it did, and its fraction
+  // cannot beat itself by 1%.
+  std::vector<std::pair<std::int64_t, RotaryLayout>> candidates;
   for (const std::int64_t width : widths) {
     if (width < 2 || width % 2 != 0 || width > values.head_dim) continue;
-    // A width listed twice (the convention's, what changed and the head are
-    // often one) fits as it did: its fraction cannot beat itself by 1%.
-    if (std::find(tried.begin(), tried.end(), width) != tried.end()) continue;
-    tried.push_back(width);
+    if (std::any_of(candidates.begin(), candidates.end(), [&](const auto& c) { return c.first == width; })) continue;
     for (const RotaryLayout layout : {RotaryLayout::rotate_half, RotaryLayout::interleaved}) {
+      candidates.push_back({width, layout});
+    }
+  }
+  // The candidates are measured by the workers as they come free, then
+  // chosen among in their order, as one thread did.
+  std::vector<std::optional<PairingFit>> fits(candidates.size());
+  std::atomic<std::size_t> next{0};
+  parallel_for(worker_count(0, static_cast<std::int64_t>(candidates.size())), [&](int) {
+    for (std::size_t j = next++; j < candidates.size(); j = next++) {
+      const auto [width, layout] = candidates[j];
       std::vector<double> ratios;
       for (std::size_t k = 0; k < rows.size(); ++k) {
         const double* in_row = in_rows.data() + k * cols;
@@ -79,11 +89,15 @@ PairingFit fit_pairing(const RotatedValues& values, FormatId format, const std::
       const double median = sorted[sorted.size() / 2];
       std::int64_t close = 0;
       for (double ratio : ratios) close += std::fabs(ratio - median) <= tolerance * median;
-      const double fraction = static_cast<double>(close) / static_cast<double>(ratios.size());
-      if (!have || fraction > best.fraction + 0.01) {
-        best = {layout, width, fraction, median};
-        have = true;
-      }
+      fits[j] = PairingFit{layout, width, static_cast<double>(close) / static_cast<double>(ratios.size()), median};
+    }
+  });
+  PairingFit best;
+  bool have = false;
+  for (const std::optional<PairingFit>& fit : fits) {
+    if (fit && (!have || fit->fraction > best.fraction + 0.01)) {
+      best = *fit;
+      have = true;
     }
   }
   return best;
