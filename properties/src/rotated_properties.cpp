@@ -92,17 +92,28 @@ RotatedProperty norm_property(const TableView& input, const TableView& output, R
         ya[i] = out_row[static_cast<std::size_t>(a)], yb[i] = out_row[static_cast<std::size_t>(b)];
       }
       pair_deviations(bound, attention_factor, xa, xb, ya, yb, deviation, limit, quotient);
+      // The row's tally in locals (through `part` the counts went to memory
+      // and back every pair: the compiler cannot keep them in registers
+      // across the stores), added to the worker's after the row.
+      std::int64_t violations = 0;
+      double worst = part.worst_ratio;
+      std::int64_t worst_pair = -1;
       for (std::size_t i = 0; i < pairs; ++i) {
-        ++part.checked;
         const bool fails = !(deviation[i] <= limit[i]);
-        part.violations += fails;
+        violations += fails;
         const double ratio =
             fails && !std::isfinite(deviation[i]) ? std::numeric_limits<double>::infinity() : quotient[i];
-        if (ratio > part.worst_ratio) {
-          part.worst_ratio = ratio;
-          part.worst_row = r;
-          part.worst_pair = static_cast<std::int64_t>(i);
+        if (ratio > worst) {
+          worst = ratio;
+          worst_pair = static_cast<std::int64_t>(i);
         }
+      }
+      part.checked += static_cast<std::int64_t>(pairs);
+      part.violations += violations;
+      if (worst_pair >= 0) {
+        part.worst_ratio = worst;
+        part.worst_row = r;
+        part.worst_pair = worst_pair;
       }
     }
   });
