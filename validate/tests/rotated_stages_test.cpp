@@ -3,13 +3,16 @@
 // gave: the least-squares rotation tables (positions split over the
 // workers), the pairing fit (each width tried once) and the one pass over a
 // float32 output that counts its non-finite entries and tells whether its
-// values are bfloat16 ones (rows split over the workers).
+// values are bfloat16 ones (rows split over the workers); and OUT and IN
+// read at once.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include "../src/rotated_pairing.hpp"
+#include "pecheck/npy_tensor.hpp"
 #include "pecheck/reference/nearest_rounding.hpp"
 #include "pecheck/validate/held_tensor.hpp"
 #include "pecheck/validate/rotated_output.hpp"
@@ -215,6 +219,48 @@ TEST(RotatedStages, oneScanOfAFloat32OutputCountsItsNonFiniteEntriesAndTellsItsF
   s.output.set(0, 1, 1.0 + 0x1p-20);
   v = validate_rotated_output(float32_subject(s, length), options);
   EXPECT_EQ(v.rotated().format, FormatId::float32);
+}
+
+// OUT and IN are read on two threads at once: what they hold is what was
+// written, and with two bad files the error names OUT, as when IN was read
+// after it.
+TEST(RotatedStages, outAndInReadAtOnceHoldTheirFilesAndTheFirstErrorIsOuts) {
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "rotated-stages-read";
+  std::filesystem::create_directories(dir);
+  const Subject s = ordered_subject(64);
+  const std::vector<std::int64_t> shape = {1, 64, 2, 8};
+  write_npy_tensor(dir / "out.npy", s.output.view(), shape);
+  write_npy_tensor(dir / "in.npy", s.input.view(), shape);
+  std::vector<std::int64_t> positions(64);
+  std::iota(positions.begin(), positions.end(), std::int64_t{0});
+  write_npy_positions(dir / "pos.npy", positions);
+  {
+    std::ofstream bad(dir / "bad.npy");
+    bad << "not an npy file";
+  }
+  const RotatedSubject read = read_rotated_subject(dir / "out.npy", dir / "in.npy", dir / "pos.npy");
+  EXPECT_EQ(read.output.shape, shape);
+  EXPECT_EQ(read.input.shape, shape);
+  for (std::int64_t r = 0; r < s.input.rows; ++r) {
+    for (std::int64_t c = 0; c < 8; ++c) {
+      ASSERT_EQ(read.output.values.at(r, c), s.output.at(r, c)) << r << ", " << c;
+      ASSERT_EQ(read.input.values.at(r, c), s.input.at(r, c)) << r << ", " << c;
+    }
+  }
+  const auto error_of = [&](const std::string& out, const std::string& in) -> std::string {
+    try {
+      (void)read_rotated_subject(dir / out, dir / in, dir / "pos.npy");
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::string both = error_of("bad.npy", "missing.npy");
+  EXPECT_NE(both.find("bad.npy"), std::string::npos) << both;
+  EXPECT_EQ(both.find("missing.npy"), std::string::npos) << both;
+  const std::string second = error_of("out.npy", "missing.npy");
+  EXPECT_NE(second.find("missing.npy"), std::string::npos) << second;
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
