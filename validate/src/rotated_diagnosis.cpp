@@ -182,70 +182,95 @@ struct Setting {
   bool reversed;
 };
 
-double squared_error(const RotatedValues& values, const std::vector<std::int64_t>& rows, const Setting& s,
-                     const Candidate& c, const Frequencies& f, RotaryLayout layout, std::int64_t width,
-                     const Format& out, double factor, bool cast, std::size_t i, int v, double& count) {
+// The squared distances of the output to a candidate's values over the
+// rows, for pair i and inv_freq variant v, under both roundings: [0] the
+// rotation rounded once to the output's format, [1] cos and sin cast to it
+// with the products and the sum rounded there. Each sum from zero in row
+// order; `count` the entries each took (those with finite distances). The
+// angle, its sin and cos are the roundings' common part, computed once for
+// both (computed for each, they were most of the diagnosis's time).
+struct PairSquares {
+  double squares[2] = {0.0, 0.0};
+  double count[2] = {0.0, 0.0};
+};
+
+PairSquares squared_errors(const RotatedValues& values, const std::vector<std::int64_t>& rows, const Setting& s,
+                           const Candidate& c, const Frequencies& f, RotaryLayout layout, std::int64_t width,
+                           const Format& out, double factor, std::size_t i, int v) {
   const auto [a, b] = pair_columns(layout, width, static_cast<std::int64_t>(i));
-  double squares = 0.0;
+  PairSquares sums;
   for (const std::int64_t r : rows) {
     const double t = angle_of(c, f, (*s.positions)[static_cast<std::size_t>(r)], i, v);
-    double cs = factor * std::cos(t);
-    double sn = (s.reversed ? -factor : factor) * std::sin(t);
-    if (c.cache)
-      cs = reference::round_nearest(cs, format_of(*c.cache)), sn = reference::round_nearest(sn, format_of(*c.cache));
-    const double xa = values.in(r, a), xb = values.in(r, b);
-    double ya = 0.0, yb = 0.0;
-    if (cast) {
-      cs = reference::round_nearest(cs, out), sn = reference::round_nearest(sn, out);
-      ya = reference::round_nearest(reference::round_nearest(xa * cs, out) - reference::round_nearest(xb * sn, out),
-                                    out);
-      yb = reference::round_nearest(reference::round_nearest(xb * cs, out) + reference::round_nearest(xa * sn, out),
-                                    out);
-    } else {
-      ya = reference::round_nearest(xa * cs - xb * sn, out);
-      yb = reference::round_nearest(xa * sn + xb * cs, out);
+    double rotation_cs = factor * std::cos(t);
+    double rotation_sn = (s.reversed ? -factor : factor) * std::sin(t);
+    if (c.cache) {
+      rotation_cs = reference::round_nearest(rotation_cs, format_of(*c.cache));
+      rotation_sn = reference::round_nearest(rotation_sn, format_of(*c.cache));
     }
-    const double da = values.out(r, a) - ya, db = values.out(r, b) - yb;
-    if (!std::isfinite(da) || !std::isfinite(db)) continue;
-    squares += da * da + db * db;
-    count += 2.0;
+    const double xa = values.in(r, a), xb = values.in(r, b);
+    const double out_a = values.out(r, a), out_b = values.out(r, b);
+    for (const bool cast : {false, true}) {
+      double cs = rotation_cs, sn = rotation_sn;
+      double ya = 0.0, yb = 0.0;
+      if (cast) {
+        cs = reference::round_nearest(cs, out), sn = reference::round_nearest(sn, out);
+        ya = reference::round_nearest(reference::round_nearest(xa * cs, out) - reference::round_nearest(xb * sn, out),
+                                      out);
+        yb = reference::round_nearest(reference::round_nearest(xb * cs, out) + reference::round_nearest(xa * sn, out),
+                                      out);
+      } else {
+        ya = reference::round_nearest(xa * cs - xb * sn, out);
+        yb = reference::round_nearest(xa * sn + xb * cs, out);
+      }
+      const double da = out_a - ya, db = out_b - yb;
+      if (!std::isfinite(da) || !std::isfinite(db)) continue;
+      sums.squares[cast] += da * da + db * db;
+      sums.count[cast] += 2.0;
+    }
   }
-  return squares;
+  return sums;
 }
 
 // The candidate's RMS distance under a setting: per pair the best inv_freq
-// variant, then the better of the two roundings over all pairs.
+// variant, then the better of the two roundings over all pairs. Each
+// rounding's sums are taken in the order they were when the roundings were
+// tried one after the other: the same figures, bit for bit.
 double rms_distance(const RotatedValues& values, const std::vector<std::int64_t>& rows, const Setting& s,
                     const Candidate& c, const Frequencies& f, RotaryLayout layout, std::int64_t width,
                     const Format& out, double factor) {
-  double best = std::numeric_limits<double>::infinity();
   const int tried = c.rule == AngleRule::exact ? 1 : variants;
-  for (const bool cast : {false, true}) {
-    double total = 0.0, count = 0.0;
-    if (c.rule == AngleRule::accumulated) {
-      // One theta_scale for every pair: the variants are tried over them all.
-      double least = std::numeric_limits<double>::infinity();
-      for (int v = 0; v < tried; ++v) {
-        double squares = 0.0, n = 0.0;
-        for (std::size_t i = 0; i < f.exact.size() && static_cast<std::int64_t>(i) < width / 2; ++i) {
-          squares += squared_error(values, rows, s, c, f, layout, width, out, factor, cast, i, v, n);
-        }
-        if (squares < least) least = squares, count = n;
+  const double infinity = std::numeric_limits<double>::infinity();
+  double total[2] = {0.0, 0.0}, count[2] = {0.0, 0.0};
+  const std::size_t pairs = std::min(f.exact.size(), static_cast<std::size_t>(std::max<std::int64_t>(width / 2, 0)));
+  if (c.rule == AngleRule::accumulated) {
+    // One theta_scale for every pair: the variants are tried over them all.
+    double least[2] = {infinity, infinity};
+    for (int v = 0; v < tried; ++v) {
+      double squares[2] = {0.0, 0.0}, n[2] = {0.0, 0.0};
+      for (std::size_t i = 0; i < pairs; ++i) {
+        const PairSquares pair = squared_errors(values, rows, s, c, f, layout, width, out, factor, i, v);
+        for (int k = 0; k < 2; ++k) squares[k] += pair.squares[k], n[k] += pair.count[k];
       }
-      total = least;
-    } else {
-      for (std::size_t i = 0; i < f.exact.size() && static_cast<std::int64_t>(i) < width / 2; ++i) {
-        double least = std::numeric_limits<double>::infinity(), n_least = 0.0;
-        for (int v = 0; v < tried; ++v) {
-          double n = 0.0;
-          const double squares = squared_error(values, rows, s, c, f, layout, width, out, factor, cast, i, v, n);
-          if (squares < least) least = squares, n_least = n;
-        }
-        total += least;
-        count += n_least;
+      for (int k = 0; k < 2; ++k) {
+        if (squares[k] < least[k]) least[k] = squares[k], count[k] = n[k];
       }
     }
-    if (count > 0.0) best = std::min(best, std::sqrt(total / count));
+    total[0] = least[0], total[1] = least[1];
+  } else {
+    for (std::size_t i = 0; i < pairs; ++i) {
+      double least[2] = {infinity, infinity}, n_least[2] = {0.0, 0.0};
+      for (int v = 0; v < tried; ++v) {
+        const PairSquares pair = squared_errors(values, rows, s, c, f, layout, width, out, factor, i, v);
+        for (int k = 0; k < 2; ++k) {
+          if (pair.squares[k] < least[k]) least[k] = pair.squares[k], n_least[k] = pair.count[k];
+        }
+      }
+      for (int k = 0; k < 2; ++k) total[k] += least[k], count[k] += n_least[k];
+    }
+  }
+  double best = infinity;
+  for (int k = 0; k < 2; ++k) {
+    if (count[k] > 0.0) best = std::min(best, std::sqrt(total[k] / count[k]));
   }
   return best;
 }
