@@ -1,7 +1,6 @@
 // Reading a rotated-output subject and finding its tokens: which axis is the
 // sequence, and the position of every row of head_dim values.
 #include <cmath>
-#include <exception>
 #include <string>
 
 #include "pecheck/parallel_for.hpp"
@@ -126,19 +125,7 @@ RotatedSubject read_rotated_subject(const std::filesystem::path& output, const s
   // time on a (1, 8192, 32, 128) output). Each read's error is kept and the
   // first in the order they were read before is thrown, so the message
   // for two bad files is the same as before.
-  std::exception_ptr failed[2];
-  parallel_for(worker_count(0, 2), [&](int worker) {
-    for (int k = worker; k < 2; k += worker_count(0, 2)) {
-      try {
-        (k == 0 ? s.output : s.input) = read_held_tensor(k == 0 ? output : input);
-      } catch (...) {
-        failed[k] = std::current_exception();
-      }
-    }
-  });
-  for (const std::exception_ptr& e : failed) {
-    if (e) std::rethrow_exception(e);
-  }
+  both_at_once([&] { s.output = read_held_tensor(output); }, [&] { s.input = read_held_tensor(input); });
   s.positions = read_npy_array(positions);
   s.output_name = output.string();
   s.input_name = input.string();
@@ -224,8 +211,8 @@ RotatedTokens resolve_tokens(const RotatedSubject& s, std::optional<QkvFormat> q
   if (pos_shape.batch > 1) {
     const std::int64_t batch_axis = axis == 0 ? 1 : 0;
     if (rank != 4 || shape[static_cast<std::size_t>(batch_axis)] != pos_shape.batch) {
-      throw ValidationInputError(s.positions_name + " has shape " + shape_text(s.positions.shape) + " (3, B = " +
-                                 std::to_string(pos_shape.batch) + ", L) and " + s.output_name + " " +
+      throw ValidationInputError(s.positions_name + " has shape " + shape_text(s.positions.shape) +
+                                 " (3, B = " + std::to_string(pos_shape.batch) + ", L) and " + s.output_name + " " +
                                  shape_text(shape) + ": expected a 4-axis output whose batch axis has B entries");
     }
     batch_inner = inner_of(batch_axis);

@@ -26,6 +26,13 @@ class ThreadStartError : public std::runtime_error {
 // started finishes, and ThreadStartError is thrown.
 void parallel_for(int workers, const std::function<void(int worker)>& work);
 
+// first() and second() at once (second() on a thread of its own when the
+// machine runs more than one), returning when both have finished. An
+// exception of first() is rethrown before one of second(), whichever came
+// first: the error a caller doing them in turn would report (reading two
+// files, the first file's).
+void both_at_once(const std::function<void()>& first, const std::function<void()>& second);
+
 // The threads this machine runs at once, at least 1: where every default
 // number of workers starts, so that a run's split is decided one way.
 int machine_threads();

@@ -49,4 +49,21 @@ void parallel_for(int workers, const std::function<void(int worker)>& work) {
   if (failure) std::rethrow_exception(failure);
 }
 
+void both_at_once(const std::function<void()>& first, const std::function<void()>& second) {
+  std::exception_ptr failed[2];
+  const int workers = worker_count(0, 2);
+  parallel_for(workers, [&](int worker) {
+    for (int k = worker; k < 2; k += workers) {
+      try {
+        (k == 0 ? first : second)();
+      } catch (...) {
+        failed[k] = std::current_exception();
+      }
+    }
+  });
+  for (const std::exception_ptr& e : failed) {
+    if (e) std::rethrow_exception(e);
+  }
+}
+
 }  // namespace pecheck
