@@ -12,20 +12,38 @@ namespace {
 
 constexpr std::uint32_t infinity_bits = 0x7f800000U;
 
-// float32 values by their bits (integer lanes, which vectorise where a loop
-// of isfinite and fabs did not): a value is non-finite when its exponent
-// field is all ones, and non-negative floats order as their bits.
+// float32 values by their bits: a value is non-finite when its exponent
+// field is all ones, and non-negative floats order as their bits. A block's
+// values in 32-bit lanes, read through an aliasing word type, with masks
+// rather than selects, in a loop of its own: written with 64-bit counts, a
+// flag or a conditional per value, or inside the loop over the blocks, GCC 12
+// left the loop scalar (10 ms over a 64 MiB cache).
+using Word = std::uint32_t __attribute__((may_alias));
+
+void block_extent(const Word* __restrict bits, std::size_t n, std::uint32_t& outside, std::uint32_t& largest) {
+  std::uint32_t count = 0, most = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::uint32_t magnitude = bits[k] & 0x7fffffffU;
+    const std::uint32_t non_finite = magnitude >= infinity_bits;  // 0 or 1
+    count += non_finite;
+    most = std::max(most, magnitude & (non_finite - 1U));  // a finite value's, else 0
+  }
+  outside = count;
+  largest = most;
+}
+
 ValueExtent float_extent(std::span<const float> values) {
+  const auto* bits = reinterpret_cast<const Word*>(values.data());
+  constexpr std::size_t block = std::size_t{1} << 20;  // its count fits 32 bits
   std::int64_t outside = 0;
   std::uint32_t largest = 0;
-  bool any_finite = false;
-  for (const float v : values) {
-    const std::uint32_t magnitude = std::bit_cast<std::uint32_t>(v) & 0x7fffffffU;
-    const bool finite = magnitude < infinity_bits;
-    outside += finite ? 0 : 1;
-    any_finite |= finite;
-    largest = std::max(largest, finite ? magnitude : 0U);
+  for (std::size_t first = 0; first < values.size(); first += block) {
+    std::uint32_t block_outside = 0, block_largest = 0;
+    block_extent(bits + first, std::min(block, values.size() - first), block_outside, block_largest);
+    outside += block_outside;
+    largest = std::max(largest, block_largest);
   }
+  const bool any_finite = outside < static_cast<std::int64_t>(values.size());
   return {outside, any_finite ? static_cast<double>(std::bit_cast<float>(largest)) : -1.0};
 }
 
