@@ -140,8 +140,8 @@ void Accumulator::add_values(std::span<const Value> values, std::span<const Exac
   // (a table within 1 ULP needs 6 of the 14 edges: the first four are
   // counted in the kernel's pass, the others four at a time; a judged pass
   // counted them all).
-  std::size_t passed = 0;  // the edges below row_max
-  while (passed < edges_.size() && row_max > edges_[passed]) ++passed;
+  std::size_t passed = 0;  // the edges below row_max (a judged pass counted them all: not needed)
+  while (!judged && passed < edges_.size() && row_max > edges_[passed]) ++passed;
   // The entries' errors are wanted for the edges past the first four (unless
   // judged), a new worst entry of any kind, the allowance's worst and the
   // uncommon entries: the same doubles again, stored this time.

@@ -129,16 +129,17 @@ std::size_t AngleSumTier::settle(std::int64_t position, RowDecisions& out) {
   } else {
     angle_sum_exact_entries(n_, anchor_.at(0), anchor_magnitude_.data(), offset, tolerance_, to);
   }
-  // Through local pointers: the vectors' own would be reloaded after every
-  // byte stored (a char store may alias them).
+  // Through local pointers and a local count: the vectors' own and n_ would
+  // be reloaded after every byte stored (a char store may alias them).
   const unsigned char* __restrict cos_done = out.cos_done.data();
   unsigned char* __restrict sin_done = out.sin_done.data();
+  const std::size_t n = n_;
   std::size_t settled = 0;
-  for (std::size_t i = 0; i < n_; ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     sin_done[i] = cos_done[i];
     settled += cos_done[i];
   }
-  return n_ - settled;
+  return n - settled;
 }
 
 }  // namespace pecheck::reference
