@@ -113,16 +113,16 @@ inline bool bfloat16_bits_normal(__m512d x, __m128i& out) {
   return true;
 }
 #else
-// Whether any of eight floats' 16 low bits (the even 16-bit words) are a
-// bfloat16 midpoint's 0x8000.
-inline bool has_bfloat16_midpoint(__m256i float_bits) {
-  return _mm256_mask_cmpeq_epi16_mask(0x5555, float_bits, _mm256_set1_epi16(static_cast<short>(0x8000))) != 0;
+// Which of eight floats' 16 low bits (the even 16-bit words) are a bfloat16
+// midpoint's 0x8000, as a mask of the words.
+inline __mmask16 bfloat16_midpoints(__m256i float_bits) {
+  return _mm256_mask_cmpeq_epi16_mask(0x5555, float_bits, _mm256_set1_epi16(static_cast<short>(0x8000)));
 }
 
 inline bool bfloat16_bits_interleaved_normal(__m512d a, __m512d b, __m256i& out) {
   const __m256i a_bits = _mm256_castps_si256(_mm512_cvtpd_ps(a));
   const __m256i b_bits = _mm256_castps_si256(_mm512_cvtpd_ps(b));
-  if (has_bfloat16_midpoint(a_bits) || has_bfloat16_midpoint(b_bits)) return false;
+  if ((bfloat16_midpoints(a_bits) | bfloat16_midpoints(b_bits)) != 0) return false;  // one test, one branch
   const __m256i half = _mm256_set1_epi32(0x8000);
   const __m256i a_rounded = _mm256_add_epi32(a_bits, half);
   const __m256i b_rounded = _mm256_add_epi32(b_bits, half);
@@ -135,7 +135,7 @@ inline bool bfloat16_bits_interleaved_normal(__m512d a, __m512d b, __m256i& out)
 
 inline bool bfloat16_bits_normal(__m512d x, __m128i& out) {
   const __m256i bits = _mm256_castps_si256(_mm512_cvtpd_ps(x));
-  if (has_bfloat16_midpoint(bits)) return false;
+  if (bfloat16_midpoints(bits) != 0) return false;
   out = _mm256_cvtepi32_epi16(_mm256_srli_epi32(_mm256_add_epi32(bits, _mm256_set1_epi32(0x8000)), 16));
   return true;
 }
