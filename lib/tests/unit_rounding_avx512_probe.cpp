@@ -1,12 +1,11 @@
 // The AVX-512 rounding routes of unit_rounding_avx512.hpp, rounding plain
 // arrays, for unit_rounding_test.cpp. In a native build this file has the
 // build's flags, as the test has. In a portable build it alone gets the
-// x86_64_v4 variant's (-march=x86-64-v4: no AVX512_BF16, so the bfloat16
-// route for normal floats is the integer one; lib/tests/CMakeLists.txt),
-// while the test is compiled for the baseline and calls it only where the
-// CPU runs the variant; so it uses nothing but the intrinsics and plain
-// arrays, as an inline function of the standard library compiled here could
-// be the copy the linker keeps for the baseline code too.
+// x86_64_v4 variant's (lib/tests/CMakeLists.txt), the routes the fast path
+// runs on such a CPU, while the test is compiled for the baseline and calls
+// it only where the CPU runs the variant; so it uses nothing but the
+// intrinsics and plain arrays, as an inline function of the standard library
+// compiled here could be the copy the linker keeps for the baseline code too.
 #include "unit_rounding_avx512_probe.hpp"
 
 // GCC 12's false positive on its own AVX-512 headers (an all-ones mask's
@@ -29,10 +28,12 @@ void avx512_probe_round(const double* lanes, const double* other, VectorRounding
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(out.float16_pairs), avx512::float16_bits_interleaved(v, w));
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(out.bfloat16_pairs), avx512::bfloat16_bits_interleaved(w, v));
   __m128i eight = _mm_set1_epi16(0x7fc1);
+  __m128i other_eight = _mm_set1_epi16(0x7fc1);
   __m256i sixteen = _mm256_set1_epi16(0x7fc1);
-  out.normal_taken = avx512::bfloat16_bits_normal(v, eight);
+  out.normal_taken = avx512::bfloat16_bits_normal(v, w, eight, other_eight);
   out.normal_pairs_taken = avx512::bfloat16_bits_interleaved_normal(v, w, sixteen);
   _mm_storeu_si128(reinterpret_cast<__m128i*>(out.bfloat16_normal), eight);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out.bfloat16_normal_other), other_eight);
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(out.bfloat16_normal_pairs), sixteen);
 }
 

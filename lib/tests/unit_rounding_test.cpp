@@ -82,8 +82,10 @@ void expect_vector_rounding_same_as_generic(double x) {
     if (x == 0.0 || std::fabs(x) >= 0x1p-126) {
       if (r.normal_taken) {
         ASSERT_EQ(r.bfloat16_normal[lane], round_to_bfloat16_bits(x)) << std::hexfloat << x;
+        ASSERT_EQ(r.bfloat16_normal_other[lane], round_to_bfloat16_bits(-0.75));
       } else {
         ASSERT_EQ(r.bfloat16_normal[lane], 0x7fc1);
+        ASSERT_EQ(r.bfloat16_normal_other[lane], 0x7fc1);
         ++declined;
       }
       if (r.normal_pairs_taken) {

@@ -74,8 +74,8 @@ inline void store(std::uint16_t* dest, __m128i v, bool stream) {
 // stream: dest is aligned to interleaved_step_bytes and may take streaming
 // stores. checked: every value that will be kept is at least 2^-14 in
 // magnitude (rotated rows whose small pairs are recomputed and stored over,
-// rotated_rows.cpp step 3), so bfloat16 may use the conversion that reads
-// float subnormals as zero.
+// rotated_rows.cpp step 3), so bfloat16 may take the route for floats that
+// are normal (unit_rounding_avx512.hpp).
 template <class Output>
 [[gnu::always_inline]] inline void rotate_interleaved(const double* anchor, const double* step, std::int64_t blocks,
                                                       typename Output::Value* dest, bool stream, bool checked,
@@ -120,8 +120,10 @@ template <class Output>
     } else {
       __m128i sin_bits;
       __m128i cos_bits;
-      if (!checked || !bfloat16_bits_normal(s, sin_bits)) sin_bits = bfloat16_bits(s);
-      if (!checked || !bfloat16_bits_normal(c, cos_bits)) cos_bits = bfloat16_bits(c);
+      if (!checked || !bfloat16_bits_normal(s, c, sin_bits, cos_bits)) {
+        sin_bits = bfloat16_bits(s);
+        cos_bits = bfloat16_bits(c);
+      }
       store(sin_dest + k, sin_bits, stream);
       store(cos_dest + k, cos_bits, stream);
     }
