@@ -35,7 +35,9 @@ inline void rotate_block(const double* anchor_block, const double* step_block, _
   // the loaded values opaque, so they stay in registers: the bfloat16 table
   // on one thread took 2.23 ms of CPU time against 2.32 (portable build,
   // x86_64_v4 variant, docs/performance.md).
+#if defined(__GNUC__)
   asm("" : "+v"(s0), "+v"(c0), "+v"(sj), "+v"(cj));
+#endif
   s = _mm512_add_pd(_mm512_mul_pd(s0, cj), _mm512_mul_pd(c0, sj));
   c = _mm512_sub_pd(_mm512_mul_pd(c0, cj), _mm512_mul_pd(s0, sj));
   const __m512i magnitude =

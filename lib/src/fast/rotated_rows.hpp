@@ -113,10 +113,10 @@ class AnchorRow {
   TurnsView turns_;
   std::int64_t position_ = -1;
   // Aligned to a cache line (page_buffer.hpp): the vector loops read it in
-  // 64-byte loads, each split across two lines where the heap put the row
-  // 16 bytes off (malloc's alignment), which cost the bfloat16 table 8 to 10%
-  // of its CPU time, and where depended on what the process and the thread's
-  // arena had allocated before.
+  // 64-byte loads, each split across two lines where malloc (which aligns to
+  // 16 bytes) put the row 16 or 48 bytes off a line, which cost the bfloat16
+  // table 6 to 10% of its CPU time; where it went depended on what the
+  // process and the thread's arena had allocated before.
   std::vector<double, PageAllocator<double>> pairs_;
 };
 
