@@ -74,20 +74,20 @@ void Accumulator::add_scalar(const ComparedEntry& entry) {
 
 // A row's work is the selected instruction-set variant's (accumulator_kernels.hpp).
 void Accumulator::add_row(std::int64_t row, std::span<const double> values, std::span<const DoubleDouble> exact,
-                          std::int64_t table) {
-  accumulator_kernels().double_against_double_double(*this, row, values, exact, table);
+                          std::int64_t table, const RowColumns& columns) {
+  accumulator_kernels().double_against_double_double(*this, row, values, exact, table, columns);
 }
 void Accumulator::add_row(std::int64_t row, std::span<const float> values, std::span<const DoubleDouble> exact,
-                          std::int64_t table) {
-  accumulator_kernels().float_against_double_double(*this, row, values, exact, table);
+                          std::int64_t table, const RowColumns& columns) {
+  accumulator_kernels().float_against_double_double(*this, row, values, exact, table, columns);
 }
 void Accumulator::add_row(std::int64_t row, std::span<const double> values, std::span<const double> exact,
-                          std::int64_t table) {
-  accumulator_kernels().double_against_double(*this, row, values, exact, table);
+                          std::int64_t table, const RowColumns& columns) {
+  accumulator_kernels().double_against_double(*this, row, values, exact, table, columns);
 }
 void Accumulator::add_row(std::int64_t row, std::span<const float> values, std::span<const double> exact,
-                          std::int64_t table) {
-  accumulator_kernels().float_against_double(*this, row, values, exact, table);
+                          std::int64_t table, const RowColumns& columns) {
+  accumulator_kernels().float_against_double(*this, row, values, exact, table, columns);
 }
 
 namespace {

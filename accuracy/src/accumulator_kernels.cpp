@@ -8,13 +8,15 @@
 namespace pecheck::accuracy {
 
 extern template void AccumulatorRows::add<double, DoubleDouble>(Accumulator&, std::int64_t, std::span<const double>,
-                                                                std::span<const DoubleDouble>, std::int64_t);
+                                                                std::span<const DoubleDouble>, std::int64_t,
+                                                                const RowColumns&);
 extern template void AccumulatorRows::add<float, DoubleDouble>(Accumulator&, std::int64_t, std::span<const float>,
-                                                               std::span<const DoubleDouble>, std::int64_t);
+                                                               std::span<const DoubleDouble>, std::int64_t,
+                                                               const RowColumns&);
 extern template void AccumulatorRows::add<double, double>(Accumulator&, std::int64_t, std::span<const double>,
-                                                          std::span<const double>, std::int64_t);
+                                                          std::span<const double>, std::int64_t, const RowColumns&);
 extern template void AccumulatorRows::add<float, double>(Accumulator&, std::int64_t, std::span<const float>,
-                                                         std::span<const double>, std::int64_t);
+                                                         std::span<const double>, std::int64_t, const RowColumns&);
 
 }  // namespace pecheck::accuracy
 

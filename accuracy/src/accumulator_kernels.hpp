@@ -17,17 +17,20 @@ namespace pecheck::accuracy {
 
 template <typename Value, typename Exact>
 using AddRow = void (*)(Accumulator& accumulator, std::int64_t row, std::span<const Value> values,
-                        std::span<const Exact> exact, std::int64_t table);
+                        std::span<const Exact> exact, std::int64_t table, const RowColumns& columns);
 
 // One row of LibmAllowance::row_bounds' plain path (libm_row_bounds.cpp has
 // the reasoning): bounds[c] for c in [0, count), the columns of a cache row
-// repeated every `columns` entries.
+// repeated every `columns` entries; or, when `column` is given, entry c's
+// inv_freq is inv_freq_of_column[column[c]] for columns below `columns`
+// (false when one is not).
 struct LibmRowBounds {
   double position = 0.0;
   double factor = 0.0;
   double relative = 0.0;
   const double* inv_freq_of_column = nullptr;
   std::size_t columns = 0;
+  const std::int64_t* column = nullptr;
   std::int64_t min_exponent = 0;  // the angle format's
   int shift = 0;                  // its precision - 1
 };
@@ -37,7 +40,7 @@ struct AccumulatorKernels {
   AddRow<float, DoubleDouble> float_against_double_double;
   AddRow<double, double> double_against_double;
   AddRow<float, double> float_against_double;
-  void (*libm_row_bounds)(const LibmRowBounds& row, double* bounds, std::size_t count);
+  bool (*libm_row_bounds)(const LibmRowBounds& row, double* bounds, std::size_t count);
 };
 
 // The selected variant's (pecheck/isa.hpp); variant i of isa::variants() for
@@ -49,8 +52,8 @@ const AccumulatorKernels& accumulator_kernels(std::size_t variant);
 struct AccumulatorRows {
   template <typename Value, typename Exact>
   static void add(Accumulator& accumulator, std::int64_t row, std::span<const Value> values,
-                  std::span<const Exact> exact, std::int64_t table);
+                  std::span<const Exact> exact, std::int64_t table, const RowColumns& columns);
 };
-void libm_row_bounds(const LibmRowBounds& row, double* bounds, std::size_t count);
+bool libm_row_bounds(const LibmRowBounds& row, double* bounds, std::size_t count);
 
 }  // namespace pecheck::accuracy

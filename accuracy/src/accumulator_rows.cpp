@@ -48,15 +48,16 @@ inline DoubleDouble exact_at(std::span<const double> exact, std::size_t e) { ret
 
 // The bounds of a row's entries (Allowance::row_bounds), for its judged pass.
 template <typename Exact>
-std::span<const double> Accumulator::row_bounds(std::int64_t row, std::span<const Exact> exact) {
+std::span<const double> Accumulator::row_bounds(std::int64_t row, std::span<const std::int64_t> columns,
+                                                std::span<const Exact> exact) {
   const std::size_t n = exact.size();
   bounds_.resize(n);
   if constexpr (std::is_same_v<Exact, double>) {
-    allowance_->row_bounds(row, exact, bounds_);
+    allowance_->row_bounds(row, columns, exact, bounds_);
   } else {
     exact_hi_.resize(n);
     for (std::size_t e = 0; e < n; ++e) exact_hi_[e] = exact[e].hi;
-    allowance_->row_bounds(row, exact_hi_, bounds_);
+    allowance_->row_bounds(row, columns, exact_hi_, bounds_);
   }
   return bounds_;
 }
@@ -90,9 +91,14 @@ void Accumulator::keep_worst_ratio(std::size_t n, const EntryAt& entry_at) {
 
 template <typename Value, typename Exact>
 void Accumulator::add_values(std::span<const Value> values, std::span<const Exact> exact, std::int64_t row,
-                             std::int64_t table) {
+                             std::int64_t table, const RowColumns& columns) {
   const Format& format = format_of(format_);
   const std::size_t n = values.size();
+  // Entry e's column, and how many entries each stands for (RowColumns).
+  const auto column_of = [&](std::size_t e) {
+    return columns.column.empty() ? static_cast<std::int64_t>(e) : columns.column[e];
+  };
+  const std::int64_t copies = columns.copies;
   // The row's totals first, without its entries' errors: most rows need
   // nothing more. A row that does (see below) is passed again, storing them.
   // With an allowance, a row with an entry beyond the budget is judged
@@ -106,25 +112,27 @@ void Accumulator::add_values(std::span<const Value> values, std::span<const Exac
   const double ratio_floor = tally_.worst_ratio_entry ? tally_.worst_ratio : -1.0;
   RowJudgement judgement;
   bool judged = allowance_ != nullptr && last_row_beyond_;
-  RowTotals totals = judged ? row_ulp_errors_judged(values, exact, format, judged_thresholds_, row_bounds(row, exact),
-                                                    budget_ulp_, ratio_floor, judgement)
-                            : row_ulp_errors(values, exact, format, thresholds_);
+  RowTotals totals =
+      judged ? row_ulp_errors_judged(values, exact, format, judged_thresholds_, row_bounds(row, columns.column, exact),
+                                     budget_ulp_, ratio_floor, judgement)
+             : row_ulp_errors(values, exact, format, thresholds_);
   const double row_max = totals.max_ulps;
   const bool beyond = allowance_ != nullptr && row_max > budget_ulp_;
   last_row_beyond_ = beyond;
   if (beyond && !judged) {
     judged = true;
-    totals = row_ulp_errors_judged(values, exact, format, judged_thresholds_, row_bounds(row, exact), budget_ulp_,
-                                   ratio_floor, judgement);
+    totals = row_ulp_errors_judged(values, exact, format, judged_thresholds_, row_bounds(row, columns.column, exact),
+                                   budget_ulp_, ratio_floor, judgement);
   }
-  tally_.entries += static_cast<std::int64_t>(n);
+  tally_.entries += static_cast<std::int64_t>(n) * copies;
   tally_.largest_value_bits = std::max(tally_.largest_value_bits, totals.largest_value_bits);
   // The row's sum in a fixed order, then an order-free sum over rows: the
-  // RMS does not depend on which worker took which row.
-  tally_.sum_squares.add(totals.squares);
-  if (allowance_ == nullptr) tally_.beyond_budget += totals.above[row_thresholds - 1];
-  tally_.beyond_budget += judgement.beyond;
-  tally_.beyond_bound += judgement.beyond_bound;
+  // RMS does not depend on which worker took which row. (Once per copy: the
+  // order-free sum adds exactly.)
+  for (std::int64_t k = 0; k < copies; ++k) tally_.sum_squares.add(totals.squares);
+  if (allowance_ == nullptr) tally_.beyond_budget += totals.above[row_thresholds - 1] * copies;
+  tally_.beyond_budget += judgement.beyond * copies;
+  tally_.beyond_bound += judgement.beyond_bound * copies;
   // Bin k of the histogram counts the entries in (edge k-1, edge k]: the
   // entries above edge k-1 less those above edge k. An uncommon entry has
   // ulps 0 in the kernel and is not in `common`. No entry is above an edge at
@@ -164,12 +172,12 @@ void Accumulator::add_values(std::span<const Value> values, std::span<const Exac
       count_above_four(ulps_.data(), n, edges_, k, passed, above);
     }
     for (std::size_t j = 0; j < 4 && k + j < edges_.size(); ++j) {
-      tally_.histogram[k + j] += above_previous - above[j];
+      tally_.histogram[k + j] += (above_previous - above[j]) * copies;
       above_previous = above[j];
     }
   }
   const auto entry_at = [&](std::size_t e) {
-    return ComparedEntry{{table, row, static_cast<std::int64_t>(e)},
+    return ComparedEntry{{table, row, column_of(e)},
                          static_cast<double>(values[e]),
                          exact_at(exact, e),
                          {Mismatch::none, ulps_[e]},
@@ -197,24 +205,27 @@ void Accumulator::add_values(std::span<const Value> values, std::span<const Exac
   if (all_common) return;
   for (std::size_t e = 0; e < n; ++e) {
     if (common_[e] != 0) continue;
-    add_scalar(compare_entry({table, row, static_cast<std::int64_t>(e)}, static_cast<double>(values[e]),
-                             exact_at(exact, e), format));
+    // Each copy counts; the first copy's key is kept, as its smallest.
+    const ComparedEntry entry =
+        compare_entry({table, row, column_of(e)}, static_cast<double>(values[e]), exact_at(exact, e), format);
+    for (std::int64_t k = 0; k < copies; ++k) add_scalar(entry);
   }
 }
 
 template <typename Value, typename Exact>
 void AccumulatorRows::add(Accumulator& accumulator, std::int64_t row, std::span<const Value> values,
-                          std::span<const Exact> exact, std::int64_t table) {
-  accumulator.add_values(values, exact, row, table);
+                          std::span<const Exact> exact, std::int64_t table, const RowColumns& columns) {
+  accumulator.add_values(values, exact, row, table, columns);
 }
 
 template void AccumulatorRows::add<double, DoubleDouble>(Accumulator&, std::int64_t, std::span<const double>,
-                                                         std::span<const DoubleDouble>, std::int64_t);
+                                                         std::span<const DoubleDouble>, std::int64_t,
+                                                         const RowColumns&);
 template void AccumulatorRows::add<float, DoubleDouble>(Accumulator&, std::int64_t, std::span<const float>,
-                                                        std::span<const DoubleDouble>, std::int64_t);
+                                                        std::span<const DoubleDouble>, std::int64_t, const RowColumns&);
 template void AccumulatorRows::add<double, double>(Accumulator&, std::int64_t, std::span<const double>,
-                                                   std::span<const double>, std::int64_t);
+                                                   std::span<const double>, std::int64_t, const RowColumns&);
 template void AccumulatorRows::add<float, double>(Accumulator&, std::int64_t, std::span<const float>,
-                                                  std::span<const double>, std::int64_t);
+                                                  std::span<const double>, std::int64_t, const RowColumns&);
 
 }  // namespace pecheck::accuracy

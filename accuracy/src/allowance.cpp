@@ -5,8 +5,11 @@
 
 namespace pecheck::accuracy {
 
-void Allowance::row_bounds(std::int64_t row, std::span<const double> exact, std::span<double> out) const {
-  for (std::size_t c = 0; c < out.size(); ++c) out[c] = bound(row, static_cast<std::int64_t>(c), {exact[c], 0.0});
+void Allowance::row_bounds(std::int64_t row, std::span<const std::int64_t> column, std::span<const double> exact,
+                           std::span<double> out) const {
+  for (std::size_t e = 0; e < out.size(); ++e) {
+    out[e] = bound(row, column.empty() ? static_cast<std::int64_t>(e) : column[e], {exact[e], 0.0});
+  }
 }
 
 AllowanceDecision judge(const Allowance& allowance, std::int64_t row, std::int64_t column, DoubleDouble exact,

@@ -24,6 +24,10 @@ LibmAllowance::LibmAllowance(const RotaryConvention& convention, const Computati
     frequency_of_column_.push_back(rotary_column_frequency(convention, c));
     inv_freq_of_column_.push_back(inv_freq_[static_cast<std::size_t>(frequency_of_column_.back())]);
   }
+  for (int table = 0; table < 2; ++table) {
+    inv_freq_of_row_column_.insert(inv_freq_of_row_column_.end(), inv_freq_of_column_.begin(),
+                                   inv_freq_of_column_.end());
+  }
   for (const double inv : inv_freq_) {
     smallest_inv_freq_ = std::min(smallest_inv_freq_, inv);
     largest_inv_freq_ = std::max(largest_inv_freq_, inv);
@@ -42,7 +46,8 @@ double LibmAllowance::bound(std::int64_t row, std::int64_t column, DoubleDouble)
 
 namespace pecheck::accuracy {
 
-void LibmAllowance::row_bounds(std::int64_t row, std::span<const double> exact, std::span<double> out) const {
+void LibmAllowance::row_bounds(std::int64_t row, std::span<const std::int64_t> column, std::span<const double> exact,
+                               std::span<double> out) const {
   const double p = static_cast<double>(first_position_ + row);
   const std::size_t columns = inv_freq_of_column_.size();
   // ulp_of's plain-double path, lane by lane: the angle's binade read from its
@@ -58,11 +63,19 @@ void LibmAllowance::row_bounds(std::int64_t row, std::span<const double> exact, 
   const bool plain = format.min_exponent - shift >= -1022 &&
                      (p == 0.0 || (std::isnormal(p * smallest_inv_freq_) && std::isnormal(p * largest_inv_freq_)));
   if (!plain) {
-    Allowance::row_bounds(row, exact, out);
+    Allowance::row_bounds(row, column, exact, out);
     return;
   }
-  const LibmRowBounds bounds{p, factor_, relative_, inv_freq_of_column_.data(), columns, min_exponent, shift};
-  accumulator_kernels().libm_row_bounds(bounds, out.data(), out.size());
+  LibmRowBounds bounds{p, factor_, relative_, inv_freq_of_column_.data(), columns, nullptr, min_exponent, shift};
+  if (!column.empty()) {  // each entry's column among a row's, cos's then sin's
+    bounds.inv_freq_of_column = inv_freq_of_row_column_.data();
+    bounds.columns = inv_freq_of_row_column_.size();
+    bounds.column = column.data();
+  }
+  // Given columns past a row's (not the comparison's) go through bound().
+  if (!accumulator_kernels().libm_row_bounds(bounds, out.data(), out.size())) {
+    Allowance::row_bounds(row, column, exact, out);
+  }
 }
 
 }  // namespace pecheck::accuracy

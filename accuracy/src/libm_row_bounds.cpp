@@ -11,7 +11,7 @@
 
 namespace pecheck::accuracy {
 
-void libm_row_bounds(const LibmRowBounds& row, double* out, std::size_t count) {
+bool libm_row_bounds(const LibmRowBounds& row, double* out, std::size_t count) {
   const double p = row.position;
   const double factor = row.factor;
   const double relative = row.relative;
@@ -20,19 +20,40 @@ void libm_row_bounds(const LibmRowBounds& row, double* out, std::size_t count) {
   const int shift = row.shift;
   const double* __restrict inv = row.inv_freq_of_column;
   double* __restrict bounds = out;
+  const auto bound = [&](double inv_freq) {
+    const double angle = p * inv_freq;
+    const auto field = static_cast<std::int64_t>((std::bit_cast<std::uint64_t>(angle) >> 52) & 0x7ff);
+    const std::int64_t quantum = std::max(field - 1023, min_exponent) - shift;
+    const double angle_ulp =
+        angle == 0.0 ? 0.0 : std::bit_cast<double>(static_cast<std::uint64_t>(quantum + 1023) << 52);
+    return factor * (relative * angle + angle_ulp);
+  };
+  if (row.column != nullptr) {
+    // Entries of given columns (below row.columns, or false): their inv_freq
+    // gathered a stretch at a time, then the stretch's bounds in one vector
+    // pass (a loop that gathers as it goes stays scalar). The columns are
+    // checked first, in a pass of their own (a check in the gathering loop
+    // kept it scalar too).
+    const auto* __restrict column = reinterpret_cast<const std::uint64_t*>(row.column);
+    std::uint64_t largest = 0;
+    for (std::size_t c = 0; c < count; ++c) largest = std::max(largest, column[c]);
+    if (count > 0 && largest >= columns) return false;
+    constexpr std::size_t stretch = 64;
+    double gathered[stretch];
+    for (std::size_t c = 0; c < count; c += stretch) {
+      const std::size_t run = std::min(stretch, count - c);
+      for (std::size_t k = 0; k < run; ++k) gathered[k] = inv[column[c + k]];
+      for (std::size_t k = 0; k < run; ++k) bounds[c + k] = bound(gathered[k]);
+    }
+    return true;
+  }
   std::size_t c = 0;
   while (c < count) {  // one cache row's columns at a time (cos, then sin)
     const std::size_t run = std::min(columns, count - c);
-    for (std::size_t k = 0; k < run; ++k) {
-      const double angle = p * inv[k];
-      const auto field = static_cast<std::int64_t>((std::bit_cast<std::uint64_t>(angle) >> 52) & 0x7ff);
-      const std::int64_t quantum = std::max(field - 1023, min_exponent) - shift;
-      const double angle_ulp =
-          angle == 0.0 ? 0.0 : std::bit_cast<double>(static_cast<std::uint64_t>(quantum + 1023) << 52);
-      bounds[c + k] = factor * (relative * angle + angle_ulp);
-    }
+    for (std::size_t k = 0; k < run; ++k) bounds[c + k] = bound(inv[k]);
     c += run;
   }
+  return true;
 }
 
 }  // namespace pecheck::accuracy

@@ -81,11 +81,16 @@ std::vector<Tally> tallies(const AccumulatorKernels& kernels, const std::vector<
   for (std::size_t r = 0; r < rows.size(); ++r) {
     const Row& row = rows[r];
     const auto at = static_cast<std::int64_t>(r);
-    kernels.double_against_double_double(accumulators[0], at, row.values, row.exact, 0);
-    kernels.double_against_double(accumulators[1], at, row.values, row.exact_hi, 0);
+    // Two of the forms as a row of distinct entries (RowColumns): entry e
+    // at column 2e + 1, standing for two.
+    std::vector<std::int64_t> odd(row.values.size());
+    for (std::size_t e = 0; e < odd.size(); ++e) odd[e] = 2 * static_cast<std::int64_t>(e) + 1;
+    const RowColumns twinned{odd, 2};
+    kernels.double_against_double_double(accumulators[0], at, row.values, row.exact, 0, {});
+    kernels.double_against_double(accumulators[1], at, row.values, row.exact_hi, 0, twinned);
     if (format == FormatId::float64) continue;  // a float is not a float64 value
-    kernels.float_against_double_double(accumulators[2], at, row.floats, row.exact, 1);
-    kernels.float_against_double(accumulators[3], at, row.floats, row.exact_hi, 1);
+    kernels.float_against_double_double(accumulators[2], at, row.floats, row.exact, 1, twinned);
+    kernels.float_against_double(accumulators[3], at, row.floats, row.exact_hi, 1, {});
   }
   std::vector<Tally> out;
   for (const Accumulator& a : accumulators) out.push_back(a.tally());
@@ -136,20 +141,28 @@ TEST(AccumulatorVariants, everyVariantGivesTheBaselinesLibmRowBounds) {
     inv_freq.push_back(reference::rotary_model_inv_freq(llama, rotary_column_frequency(llama, c), model));
   }
   std::int64_t compared = 0;
+  // Entries of given columns too (a row of distinct entries): every third
+  // column, last to first.
+  std::vector<std::int64_t> given;
+  for (auto c = static_cast<std::int64_t>(inv_freq.size()) - 1; c >= 0; c -= 3) given.push_back(c);
   for (const double position : {0.0, 1.0, 4097.0, 70000.0, 16777215.0}) {
-    const LibmRowBounds row{position, 1.25, 0x1p-22, inv_freq.data(), inv_freq.size(), -126, 23};
-    // Two cache rows' columns and a few more: the repetition and a cut run.
-    const std::size_t count = 2 * inv_freq.size() + 5;
-    std::vector<double> baseline(count), other(count);
-    accumulator_kernels(0).libm_row_bounds(row, baseline.data(), count);
-    for (std::size_t v = 1; v < variants.size(); ++v) {
-      if (!variants[v].runs_here) continue;
-      accumulator_kernels(v).libm_row_bounds(row, other.data(), count);
-      for (std::size_t c = 0; c < count; ++c) {
-        ASSERT_EQ(std::bit_cast<std::uint64_t>(other[c]), std::bit_cast<std::uint64_t>(baseline[c]))
-            << variants[v].name << " position " << position << " column " << c;
+    for (const bool by_column : {false, true}) {
+      // Two cache rows' columns and a few more: the repetition and a cut run.
+      const LibmRowBounds row =
+          by_column ? LibmRowBounds{position, 1.25, 0x1p-22, inv_freq.data(), inv_freq.size(), given.data(), -126, 23}
+                    : LibmRowBounds{position, 1.25, 0x1p-22, inv_freq.data(), inv_freq.size(), nullptr, -126, 23};
+      const std::size_t count = by_column ? given.size() : 2 * inv_freq.size() + 5;
+      std::vector<double> baseline(count), other(count);
+      ASSERT_TRUE(accumulator_kernels(0).libm_row_bounds(row, baseline.data(), count));
+      for (std::size_t v = 1; v < variants.size(); ++v) {
+        if (!variants[v].runs_here) continue;
+        ASSERT_TRUE(accumulator_kernels(v).libm_row_bounds(row, other.data(), count));
+        for (std::size_t c = 0; c < count; ++c) {
+          ASSERT_EQ(std::bit_cast<std::uint64_t>(other[c]), std::bit_cast<std::uint64_t>(baseline[c]))
+              << variants[v].name << " position " << position << " entry " << c;
+        }
+        ++compared;
       }
-      ++compared;
     }
   }
   testing::expect_compared_if_any_variant_runs(compared);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <span>
 #include <vector>
 
 #include "pecheck/accuracy/libm_allowance.hpp"
@@ -23,8 +24,8 @@ TEST(LibmAllowance, isTheAttentionFactorTimesTheInvFreqAndAngleRoundingAllowance
   for (std::int64_t column : {std::int64_t{0}, std::int64_t{5}, columns - 1}) {
     const std::int64_t i = rotary_column_frequency(llama2, column);
     const double angle = 17.0 * reference::rotary_model_inv_freq(llama2, i, model);  // row 7: position 17
-    const double expected = factor * (libm_inv_freq_allowance(model) * angle +
-                                      ulp_of(DoubleDouble{angle, 0.0}, format_of(model.angle)));
+    const double expected =
+        factor * (libm_inv_freq_allowance(model) * angle + ulp_of(DoubleDouble{angle, 0.0}, format_of(model.angle)));
     EXPECT_EQ(allowance.bound(7, column, {0.5, 0.0}), expected) << "column " << column;
     // The sin table's column c (column + columns in a cache row) has cos column c's frequency.
     EXPECT_EQ(allowance.bound(7, columns + column, {0.5, 0.0}), expected);
@@ -55,10 +56,22 @@ TEST(LibmAllowance, rowBoundsAreTheBoundsColumnByColumn) {
     std::vector<double> exact(static_cast<std::size_t>(2 * columns), 0.5);
     std::vector<double> bounds(exact.size());
     for (const std::int64_t row : {std::int64_t{-3}, std::int64_t{0}, std::int64_t{1000}, std::int64_t{16777200}}) {
-      allowance.row_bounds(row, exact, bounds);
+      allowance.row_bounds(row, {}, exact, bounds);
       for (std::int64_t column = 0; column < 2 * columns; ++column) {
         ASSERT_EQ(bounds[static_cast<std::size_t>(column)], allowance.bound(row, column, {0.5, 0.0}))
             << c.name << " row " << row << " column " << column;
+      }
+      // Entries of given columns (a row of distinct entries): each column's
+      // bound, wherever the entry stands; a column past the row's goes
+      // through bound().
+      std::vector<std::int64_t> given;
+      for (std::int64_t k = 2 * columns - 1; k >= 0; k -= 3) given.push_back(k);
+      given.push_back(2 * columns + 5);
+      std::vector<double> given_bounds(given.size());
+      allowance.row_bounds(row, given, std::span<const double>(exact).first(given.size()), given_bounds);
+      for (std::size_t e = 0; e < given.size(); ++e) {
+        ASSERT_EQ(given_bounds[e], allowance.bound(row, given[e], {0.5, 0.0}))
+            << c.name << " row " << row << " column " << given[e];
       }
     }
   }

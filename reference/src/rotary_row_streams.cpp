@@ -26,8 +26,7 @@ RotaryReferenceRow by_column(const RotaryRowPlan& plan, std::int64_t r, const Ro
 
 // The exact encoding's rows (and a model's where the float-angle tier does
 // not apply): the rotary tiers with nothing rounded; a row the double tier
-// settles whole goes as its plain doubles, spread to the columns straight
-// from the tier's arrays.
+// settles whole goes as its plain doubles by frequency, from the tier's arrays.
 class EvaluatedRows final : public RotaryRowStream {
  public:
   explicit EvaluatedRows(const RotaryRowPlan& plan)
@@ -35,15 +34,15 @@ class EvaluatedRows final : public RotaryRowStream {
         evaluator_(plan.convention(), plan.model(), plan.tier_frequencies(), format_of(plan.request().format),
                    plan.exact(), RoundedValues::skipped),
         cos_exact_(plan.frequency_of().size()),
-        sin_exact_(cos_exact_.size()),
-        plain_(2 * cos_exact_.size()) {}
+        sin_exact_(cos_exact_.size()) {}
 
   RotaryReferenceRow row(std::int64_t r) override {
     const std::int64_t position = plan_.request().first_position + r;
     if (evaluator_.settle_plain(position)) {
       const RowDecisions& d = evaluator_.decisions();
-      plan_.spread(d.cos_hi.data(), d.sin_hi.data(), plain_);
-      return {r, {}, {}, plain_};
+      by_frequency_.assign(d.cos_hi.begin(), d.cos_hi.end());
+      by_frequency_.insert(by_frequency_.end(), d.sin_hi.begin(), d.sin_hi.end());
+      return {r, {}, {}, by_frequency_};
     }
     evaluator_.finish(position, results_);
     return by_column(plan_, r, results_, cos_exact_, sin_exact_);
@@ -56,7 +55,7 @@ class EvaluatedRows final : public RotaryRowStream {
   RotaryRowEvaluator evaluator_;
   RotaryRowResults results_;
   std::vector<DoubleDouble> cos_exact_, sin_exact_;
-  std::vector<double> plain_;
+  std::vector<double> by_frequency_;
 };
 
 // A model with float32 angles (rotary_model_rows.hpp): each row by the
@@ -68,17 +67,15 @@ class ModelRows final : public RotaryRowStream {
   explicit ModelRows(const RotaryRowPlan& plan)
       : plan_(plan),
         tier_(*plan.float_angle_rows()),
-        cos_values_(tier_.frequencies()),
-        sin_values_(tier_.frequencies()),
+        by_frequency_(2 * tier_.frequencies()),
         cos_exact_(plan.frequency_of().size()),
-        sin_exact_(cos_exact_.size()),
-        plain_(2 * cos_exact_.size()) {}
+        sin_exact_(cos_exact_.size()) {}
 
   RotaryReferenceRow row(std::int64_t r) override {
     const std::int64_t position = plan_.request().first_position + r;
-    if (tier_.row(position, cos_values_.data(), sin_values_.data())) {
-      plan_.spread(cos_values_.data(), sin_values_.data(), plain_);
-      return {r, {}, {}, plain_};
+    // The tier writes cos's values and sin's into the row's halves.
+    if (tier_.row(position, by_frequency_.data(), by_frequency_.data() + tier_.frequencies())) {
+      return {r, {}, {}, by_frequency_};
     }
     if (!evaluator_) {
       evaluator_ = std::make_unique<RotaryRowEvaluator>(plan_.convention(), plan_.model(), no_frequencies_,
@@ -96,9 +93,8 @@ class ModelRows final : public RotaryRowStream {
   const std::vector<StepsFrequency> no_frequencies_;
   std::unique_ptr<RotaryRowEvaluator> evaluator_;
   RotaryRowResults results_;
-  std::vector<double> cos_values_, sin_values_;
+  std::vector<double> by_frequency_;  // cos's values, then sin's
   std::vector<DoubleDouble> cos_exact_, sin_exact_;
-  std::vector<double> plain_;
 };
 
 }  // namespace
@@ -113,11 +109,6 @@ RotaryRowPlan::RotaryRowPlan(const RotaryConvention& convention, const RotaryCac
   for (std::int64_t c = 0; c < cols; ++c) {
     frequency_of_[static_cast<std::size_t>(c)] = static_cast<std::size_t>(rotary_column_frequency(convention, c));
   }
-  const std::size_t half = frequency_of_.size() / 2;
-  rotate_half_ = frequency_of_.size() % 2 == 0;
-  for (std::size_t c = 0; c < frequency_of_.size(); ++c) {
-    rotate_half_ &= frequency_of_[c] == c % std::max<std::size_t>(half, 1);
-  }
   if (float_angle_rows_apply(model, request.format, exact)) {
     float_angle_rows_.emplace(convention, *model, request.format, exact);
   } else {
@@ -128,22 +119,6 @@ RotaryRowPlan::RotaryRowPlan(const RotaryConvention& convention, const RotaryCac
 std::unique_ptr<RotaryRowStream> RotaryRowPlan::stream() const {
   if (float_angle_rows_) return std::make_unique<ModelRows>(*this);
   return std::make_unique<EvaluatedRows>(*this);
-}
-
-void RotaryRowPlan::spread(const double* cos_values, const double* sin_values, std::vector<double>& plain) const {
-  const std::size_t n = frequency_of_.size();
-  if (rotate_half_) {  // two copies of the frequencies per table
-    const std::size_t half = n / 2;
-    for (const std::size_t offset : {std::size_t{0}, half}) {
-      std::copy_n(cos_values, half, plain.data() + offset);
-      std::copy_n(sin_values, half, plain.data() + n + offset);
-    }
-    return;
-  }
-  for (std::size_t c = 0; c < n; ++c) {
-    plain[c] = cos_values[frequency_of_[c]];
-    plain[n + c] = sin_values[frequency_of_[c]];
-  }
 }
 
 std::vector<RotaryReferenceCounts> visit_rotary_reference_rows(const RotaryConvention& convention,

@@ -35,10 +35,6 @@ class RotaryRowPlan {
                 const std::optional<ComputationModel>& model, ExactValues exact);
   std::unique_ptr<RotaryRowStream> stream() const;
 
-  // A row's values by frequency into `plain` by column, cos's columns then
-  // sin's (the streams' plain rows).
-  void spread(const double* cos_values, const double* sin_values, std::vector<double>& plain) const;
-
   const RotaryConvention& convention() const { return convention_; }
   const RotaryCacheRequest& request() const { return request_; }
   const std::optional<ComputationModel>& model() const { return model_; }
@@ -52,10 +48,7 @@ class RotaryRowPlan {
   RotaryCacheRequest request_;
   std::optional<ComputationModel> model_;
   ExactValues exact_;
-  std::vector<std::size_t> frequency_of_;  // column c's frequency
-  // Column c holds frequency c mod n for n frequencies (the rotate-half
-  // layout): a row is two copies of the frequencies' values.
-  bool rotate_half_ = false;
+  std::vector<std::size_t> frequency_of_;           // column c's frequency
   std::vector<StepsFrequency> tier_frequencies_;    // the exact encoding's tiers'
   std::optional<FloatAngleRows> float_angle_rows_;  // a model's, where the tier applies
 };

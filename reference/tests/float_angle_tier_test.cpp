@@ -206,10 +206,15 @@ TEST(FloatAngleTier, ReferenceRowsAgreeWithTheOtherTiers) {
           ++rows;
           for (std::size_t k = 0; k < cols; ++k) {
             const auto e = static_cast<std::size_t>(row.row) * cols + k;
-            const DoubleDouble cos_value = row.plain.empty() ? row.cos[k] : DoubleDouble{row.plain[k], 0.0};
-            const DoubleDouble sin_value = row.plain.empty() ? row.sin[k] : DoubleDouble{row.plain[cols + k], 0.0};
-            const std::string where = c.name + " " + model.name + " row " + std::to_string(row.row) + " column " +
-                                      std::to_string(k);
+            // A plain row by frequency: column k's is frequency f's (cos's n, then sin's).
+            const std::size_t n = row.by_frequency.size() / 2;
+            const auto f = static_cast<std::size_t>(rotary_column_frequency(c, static_cast<std::int64_t>(k)));
+            const DoubleDouble cos_value =
+                row.by_frequency.empty() ? row.cos[k] : DoubleDouble{row.by_frequency[f], 0.0};
+            const DoubleDouble sin_value =
+                row.by_frequency.empty() ? row.sin[k] : DoubleDouble{row.by_frequency[n + f], 0.0};
+            const std::string where =
+                c.name + " " + model.name + " row " + std::to_string(row.row) + " column " + std::to_string(k);
             EXPECT_TRUE((within_double_double(cos_value.hi, full.exact_cos[e], tolerance) && cos_value.lo == 0.0) ||
                         within_double_double(cos_value.hi + cos_value.lo, full.exact_cos[e], tolerance + 0x1p-52))
                 << where << " cos";

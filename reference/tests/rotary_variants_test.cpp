@@ -61,8 +61,8 @@ std::vector<std::uint64_t> visited(const RotaryReferenceKernels& kernels, const 
           .visit_rows(c, request, std::span<const std::optional<ComputationModel>>(targets), 2, ExactValues::for_format,
                       [&](int, std::span<const RotaryReferenceRow> target_rows) {
                         const RotaryReferenceRow& row = target_rows.front();
-                        std::vector<std::uint64_t> bits{row.plain.empty() ? 0U : 1U};
-                        for (const double v : row.plain) append_bits(bits, v);
+                        std::vector<std::uint64_t> bits{row.by_frequency.empty() ? 0U : 1U};
+                        for (const double v : row.by_frequency) append_bits(bits, v);
                         for (const DoubleDouble& v : row.cos) append_bits(bits, v);
                         for (const DoubleDouble& v : row.sin) append_bits(bits, v);
                         const std::lock_guard<std::mutex> lock(mutex);

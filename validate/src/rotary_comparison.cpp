@@ -10,6 +10,7 @@
 #include "pecheck/accuracy/measure.hpp"
 #include "pecheck/parallel_for.hpp"
 #include "pecheck/reference/rotary_reference.hpp"
+#include "rotary_twin_columns.hpp"
 
 namespace pecheck::validate {
 
@@ -53,12 +54,22 @@ std::vector<Comparison> compare_rotary_cache(const Table& cos, const Table& sin,
   // Each worker reads a row of the cache once, for every target.
   const auto cols = static_cast<std::size_t>(cos.cols);
   const bool floats = cos.format == FormatId::float32 && sin.format == FormatId::float32;
+  // Each frequency's two columns measured once where they are equal.
+  const TwinColumns twins(convention, cos.cols);
+  std::vector<std::size_t> frequency_of_column(static_cast<std::size_t>(cos.cols));
+  for (std::int64_t c = 0; c < cos.cols; ++c) {
+    frequency_of_column[static_cast<std::size_t>(c)] = static_cast<std::size_t>(rotary_column_frequency(convention, c));
+  }
   struct RowBuffers {
     std::vector<float> floats;   // a float32 row, cos's then sin's
     std::vector<double> values;  // a row as doubles
     std::vector<DoubleDouble> exact;
     std::vector<double> plain;
     bool values_read = false;
+    // A row's distinct entries (TwinColumns): values and exact values.
+    std::vector<float> distinct_floats;
+    std::vector<double> distinct_values, distinct_plain;
+    std::vector<DoubleDouble> distinct_exact;
   };
   std::vector<RowBuffers> buffers(static_cast<std::size_t>(workers));
   for (RowBuffers& b : buffers) {
@@ -66,7 +77,53 @@ std::vector<Comparison> compare_rotary_cache(const Table& cos, const Table& sin,
     b.values.resize(2 * cols);
     b.exact.resize(2 * cols);
     b.plain.resize(2 * cols);
+    b.distinct_floats.resize(floats ? twins.entries() : 0);
+    b.distinct_values.resize(twins.entries());
+    b.distinct_plain.resize(twins.entries());
+    b.distinct_exact.resize(twins.entries());
   }
+  // A row whose twin columns are equal, by its distinct entries, for every
+  // target; false (nothing added) when a copy differs.
+  const auto add_distinct = [&](std::size_t w, std::int64_t r, std::span<const reference::RotaryReferenceRow> rows) {
+    RowBuffers& b = buffers[w];
+    const auto offset = static_cast<std::size_t>(r) * cols;
+    if (floats) {
+      if (!twins.distinct(cos.storage<float>().data() + offset, sin.storage<float>().data() + offset,
+                          b.distinct_floats.data())) {
+        return false;
+      }
+    } else {
+      read_row(cos, r, b.values.data());
+      read_row(sin, r, b.values.data() + cols);
+      if (!twins.distinct(b.values.data(), b.values.data() + cols, b.distinct_values.data())) return false;
+    }
+    const accuracy::RowColumns columns = twins.row_columns();
+    const auto add = [&](accuracy::Accumulator& accumulator, const auto& exact) {
+      if (floats) {
+        accumulator.add_row(r, std::span<const float>(b.distinct_floats), exact, 0, columns);
+      } else {
+        accumulator.add_row(r, std::span<const double>(b.distinct_values), exact, 0, columns);
+      }
+    };
+    for (std::size_t t = 0; t < rows.size(); ++t) {
+      const reference::RotaryReferenceRow& row = rows[t];
+      if (!row.by_frequency.empty()) {
+        add(accumulators[t][w], twins.distinct_exact(row.by_frequency, b.distinct_plain.data()));
+        continue;
+      }
+      twins.distinct_exact(row.cos, row.sin, b.distinct_exact.data());
+      // Exact values that are plain doubles go as such (as below).
+      const bool all_plain = std::all_of(b.distinct_exact.begin(), b.distinct_exact.end(),
+                                         [](const DoubleDouble& x) { return x.lo == 0.0; });
+      if (all_plain) {
+        for (std::size_t e = 0; e < b.distinct_exact.size(); ++e) b.distinct_plain[e] = b.distinct_exact[e].hi;
+        add(accumulators[t][w], std::span<const double>(b.distinct_plain));
+      } else {
+        add(accumulators[t][w], std::span<const DoubleDouble>(b.distinct_exact));
+      }
+    }
+    return true;
+  };
   // Exact values to the format's accuracy (2^-(precision + 20) relative),
   // as the additive comparison asks for: far below any ULP error printed.
   const RotaryCacheRequest request{first_position, cos.rows, format};
@@ -75,6 +132,7 @@ std::vector<Comparison> compare_rotary_cache(const Table& cos, const Table& sin,
                                      const auto w = static_cast<std::size_t>(worker);
                                      RowBuffers& b = buffers[w];
                                      const std::int64_t r = rows.front().row;
+                                     if (twins.apply() && add_distinct(w, r, rows)) return;
                                      if (floats) {
                                        const std::size_t offset = static_cast<std::size_t>(r) * cols;
                                        std::copy_n(cos.storage<float>().data() + offset, cols, b.floats.data());
@@ -93,14 +151,21 @@ std::vector<Comparison> compare_rotary_cache(const Table& cos, const Table& sin,
                                      for (std::size_t t = 0; t < rows.size(); ++t) {
                                        const reference::RotaryReferenceRow& row = rows[t];
                                        accuracy::Accumulator& accumulator = accumulators[t][w];
-                                       // A row of plain exact values (nearly every row of a float32 cache):
-                                       // float32 rows go to the accumulator in their own type, cos's then
-                                       // sin's, as the kernel reads them (a float converts exactly).
-                                       if (!row.plain.empty()) {
+                                       // A row of plain exact values (nearly every row of a float32 cache),
+                                       // spread from its frequencies to the columns: float32 rows go to the
+                                       // accumulator in their own type, cos's then sin's, as the kernel reads
+                                       // them (a float converts exactly).
+                                       if (!row.by_frequency.empty()) {
+                                         const std::size_t n = row.by_frequency.size() / 2;
+                                         for (std::size_t c = 0; c < cols; ++c) {
+                                           b.plain[c] = row.by_frequency[frequency_of_column[c]];
+                                           b.plain[cols + c] = row.by_frequency[n + frequency_of_column[c]];
+                                         }
                                          if (floats) {
-                                           accumulator.add_row(r, std::span<const float>(b.floats), row.plain);
+                                           accumulator.add_row(r, std::span<const float>(b.floats),
+                                                               std::span<const double>(b.plain));
                                          } else {
-                                           accumulator.add_row(r, values(), row.plain);
+                                           accumulator.add_row(r, values(), std::span<const double>(b.plain));
                                          }
                                          continue;
                                        }

@@ -7,15 +7,18 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <future>
 #include <span>
+#include <vector>
 
 #include "narrow_format.hpp"
-#include "pecheck/number_text.hpp"
 #include "pecheck/accuracy/budgets.hpp"
+#include "pecheck/number_text.hpp"
 #include "rotary_comparison.hpp"
 #include "rotary_diagnosis.hpp"
 #include "rotary_frequency_match.hpp"
 #include "rotary_softmax_scale.hpp"
+#include "rotary_value_hazards.hpp"
 #include "subject_hints.hpp"
 
 namespace pecheck::validate {
@@ -36,61 +39,6 @@ void check_shapes(const Table& cos, const Table& sin) {
   }
 }
 
-// float32 values counted by their bits (integer lanes, which vectorise where
-// a loop of isfinite and fabs did not: this pass reads every value before the
-// comparisons start): a value is non-finite when its exponent field is all
-// ones, and past `limit` (non-negative) when its magnitude's bits exceed
-// those of L, the largest float at most `limit` (for a float x, x > limit
-// exactly when x > L: L <= limit, and the float after L exceeds limit).
-void count_float_hazards(std::span<const float> values, double limit, std::int64_t& non_finite,
-                         std::int64_t& beyond) {
-  float largest = static_cast<float>(limit);
-  if (static_cast<double>(largest) > limit) largest = std::nextafter(largest, 0.0F);
-  const std::uint32_t bound = std::bit_cast<std::uint32_t>(largest);
-  constexpr std::uint32_t infinity_bits = 0x7f800000U;
-  std::int64_t outside = 0, past = 0;
-  for (const float v : values) {
-    const std::uint32_t magnitude = std::bit_cast<std::uint32_t>(v) & 0x7fffffffU;
-    outside += magnitude >= infinity_bits ? 1 : 0;
-    past += (magnitude < infinity_bits) & (magnitude > bound) ? 1 : 0;
-  }
-  non_finite += outside;
-  beyond += past;
-}
-
-// NaN or infinity, and values past the attention factor by more than rounding.
-void value_hazards(const Table& cos, const Table& sin, FormatId format, double factor, Validation& result) {
-  std::int64_t non_finite = 0, beyond = 0;
-  const double limit = factor * (1.0 + 8.0 * std::ldexp(1.0, -format_of(format).precision));
-  const auto count = [&](const auto& values) {
-    for (const auto stored : values) {
-      const double v = stored;
-      non_finite += !std::isfinite(v);
-      beyond += std::isfinite(v) && std::fabs(v) > limit;
-    }
-  };
-  for (const Table* t : {&cos, &sin}) {
-    // float32 by its bits (a NaN limit passes no value, as |v| > NaN is false),
-    // float64 in its own type, a 16-bit format decoded entry by entry.
-    if (t->format == FormatId::float32 && (limit >= 0.0 || std::isnan(limit))) {
-      count_float_hazards(t->storage<float>(), limit, non_finite, beyond);
-    } else if (t->format == FormatId::float32) {
-      count(t->storage<float>());
-    } else if (t->format == FormatId::float64) {
-      count(t->storage<double>());
-    } else {
-      for (std::int64_t k = 0; k < t->size(); ++k) count(std::array<double, 1>{t->flat(k)});
-    }
-  }
-  if (non_finite > 0) {
-    result.hazards.push_back({HazardKind::non_finite, std::to_string(non_finite) + " entries are NaN or infinite."});
-  }
-  if (beyond > 0) {
-    result.hazards.push_back({HazardKind::out_of_range, std::to_string(beyond) + " entries exceed the attention factor " +
-                                                           std::to_string(factor) + " in magnitude."});
-  }
-}
-
 // Detection, comparison and diagnosis; the caller moves detection's notes.
 Validation validate_stages(const Table& cos, const Table& sin, const RotaryValidationOptions& options) {
   check_shapes(cos, sin);
@@ -102,8 +50,9 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
   // A float32 file holding only bfloat16 values (NumPy has no bfloat16) is compared as bfloat16.
   const FormatChoice cos_format = narrowest_format(cos);
   const FormatChoice sin_format = narrowest_format(sin);
-  findings.format = format_of(cos_format.format).precision >= format_of(sin_format.format).precision ? cos_format.format
-                                                                                                    : sin_format.format;
+  findings.format = format_of(cos_format.format).precision >= format_of(sin_format.format).precision
+                        ? cos_format.format
+                        : sin_format.format;
   std::optional<RotaryConvention> given = options.convention;
   if (given) {
     check_rotary_convention(*given);
@@ -117,6 +66,11 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
       given = at_cache_width(*given, given->layout, n);
     }
   }
+  // Every value's extent (for the value hazards) while detection reads its
+  // rows, on a thread of its own (after it with one thread asked for).
+  const auto policy = options.threads == 1 ? std::launch::deferred : std::launch::async;
+  std::future<std::array<ValueExtent, 2>> extents =
+      std::async(policy, [&] { return std::array<ValueExtent, 2>{value_extent(cos), value_extent(sin)}; });
   RotaryDetection& detection = findings.detection;
   detection = detect_rotary(cos, sin, findings.format, given, options.first_position);
 
@@ -128,23 +82,24 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
                               round_trip(given->rotary_fraction) + " of head_dim " + std::to_string(given->head_dim) +
                               "), the others at frequency 0");
   } else if (given && given->head_dim > 0) {
-    detection.notes.push_back("rotary fraction " + round_trip(static_cast<double>(2 * detection.frequencies) /
-                                                                  static_cast<double>(options.convention->head_dim)) +
-                              " of head_dim " + std::to_string(options.convention->head_dim) + " (cache width / head_dim)");
+    detection.notes.push_back(
+        "rotary fraction " +
+        round_trip(static_cast<double>(2 * detection.frequencies) / static_cast<double>(options.convention->head_dim)) +
+        " of head_dim " + std::to_string(options.convention->head_dim) + " (cache width / head_dim)");
   }
   if (!detection.rotary) {
     const std::string hint = rotary_cache_hint(cos);
-    result.hazards.push_back({HazardKind::not_rotary,
-                              "cos^2 + sin^2 is not one constant over the pairs of any layout: not a rotary cache." +
-                                  (hint.empty() ? std::string() : " " + hint + ".")});
+    result.hazards.push_back(
+        {HazardKind::not_rotary, "cos^2 + sin^2 is not one constant over the pairs of any layout: not a rotary cache." +
+                                     (hint.empty() ? std::string() : " " + hint + ".")});
     result.verdict = ValidationVerdict::deviates;
     result.reasons.push_back("not a rotary cache");
     return result;
   }
   if (given && given->layout != detection.layout && detection.layout != RotaryLayout::complex_form) {
-    result.hazards.push_back({HazardKind::layout_mismatch,
-                              "the columns pair as " + std::string(to_string(detection.layout)) + ", the convention is " +
-                                  std::string(to_string(given->layout)) + "."});
+    result.hazards.push_back(
+        {HazardKind::layout_mismatch, "the columns pair as " + std::string(to_string(detection.layout)) +
+                                          ", the convention is " + std::string(to_string(given->layout)) + "."});
   }
   if (!detection.convention) {
     result.verdict = ValidationVerdict::unknown;
@@ -155,13 +110,18 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
   if (!given) convention.layout = detection.layout;
   findings.compared_convention = convention;
   const double expected_factor = rotary_derived(convention).attention_factor;
-  value_hazards(cos, sin, findings.format, std::max(expected_factor, detection.attention_factor), result);
+  const std::array<ValueExtent, 2> extent = extents.get();
+  for (Hazard& h : value_hazards(cos, sin, extent[0], extent[1], findings.format,
+                                 std::max(expected_factor, detection.attention_factor))) {
+    result.hazards.push_back(std::move(h));
+  }
   if (detection.swapped) {
     result.hazards.push_back({HazardKind::cos_sin_swapped,
                               "the angles atan2(sin, cos) decrease from row to row: the cos table holds the sines "
                               "and the sin table the cosines."});
   }
-  for (Hazard& h : attention_factor_hazards(detection, expected_factor, findings.format)) result.add_hazard(std::move(h));
+  for (Hazard& h : attention_factor_hazards(detection, expected_factor, findings.format))
+    result.add_hazard(std::move(h));
   if (options.first_position && detection.identical_pairs == 0 && detection.placed_position &&
       *detection.placed_position != *options.first_position) {
     // Compared at the given offset; the angles say where row 0 is.
@@ -174,16 +134,11 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
                               std::to_string(detection.identical_pairs) +
                                   " pairs of successive rows are identical, exactly where positions held in " +
                                   std::string(format_of(*detection.positions_held_in).name) +
-                                  " round to one value (positions in a 16-bit format at long context: candle PR 3520, where position 15962 becomes 15936 or 15968 in bfloat16)."});
+                                  " round to one value (positions in a 16-bit format at long context: candle PR 3520, "
+                                  "where position 15962 becomes 15936 or 15968 in bfloat16)."});
   }
   const std::vector<Hazard> frequencies = frequency_hazards(detection, convention, cos.rows);
   for (const Hazard& h : frequencies) result.add_hazard(h);
-  // Under another rule every computation of this one is far alike: nothing to tell apart.
-  if (frequencies.empty()) {
-    for (Hazard& h : computation_hazards(cos, sin, findings.format, detection, convention, detection.attention_factor)) {
-      result.add_hazard(std::move(h));
-    }
-  }
 
   const accuracy::UlpBudget& budget = accuracy::ulp_budget(accuracy::BudgetKind::third_party, findings.format);
   const double budget_ulp = options.max_ulp.value_or(budget.max_ulp);
@@ -194,8 +149,17 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
   const std::optional<ComputationModel> targets[] = {std::nullopt, model};
   result.comparisons = compare_rotary_cache(cos, sin, findings.format, convention, detection.first_position, targets,
                                             budget_ulp, source, options.threads);
-  const bool conforms = std::any_of(result.comparisons.begin(), result.comparisons.end(),
-                                    [](const Comparison& c) { return c.conforms; });
+  // The computation hazards name the computation a cache beyond its budget
+  // of the exact encoding follows; a cache within it (comparisons[0], the
+  // exact encoding's) has nothing to explain. Under another rule every
+  // computation of this one is far alike: nothing to tell apart either.
+  if (frequencies.empty() && !result.comparisons.front().conforms) {
+    for (Hazard& h : computation_hazards(cos, sin, findings.format, detection, convention, detection.attention_factor)) {
+      result.add_hazard(std::move(h));
+    }
+  }
+  const bool conforms =
+      std::any_of(result.comparisons.begin(), result.comparisons.end(), [](const Comparison& c) { return c.conforms; });
   if (!conforms) {
     result.reasons.push_back("entries beyond " + significant(budget_ulp) +
                              " ULP against both the exact encoding and the computation model");
@@ -263,8 +227,8 @@ Validation validate_layer_types(const Table& cos, const Table& sin, const Rotary
     }
   }
   best->notes.push_back(best->verdict == ValidationVerdict::conforms
-                            ? "the cache follows the config's " + chosen + " rule (its layer types: " +
-                                  layer_list(layers) + "; --layer-type checks one)"
+                            ? "the cache follows the config's " + chosen +
+                                  " rule (its layer types: " + layer_list(layers) + "; --layer-type checks one)"
                             : "no layer type's rule of the config fits (" + layer_list(layers) +
                                   "); compared with the nearest, " + chosen);
   return std::move(*best);

@@ -71,6 +71,21 @@ struct Tally {
 // tally := tally's entries and part's together (the same for any order).
 void merge_into(Tally& tally, const Tally& part);
 
+// A row handed by its distinct entries (a rotary cache holds each
+// frequency's value in two columns; where both copies of a row are equal,
+// one is measured): entry e is column `column[e]` and stands for `copies`
+// entries of its value and exact value. Every count and sum takes each
+// copy; a kept entry is entry e at column[e], so column[e] must be the
+// smallest column of its copies (of equal figures the smallest key is kept,
+// and the other copies' keys are larger). The caller promises that the
+// copies have the same value, exact value and allowance bound (a bound
+// that depends on the column only through the frequency). Empty `column`:
+// entry e is column e, one copy.
+struct RowColumns {
+  std::span<const std::int64_t> column;
+  std::int64_t copies = 1;
+};
+
 // Maps a row the accumulator was given to the position it holds.
 using RowPosition = std::function<std::int64_t(std::int64_t row)>;
 
@@ -81,15 +96,18 @@ class Accumulator {
   Accumulator(FormatId format, double budget_ulp, const Allowance* allowance = nullptr,
               SignedZero signed_zero = SignedZero::mismatch);
 
-  // Row `row` of table `table` (EntryKey): values[c] against exact[c], column c.
+  // Row `row` of table `table` (EntryKey): values[e] against exact[e], column
+  // e (or as `columns` says).
   void add_row(std::int64_t row, std::span<const double> values, std::span<const DoubleDouble> exact,
-               std::int64_t table = 0);
+               std::int64_t table = 0, const RowColumns& columns = {});
   void add_row(std::int64_t row, std::span<const float> values, std::span<const DoubleDouble> exact,
-               std::int64_t table = 0);
+               std::int64_t table = 0, const RowColumns& columns = {});
   // Exact values that are plain doubles (every lo zero), handed as such: half
   // the bytes to read.
-  void add_row(std::int64_t row, std::span<const double> values, std::span<const double> exact, std::int64_t table = 0);
-  void add_row(std::int64_t row, std::span<const float> values, std::span<const double> exact, std::int64_t table = 0);
+  void add_row(std::int64_t row, std::span<const double> values, std::span<const double> exact, std::int64_t table = 0,
+               const RowColumns& columns = {});
+  void add_row(std::int64_t row, std::span<const float> values, std::span<const double> exact, std::int64_t table = 0,
+               const RowColumns& columns = {});
   // Row `table_row` of a stored table (16-bit formats decoded exactly), keyed `row`.
   void add_row(const TableView& values, std::int64_t table_row, std::int64_t row, std::span<const DoubleDouble> exact,
                std::int64_t table = 0);
@@ -113,11 +131,13 @@ class Accumulator {
   // instruction-set variant (accuracy/src/accumulator_kernels.hpp).
   friend struct AccumulatorRows;
   template <typename Value, typename Exact>
-  void add_values(std::span<const Value> values, std::span<const Exact> exact, std::int64_t row, std::int64_t table);
+  void add_values(std::span<const Value> values, std::span<const Exact> exact, std::int64_t row, std::int64_t table,
+                  const RowColumns& columns);
   void add_scalar(const ComparedEntry& entry);
   void judge_beyond(const ComparedEntry& entry);
   template <typename Exact>
-  std::span<const double> row_bounds(std::int64_t row, std::span<const Exact> exact);
+  std::span<const double> row_bounds(std::int64_t row, std::span<const std::int64_t> columns,
+                                     std::span<const Exact> exact);
   template <typename EntryAt>
   void keep_worst_ratio(std::size_t n, const EntryAt& entry_at);
 

@@ -24,11 +24,13 @@ class Allowance {
   // (row, column) whose exact value is `exact`. Rows are the rows the
   // accumulator is given (convention rows, cache rows: each allowance says).
   virtual double bound(std::int64_t row, std::int64_t column, DoubleDouble exact) const = 0;
-  // bound(row, c, {exact[c], 0}) for every column c of a row, into out (as
-  // long as exact): the accumulator's pass over a row with entries beyond
-  // the budget. This default calls bound(); an allowance that does not
-  // read the exact value's low word may compute the row in one vector pass.
-  virtual void row_bounds(std::int64_t row, std::span<const double> exact, std::span<double> out) const;
+  // bound(row, column[e], {exact[e], 0}) for every entry e of a row, into out
+  // (as long as exact; entry e is column e when `column` is empty): the
+  // accumulator's pass over a row with entries beyond the budget. This
+  // default calls bound(); an allowance that does not read the exact value's
+  // low word may compute the row in one vector pass.
+  virtual void row_bounds(std::int64_t row, std::span<const std::int64_t> column, std::span<const double> exact,
+                          std::span<double> out) const;
   virtual std::string_view name() const = 0;    // "the float64-angle bound"
   virtual std::string_view source() const = 0;  // its derivation, in one sentence
 };

@@ -31,18 +31,20 @@ class LibmAllowance final : public Allowance {
 
   double bound(std::int64_t row, std::int64_t column, DoubleDouble exact) const override;
   // The same bounds in one pass over the row (the exact values are not read).
-  void row_bounds(std::int64_t row, std::span<const double> exact, std::span<double> out) const override;
+  void row_bounds(std::int64_t row, std::span<const std::int64_t> column, std::span<const double> exact,
+                  std::span<double> out) const override;
   std::string_view name() const override { return "the libm allowance"; }
   std::string_view source() const override { return libm_allowance_source; }
 
  private:
-  double factor_ = 1.0;            // the attention factor
-  double relative_ = 0.0;          // libm_inv_freq_allowance
+  double factor_ = 1.0;    // the attention factor
+  double relative_ = 0.0;  // libm_inv_freq_allowance
   FormatId angle_format_ = FormatId::float32;
   std::int64_t first_position_ = 0;
-  std::vector<double> inv_freq_;   // the model's, one per frequency
+  std::vector<double> inv_freq_;                   // the model's, one per frequency
   std::vector<std::int64_t> frequency_of_column_;  // one per cache column
   std::vector<double> inv_freq_of_column_;         // inv_freq_[frequency_of_column_[c]]
+  std::vector<double> inv_freq_of_row_column_;     // the same for a row's columns, cos's then sin's
   double smallest_inv_freq_ = std::numeric_limits<double>::infinity();  // over inv_freq_
   double largest_inv_freq_ = 0.0;
 };

@@ -53,9 +53,12 @@ struct RotaryReferenceRow {
   std::span<const DoubleDouble> cos, sin;  // by column, within exact_tolerance(exact, format)
   // When every exact value of the row is a plain double (the double tier
   // settled the whole row, as it does nearly every row of a float32 cache):
-  // those doubles, cos's columns then sin's (2 x columns), the same values
-  // cos and sin would hold, which are then empty. Empty otherwise.
-  std::span<const double> plain;
+  // those doubles by frequency, cos's then sin's (2 x frequencies; column c
+  // holds frequency rotary_column_frequency(convention, c)), and cos and sin
+  // are empty. Empty otherwise. By frequency, not spread to the columns: a
+  // comparison that measures each frequency's twin columns once reads them
+  // as they are.
+  std::span<const double> by_frequency;
 };
 // Called by worker w for the rows of the blocks it takes (consecutive rows,
 // each block in order; a worker takes the next block when it is free, so
