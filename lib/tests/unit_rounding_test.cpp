@@ -1,10 +1,11 @@
 // The vectorisable float16 / bfloat16 rounding of the fast path
-// (lib/src/fast/unit_rounding.hpp, and unit_rounding_avx512.hpp where the build
-// has AVX-512) against the generic one of half_bits.hpp, on
-// the interval it is for, [-1, 1]: every tie and near-tie at every binade of
-// float16, both formats' subnormals and their edges, signed zeros, and random
-// doubles. The generic rounding is itself checked against round_to_format in
-// format_test.cpp.
+// (lib/src/fast/unit_rounding.hpp, and the AVX-512 routes of
+// unit_rounding_avx512.hpp where they run: a native build's own, or a
+// portable build's x86_64_v4 variant's, unit_rounding_avx512_probe.cpp)
+// against the generic one of half_bits.hpp, on the interval it is for,
+// [-1, 1]: every tie and near-tie at every binade of float16, both formats'
+// subnormals and their edges, signed zeros, and random doubles. The generic
+// rounding is itself checked against round_to_format in format_test.cpp.
 #include "unit_rounding.hpp"
 
 // GCC 12 reports its own AVX-512 headers as reading an uninitialised value
@@ -23,7 +24,9 @@
 #include <vector>
 
 #include "pecheck/format.hpp"
+#include "pecheck/isa.hpp"
 #include "test_seed.hpp"
+#include "unit_rounding_avx512_probe.hpp"
 
 namespace pecheck {
 namespace {
@@ -43,43 +46,56 @@ std::vector<double> around(double x) {
 // How often the fast bfloat16 route declined (a float midpoint met).
 std::int64_t declined = 0;
 
-// With AVX-512, the vector conversions of unit_rounding_avx512.hpp too: x in
-// every lane position, contiguous and interleaved.
+// Whether the AVX-512 routes run here: those of a native build with AVX-512,
+// or, in a portable build, the x86_64_v4 variant's (compiled apart,
+// unit_rounding_avx512_probe.cpp) where this CPU runs that variant.
+bool vector_routes_here() {
+#if defined(PECHECK_TEST_AVX512_PROBE_VARIANT)
+  for (const isa::Variant& variant : isa::variants()) {
+    if (variant.name == PECHECK_TEST_AVX512_PROBE_VARIANT) return variant.runs_here;
+  }
+  return false;
+#else
+  return PECHECK_UNIT_ROUNDING_AVX512 != 0;
+#endif
+}
+
+// The vector conversions of unit_rounding_avx512.hpp too, where they run: x
+// in every lane position, contiguous and interleaved.
 void expect_vector_rounding_same_as_generic(double x) {
-#if PECHECK_UNIT_ROUNDING_AVX512
+#if PECHECK_UNIT_ROUNDING_AVX512 || defined(PECHECK_TEST_AVX512_PROBE_VARIANT)
+  static const bool here = vector_routes_here();
+  if (!here) return;
   double lanes[8];
+  const double other[8] = {-0.75, -0.75, -0.75, -0.75, -0.75, -0.75, -0.75, -0.75};
   for (int lane = 0; lane < 8; ++lane) {
     for (int k = 0; k < 8; ++k) lanes[k] = k == lane ? x : 0.25 * k;
-    const __m512d v = _mm512_loadu_pd(lanes);
-    const __m512d other = _mm512_set1_pd(-0.75);
-    std::uint16_t f16[8];
-    std::uint16_t bf16[8];
-    std::uint16_t f16_pairs[16];
-    std::uint16_t bf16_pairs[16];
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(f16), avx512::float16_bits(v));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(bf16), avx512::bfloat16_bits(v));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(f16_pairs), avx512::float16_bits_interleaved(v, other));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(bf16_pairs), avx512::bfloat16_bits_interleaved(other, v));
-    ASSERT_EQ(f16[lane], round_to_float16_bits(x)) << std::hexfloat << x;
-    ASSERT_EQ(bf16[lane], round_to_bfloat16_bits(x)) << std::hexfloat << x;
-    ASSERT_EQ(f16_pairs[2 * lane], round_to_float16_bits(x)) << std::hexfloat << x;
-    ASSERT_EQ(f16_pairs[2 * lane + 1], round_to_float16_bits(-0.75));
-    ASSERT_EQ(bf16_pairs[2 * lane + 1], round_to_bfloat16_bits(x)) << std::hexfloat << x;
-    // The route for values that are zero or normal in float: exact, or it
-    // declines (a float midpoint of bfloat16) and leaves the output alone.
+    testing::VectorRoundings r{};
+    testing::avx512_probe_round(lanes, other, r);
+    ASSERT_EQ(r.float16[lane], round_to_float16_bits(x)) << std::hexfloat << x;
+    ASSERT_EQ(r.bfloat16[lane], round_to_bfloat16_bits(x)) << std::hexfloat << x;
+    ASSERT_EQ(r.float16_pairs[2 * lane], round_to_float16_bits(x)) << std::hexfloat << x;
+    ASSERT_EQ(r.float16_pairs[2 * lane + 1], round_to_float16_bits(-0.75));
+    ASSERT_EQ(r.bfloat16_pairs[2 * lane + 1], round_to_bfloat16_bits(x)) << std::hexfloat << x;
+    // The routes for values that are zero or normal in float: exact, or they
+    // decline (a float midpoint of bfloat16) and leave the output alone.
     if (x == 0.0 || std::fabs(x) >= 0x1p-126) {
-      __m128i eight = _mm_set1_epi16(0x7fc1);
-      __m256i sixteen = _mm256_set1_epi16(0x7fc1);
-      if (avx512::bfloat16_bits_normal(v, eight)) {
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(bf16), eight);
-        ASSERT_EQ(bf16[lane], round_to_bfloat16_bits(x)) << std::hexfloat << x;
+      if (r.normal_taken) {
+        ASSERT_EQ(r.bfloat16_normal[lane], round_to_bfloat16_bits(x)) << std::hexfloat << x;
+        ASSERT_EQ(r.bfloat16_normal_other[lane], round_to_bfloat16_bits(-0.75));
       } else {
+        ASSERT_EQ(r.bfloat16_normal[lane], 0x7fc1);
+        ASSERT_EQ(r.bfloat16_normal_other[lane], 0x7fc1);
         ++declined;
       }
-      if (avx512::bfloat16_bits_interleaved_normal(v, other, sixteen)) {
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(bf16_pairs), sixteen);
-        ASSERT_EQ(bf16_pairs[2 * lane], round_to_bfloat16_bits(x)) << std::hexfloat << x;
+      if (r.normal_pairs_taken) {
+        ASSERT_EQ(r.bfloat16_normal_pairs[2 * lane], round_to_bfloat16_bits(x)) << std::hexfloat << x;
+        ASSERT_EQ(r.bfloat16_normal_pairs[2 * lane + 1], round_to_bfloat16_bits(-0.75));
+      } else {
+        ASSERT_EQ(r.bfloat16_normal_pairs[2 * lane], 0x7fc1);
       }
+      // Both routes see the same floats, so both take them or neither.
+      ASSERT_EQ(r.normal_taken, r.normal_pairs_taken) << std::hexfloat << x;
     }
   }
 #else
@@ -109,17 +125,32 @@ TEST(UnitRounding, tiesAndTheirNeighboursRoundAsTheGenericRoundingDoes) {
       }
     }
   }
-#if PECHECK_UNIT_ROUNDING_AVX512
   // The bfloat16 ties and their double neighbours round to float midpoints:
   // the fast route must have declined there (and was right everywhere else).
-  EXPECT_GT(declined, 0);
-#endif
+  if (vector_routes_here()) {
+    EXPECT_GT(declined, 0);
+  }
 }
 
 TEST(UnitRounding, subnormalsZerosAndEdgesRoundAsTheGenericRoundingDoes) {
-  const double edges[] = {0.0,         1.0,         0x1p-14,  0x1p-24,    0x1p-25,      0x1.8p-25,
-                          0x1.ffcp-15, 0x1.ffep-15, 0x1p-126, 0x1p-133,   0x1p-134,     0x1.8p-134,
-                          0x1.fcp-127, 0x1.fep-127, 0x1p-1022, 0x1p-1074, 0x1.fffffffffffffp-1, 0x1.ffcp-1};
+  const double edges[] = {0.0,
+                          1.0,
+                          0x1p-14,
+                          0x1p-24,
+                          0x1p-25,
+                          0x1.8p-25,
+                          0x1.ffcp-15,
+                          0x1.ffep-15,
+                          0x1p-126,
+                          0x1p-133,
+                          0x1p-134,
+                          0x1.8p-134,
+                          0x1.fcp-127,
+                          0x1.fep-127,
+                          0x1p-1022,
+                          0x1p-1074,
+                          0x1.fffffffffffffp-1,
+                          0x1.ffcp-1};
   for (const double edge : edges) {
     for (const double x : around(edge)) expect_same_as_generic(x);
   }
