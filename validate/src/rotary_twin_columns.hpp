@@ -56,11 +56,12 @@ class TwinColumns {
   // themselves where the entries follow the frequencies' order (both
   // layouts), else gathered into `scratch` (entries() of them).
   std::span<const double> distinct_exact(std::span<const double> by_frequency, double* scratch) const {
-    if (frequency_order_) return by_frequency;
     const std::size_t n = first_.size();
+    const std::size_t frequencies = by_frequency.size() / 2;  // where sin's values start
+    if (frequency_order_ && frequencies == n) return by_frequency;
     for (std::size_t e = 0; e < n; ++e) {
       scratch[e] = by_frequency[frequency_[e]];
-      scratch[n + e] = by_frequency[n + frequency_[e]];
+      scratch[n + e] = by_frequency[frequencies + frequency_[e]];
     }
     return {scratch, 2 * n};
   }
