@@ -4,175 +4,19 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
-#include <numbers>
 #include <string>
-#include <unordered_map>
 
 #include "pecheck/number_text.hpp"
 #include "pecheck/parallel_for.hpp"
-#include "pecheck/properties/rotary_values.hpp"
 #include "pecheck/reference/nearest_rounding.hpp"
 #include "rotary_layout.hpp"
+#include "rotated_candidates.hpp"
 
 namespace pecheck::validate {
 
 namespace {
 
-using F = FormatId;
 constexpr std::int64_t hypothesis_rows = 512;
-
-double f32(double x) { return reference::round_nearest(x, format_of(F::float32)); }
-double in_format(double x, std::optional<F> f) { return f ? reference::round_nearest(x, format_of(*f)) : x; }
-
-// How a computation turns (position, its inv_freq_i) into the angle, and
-// cos and sin into the values it rotates by.
-enum class AngleRule { exact, product, accumulated, reduced };
-
-struct Candidate {
-  std::string name;
-  std::optional<HazardKind> fault;  // nullopt: a correct computation
-  std::string source;                      // where the fault was seen
-  AngleRule rule = AngleRule::product;
-  std::optional<F> position, inv_freq, angle, cache;  // formats the steps round to
-};
-
-bool narrow(std::optional<F> f) { return f && *f != F::float32; }
-
-std::vector<Candidate> candidates(FormatId output) {
-  using R = AngleRule;
-  std::vector<Candidate> out = {
-      {"the exact angles", std::nullopt, "", R::exact, {}, {}, {}, {}},
-      {"float32 angles", std::nullopt, "", R::product, F::float32, F::float32, F::float32, {}},
-  };
-  for (const F f : {F::bfloat16, F::float16}) {
-    const std::string name(format_of(f).name);
-    out.push_back({"positions in " + name,
-                   HazardKind::position_precision,
-                   "candle PR 3520",
-                   R::product,
-                   f,
-                   F::float32,
-                   F::float32,
-                   {}});
-    out.push_back({"angles in " + name,
-                   HazardKind::angle_precision,
-                   "cactus PR 688, ml-explore/mlx-lm PR 1076",
-                   R::product,
-                   F::float32,
-                   F::float32,
-                   f,
-                   {}});
-    out.push_back({"inv_freq in " + name,
-                   HazardKind::inv_freq_precision,
-                   "Megatron-LM issue 744, InternLM issue 237",
-                   R::product,
-                   F::float32,
-                   f,
-                   F::float32,
-                   {}});
-    // Both at once (positions and their angles in the narrow format, as a
-    // module cast to it computes them): each alone fits neither, and the
-    // garbled angles read as an offset or another base.
-    out.push_back({"positions and angles in " + name, HazardKind::position_precision, "candle PR 3520", R::product, f,
-                   F::float32, f, {}});
-    // Held in the output's own format it is transformers' cast (tried with every candidate): a fault only when coarser.
-    if (format_of(f).precision < format_of(output).precision) {
-      out.push_back({"cos and sin held in " + name, HazardKind::cache_precision, "flashinfer PR 585", R::product,
-                     F::float32, F::float32, F::float32, f});
-    }
-  }
-  out.push_back({"each pair's angle by repeated float32 multiplication (theta *= theta_scale)",
-                 HazardKind::frequency_accumulation,
-                 "llama.cpp's ggml rope",
-                 R::accumulated,
-                 F::float32,
-                 F::float32,
-                 F::float32,
-                 {}});
-  out.push_back({"sin and cos after a float32 range reduction by float32's 2 pi (an error growing with |angle|)",
-                 HazardKind::fast_trig,
-                 "kekzl/imp PR 1325",
-                 R::reduced,
-                 F::float32,
-                 F::float32,
-                 F::float32,
-                 {}});
-  return out;
-}
-
-// What the candidates share: the convention's frequencies, exact and as a
-// framework's float32 tensors hold them, and ggml's ladder.
-struct Frequencies {
-  std::vector<double> exact;
-  std::vector<double> single;
-  std::vector<double> narrow_bf16, narrow_f16;
-  double theta_scale = 1.0;   // ggml: powf(base, -2/d)
-  std::vector<double> ratio;  // the scaling rule's inv_freq over the plain ladder's (ggml's freq_factors)
-  // ggml's angles of a (position, variant), built on first use (one evaluation, one thread).
-  mutable std::unordered_map<std::int64_t, std::vector<double>> ladders;
-};
-
-Frequencies frequencies(const RotaryConvention& c) {
-  Frequencies f;
-  f.exact = properties::rotary_inv_freqs(c, std::nullopt);
-  f.single = properties::rotary_inv_freqs(c, F::float32);
-  f.narrow_bf16 = properties::rotary_inv_freqs(c, F::bfloat16);
-  f.narrow_f16 = properties::rotary_inv_freqs(c, F::float16);
-  const RotaryDerived d = rotary_derived(c);
-  f.theta_scale = f32(std::pow(f32(d.effective_base), f32(-2.0 / static_cast<double>(d.dims))));
-  for (std::size_t i = 0; i < f.exact.size(); ++i) {
-    const double plain = std::pow(d.effective_base, -2.0 * static_cast<double>(i) / static_cast<double>(d.dims));
-    f.ratio.push_back(f.exact[i] / plain);
-  }
-  return f;
-}
-
-// A framework's float32 pow may be an ULP off the correctly rounded
-// inv_freq (rope_caches.py: about one frequency in five with NumPy), which
-// at position 2^20 moves an angle by 2^-24 * 2^20 rad: each candidate takes,
-// pair by pair, whichever of inv_freq and its two float32 neighbours fits.
-constexpr int variants = 3;
-double variant(double inv, int v) {
-  if (v == 1) return std::nextafter(static_cast<float>(inv), 0.0F);
-  if (v == 2) return std::nextafter(static_cast<float>(inv), 1e30F);
-  return inv;
-}
-
-double angle_of(const Candidate& c, const Frequencies& f, std::int64_t p, std::size_t i, int v) {
-  const double position = static_cast<double>(p);
-  switch (c.rule) {
-    case AngleRule::exact:
-      return position * f.exact[i];
-    case AngleRule::accumulated: {
-      // Pair i's angle after i float32 multiplications (ggml). Callers ask for
-      // every pair of every sampled row: each (position, variant) ladder is built once.
-      std::vector<double>& ladder = f.ladders[p * variants + v];
-      if (ladder.size() != f.exact.size()) {
-        ladder.resize(f.exact.size());
-        double theta = f32(position);
-        const double scale = variant(f.theta_scale, v);
-        for (std::size_t k = 0; k < ladder.size(); ++k) {
-          ladder[k] = f.ratio[k] == 1.0 ? theta : f32(theta * f.ratio[k]);
-          theta = f32(theta * scale);
-        }
-      }
-      return ladder[i];
-    }
-    case AngleRule::product:
-    case AngleRule::reduced: {
-      double inv = variant(f.single[i], v);
-      if (c.inv_freq == F::bfloat16) inv = f.narrow_bf16[i];
-      if (c.inv_freq == F::float16) inv = f.narrow_f16[i];
-      // Computed in float32 and then rounded, as a tensor .to(dtype) after the product does.
-      const double angle = in_format(f32(in_format(position, c.position) * inv), c.angle);
-      if (c.rule == AngleRule::product) return angle;
-      const double two_pi = f32(2.0 * std::numbers::pi);
-      const double k = std::nearbyint(f32(angle / two_pi));
-      return f32(angle - f32(k * two_pi));
-    }
-  }
-  return 0.0;
-}
 
 // The settings an evaluation runs under: the kernel's positions and direction
 // (as detected, or POS as given and forwards) and whether cos and sin are
