@@ -1,7 +1,6 @@
 #include "rotary_comparison.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <span>
 #include <vector>
 
@@ -82,6 +81,16 @@ std::vector<Comparison> compare_rotary_cache(const Table& cos, const Table& sin,
     b.distinct_plain.resize(twins.entries());
     b.distinct_exact.resize(twins.entries());
   }
+  // Row r as doubles, cos's then sin's, read once for whatever needs it
+  // (the twin test and the targets; b.values_read is cleared for each row).
+  const auto row_values = [&](RowBuffers& b, std::int64_t r) -> std::span<const double> {
+    if (!b.values_read) {
+      read_row(cos, r, b.values.data());
+      read_row(sin, r, b.values.data() + cols);
+      b.values_read = true;
+    }
+    return b.values;
+  };
   // A row whose twin columns are equal, by its distinct entries, for every
   // target; false (nothing added) when a copy differs.
   const auto add_distinct = [&](std::size_t w, std::int64_t r, std::span<const reference::RotaryReferenceRow> rows) {
@@ -93,9 +102,8 @@ std::vector<Comparison> compare_rotary_cache(const Table& cos, const Table& sin,
         return false;
       }
     } else {
-      read_row(cos, r, b.values.data());
-      read_row(sin, r, b.values.data() + cols);
-      if (!twins.distinct(b.values.data(), b.values.data() + cols, b.distinct_values.data())) return false;
+      const double* values = row_values(b, r).data();
+      if (!twins.distinct(values, values + cols, b.distinct_values.data())) return false;
     }
     const accuracy::RowColumns columns = twins.row_columns();
     const auto add = [&](accuracy::Accumulator& accumulator, const auto& exact) {
@@ -132,22 +140,14 @@ std::vector<Comparison> compare_rotary_cache(const Table& cos, const Table& sin,
                                      const auto w = static_cast<std::size_t>(worker);
                                      RowBuffers& b = buffers[w];
                                      const std::int64_t r = rows.front().row;
+                                     b.values_read = false;
                                      if (twins.apply() && add_distinct(w, r, rows)) return;
                                      if (floats) {
                                        const std::size_t offset = static_cast<std::size_t>(r) * cols;
                                        std::copy_n(cos.storage<float>().data() + offset, cols, b.floats.data());
                                        std::copy_n(sin.storage<float>().data() + offset, cols, b.floats.data() + cols);
                                      }
-                                     b.values_read = false;
-                                     // The row as doubles, read once for the targets that need it.
-                                     const auto values = [&]() -> std::span<const double> {
-                                       if (!b.values_read) {
-                                         read_row(cos, r, b.values.data());
-                                         read_row(sin, r, b.values.data() + cols);
-                                         b.values_read = true;
-                                       }
-                                       return b.values;
-                                     };
+                                     const auto values = [&] { return row_values(b, r); };
                                      for (std::size_t t = 0; t < rows.size(); ++t) {
                                        const reference::RotaryReferenceRow& row = rows[t];
                                        accuracy::Accumulator& accumulator = accumulators[t][w];

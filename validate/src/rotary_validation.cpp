@@ -4,11 +4,8 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
-#include <cmath>
 #include <cstdint>
 #include <future>
-#include <span>
 #include <vector>
 
 #include "narrow_format.hpp"

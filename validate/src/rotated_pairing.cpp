@@ -104,14 +104,15 @@ PairingFit fit_pairing(const RotatedValues& values, FormatId format, const std::
 }
 
 RotationTables rotation_tables(const RotatedValues& values, const std::vector<std::int64_t>& row_position,
-                               RotaryLayout layout, std::int64_t width, std::int64_t first, std::int64_t count) {
+                               RotaryLayout layout, std::int64_t width, std::int64_t first, std::int64_t count,
+                               int threads) {
   const std::int64_t n = width / 2;
   std::vector<double> dot(static_cast<std::size_t>(count * n)), cross(dot.size()), norm(dot.size());
   // The positions are split over the workers, each summing its own
   // positions' tokens in row order as one thread did: the same sums, bit for
   // bit, whatever the split (on one thread this took a twentieth of the
   // command's time on a (1, 8192, 32, 128) output).
-  const int workers = worker_count(0, count / 64 + 1);
+  const int workers = worker_count(threads, count / 64 + 1);
   parallel_for(workers, [&](int worker) {
     const std::int64_t low = count * worker / workers, high = count * (worker + 1) / workers;
     // Each row decoded once, not entry by entry through the format's switch.

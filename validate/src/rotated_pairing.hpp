@@ -68,7 +68,10 @@ struct RotationTables {
   Table cos;
   Table sin;
 };
+// `threads` as worker_count takes it (0: one per machine thread); the sums
+// are the same whatever it is.
 RotationTables rotation_tables(const RotatedValues& values, const std::vector<std::int64_t>& row_position,
-                               RotaryLayout layout, std::int64_t width, std::int64_t first, std::int64_t count);
+                               RotaryLayout layout, std::int64_t width, std::int64_t first, std::int64_t count,
+                               int threads = 0);
 
 }  // namespace pecheck::validate

@@ -56,7 +56,8 @@ Subject rotated_subject(std::int64_t length, std::int64_t heads, std::int64_t he
     s.row_position.push_back(p);
     for (std::int64_t i = 0; i < half; ++i) {
       const double x = round(uniform(random)), y = round(uniform(random));
-      const double t = static_cast<double>(p) * std::pow(10000.0, -2.0 * static_cast<double>(i) / static_cast<double>(head_dim));
+      const double t =
+          static_cast<double>(p) * std::pow(10000.0, -2.0 * static_cast<double>(i) / static_cast<double>(head_dim));
       s.input.set(r, i, x);
       s.input.set(r, i + half, y);
       s.output.set(r, i, round(x * std::cos(t) - y * std::sin(t)));
@@ -64,36 +65,6 @@ Subject rotated_subject(std::int64_t length, std::int64_t heads, std::int64_t he
     }
   }
   return s;
-}
-
-// rotation_tables as one thread computed it (the loop before the split).
-RotationTables serial_rotation_tables(const RotatedValues& values, const std::vector<std::int64_t>& row_position,
-                                      RotaryLayout layout, std::int64_t width, std::int64_t first,
-                                      std::int64_t count) {
-  const std::int64_t n = width / 2;
-  std::vector<double> dot(static_cast<std::size_t>(count * n)), cross(dot.size()), norm(dot.size());
-  for (std::int64_t r = 0; r < values.rows; ++r) {
-    const std::int64_t row = row_position[static_cast<std::size_t>(r)] - first;
-    if (row < 0 || row >= count) continue;
-    for (std::int64_t i = 0; i < n; ++i) {
-      const auto [a, b] = pair_columns(layout, width, i);
-      const double xa = values.in(r, a), xb = values.in(r, b), ya = values.out(r, a), yb = values.out(r, b);
-      const auto k = static_cast<std::size_t>(row * n + i);
-      dot[k] += xa * ya + xb * yb;
-      cross[k] += xa * yb - xb * ya;
-      norm[k] += xa * xa + xb * xb;
-    }
-  }
-  RotationTables t{make_table(count, n, FormatId::float64), make_table(count, n, FormatId::float64)};
-  for (std::int64_t row = 0; row < count; ++row) {
-    for (std::int64_t i = 0; i < n; ++i) {
-      const auto k = static_cast<std::size_t>(row * n + i);
-      const double nan = std::numeric_limits<double>::quiet_NaN();
-      t.cos.set(row, i, norm[k] > 0.0 ? dot[k] / norm[k] : nan);
-      t.sin.set(row, i, norm[k] > 0.0 ? cross[k] / norm[k] : nan);
-    }
-  }
-  return t;
 }
 
 void expect_same_bits(const Table& got, const Table& want, const std::string& what) {
@@ -115,12 +86,15 @@ TEST(RotatedStages, rotationTablesSplitOverWorkersAreTheSerialSumsBitForBit) {
       // Every position, and a run starting past the first that leaves some rows out.
       for (const auto& [first, count] : {std::pair<std::int64_t, std::int64_t>{0, 700}, {37, 500}}) {
         for (const std::int64_t width : {std::int64_t{16}, std::int64_t{10}}) {
-          const std::string what = std::string(format_of(storage).name) + " " + std::string(to_string(layout)) + " first " +
-                                   std::to_string(first) + " width " + std::to_string(width);
-          const RotationTables got = rotation_tables(values, s.row_position, layout, width, first, count);
-          const RotationTables want = serial_rotation_tables(values, s.row_position, layout, width, first, count);
-          expect_same_bits(got.cos, want.cos, what + " cos");
-          expect_same_bits(got.sin, want.sin, what + " sin");
+          const std::string what = std::string(format_of(storage).name) + " " + std::string(to_string(layout)) +
+                                   " first " + std::to_string(first) + " width " + std::to_string(width);
+          // One thread sums every position's tokens in row order, as before the split.
+          const RotationTables want = rotation_tables(values, s.row_position, layout, width, first, count, 1);
+          for (const int threads : {2, 3, 0}) {
+            const RotationTables got = rotation_tables(values, s.row_position, layout, width, first, count, threads);
+            expect_same_bits(got.cos, want.cos, what + " cos, threads " + std::to_string(threads));
+            expect_same_bits(got.sin, want.sin, what + " sin, threads " + std::to_string(threads));
+          }
         }
       }
     }
@@ -191,11 +165,10 @@ TEST(RotatedStages, oneScanOfAFloat32OutputCountsItsNonFiniteEntriesAndTellsItsF
   // bfloat16 values stored as float32, and non-finite entries in both halves
   // of the rows, one a NaN whose low 16 bits are not zero (no finite value:
   // it says nothing of the format).
-  const std::vector<std::pair<std::int64_t, float>> specials = {
-      {3, std::numeric_limits<float>::infinity()},
-      {400, -std::numeric_limits<float>::infinity()},
-      {700, std::numeric_limits<float>::quiet_NaN()},
-      {1023, std::bit_cast<float>(0x7fc01234U)}};
+  const std::vector<std::pair<std::int64_t, float>> specials = {{3, std::numeric_limits<float>::infinity()},
+                                                                {400, -std::numeric_limits<float>::infinity()},
+                                                                {700, std::numeric_limits<float>::quiet_NaN()},
+                                                                {1023, std::bit_cast<float>(0x7fc01234U)}};
   for (const auto& [row, value] : specials) s.output.set(row, 5, value);
   Validation v = validate_rotated_output(float32_subject(s, length), options);
   EXPECT_EQ(v.rotated().format, FormatId::bfloat16);
