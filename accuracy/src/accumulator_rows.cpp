@@ -127,9 +127,9 @@ void Accumulator::add_values(std::span<const Value> values, std::span<const Exac
   tally_.entries += static_cast<std::int64_t>(n) * copies;
   tally_.largest_value_bits = std::max(tally_.largest_value_bits, totals.largest_value_bits);
   // The row's sum in a fixed order, then an order-free sum over rows: the
-  // RMS does not depend on which worker took which row. (Once per copy: the
-  // order-free sum adds exactly.)
-  for (std::int64_t k = 0; k < copies; ++k) tally_.sum_squares.add(totals.squares);
+  // RMS does not depend on which worker took which row. (Once per copy, in
+  // one call: the order-free sum adds exactly.)
+  tally_.sum_squares.add(totals.squares, copies);
   if (allowance_ == nullptr) tally_.beyond_budget += totals.above[row_thresholds - 1] * copies;
   tally_.beyond_budget += judgement.beyond * copies;
   tally_.beyond_bound += judgement.beyond_bound * copies;

@@ -1,5 +1,6 @@
 #include "pecheck/accuracy/order_free_sum.hpp"
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -16,13 +17,26 @@ int hex_digit(char c) {
 
 }  // namespace
 
-void OrderFreeSum::add(double x) {
-  if (!(x > 0.0) || !std::isfinite(x)) return;
-  int exponent = 0;
-  const double fraction = std::frexp(x, &exponent);  // x = fraction 2^exponent, fraction in [1/2, 1)
-  // fraction 2^53 is an integer below 2^53: exact.
-  const auto significand = static_cast<std::uint64_t>(std::ldexp(fraction, 53));
-  buckets_[static_cast<std::size_t>(exponent - lowest_exponent)] += significand;
+void OrderFreeSum::add(double x) { add(x, 1); }
+
+void OrderFreeSum::add(double x, std::int64_t times) {
+  if (!(x > 0.0) || !std::isfinite(x) || times <= 0) return;
+  // x = fraction 2^exponent, fraction in [1/2, 1), as frexp gives it; its
+  // bucket takes fraction 2^53, an integer below 2^53 (exact). A normal x is
+  // read off its bits (the significand with its leading bit, and the biased
+  // exponent less 1022): frexp and ldexp are calls into libm, once per row of
+  // every comparison. A subnormal x goes through frexp, which normalises it.
+  const auto bits = std::bit_cast<std::uint64_t>(x);
+  const auto biased = static_cast<int>(bits >> 52);
+  int exponent = biased - 1022;
+  std::uint64_t significand = (bits & ((std::uint64_t{1} << 52) - 1)) | (std::uint64_t{1} << 52);
+  if (biased == 0) {
+    const double fraction = std::frexp(x, &exponent);
+    significand = static_cast<std::uint64_t>(std::ldexp(fraction, 53));
+  }
+  // `times` addends at once (the header's headroom counts each): a product below 2^116.
+  buckets_[static_cast<std::size_t>(exponent - lowest_exponent)] +=
+      static_cast<Bucket>(significand) * static_cast<Bucket>(static_cast<std::uint64_t>(times));
 }
 
 void OrderFreeSum::merge(const OrderFreeSum& other) {

@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <optional>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
 #include <random>
 #include <vector>
 
@@ -60,6 +63,45 @@ TEST(OrderFreeSum, isTheSumToNearlyFullPrecision) {
     sum.add(v);
   }
   EXPECT_NEAR(sum.value(), static_cast<double>(exact), 0x1p-50 * static_cast<double>(exact));
+}
+
+// One addend's state, by the definition (frexp's fraction 2^53 in frexp's
+// binade), as text(): normal and subnormal, each binade's edges.
+std::string one_addend_text(double x) {
+  int exponent = 0;
+  const auto significand = static_cast<std::uint64_t>(std::ldexp(std::frexp(x, &exponent), 53));
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(significand));
+  return std::string(hex) + "p" + std::to_string(exponent - 53);
+}
+
+TEST(OrderFreeSum, eachAddendGoesToItsBinadeAsFrexpPlacesIt) {
+  std::vector<double> values = addends(3);
+  for (double x : {0x1p-1074, 0x1.8p-1073, 0x1.ffffffffffffep-1023, 0x1p-1022, 0x1.0000000000001p-1022, 0.5,
+                   std::nextafter(1.0, 0.0), 1.0, 0x1.fffffffffffffp1023}) {
+    values.push_back(x);
+  }
+  for (double x : values) {
+    if (!(x > 0.0)) continue;
+    OrderFreeSum sum;
+    sum.add(x);
+    EXPECT_EQ(sum.text(), one_addend_text(x)) << std::hexfloat << x;
+  }
+}
+
+TEST(OrderFreeSum, anAddendTakenNTimesIsNAdditions) {
+  for (double x : addends(5)) {
+    for (std::int64_t times : {0, 1, 2, 3, 1000}) {
+      OrderFreeSum once_each;
+      for (std::int64_t k = 0; k < times; ++k) once_each.add(x);
+      OrderFreeSum at_once;
+      at_once.add(x, times);
+      EXPECT_EQ(at_once, once_each) << std::hexfloat << x << " x " << times;
+    }
+  }
+  OrderFreeSum none;
+  none.add(2.0, -1);
+  EXPECT_EQ(none, OrderFreeSum{});
 }
 
 TEST(OrderFreeSum, ignoresWhatIsNotAFiniteNonNegativeNumber) {

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,6 +24,8 @@ class OrderFreeSum {
  public:
   // x >= 0 and finite (a square of an error); anything else is ignored.
   void add(double x);
+  // x added `times` times (as many add(x) calls would: the same buckets).
+  void add(double x, std::int64_t times);
   void merge(const OrderFreeSum& other);
   double value() const;
 
