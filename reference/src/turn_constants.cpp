@@ -1,5 +1,7 @@
 #include "turn_constants.hpp"
 
+#include <array>
+
 #include "real.hpp"
 
 namespace pecheck::reference {
@@ -20,15 +22,45 @@ TurnConstants build() {
   TurnConstants constants;
   Real x = make_real(constant_bits);
   Real step = make_real(constant_bits);
-  for (std::int64_t j = 0; j < table_steps; ++j) {
+  // sin and cos at the first eighth of the turn, j = 0 .. table_steps / 8,
+  // with MPFR; every other point is one of these, up to sign, by the
+  // symmetries of the turn (below). A nearest double-word is a function of
+  // the real value alone, and of -c it is the negated words: the points so
+  // placed are the words MPFR gives there, bit for bit (constants_test), at
+  // an eighth of the calls (they were most of a small validation's time).
+  constexpr std::int64_t quarter = table_steps / 4;
+  constexpr std::int64_t eighth = table_steps / 8;
+  std::array<DoubleWord, eighth + 1> sin_eighth{}, cos_eighth{};
+  for (std::int64_t j = 0; j <= eighth; ++j) {
     mpfr_set_si(raw(step), static_cast<long>(j), MPFR_RNDN);
     mpfr_sinu(raw(x), raw(step), static_cast<unsigned long>(table_steps), MPFR_RNDN);
+    sin_eighth[static_cast<std::size_t>(j)] = nearest_double_word(raw(x));
+    mpfr_cosu(raw(x), raw(step), static_cast<unsigned long>(table_steps), MPFR_RNDN);
+    cos_eighth[static_cast<std::size_t>(j)] = nearest_double_word(raw(x));
+  }
+  // Within the first quarter, sin at r is cos at quarter - r and the other way
+  // round; a quarter turn on, (sin, cos) becomes (cos, -sin).
+  const auto in_quarter = [&](std::int64_t r, bool want_sin) {
+    const bool mirrored = r > eighth;
+    const auto k = static_cast<std::size_t>(mirrored ? quarter - r : r);
+    return want_sin != mirrored ? sin_eighth[k] : cos_eighth[k];
+  };
+  // A zero word stays +0, as MPFR gives its exact zeros (sin at the half
+  // turn, the low word of an exact +-1).
+  const auto negated = [](DoubleWord w) {
+    const auto minus = [](double v) { return v == 0.0 ? 0.0 : -v; };
+    return DoubleWord{minus(w.hi), minus(w.lo)};
+  };
+  for (std::int64_t j = 0; j < table_steps; ++j) {
+    const std::int64_t q = j / quarter;
+    const std::int64_t r = j % quarter;
+    DoubleWord sin_word = in_quarter(r, q % 2 == 0);
+    DoubleWord cos_word = in_quarter(r, q % 2 != 0);
+    if (q == 1 || q == 2) cos_word = negated(cos_word);
+    if (q == 2 || q == 3) sin_word = negated(sin_word);
     const auto slot = static_cast<std::size_t>(j);
-    const DoubleWord sin_word = nearest_double_word(raw(x));
     constants.sin_hi[slot] = sin_word.hi;
     constants.sin_lo[slot] = sin_word.lo;
-    mpfr_cosu(raw(x), raw(step), static_cast<unsigned long>(table_steps), MPFR_RNDN);
-    const DoubleWord cos_word = nearest_double_word(raw(x));
     constants.cos_hi[slot] = cos_word.hi;
     constants.cos_lo[slot] = cos_word.lo;
   }
