@@ -89,21 +89,31 @@ void AngleSumTier::prepare_anchor(std::int64_t anchor) {
   }
 }
 
-// Offset k's cos and sin without the factor (k = 0: 1 and 0 exactly).
+// Offset k's cos and sin without the factor (k = 0: 1 and 0 exactly), a
+// whole row of them by the first step's vector loop where it applies (the
+// same bits as entry by entry, first_step.hpp), as the anchors are.
 void AngleSumTier::prepare_offset(std::int64_t k) {
   offset_ready_[static_cast<std::size_t>(k)] = 1;
   const std::size_t first = static_cast<std::size_t>(k) * n_;
+  const bool whole_row = k != 0 && first_step_applies_to_row(k, columns_);
+  if (whole_row) first_step_row(k, columns_, enclosures_);
   for (std::size_t i = 0; i < n_; ++i) {
     DoubleWord c{1.0, 0.0}, s{0.0, 0.0};
     double error = 0.0;
     bool applies = k == 0;
-    if (k != 0 && first_step_applies(k, frequencies_[i])) {
+    if (whole_row) {
+      c = {enclosures_.cos_hi[i], enclosures_.cos_lo[i]};
+      s = {enclosures_.sin_hi[i], enclosures_.sin_lo[i]};
+      error = std::max(enclosures_.cos_error[i], enclosures_.sin_error[i]);
+      applies = true;
+    } else if (k != 0 && first_step_applies(k, frequencies_[i])) {
       const SinCosEnclosure e = first_step_sin_cos(k, frequencies_[i]);
       c = e.cos_value;
       s = e.sin_value;
       error = std::max(e.cos_error, e.sin_error);
-      applies = std::fabs(c.hi) <= offset_magnitude && std::fabs(s.hi) <= offset_magnitude;
+      applies = true;
     }
+    applies &= std::fabs(c.hi) <= offset_magnitude && std::fabs(s.hi) <= offset_magnitude;
     applies &= usable(c) && usable(s);
     offsets_.cos_hi[first + i] = applies ? c.hi : 0.0;
     offsets_.cos_lo[first + i] = applies ? c.lo : 0.0;
