@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "pecheck/isa.hpp"
+#include "rounded_edge_counts.hpp"
 #include "ulp_kernels.hpp"
 
 namespace pecheck::accuracy {
@@ -35,9 +36,14 @@ inline double lo_of(double) { return 0.0; }
 // returned by value takes a calling convention that depends on the target's
 // vector width (GCC warns, -Wpsabi, on a target without 512-bit vectors).
 inline void load_values(const float* v, Doubles& out) {
+#if defined(__AVX512F__)
+  // One conversion of eight lanes (GCC 12 made two of four of the generic form, and an insert).
+  out = _mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(v));  // (maskz: see round_up)
+#else
   Floats f;
   std::memcpy(&f, v, sizeof f);
   out = __builtin_convertvector(f, Doubles);
+#endif
 }
 inline void load_values(const double* v, Doubles& out) { std::memcpy(&out, v, sizeof out); }
 inline void load_exact(const double* e, Doubles& hi, Doubles& lo) {
@@ -81,12 +87,18 @@ inline void load_exact(const DoubleDouble* e, Doubles& hi, Doubles& lo) {
 //
 // A judged row (Judge; RowJudgement in ulp_kernel.hpp) counts its entries
 // above N thresholds and judges those above the budget against their bounds
-// in the same pass. With AVX-512 each threshold's count is the population of
-// a comparison's eight-lane mask, added to a scalar: fourteen vector
-// counters beside their thresholds do not fit the registers (spilled, the
-// pass took 47 to 50 ms of CPU over the bench's model comparison, against
-// 21 ms without the edges and 32 to 35 ms with the masks). Elsewhere the
-// counters are vectors, as in the plain pass. The ratios |error| / bound are
+// in the same pass. With AVX-512 and thresholds that allow it (Rounded;
+// rounded_edge_counts.hpp has why the counts are the same), the pass stores
+// each entry's ulps rounded upward to float32 in a buffer in L1, and a second
+// loop over a stretch of it counts the edges (count_rounded_above): 1.58 ns
+// an entry for the judged pass over rows like the bench's model comparison's,
+// against 1.97 with the masks below and 1.08 for the plain pass. Without
+// (AVX-512, other thresholds) each threshold's count is the population of a
+// comparison's eight-lane mask, added to a scalar: fourteen vector counters
+// beside their thresholds and the pass's own registers do not fit (spilled,
+// the pass took 47 to 50 ms of CPU over the bench's model comparison,
+// against 21 ms without the edges and 32 to 35 ms with the masks). Elsewhere
+// the counters are vectors, as in the plain pass. The ratios |error| / bound are
 // not divided out here (a division is a vector's slowest operation, and the
 // accumulator wants only those at or above a floor, rare once its worst is
 // large): the pass only tells whether an entry's ratio may reach
@@ -95,7 +107,7 @@ inline void load_exact(const DoubleDouble* e, Doubles& hi, Doubles& lo) {
 // relative error 2^-53 each, is below the exact floor bound where it is
 // normal; a NaN product fails it too, and a product below 2^-1000, where a
 // subnormal rounding is not relative, counts as failing).
-template <bool Store, bool Judge, std::size_t N, typename Value, typename Exact>
+template <bool Store, bool Judge, bool Rounded, std::size_t N, typename Value, typename Exact>
 RowTotals common_errors(const Value* __restrict values, const Exact* __restrict exact, std::size_t count,
                         const Format& format, const double* thresholds, double* __restrict ulps,
                         double* __restrict abs_error, unsigned char* __restrict common, const double* __restrict bounds,
@@ -111,15 +123,24 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
   Lanes common_count{};
   Bits largest_value{};
 #if defined(__AVX512F__)
-  constexpr bool mask_counts = Judge;  // a judged row's counts from masks (see above)
+  constexpr bool mask_counts = Judge && !Rounded;  // a judged row's counts from masks (see above)
+  static_assert(!Rounded || (Judge && N == judged_thresholds));
+  // The stretch's ulps rounded upward, and the edges as float32 (Rounded).
+  alignas(64) float rounded[Rounded ? rounded_stretch : 1];
+  float rounded_edge[Rounded ? rounded_edges : 1];
+  if constexpr (Rounded) {
+    for (std::size_t k = 0; k < rounded_edges; ++k) rounded_edge[k] = static_cast<float>(thresholds[k]);
+  }
 #else
+  static_assert(!Rounded);
   constexpr bool mask_counts = false;
 #endif
-  std::array<Lanes, mask_counts ? 0 : N> above{};
-  std::array<std::int64_t, mask_counts ? N : 0> above_count{};
+  constexpr bool vector_counts = !mask_counts && !Rounded;
+  std::array<Lanes, vector_counts ? N : 0> above{};
+  std::array<std::int64_t, mask_counts || Rounded ? N : 0> above_count{};
   // The thresholds in registers: read through a reference, they were loaded
   // again every eight entries (the stores might have changed them, for all GCC knew).
-  std::array<Doubles, mask_counts ? 0 : N> threshold;
+  std::array<Doubles, vector_counts ? N : 0> threshold;
   for (std::size_t k = 0; k < threshold.size(); ++k) threshold[k] = Doubles{} + thresholds[k];
   const Doubles budget_lanes = Doubles{} + budget;
   const Doubles floor_lanes = Doubles{} + ratio_floor * (1.0 - 0x1p-50);
@@ -183,6 +204,7 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
     min_magnitude = magnitude < min_magnitude ? magnitude : min_magnitude;
     common_count -= is_common;
 #if defined(__AVX512F__)
+    if constexpr (Rounded) return;  // counted from the stretch's rounded ulps
     if constexpr (mask_counts) {
       // Each threshold broadcast from memory: GCC would keep all fourteen in
       // registers, spilled. The empty asm hides that the pointer is the same
@@ -219,18 +241,44 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
   Lanes is_common;
   Bits value_bits;
   Bits magnitude;
+  // Eight entries' ulps rounded upward into the stretch's buffer, at `at` (Rounded).
+  [[maybe_unused]] const auto round_up = [&](std::size_t at, const Doubles& x) [[gnu::always_inline]] {
+#if defined(__AVX512F__)
+    // (The all-lanes mask: the unmasked intrinsic's undefined source makes GCC 12 warn.)
+    _mm256_store_ps(rounded + at, _mm512_maskz_cvt_roundpd_ps(0xff, x, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC));
+#else
+    (void)at;
+    (void)x;
+#endif
+  };
+  // A Rounded row a stretch at a time (its edges counted at each stretch's
+  // end); any other in one.
+  const std::size_t stretch = Rounded ? rounded_stretch : count;
   std::size_t c = 0;
-  for (; c + width <= count; c += width) {
-    entries(c, width, entry_ulps, entry_abs, is_common, value_bits, magnitude);
-    add(entry_ulps, entry_abs, is_common, value_bits, magnitude);
-    if constexpr (Judge) judge(c, width, entry_ulps, entry_abs, is_common);
-    squares += entry_ulps * entry_ulps;
-  }
-  if (c < count) {
-    entries(c, count - c, entry_ulps, entry_abs, is_common, value_bits, magnitude);  // the padding counts nothing
-    add(entry_ulps, entry_abs, is_common, value_bits, magnitude);
-    if constexpr (Judge) judge(c, count - c, entry_ulps, entry_abs, is_common);
-    for (std::size_t j = 0; j < count - c; ++j) squares[0] += entry_ulps[j] * entry_ulps[j];
+  while (c < count) {
+    const std::size_t start = c;
+    const std::size_t end = count - c > stretch ? c + stretch : count;
+    for (; c + width <= end; c += width) {
+      entries(c, width, entry_ulps, entry_abs, is_common, value_bits, magnitude);
+      add(entry_ulps, entry_abs, is_common, value_bits, magnitude);
+      if constexpr (Judge) judge(c, width, entry_ulps, entry_abs, is_common);
+      if constexpr (Rounded) round_up(c - start, entry_ulps);
+      squares += entry_ulps * entry_ulps;
+    }
+    if (c < end) {  // only at the row's end: a stretch is a multiple of eight entries
+      entries(c, end - c, entry_ulps, entry_abs, is_common, value_bits, magnitude);  // the padding counts nothing
+      add(entry_ulps, entry_abs, is_common, value_bits, magnitude);
+      if constexpr (Judge) judge(c, end - c, entry_ulps, entry_abs, is_common);
+      if constexpr (Rounded) round_up(c - start, entry_ulps);  // the padding's ulps are 0
+      for (std::size_t j = 0; j < end - c; ++j) squares[0] += entry_ulps[j] * entry_ulps[j];
+      c += width;
+    }
+#if defined(__AVX512F__)
+    if constexpr (Rounded) {
+      count_rounded_above(rounded, c - start, rounded_edge, above_count.data());
+    }
+#endif
+    c = end;
   }
   RowTotals totals;
   std::uint64_t smallest = std::bit_cast<std::uint64_t>(infinity);
@@ -251,6 +299,7 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
       judgement->beyond_bound += beyond_bound[j];
       judgement->may_reach_floor |= may_reach[j] != 0;
     }
+    if constexpr (Rounded) totals.above[N - 1] = judgement->beyond;  // the budget's count (rounded_edge_counts.hpp)
   }
   return totals;
 }
@@ -259,11 +308,11 @@ template <typename Value, typename Exact>
 RowTotals row_errors(std::span<const Value> values, std::span<const Exact> exact, const Format& format,
                      const std::array<double, row_thresholds>& thresholds, const RowErrors* store) {
   if (store == nullptr) {
-    return common_errors<false, false, row_thresholds>(values.data(), exact.data(), values.size(), format,
+    return common_errors<false, false, false, row_thresholds>(values.data(), exact.data(), values.size(), format,
                                                        thresholds.data(), nullptr, nullptr, nullptr, nullptr, 0.0, 0.0,
                                                        nullptr);
   }
-  return common_errors<true, false, row_thresholds>(values.data(), exact.data(), values.size(), format,
+  return common_errors<true, false, false, row_thresholds>(values.data(), exact.data(), values.size(), format,
                                                     thresholds.data(), store->ulps, store->abs_error, store->common,
                                                     nullptr, 0.0, 0.0, nullptr);
 }
@@ -273,9 +322,16 @@ RowTotals row_errors_judged(std::span<const Value> values, std::span<const Exact
                             const std::array<double, judged_thresholds>& thresholds, std::span<const double> bounds,
                             double budget, double ratio_floor, RowJudgement& judgement) {
   judgement = RowJudgement{};
-  return common_errors<false, true, judged_thresholds>(values.data(), exact.data(), values.size(), format,
-                                                       thresholds.data(), nullptr, nullptr, nullptr, bounds.data(),
-                                                       budget, ratio_floor, &judgement);
+#if defined(__AVX512F__)
+  if (rounded_edges_apply(thresholds, budget)) {
+    return common_errors<false, true, true, judged_thresholds>(values.data(), exact.data(), values.size(), format,
+                                                               thresholds.data(), nullptr, nullptr, nullptr,
+                                                               bounds.data(), budget, ratio_floor, &judgement);
+  }
+#endif
+  return common_errors<false, true, false, judged_thresholds>(values.data(), exact.data(), values.size(), format,
+                                                              thresholds.data(), nullptr, nullptr, nullptr,
+                                                              bounds.data(), budget, ratio_floor, &judgement);
 }
 
 }  // namespace
