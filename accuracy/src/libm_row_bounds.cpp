@@ -43,19 +43,29 @@ bool libm_row_bounds(const LibmRowBounds& row, double* out, std::size_t count) {
     return factor * (relative * angle + angle_ulp);
   };
   if (row.column != nullptr) {
-    // Entries of given columns (below row.columns, or false): their inv_freq
-    // gathered a stretch at a time, then the stretch's bounds in one vector
-    // pass (a loop that gathers as it goes stays scalar). The columns are
-    // checked first, in a pass of their own (a check in the gathering loop
-    // kept it scalar too).
+    // Entries of given columns (below row.columns, or false), a stretch at a
+    // time. Where the stretch's columns follow each other (a row of distinct
+    // entries: each table's first copies) their inv_freq are read in place;
+    // elsewhere they are gathered first, then the stretch's bounds computed
+    // in one vector pass (a loop that gathers as it goes stays scalar). The
+    // columns are checked in a pass of their own (a check in the gathering
+    // loop kept it scalar too). A column out of range may be found after
+    // some bounds are written: the caller then computes them all again.
     const auto* __restrict column = reinterpret_cast<const std::uint64_t*>(row.column);
-    std::uint64_t largest = 0;
-    for (std::size_t c = 0; c < count; ++c) largest = std::max(largest, column[c]);
-    if (count > 0 && largest >= columns) return false;
     constexpr std::size_t stretch = 64;
     double gathered[stretch];
     for (std::size_t c = 0; c < count; c += stretch) {
       const std::size_t run = std::min(stretch, count - c);
+      const std::uint64_t first = column[c];
+      std::uint64_t differ = 0;
+      for (std::size_t k = 0; k < run; ++k) differ |= column[c + k] ^ (first + k);
+      if (differ == 0 && first < columns && run <= columns - first) {
+        for (std::size_t k = 0; k < run; ++k) bounds[c + k] = bound(inv[first + k]);
+        continue;
+      }
+      std::uint64_t largest = 0;
+      for (std::size_t k = 0; k < run; ++k) largest = std::max(largest, column[c + k]);
+      if (largest >= columns) return false;
       gather(inv, column + c, run, gathered);
       for (std::size_t k = 0; k < run; ++k) bounds[c + k] = bound(gathered[k]);
     }
