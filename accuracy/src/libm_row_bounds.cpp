@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 
 #include "accumulator_kernels.hpp"
 
@@ -54,13 +55,34 @@ bool libm_row_bounds(const LibmRowBounds& row, double* out, std::size_t count) {
     const auto* __restrict column = reinterpret_cast<const std::uint64_t*>(row.column);
     constexpr std::size_t stretch = 64;
     double gathered[stretch];
+    // The consecutive stretches computed so far (their first entry and
+    // column): a stretch whose inv_freq are the same bits as an earlier one's
+    // (a sin column's are its cos column's) has the same bounds, copied.
+    constexpr std::size_t remembered = 4;
+    std::size_t done_entry[remembered];
+    std::uint64_t done_column[remembered];
+    std::size_t done = 0;
     for (std::size_t c = 0; c < count; c += stretch) {
       const std::size_t run = std::min(stretch, count - c);
       const std::uint64_t first = column[c];
       std::uint64_t differ = 0;
       for (std::size_t k = 0; k < run; ++k) differ |= column[c + k] ^ (first + k);
       if (differ == 0 && first < columns && run <= columns - first) {
+        bool copied = false;
+        for (std::size_t d = 0; d < done && !copied; ++d) {
+          // An earlier stretch is a whole one (stretch entries), this one may be the last.
+          if (std::memcmp(inv + done_column[d], inv + first, run * sizeof(double)) == 0) {
+            std::memcpy(bounds + c, bounds + done_entry[d], run * sizeof(double));
+            copied = true;
+          }
+        }
+        if (copied) continue;
         for (std::size_t k = 0; k < run; ++k) bounds[c + k] = bound(inv[first + k]);
+        if (done < remembered && run == stretch) {
+          done_entry[done] = c;
+          done_column[done] = first;
+          ++done;
+        }
         continue;
       }
       std::uint64_t largest = 0;
