@@ -147,6 +147,12 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
   Lanes beyond{};
   Lanes beyond_bound{};
   Lanes may_reach{};
+  // The same as counts and a mask (Rounded, below).
+  [[maybe_unused]] std::int64_t common_scalar = 0;
+  [[maybe_unused]] std::int64_t beyond_count = 0;
+  [[maybe_unused]] std::int64_t beyond_bound_count = 0;
+  [[maybe_unused]] unsigned may_reach_lanes = 0;
+  [[maybe_unused]] const Doubles tiny_lanes = Doubles{} + 0x1p-1000;
   // n lanes from entry c (n < 8 only for the row's last entries, padded with
   // zeros, which are not common and add nothing).
   const auto entries = [&](std::size_t c, std::size_t n, Doubles& entry_ulps, Doubles& entry_abs, Lanes& is_common,
@@ -202,9 +208,17 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
     max_ulps = ulps_bits > max_ulps ? ulps_bits : max_ulps;
     max_abs = abs_bits > max_abs ? abs_bits : max_abs;
     min_magnitude = magnitude < min_magnitude ? magnitude : min_magnitude;
+#if defined(__AVX512F__)
+    if constexpr (Rounded) {
+      // Counted by the mask's population (as judge's counts); the edges from
+      // the stretch's rounded ulps.
+      const __m512i common_lanes = reinterpret_cast<__m512i>(is_common);
+      common_scalar += __builtin_popcount(static_cast<unsigned>(_mm512_test_epi64_mask(common_lanes, common_lanes)));
+      return;
+    }
+#endif
     common_count -= is_common;
 #if defined(__AVX512F__)
-    if constexpr (Rounded) return;  // counted from the stretch's rounded ulps
     if constexpr (mask_counts) {
       // Each threshold broadcast from memory: GCC would keep all fourteen in
       // registers, spilled. The empty asm hides that the pointer is the same
@@ -230,10 +244,26 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
     } else {
       for (std::size_t j = 0; j < n; ++j) bound[j] = bounds[c + j];
     }
+    const Doubles least = floor_lanes * bound;
+#if defined(__AVX512F__)
+    if constexpr (Rounded) {
+      // The same tests as below, kept as masks and counted by their
+      // populations: a vector operation fewer for each, of about 45 an
+      // iteration, where the vector units are the limit.
+      const __m512i common_lanes = reinterpret_cast<__m512i>(is_common);
+      const __mmask8 counted = _mm512_mask_cmp_pd_mask(_mm512_test_epi64_mask(common_lanes, common_lanes), entry_ulps,
+                                                       budget_lanes, _CMP_GT_OQ);
+      beyond_count += __builtin_popcount(static_cast<unsigned>(counted));
+      const __mmask8 outside = _mm512_mask_cmp_pd_mask(counted, entry_abs, bound, _CMP_NLE_UQ);  // ~(<=)
+      beyond_bound_count += __builtin_popcount(static_cast<unsigned>(outside));
+      may_reach_lanes |= static_cast<unsigned>(_mm512_mask_cmp_pd_mask(counted, entry_abs, least, _CMP_NLT_UQ) |
+                                                _mm512_mask_cmp_pd_mask(counted, least, tiny_lanes, _CMP_LT_OQ));
+      return;
+    }
+#endif
     const Lanes counted = is_common & (entry_ulps > budget_lanes);
     beyond -= counted;
     beyond_bound -= counted & ~(entry_abs <= bound);
-    const Doubles least = floor_lanes * bound;
     may_reach |= counted & (~(entry_abs < least) | (least < 0x1p-1000));
   };
   Doubles entry_ulps;
@@ -292,6 +322,7 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
     for (std::size_t k = 0; k < above.size(); ++k) totals.above[k] += above[k][j];
   }
   totals.min_exact_magnitude = std::bit_cast<double>(smallest);
+  totals.common += common_scalar;
   if constexpr (Judge) {
     for (std::size_t k = 0; k < above_count.size(); ++k) totals.above[k] = above_count[k];
     for (std::size_t j = 0; j < width; ++j) {
@@ -299,7 +330,12 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
       judgement->beyond_bound += beyond_bound[j];
       judgement->may_reach_floor |= may_reach[j] != 0;
     }
-    if constexpr (Rounded) totals.above[N - 1] = judgement->beyond;  // the budget's count (rounded_edge_counts.hpp)
+    if constexpr (Rounded) {
+      judgement->beyond += beyond_count;
+      judgement->beyond_bound += beyond_bound_count;
+      judgement->may_reach_floor |= may_reach_lanes != 0;
+      totals.above[N - 1] = judgement->beyond;  // the budget's count (rounded_edge_counts.hpp)
+    }
   }
   return totals;
 }

@@ -6,7 +6,8 @@
 // double), zero, subnormal, beyond float32's range and infinite, among
 // entries the kernel leaves to the scalar metric (NaN and infinite values,
 // zero and tiny exact values), over lengths either side of the vector width
-// and of the kernel's stretch. In an AVX-512 build the edges are counted from
+// and of the kernel's stretch; and the judgement of the entries beyond the
+// budget against bounds of 0.5 to 2.5 ulps (outside them, may reach a floor). In an AVX-512 build the edges are counted from
 // the ulps rounded upward to float32 (rounded_edge_counts.hpp): an entry
 // just above an edge must stay above it, one at the edge must not be.
 #include <gtest/gtest.h>
@@ -83,6 +84,9 @@ bool is_common(const Entry& x) {
   return std::isfinite(x.value) && std::fabs(x.exact.hi) >= 0x1p-900 && sum >= 0x1p-900;
 }
 
+// Whether a row was seen where an entry may reach floor f ([f][1]) and one where none may ([f][0]).
+std::array<std::array<bool, 2>, 3> reached{};
+
 template <typename Value, typename Exact>
 void expect_counts_of_the_scalar_metric(const std::array<double, judged_thresholds>& thresholds) {
   constexpr bool float_values = std::is_same_v<Value, float>;
@@ -93,9 +97,15 @@ void expect_counts_of_the_scalar_metric(const std::array<double, judged_threshol
   for (const std::size_t length : {1, 7, 8, 9, 15, 17, 63, 129, 511, 512, 513, 1030}) {
     std::vector<Value> values(length);
     std::vector<Exact> exact(length);
-    std::vector<double> bounds(length, 1e-3);
+    // Bounds of 0.5 to 2.5 ulps (2^-23 at 1.5): entries beyond the budget within them and not.
+    std::vector<double> bounds(length);
+    for (std::size_t i = 0; i < length; ++i) bounds[i] = std::ldexp(static_cast<double>(i % 5 + 1), -24);
     std::array<std::int64_t, judged_thresholds> expected{};
     std::int64_t common = 0;
+    std::int64_t beyond_bound = 0;
+    // Whether an entry beyond the budget may reach each ratio floor (ulp_kernel.cpp's test, in scalar).
+    const std::array<double, 3> floors = {-1.0, 1.0, 1e300};
+    std::array<bool, 3> may_reach{};
     for (std::size_t i = 0; i < length; ++i) {
       // Every kind of entry in every lane, across lengths.
       const Entry& x = pool[(7 * i + length) % pool.size()];
@@ -109,11 +119,18 @@ void expect_counts_of_the_scalar_metric(const std::array<double, judged_threshol
       ++common;
       const double ulps = ulp_error(static_cast<double>(values[i]), x.exact, format).ulps;
       for (std::size_t k = 0; k < judged_thresholds; ++k) expected[k] += ulps > thresholds[k] ? 1 : 0;
+      if (!(ulps > budget)) continue;
+      const double abs_error = absolute_error(static_cast<double>(values[i]), x.exact);
+      beyond_bound += abs_error <= bounds[i] ? 0 : 1;
+      for (std::size_t f = 0; f < floors.size(); ++f) {
+        const double least = floors[f] * (1.0 - 0x1p-50) * bounds[i];
+        may_reach[f] = may_reach[f] || !(abs_error < least) || least < 0x1p-1000;
+      }
     }
     RowJudgement judgement;
     const RowTotals totals =
         row_ulp_errors_judged(std::span<const Value>(values), std::span<const Exact>(exact), format, thresholds,
-                              bounds, budget, -1.0, judgement);
+                              bounds, budget, floors[0], judgement);
     const std::string where = std::string(float_values ? "float" : "double") + " values, " +
                               (plain ? "plain" : "double-double") + " exact, budget " + std::to_string(budget) +
                               ", threshold 5 " + std::to_string(thresholds[5]) + ", length " + std::to_string(length);
@@ -122,6 +139,14 @@ void expect_counts_of_the_scalar_metric(const std::array<double, judged_threshol
       EXPECT_EQ(totals.above[k], expected[k]) << where << ", threshold " << thresholds[k];
     }
     EXPECT_EQ(judgement.beyond, expected.back()) << where;
+    EXPECT_EQ(judgement.beyond_bound, beyond_bound) << where;
+    for (std::size_t f = 0; f < floors.size(); ++f) {
+      RowJudgement at_floor;
+      row_ulp_errors_judged(std::span<const Value>(values), std::span<const Exact>(exact), format, thresholds, bounds,
+                            budget, floors[f], at_floor);
+      EXPECT_EQ(at_floor.may_reach_floor, may_reach[f]) << where << ", ratio floor " << floors[f];
+      reached[f][may_reach[f] ? 1 : 0] = true;
+    }
   }
 }
 
@@ -152,6 +177,9 @@ TEST(JudgedEdgeCounts, everyKernelCountsEveryEdgeAsTheScalarMetric) {
     expect_counts_of_the_scalar_metric<float, double>(thresholds);
     expect_counts_of_the_scalar_metric<double, double>(thresholds);
   }
+  // Both outcomes at a floor of 1 (at -1 every entry beyond the budget may reach it, at 1e300 none).
+  EXPECT_TRUE(reached[1][0] && reached[1][1]);
+  EXPECT_TRUE(reached[0][1] && reached[2][0]);
 }
 
 }  // namespace
