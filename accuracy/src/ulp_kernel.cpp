@@ -257,7 +257,7 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
       const __mmask8 outside = _mm512_mask_cmp_pd_mask(counted, entry_abs, bound, _CMP_NLE_UQ);  // ~(<=)
       beyond_bound_count += __builtin_popcount(static_cast<unsigned>(outside));
       may_reach_lanes |= static_cast<unsigned>(_mm512_mask_cmp_pd_mask(counted, entry_abs, least, _CMP_NLT_UQ) |
-                                                _mm512_mask_cmp_pd_mask(counted, least, tiny_lanes, _CMP_LT_OQ));
+                                               _mm512_mask_cmp_pd_mask(counted, least, tiny_lanes, _CMP_LT_OQ));
       return;
     }
 #endif
@@ -305,7 +305,10 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
     }
 #if defined(__AVX512F__)
     if constexpr (Rounded) {
-      count_rounded_above(rounded, c - start, rounded_edge, above_count.data());
+      std::size_t stored = c - start;
+      if (stored % 16 != 0) round_up(stored, Doubles{});  // to sixteen entries, with zeros (counted by no edge)
+      stored += stored % 16;
+      count_rounded_above(rounded, stored, rounded_edge, above_count.data());
     }
 #endif
     c = end;
@@ -345,12 +348,12 @@ RowTotals row_errors(std::span<const Value> values, std::span<const Exact> exact
                      const std::array<double, row_thresholds>& thresholds, const RowErrors* store) {
   if (store == nullptr) {
     return common_errors<false, false, false, row_thresholds>(values.data(), exact.data(), values.size(), format,
-                                                       thresholds.data(), nullptr, nullptr, nullptr, nullptr, 0.0, 0.0,
-                                                       nullptr);
+                                                              thresholds.data(), nullptr, nullptr, nullptr, nullptr,
+                                                              0.0, 0.0, nullptr);
   }
   return common_errors<true, false, false, row_thresholds>(values.data(), exact.data(), values.size(), format,
-                                                    thresholds.data(), store->ulps, store->abs_error, store->common,
-                                                    nullptr, 0.0, 0.0, nullptr);
+                                                           thresholds.data(), store->ulps, store->abs_error,
+                                                           store->common, nullptr, 0.0, 0.0, nullptr);
 }
 
 template <typename Value, typename Exact>

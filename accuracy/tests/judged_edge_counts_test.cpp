@@ -6,10 +6,12 @@
 // double), zero, subnormal, beyond float32's range and infinite, among
 // entries the kernel leaves to the scalar metric (NaN and infinite values,
 // zero and tiny exact values), over lengths either side of the vector width
-// and of the kernel's stretch; and the judgement of the entries beyond the
-// budget against bounds of 0.5 to 2.5 ulps (outside them, may reach a floor). In an AVX-512 build the edges are counted from
-// the ulps rounded upward to float32 (rounded_edge_counts.hpp): an entry
-// just above an edge must stay above it, one at the edge must not be.
+// and of the kernel's stretch, for the histogram's edges and for edges that
+// take the rounded path's other ways or the doubles'. And the judgement of
+// the entries beyond the budget against bounds of 0.5 to 2.5 ulps (outside
+// them; may reach a ratio floor). In an AVX-512 build the edges are counted
+// from the ulps rounded upward to float32 (rounded_edge_counts.hpp): an
+// entry just above an edge must stay above it, one at the edge must not be.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -128,9 +130,8 @@ void expect_counts_of_the_scalar_metric(const std::array<double, judged_threshol
       }
     }
     RowJudgement judgement;
-    const RowTotals totals =
-        row_ulp_errors_judged(std::span<const Value>(values), std::span<const Exact>(exact), format, thresholds,
-                              bounds, budget, floors[0], judgement);
+    const RowTotals totals = row_ulp_errors_judged(std::span<const Value>(values), std::span<const Exact>(exact),
+                                                   format, thresholds, bounds, budget, floors[0], judgement);
     const std::string where = std::string(float_values ? "float" : "double") + " values, " +
                               (plain ? "plain" : "double-double") + " exact, budget " + std::to_string(budget) +
                               ", threshold 5 " + std::to_string(thresholds[5]) + ", length " + std::to_string(length);
@@ -171,6 +172,13 @@ TEST(JudgedEdgeCounts, everyKernelCountsEveryEdgeAsTheScalarMetric) {
   // An edge not a float32: the doubles' path.
   cases.push_back(judged_thresholds_with(2.0));
   cases.back()[5] = 0.5 + 0x1p-30;
+  // Every edge a bfloat16 (all compared as 16-bit keys but the last), and
+  // two edges not bfloat16 (every edge compared as a float32): the rounded
+  // path's other two ways (rounded_edge_counts.hpp).
+  cases.push_back(judged_thresholds_with(2.0));
+  cases.back()[5] = 0.625;
+  cases.push_back(judged_thresholds_with(2.0));
+  cases.back()[6] = 0.75 + 0x1p-20;
   for (const std::array<double, judged_thresholds>& thresholds : cases) {
     expect_counts_of_the_scalar_metric<float, DoubleDouble>(thresholds);
     expect_counts_of_the_scalar_metric<double, DoubleDouble>(thresholds);
