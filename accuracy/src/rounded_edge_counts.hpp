@@ -53,11 +53,11 @@ inline bool rounded_edges_apply(const std::array<double, judged_thresholds>& thr
   return thresholds[judged_thresholds - 1] == budget && budget >= 0.0;
 }
 
-#if defined(__AVX512F__)
-
 // A row is counted a stretch at a time from a buffer this long (in L1;
-// each lane's 32-bit counter counts at most stretch / 8 entries).
+// each lane's counter counts at most stretch / 8 entries).
 inline constexpr std::size_t rounded_stretch = 512;
+
+#if defined(__AVX512F__)
 
 namespace rounded_detail {
 
