@@ -63,7 +63,8 @@ template <bool Store, bool Judge, bool Rounded, std::size_t N, typename Value, t
 RowTotals common_errors(const Value* __restrict values, const Exact* __restrict exact, std::size_t count,
                         const Format& format, const double* thresholds, double* __restrict ulps,
                         double* __restrict abs_error, unsigned char* __restrict common, const double* __restrict bounds,
-                        double budget, double ratio_floor, RowJudgement* judgement) {
+                        double budget, double ratio_floor, RowJudgement* judgement,
+                        [[maybe_unused]] const RoundedEdges* rounded_edge = nullptr) {
   const double min_normal = std::ldexp(1.0, format.min_exponent);
   const double ulp_scale = std::ldexp(1.0, 1 - format.precision);
   constexpr bool plain = std::is_same_v<Exact, double>;
@@ -77,12 +78,8 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
 #if defined(__AVX512F__)
   constexpr bool mask_counts = Judge && !Rounded;  // a judged row's counts from masks (see above)
   static_assert(!Rounded || (Judge && N == judged_thresholds));
-  // The stretch's ulps rounded upward, and the edges as float32 (Rounded).
+  // The stretch's ulps rounded upward (Rounded; their edges in rounded_edge).
   alignas(64) float rounded[Rounded ? rounded_stretch : 1];
-  float rounded_edge[Rounded ? rounded_edges : 1];
-  if constexpr (Rounded) {
-    for (std::size_t k = 0; k < rounded_edges; ++k) rounded_edge[k] = static_cast<float>(thresholds[k]);
-  }
 #else
   static_assert(!Rounded);
   constexpr bool mask_counts = false;
@@ -260,7 +257,7 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
       std::size_t stored = c - start;
       if (stored % 16 != 0) round_up(stored, Doubles{});  // to sixteen entries, with zeros (counted by no edge)
       stored += stored % 16;
-      count_rounded_above(rounded, stored, rounded_edge, above_count.data());
+      count_rounded_above(rounded, stored, *rounded_edge, above_count.data());
     }
 #endif
     c = end;
@@ -314,10 +311,12 @@ RowTotals row_errors_judged(std::span<const Value> values, std::span<const Exact
                             double budget, double ratio_floor, RowJudgement& judgement) {
   judgement = RowJudgement{};
 #if defined(__AVX512F__)
-  if (rounded_edges_apply(thresholds, budget)) {
+  RoundedEdges scratch;
+  const RoundedEdges& edges = rounded_edges_of(thresholds, scratch);
+  if (rounded_edges_apply(edges, thresholds, budget)) {
     return common_errors<false, true, true, judged_thresholds>(values.data(), exact.data(), values.size(), format,
                                                                thresholds.data(), nullptr, nullptr, nullptr,
-                                                               bounds.data(), budget, ratio_floor, &judgement);
+                                                               bounds.data(), budget, ratio_floor, &judgement, &edges);
   }
 #endif
   return common_errors<false, true, false, judged_thresholds>(values.data(), exact.data(), values.size(), format,

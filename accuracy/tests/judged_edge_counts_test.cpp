@@ -154,6 +154,12 @@ void expect_counts_of_the_scalar_metric(const std::array<double, judged_threshol
 // Every edge is a float32 at or above 2^-126, and a budget of 2 is counted
 // with them: the rows below take the rounded path in an AVX-512 build.
 TEST(JudgedEdgeCounts, theHistogramEdgesMayBeCountedRounded) {
+  // The usual edges, worked out once, are the histogram's.
+  const std::vector<double> edges = ulp_histogram_edges();
+  ASSERT_EQ(edges.size(), usual_edges.size() + 1);
+  for (std::size_t k = 0; k < usual_edges.size(); ++k) EXPECT_EQ(usual_edges[k], edges[k]);
+  EXPECT_TRUE(usual_rounded_edges.apply && usual_rounded_edges.keyed);
+  EXPECT_EQ(usual_rounded_edges.wide, 5U);  // 0.5 + 2^-20, the one edge not a bfloat16
   EXPECT_TRUE(rounded_edges_apply(judged_thresholds_with(2.0), 2.0));
   EXPECT_FALSE(rounded_edges_apply(judged_thresholds_with(2.0), 3.0));  // the last threshold is not the budget
   EXPECT_FALSE(rounded_edges_apply(judged_thresholds_with(-1.0), -1.0));
