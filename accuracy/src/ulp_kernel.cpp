@@ -26,7 +26,9 @@ namespace {
 // all exact, since 2^-953 <= ulp <= 2^1000 in the common case. Its inverse
 // 2^-k is read off the bits as narrow_rounding does
 // (reference/src/double_tier.hpp): 0x7fe0000000000000 - bits(2^k) =
-// bits(2^-k) for a normal 2^k with |k| <= 1022. For exact values given as
+// bits(2^-k) for a normal 2^k with |k| <= 1022; and bits(2^k) is the
+// floored binade's bits plus (1 - p) 2^52 (a normal power of two scaled
+// within the normal range), so the inverse is one integer subtraction. For exact values given as
 // plain doubles every lo is zero, so fl(hi + lo) = hi with no tail, and the
 // same doubles come without the two_sum.
 //
@@ -65,8 +67,9 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
                         double* __restrict abs_error, unsigned char* __restrict common, const double* __restrict bounds,
                         double budget, double ratio_floor, RowJudgement* judgement,
                         [[maybe_unused]] const RoundedEdges* rounded_edge = nullptr) {
-  const double min_normal = std::ldexp(1.0, format.min_exponent);
-  const double ulp_scale = std::ldexp(1.0, 1 - format.precision);
+  // bits(2^-k) for the ULP 2^k = max(lowered, 2^min_exponent) 2^(1 - p): inverse_base - bits(max(...)).
+  const Bits min_normal_bits = Bits{} + std::bit_cast<std::uint64_t>(std::ldexp(1.0, format.min_exponent));
+  const std::uint64_t inverse_base = 0x7fe0000000000000ULL + (static_cast<std::uint64_t>(format.precision - 1) << 52);
   constexpr bool plain = std::is_same_v<Exact, double>;
   constexpr double infinity = std::numeric_limits<double>::infinity();
   Doubles squares{};
@@ -133,10 +136,13 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
     const Doubles binade = reinterpret_cast<Doubles>(reinterpret_cast<Bits>(sum_magnitude) & 0x7ff0000000000000ULL);
     const Lanes below = (tail != 0.0) & ((tail < 0.0) != (sum < 0.0));
     const Doubles lowered = ((sum_magnitude == binade) & below) ? 0.5 * binade : binade;
-    const Doubles ulp = (lowered > min_normal ? lowered : Doubles{} + min_normal) * ulp_scale;
-    // Outside the common case the ULP may be anything: 1 keeps the bits a double.
-    const Doubles ulp_safe = is_common ? ulp : Doubles{} + 1.0;
-    const Doubles inverse_ulp = reinterpret_cast<Doubles>(0x7fe0000000000000ULL - reinterpret_cast<Bits>(ulp_safe));
+    // The floor and the inverse in integers (see above): max(lowered,
+    // 2^min_exponent) is the larger of two positive powers of two, the larger
+    // bits; its bits plus (1 - p) 2^52 are the ULP's. Outside the common case
+    // the inverse may be anything (never used).
+    const Bits lowered_bits = reinterpret_cast<Bits>(lowered);
+    const Bits floored = lowered_bits > min_normal_bits ? lowered_bits : min_normal_bits;
+    const Doubles inverse_ulp = reinterpret_cast<Doubles>(inverse_base - floored);
     const Doubles difference = reinterpret_cast<Doubles>(reinterpret_cast<Bits>((value - hi) - lo) & magnitude_bits);
     entry_ulps = is_common ? difference * inverse_ulp : Doubles{};
     entry_abs = is_common ? difference : Doubles{};
