@@ -118,7 +118,11 @@ void Accumulator::add_values(std::span<const Value> values, std::span<const Exac
              : row_ulp_errors(values, exact, format, thresholds_);
   const double row_max = totals.max_ulps;
   const bool beyond = allowance_ != nullptr && row_max > budget_ulp_;
-  last_row_beyond_ = beyond;
+  // Written only when it changes: the flag is the accumulator's last member,
+  // and a worker's accumulator may share a cache line with the next
+  // worker's first members, read every row (a store every row made add_values
+  // up to twice as slow in the bench's model comparison, 2 workers).
+  if (last_row_beyond_ != beyond) last_row_beyond_ = beyond;
   if (beyond && !judged) {
     judged = true;
     totals = row_ulp_errors_judged(values, exact, format, judged_thresholds_, row_bounds(row, columns.column, exact),

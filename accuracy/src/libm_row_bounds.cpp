@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 
 #include "accumulator_kernels.hpp"
 
@@ -43,19 +44,50 @@ bool libm_row_bounds(const LibmRowBounds& row, double* out, std::size_t count) {
     return factor * (relative * angle + angle_ulp);
   };
   if (row.column != nullptr) {
-    // Entries of given columns (below row.columns, or false): their inv_freq
-    // gathered a stretch at a time, then the stretch's bounds in one vector
-    // pass (a loop that gathers as it goes stays scalar). The columns are
-    // checked first, in a pass of their own (a check in the gathering loop
-    // kept it scalar too).
+    // Entries of given columns (below row.columns, or false), a stretch at a
+    // time. Where the stretch's columns follow each other (a row of distinct
+    // entries: each table's first copies) their inv_freq are read in place;
+    // elsewhere they are gathered first, then the stretch's bounds computed
+    // in one vector pass (a loop that gathers as it goes stays scalar). The
+    // columns are checked in a pass of their own (a check in the gathering
+    // loop kept it scalar too). A column out of range may be found after
+    // some bounds are written: the caller then computes them all again.
     const auto* __restrict column = reinterpret_cast<const std::uint64_t*>(row.column);
-    std::uint64_t largest = 0;
-    for (std::size_t c = 0; c < count; ++c) largest = std::max(largest, column[c]);
-    if (count > 0 && largest >= columns) return false;
     constexpr std::size_t stretch = 64;
     double gathered[stretch];
+    // The consecutive stretches computed so far (their first entry and
+    // column): a stretch whose inv_freq are the same bits as an earlier one's
+    // (a sin column's are its cos column's) has the same bounds, copied.
+    constexpr std::size_t remembered = 4;
+    std::size_t done_entry[remembered];
+    std::uint64_t done_column[remembered];
+    std::size_t done = 0;
     for (std::size_t c = 0; c < count; c += stretch) {
       const std::size_t run = std::min(stretch, count - c);
+      const std::uint64_t first = column[c];
+      std::uint64_t differ = 0;
+      for (std::size_t k = 0; k < run; ++k) differ |= column[c + k] ^ (first + k);
+      if (differ == 0 && first < columns && run <= columns - first) {
+        bool copied = false;
+        for (std::size_t d = 0; d < done && !copied; ++d) {
+          // An earlier stretch is a whole one (stretch entries), this one may be the last.
+          if (std::memcmp(inv + done_column[d], inv + first, run * sizeof(double)) == 0) {
+            std::memcpy(bounds + c, bounds + done_entry[d], run * sizeof(double));
+            copied = true;
+          }
+        }
+        if (copied) continue;
+        for (std::size_t k = 0; k < run; ++k) bounds[c + k] = bound(inv[first + k]);
+        if (done < remembered && run == stretch) {
+          done_entry[done] = c;
+          done_column[done] = first;
+          ++done;
+        }
+        continue;
+      }
+      std::uint64_t largest = 0;
+      for (std::size_t k = 0; k < run; ++k) largest = std::max(largest, column[c + k]);
+      if (largest >= columns) return false;
       gather(inv, column + c, run, gathered);
       for (std::size_t k = 0; k < run; ++k) bounds[c + k] = bound(gathered[k]);
     }

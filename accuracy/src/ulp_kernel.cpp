@@ -7,59 +7,17 @@
 #if defined(__AVX512F__)
 #include <immintrin.h>
 #endif
+#include <limits>
 #include <type_traits>
 
 #include "pecheck/isa.hpp"
+#include "rounded_edge_counts.hpp"
 #include "ulp_kernels.hpp"
+#include "ulp_lanes.hpp"
 
 namespace pecheck::accuracy {
 
 namespace {
-
-// Eight doubles, and their bits, as GCC's vector extensions hold them: one
-// register where the target has 512-bit vectors, four pairs where it has
-// SSE2 only; every operation is the scalar one lane by lane.
-using Doubles = double __attribute__((vector_size(64)));
-using Floats = float __attribute__((vector_size(32)));
-using Bits = std::uint64_t __attribute__((vector_size(64)));
-using Lanes = std::int64_t __attribute__((vector_size(64)));  // masks: -1 true, 0 false
-constexpr std::size_t width = 8;
-constexpr std::uint64_t magnitude_bits = 0x7fffffffffffffffULL;
-
-inline double hi_of(const DoubleDouble& x) { return x.hi; }
-inline double lo_of(const DoubleDouble& x) { return x.lo; }
-inline double hi_of(double x) { return x; }
-inline double lo_of(double) { return 0.0; }
-
-// Helpers take and give vectors by reference: a vector of 64 bytes passed or
-// returned by value takes a calling convention that depends on the target's
-// vector width (GCC warns, -Wpsabi, on a target without 512-bit vectors).
-inline void load_values(const float* v, Doubles& out) {
-  Floats f;
-  std::memcpy(&f, v, sizeof f);
-  out = __builtin_convertvector(f, Doubles);
-}
-inline void load_values(const double* v, Doubles& out) { std::memcpy(&out, v, sizeof out); }
-inline void load_exact(const double* e, Doubles& hi, Doubles& lo) {
-  std::memcpy(&hi, e, sizeof hi);
-  lo = Doubles{};
-}
-inline void load_exact(const DoubleDouble* e, Doubles& hi, Doubles& lo) {
-  static_assert(sizeof(DoubleDouble) == 2 * sizeof(double));
-  Doubles first;
-  Doubles second;
-  std::memcpy(&first, e, sizeof first);
-  std::memcpy(&second, e + width / 2, sizeof second);
-  // The even lanes of (first, second) are the his, the odd ones the los
-  // (clang spells GCC's __builtin_shuffle with constant indices this way).
-#if defined(__clang__)
-  hi = __builtin_shufflevector(first, second, 0, 2, 4, 6, 8, 10, 12, 14);
-  lo = __builtin_shufflevector(first, second, 1, 3, 5, 7, 9, 11, 13, 15);
-#else
-  hi = __builtin_shuffle(first, second, Lanes{0, 2, 4, 6, 8, 10, 12, 14});
-  lo = __builtin_shuffle(first, second, Lanes{1, 3, 5, 7, 9, 11, 13, 15});
-#endif
-}
 
 // The common path for a whole row. The ULP is the one of ulp_of: the binade
 // 2^e of fl(hi + lo) is its bits masked to the exponent, halved for a power
@@ -68,7 +26,9 @@ inline void load_exact(const DoubleDouble* e, Doubles& hi, Doubles& lo) {
 // all exact, since 2^-953 <= ulp <= 2^1000 in the common case. Its inverse
 // 2^-k is read off the bits as narrow_rounding does
 // (reference/src/double_tier.hpp): 0x7fe0000000000000 - bits(2^k) =
-// bits(2^-k) for a normal 2^k with |k| <= 1022. For exact values given as
+// bits(2^-k) for a normal 2^k with |k| <= 1022; and bits(2^k) is the
+// floored binade's bits plus (1 - p) 2^52 (a normal power of two scaled
+// within the normal range), so the inverse is one integer subtraction. For exact values given as
 // plain doubles every lo is zero, so fl(hi + lo) = hi with no tail, and the
 // same doubles come without the two_sum.
 //
@@ -81,12 +41,20 @@ inline void load_exact(const DoubleDouble* e, Doubles& hi, Doubles& lo) {
 //
 // A judged row (Judge; RowJudgement in ulp_kernel.hpp) counts its entries
 // above N thresholds and judges those above the budget against their bounds
-// in the same pass. With AVX-512 each threshold's count is the population of
-// a comparison's eight-lane mask, added to a scalar: fourteen vector
-// counters beside their thresholds do not fit the registers (spilled, the
-// pass took 47 to 50 ms of CPU over the bench's model comparison, against
-// 21 ms without the edges and 32 to 35 ms with the masks). Elsewhere the
-// counters are vectors, as in the plain pass. The ratios |error| / bound are
+// in the same pass. With AVX-512 and thresholds that allow it (Rounded;
+// rounded_edge_counts.hpp has why the counts are the same), the pass stores
+// each entry's ulps rounded upward to float32 in a buffer in L1, and a second
+// loop over a stretch of it counts the edges (count_rounded_above); its
+// counts beyond the budget and the bound are mask populations. Over rows of
+// 128 float32 entries against plain doubles, on this Zen 4: 1.22 ns an entry
+// for the judged pass, against 1.97 with the masks below (0.98 for the plain
+// pass, 1.11 before the inverse ULP in integers). Without
+// (AVX-512, other thresholds) each threshold's count is the population of a
+// comparison's eight-lane mask, added to a scalar: fourteen vector counters
+// beside their thresholds and the pass's own registers do not fit (spilled,
+// the pass took 47 to 50 ms of CPU over the bench's model comparison,
+// against 21 ms without the edges and 32 to 35 ms with the masks). Elsewhere
+// the counters are vectors, as in the plain pass. The ratios |error| / bound are
 // not divided out here (a division is a vector's slowest operation, and the
 // accumulator wants only those at or above a floor, rare once its worst is
 // large): the pass only tells whether an entry's ratio may reach
@@ -95,13 +63,15 @@ inline void load_exact(const DoubleDouble* e, Doubles& hi, Doubles& lo) {
 // relative error 2^-53 each, is below the exact floor bound where it is
 // normal; a NaN product fails it too, and a product below 2^-1000, where a
 // subnormal rounding is not relative, counts as failing).
-template <bool Store, bool Judge, std::size_t N, typename Value, typename Exact>
+template <bool Store, bool Judge, bool Rounded, std::size_t N, typename Value, typename Exact>
 RowTotals common_errors(const Value* __restrict values, const Exact* __restrict exact, std::size_t count,
                         const Format& format, const double* thresholds, double* __restrict ulps,
                         double* __restrict abs_error, unsigned char* __restrict common, const double* __restrict bounds,
-                        double budget, double ratio_floor, RowJudgement* judgement) {
-  const double min_normal = std::ldexp(1.0, format.min_exponent);
-  const double ulp_scale = std::ldexp(1.0, 1 - format.precision);
+                        double budget, double ratio_floor, RowJudgement* judgement,
+                        [[maybe_unused]] const RoundedEdges* rounded_edge = nullptr) {
+  // bits(2^-k) for the ULP 2^k = max(lowered, 2^min_exponent) 2^(1 - p): inverse_base - bits(max(...)).
+  const Bits min_normal_bits = Bits{} + std::bit_cast<std::uint64_t>(std::ldexp(1.0, format.min_exponent));
+  const std::uint64_t inverse_base = 0x7fe0000000000000ULL + (static_cast<std::uint64_t>(format.precision - 1) << 52);
   constexpr bool plain = std::is_same_v<Exact, double>;
   constexpr double infinity = std::numeric_limits<double>::infinity();
   Doubles squares{};
@@ -111,21 +81,32 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
   Lanes common_count{};
   Bits largest_value{};
 #if defined(__AVX512F__)
-  constexpr bool mask_counts = Judge;  // a judged row's counts from masks (see above)
+  constexpr bool mask_counts = Judge && !Rounded;  // a judged row's counts from masks (see above)
+  static_assert(!Rounded || (Judge && N == judged_thresholds));
+  // The stretch's ulps rounded upward (Rounded; their edges in rounded_edge).
+  alignas(64) float rounded[Rounded ? rounded_stretch : 1];
 #else
+  static_assert(!Rounded);
   constexpr bool mask_counts = false;
 #endif
-  std::array<Lanes, mask_counts ? 0 : N> above{};
-  std::array<std::int64_t, mask_counts ? N : 0> above_count{};
+  constexpr bool vector_counts = !mask_counts && !Rounded;
+  std::array<Lanes, vector_counts ? N : 0> above{};
+  std::array<std::int64_t, mask_counts || Rounded ? N : 0> above_count{};
   // The thresholds in registers: read through a reference, they were loaded
   // again every eight entries (the stores might have changed them, for all GCC knew).
-  std::array<Doubles, mask_counts ? 0 : N> threshold;
+  std::array<Doubles, vector_counts ? N : 0> threshold;
   for (std::size_t k = 0; k < threshold.size(); ++k) threshold[k] = Doubles{} + thresholds[k];
   const Doubles budget_lanes = Doubles{} + budget;
   const Doubles floor_lanes = Doubles{} + ratio_floor * (1.0 - 0x1p-50);
   Lanes beyond{};
   Lanes beyond_bound{};
   Lanes may_reach{};
+  // The same as counts and a mask (Rounded, below).
+  [[maybe_unused]] std::int64_t common_scalar = 0;
+  [[maybe_unused]] std::int64_t beyond_count = 0;
+  [[maybe_unused]] std::int64_t beyond_bound_count = 0;
+  [[maybe_unused]] unsigned may_reach_lanes = 0;
+  [[maybe_unused]] const Doubles tiny_lanes = Doubles{} + 0x1p-1000;
   // n lanes from entry c (n < 8 only for the row's last entries, padded with
   // zeros, which are not common and add nothing).
   const auto entries = [&](std::size_t c, std::size_t n, Doubles& entry_ulps, Doubles& entry_abs, Lanes& is_common,
@@ -157,10 +138,13 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
     const Doubles binade = reinterpret_cast<Doubles>(reinterpret_cast<Bits>(sum_magnitude) & 0x7ff0000000000000ULL);
     const Lanes below = (tail != 0.0) & ((tail < 0.0) != (sum < 0.0));
     const Doubles lowered = ((sum_magnitude == binade) & below) ? 0.5 * binade : binade;
-    const Doubles ulp = (lowered > min_normal ? lowered : Doubles{} + min_normal) * ulp_scale;
-    // Outside the common case the ULP may be anything: 1 keeps the bits a double.
-    const Doubles ulp_safe = is_common ? ulp : Doubles{} + 1.0;
-    const Doubles inverse_ulp = reinterpret_cast<Doubles>(0x7fe0000000000000ULL - reinterpret_cast<Bits>(ulp_safe));
+    // The floor and the inverse in integers (see above): max(lowered,
+    // 2^min_exponent) is the larger of two positive powers of two, the larger
+    // bits; its bits plus (1 - p) 2^52 are the ULP's. Outside the common case
+    // the inverse may be anything (never used).
+    const Bits lowered_bits = reinterpret_cast<Bits>(lowered);
+    const Bits floored = lowered_bits > min_normal_bits ? lowered_bits : min_normal_bits;
+    const Doubles inverse_ulp = reinterpret_cast<Doubles>(inverse_base - floored);
     const Doubles difference = reinterpret_cast<Doubles>(reinterpret_cast<Bits>((value - hi) - lo) & magnitude_bits);
     entry_ulps = is_common ? difference * inverse_ulp : Doubles{};
     entry_abs = is_common ? difference : Doubles{};
@@ -181,6 +165,15 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
     max_ulps = ulps_bits > max_ulps ? ulps_bits : max_ulps;
     max_abs = abs_bits > max_abs ? abs_bits : max_abs;
     min_magnitude = magnitude < min_magnitude ? magnitude : min_magnitude;
+#if defined(__AVX512F__)
+    if constexpr (Rounded) {
+      // Counted by the mask's population (as judge's counts); the edges from
+      // the stretch's rounded ulps.
+      const __m512i common_lanes = reinterpret_cast<__m512i>(is_common);
+      common_scalar += __builtin_popcount(static_cast<unsigned>(_mm512_test_epi64_mask(common_lanes, common_lanes)));
+      return;
+    }
+#endif
     common_count -= is_common;
 #if defined(__AVX512F__)
     if constexpr (mask_counts) {
@@ -208,10 +201,26 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
     } else {
       for (std::size_t j = 0; j < n; ++j) bound[j] = bounds[c + j];
     }
+    const Doubles least = floor_lanes * bound;
+#if defined(__AVX512F__)
+    if constexpr (Rounded) {
+      // The same tests as below, kept as masks and counted by their
+      // populations: a vector operation fewer for each, of about 45 an
+      // iteration, where the vector units are the limit.
+      const __m512i common_lanes = reinterpret_cast<__m512i>(is_common);
+      const __mmask8 counted = _mm512_mask_cmp_pd_mask(_mm512_test_epi64_mask(common_lanes, common_lanes), entry_ulps,
+                                                       budget_lanes, _CMP_GT_OQ);
+      beyond_count += __builtin_popcount(static_cast<unsigned>(counted));
+      const __mmask8 outside = _mm512_mask_cmp_pd_mask(counted, entry_abs, bound, _CMP_NLE_UQ);  // ~(<=)
+      beyond_bound_count += __builtin_popcount(static_cast<unsigned>(outside));
+      may_reach_lanes |= static_cast<unsigned>(_mm512_mask_cmp_pd_mask(counted, entry_abs, least, _CMP_NLT_UQ) |
+                                               _mm512_mask_cmp_pd_mask(counted, least, tiny_lanes, _CMP_LT_OQ));
+      return;
+    }
+#endif
     const Lanes counted = is_common & (entry_ulps > budget_lanes);
     beyond -= counted;
     beyond_bound -= counted & ~(entry_abs <= bound);
-    const Doubles least = floor_lanes * bound;
     may_reach |= counted & (~(entry_abs < least) | (least < 0x1p-1000));
   };
   Doubles entry_ulps;
@@ -219,18 +228,47 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
   Lanes is_common;
   Bits value_bits;
   Bits magnitude;
+  // Eight entries' ulps rounded upward into the stretch's buffer, at `at` (Rounded).
+  [[maybe_unused]] const auto round_up = [&](std::size_t at, const Doubles& x) [[gnu::always_inline]] {
+#if defined(__AVX512F__)
+    // (The all-lanes mask: the unmasked intrinsic's undefined source makes GCC 12 warn.)
+    _mm256_store_ps(rounded + at, _mm512_maskz_cvt_roundpd_ps(0xff, x, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC));
+#else
+    (void)at;
+    (void)x;
+#endif
+  };
+  // A Rounded row a stretch at a time (its edges counted at each stretch's
+  // end); any other in one.
+  const std::size_t stretch = Rounded ? rounded_stretch : count;
   std::size_t c = 0;
-  for (; c + width <= count; c += width) {
-    entries(c, width, entry_ulps, entry_abs, is_common, value_bits, magnitude);
-    add(entry_ulps, entry_abs, is_common, value_bits, magnitude);
-    if constexpr (Judge) judge(c, width, entry_ulps, entry_abs, is_common);
-    squares += entry_ulps * entry_ulps;
-  }
-  if (c < count) {
-    entries(c, count - c, entry_ulps, entry_abs, is_common, value_bits, magnitude);  // the padding counts nothing
-    add(entry_ulps, entry_abs, is_common, value_bits, magnitude);
-    if constexpr (Judge) judge(c, count - c, entry_ulps, entry_abs, is_common);
-    for (std::size_t j = 0; j < count - c; ++j) squares[0] += entry_ulps[j] * entry_ulps[j];
+  while (c < count) {
+    const std::size_t start = c;
+    const std::size_t end = count - c > stretch ? c + stretch : count;
+    for (; c + width <= end; c += width) {
+      entries(c, width, entry_ulps, entry_abs, is_common, value_bits, magnitude);
+      add(entry_ulps, entry_abs, is_common, value_bits, magnitude);
+      if constexpr (Judge) judge(c, width, entry_ulps, entry_abs, is_common);
+      if constexpr (Rounded) round_up(c - start, entry_ulps);
+      squares += entry_ulps * entry_ulps;
+    }
+    if (c < end) {  // only at the row's end: a stretch is a multiple of eight entries
+      entries(c, end - c, entry_ulps, entry_abs, is_common, value_bits, magnitude);  // the padding counts nothing
+      add(entry_ulps, entry_abs, is_common, value_bits, magnitude);
+      if constexpr (Judge) judge(c, end - c, entry_ulps, entry_abs, is_common);
+      if constexpr (Rounded) round_up(c - start, entry_ulps);  // the padding's ulps are 0
+      for (std::size_t j = 0; j < end - c; ++j) squares[0] += entry_ulps[j] * entry_ulps[j];
+      c += width;
+    }
+#if defined(__AVX512F__)
+    if constexpr (Rounded) {
+      std::size_t stored = c - start;
+      if (stored % 16 != 0) round_up(stored, Doubles{});  // to sixteen entries, with zeros (counted by no edge)
+      stored += stored % 16;
+      count_rounded_above(rounded, stored, *rounded_edge, above_count.data());
+    }
+#endif
+    c = end;
   }
   RowTotals totals;
   std::uint64_t smallest = std::bit_cast<std::uint64_t>(infinity);
@@ -244,12 +282,19 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
     for (std::size_t k = 0; k < above.size(); ++k) totals.above[k] += above[k][j];
   }
   totals.min_exact_magnitude = std::bit_cast<double>(smallest);
+  totals.common += common_scalar;
   if constexpr (Judge) {
     for (std::size_t k = 0; k < above_count.size(); ++k) totals.above[k] = above_count[k];
     for (std::size_t j = 0; j < width; ++j) {
       judgement->beyond += beyond[j];
       judgement->beyond_bound += beyond_bound[j];
       judgement->may_reach_floor |= may_reach[j] != 0;
+    }
+    if constexpr (Rounded) {
+      judgement->beyond += beyond_count;
+      judgement->beyond_bound += beyond_bound_count;
+      judgement->may_reach_floor |= may_reach_lanes != 0;
+      totals.above[N - 1] = judgement->beyond;  // the budget's count (rounded_edge_counts.hpp)
     }
   }
   return totals;
@@ -259,13 +304,13 @@ template <typename Value, typename Exact>
 RowTotals row_errors(std::span<const Value> values, std::span<const Exact> exact, const Format& format,
                      const std::array<double, row_thresholds>& thresholds, const RowErrors* store) {
   if (store == nullptr) {
-    return common_errors<false, false, row_thresholds>(values.data(), exact.data(), values.size(), format,
-                                                       thresholds.data(), nullptr, nullptr, nullptr, nullptr, 0.0, 0.0,
-                                                       nullptr);
+    return common_errors<false, false, false, row_thresholds>(values.data(), exact.data(), values.size(), format,
+                                                              thresholds.data(), nullptr, nullptr, nullptr, nullptr,
+                                                              0.0, 0.0, nullptr);
   }
-  return common_errors<true, false, row_thresholds>(values.data(), exact.data(), values.size(), format,
-                                                    thresholds.data(), store->ulps, store->abs_error, store->common,
-                                                    nullptr, 0.0, 0.0, nullptr);
+  return common_errors<true, false, false, row_thresholds>(values.data(), exact.data(), values.size(), format,
+                                                           thresholds.data(), store->ulps, store->abs_error,
+                                                           store->common, nullptr, 0.0, 0.0, nullptr);
 }
 
 template <typename Value, typename Exact>
@@ -273,9 +318,18 @@ RowTotals row_errors_judged(std::span<const Value> values, std::span<const Exact
                             const std::array<double, judged_thresholds>& thresholds, std::span<const double> bounds,
                             double budget, double ratio_floor, RowJudgement& judgement) {
   judgement = RowJudgement{};
-  return common_errors<false, true, judged_thresholds>(values.data(), exact.data(), values.size(), format,
-                                                       thresholds.data(), nullptr, nullptr, nullptr, bounds.data(),
-                                                       budget, ratio_floor, &judgement);
+#if defined(__AVX512F__)
+  RoundedEdges scratch;
+  const RoundedEdges& edges = rounded_edges_of(thresholds, scratch);
+  if (rounded_edges_apply(edges, thresholds, budget)) {
+    return common_errors<false, true, true, judged_thresholds>(values.data(), exact.data(), values.size(), format,
+                                                               thresholds.data(), nullptr, nullptr, nullptr,
+                                                               bounds.data(), budget, ratio_floor, &judgement, &edges);
+  }
+#endif
+  return common_errors<false, true, false, judged_thresholds>(values.data(), exact.data(), values.size(), format,
+                                                              thresholds.data(), nullptr, nullptr, nullptr,
+                                                              bounds.data(), budget, ratio_floor, &judgement);
 }
 
 }  // namespace
