@@ -45,9 +45,15 @@ constexpr std::size_t parallel_pairs = 64;
 std::vector<FrequencyEstimate> estimate_frequencies(const Table& table, const std::vector<std::int64_t>& run,
                                                     const std::vector<FrequencyColumns>& pairs, FormatId format,
                                                     const std::function<void()>& beside) {
+  return estimate_frequencies(table, run, pairs, format, EstimateSharing{beside, 0, {}});
+}
+
+std::vector<FrequencyEstimate> estimate_frequencies(const Table& table, const std::vector<std::int64_t>& run,
+                                                    const std::vector<FrequencyColumns>& pairs, FormatId format,
+                                                    const EstimateSharing& sharing) {
   std::vector<FrequencyEstimate> estimates;
   if (run.size() < 2) {
-    if (beside) beside();
+    if (sharing.beside) sharing.beside();
     return estimates;
   }
   // One ULP of a value near 1 moves the angle by about 2^(1-p) radians.
@@ -56,18 +62,19 @@ std::vector<FrequencyEstimate> estimate_frequencies(const Table& table, const st
   constexpr std::size_t lanes = frequency_lanes;
   const std::size_t groups = (pairs.size() + lanes - 1) / lanes;
   const EstimateLanes estimate_group = detection_kernels().estimate_lanes;
-  const bool two = (pairs.size() >= parallel_pairs || beside) && machine_threads() >= 2;
+  const bool two = (pairs.size() >= parallel_pairs || sharing.beside) && worker_count(sharing.threads, 2) >= 2;
   // Each thread takes the next group not yet taken (worker 0 after `beside`):
   // the estimates are stored by their pair's index, whichever thread made them.
   std::atomic<std::size_t> next{0};
   parallel_for(two ? 2 : 1, [&](int worker) {
-    if (worker == 0 && beside) beside();
+    if (worker == 0 && sharing.beside) sharing.beside();
     std::vector<double> angles;
     std::vector<double> buffer;
     for (std::size_t g = next++; g < groups; g = next++) {
       const std::size_t first = g * lanes;
-      estimate_group(table, run, pairs, first, angle_noise,
-                     std::span(found).subspan(first, std::min(lanes, pairs.size() - first)), angles, buffer);
+      const std::size_t count = std::min(lanes, pairs.size() - first);
+      if (sharing.prepare) sharing.prepare(first, count);
+      estimate_group(table, run, pairs, first, angle_noise, std::span(found).subspan(first, count), angles, buffer);
     }
   });
   for (const std::optional<FrequencyEstimate>& e : found) {

@@ -34,6 +34,24 @@ std::vector<FrequencyEstimate> estimate_frequencies(const Table& table, const st
                                                     const std::vector<FrequencyColumns>& pairs, FormatId format,
                                                     const std::function<void()>& beside = {});
 
+// How estimate_frequencies shares its work out. The pairs are estimated a
+// group of eight at a time (detection_kernels.hpp), by whichever thread
+// takes the group next; the estimates are the same whichever it is.
+struct EstimateSharing {
+  std::function<void()> beside;
+  // 0: two threads where the machine runs two (from 64 pairs on, or with
+  // `beside`); 1: the calling thread alone.
+  int threads = 0;
+  // Called by the thread about to estimate pairs [first, first + count),
+  // before they are read: a caller filling the table's columns of a group
+  // here fills the table on the threads, a group each (columns no other group
+  // reads: each group's own cache lines, that no two threads write at once).
+  std::function<void(std::size_t first, std::size_t count)> prepare;
+};
+std::vector<FrequencyEstimate> estimate_frequencies(const Table& table, const std::vector<std::int64_t>& run,
+                                                    const std::vector<FrequencyColumns>& pairs, FormatId format,
+                                                    const EstimateSharing& sharing);
+
 // +1 when the reliable frequencies are positive (sin and cos where the
 // structure says), -1 when they are negative (sin and cos swapped), 0 when
 // none is reliable.

@@ -32,6 +32,13 @@ struct SuccessiveRows {
 };
 SuccessiveRows successive_rows(const TableView& table);
 
+// The same a range of rows at a time, for a pass that reads the rows for
+// something else too: `rows` from successive_rows_to_add (identical sized,
+// every pair different), then add_successive_rows over the pairs (r, r + 1),
+// r in [first, last), for ranges covering [0, rows - 1) in row order.
+SuccessiveRows successive_rows_to_add(std::int64_t table_rows);
+void add_successive_rows(const TableView& table, std::int64_t first, std::int64_t last, SuccessiveRows& rows);
+
 // The integer p becomes when held in `format` (round to nearest even).
 std::int64_t held_position(std::int64_t p, FormatId format);
 

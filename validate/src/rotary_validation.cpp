@@ -6,16 +6,18 @@
 #include <array>
 #include <cstdint>
 #include <future>
+#include <optional>
 #include <vector>
 
 #include "narrow_format.hpp"
 #include "pecheck/accuracy/budgets.hpp"
 #include "pecheck/number_text.hpp"
+#include "rotary_cache_scan.hpp"
 #include "rotary_comparison.hpp"
+#include "rotary_detection.hpp"
 #include "rotary_diagnosis.hpp"
 #include "rotary_frequency_match.hpp"
 #include "rotary_softmax_scale.hpp"
-#include "rotary_value_hazards.hpp"
 #include "subject_hints.hpp"
 
 namespace pecheck::validate {
@@ -44,6 +46,17 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
   RotaryFindings& findings = result.findings.emplace<RotaryFindings>();
   findings.rows = cos.rows;
   findings.cols = cos.cols;
+  // The passes over every value (each table's extent for the value hazards,
+  // cos's successive rows for detection's position steps) on a thread of
+  // their own while detection reads its rows; with one thread asked for, on
+  // this one when detection reaches the position steps.
+  const auto policy = options.threads == 1 ? std::launch::deferred : std::launch::async;
+  std::future<RotaryCacheScan> scanning = std::async(policy, [&] { return scan_rotary_cache(cos, sin); });
+  std::optional<RotaryCacheScan> scan;
+  const auto scanned = [&]() -> const RotaryCacheScan& {
+    if (!scan) scan = scanning.get();
+    return *scan;
+  };
   // A float32 file holding only bfloat16 values (NumPy has no bfloat16) is compared as bfloat16.
   const FormatChoice cos_format = narrowest_format(cos);
   const FormatChoice sin_format = narrowest_format(sin);
@@ -63,13 +76,9 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
       given = at_cache_width(*given, given->layout, n);
     }
   }
-  // Every value's extent (for the value hazards) while detection reads its
-  // rows, on a thread of its own (after it with one thread asked for).
-  const auto policy = options.threads == 1 ? std::launch::deferred : std::launch::async;
-  std::future<std::array<ValueExtent, 2>> extents =
-      std::async(policy, [&] { return std::array<ValueExtent, 2>{value_extent(cos), value_extent(sin)}; });
   RotaryDetection& detection = findings.detection;
-  detection = detect_rotary(cos, sin, findings.format, given, options.first_position);
+  detection = detect_rotary(cos, sin, findings.format, given, options.first_position, options.threads,
+                            [&]() -> const SuccessiveRows& { return scanned().successive; });
 
   if (given && given->partial_form == PartialRotaryForm::proportional) {
     // The proportional cache spans the whole head; its fraction is in the pairs that turn.
@@ -107,8 +116,7 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
   if (!given) convention.layout = detection.layout;
   findings.compared_convention = convention;
   const double expected_factor = rotary_derived(convention).attention_factor;
-  const std::array<ValueExtent, 2> extent = extents.get();
-  for (Hazard& h : value_hazards(cos, sin, extent[0], extent[1], findings.format,
+  for (Hazard& h : value_hazards(cos, sin, scanned().cos_extent, scanned().sin_extent, findings.format,
                                  std::max(expected_factor, detection.attention_factor))) {
     result.hazards.push_back(std::move(h));
   }
