@@ -12,6 +12,7 @@
 #include "pecheck/convention.hpp"
 #include "pecheck/format.hpp"
 #include "pecheck/table.hpp"
+#include "shared_tasks.hpp"
 
 namespace pecheck::validate {
 
@@ -42,13 +43,18 @@ struct EstimateSharing {
   // 0: two threads where the machine runs two (from 64 pairs on, or with
   // `beside`); 1: the calling thread alone.
   int threads = 0;
-  // Called by the thread about to estimate pairs [first, first + count),
-  // before they are read: a caller filling the table's columns of a group
-  // here fills the table on the threads, a group each (columns no other group
-  // reads: each group's own cache lines, that no two threads write at once).
-  std::function<void(std::size_t first, std::size_t count)> prepare;
+  // When given, the groups are run by `helper` (its caller and the thread
+  // helping it) instead of threads of their own; `threads` is then unused.
+  SharedTasks* helper = nullptr;
 };
-std::vector<FrequencyEstimate> estimate_frequencies(const Table& table, const std::vector<std::int64_t>& run,
+
+// The table the pairs [first, first + count) of one group are read from
+// (their columns are its columns), asked for by the thread about to estimate
+// them: a caller that builds each group's rows there builds them on the
+// threads, a group each, in memory no other group's thread writes.
+using GroupTable = std::function<const Table&(std::size_t first, std::size_t count)>;
+
+std::vector<FrequencyEstimate> estimate_frequencies(const GroupTable& group_table, const std::vector<std::int64_t>& run,
                                                     const std::vector<FrequencyColumns>& pairs, FormatId format,
                                                     const EstimateSharing& sharing);
 

@@ -32,10 +32,15 @@ constexpr std::int64_t norm_rows = 256;
 
 // The median of sqrt(cos^2 + sin^2) and the largest distance from it.
 void measure_norms(const Table& cos, const Table& sin, FormatId format, RotaryDetection& detection) {
+  std::vector<std::int64_t> columns;
+  for (std::int64_t i = 0; i < detection.frequencies; ++i) {
+    columns.push_back(frequency_column(detection.layout, cos.cols, i));
+  }
+  const std::vector<std::int64_t> rows = spread_rows(cos.rows, norm_rows);
   std::vector<double> norms;
-  for (std::int64_t r : spread_rows(cos.rows, norm_rows)) {
-    for (std::int64_t i = 0; i < detection.frequencies; ++i) {
-      const std::int64_t c = frequency_column(detection.layout, cos.cols, i);
+  norms.reserve(rows.size() * columns.size());
+  for (std::int64_t r : rows) {
+    for (std::int64_t c : columns) {
       const double norm = std::hypot(cos.at(r, c), sin.at(r, c));
       if (std::isfinite(norm)) norms.push_back(norm);
     }
@@ -138,7 +143,7 @@ void resolve_dynamic_ntk(RotaryDetection& detection, std::int64_t rows) {
 RotaryDetection detect_rotary(const Table& cos, const Table& sin, FormatId value_format,
                               const std::optional<RotaryConvention>& given, std::optional<std::int64_t> first_position) {
   SuccessiveRows rows;
-  return detect_rotary(cos, sin, value_format, given, first_position, 0, [&]() -> const SuccessiveRows& {
+  return detect_rotary(cos, sin, value_format, given, first_position, 0, nullptr, [&]() -> const SuccessiveRows& {
     rows = successive_rows(cos.view());
     return rows;
   });
@@ -146,7 +151,8 @@ RotaryDetection detect_rotary(const Table& cos, const Table& sin, FormatId value
 
 RotaryDetection detect_rotary(const Table& cos, const Table& sin, FormatId value_format,
                               const std::optional<RotaryConvention>& given, std::optional<std::int64_t> first_position,
-                              int threads, const std::function<const SuccessiveRows&()>& successive_of_cos) {
+                              int threads, SharedTasks* helper,
+                              const std::function<const SuccessiveRows&()>& successive_of_cos) {
   RotaryDetection detection;
   const RotaryLayoutFit layout = fit_rotary_layout(cos, sin, spread_rows(cos.rows, norm_rows));
   detection.layout = layout.layout;
@@ -159,15 +165,13 @@ RotaryDetection detect_rotary(const Table& cos, const Table& sin, FormatId value
   if (!detection.rotary) return detection;
 
   const std::int64_t n = detection.frequencies;
-  // The estimates' threads copy the rows of the frequencies they fit as they start on them.
+  // The fits' threads copy the rows of the frequencies they fit as they start on them.
   RotaryFitRows fit_rows(cos, sin, detection.layout, n, std::min(cos.rows, fit_rows_count));
   std::vector<std::int64_t> run;
-  for (std::int64_t r = 0; r < fit_rows.table().rows; ++r) run.push_back(r);
-  EstimateSharing sharing;
-  sharing.threads = threads;
-  sharing.prepare = [&fit_rows](std::size_t first, std::size_t count) { fit_rows.fill(first, count); };
-  std::vector<FrequencyEstimate> estimates =
-      estimate_frequencies(fit_rows.table(), run, fit_rows.columns(), value_format, sharing);
+  for (std::int64_t r = 0; r < std::min(cos.rows, fit_rows_count); ++r) run.push_back(r);
+  std::vector<FrequencyEstimate> estimates = estimate_frequencies(
+      [&fit_rows](std::size_t first, std::size_t count) -> const Table& { return fit_rows.group(first, count); }, run,
+      fit_rows.columns(), value_format, EstimateSharing{{}, threads, helper});
   const Table row0 = rotary_row0_pairs(cos, sin, detection.layout, n);
   // cos and sin exchanged turn the angle a into pi/2 - a: the angles run backwards.
   detection.swapped = orientation(estimates) < 0;

@@ -1,9 +1,10 @@
 // detect_rotary (pecheck/validate/rotary_validation.hpp) with its work
-// shared out: the frequency fits and the norms on `threads` workers (0: one
-// per machine thread; 1: the calling thread alone, the same result), and
-// cos's successive rows, a pass over every row, from `successive`: called
-// once, when the position steps are read, so that a caller can have made
-// that pass beside the detection (rotary_cache_scan.hpp).
+// shared out. The frequency fits: on `helper`'s two threads when given
+// (shared_tasks.hpp), else on `threads` workers (0: two where the machine
+// runs two; 1: the calling thread alone); the same result either way. cos's
+// successive rows, a pass over every row, from `successive`: called once,
+// when the position steps are read, so that a caller can have made that
+// pass beside the detection (rotary_cache_scan.hpp).
 #pragma once
 
 #include <cstdint>
@@ -15,11 +16,13 @@
 #include "pecheck/table.hpp"
 #include "pecheck/validate/rotary_findings.hpp"
 #include "position_steps.hpp"
+#include "shared_tasks.hpp"
 
 namespace pecheck::validate {
 
 RotaryDetection detect_rotary(const Table& cos, const Table& sin, FormatId value_format,
                               const std::optional<RotaryConvention>& given, std::optional<std::int64_t> first_position,
-                              int threads, const std::function<const SuccessiveRows&()>& successive);
+                              int threads, SharedTasks* helper,
+                              const std::function<const SuccessiveRows&()>& successive);
 
 }  // namespace pecheck::validate

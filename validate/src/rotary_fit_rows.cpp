@@ -1,7 +1,5 @@
 #include "rotary_fit_rows.hpp"
 
-#include <algorithm>
-
 #include "detection_kernels.hpp"
 #include "rotary_layout.hpp"
 
@@ -10,27 +8,23 @@ namespace pecheck::validate {
 namespace {
 
 constexpr std::int64_t lanes = frequency_lanes;
-constexpr std::int64_t line_bytes = 64;
-
-// Columns a group takes in each row: its sin and cos lanes, padded to whole
-// cache lines (a 16-bit group's 32 bytes to 64).
-std::int64_t group_columns(FormatId format) {
-  return std::max<std::int64_t>(2 * lanes, line_bytes / storage_bytes(format));
-}
-
-FormatId fit_format(const Table& cos, const Table& sin) {
-  return cos.format == sin.format ? cos.format : FormatId::float64;
-}
 
 template <typename T>
 void copy_group(const Table& cos, const Table& sin, Table& out, std::int64_t first_column, std::int64_t step,
-                std::int64_t count, std::int64_t out_column) {
+                std::int64_t count) {
   const T* c = cos.storage<T>().data();
   const T* s = sin.storage<T>().data();
   T* o = out.storage<T>().data();
+  // The group's values are a few bytes of each row, rows a cache line or
+  // more apart: asked for some rows ahead, not waited on row by row.
+  constexpr std::int64_t ahead = 16;
   for (std::int64_t r = 0; r < out.rows; ++r) {
     const std::int64_t in = r * cos.cols + first_column;
-    T* row = o + r * out.cols + out_column;
+    if (r + ahead < out.rows) {
+      __builtin_prefetch(s + in + ahead * cos.cols);
+      __builtin_prefetch(c + in + ahead * cos.cols);
+    }
+    T* row = o + r * out.cols;
     for (std::int64_t l = 0; l < count; ++l) {
       row[l] = s[in + l * step];
       row[lanes + l] = c[in + l * step];
@@ -42,42 +36,43 @@ void copy_group(const Table& cos, const Table& sin, Table& out, std::int64_t fir
 
 RotaryFitRows::RotaryFitRows(const Table& cos, const Table& sin, RotaryLayout layout, std::int64_t frequencies,
                              std::int64_t rows)
-    : cos_(cos), sin_(sin), layout_(layout) {
-  const FormatId format = fit_format(cos, sin);
-  const std::int64_t width = group_columns(format);
-  const std::int64_t groups = (frequencies + lanes - 1) / lanes;
-  table_ = make_uninitialized_table(rows, groups * width, format);
-  for (std::int64_t i = 0; i < frequencies; ++i) {
-    const std::int64_t column = (i / lanes) * width + i % lanes;
-    columns_.push_back({i, column, column + lanes});
-  }
+    : cos_(cos), sin_(sin), layout_(layout), rows_(rows) {
+  groups_.resize(static_cast<std::size_t>((frequencies + lanes - 1) / lanes));
+  for (std::int64_t i = 0; i < frequencies; ++i) columns_.push_back({i, i % lanes, lanes + i % lanes});
 }
 
-void RotaryFitRows::fill(std::size_t first, std::size_t count) {
+const Table& RotaryFitRows::group(std::size_t first, std::size_t count) {
   const auto i0 = static_cast<std::int64_t>(first);
   const auto n = static_cast<std::int64_t>(count);
   const std::int64_t column = frequency_column(layout_, cos_.cols, i0);
   const std::int64_t step = n > 1 ? frequency_column(layout_, cos_.cols, i0 + 1) - column : 1;
-  const std::int64_t out_column = columns_[first].sin_column;
-  switch (table_.format) {
-    case FormatId::float64:
-      if (cos_.format != FormatId::float64 || sin_.format != FormatId::float64) {
-        // cos and sin in different formats: each value as the double at() reads.
-        for (std::int64_t r = 0; r < table_.rows; ++r) {
-          for (std::int64_t l = 0; l < n; ++l) {
-            table_.set(r, out_column + l, sin_.at(r, column + l * step));
-            table_.set(r, out_column + lanes + l, cos_.at(r, column + l * step));
-          }
-        }
-        return;
+  Table& out = groups_[first / static_cast<std::size_t>(lanes)];
+  const FormatId format = cos_.format == sin_.format ? cos_.format : FormatId::float64;
+  // The lanes past the last frequency of a short group are never read.
+  out = make_uninitialized_table(rows_, 2 * lanes, format);
+  if (cos_.format != sin_.format) {
+    // cos and sin in different formats: each value as the double at() reads.
+    for (std::int64_t r = 0; r < rows_; ++r) {
+      for (std::int64_t l = 0; l < n; ++l) {
+        out.set(r, l, sin_.at(r, column + l * step));
+        out.set(r, lanes + l, cos_.at(r, column + l * step));
       }
-      return copy_group<double>(cos_, sin_, table_, column, step, n, out_column);
+    }
+    return out;
+  }
+  switch (format) {
+    case FormatId::float64:
+      copy_group<double>(cos_, sin_, out, column, step, n);
+      break;
     case FormatId::float32:
-      return copy_group<float>(cos_, sin_, table_, column, step, n, out_column);
+      copy_group<float>(cos_, sin_, out, column, step, n);
+      break;
     case FormatId::float16:
     case FormatId::bfloat16:
-      return copy_group<std::uint16_t>(cos_, sin_, table_, column, step, n, out_column);
+      copy_group<std::uint16_t>(cos_, sin_, out, column, step, n);
+      break;
   }
+  return out;
 }
 
 Table rotary_row0_pairs(const Table& cos, const Table& sin, RotaryLayout layout, std::int64_t frequencies) {

@@ -1,10 +1,11 @@
 // The rows detection fits a rotary cache's frequencies on (rows 0..count-1,
 // each frequency's sin and cos), copied out of the cache for the estimates'
-// kernel (frequency_fit.hpp) and laid out for the threads that fill and read
-// them: the pairs are estimated a group of eight at a time, and group g's
-// eight sin values then its eight cos values of a row fill cache lines of
-// their own (64 bytes in float32), so that the thread estimating a group
-// copies its columns as it starts on it and no two threads write one line.
+// kernel (frequency_fit.hpp) a group of eight frequencies at a time, each
+// group into a table of its own (row r: the group's eight sin values, then
+// its eight cos values; 64 bytes in float32), built by the thread that fits
+// the group as it starts on it. One table for all (a row of every group per
+// row) had the first group's thread fault in every page of it, 0.3 ms on the
+// calling thread's path; a group's own table is its own pages and lines.
 // The values are the cache's own (in its format when cos and sin share one,
 // else as doubles): at() reads back the doubles at() read from the cache.
 #pragma once
@@ -21,20 +22,21 @@ namespace pecheck::validate {
 
 class RotaryFitRows {
  public:
-  // Allocated, not filled: fill() each group before it is read.
   RotaryFitRows(const Table& cos, const Table& sin, RotaryLayout layout, std::int64_t frequencies, std::int64_t rows);
 
-  const Table& table() const { return table_; }
-  // Frequency i's columns in table(), in frequency order.
+  // Frequency i's columns in its group's table, in frequency order.
   const std::vector<FrequencyColumns>& columns() const { return columns_; }
-  // Copies the rows of frequencies [first, first + count), within one group.
-  void fill(std::size_t first, std::size_t count);
+  // Builds and returns the table of the group of frequencies [first, first +
+  // count) (frequency_fit.hpp's GroupTable). Groups may be built at once on
+  // different threads, each group once.
+  const Table& group(std::size_t first, std::size_t count);
 
  private:
   const Table& cos_;
   const Table& sin_;
   RotaryLayout layout_;
-  Table table_;
+  std::int64_t rows_;
+  std::vector<Table> groups_;
   std::vector<FrequencyColumns> columns_;
 };
 

@@ -3,18 +3,15 @@
 #include "pecheck/validate/rotary_validation.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
-#include <future>
 #include <optional>
 #include <vector>
 
 #include "narrow_format.hpp"
 #include "pecheck/accuracy/budgets.hpp"
 #include "pecheck/number_text.hpp"
-#include "rotary_cache_scan.hpp"
 #include "rotary_comparison.hpp"
-#include "rotary_detection.hpp"
+#include "rotary_detection_run.hpp"
 #include "rotary_diagnosis.hpp"
 #include "rotary_frequency_match.hpp"
 #include "rotary_softmax_scale.hpp"
@@ -46,17 +43,6 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
   RotaryFindings& findings = result.findings.emplace<RotaryFindings>();
   findings.rows = cos.rows;
   findings.cols = cos.cols;
-  // The passes over every value (each table's extent for the value hazards,
-  // cos's successive rows for detection's position steps) on a thread of
-  // their own while detection reads its rows; with one thread asked for, on
-  // this one when detection reaches the position steps.
-  const auto policy = options.threads == 1 ? std::launch::deferred : std::launch::async;
-  std::future<RotaryCacheScan> scanning = std::async(policy, [&] { return scan_rotary_cache(cos, sin); });
-  std::optional<RotaryCacheScan> scan;
-  const auto scanned = [&]() -> const RotaryCacheScan& {
-    if (!scan) scan = scanning.get();
-    return *scan;
-  };
   // A float32 file holding only bfloat16 values (NumPy has no bfloat16) is compared as bfloat16.
   const FormatChoice cos_format = narrowest_format(cos);
   const FormatChoice sin_format = narrowest_format(sin);
@@ -76,9 +62,12 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
       given = at_cache_width(*given, given->layout, n);
     }
   }
+  // Detection, and the pass over every value (each table's extent for the
+  // value hazards, cos's successive rows for detection's position steps)
+  // beside it.
+  RotaryDetectionRun run(cos, sin, options.threads);
   RotaryDetection& detection = findings.detection;
-  detection = detect_rotary(cos, sin, findings.format, given, options.first_position, options.threads,
-                            [&]() -> const SuccessiveRows& { return scanned().successive; });
+  detection = run.detect(findings.format, given, options.first_position);
 
   if (given && given->partial_form == PartialRotaryForm::proportional) {
     // The proportional cache spans the whole head; its fraction is in the pairs that turn.
@@ -116,7 +105,7 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
   if (!given) convention.layout = detection.layout;
   findings.compared_convention = convention;
   const double expected_factor = rotary_derived(convention).attention_factor;
-  for (Hazard& h : value_hazards(cos, sin, scanned().cos_extent, scanned().sin_extent, findings.format,
+  for (Hazard& h : value_hazards(cos, sin, run.scan().cos_extent, run.scan().sin_extent, findings.format,
                                  std::max(expected_factor, detection.attention_factor))) {
     result.hazards.push_back(std::move(h));
   }

@@ -1,6 +1,7 @@
-// Rotary detection shared over threads (rotary_detection.hpp: the frequency
-// fits' groups on two threads, each copying its own rows; the passes over
-// every value beside it, rotary_cache_scan.hpp) finds what one thread finds,
+// Rotary detection shared over threads (rotary_detection_run.hpp: the pass
+// over every value beside it, on a thread that then helps the frequency fits;
+// or the fits on threads of their own, each copying the rows of the group it
+// fits) finds what one thread finds,
 // bit for bit: the layout, norms, every fitted frequency and its sigma, the
 // rule, the row offset and the position steps, on caches of both layouts,
 // the complex form, cos and sin swapped, a row offset, positions held in
@@ -19,6 +20,7 @@
 #include "../src/position_steps.hpp"
 #include "../src/rotary_cache_scan.hpp"
 #include "../src/rotary_detection.hpp"
+#include "../src/rotary_detection_run.hpp"
 #include "../src/rotary_value_hazards.hpp"
 #include "pecheck/reference/rotary_reference.hpp"
 #include "pecheck/rotary_cache.hpp"
@@ -117,10 +119,17 @@ FormatId value_format(const RotaryCache& cache) {
   return format_of(cos).precision >= format_of(sin).precision ? cos : sin;
 }
 
+// As the validation detects: the scan beside detection on a thread that then
+// helps the fits (two threads), or both in turn (one).
 RotaryDetection detected(const RotaryCache& cache, int threads, const std::optional<std::int64_t>& first_position) {
-  // cos's successive rows from the one pass the validation makes beside detection.
+  RotaryDetectionRun run(cache.cos, cache.sin, threads);
+  return run.detect(value_format(cache), std::nullopt, first_position);
+}
+
+// The fits on threads of their own (no helper), cos's successive rows from the scan.
+RotaryDetection detected_by_fit_threads(const RotaryCache& cache, int threads) {
   const RotaryCacheScan scan = scan_rotary_cache(cache.cos, cache.sin);
-  return detect_rotary(cache.cos, cache.sin, value_format(cache), std::nullopt, first_position, threads,
+  return detect_rotary(cache.cos, cache.sin, value_format(cache), std::nullopt, std::nullopt, threads, nullptr,
                        [&]() -> const SuccessiveRows& { return scan.successive; });
 }
 
@@ -133,6 +142,7 @@ TEST(RotaryDetectionThreads, twoThreadsAndTheMachinesDefaultDetectWhatOneThreadD
     expect_same(one, detected(c.cache, 0, std::nullopt), c.name + ", default threads");
     expect_same(detected(c.cache, 1, std::optional<std::int64_t>(5)), detected(c.cache, 3, std::optional<std::int64_t>(5)),
                 c.name + ", 3 threads, offset given");
+    expect_same(one, detected_by_fit_threads(c.cache, 2), c.name + ", fits on 2 threads of their own");
     // The public entry (its own pass for the successive rows) agrees too.
     expect_same(one, detect_rotary(c.cache.cos, c.cache.sin, value_format(c.cache), std::nullopt, std::nullopt),
                 c.name + ", public");
