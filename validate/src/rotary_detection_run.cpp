@@ -14,10 +14,11 @@ const RotaryCacheScan& RotaryDetectionRun::scan() {
   return *scan_;
 }
 
-RotaryDetection RotaryDetectionRun::detect(FormatId value_format, const std::optional<RotaryConvention>& given,
+RotaryDetection RotaryDetectionRun::detect(const std::function<FormatId()>& value_format,
+                                           const std::optional<RotaryConvention>& given,
                                            std::optional<std::int64_t> first_position) {
   if (worker_count(threads_, 2) < 2) {
-    return detect_rotary(cos_, sin_, value_format, given, first_position, 1, nullptr,
+    return detect_rotary(cos_, sin_, value_format(), given, first_position, 1, nullptr,
                          [this]() -> const SuccessiveRows& { return scan().successive; });
   }
   SharedTasks helper;
@@ -36,7 +37,7 @@ RotaryDetection RotaryDetectionRun::detect(FormatId value_format, const std::opt
       return;
     }
     const CloseOnExit release(helper);
-    detection = detect_rotary(cos_, sin_, value_format, given, first_position, 0, &helper,
+    detection = detect_rotary(cos_, sin_, value_format(), given, first_position, 0, &helper,
                               [&]() -> const SuccessiveRows& {
                                 scanned.wait();
                                 return scan().successive;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <optional>
 
 #include "pecheck/format.hpp"
@@ -24,7 +25,10 @@ class RotaryDetectionRun {
   // `threads` as RotaryValidationOptions::threads: 1 for this thread alone.
   RotaryDetectionRun(const Table& cos, const Table& sin, int threads) : cos_(cos), sin_(sin), threads_(threads) {}
 
-  RotaryDetection detect(FormatId value_format, const std::optional<RotaryConvention>& given,
+  // `value_format` says the format the values carry (a pass over every
+  // value of a float32 cache holding bfloat16 values): called first, on the
+  // calling thread, while the scan has started beside it.
+  RotaryDetection detect(const std::function<FormatId()>& value_format, const std::optional<RotaryConvention>& given,
                          std::optional<std::int64_t> first_position);
   // Rethrows the scan's exception, if it had one.
   const RotaryCacheScan& scan();

@@ -43,12 +43,6 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
   RotaryFindings& findings = result.findings.emplace<RotaryFindings>();
   findings.rows = cos.rows;
   findings.cols = cos.cols;
-  // A float32 file holding only bfloat16 values (NumPy has no bfloat16) is compared as bfloat16.
-  const FormatChoice cos_format = narrowest_format(cos);
-  const FormatChoice sin_format = narrowest_format(sin);
-  findings.format = format_of(cos_format.format).precision >= format_of(sin_format.format).precision
-                        ? cos_format.format
-                        : sin_format.format;
   std::optional<RotaryConvention> given = options.convention;
   if (given) {
     check_rotary_convention(*given);
@@ -64,10 +58,20 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
   }
   // Detection, and the pass over every value (each table's extent for the
   // value hazards, cos's successive rows for detection's position steps)
-  // beside it.
+  // beside it, from the format the values carry on: a float32 file holding
+  // only bfloat16 values (NumPy has no bfloat16) is compared as bfloat16.
   RotaryDetectionRun run(cos, sin, options.threads);
   RotaryDetection& detection = findings.detection;
-  detection = run.detect(findings.format, given, options.first_position);
+  detection = run.detect(
+      [&] {
+        const FormatChoice cos_format = narrowest_format(cos);
+        const FormatChoice sin_format = narrowest_format(sin);
+        findings.format = format_of(cos_format.format).precision >= format_of(sin_format.format).precision
+                              ? cos_format.format
+                              : sin_format.format;
+        return findings.format;
+      },
+      given, options.first_position);
 
   if (given && given->partial_form == PartialRotaryForm::proportional) {
     // The proportional cache spans the whole head; its fraction is in the pairs that turn.

@@ -123,7 +123,7 @@ FormatId value_format(const RotaryCache& cache) {
 // helps the fits (two threads), or both in turn (one).
 RotaryDetection detected(const RotaryCache& cache, int threads, const std::optional<std::int64_t>& first_position) {
   RotaryDetectionRun run(cache.cos, cache.sin, threads);
-  return run.detect(value_format(cache), std::nullopt, first_position);
+  return run.detect([&] { return value_format(cache); }, std::nullopt, first_position);
 }
 
 // The fits on threads of their own (no helper), cos's successive rows from the scan.
