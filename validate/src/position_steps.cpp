@@ -41,25 +41,28 @@ struct TypedRows {
     return true;
   }
 
-  void add(std::int64_t first, std::int64_t last, SuccessiveRows& rows) const {
+  SuccessiveCount add(std::int64_t first, std::int64_t last, std::span<std::int8_t> identical) const {
+    SuccessiveCount count;
     bool previous_zero = is_zero_row(first);
     for (std::int64_t r = first; r < last; ++r) {
       const bool next_zero = is_zero_row(r + 1);
-      std::int8_t& identical = rows.identical[static_cast<std::size_t>(r)];
+      std::int8_t& pair = identical[static_cast<std::size_t>(r)];
       if (previous_zero || next_zero) {
-        identical = -1;
+        pair = -1;
       } else if (same_row(r, r + 1)) {
-        identical = 1;
-        if (rows.identical_pairs++ == 0) rows.first_identical = r;
+        pair = 1;
+        if (count.identical_pairs++ == 0) count.first_identical = r;
       }
       previous_zero = next_zero;
     }
+    return count;
   }
 };
 
 template <typename T, typename Decode>
-void add_typed(const TableView& table, std::int64_t first, std::int64_t last, SuccessiveRows& rows, Decode decode) {
-  TypedRows<T, Decode>{table, decode}.add(first, last, rows);
+SuccessiveCount add_typed(const TableView& table, std::int64_t first, std::int64_t last,
+                          std::span<std::int8_t> identical, Decode decode) {
+  return TypedRows<T, Decode>{table, decode}.add(first, last, identical);
 }
 
 // True when positions p0, p0 + 1, ... held in `format` are equal exactly
@@ -104,23 +107,32 @@ std::vector<std::int64_t> first_positions_at_step(FormatId format, std::int64_t 
 
 }  // namespace
 
-void add_successive_rows(const TableView& table, std::int64_t first, std::int64_t last, SuccessiveRows& rows) {
-  if (first >= last) return;
+SuccessiveCount add_successive_rows(const TableView& table, std::int64_t first, std::int64_t last,
+                                    std::span<std::int8_t> identical) {
+  if (first >= last) return {};
   switch (table.format()) {
     case FormatId::float64:
-      return add_typed<double>(table, first, last, rows, [](double v) { return v; });
+      return add_typed<double>(table, first, last, identical, [](double v) { return v; });
     case FormatId::float32:
-      return add_typed<float>(table, first, last, rows, [](float v) { return static_cast<double>(v); });
+      return add_typed<float>(table, first, last, identical, [](float v) { return static_cast<double>(v); });
     case FormatId::float16:
-      return add_typed<std::uint16_t>(table, first, last, rows, [](std::uint16_t v) { return float16_bits_to_double(v); });
+      return add_typed<std::uint16_t>(table, first, last, identical,
+                                      [](std::uint16_t v) { return float16_bits_to_double(v); });
     case FormatId::bfloat16:
-      return add_typed<std::uint16_t>(table, first, last, rows, [](std::uint16_t v) { return bfloat16_bits_to_double(v); });
+      return add_typed<std::uint16_t>(table, first, last, identical,
+                                      [](std::uint16_t v) { return bfloat16_bits_to_double(v); });
   }
+  return {};
+}
+
+void add_successive_count(SuccessiveRows& rows, const SuccessiveCount& range) {
+  if (rows.identical_pairs == 0) rows.first_identical = range.first_identical;
+  rows.identical_pairs += range.identical_pairs;
 }
 
 SuccessiveRows successive_rows(const TableView& table) {
   SuccessiveRows rows = successive_rows_to_add(table.rows());
-  add_successive_rows(table, 0, table.rows() - 1, rows);
+  add_successive_count(rows, add_successive_rows(table, 0, table.rows() - 1, rows.identical));
   return rows;
 }
 

@@ -172,6 +172,9 @@ RotaryDetection detect_rotary(const Table& cos, const Table& sin, FormatId value
   std::vector<FrequencyEstimate> estimates = estimate_frequencies(
       [&fit_rows](std::size_t first, std::size_t count) -> const Table& { return fit_rows.group(first, count); }, run,
       fit_rows.columns(), value_format, EstimateSharing{{}, threads, helper});
+  // The fits were the helper's last shared work: it finishes what else it
+  // has and ends, rather than wait to be woken when detection is done.
+  if (helper != nullptr) helper->close();
   const Table row0 = rotary_row0_pairs(cos, sin, detection.layout, n);
   // cos and sin exchanged turn the angle a into pi/2 - a: the angles run backwards.
   detection.swapped = orientation(estimates) < 0;

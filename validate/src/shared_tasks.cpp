@@ -37,14 +37,20 @@ void SharedTasks::run(std::size_t count, const Task& task) {
   if (failure) std::rethrow_exception(failure);
 }
 
-void SharedTasks::help() {
+void SharedTasks::help(const std::function<bool()>& background) {
+  bool more_background = static_cast<bool>(background);
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    changed_.wait(lock, [this] { return closed_ || (task_ != nullptr && next_ < count_); });
     if (task_ != nullptr && next_ < count_) {
       take_tasks(lock, 1);
+    } else if (more_background) {
+      lock.unlock();
+      more_background = background();
+      lock.lock();
+    } else if (closed_) {
+      return;
     } else {
-      return;  // closed
+      changed_.wait(lock, [this] { return closed_ || (task_ != nullptr && next_ < count_); });
     }
   }
 }

@@ -1,7 +1,7 @@
 // Tasks one thread runs with the help of a second that offers its time
-// whenever it has any: the rotary validation's second thread, once its pass
-// over the cache is done (rotary_detection_run.hpp), takes groups of the
-// frequency fits the first thread has started. Two threads on the two cores,
+// whenever it has any: the rotary validation's second thread scans the cache
+// in chunks (rotary_detection_run.hpp) and takes groups of the frequency
+// fits as soon as the first thread has started them. Two threads on the two cores,
 // rather than a third started for the fits: with three, the scheduler let
 // the first thread wait its turn for a millisecond or more mid-fit.
 // Which thread runs a task changes nothing but when it is done: each task
@@ -25,12 +25,17 @@ class SharedTasks {
   // every task has finished; the first exception of a task is rethrown then.
   void run(std::size_t count, const Task& task);
 
-  // Takes tasks of every run() until close(): returns once closed. Called by
-  // the helping thread alone.
-  void help();
+  // Takes tasks of every run() until close(). Between runs, `background`
+  // (when given) is called for one unit of other work at a time, until it
+  // returns false (nothing left): a run's tasks come first as soon as the
+  // unit in hand is done. Returns once closed with no background work left.
+  // Called by the helping thread alone.
+  void help(const std::function<bool()>& background = {});
 
-  // No more runs: help() returns. Called by the running thread when it is
-  // done, whether or not it ran anything (and before it waits for the helper).
+  // No more runs: help() returns when its background work is done. Called by
+  // the running thread after its last run (the helper then ends as soon as
+  // it can, not when woken at the end), and whatever happens before it waits
+  // for the helper.
   void close();
 
  private:

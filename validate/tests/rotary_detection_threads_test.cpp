@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../src/narrow_format.hpp"
@@ -189,6 +190,22 @@ TEST(RotaryDetectionThreads, theCacheScanIsTheExtentsAndTheSuccessiveRows) {
     EXPECT_EQ(scan.successive.identical, rows.identical) << c.name;
     EXPECT_EQ(scan.successive.identical_pairs, rows.identical_pairs) << c.name;
     EXPECT_EQ(scan.successive.first_identical, rows.first_identical) << c.name;
+    // Chunks taken by two threads at once combine to the same (2048-row
+    // chunks: these caches have two or more, and the bfloat16 positions'
+    // identical rows run across the boundary).
+    RotaryCacheScanner scanner(c.cache.cos, c.cache.sin);
+    std::thread other([&scanner] {
+      while (scanner.scan_next()) {
+      }
+    });
+    const RotaryCacheScan& shared = scanner.finish();
+    other.join();
+    EXPECT_EQ(shared.successive.identical, rows.identical) << c.name;
+    EXPECT_EQ(shared.successive.identical_pairs, rows.identical_pairs) << c.name;
+    EXPECT_EQ(shared.successive.first_identical, rows.first_identical) << c.name;
+    EXPECT_EQ(shared.cos_extent.non_finite, scan.cos_extent.non_finite) << c.name;
+    EXPECT_EQ(bits(shared.cos_extent.largest), bits(scan.cos_extent.largest)) << c.name;
+    EXPECT_EQ(bits(shared.sin_extent.largest), bits(scan.sin_extent.largest)) << c.name;
   }
 }
 
