@@ -1,7 +1,8 @@
 // detect_rotary (pecheck/validate/rotary_validation.hpp) with its work
 // shared out. The frequency fits: on `helper`'s two threads when given
-// (shared_tasks.hpp), else on `threads` workers (0: two where the machine
-// runs two; 1: the calling thread alone); the same result either way. cos's
+// (shared_tasks.hpp; closed after them, its last shared work), else on
+// `threads` workers (0: two where the machine runs two; 1: the calling
+// thread alone); the same result either way. cos's
 // successive rows, a pass over every row, from `successive`: called once,
 // when the position steps are read, so that a caller can have made that
 // pass beside the detection (rotary_cache_scan.hpp).
