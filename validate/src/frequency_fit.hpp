@@ -12,6 +12,7 @@
 #include "pecheck/convention.hpp"
 #include "pecheck/format.hpp"
 #include "pecheck/table.hpp"
+#include "shared_tasks.hpp"
 
 namespace pecheck::validate {
 
@@ -33,6 +34,29 @@ struct FrequencyEstimate {
 std::vector<FrequencyEstimate> estimate_frequencies(const Table& table, const std::vector<std::int64_t>& run,
                                                     const std::vector<FrequencyColumns>& pairs, FormatId format,
                                                     const std::function<void()>& beside = {});
+
+// How estimate_frequencies shares its work out. The pairs are estimated a
+// group of eight at a time (detection_kernels.hpp), by whichever thread
+// takes the group next; the estimates are the same whichever it is.
+struct EstimateSharing {
+  std::function<void()> beside;
+  // 0: two threads where the machine runs two (from 64 pairs on, or with
+  // `beside`); 1: the calling thread alone.
+  int threads = 0;
+  // When given, the groups are run by `helper` (its caller and the thread
+  // helping it) instead of threads of their own; `threads` is then unused.
+  SharedTasks* helper = nullptr;
+};
+
+// The table the pairs [first, first + count) of one group are read from
+// (their columns are its columns), asked for by the thread about to estimate
+// them: a caller that builds each group's rows there builds them on the
+// threads, a group each, in memory no other group's thread writes.
+using GroupTable = std::function<const Table&(std::size_t first, std::size_t count)>;
+
+std::vector<FrequencyEstimate> estimate_frequencies(const GroupTable& group_table, const std::vector<std::int64_t>& run,
+                                                    const std::vector<FrequencyColumns>& pairs, FormatId format,
+                                                    const EstimateSharing& sharing);
 
 // +1 when the reliable frequencies are positive (sin and cos where the
 // structure says), -1 when they are negative (sin and cos swapped), 0 when

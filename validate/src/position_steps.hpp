@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "pecheck/convention.hpp"
@@ -31,6 +32,21 @@ struct SuccessiveRows {
   std::int64_t first_identical = -1;  // r of the first identical pair (r, r + 1)
 };
 SuccessiveRows successive_rows(const TableView& table);
+
+// The same a range of rows at a time, for a pass that reads the rows for
+// something else too, the ranges in any order or at once: `rows` from
+// successive_rows_to_add (identical sized, every pair different), then for
+// ranges covering [0, rows - 1) the pairs (r, r + 1), r in [first, last),
+// into identical[r]; each range's count, added in row order
+// (add_successive_count), gives successive_rows's counts.
+struct SuccessiveCount {
+  std::int64_t identical_pairs = 0;
+  std::int64_t first_identical = -1;
+};
+SuccessiveRows successive_rows_to_add(std::int64_t table_rows);
+SuccessiveCount add_successive_rows(const TableView& table, std::int64_t first, std::int64_t last,
+                                    std::span<std::int8_t> identical);
+void add_successive_count(SuccessiveRows& rows, const SuccessiveCount& range);
 
 // The integer p becomes when held in `format` (round to nearest even).
 std::int64_t held_position(std::int64_t p, FormatId format);

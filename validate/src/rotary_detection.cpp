@@ -11,8 +11,10 @@
 #include "frequency_fit.hpp"
 #include "position_steps.hpp"
 #include "rotary_custom_rule.hpp"
+#include "rotary_detection.hpp"
 #include "rotary_diagnosis.hpp"
 #include "rotary_dynamic_ntk.hpp"
+#include "rotary_fit_rows.hpp"
 #include "rotary_frequency_match.hpp"
 #include "rotary_layout.hpp"
 #include "rotary_placement.hpp"
@@ -25,28 +27,20 @@ namespace {
 constexpr std::int64_t position_limit = std::int64_t{1} << 24;
 // Rows the frequencies are fitted on (consecutive, from row 0) and rows the
 // norms are read on (spread): enough to pin a frequency to ~10^-11.
-constexpr std::int64_t fit_rows = 2048;
+constexpr std::int64_t fit_rows_count = 2048;
 constexpr std::int64_t norm_rows = 256;
-
-// [sin of each frequency | cos of each frequency] in float64, rows 0..count-1.
-Table angle_table(const Table& cos, const Table& sin, RotaryLayout layout, std::int64_t n, std::int64_t count) {
-  Table pairs = make_table(count, 2 * n, FormatId::float64);
-  for (std::int64_t r = 0; r < count; ++r) {
-    for (std::int64_t i = 0; i < n; ++i) {
-      const std::int64_t c = frequency_column(layout, cos.cols, i);
-      pairs.set(r, i, sin.at(r, c));
-      pairs.set(r, n + i, cos.at(r, c));
-    }
-  }
-  return pairs;
-}
 
 // The median of sqrt(cos^2 + sin^2) and the largest distance from it.
 void measure_norms(const Table& cos, const Table& sin, FormatId format, RotaryDetection& detection) {
+  std::vector<std::int64_t> columns;
+  for (std::int64_t i = 0; i < detection.frequencies; ++i) {
+    columns.push_back(frequency_column(detection.layout, cos.cols, i));
+  }
+  const std::vector<std::int64_t> rows = spread_rows(cos.rows, norm_rows);
   std::vector<double> norms;
-  for (std::int64_t r : spread_rows(cos.rows, norm_rows)) {
-    for (std::int64_t i = 0; i < detection.frequencies; ++i) {
-      const std::int64_t c = frequency_column(detection.layout, cos.cols, i);
+  norms.reserve(rows.size() * columns.size());
+  for (std::int64_t r : rows) {
+    for (std::int64_t c : columns) {
       const double norm = std::hypot(cos.at(r, c), sin.at(r, c));
       if (std::isfinite(norm)) norms.push_back(norm);
     }
@@ -77,7 +71,7 @@ void measure_norms(const Table& cos, const Table& sin, FormatId format, RotaryDe
 // Returns the frequencies the cache's angles were built with, to place row 0
 // by, when they are not the settled rule's own.
 std::optional<std::vector<double>> settle_unexplained(RotaryDetection& detection, const Table& cos, const Table& sin,
-                                                      FormatId format, const Table& pairs,
+                                                      FormatId format, const Table& row0,
                                                       const std::vector<RotaryConvention>& candidates, double best) {
   for (const RotaryConvention& candidate : candidates) {
     for (FormatId narrow : {FormatId::bfloat16, FormatId::float16}) {
@@ -101,7 +95,7 @@ std::optional<std::vector<double>> settle_unexplained(RotaryDetection& detection
   }
   const RotaryConvention nearest = *detection.convention;
   RotaryDetection placed = detection;
-  placed.first_position = fit_first_position(row0_angles(pairs, detection.frequencies, detection.swapped),
+  placed.first_position = fit_first_position(row0_angles(row0, detection.frequencies, detection.swapped),
                                              rotary_inv_freqs(nearest, std::nullopt), cos.rows);
   if (!computation_hazards(cos, sin, format, placed, nearest, detection.attention_factor).empty()) {
     detection.convention_note = "the nearest rule (median squared z-score " + std::to_string(best) +
@@ -148,6 +142,17 @@ void resolve_dynamic_ntk(RotaryDetection& detection, std::int64_t rows) {
 
 RotaryDetection detect_rotary(const Table& cos, const Table& sin, FormatId value_format,
                               const std::optional<RotaryConvention>& given, std::optional<std::int64_t> first_position) {
+  SuccessiveRows rows;
+  return detect_rotary(cos, sin, value_format, given, first_position, 0, nullptr, [&]() -> const SuccessiveRows& {
+    rows = successive_rows(cos.view());
+    return rows;
+  });
+}
+
+RotaryDetection detect_rotary(const Table& cos, const Table& sin, FormatId value_format,
+                              const std::optional<RotaryConvention>& given, std::optional<std::int64_t> first_position,
+                              int threads, SharedTasks* helper,
+                              const std::function<const SuccessiveRows&()>& successive_of_cos) {
   RotaryDetection detection;
   const RotaryLayoutFit layout = fit_rotary_layout(cos, sin, spread_rows(cos.rows, norm_rows));
   detection.layout = layout.layout;
@@ -160,12 +165,17 @@ RotaryDetection detect_rotary(const Table& cos, const Table& sin, FormatId value
   if (!detection.rotary) return detection;
 
   const std::int64_t n = detection.frequencies;
-  const Table pairs = angle_table(cos, sin, detection.layout, n, std::min(cos.rows, fit_rows));
-  std::vector<FrequencyColumns> columns;
-  for (std::int64_t i = 0; i < n; ++i) columns.push_back({i, i, n + i});
+  // The fits' threads copy the rows of the frequencies they fit as they start on them.
+  RotaryFitRows fit_rows(cos, sin, detection.layout, n, std::min(cos.rows, fit_rows_count));
   std::vector<std::int64_t> run;
-  for (std::int64_t r = 0; r < pairs.rows; ++r) run.push_back(r);
-  std::vector<FrequencyEstimate> estimates = estimate_frequencies(pairs, run, columns, value_format);
+  for (std::int64_t r = 0; r < std::min(cos.rows, fit_rows_count); ++r) run.push_back(r);
+  std::vector<FrequencyEstimate> estimates = estimate_frequencies(
+      [&fit_rows](std::size_t first, std::size_t count) -> const Table& { return fit_rows.group(first, count); }, run,
+      fit_rows.columns(), value_format, EstimateSharing{{}, threads, helper});
+  // The fits were the helper's last shared work: it finishes what else it
+  // has and ends, rather than wait to be woken when detection is done.
+  if (helper != nullptr) helper->close();
+  const Table row0 = rotary_row0_pairs(cos, sin, detection.layout, n);
   // cos and sin exchanged turn the angle a into pi/2 - a: the angles run backwards.
   detection.swapped = orientation(estimates) < 0;
   detection.inv_freq.assign(static_cast<std::size_t>(n), 0.0);
@@ -219,7 +229,7 @@ RotaryDetection detect_rotary(const Table& cos, const Table& sin, FormatId value
     if (detection.convention && (best > frequency_misfit_limit || unrounded)) {
       const RotaryConvention chosen = *detection.convention;
       const std::string chosen_note = detection.convention_note;
-      placing = settle_unexplained(detection, cos, sin, value_format, pairs, candidates, best);
+      placing = settle_unexplained(detection, cos, sin, value_format, row0, candidates, best);
       if (unrounded && best <= frequency_misfit_limit &&
           detection.convention->scaling.kind == RotaryScalingKind::fitted) {
         // The unrounded base explains them after all: no custom rule.
@@ -235,7 +245,7 @@ RotaryDetection detect_rotary(const Table& cos, const Table& sin, FormatId value
   // steps of the two formats repeat alike in different binades (bfloat16 at
   // 256..511 as float16 at 2048..4095): each format's candidates are kept,
   // and the angles choose.
-  const SuccessiveRows successive = successive_rows(cos.view());
+  const SuccessiveRows& successive = successive_of_cos();
   detection.identical_pairs = successive.identical_pairs;
   std::vector<PositionSteps> steps;
   for (FormatId format : {FormatId::bfloat16, FormatId::float16}) {
@@ -246,7 +256,7 @@ RotaryDetection detect_rotary(const Table& cos, const Table& sin, FormatId value
   // offset when none is given, and the evidence against a given one.
   std::optional<std::int64_t> placed;
   if (detection.convention) {
-    placed = fit_first_position(row0_angles(pairs, n, detection.swapped),
+    placed = fit_first_position(row0_angles(row0, n, detection.swapped),
                                 placing ? *placing : rotary_inv_freqs(*detection.convention, std::nullopt), cos.rows);
   }
   detection.placed_position = placed;

@@ -3,19 +3,18 @@
 #include "pecheck/validate/rotary_validation.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
-#include <future>
+#include <optional>
 #include <vector>
 
 #include "narrow_format.hpp"
 #include "pecheck/accuracy/budgets.hpp"
 #include "pecheck/number_text.hpp"
 #include "rotary_comparison.hpp"
+#include "rotary_detection_run.hpp"
 #include "rotary_diagnosis.hpp"
 #include "rotary_frequency_match.hpp"
 #include "rotary_softmax_scale.hpp"
-#include "rotary_value_hazards.hpp"
 #include "subject_hints.hpp"
 
 namespace pecheck::validate {
@@ -44,12 +43,6 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
   RotaryFindings& findings = result.findings.emplace<RotaryFindings>();
   findings.rows = cos.rows;
   findings.cols = cos.cols;
-  // A float32 file holding only bfloat16 values (NumPy has no bfloat16) is compared as bfloat16.
-  const FormatChoice cos_format = narrowest_format(cos);
-  const FormatChoice sin_format = narrowest_format(sin);
-  findings.format = format_of(cos_format.format).precision >= format_of(sin_format.format).precision
-                        ? cos_format.format
-                        : sin_format.format;
   std::optional<RotaryConvention> given = options.convention;
   if (given) {
     check_rotary_convention(*given);
@@ -63,13 +56,22 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
       given = at_cache_width(*given, given->layout, n);
     }
   }
-  // Every value's extent (for the value hazards) while detection reads its
-  // rows, on a thread of its own (after it with one thread asked for).
-  const auto policy = options.threads == 1 ? std::launch::deferred : std::launch::async;
-  std::future<std::array<ValueExtent, 2>> extents =
-      std::async(policy, [&] { return std::array<ValueExtent, 2>{value_extent(cos), value_extent(sin)}; });
+  // Detection, and the pass over every value (each table's extent for the
+  // value hazards, cos's successive rows for detection's position steps)
+  // beside it, from the format the values carry on: a float32 file holding
+  // only bfloat16 values (NumPy has no bfloat16) is compared as bfloat16.
+  RotaryDetectionRun run(cos, sin, options.threads);
   RotaryDetection& detection = findings.detection;
-  detection = detect_rotary(cos, sin, findings.format, given, options.first_position);
+  detection = run.detect(
+      [&] {
+        const FormatChoice cos_format = narrowest_format(cos);
+        const FormatChoice sin_format = narrowest_format(sin);
+        findings.format = format_of(cos_format.format).precision >= format_of(sin_format.format).precision
+                              ? cos_format.format
+                              : sin_format.format;
+        return findings.format;
+      },
+      given, options.first_position);
 
   if (given && given->partial_form == PartialRotaryForm::proportional) {
     // The proportional cache spans the whole head; its fraction is in the pairs that turn.
@@ -107,8 +109,7 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
   if (!given) convention.layout = detection.layout;
   findings.compared_convention = convention;
   const double expected_factor = rotary_derived(convention).attention_factor;
-  const std::array<ValueExtent, 2> extent = extents.get();
-  for (Hazard& h : value_hazards(cos, sin, extent[0], extent[1], findings.format,
+  for (Hazard& h : value_hazards(cos, sin, run.scan().cos_extent, run.scan().sin_extent, findings.format,
                                  std::max(expected_factor, detection.attention_factor))) {
     result.hazards.push_back(std::move(h));
   }

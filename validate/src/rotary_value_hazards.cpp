@@ -6,6 +6,8 @@
 #include <span>
 #include <string>
 
+#include "pecheck/half_bits.hpp"
+
 namespace pecheck::validate {
 
 namespace {
@@ -47,6 +49,30 @@ ValueExtent float_extent(std::span<const float> values) {
   return {outside, any_finite ? static_cast<double>(std::bit_cast<float>(largest)) : -1.0};
 }
 
+// A 16-bit format's values by their bits, as float_extent reads float32's:
+// its magnitudes order as their values, and the exponent field all ones
+// (`infinity` and above) is a non-finite value. Decoded one at a time, two
+// 32 MiB bfloat16 tables took 27 ms.
+ValueExtent half_extent(std::span<const std::uint16_t> values, std::uint16_t infinity, double (*decode)(std::uint16_t)) {
+  constexpr std::size_t block = std::size_t{1} << 20;  // its count fits 32 bits
+  std::int64_t outside = 0;
+  std::uint32_t largest = 0;
+  for (std::size_t first = 0; first < values.size(); first += block) {
+    const std::span<const std::uint16_t> part = values.subspan(first, std::min(block, values.size() - first));
+    std::uint32_t count = 0, most = 0;
+    for (const std::uint16_t v : part) {
+      const std::uint32_t magnitude = v & 0x7fffU;
+      const std::uint32_t non_finite = magnitude >= infinity;  // 0 or 1
+      count += non_finite;
+      most = std::max(most, magnitude & (non_finite - 1U));
+    }
+    outside += count;
+    largest = std::max(largest, most);
+  }
+  const bool any_finite = outside < static_cast<std::int64_t>(values.size());
+  return {outside, any_finite ? decode(static_cast<std::uint16_t>(largest)) : -1.0};
+}
+
 // Finite values of `table` past `limit` in magnitude (a NaN limit passes none).
 std::int64_t count_beyond(const Table& table, double limit) {
   std::int64_t beyond = 0;
@@ -71,19 +97,28 @@ std::int64_t count_beyond(const Table& table, double limit) {
 
 }  // namespace
 
-ValueExtent value_extent(const Table& table) {
-  if (table.format == FormatId::float32) return float_extent(table.storage<float>());
+ValueExtent value_extent(const Table& table) { return value_extent(table, 0, table.rows); }
+
+ValueExtent value_extent(const Table& table, std::int64_t first_row, std::int64_t end_row) {
+  const auto first = static_cast<std::size_t>(first_row * table.cols);
+  const auto count = static_cast<std::size_t>((end_row - first_row) * table.cols);
+  if (table.format == FormatId::float32) return float_extent(table.storage<float>().subspan(first, count));
+  if (table.format == FormatId::bfloat16) {
+    return half_extent(table.storage<std::uint16_t>().subspan(first, count), 0x7f80U, bfloat16_bits_to_double);
+  }
+  if (table.format == FormatId::float16) {
+    return half_extent(table.storage<std::uint16_t>().subspan(first, count), 0x7c00U, float16_bits_to_double);
+  }
   ValueExtent extent;
-  const auto add = [&](double v) {
+  for (const double v : table.storage<double>().subspan(first, count)) {  // float64
     extent.non_finite += !std::isfinite(v);
     if (std::isfinite(v)) extent.largest = std::max(extent.largest, std::fabs(v));
-  };
-  if (table.format == FormatId::float64) {
-    for (const double v : table.storage<double>()) add(v);
-  } else {
-    for (std::int64_t k = 0; k < table.size(); ++k) add(table.flat(k));  // a 16-bit format, decoded
   }
   return extent;
+}
+
+ValueExtent combined(const ValueExtent& a, const ValueExtent& b) {
+  return {a.non_finite + b.non_finite, std::max(a.largest, b.largest)};
 }
 
 std::vector<Hazard> value_hazards(const Table& cos, const Table& sin, const ValueExtent& cos_extent,

@@ -18,6 +18,10 @@ struct ValueExtent {
   double largest = -1.0;  // the largest finite |value|, -1 when none is finite
 };
 ValueExtent value_extent(const Table& table);
+// The extent of rows [first_row, end_row) alone, and of two parts together
+// (a count and a largest value: the parts combine to the whole's in any order).
+ValueExtent value_extent(const Table& table, std::int64_t first_row, std::int64_t end_row);
+ValueExtent combined(const ValueExtent& a, const ValueExtent& b);
 
 // The hazards of cos and sin, given their extents, for a cache compared in
 // `format` whose attention factor is `factor`.
