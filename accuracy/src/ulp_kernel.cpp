@@ -28,9 +28,9 @@ namespace {
 // (reference/src/double_tier.hpp): 0x7fe0000000000000 - bits(2^k) =
 // bits(2^-k) for a normal 2^k with |k| <= 1022; and bits(2^k) is the
 // floored binade's bits plus (1 - p) 2^52 (a normal power of two scaled
-// within the normal range), so the inverse is one integer subtraction. For exact values given as
-// plain doubles every lo is zero, so fl(hi + lo) = hi with no tail, and the
-// same doubles come without the two_sum.
+// within the normal range), so the inverse is one integer subtraction. For
+// exact values given as plain doubles every lo is zero, so fl(hi + lo) = hi
+// with no tail, and the same doubles come without the two_sum.
 //
 // Written with vector types because GCC 12 left every scalar form of this
 // loop that also gathered the totals scalar, and the totals' separate
