@@ -9,6 +9,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -31,9 +32,19 @@ class VariantError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+namespace detail {
+// The choice once made without error (-1 before): kernels are dispatched row
+// by row, and the full call was about 0.5% of a rotary validation's CPU.
+inline std::atomic<std::ptrdiff_t> selected_index{-1};
+std::size_t select();
+}  // namespace detail
+
 // The index into variants() of the one in use. Throws VariantError for a
 // bad PECHECK_ISA (every call, so a command can report it before its work).
-std::size_t selected();
+inline std::size_t selected() {
+  const std::ptrdiff_t index = detail::selected_index.load(std::memory_order_relaxed);
+  return index >= 0 ? static_cast<std::size_t>(index) : detail::select();
+}
 
 // "x86_64_v4 (x86-64-v4: AVX-512), chosen for this CPU", for pecheck bench.
 std::string selected_description();

@@ -63,9 +63,10 @@ const std::vector<Variant>& variants() {
   return list;
 }
 
-std::size_t selected() {
+std::size_t detail::select() {
   const Choice& choice = the_choice();
   if (!choice.error.empty()) throw VariantError(choice.error);
+  selected_index.store(static_cast<std::ptrdiff_t>(choice.index), std::memory_order_relaxed);
   return choice.index;
 }
 
