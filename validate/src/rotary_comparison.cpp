@@ -27,6 +27,21 @@ void read_row(const Table& table, std::int64_t r, double* out) {
   for (std::size_t c = 0; c < cols; ++c) out[c] = table.at(r, static_cast<std::int64_t>(c));
 }
 
+// Asks memory for row r of a float32 table, a cache line at a time. A
+// worker's rows are consecutive, but between two of them it runs through the
+// reference's and the accumulators' arrays, and the hardware's prefetcher
+// did not bring the next row in time: the twin test, each row's first touch
+// of the cache, spent most of its samples on its first load (perf, the
+// bench's cache: the test 4.0% of the command's CPU samples, 1.2% with the
+// rows asked for four ahead).
+void prefetch_row(const Table& table, std::int64_t r) {
+  const auto* row = reinterpret_cast<const char*>(table.storage<float>().data() +
+                                                  static_cast<std::size_t>(r) * static_cast<std::size_t>(table.cols));
+  const std::size_t bytes = static_cast<std::size_t>(table.cols) * sizeof(float);
+  for (std::size_t offset = 0; offset < bytes; offset += 64) __builtin_prefetch(row + offset);
+}
+constexpr std::int64_t rows_ahead = 4;
+
 }  // namespace
 
 std::vector<Comparison> compare_rotary_cache(const Table& cos, const Table& sin, FormatId format,
@@ -140,6 +155,10 @@ std::vector<Comparison> compare_rotary_cache(const Table& cos, const Table& sin,
                                      const auto w = static_cast<std::size_t>(worker);
                                      RowBuffers& b = buffers[w];
                                      const std::int64_t r = rows.front().row;
+                                     if (floats && r + rows_ahead < cos.rows) {
+                                       prefetch_row(cos, r + rows_ahead);
+                                       prefetch_row(sin, r + rows_ahead);
+                                     }
                                      b.values_read = false;
                                      if (twins.apply() && add_distinct(w, r, rows)) return;
                                      if (floats) {
