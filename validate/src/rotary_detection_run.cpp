@@ -20,7 +20,7 @@ RotaryDetection RotaryDetectionRun::detect(const std::function<FormatId()>& valu
       helper.help([this] { return scanner_.scan_next(); });
       return;
     }
-    const CloseOnExit release(helper);
+    const StopOnExit release(helper);
     detection = detect_rotary(cos_, sin_, value_format(), given, first_position, 0, &helper, successive);
   });
   return detection;

@@ -43,6 +43,8 @@ void SharedTasks::help(const std::function<bool()>& background) {
   for (;;) {
     if (task_ != nullptr && next_ < count_) {
       take_tasks(lock, 1);
+    } else if (stopped_) {
+      return;
     } else if (more_background) {
       lock.unlock();
       more_background = background();
@@ -50,7 +52,7 @@ void SharedTasks::help(const std::function<bool()>& background) {
     } else if (closed_) {
       return;
     } else {
-      changed_.wait(lock, [this] { return closed_ || (task_ != nullptr && next_ < count_); });
+      changed_.wait(lock, [this] { return closed_ || stopped_ || (task_ != nullptr && next_ < count_); });
     }
   }
 }
@@ -58,6 +60,13 @@ void SharedTasks::help(const std::function<bool()>& background) {
 void SharedTasks::close() {
   const std::lock_guard<std::mutex> lock(mutex_);
   closed_ = true;
+  changed_.notify_all();
+}
+
+void SharedTasks::stop() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  closed_ = true;
+  stopped_ = true;
   changed_.notify_all();
 }
 

@@ -33,10 +33,13 @@ class SharedTasks {
   void help(const std::function<bool()>& background = {});
 
   // No more runs: help() returns when its background work is done. Called by
-  // the running thread after its last run (the helper then ends as soon as
-  // it can, not when woken at the end), and whatever happens before it waits
-  // for the helper.
+  // the running thread after its last run, so that the helper ends as soon
+  // as it can rather than when woken at the end.
   void close();
+  // No more runs and no more background work: help() returns after the unit
+  // in hand. Called by the running thread whatever happens, before it waits
+  // for the helper (work nobody will read is not finished).
+  void stop();
 
  private:
   // Takes the current run's tasks until none is left to take; `lock` held
@@ -51,16 +54,17 @@ class SharedTasks {
   std::size_t finished_ = 0;
   std::exception_ptr failure_;
   bool closed_ = false;
+  bool stopped_ = false;
 };
 
-// Closes `tasks` when it goes out of scope: the helper is released on every
+// Stops `tasks` when it goes out of scope: the helper is released on every
 // way out of the running thread's work, an exception's included.
-class CloseOnExit {
+class StopOnExit {
  public:
-  explicit CloseOnExit(SharedTasks& tasks) : tasks_(tasks) {}
-  ~CloseOnExit() { tasks_.close(); }
-  CloseOnExit(const CloseOnExit&) = delete;
-  CloseOnExit& operator=(const CloseOnExit&) = delete;
+  explicit StopOnExit(SharedTasks& tasks) : tasks_(tasks) {}
+  ~StopOnExit() { tasks_.stop(); }
+  StopOnExit(const StopOnExit&) = delete;
+  StopOnExit& operator=(const StopOnExit&) = delete;
 
  private:
   SharedTasks& tasks_;
