@@ -1,6 +1,7 @@
 #include "angle_sum_kernel.hpp"
 
 #include "enclosure_decision.hpp"
+#include "flagged_loop.hpp"
 
 namespace pecheck::reference {
 
@@ -64,9 +65,7 @@ void angle_sum_entries(std::size_t count, AngleEnclosures anchor, const double* 
   double* __restrict sin_value = out.sin_value;
   double* __restrict cos_rounded = out.cos_rounded;
   double* __restrict sin_rounded = out.sin_rounded;
-  unsigned char* __restrict done = out.done;
-#pragma GCC ivdep
-  for (std::size_t i = 0; i < count; ++i) {
+  flagged_loop(count, out.done, [&](std::size_t i) {
     const AngleSum e =
         angle_sum_entry(a1s[i], a2s[i], b1s[i], b2s[i], eas[i], mas[i], c1s[i], c2s[i], s1s[i], s2s[i], eos[i]);
     const double v_c = e.cos_value, v_s = e.sin_value, cos_error = e.cos_error, sin_error = e.sin_error;
@@ -76,9 +75,9 @@ void angle_sum_entries(std::size_t count, AngleEnclosures anchor, const double* 
     sin_value[i] = v_s;
     cos_rounded[i] = c.value;
     sin_rounded[i] = s.value;
-    done[i] =
-        c.decided & s.decided & within_relative(v_c, cos_error, tolerance) & within_relative(v_s, sin_error, tolerance);
-  }
+    return c.decided & s.decided & within_relative(v_c, cos_error, tolerance) &
+           within_relative(v_s, sin_error, tolerance);
+  });
 }
 
 void angle_sum_exact_entries(std::size_t count, AngleEnclosures anchor, const double* anchor_magnitude,
@@ -96,16 +95,13 @@ void angle_sum_exact_entries(std::size_t count, AngleEnclosures anchor, const do
   const double* __restrict eos = offset.error;
   double* __restrict cos_value = out.cos_value;
   double* __restrict sin_value = out.sin_value;
-  unsigned char* __restrict done = out.done;
-#pragma GCC ivdep
-  for (std::size_t i = 0; i < count; ++i) {
+  flagged_loop(count, out.done, [&](std::size_t i) {
     const AngleSum e =
         angle_sum_entry(a1s[i], a2s[i], b1s[i], b2s[i], eas[i], mas[i], c1s[i], c2s[i], s1s[i], s2s[i], eos[i]);
     cos_value[i] = e.cos_value;
     sin_value[i] = e.sin_value;
-    done[i] =
-        within_relative(e.cos_value, e.cos_error, tolerance) & within_relative(e.sin_value, e.sin_error, tolerance);
-  }
+    return within_relative(e.cos_value, e.cos_error, tolerance) & within_relative(e.sin_value, e.sin_error, tolerance);
+  });
 }
 
 }  // namespace pecheck::reference

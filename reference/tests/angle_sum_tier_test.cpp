@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 #include <mpfr.h>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numbers>
 #include <string>
@@ -236,6 +238,77 @@ TEST(AngleSumTier, theKernelsBoundHoldsOnRandomEntries) {
     worst = std::max(worst, worst_ratio(e));
   }
   EXPECT_LE(worst, 1.0);
+}
+
+// The row kernels (blocks of eight and a tail, flagged_loop.hpp) against the
+// entry they are made of, one entry at a time, for every count up to a few
+// blocks past a row of 64: every value and rounding bit for bit, every flag.
+TEST(AngleSumTier, theRowKernelsAreTheirEntryAtEveryCount) {
+  std::uint64_t state = 0x13198a2e03707344ULL;  // fixed seed
+  const auto next = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(state >> 11) * 0x1p-53;
+  };
+  const std::size_t most = 83;
+  std::vector<double> a1(most), a2(most), b1(most), b2(most), ea(most), ma(most), c1(most), c2(most), s1(most),
+      s2(most), eo(most);
+  for (std::size_t i = 0; i < most; ++i) {
+    // Some angles near a zero of cos or sin, so that both flags occur.
+    const double angle = i % 5 == 0 ? std::numbers::pi / 2 + 0x1p-30 * next() : 2.0 * std::numbers::pi * next();
+    const double offset_angle = 0.1 * next();
+    a1[i] = std::cos(angle);
+    b1[i] = std::sin(angle);
+    a2[i] = (next() - 0.5) * 0x1p-53 * std::fabs(a1[i]);
+    b2[i] = (next() - 0.5) * 0x1p-53 * std::fabs(b1[i]);
+    c1[i] = std::cos(offset_angle);
+    s1[i] = std::sin(offset_angle);
+    c2[i] = (next() - 0.5) * 0x1p-53 * std::fabs(c1[i]);
+    s2[i] = (next() - 0.5) * 0x1p-53 * std::fabs(s1[i]);
+    ea[i] = i % 7 == 0 ? 0x1p-40 : std::ldexp(next(), -110);
+    eo[i] = std::ldexp(next(), -110);
+    ma[i] = std::max(std::fabs(a1[i]), std::fabs(b1[i])) * (1.0 + 0x1p-50);
+  }
+  const AngleEnclosures anchor{a1.data(), a2.data(), b1.data(), b2.data(), ea.data()};
+  const AngleEnclosures offset{c1.data(), c2.data(), s1.data(), s2.data(), eo.data()};
+  const NarrowFormat format = narrow_format(format_of(FormatId::float32));
+  const double tolerance = exact_tolerance(ExactValues::for_format, FormatId::float32);
+  std::size_t done_seen = 0, refused_seen = 0;
+  for (std::size_t count = 0; count <= most; ++count) {
+    // One more entry than count, to see that nothing past count is written.
+    std::vector<double> cos_value(count + 1, -7.0), sin_value(count + 1, -7.0), cos_rounded(count + 1, -7.0),
+        sin_rounded(count + 1, -7.0);
+    std::vector<unsigned char> done(count + 1, 9);
+    angle_sum_entries(count, anchor, ma.data(), offset, format, tolerance,
+                      {cos_value.data(), sin_value.data(), cos_rounded.data(), sin_rounded.data(), done.data()});
+    std::vector<double> exact_cos(count + 1, -7.0), exact_sin(count + 1, -7.0);
+    std::vector<unsigned char> exact_done(count + 1, 9);
+    angle_sum_exact_entries(count, anchor, ma.data(), offset, tolerance,
+                            {exact_cos.data(), exact_sin.data(), nullptr, nullptr, exact_done.data()});
+    for (std::size_t i = 0; i < count; ++i) {
+      const AngleSum e = angle_sum_entry(a1[i], a2[i], b1[i], b2[i], ea[i], ma[i], c1[i], c2[i], s1[i], s2[i], eo[i]);
+      const NarrowRounding c = narrow_rounding(e.cos_value, e.cos_error, format);
+      const NarrowRounding s = narrow_rounding(e.sin_value, e.sin_error, format);
+      const bool within_both =
+          within_relative(e.cos_value, e.cos_error, tolerance) && within_relative(e.sin_value, e.sin_error, tolerance);
+      const std::string at = "count " + std::to_string(count) + ", entry " + std::to_string(i);
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(cos_value[i]), std::bit_cast<std::uint64_t>(e.cos_value)) << at;
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(sin_value[i]), std::bit_cast<std::uint64_t>(e.sin_value)) << at;
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(cos_rounded[i]), std::bit_cast<std::uint64_t>(c.value)) << at;
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(sin_rounded[i]), std::bit_cast<std::uint64_t>(s.value)) << at;
+      EXPECT_EQ(done[i], (c.decided && s.decided && within_both) ? 1 : 0) << at;
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(exact_cos[i]), std::bit_cast<std::uint64_t>(e.cos_value)) << at;
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(exact_sin[i]), std::bit_cast<std::uint64_t>(e.sin_value)) << at;
+      EXPECT_EQ(exact_done[i], within_both ? 1 : 0) << at;
+      (within_both ? done_seen : refused_seen) += 1;
+    }
+    EXPECT_EQ(cos_value[count], -7.0);
+    EXPECT_EQ(sin_rounded[count], -7.0);
+    EXPECT_EQ(done[count], 9);
+    EXPECT_EQ(exact_sin[count], -7.0);
+    EXPECT_EQ(exact_done[count], 9);
+  }
+  EXPECT_GT(done_seen, 0U);
+  EXPECT_GT(refused_seen, 0U);
 }
 
 }  // namespace
