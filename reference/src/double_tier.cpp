@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "enclosure_decision.hpp"
+#include "flagged_loop.hpp"
 #include "turn_constants.hpp"
 
 namespace pecheck::reference {
@@ -149,30 +150,42 @@ void settle_row(std::int64_t position, const StepsFrequencies& frequencies, cons
   double* __restrict cos_rounded = out.cos_rounded.data();
   double* __restrict sin_hi = out.sin_hi.data();
   double* __restrict cos_hi = out.cos_hi.data();
-  unsigned char* __restrict sin_done = out.sin_done.data();
-  unsigned char* __restrict cos_done = out.cos_done.data();
-#pragma GCC ivdep
-  for (std::size_t i = 0; i < count; ++i) {
-    const DoubleEnclosure e = enclose(p, f0[i], f1[i], f2[i], f_error[i], k);
-    const NarrowRounding s =
-        DecideRounding ? narrow_rounding(e.sin_value, e.sin_error, format) : NarrowRounding{e.sin_value, true};
-    const NarrowRounding c =
-        DecideRounding ? narrow_rounding(e.cos_value, e.cos_error, format) : NarrowRounding{e.cos_value, true};
-    if constexpr (DecideRounding) {  // no rounded values to keep otherwise
+  if constexpr (DecideRounding) {
+    flagged_pair_loop(count, out.sin_done.data(), out.cos_done.data(), [&](std::size_t i) __attribute__((always_inline)) {
+      const DoubleEnclosure e = enclose(p, f0[i], f1[i], f2[i], f_error[i], k);
+      const NarrowRounding s = narrow_rounding(e.sin_value, e.sin_error, format);
+      const NarrowRounding c = narrow_rounding(e.cos_value, e.cos_error, format);
       sin_rounded[i] = s.value;
       cos_rounded[i] = c.value;
+      sin_hi[i] = e.sin_value;  // plain doubles: no lo stored
+      cos_hi[i] = e.cos_value;
+      return pair_code(s.decided & within_relative(e.sin_value, e.sin_error, exact_tolerance),
+                       c.decided & within_relative(e.cos_value, e.cos_error, exact_tolerance));
+    });
+  } else {
+    // No rounded values to keep: a lighter body, where one loop storing the
+    // bytes (vectorised sixty-four entries at a time) measured as fast as
+    // blocks of eight natively and 4 to 15% faster for x86-64-v3.
+    unsigned char* __restrict sin_done = out.sin_done.data();
+    unsigned char* __restrict cos_done = out.cos_done.data();
+#pragma GCC ivdep
+    for (std::size_t i = 0; i < count; ++i) {
+      const DoubleEnclosure e = enclose(p, f0[i], f1[i], f2[i], f_error[i], k);
+      sin_hi[i] = e.sin_value;
+      cos_hi[i] = e.cos_value;
+      sin_done[i] = within_relative(e.sin_value, e.sin_error, exact_tolerance);
+      cos_done[i] = within_relative(e.cos_value, e.cos_error, exact_tolerance);
     }
-    sin_hi[i] = e.sin_value;  // plain doubles: no lo stored
-    cos_hi[i] = e.cos_value;
-    sin_done[i] = s.decided & within_relative(e.sin_value, e.sin_error, exact_tolerance);
-    cos_done[i] = c.decided & within_relative(e.cos_value, e.cos_error, exact_tolerance);
   }
 }
 
-}  // namespace
-
-void double_tier_entries(const double* positions, const StepsFrequencies& frequencies, double factor,
-                         const NarrowFormat& format_in, double exact_tolerance, RowDecisions& out) {
+// Scaled or not as two loops: the scaling's products, were they under a
+// branch in the loop, could only be made unconditional with AVX-512's masks
+// (they may raise a floating-point exception), so a loop for x86-64-v3 with
+// the branch in it stayed scalar.
+template <bool Scaled>
+void settle_entries(const double* positions, const StepsFrequencies& frequencies, double factor,
+                    const NarrowFormat& format_in, double exact_tolerance, RowDecisions& out) {
   const DoubleTierConstants k = double_tier_constants();
   const NarrowFormat format = format_in;  // a local copy: loop invariants
   const std::size_t count = frequencies.f0.size();
@@ -187,15 +200,11 @@ void double_tier_entries(const double* positions, const StepsFrequencies& freque
   double* __restrict cos_rounded = out.cos_rounded.data();
   double* __restrict sin_hi = out.sin_hi.data();
   double* __restrict cos_hi = out.cos_hi.data();
-  unsigned char* __restrict sin_done = out.sin_done.data();
-  unsigned char* __restrict cos_done = out.cos_done.data();
   const double factor_magnitude = std::fabs(factor);
-  const bool scaled = factor != 1.0;
-#pragma GCC ivdep
-  for (std::size_t i = 0; i < count; ++i) {
+  flagged_pair_loop(count, out.sin_done.data(), out.cos_done.data(), [&](std::size_t i) __attribute__((always_inline)) {
     const DoubleEnclosure e = enclose(p[i], f0[i], f1[i], f2[i], f_error[i], k);
     double sin_value = e.sin_value, sin_error = e.sin_error, cos_value = e.cos_value, cos_error = e.cos_error;
-    if (scaled) {
+    if constexpr (Scaled) {
       sin_value *= factor;
       cos_value *= factor;
       sin_error = (factor_magnitude * sin_error + 0x1p-53 * std::fabs(sin_value)) * (1.0 + 0x1p-50);
@@ -207,8 +216,19 @@ void double_tier_entries(const double* positions, const StepsFrequencies& freque
     cos_rounded[i] = c.value;
     sin_hi[i] = sin_value;
     cos_hi[i] = cos_value;
-    sin_done[i] = s.decided & within_relative(sin_value, sin_error, exact_tolerance);
-    cos_done[i] = c.decided & within_relative(cos_value, cos_error, exact_tolerance);
+    return pair_code(s.decided & within_relative(sin_value, sin_error, exact_tolerance),
+                     c.decided & within_relative(cos_value, cos_error, exact_tolerance));
+  });
+}
+
+}  // namespace
+
+void double_tier_entries(const double* positions, const StepsFrequencies& frequencies, double factor,
+                         const NarrowFormat& format, double exact_tolerance, RowDecisions& out) {
+  if (factor != 1.0) {
+    settle_entries<true>(positions, frequencies, factor, format, exact_tolerance, out);
+  } else {
+    settle_entries<false>(positions, frequencies, factor, format, exact_tolerance, out);
   }
 }
 

@@ -42,5 +42,34 @@ inline void flagged_loop(std::size_t count, unsigned char* flags, Verdict&& verd
   for (; i < count; ++i) flags[i] = verdict(i) ? 1 : 0;
 }
 
+// The same for two verdicts an entry (sin and cos): verdict(i) returns both
+// as the bits of a 64-bit code, first = code & 1, second = code >> 1.
+template <typename Verdict>
+inline void flagged_pair_loop(std::size_t count, unsigned char* first, unsigned char* second, Verdict&& verdict) {
+  std::size_t i = 0;
+  for (; i + flag_block <= count; i += flag_block) {
+    std::int64_t first_block[flag_block], second_block[flag_block];
+#pragma GCC ivdep
+#pragma GCC unroll 1
+    for (std::size_t j = 0; j < flag_block; ++j) {
+      const std::int64_t code = verdict(i + j);
+      first_block[j] = code & 1;
+      second_block[j] = code >> 1;
+    }
+    for (std::size_t j = 0; j < flag_block; ++j) first[i + j] = static_cast<unsigned char>(first_block[j]);
+    for (std::size_t j = 0; j < flag_block; ++j) second[i + j] = static_cast<unsigned char>(second_block[j]);
+  }
+  for (; i < count; ++i) {
+    const std::int64_t code = verdict(i);
+    first[i] = static_cast<unsigned char>(code & 1);
+    second[i] = static_cast<unsigned char>(code >> 1);
+  }
+}
+
+// Two flags as flagged_pair_loop's code.
+inline std::int64_t pair_code(bool first, bool second) {
+  return static_cast<std::int64_t>(first) | (static_cast<std::int64_t>(second) << 1);
+}
+
 }  // namespace
 }  // namespace pecheck::reference

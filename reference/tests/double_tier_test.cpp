@@ -10,10 +10,14 @@
 #include <cstdint>
 #include <iostream>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "../src/double_tier.hpp"
+#include "../src/enclosure_decision.hpp"
 #include "../src/entry_evaluator.hpp"
 #include "../src/table_builder.hpp"
+#include "../src/turn_constants.hpp"
 #include "independent_oracle.hpp"
 #include "pecheck/reference/reference.hpp"
 
@@ -165,6 +169,107 @@ TEST(DoubleTier, escalatesEntriesWhoseEnclosureStraddlesAFloat32Midpoint) {
     }
   }
   EXPECT_GE(found, 1) << "no undecided float32 rounding in 131072 rows: the search is too short";
+}
+
+// The row kernels (their rounding loops in blocks of eight and a tail,
+// flagged_loop.hpp) against the entry they are made of, one entry at a time,
+// for every count up to a few blocks past a row of 64: every value and
+// rounding bit for bit, every flag. At the tolerance 2^-50 some entries pass
+// and others not; entries a whole number of half or quarter turns from 0 give
+// up (a remainder of 0) and entries near a quarter turn have a cos near 0, so
+// every pair of sin and cos flags occurs. The outputs are filled beforehand
+// with values no entry gives, so an entry left unwritten shows.
+TEST(DoubleTier, theRowKernelsAreTheirEntryAtEveryCount) {
+  std::uint64_t state = 0x243f6a8885a308d3ULL;  // fixed seed
+  const auto next = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(state >> 11) * 0x1p-53;
+  };
+  const std::size_t most = 83;
+  const std::int64_t position = 12345;
+  std::vector<StepsFrequency> all(most);
+  std::vector<double> positions(most);
+  for (std::size_t i = 0; i < most; ++i) {
+    StepsFrequency& f = all[i];
+    if (i % 9 == 4) {
+      f.f0 = static_cast<double>(table_steps / (i % 2 == 0 ? 2 : 4));  // whole half or quarter turns
+    } else if (i % 9 == 7) {
+      f.f0 = static_cast<double>(table_steps / 4) + 0x1p-20;  // near a quarter turn: cos near 0
+    } else {
+      f.f0 = std::ldexp(1.0 + next(), static_cast<int>(next() * 30.0) - 20);
+      f.f1 = (next() - 0.5) * 0x1p-53 * f.f0;
+      f.f2 = (next() - 0.5) * 0x1p-53 * std::fabs(f.f1);
+    }
+    f.error = 0x1p-150 * f.f0;
+    positions[i] = static_cast<double>(i % 9 == 4 ? position : position + 37 * static_cast<std::int64_t>(i));
+  }
+  const NarrowFormat format = narrow_format(testing::float32_format);
+  const double tolerance = 0x1p-50;
+  const DoubleTierConstants k = double_tier_constants();
+  const auto bits = [](double x) { return std::bit_cast<std::uint64_t>(x); };
+  const auto filled = [](std::size_t count) {
+    RowDecisions out;
+    for (std::vector<double>* v : {&out.sin_rounded, &out.cos_rounded, &out.sin_hi, &out.cos_hi}) v->assign(count, -7.0);
+    out.sin_lo.assign(count, -7.0);
+    out.cos_lo.assign(count, -7.0);
+    out.sin_done.assign(count, 9);
+    out.cos_done.assign(count, 9);
+    return out;
+  };
+  std::size_t seen[4] = {};  // rounding rows' entries by sin_done + 2 cos_done
+  for (std::size_t count = 0; count <= most; ++count) {
+    const StepsFrequencies frequencies(std::vector<StepsFrequency>(all.begin(), all.begin() + count));
+    ASSERT_TRUE(first_step_applies_to_row(position, frequencies));
+    for (const bool decide_rounding : {true, false}) {
+      RowDecisions row = filled(count);
+      double_tier_row(position, frequencies, format, tolerance, decide_rounding, row);
+      for (std::size_t i = 0; i < count; ++i) {
+        const DoubleEnclosure e = double_tier_sin_cos(static_cast<double>(position), all[i].f0, all[i].f1,
+                                                      all[i].f2, all[i].error, k);
+        const NarrowRounding s = narrow_rounding(e.sin_value, e.sin_error, format);
+        const NarrowRounding c = narrow_rounding(e.cos_value, e.cos_error, format);
+        const bool sin_done = (!decide_rounding || s.decided) && within_relative(e.sin_value, e.sin_error, tolerance);
+        const bool cos_done = (!decide_rounding || c.decided) && within_relative(e.cos_value, e.cos_error, tolerance);
+        const std::string at = "row, count " + std::to_string(count) + ", entry " + std::to_string(i) +
+                               (decide_rounding ? ", rounding" : ", exact only");
+        EXPECT_EQ(bits(row.sin_hi[i]), bits(e.sin_value)) << at;
+        EXPECT_EQ(bits(row.cos_hi[i]), bits(e.cos_value)) << at;
+        if (decide_rounding) {
+          EXPECT_EQ(bits(row.sin_rounded[i]), bits(s.value)) << at;
+          EXPECT_EQ(bits(row.cos_rounded[i]), bits(c.value)) << at;
+        }
+        EXPECT_EQ(row.sin_done[i], sin_done ? 1 : 0) << at;
+        EXPECT_EQ(row.cos_done[i], cos_done ? 1 : 0) << at;
+        if (decide_rounding) ++seen[(sin_done ? 1 : 0) + (cos_done ? 2 : 0)];
+      }
+    }
+    // Positions of their own, scaled (each branch of the scaling) or not.
+    for (const double factor : {1.0, -0x1.3p0}) {
+      RowDecisions row = filled(count);
+      double_tier_entries(positions.data(), frequencies, factor, format, tolerance, row);
+      for (std::size_t i = 0; i < count; ++i) {
+        const DoubleEnclosure e = double_tier_sin_cos(positions[i], all[i].f0, all[i].f1, all[i].f2, all[i].error, k);
+        double sin_value = e.sin_value, sin_error = e.sin_error, cos_value = e.cos_value, cos_error = e.cos_error;
+        if (factor != 1.0) {  // double_tier.hpp's bound for the product by the factor
+          sin_value *= factor;
+          cos_value *= factor;
+          sin_error = (std::fabs(factor) * sin_error + 0x1p-53 * std::fabs(sin_value)) * (1.0 + 0x1p-50);
+          cos_error = (std::fabs(factor) * cos_error + 0x1p-53 * std::fabs(cos_value)) * (1.0 + 0x1p-50);
+        }
+        const NarrowRounding s = narrow_rounding(sin_value, sin_error, format);
+        const NarrowRounding c = narrow_rounding(cos_value, cos_error, format);
+        const std::string at = "entries, factor " + std::to_string(factor) + ", count " + std::to_string(count) +
+                               ", entry " + std::to_string(i);
+        EXPECT_EQ(bits(row.sin_hi[i]), bits(sin_value)) << at;
+        EXPECT_EQ(bits(row.cos_hi[i]), bits(cos_value)) << at;
+        EXPECT_EQ(bits(row.sin_rounded[i]), bits(s.value)) << at;
+        EXPECT_EQ(bits(row.cos_rounded[i]), bits(c.value)) << at;
+        EXPECT_EQ(row.sin_done[i], (s.decided && within_relative(sin_value, sin_error, tolerance)) ? 1 : 0) << at;
+        EXPECT_EQ(row.cos_done[i], (c.decided && within_relative(cos_value, cos_error, tolerance)) ? 1 : 0) << at;
+      }
+    }
+  }
+  for (const std::size_t n : seen) EXPECT_GT(n, 0U);
 }
 
 }  // namespace
