@@ -44,9 +44,14 @@ inline void flagged_loop(std::size_t count, unsigned char* flags, Verdict&& verd
 
 // The same for two verdicts an entry (sin and cos): verdict(i) returns both
 // as the bits of a 64-bit code, first = code & 1, second = code >> 1.
+// Blocks of eight where a vector holds eight doubles (AVX-512); one loop
+// otherwise: compiled for x86-64-v3 (four doubles a vector, thirty-two bytes)
+// the double tier's rows were 8 to 17% slower in blocks of eight than as one
+// loop, natively 3 to 14% faster (rows of 64 and 512 frequencies).
 template <typename Verdict>
 inline void flagged_pair_loop(std::size_t count, unsigned char* first, unsigned char* second, Verdict&& verdict) {
   std::size_t i = 0;
+#if defined(__AVX512F__)
   for (; i + flag_block <= count; i += flag_block) {
     std::int64_t first_block[flag_block], second_block[flag_block];
 #pragma GCC ivdep
@@ -59,10 +64,14 @@ inline void flagged_pair_loop(std::size_t count, unsigned char* first, unsigned 
     for (std::size_t j = 0; j < flag_block; ++j) first[i + j] = static_cast<unsigned char>(first_block[j]);
     for (std::size_t j = 0; j < flag_block; ++j) second[i + j] = static_cast<unsigned char>(second_block[j]);
   }
+#endif
+  unsigned char* __restrict first_rest = first;
+  unsigned char* __restrict second_rest = second;
+#pragma GCC ivdep
   for (; i < count; ++i) {
     const std::int64_t code = verdict(i);
-    first[i] = static_cast<unsigned char>(code & 1);
-    second[i] = static_cast<unsigned char>(code >> 1);
+    first_rest[i] = static_cast<unsigned char>(code & 1);
+    second_rest[i] = static_cast<unsigned char>(code >> 1);
   }
 }
 
