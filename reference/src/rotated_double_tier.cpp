@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "enclosure_decision.hpp"
+#include "flagged_loop.hpp"
 
 namespace pecheck::reference {
 
@@ -23,28 +24,6 @@ void rotated_row_trig(std::int64_t position, const StepsFrequencies& frequencies
   }
 }
 
-namespace {
-
-constexpr double twice_u = 0x1p-52;
-constexpr double bound_margin = 1.0 + 0x1p-40;
-
-// v = A (x u + y w) with u, w within eu, ew; the header derives the bound.
-struct BoundedValue {
-  double value;
-  double error;
-};
-inline BoundedValue combination(double x, double u, double eu, double y, double w, double ew, double factor,
-                                double abs_factor) {
-  const double m = x * u;
-  const double v = std::fma(y, w, m);
-  const double e = std::fabs(x) * eu + std::fabs(y) * ew + twice_u * (std::fabs(m) + std::fabs(v));
-  const double scaled = v * factor;
-  const double scaled_error = e * abs_factor + twice_u * std::fabs(scaled);
-  return {scaled, scaled_error * bound_margin};
-}
-
-}  // namespace
-
 void rotated_double_tier(const RotatedRowTrig& trig, const double* x_first, const double* x_second, std::size_t count,
                          double factor, const NarrowFormat& format_in, double exact_tolerance,
                          const RotatedRowOutputs& out) {
@@ -59,23 +38,21 @@ void rotated_double_tier(const RotatedRowTrig& trig, const double* x_first, cons
   double* __restrict second_rounded = out.second_rounded;
   double* __restrict first_exact = out.first_exact;
   double* __restrict second_exact = out.second_exact;
-  unsigned char* __restrict done = out.done;
   // With A = 1 the product by it is exact and adds 2u |v| to a bound that
   // holds without it: kept, so that one loop serves every factor.
   const double abs_factor = std::fabs(factor);
-#pragma GCC ivdep
-  for (std::size_t i = 0; i < count; ++i) {
-    const BoundedValue a = combination(xa[i], c[i], ec[i], -xb[i], s[i], es[i], factor, abs_factor);
-    const BoundedValue b = combination(xa[i], s[i], es[i], xb[i], c[i], ec[i], factor, abs_factor);
+  flagged_loop(count, out.done, [&](std::size_t i) __attribute__((always_inline)) {
+    const RotatedOutput a = rotated_output(xa[i], c[i], ec[i], -xb[i], s[i], es[i], factor, abs_factor);
+    const RotatedOutput b = rotated_output(xa[i], s[i], es[i], xb[i], c[i], ec[i], factor, abs_factor);
     const NarrowRounding ra = narrow_rounding(a.value, a.error, format);
     const NarrowRounding rb = narrow_rounding(b.value, b.error, format);
     first_rounded[i] = ra.value;
     second_rounded[i] = rb.value;
     first_exact[i] = a.value;
     second_exact[i] = b.value;
-    done[i] = ra.decided & rb.decided & within_relative(a.value, a.error, exact_tolerance) &
-              within_relative(b.value, b.error, exact_tolerance);
-  }
+    return ra.decided & rb.decided & within_relative(a.value, a.error, exact_tolerance) &
+           within_relative(b.value, b.error, exact_tolerance);
+  });
 }
 
 }  // namespace pecheck::reference

@@ -25,6 +25,7 @@
 // to 2^-20 ULP); a cancelling pair that misses it goes down a tier.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -40,6 +41,25 @@ struct RotatedRowTrig {
 
 // Fills `trig` for `position`; requires first_step_applies_to_row(position, frequencies).
 void rotated_row_trig(std::int64_t position, const StepsFrequencies& frequencies, RotatedRowTrig& trig);
+
+// One output with its bound: v = A (x u + y w), u and w within eu and ew of
+// their exact values (the bound above, for x u - y w with y = -x_b and for
+// x_a s + x_b c). The row's loop is made of it.
+struct RotatedOutput {
+  double value;
+  double error;
+};
+inline RotatedOutput rotated_output(double x, double u, double eu, double y, double w, double ew, double factor,
+                                    double abs_factor) {
+  constexpr double twice_u = 0x1p-52;
+  constexpr double bound_margin = 1.0 + 0x1p-40;
+  const double m = x * u;
+  const double v = std::fma(y, w, m);
+  const double e = std::fabs(x) * eu + std::fabs(y) * ew + twice_u * (std::fabs(m) + std::fabs(v));
+  const double scaled = v * factor;
+  const double scaled_error = e * abs_factor + twice_u * std::fabs(scaled);
+  return {scaled, scaled_error * bound_margin};
+}
 
 // Pairs i < count: first[i] = A (x_a c - x_b s), second[i] = A (x_a s + x_b c)
 // with c, s frequency i's, rounded to `format` in *_rounded and given as

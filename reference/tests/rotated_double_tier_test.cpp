@@ -9,14 +9,17 @@
 //     by its own rounding, and with rotate() pair by pair.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <map>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "double_word.hpp"
+#include "enclosure_decision.hpp"
 #include "pecheck/reference/reference.hpp"
 #include "pecheck/reference/rotated_reference.hpp"
 #include "pecheck/testing/presets.hpp"
@@ -182,6 +185,81 @@ TEST(RotatedDoubleTier, rowsAreCorrectlyRoundedForEveryPresetInEveryNarrowFormat
   // The tier is what decides a row (the rest is the exception): if it
   // decided nothing, the rows above tested rotate() alone.
   EXPECT_GT(by_double_tier, rotated * 9 / 10);
+}
+
+// The row loop (blocks of eight and a tail, flagged_loop.hpp) against the
+// entry it is made of (rotated_output, narrow_rounding, within_relative), one
+// pair at a time, for every count up to a few blocks past a row of 64, both
+// with and without an attention factor: every flag, and every value of a
+// pair decided, bit for bit. Some pairs are zeros (never decided), some near
+// a bfloat16 midpoint (undecided by their bound), so both flags occur. The
+// outputs are filled beforehand with values no pair gives, and one entry past
+// count must keep them.
+TEST(RotatedDoubleTier, theRowLoopIsItsEntryAtEveryCount) {
+  std::uint64_t state = 0xa4093822299f31d0ULL;  // fixed seed
+  const auto next = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(state >> 11) * 0x1p-53;
+  };
+  const std::size_t most = 83;
+  const Format& bfloat16 = format_of(FormatId::bfloat16);
+  reference::RotatedRowTrig trig;
+  std::vector<double> xa(most), xb(most);
+  for (std::size_t i = 0; i < most; ++i) {
+    const double t = 6.283185307179586 * next();
+    trig.cos_value.push_back(std::cos(t));
+    trig.sin_value.push_back(std::sin(t));
+    trig.cos_error.push_back(0x1p-52 * std::fabs(std::cos(t)));
+    trig.sin_error.push_back(0x1p-52 * std::fabs(std::sin(t)));
+    xa[i] = pecheck::round_to_format(4.0 * next() - 2.0, bfloat16);
+    xb[i] = pecheck::round_to_format(4.0 * next() - 2.0, bfloat16);
+    if (i % 7 == 3) xa[i] = xb[i] = 0.0;  // outputs 0: undecided
+    if (i % 7 == 5) {  // cos 1, sin 0: the first output x_a, a hair off a bfloat16 midpoint
+      trig.cos_value[i] = 1.0;
+      trig.sin_value[i] = 0.0;
+      trig.cos_error[i] = trig.sin_error[i] = 0x1p-60;
+      xa[i] = 1.0 + 0x1p-8 + (i % 2 == 0 ? 0x1p-52 : 0.0);
+    }
+  }
+  const reference::NarrowFormat format = reference::narrow_format(bfloat16);
+  const double tolerance = reference::exact_tolerance(reference::ExactValues::for_format, FormatId::bfloat16);
+  const auto bits = [](double x) { return std::bit_cast<std::uint64_t>(x); };
+  std::size_t seen[2] = {};
+  for (const double factor : {1.0, 0x1.3p0}) {
+    for (std::size_t count = 0; count <= most; ++count) {
+      std::vector<double> first(count + 1, -7.0), second(count + 1, -7.0), first_exact(count + 1, -7.0),
+          second_exact(count + 1, -7.0);
+      std::vector<unsigned char> done(count + 1, 9);
+      reference::rotated_double_tier(trig, xa.data(), xb.data(), count, factor, format, tolerance,
+                                     {first.data(), second.data(), first_exact.data(), second_exact.data(), done.data()});
+      for (std::size_t i = 0; i < count; ++i) {
+        const reference::RotatedOutput a =
+            reference::rotated_output(xa[i], trig.cos_value[i], trig.cos_error[i], -xb[i], trig.sin_value[i],
+                                      trig.sin_error[i], factor, std::fabs(factor));
+        const reference::RotatedOutput b =
+            reference::rotated_output(xa[i], trig.sin_value[i], trig.sin_error[i], xb[i], trig.cos_value[i],
+                                      trig.cos_error[i], factor, std::fabs(factor));
+        const reference::NarrowRounding ra = reference::narrow_rounding(a.value, a.error, format);
+        const reference::NarrowRounding rb = reference::narrow_rounding(b.value, b.error, format);
+        const bool decided = ra.decided && rb.decided && reference::within_relative(a.value, a.error, tolerance) &&
+                             reference::within_relative(b.value, b.error, tolerance);
+        const std::string at = "factor " + std::to_string(factor) + ", count " + std::to_string(count) + ", pair " +
+                               std::to_string(i);
+        EXPECT_EQ(done[i], decided ? 1 : 0) << at;
+        ++seen[decided ? 1 : 0];
+        if (!decided) continue;
+        EXPECT_EQ(bits(first[i]), bits(ra.value)) << at;
+        EXPECT_EQ(bits(second[i]), bits(rb.value)) << at;
+        EXPECT_EQ(bits(first_exact[i]), bits(a.value)) << at;
+        EXPECT_EQ(bits(second_exact[i]), bits(b.value)) << at;
+      }
+      EXPECT_EQ(first[count], -7.0);
+      EXPECT_EQ(second_exact[count], -7.0);
+      EXPECT_EQ(done[count], 9);
+    }
+  }
+  EXPECT_GT(seen[0], 0U);
+  EXPECT_GT(seen[1], 0U);
 }
 
 }  // namespace
