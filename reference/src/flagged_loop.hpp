@@ -13,6 +13,15 @@
 // (the float-angle tier, which rounds to float32, was slower this way: its
 // own loop is kept).
 //
+// Compiled for a target without AVX-512 (x86-64-v3), a verdict with a
+// floating-point operation under a condition stays scalar, block or no
+// block: only masks make an operation that may raise an exception
+// unconditional. GCC moves an operation whose result one arm of a select
+// alone uses into that arm, even when written before it, so such a value is
+// made on the bits instead (narrow_rounding, nonzero_rounding). A verdict too
+// large for the inliner leaves the block a loop of calls: the double tier's
+// were, until marked always_inline.
+//
 // Included by the oracle's kernels, each compiled once per instruction-set
 // variant: the anonymous namespace keeps every variant's copy its own.
 #pragma once
