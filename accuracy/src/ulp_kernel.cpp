@@ -63,12 +63,26 @@ namespace {
 // relative error 2^-53 each, is below the exact floor bound where it is
 // normal; a NaN product fails it too, and a product below 2^-1000, where a
 // subnormal rounding is not relative, counts as failing).
-template <bool Store, bool Judge, bool Rounded, std::size_t N, typename Value, typename Exact>
+//
+// Assumed (a pass without Store): the row's full vectors are taken as
+// common entries without the range test (a dozen of a vector's fifty-odd
+// operations); the pass gathers instead the extremes that test reads (the
+// largest |value|, the smallest and largest |hi| and |hi + lo|, as bits),
+// and `held` says whether every one was within the range, that is, whether
+// the totals are the tested pass's. The caller passes the row again, tested,
+// when not (a row with a NaN, an infinity, an exact zero). The last
+// count % 8 entries are tested either way. Over the bench's model
+// comparison: the plain pass 8.4% -> 7.1% of the command's samples, the
+// judged one 8.9% -> 7.1% (perf, eight runs each, against the unchanged
+// angle-sum kernel's share).
+template <bool Store, bool Judge, bool Rounded, std::size_t N, typename Value, typename Exact, bool Assumed = false>
 RowTotals common_errors(const Value* __restrict values, const Exact* __restrict exact, std::size_t count,
                         const Format& format, const double* thresholds, double* __restrict ulps,
                         double* __restrict abs_error, unsigned char* __restrict common, const double* __restrict bounds,
                         double budget, double ratio_floor, RowJudgement* judgement,
-                        [[maybe_unused]] const RoundedEdges* rounded_edge = nullptr) {
+                        [[maybe_unused]] const RoundedEdges* rounded_edge = nullptr,
+                        [[maybe_unused]] bool* held = nullptr) {
+  static_assert(!(Assumed && Store));
   // bits(2^-k) for the ULP 2^k = max(lowered, 2^min_exponent) 2^(1 - p): inverse_base - bits(max(...)).
   const Bits min_normal_bits = Bits{} + std::bit_cast<std::uint64_t>(std::ldexp(1.0, format.min_exponent));
   const std::uint64_t inverse_base = 0x7fe0000000000000ULL + (static_cast<std::uint64_t>(format.precision - 1) << 52);
@@ -112,6 +126,10 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
   [[maybe_unused]] std::int64_t beyond_bound_count = 0;
   [[maybe_unused]] unsigned may_reach_lanes = 0;
   [[maybe_unused]] const Doubles tiny_lanes = Doubles{} + 0x1p-1000;
+  // What the range test reads, over the full vectors (Assumed).
+  [[maybe_unused]] Bits largest_hi{};
+  [[maybe_unused]] Bits largest_sum{};
+  [[maybe_unused]] Bits smallest_sum = Bits{} + std::bit_cast<std::uint64_t>(infinity);
   // n lanes from entry c (n < 8 only for the row's last entries, padded with
   // zeros, which are not common and add nothing).
   const auto entries = [&](std::size_t c, std::size_t n, Doubles& entry_ulps, Doubles& entry_abs, Lanes& is_common,
@@ -136,10 +154,24 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
     const Doubles sum_magnitude = reinterpret_cast<Doubles>(reinterpret_cast<Bits>(sum) & magnitude_bits);
     const Doubles lo_magnitude = reinterpret_cast<Doubles>(reinterpret_cast<Bits>(lo) & magnitude_bits);
     value_bits = reinterpret_cast<Bits>(value) & magnitude_bits;
-    const Lanes in_range = (reinterpret_cast<Doubles>(value_bits) <= 0x1.fffffffffffffp1023) &
-                           (lo_magnitude <= 0x1.fffffffffffffp1023) & (magnitude >= 0x1p-900) &
-                           (magnitude <= 0x1p1000) & (sum_magnitude >= 0x1p-900) & (sum_magnitude <= 0x1p1000);
-    is_common = n == width ? in_range : in_range & (Lanes{0, 1, 2, 3, 4, 5, 6, 7} < static_cast<std::int64_t>(n));
+    if (Assumed && n == width) {
+      // Non-negative doubles order as their bits (a NaN above infinity).
+      const Bits hi_bits = reinterpret_cast<Bits>(magnitude);
+      largest_hi = hi_bits > largest_hi ? hi_bits : largest_hi;
+      if constexpr (!plain) {
+        // (|lo| is finite when hi + lo is: no extreme of its own.)
+        const Bits sum_bits = reinterpret_cast<Bits>(sum_magnitude);
+        largest_sum = sum_bits > largest_sum ? sum_bits : largest_sum;
+        smallest_sum = sum_bits < smallest_sum ? sum_bits : smallest_sum;
+      }
+      is_common = Lanes{} - 1;
+    } else {
+      const Lanes in_range = (reinterpret_cast<Doubles>(value_bits) <= 0x1.fffffffffffffp1023) &
+                             (lo_magnitude <= 0x1.fffffffffffffp1023) & (magnitude >= 0x1p-900) &
+                             (magnitude <= 0x1p1000) & (sum_magnitude >= 0x1p-900) & (sum_magnitude <= 0x1p1000);
+      is_common =
+          n == width ? in_range : in_range & (Lanes{0, 1, 2, 3, 4, 5, 6, 7} < static_cast<std::int64_t>(n));
+    }
     const Doubles binade = reinterpret_cast<Doubles>(reinterpret_cast<Bits>(sum_magnitude) & 0x7ff0000000000000ULL);
     const Lanes below = (tail != 0.0) & ((tail < 0.0) != (sum < 0.0));
     const Doubles lowered = ((sum_magnitude == binade) & below) ? 0.5 * binade : binade;
@@ -296,6 +328,25 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
     for (std::size_t k = 0; k < above.size(); ++k) totals.above[k] += above[k][j];
   }
   totals.min_exact_magnitude = std::bit_cast<double>(smallest);
+  if constexpr (Assumed) {
+    // The range test's bounds as bits: every full vector's entries passed it
+    // when the extremes are within them (a tested tail entry that failed is
+    // not common, smallest ignores it; its value may fail this test too,
+    // which asks for the tested pass needlessly, not wrongly).
+    constexpr std::uint64_t finite = 0x7fefffffffffffffULL;   // the largest finite double
+    constexpr std::uint64_t low = 0x07b0000000000000ULL;      // 2^-900
+    constexpr std::uint64_t high = 0x7e70000000000000ULL;     // 2^1000
+    std::uint64_t most_value = 0, most_hi = 0, most_sum = 0;
+    std::uint64_t least_sum = std::bit_cast<std::uint64_t>(infinity);
+    for (std::size_t j = 0; j < width; ++j) {
+      most_value = std::max<std::uint64_t>(most_value, largest_value[j]);
+      most_hi = std::max<std::uint64_t>(most_hi, largest_hi[j]);
+      most_sum = std::max<std::uint64_t>(most_sum, largest_sum[j]);
+      least_sum = std::min<std::uint64_t>(least_sum, smallest_sum[j]);
+    }
+    *held = most_value <= finite && most_hi <= high && smallest >= low &&
+            (plain || (most_sum <= high && least_sum >= low));
+  }
   totals.common += common_scalar;
   for (std::size_t k = 0; k < above_count.size(); ++k) totals.above[k] = above_count[k];
   if constexpr (Judge) {
@@ -318,6 +369,12 @@ template <typename Value, typename Exact>
 RowTotals row_errors(std::span<const Value> values, std::span<const Exact> exact, const Format& format,
                      const std::array<double, row_thresholds>& thresholds, const RowErrors* store) {
   if (store == nullptr) {
+    // Every entry taken as common first (Assumed, above); tested when one may not be.
+    bool held = false;
+    const RowTotals assumed = common_errors<false, false, false, row_thresholds, Value, Exact, true>(
+        values.data(), exact.data(), values.size(), format, thresholds.data(), nullptr, nullptr, nullptr, nullptr, 0.0,
+        0.0, nullptr, nullptr, &held);
+    if (held) return assumed;
     return common_errors<false, false, false, row_thresholds>(values.data(), exact.data(), values.size(), format,
                                                               thresholds.data(), nullptr, nullptr, nullptr, nullptr,
                                                               0.0, 0.0, nullptr);
@@ -331,16 +388,28 @@ template <typename Value, typename Exact>
 RowTotals row_errors_judged(std::span<const Value> values, std::span<const Exact> exact, const Format& format,
                             const std::array<double, judged_thresholds>& thresholds, std::span<const double> bounds,
                             double budget, double ratio_floor, RowJudgement& judgement) {
+  // Every entry taken as common first (Assumed, above); tested when one may not be.
+  bool held = false;
   judgement = RowJudgement{};
 #if defined(__AVX512F__)
   RoundedEdges scratch;
   const RoundedEdges& edges = rounded_edges_of(thresholds, scratch);
   if (rounded_edges_apply(edges, thresholds, budget)) {
+    const RowTotals assumed = common_errors<false, true, true, judged_thresholds, Value, Exact, true>(
+        values.data(), exact.data(), values.size(), format, thresholds.data(), nullptr, nullptr, nullptr,
+        bounds.data(), budget, ratio_floor, &judgement, &edges, &held);
+    if (held) return assumed;
+    judgement = RowJudgement{};
     return common_errors<false, true, true, judged_thresholds>(values.data(), exact.data(), values.size(), format,
                                                                thresholds.data(), nullptr, nullptr, nullptr,
                                                                bounds.data(), budget, ratio_floor, &judgement, &edges);
   }
 #endif
+  const RowTotals assumed = common_errors<false, true, false, judged_thresholds, Value, Exact, true>(
+      values.data(), exact.data(), values.size(), format, thresholds.data(), nullptr, nullptr, nullptr, bounds.data(),
+      budget, ratio_floor, &judgement, nullptr, &held);
+  if (held) return assumed;
+  judgement = RowJudgement{};
   return common_errors<false, true, false, judged_thresholds>(values.data(), exact.data(), values.size(), format,
                                                               thresholds.data(), nullptr, nullptr, nullptr,
                                                               bounds.data(), budget, ratio_floor, &judgement);

@@ -2,6 +2,7 @@
 // commands as users run them (end_to_end.cpp, rotary_figures.cpp, rotated_figure.cpp).
 #pragma once
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -19,6 +20,28 @@ struct ChildRun {
 // RSS it reports through PECHECK_PEAK_RSS_FILE (lib/include/pecheck/process_limits.hpp: the
 // rusage of a child would count this process's own memory too).
 ChildRun run_child(const std::vector<std::string>& argv);
+
+// One timed run of argv (a pecheck command) for a figure that keeps the
+// command's best run (EndToEndFigure, RotatedCliFigure): its wall time, with
+// that run's CPU time in *best_cpu when given, and the largest peak RSS of
+// the runs. False, with the figure not measured and why, when the command
+// failed.
+template <typename Figure>
+bool keep_command_run(const std::vector<std::string>& argv, Figure& figure, double* best_cpu = nullptr) {
+  const ChildRun child = run_child(argv);
+  if (child.status != 0) {
+    figure.measured = false;
+    figure.skipped = "pecheck " + argv.at(1) + " exited with status " + std::to_string(child.status);
+    return false;
+  }
+  if (!figure.measured || child.seconds < figure.seconds) {
+    figure.seconds = child.seconds;
+    if (best_cpu != nullptr) *best_cpu = child.cpu_seconds;
+  }
+  figure.measured = true;
+  figure.peak_rss_bytes = std::max(figure.peak_rss_bytes, child.peak_rss_bytes);
+  return true;
+}
 
 // /dev/shm when it is writable (tmpfs), else TMPDIR or /tmp.
 std::filesystem::path scratch_directory();

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "alternated_runs.hpp"
 #include "child_run.hpp"
 #include "pecheck/convention.hpp"
 #include "pecheck/fast_encoding.hpp"
@@ -32,18 +33,14 @@ double write_once_seconds(const std::filesystem::path& path, const std::vector<c
 }
 
 // What validate cannot avoid: reading the file into a table and computing
-// the same table by pecheck's fast path (all threads), best of `runs`.
-double read_and_fast_path_seconds(const std::filesystem::path& path, std::int64_t rows, std::int64_t dim, int runs) {
-  double best = 0.0;
-  for (int run = 0; run < std::max(runs, 1); ++run) {
-    const auto start = std::chrono::steady_clock::now();
-    const TableFile file = read_npy(path);
-    const Table fast = fast_table(*find_preset("vaswani"), {rows, dim, 0}, FormatId::float32);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (file.table.rows != rows || fast.rows != rows) return 0.0;
-    if (run == 0 || seconds < best) best = seconds;
-  }
-  return best;
+// the same table by pecheck's fast path (all threads); 0 when the file does
+// not hold the table.
+double read_and_fast_path_seconds(const std::filesystem::path& path, std::int64_t rows, std::int64_t dim) {
+  const auto start = std::chrono::steady_clock::now();
+  const TableFile file = read_npy(path);
+  const Table fast = fast_table(*find_preset("vaswani"), {rows, dim, 0}, FormatId::float32);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return file.table.rows == rows && fast.rows == rows ? seconds : 0.0;
 }
 
 // NumPy's own float64-angle table and np.save, timed inside Python (the
@@ -131,20 +128,16 @@ EndToEndFigures measure_end_to_end(const std::string& executable, bool quick, in
   validate.file_bytes = static_cast<double>(std::filesystem::file_size(validate_path));
   const std::vector<std::string> validate_argv = {executable, "validate", validate_path.string()};
   for (const std::string& a : validate_argv) validate.command += (validate.command.empty() ? "" : " ") + a;
-  for (int run = 0; run < std::max(runs, 1); ++run) {
-    const ChildRun child = run_child(validate_argv);
-    if (child.status != 0) {
-      validate.measured = false;
-      validate.skipped = "pecheck validate exited with status " + std::to_string(child.status);
-      break;
-    }
-    validate.measured = true;
-    if (run == 0 || child.seconds < validate.seconds) validate.seconds = child.seconds;
-    validate.peak_rss_bytes = std::max(validate.peak_rss_bytes, child.peak_rss_bytes);
-  }
-  if (validate.measured) {
-    validate.baseline_seconds = read_and_fast_path_seconds(validate_path, validate.rows, validate.dim, runs);
-  }
+  bool baseline_held = true;  // every baseline run read the table it wrote
+  alternated_runs(
+      runs,
+      [&](int) { return keep_command_run(validate_argv, validate); },
+      [&](int run) {
+        const double seconds = read_and_fast_path_seconds(validate_path, validate.rows, validate.dim);
+        baseline_held = baseline_held && seconds > 0.0;
+        if (run == 0 || seconds < validate.baseline_seconds) validate.baseline_seconds = seconds;
+      });
+  if (!baseline_held) validate.baseline_seconds = 0.0;
   std::filesystem::remove(validate_path);
   return figures;
 }

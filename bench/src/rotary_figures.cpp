@@ -10,6 +10,7 @@
 
 #include <unistd.h>
 
+#include "alternated_runs.hpp"
 #include "child_run.hpp"
 #include "pecheck/bench/targets.hpp"
 #include "pecheck/npy.hpp"
@@ -60,21 +61,10 @@ void measure_validate(const RotaryConvention& convention, const RotaryCacheReque
   figure.file_bytes = static_cast<double>(std::filesystem::file_size(cos_path) + std::filesystem::file_size(sin_path));
   const std::vector<std::string> argv = {executable, "validate", cos_path.string(), "--sin", sin_path.string()};
   for (const std::string& a : argv) figure.command += (figure.command.empty() ? "" : " ") + a;
-  for (int run = 0; run < runs; ++run) {
-    const ChildRun child = run_child(argv);
-    if (child.status != 0) {
-      figure.measured = false;
-      figure.skipped = "pecheck validate exited with status " + std::to_string(child.status);
-      break;
-    }
-    figure.measured = true;
-    if (figure.seconds == 0.0 || child.seconds < figure.seconds) figures.validate_cpu_seconds = child.cpu_seconds;
-    keep_best(figure.seconds, child.seconds);
-    figure.peak_rss_bytes = std::max(figure.peak_rss_bytes, child.peak_rss_bytes);
-  }
+  const auto command = [&](int) { return keep_command_run(argv, figure, &figures.validate_cpu_seconds); };
   // What validate cannot avoid: reading both files (at once, as validate
   // reads them), and the cache itself computed once by the fast path.
-  for (int run = 0; figure.measured && run < runs; ++run) {
+  const auto baseline = [&](int) {
     const double cpu_start = process_cpu_seconds();
     const double seconds = seconds_of([&] {
       TableFile cos, sin;
@@ -86,7 +76,8 @@ void measure_validate(const RotaryConvention& convention, const RotaryCacheReque
       figures.validate_baseline_cpu_seconds = cpu;
     }
     keep_best(figure.baseline_seconds, seconds);
-  }
+  };
+  alternated_runs(runs, command, baseline);
   std::filesystem::remove(cos_path);
   std::filesystem::remove(sin_path);
 }

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "alternated_runs.hpp"
 #include "child_run.hpp"
 #include "pecheck/bench/targets.hpp"
 #include "pecheck/npy_tensor.hpp"
@@ -29,51 +30,45 @@ double process_cpu_seconds() {
 // (at once, as validate reads them),
 // and one float32 rotation of IN (a float32 angle and float32 sin and cos for
 // every pair of every row, as a kernel computing them on the fly does) held
-// against OUT, on every core; best of `runs`. Sets `cpu` to the CPU time of
-// the fastest run.
+// against OUT, on every core: one run's seconds, and its CPU time in `cpu`;
+// 0 when OUT is not IN rotated (the files are not what was written).
 double read_and_rotate_seconds(const std::filesystem::path& out_path, const std::filesystem::path& in_path,
-                               std::int64_t heads, int runs, double& cpu) {
+                               std::int64_t heads, double& cpu) {
   constexpr std::int64_t head_dim = rotated_head_dim;
   std::vector<float> freqs(head_dim / 2);
   for (std::int64_t i = 0; i < head_dim / 2; ++i) {
     freqs[static_cast<std::size_t>(i)] = static_cast<float>(rotated_inv_freq(i));
   }
-  double best = 0.0;
-  for (int run = 0; run < std::max(runs, 1); ++run) {
-    const auto start = std::chrono::steady_clock::now();
-    const double cpu_start = process_cpu_seconds();
-    NpyTensor out, in;  // at once, as validate reads them
-    both_at_once([&] { out = read_npy_tensor(out_path); }, [&] { in = read_npy_tensor(in_path); });
-    const int workers = machine_threads();
-    std::vector<float> largest(static_cast<std::size_t>(workers));
-    parallel_for(workers, [&](int worker) {
-      float worst = 0.0F;
-      constexpr std::size_t half = head_dim / 2;
-      const std::span<const float> xs = in.values.storage<float>(), ys = out.values.storage<float>();
-      for (std::int64_t r = worker; r < in.values.rows; r += workers) {
-        const std::span<const float> x = xs.subspan(static_cast<std::size_t>(r * head_dim), 2 * half);
-        const std::span<const float> y = ys.subspan(static_cast<std::size_t>(r * head_dim), 2 * half);
-        const auto p = static_cast<float>(r / heads);
-        for (std::size_t i = 0; i < half; ++i) {
-          const float t = p * freqs[i];
-          const float c = std::cos(t), s = std::sin(t);
-          const float a = x[i] * c - x[i + half] * s;
-          const float b = x[i] * s + x[i + half] * c;
-          worst = std::max({worst, std::fabs(a - y[i]), std::fabs(b - y[i + half])});
-        }
+  const auto start = std::chrono::steady_clock::now();
+  const double cpu_start = process_cpu_seconds();
+  NpyTensor out, in;  // at once, as validate reads them
+  both_at_once([&] { out = read_npy_tensor(out_path); }, [&] { in = read_npy_tensor(in_path); });
+  const int workers = machine_threads();
+  std::vector<float> largest(static_cast<std::size_t>(workers));
+  parallel_for(workers, [&](int worker) {
+    float worst = 0.0F;
+    constexpr std::size_t half = head_dim / 2;
+    const std::span<const float> xs = in.values.storage<float>(), ys = out.values.storage<float>();
+    for (std::int64_t r = worker; r < in.values.rows; r += workers) {
+      const std::span<const float> x = xs.subspan(static_cast<std::size_t>(r * head_dim), 2 * half);
+      const std::span<const float> y = ys.subspan(static_cast<std::size_t>(r * head_dim), 2 * half);
+      const auto p = static_cast<float>(r / heads);
+      for (std::size_t i = 0; i < half; ++i) {
+        const float t = p * freqs[i];
+        const float c = std::cos(t), s = std::sin(t);
+        const float a = x[i] * c - x[i + half] * s;
+        const float b = x[i] * s + x[i + half] * c;
+        worst = std::max({worst, std::fabs(a - y[i]), std::fabs(b - y[i + half])});
       }
-      largest[static_cast<std::size_t>(worker)] = worst;
-    });
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    // A correct output is within a few bfloat16 ULP of 2 * sqrt(2) of the float32 rotation: used, so not optimised
-    // away.
-    if (!(*std::max_element(largest.begin(), largest.end()) < 1.0F)) return 0.0;
-    if (run == 0 || seconds < best) {
-      best = seconds;
-      cpu = process_cpu_seconds() - cpu_start;
     }
-  }
-  return best;
+    largest[static_cast<std::size_t>(worker)] = worst;
+  });
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // A correct output is within a few bfloat16 ULP of 2 * sqrt(2) of the float32 rotation: used, so not optimised
+  // away.
+  if (!(*std::max_element(largest.begin(), largest.end()) < 1.0F)) return 0.0;
+  cpu = process_cpu_seconds() - cpu_start;
+  return seconds;
 }
 
 std::string shape_text(const std::vector<std::int64_t>& shape) {
@@ -95,23 +90,20 @@ RotatedCliFigure measure_rotated_cli(const std::string& executable, bool quick, 
                                          files.in.string(), "--positions", files.positions.string(), "--rope",
                                          rotated_preset};
   for (const std::string& a : argv) figure.command += (figure.command.empty() ? "" : " ") + a;
-  for (int run = 0; run < std::max(runs, 1); ++run) {
-    const ChildRun child = run_child(argv);
-    if (child.status != 0) {
-      figure.measured = false;
-      figure.skipped = "pecheck validate exited with status " + std::to_string(child.status);
-      break;
-    }
-    figure.measured = true;
-    if (run == 0 || child.seconds < figure.seconds) {
-      figure.seconds = child.seconds;
-      figure.cpu_seconds = child.cpu_seconds;
-    }
-    figure.peak_rss_bytes = std::max(figure.peak_rss_bytes, child.peak_rss_bytes);
-  }
-  if (figure.measured) {
-    figure.baseline_seconds = read_and_rotate_seconds(files.out, files.in, heads, runs, figure.baseline_cpu_seconds);
-  }
+  bool baseline_held = true;  // every baseline run found OUT to be IN rotated
+  alternated_runs(
+      runs,
+      [&](int) { return keep_command_run(argv, figure, &figure.cpu_seconds); },
+      [&](int run) {
+        double cpu = 0.0;
+        const double seconds = read_and_rotate_seconds(files.out, files.in, heads, cpu);
+        baseline_held = baseline_held && seconds > 0.0;
+        if (run == 0 || seconds < figure.baseline_seconds) {
+          figure.baseline_seconds = seconds;
+          figure.baseline_cpu_seconds = cpu;
+        }
+      });
+  if (!baseline_held) figure.baseline_seconds = 0.0;
   if (figure.baseline_seconds <= 0.0 && figure.measured) {
     figure.measured = false;
     figure.skipped = "the float32 rotation of IN is more than 1 from OUT: the files are not what was written";

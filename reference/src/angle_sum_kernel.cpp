@@ -47,8 +47,8 @@ namespace pecheck::reference {
 // tiers. With plain-double inputs (2^-52 each) the bound would be absolute
 // at 2^-51 and leave every value below about 2^-7 to them (for float32).
 
-void angle_sum_entries(std::size_t count, AngleEnclosures anchor, const double* anchor_magnitude,
-                       AngleEnclosures offset, NarrowFormat format_in, double tolerance, AngleSumOutput out) {
+std::size_t angle_sum_entries(std::size_t count, AngleEnclosures anchor, const double* anchor_magnitude,
+                              AngleEnclosures offset, NarrowFormat format_in, double tolerance, AngleSumOutput out) {
   const NarrowFormat format = format_in;  // a local copy: loop invariants
   const double* __restrict a1s = anchor.cos_hi;
   const double* __restrict a2s = anchor.cos_lo;
@@ -65,7 +65,7 @@ void angle_sum_entries(std::size_t count, AngleEnclosures anchor, const double* 
   double* __restrict sin_value = out.sin_value;
   double* __restrict cos_rounded = out.cos_rounded;
   double* __restrict sin_rounded = out.sin_rounded;
-  flagged_loop(count, out.done, [&](std::size_t i) {
+  return flagged_loop(count, out.done, [&](std::size_t i) {
     const AngleSum e =
         angle_sum_entry(a1s[i], a2s[i], b1s[i], b2s[i], eas[i], mas[i], c1s[i], c2s[i], s1s[i], s2s[i], eos[i]);
     const double v_c = e.cos_value, v_s = e.sin_value, cos_error = e.cos_error, sin_error = e.sin_error;
@@ -80,8 +80,8 @@ void angle_sum_entries(std::size_t count, AngleEnclosures anchor, const double* 
   });
 }
 
-void angle_sum_exact_entries(std::size_t count, AngleEnclosures anchor, const double* anchor_magnitude,
-                             AngleEnclosures offset, double tolerance, AngleSumOutput out) {
+std::size_t angle_sum_exact_entries(std::size_t count, AngleEnclosures anchor, const double* anchor_magnitude,
+                                    AngleEnclosures offset, double tolerance, AngleSumOutput out) {
   const double* __restrict a1s = anchor.cos_hi;
   const double* __restrict a2s = anchor.cos_lo;
   const double* __restrict b1s = anchor.sin_hi;
@@ -95,7 +95,7 @@ void angle_sum_exact_entries(std::size_t count, AngleEnclosures anchor, const do
   const double* __restrict eos = offset.error;
   double* __restrict cos_value = out.cos_value;
   double* __restrict sin_value = out.sin_value;
-  flagged_loop(count, out.done, [&](std::size_t i) {
+  return flagged_loop(count, out.done, [&](std::size_t i) {
     const AngleSum e =
         angle_sum_entry(a1s[i], a2s[i], b1s[i], b2s[i], eas[i], mas[i], c1s[i], c2s[i], s1s[i], s2s[i], eos[i]);
     cos_value[i] = e.cos_value;

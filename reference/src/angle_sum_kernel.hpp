@@ -88,13 +88,14 @@ inline AngleSum angle_sum_entry(double a1, double a2, double b1, double b2, doub
           (u * (std::fabs(v_s) + std::fabs(d_s)) + inputs) * bound_margin};
 }
 
-void angle_sum_entries(std::size_t count, AngleEnclosures anchor, const double* anchor_magnitude,
-                       AngleEnclosures offset, NarrowFormat format, double tolerance, AngleSumOutput out);
+// Both return how many entries they settled (out.done set).
+std::size_t angle_sum_entries(std::size_t count, AngleEnclosures anchor, const double* anchor_magnitude,
+                              AngleEnclosures offset, NarrowFormat format, double tolerance, AngleSumOutput out);
 
 // The same without the rounding, for a caller that wants the exact values
 // alone (a comparison): done when both are within `tolerance` (relative),
 // out.cos_rounded and out.sin_rounded not written. Half the operations.
-void angle_sum_exact_entries(std::size_t count, AngleEnclosures anchor, const double* anchor_magnitude,
-                             AngleEnclosures offset, double tolerance, AngleSumOutput out);
+std::size_t angle_sum_exact_entries(std::size_t count, AngleEnclosures anchor, const double* anchor_magnitude,
+                                    AngleEnclosures offset, double tolerance, AngleSumOutput out);
 
 }  // namespace pecheck::reference

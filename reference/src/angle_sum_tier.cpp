@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "scaled_enclosure.hpp"
@@ -134,22 +135,13 @@ std::size_t AngleSumTier::settle(std::int64_t position, RowDecisions& out) {
   const AngleEnclosures offset = offsets_.at(static_cast<std::size_t>(k) * n_);
   const AngleSumOutput to{out.cos_hi.data(), out.sin_hi.data(), out.cos_rounded.data(), out.sin_rounded.data(),
                           out.cos_done.data()};
-  if (decide_rounding_) {
-    angle_sum_entries(n_, anchor_.at(0), anchor_magnitude_.data(), offset, format_, tolerance_, to);
-  } else {
-    angle_sum_exact_entries(n_, anchor_.at(0), anchor_magnitude_.data(), offset, tolerance_, to);
-  }
-  // Through local pointers and a local count: the vectors' own and n_ would
-  // be reloaded after every byte stored (a char store may alias them).
-  const unsigned char* __restrict cos_done = out.cos_done.data();
-  unsigned char* __restrict sin_done = out.sin_done.data();
-  const std::size_t n = n_;
-  std::size_t settled = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    sin_done[i] = cos_done[i];
-    settled += cos_done[i];
-  }
-  return n - settled;
+  const std::size_t settled =
+      decide_rounding_
+          ? angle_sum_entries(n_, anchor_.at(0), anchor_magnitude_.data(), offset, format_, tolerance_, to)
+          : angle_sum_exact_entries(n_, anchor_.at(0), anchor_magnitude_.data(), offset, tolerance_, to);
+  // One verdict a pair: sin's flags are cos's.
+  std::memcpy(out.sin_done.data(), out.cos_done.data(), n_);
+  return n_ - settled;
 }
 
 }  // namespace pecheck::reference

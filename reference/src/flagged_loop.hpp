@@ -35,10 +35,14 @@ namespace {  // each kernel's own (see above)
 inline constexpr std::size_t flag_block = 8;
 
 // flags[i] = verdict(i) ? 1 : 0 for i in [0, count), in order of i within
-// each block; verdict may write other arrays at i.
+// each block; verdict may write other arrays at i. Returns how many flags
+// are set: counted from the lanes, since reading the bytes back right after
+// storing them one at a time waits on each store (the angle-sum tier's
+// count of its settled entries, so read, was a third of its row's glue).
 template <typename Verdict>
-inline void flagged_loop(std::size_t count, unsigned char* flags, Verdict&& verdict) {
+inline std::size_t flagged_loop(std::size_t count, unsigned char* flags, Verdict&& verdict) {
   std::size_t i = 0;
+  std::int64_t set = 0;
   for (; i + flag_block <= count; i += flag_block) {
     std::int64_t block[flag_block];
     // Vectorised as a loop of eight, not unrolled first for the basic-block
@@ -46,9 +50,17 @@ inline void flagged_loop(std::size_t count, unsigned char* flags, Verdict&& verd
 #pragma GCC ivdep
 #pragma GCC unroll 1
     for (std::size_t j = 0; j < flag_block; ++j) block[j] = verdict(i + j) ? 1 : 0;
-    for (std::size_t j = 0; j < flag_block; ++j) flags[i + j] = static_cast<unsigned char>(block[j]);
+    for (std::size_t j = 0; j < flag_block; ++j) {
+      flags[i + j] = static_cast<unsigned char>(block[j]);
+      set += block[j];
+    }
   }
-  for (; i < count; ++i) flags[i] = verdict(i) ? 1 : 0;
+  for (; i < count; ++i) {
+    const bool v = verdict(i);
+    flags[i] = v ? 1 : 0;
+    set += v ? 1 : 0;
+  }
+  return static_cast<std::size_t>(set);
 }
 
 // The same for two verdicts an entry (sin and cos): verdict(i) returns both

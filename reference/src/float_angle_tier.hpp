@@ -12,10 +12,12 @@
 //
 // Like the rest of the oracle it shares no code with lib's fast path, and its
 // loops are functions of their own over plain arrays (per-variant dispatch
-// can take them as they are).
+// can take them as they are). Their verdicts are 64-bit lanes, not bytes
+// (flagged_loop.hpp says why).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace pecheck::reference {
 
@@ -27,19 +29,20 @@ inline constexpr double float_angle_max = 0x1p24;
 // bits, C3 = RN(pi/2 - C1 - C2) (float_angle_tier.cpp derives the rest).
 inline constexpr double float_angle_pi_half[3] = {0x1.921fb54p+0, 0x1.10b4612p-30, -0x1.676733ae8fe48p-60};
 
-// angles[i] = RN_float32(p inv_freq[i]) as a double, ok[i] = 1 when the
+// angles[i] = RN_float32(p inv_freq[i]) as a double, fits[i] = 1 when the
 // tier can take it: p inv_freq[i] exact in double (p and inv_freq of at most
 // 26 significant bits each, as float32 and bfloat16 values are), the product
 // zero or in float32's normal range (a subnormal angle is the other tiers'),
-// and |angle| <= float_angle_max. Otherwise ok[i] = 0 and angles[i] = 0.
-void float_angles(double p, const double* inv_freq, std::size_t n, double* angles, unsigned char* ok);
+// and |angle| <= float_angle_max. Otherwise fits[i] = 0 and angles[i] = 0.
+// Returns whether every fits[i] is 1.
+bool float_angles(double p, const double* inv_freq, std::size_t n, double* angles, std::int64_t* fits);
 
 // cos and sin of angles[i] (an exact double with at most 24 significant
 // bits, |angle| <= float_angle_max, as float_angles gives) times `factor`
-// (an exact double), each within tolerance relative of the exact value when
-// ok[i] comes back 1 (within_relative, enclosure_decision.hpp). ok[i] must
-// come in as float_angles left it; it is cleared where the bound is wider.
-void float_angle_sin_cos(const double* angles, std::size_t n, double factor, double tolerance, double* cos_out,
-                         double* sin_out, unsigned char* ok);
+// (an exact double); ok[i] = 1 when both are within tolerance relative of
+// the exact values (within_relative, enclosure_decision.hpp), else 0.
+// Returns whether every ok[i] is 1.
+bool float_angle_sin_cos(const double* angles, std::size_t n, double factor, double tolerance, double* cos_out,
+                         double* sin_out, std::int64_t* ok);
 
 }  // namespace pecheck::reference

@@ -29,17 +29,17 @@ FloatAngleRows::FloatAngleRows(const RotaryConvention& convention, const Computa
   RotaryEntryEvaluator source(convention, model);
   for (std::size_t i = 0; i < n; ++i) inv_freq_.push_back(source.model_inv_freq(static_cast<std::int64_t>(i)));
   angles_.resize(n);
+  fits_.resize(n);
   ok_.resize(n);
 }
 
 bool FloatAngleRows::row(std::int64_t position, double* cos_values, double* sin_values) {
   const std::size_t n = inv_freq_.size();
   const double p = round_nearest(static_cast<double>(position), format_of(position_format_));
-  float_angles(p, inv_freq_.data(), n, angles_.data(), ok_.data());
-  float_angle_sin_cos(angles_.data(), n, factor_, tolerance_, cos_values, sin_values, ok_.data());
-  unsigned char all = 1;
-  for (std::size_t i = 0; i < n; ++i) all &= ok_[i];
-  return all != 0;
+  const bool fit = float_angles(p, inv_freq_.data(), n, angles_.data(), fits_.data());
+  // An angle that does not fit is 0 here, its values meaningless: the row is refused.
+  const bool kept = float_angle_sin_cos(angles_.data(), n, factor_, tolerance_, cos_values, sin_values, ok_.data());
+  return fit && kept;
 }
 
 }  // namespace pecheck::reference

@@ -7,6 +7,7 @@
 // for bit.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -39,7 +40,7 @@ class FloatAngleRows {
   double tolerance_ = 0.0;
   FormatId position_format_;
   std::vector<double> angles_;
-  std::vector<unsigned char> ok_;
+  std::vector<std::int64_t> fits_, ok_;  // the kernels' verdicts, 64-bit lanes (float_angle_tier.hpp)
 };
 
 }  // namespace pecheck::reference

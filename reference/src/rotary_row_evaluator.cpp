@@ -18,12 +18,9 @@ void RotaryRowEvaluator::evaluate(std::int64_t position, RotaryRowResults& out) 
 }
 
 bool RotaryRowEvaluator::settle_plain(std::int64_t position) {
-  row_settled_ = tiers_.settle_row(position, row_);
-  if (!row_settled_ || !row_.plain) return false;
-  // cos_done and sin_done agree (settle_row): both settled, or neither.
-  unsigned char all = 1;
-  for (std::size_t k = 0; k < static_cast<std::size_t>(frequencies_); ++k) all &= row_.cos_done[k];
-  return all != 0;
+  bool whole = false;
+  row_settled_ = tiers_.settle_row(position, row_, whole);
+  return row_settled_ && row_.plain && whole;
 }
 
 void RotaryRowEvaluator::finish(std::int64_t position, RotaryRowResults& out) {

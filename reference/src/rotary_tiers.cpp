@@ -84,13 +84,17 @@ bool RotaryTiers::first_step_angle(std::int64_t position, std::int64_t frequency
   return first_step_applies(steps_position, steps);
 }
 
-bool RotaryTiers::settle_row(std::int64_t position, RowDecisions& out) {
+bool RotaryTiers::settle_row(std::int64_t position, RowDecisions& out, bool& whole) {
+  whole = false;
   if (!double_tier_) return false;
   // The exact encoding: the angle-sum tier first, the double tier for what
   // it leaves (a frequency that never rotates, a value near a zero or
   // within its bound of a rounding boundary), entry by entry.
   if (angle_sum_) {
-    if (angle_sum_->settle(position, out) == 0) return true;
+    if (angle_sum_->settle(position, out) == 0) {
+      whole = true;
+      return true;
+    }
     double_tier_row(position, leftover_);
     for (std::size_t i = 0; i < out.cos_done.size(); ++i) {
       if (out.cos_done[i] || !leftover_.cos_done[i]) continue;
@@ -101,9 +105,11 @@ bool RotaryTiers::settle_row(std::int64_t position, RowDecisions& out) {
       out.cos_done[i] = 1;
       out.sin_done[i] = 1;
     }
-    return true;
+  } else {
+    double_tier_row(position, out);
   }
-  double_tier_row(position, out);
+  // cos_done and sin_done agree: both settled, or neither.
+  whole = std::all_of(out.cos_done.begin(), out.cos_done.end(), [](unsigned char done) { return done != 0; });
   return true;
 }
 

@@ -53,7 +53,9 @@ class RotaryTiers {
   // which decides its roundings the same way). With RoundedValues::skipped
   // the angle sum settles an entry by its exact values alone, and the
   // rounded values of such an entry hold no answer.
-  bool settle_row(std::int64_t position, RowDecisions& out);
+  // Returns whether it ran (a target with a double tier), and in `whole`
+  // whether every entry came out settled.
+  bool settle_row(std::int64_t position, RowDecisions& out, bool& whole);
 
   // True when cos and sin of (position, frequency) are both settled: their
   // rounded values, and their exact values within the tolerance of `exact`

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <mpfr.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -242,7 +243,8 @@ TEST(AngleSumTier, theKernelsBoundHoldsOnRandomEntries) {
 
 // The row kernels (blocks of eight and a tail, flagged_loop.hpp) against the
 // entry they are made of, one entry at a time, for every count up to a few
-// blocks past a row of 64: every value and rounding bit for bit, every flag.
+// blocks past a row of 64: every value and rounding bit for bit, every flag,
+// and the count of flags set each returns.
 TEST(AngleSumTier, theRowKernelsAreTheirEntryAtEveryCount) {
   std::uint64_t state = 0x13198a2e03707344ULL;  // fixed seed
   const auto next = [&] {
@@ -278,12 +280,17 @@ TEST(AngleSumTier, theRowKernelsAreTheirEntryAtEveryCount) {
     std::vector<double> cos_value(count + 1, -7.0), sin_value(count + 1, -7.0), cos_rounded(count + 1, -7.0),
         sin_rounded(count + 1, -7.0);
     std::vector<unsigned char> done(count + 1, 9);
-    angle_sum_entries(count, anchor, ma.data(), offset, format, tolerance,
-                      {cos_value.data(), sin_value.data(), cos_rounded.data(), sin_rounded.data(), done.data()});
+    const std::size_t settled =
+        angle_sum_entries(count, anchor, ma.data(), offset, format, tolerance,
+                          {cos_value.data(), sin_value.data(), cos_rounded.data(), sin_rounded.data(), done.data()});
+    EXPECT_EQ(settled, static_cast<std::size_t>(std::count(done.begin(), done.begin() + count, 1))) << count;
     std::vector<double> exact_cos(count + 1, -7.0), exact_sin(count + 1, -7.0);
     std::vector<unsigned char> exact_done(count + 1, 9);
-    angle_sum_exact_entries(count, anchor, ma.data(), offset, tolerance,
-                            {exact_cos.data(), exact_sin.data(), nullptr, nullptr, exact_done.data()});
+    const std::size_t exact_settled =
+        angle_sum_exact_entries(count, anchor, ma.data(), offset, tolerance,
+                                {exact_cos.data(), exact_sin.data(), nullptr, nullptr, exact_done.data()});
+    EXPECT_EQ(exact_settled, static_cast<std::size_t>(std::count(exact_done.begin(), exact_done.begin() + count, 1)))
+        << count;
     for (std::size_t i = 0; i < count; ++i) {
       const AngleSum e = angle_sum_entry(a1[i], a2[i], b1[i], b2[i], ea[i], ma[i], c1[i], c2[i], s1[i], s2[i], eo[i]);
       const NarrowRounding c = narrow_rounding(e.cos_value, e.cos_error, format);

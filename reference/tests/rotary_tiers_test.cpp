@@ -7,6 +7,8 @@
 // nearly every entry (else the reference would be no faster than MPFR).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <memory>
 
@@ -59,7 +61,15 @@ void check_rows(const RotaryConvention& c, const std::optional<ComputationModel>
   std::vector<char> row_settled(tiers.size());
   for (const std::int64_t first : {std::int64_t{0}, std::int64_t{40000}, (std::int64_t{1} << 24) - 3}) {
     for (std::int64_t position = first; position < first + 3; ++position) {
-      for (std::size_t t = 0; t < tiers.size(); ++t) row_settled[t] = tiers[t]->settle_row(position, rows[t]);
+      for (std::size_t t = 0; t < tiers.size(); ++t) {
+        bool whole = false;
+        row_settled[t] = tiers[t]->settle_row(position, rows[t], whole);
+        // `whole`: every entry of the row settled, cos's flags and sin's alike.
+        const bool all_flags = std::all_of(rows[t].cos_done.begin(), rows[t].cos_done.end(), [](unsigned char d) {
+          return d != 0;
+        }) && rows[t].sin_done == rows[t].cos_done;
+        EXPECT_EQ(whole, row_settled[t] && all_flags) << c.name << " position " << position;
+      }
       for (std::int64_t i = 0; i < n; ++i) {
         RotaryEntryResult cos_mpfr, sin_mpfr;
         evaluator.evaluate(position, i, &format, true, cos_mpfr, sin_mpfr);
