@@ -151,17 +151,18 @@ void settle_row(std::int64_t position, const StepsFrequencies& frequencies, cons
   double* __restrict sin_hi = out.sin_hi.data();
   double* __restrict cos_hi = out.cos_hi.data();
   if constexpr (DecideRounding) {
-    flagged_pair_loop(count, out.sin_done.data(), out.cos_done.data(), [&](std::size_t i) __attribute__((always_inline)) {
-      const DoubleEnclosure e = enclose(p, f0[i], f1[i], f2[i], f_error[i], k);
-      const NarrowRounding s = narrow_rounding(e.sin_value, e.sin_error, format);
-      const NarrowRounding c = narrow_rounding(e.cos_value, e.cos_error, format);
-      sin_rounded[i] = s.value;
-      cos_rounded[i] = c.value;
-      sin_hi[i] = e.sin_value;  // plain doubles: no lo stored
-      cos_hi[i] = e.cos_value;
-      return pair_code(s.decided & within_relative(e.sin_value, e.sin_error, exact_tolerance),
-                       c.decided & within_relative(e.cos_value, e.cos_error, exact_tolerance));
-    });
+    flagged_pair_loop(
+        count, out.sin_done.data(), out.cos_done.data(), [&](std::size_t i) __attribute__((always_inline)) {
+          const DoubleEnclosure e = enclose(p, f0[i], f1[i], f2[i], f_error[i], k);
+          const NarrowRounding s = narrow_rounding(e.sin_value, e.sin_error, format);
+          const NarrowRounding c = narrow_rounding(e.cos_value, e.cos_error, format);
+          sin_rounded[i] = s.value;
+          cos_rounded[i] = c.value;
+          sin_hi[i] = e.sin_value;  // plain doubles: no lo stored
+          cos_hi[i] = e.cos_value;
+          return pair_code(s.decided & within_relative(e.sin_value, e.sin_error, exact_tolerance),
+                           c.decided & within_relative(e.cos_value, e.cos_error, exact_tolerance));
+        });
   } else {
     // No rounded values to keep: a lighter body, where one loop storing the
     // bytes (vectorised sixty-four entries at a time) measured as fast as
@@ -201,24 +202,25 @@ void settle_entries(const double* positions, const StepsFrequencies& frequencies
   double* __restrict sin_hi = out.sin_hi.data();
   double* __restrict cos_hi = out.cos_hi.data();
   const double factor_magnitude = std::fabs(factor);
-  flagged_pair_loop(count, out.sin_done.data(), out.cos_done.data(), [&](std::size_t i) __attribute__((always_inline)) {
-    const DoubleEnclosure e = enclose(p[i], f0[i], f1[i], f2[i], f_error[i], k);
-    double sin_value = e.sin_value, sin_error = e.sin_error, cos_value = e.cos_value, cos_error = e.cos_error;
-    if constexpr (Scaled) {
-      sin_value *= factor;
-      cos_value *= factor;
-      sin_error = (factor_magnitude * sin_error + 0x1p-53 * std::fabs(sin_value)) * (1.0 + 0x1p-50);
-      cos_error = (factor_magnitude * cos_error + 0x1p-53 * std::fabs(cos_value)) * (1.0 + 0x1p-50);
-    }
-    const NarrowRounding s = narrow_rounding(sin_value, sin_error, format);
-    const NarrowRounding c = narrow_rounding(cos_value, cos_error, format);
-    sin_rounded[i] = s.value;
-    cos_rounded[i] = c.value;
-    sin_hi[i] = sin_value;
-    cos_hi[i] = cos_value;
-    return pair_code(s.decided & within_relative(sin_value, sin_error, exact_tolerance),
-                     c.decided & within_relative(cos_value, cos_error, exact_tolerance));
-  });
+  flagged_pair_loop(
+      count, out.sin_done.data(), out.cos_done.data(), [&](std::size_t i) __attribute__((always_inline)) {
+        const DoubleEnclosure e = enclose(p[i], f0[i], f1[i], f2[i], f_error[i], k);
+        double sin_value = e.sin_value, sin_error = e.sin_error, cos_value = e.cos_value, cos_error = e.cos_error;
+        if constexpr (Scaled) {
+          sin_value *= factor;
+          cos_value *= factor;
+          sin_error = (factor_magnitude * sin_error + 0x1p-53 * std::fabs(sin_value)) * (1.0 + 0x1p-50);
+          cos_error = (factor_magnitude * cos_error + 0x1p-53 * std::fabs(cos_value)) * (1.0 + 0x1p-50);
+        }
+        const NarrowRounding s = narrow_rounding(sin_value, sin_error, format);
+        const NarrowRounding c = narrow_rounding(cos_value, cos_error, format);
+        sin_rounded[i] = s.value;
+        cos_rounded[i] = c.value;
+        sin_hi[i] = sin_value;
+        cos_hi[i] = cos_value;
+        return pair_code(s.decided & within_relative(sin_value, sin_error, exact_tolerance),
+                         c.decided & within_relative(cos_value, cos_error, exact_tolerance));
+      });
 }
 
 }  // namespace

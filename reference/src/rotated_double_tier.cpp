@@ -41,18 +41,19 @@ void rotated_double_tier(const RotatedRowTrig& trig, const double* x_first, cons
   // With A = 1 the product by it is exact and adds 2u |v| to a bound that
   // holds without it: kept, so that one loop serves every factor.
   const double abs_factor = std::fabs(factor);
-  flagged_loop(count, out.done, [&](std::size_t i) __attribute__((always_inline)) {
-    const RotatedOutput a = rotated_output(xa[i], c[i], ec[i], -xb[i], s[i], es[i], factor, abs_factor);
-    const RotatedOutput b = rotated_output(xa[i], s[i], es[i], xb[i], c[i], ec[i], factor, abs_factor);
-    const NarrowRounding ra = narrow_rounding(a.value, a.error, format);
-    const NarrowRounding rb = narrow_rounding(b.value, b.error, format);
-    first_rounded[i] = ra.value;
-    second_rounded[i] = rb.value;
-    first_exact[i] = a.value;
-    second_exact[i] = b.value;
-    return ra.decided & rb.decided & within_relative(a.value, a.error, exact_tolerance) &
-           within_relative(b.value, b.error, exact_tolerance);
-  });
+  flagged_loop(
+      count, out.done, [&](std::size_t i) __attribute__((always_inline)) {
+        const RotatedOutput a = rotated_output(xa[i], c[i], ec[i], -xb[i], s[i], es[i], factor, abs_factor);
+        const RotatedOutput b = rotated_output(xa[i], s[i], es[i], xb[i], c[i], ec[i], factor, abs_factor);
+        const NarrowRounding ra = narrow_rounding(a.value, a.error, format);
+        const NarrowRounding rb = narrow_rounding(b.value, b.error, format);
+        first_rounded[i] = ra.value;
+        second_rounded[i] = rb.value;
+        first_exact[i] = a.value;
+        second_exact[i] = b.value;
+        return ra.decided & rb.decided & within_relative(a.value, a.error, exact_tolerance) &
+               within_relative(b.value, b.error, exact_tolerance);
+      });
 }
 
 }  // namespace pecheck::reference

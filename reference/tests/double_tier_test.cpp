@@ -209,7 +209,8 @@ TEST(DoubleTier, theRowKernelsAreTheirEntryAtEveryCount) {
   const auto bits = [](double x) { return std::bit_cast<std::uint64_t>(x); };
   const auto filled = [](std::size_t count) {
     RowDecisions out;
-    for (std::vector<double>* v : {&out.sin_rounded, &out.cos_rounded, &out.sin_hi, &out.cos_hi}) v->assign(count, -7.0);
+    for (std::vector<double>* v : {&out.sin_rounded, &out.cos_rounded, &out.sin_hi, &out.cos_hi})
+      v->assign(count, -7.0);
     out.sin_lo.assign(count, -7.0);
     out.cos_lo.assign(count, -7.0);
     out.sin_done.assign(count, 9);
@@ -224,8 +225,8 @@ TEST(DoubleTier, theRowKernelsAreTheirEntryAtEveryCount) {
       RowDecisions row = filled(count);
       double_tier_row(position, frequencies, format, tolerance, decide_rounding, row);
       for (std::size_t i = 0; i < count; ++i) {
-        const DoubleEnclosure e = double_tier_sin_cos(static_cast<double>(position), all[i].f0, all[i].f1,
-                                                      all[i].f2, all[i].error, k);
+        const DoubleEnclosure e =
+            double_tier_sin_cos(static_cast<double>(position), all[i].f0, all[i].f1, all[i].f2, all[i].error, k);
         const NarrowRounding s = narrow_rounding(e.sin_value, e.sin_error, format);
         const NarrowRounding c = narrow_rounding(e.cos_value, e.cos_error, format);
         const bool sin_done = (!decide_rounding || s.decided) && within_relative(e.sin_value, e.sin_error, tolerance);

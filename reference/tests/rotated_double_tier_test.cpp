@@ -214,7 +214,7 @@ TEST(RotatedDoubleTier, theRowLoopIsItsEntryAtEveryCount) {
     xa[i] = pecheck::round_to_format(4.0 * next() - 2.0, bfloat16);
     xb[i] = pecheck::round_to_format(4.0 * next() - 2.0, bfloat16);
     if (i % 7 == 3) xa[i] = xb[i] = 0.0;  // outputs 0: undecided
-    if (i % 7 == 5) {  // cos 1, sin 0: the first output x_a, a hair off a bfloat16 midpoint
+    if (i % 7 == 5) {                     // cos 1, sin 0: the first output x_a, a hair off a bfloat16 midpoint
       trig.cos_value[i] = 1.0;
       trig.sin_value[i] = 0.0;
       trig.cos_error[i] = trig.sin_error[i] = 0x1p-60;
@@ -230,8 +230,9 @@ TEST(RotatedDoubleTier, theRowLoopIsItsEntryAtEveryCount) {
       std::vector<double> first(count + 1, -7.0), second(count + 1, -7.0), first_exact(count + 1, -7.0),
           second_exact(count + 1, -7.0);
       std::vector<unsigned char> done(count + 1, 9);
-      reference::rotated_double_tier(trig, xa.data(), xb.data(), count, factor, format, tolerance,
-                                     {first.data(), second.data(), first_exact.data(), second_exact.data(), done.data()});
+      reference::rotated_double_tier(
+          trig, xa.data(), xb.data(), count, factor, format, tolerance,
+          {first.data(), second.data(), first_exact.data(), second_exact.data(), done.data()});
       for (std::size_t i = 0; i < count; ++i) {
         const reference::RotatedOutput a =
             reference::rotated_output(xa[i], trig.cos_value[i], trig.cos_error[i], -xb[i], trig.sin_value[i],
@@ -243,8 +244,8 @@ TEST(RotatedDoubleTier, theRowLoopIsItsEntryAtEveryCount) {
         const reference::NarrowRounding rb = reference::narrow_rounding(b.value, b.error, format);
         const bool decided = ra.decided && rb.decided && reference::within_relative(a.value, a.error, tolerance) &&
                              reference::within_relative(b.value, b.error, tolerance);
-        const std::string at = "factor " + std::to_string(factor) + ", count " + std::to_string(count) + ", pair " +
-                               std::to_string(i);
+        const std::string at =
+            "factor " + std::to_string(factor) + ", count " + std::to_string(count) + ", pair " + std::to_string(i);
         EXPECT_EQ(done[i], decided ? 1 : 0) << at;
         ++seen[decided ? 1 : 0];
         if (!decided) continue;
