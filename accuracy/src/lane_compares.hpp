@@ -65,19 +65,27 @@ template <std::size_t Bytes = compare_bytes, typename DoubleLanes, typename Mask
 // The comparisons, for compare_lanes.
 struct Less {
   template <typename V>
-  auto operator()(const V& a, const V& b) const { return a < b; }
+  auto operator()(const V& a, const V& b) const {
+    return a < b;
+  }
 };
 struct LessEqual {
   template <typename V>
-  auto operator()(const V& a, const V& b) const { return a <= b; }
+  auto operator()(const V& a, const V& b) const {
+    return a <= b;
+  }
 };
 struct Equal {
   template <typename V>
-  auto operator()(const V& a, const V& b) const { return a == b; }
+  auto operator()(const V& a, const V& b) const {
+    return a == b;
+  }
 };
 struct NotEqual {
   template <typename V>
-  auto operator()(const V& a, const V& b) const { return a != b; }
+  auto operator()(const V& a, const V& b) const {
+    return a != b;
+  }
 };
 
 }  // namespace

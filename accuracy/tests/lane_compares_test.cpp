@@ -73,8 +73,8 @@ void expect_lanes_match(Compare compare, Scalar scalar, const char* name) {
         compare_lanes<Bytes>(a, b, out, compare);
         for (std::size_t k = 0; k < 8; ++k) {
           const std::int64_t expected = scalar(a[k], b[k]) ? -1 : 0;
-          ASSERT_EQ(out[k], expected) << name << " in pieces of " << Bytes << " bytes, lane " << k << ": "
-                                      << a[k] << " against " << b[k];
+          ASSERT_EQ(out[k], expected) << name << " in pieces of " << Bytes << " bytes, lane " << k << ": " << a[k]
+                                      << " against " << b[k];
           ++checked;
         }
       }
@@ -85,17 +85,19 @@ void expect_lanes_match(Compare compare, Scalar scalar, const char* name) {
 
 template <std::size_t Bytes>
 void expect_every_compare_matches() {
-  expect_lanes_match<Bytes>(Less{}, [](double x, double y) { return x < y; }, "<");
-  expect_lanes_match<Bytes>(LessEqual{}, [](double x, double y) { return x <= y; }, "<=");
-  expect_lanes_match<Bytes>(Equal{}, [](double x, double y) { return x == y; }, "==");
-  expect_lanes_match<Bytes>(NotEqual{}, [](double x, double y) { return x != y; }, "!=");
+  expect_lanes_match<Bytes>(
+      Less{}, [](double x, double y) { return x < y; }, "<");
+  expect_lanes_match<Bytes>(
+      LessEqual{}, [](double x, double y) { return x <= y; }, "<=");
+  expect_lanes_match<Bytes>(
+      Equal{}, [](double x, double y) { return x == y; }, "==");
+  expect_lanes_match<Bytes>(
+      NotEqual{}, [](double x, double y) { return x != y; }, "!=");
 }
 
 TEST(LaneCompares, piecesOfSixteenBytesMatchTheScalarCompareInEveryLane) { expect_every_compare_matches<16>(); }
 TEST(LaneCompares, piecesOfThirtyTwoBytesMatchTheScalarCompareInEveryLane) { expect_every_compare_matches<32>(); }
-TEST(LaneCompares, oneCompareOfSixtyFourBytesMatchesTheScalarCompareInEveryLane) {
-  expect_every_compare_matches<64>();
-}
+TEST(LaneCompares, oneCompareOfSixtyFourBytesMatchesTheScalarCompareInEveryLane) { expect_every_compare_matches<64>(); }
 
 }  // namespace
 }  // namespace pecheck::accuracy
