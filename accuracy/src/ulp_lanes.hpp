@@ -10,6 +10,7 @@
 #include <immintrin.h>
 #endif
 
+#include "lane_compares.hpp"
 #include "pecheck/double_double.hpp"
 
 namespace pecheck::accuracy {
