@@ -180,11 +180,9 @@ TEST(DoubleTier, escalatesEntriesWhoseEnclosureStraddlesAFloat32Midpoint) {
 // every pair of sin and cos flags occurs. The outputs are filled beforehand
 // with values no entry gives, so an entry left unwritten shows.
 TEST(DoubleTier, theRowKernelsAreTheirEntryAtEveryCount) {
-  std::uint64_t state = 0x243f6a8885a308d3ULL;  // fixed seed
-  const auto next = [&] {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<double>(state >> 11) * 0x1p-53;
-  };
+  std::mt19937_64 random(0x243f6a8885a308d3ULL);  // fixed seed: the same entries every run
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const auto next = [&] { return unit(random); };
   const std::size_t most = 83;
   const std::int64_t position = 12345;
   std::vector<StepsFrequency> all(most);
