@@ -61,6 +61,24 @@ TEST(TableFile, readAndWriteDispatchOnTheExtension) {
   }
 }
 
+TEST(TableFile, rowsInPlaceReachTheReaderOfEitherKind) {
+  TempDir dir;
+  // 128-byte rows: blocks of 8192 rows (1 MiB), the last one short.
+  Table table = make_table(20000, 64, FormatId::float16);
+  for (std::int64_t r = 0; r < table.rows; ++r) {
+    for (std::int64_t c = 0; c < table.cols; ++c) table.set(r, c, static_cast<double>((r * 7 + c) % 2048) / 64.0);
+  }
+  for (const char* name : {"t.npy", "t.safetensors"}) {
+    SCOPED_TRACE(name);
+    write_table_file(dir / name, table);
+    std::vector<std::int64_t> told;
+    const TableFile read = read_table_file(dir / name, std::nullopt, any_table_rows,
+                                           [&](const Table&, std::int64_t rows) { told.push_back(rows); });
+    EXPECT_EQ(told, (std::vector<std::int64_t>{8192, 16384, 20000}));
+    EXPECT_EQ(values_of(read.table), values_of(table));
+  }
+}
+
 TEST(TableFile, unreadableFilesAreErrorsNamingThePath) {
   TempDir dir;
   const auto missing = dir / "missing.npy";

@@ -5,19 +5,20 @@
 // first, so that the row comparisons find the block in cache: apart, they
 // touched a new cache line per row from memory.
 //
-// The pass is cut into chunks of rows that threads take in any order
+// Each table's pass is cut into chunks of rows that threads take in order
 // (rotary_detection_run.hpp: a thread with nothing else to do scans, the
-// detecting thread joins in when it needs the result); each chunk's parts
-// are kept apart and combined in row order, so the result is the same
-// whoever scanned what.
+// detecting thread joins in when it needs the result; rotary_read_pass.hpp:
+// the thread reading a file scans each chunk once its rows are in place);
+// each chunk's parts are kept apart and combined in row order, so the result
+// is the same whoever scanned what, and when.
 #pragma once
 
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
-#include <optional>
 #include <vector>
 
 #include "pecheck/table.hpp"
@@ -32,9 +33,56 @@ struct RotaryCacheScan {
   SuccessiveRows successive;  // of cos
 };
 
+// One table's share of the pass: its extent and, for cos, its successive
+// identical rows. Sized by the table's shape; the table itself is handed to
+// each call (the one the reader fills, later the same values validated).
+class TableScanner {
+ public:
+  TableScanner(std::int64_t rows, std::int64_t cols, FormatId format, bool successive);
+
+  // Whether this scanner was sized for `table`.
+  bool fits(const Table& table) const;
+  // Scans the next chunk no thread has taken, when its rows are among the
+  // table's first `rows_in_place` (and so is the row after it, for the
+  // successive rows); false when there is none.
+  bool scan_next(const Table& table, std::int64_t rows_in_place);
+  // Scans the chunks left, waits for those other threads are scanning, and
+  // combines the parts (once). Called by one thread.
+  void finish(const Table& table);
+
+  const ValueExtent& extent() const { return extent_; }
+  // Meaningful when constructed with `successive`.
+  const SuccessiveRows& successive() const { return successive_; }
+
+ private:
+  struct Part {
+    ValueExtent extent;
+    SuccessiveCount successive;
+  };
+  void scan_chunk(const Table& table, std::size_t k);
+
+  std::int64_t rows_;
+  std::int64_t cols_;
+  FormatId format_;
+  bool count_successive_;
+  std::int64_t chunk_rows_;
+  std::vector<Part> parts_;
+  std::atomic<std::size_t> next_{0};
+  std::mutex mutex_;
+  std::condition_variable done_changed_;
+  std::size_t done_ = 0;
+  bool combined_ = false;
+  ValueExtent extent_;
+  SuccessiveRows successive_;
+};
+
 class RotaryCacheScanner {
  public:
+  // Scans cos and sin itself.
   RotaryCacheScanner(const Table& cos, const Table& sin);
+  // Goes on from scanners already fed (rotary_read_pass.hpp), each used
+  // when it was sized for its table, else replaced by a new one.
+  RotaryCacheScanner(const Table& cos, const Table& sin, TableScanner* cos_scanner, TableScanner* sin_scanner);
 
   // Scans the next chunk no thread has taken; false when none is left.
   bool scan_next();
@@ -43,22 +91,13 @@ class RotaryCacheScanner {
   const RotaryCacheScan& finish();
 
  private:
-  struct Part {
-    ValueExtent extent;
-    SuccessiveCount successive;
-  };
-
   const Table& cos_;
   const Table& sin_;
-  std::int64_t chunk_rows_;
-  std::size_t cos_chunks_;
-  std::size_t chunks_;
-  std::vector<Part> parts_;
+  std::unique_ptr<TableScanner> own_cos_;
+  std::unique_ptr<TableScanner> own_sin_;
+  TableScanner* cos_scanner_;
+  TableScanner* sin_scanner_;
   RotaryCacheScan scan_;
-  std::atomic<std::size_t> next_{0};
-  std::mutex mutex_;
-  std::condition_variable done_changed_;
-  std::size_t done_ = 0;
   bool combined_ = false;
 };
 

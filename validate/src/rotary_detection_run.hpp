@@ -17,6 +17,7 @@
 #include "pecheck/rotary_convention.hpp"
 #include "pecheck/table.hpp"
 #include "pecheck/validate/rotary_findings.hpp"
+#include "pecheck/validate/rotary_read_pass.hpp"
 #include "rotary_cache_scan.hpp"
 
 namespace pecheck::validate {
@@ -24,8 +25,13 @@ namespace pecheck::validate {
 class RotaryDetectionRun {
  public:
   // `threads` as RotaryValidationOptions::threads: 1 for this thread alone.
-  RotaryDetectionRun(const Table& cos, const Table& sin, int threads)
-      : cos_(cos), sin_(sin), threads_(threads), scanner_(cos, sin) {}
+  // `read_pass`: the scan made as the tables were read, gone on from (or null).
+  RotaryDetectionRun(const Table& cos, const Table& sin, int threads, const RotaryReadPass* read_pass = nullptr)
+      : cos_(cos),
+        sin_(sin),
+        threads_(threads),
+        scanner_(cos, sin, read_pass ? read_pass->cos_scanner() : nullptr,
+                 read_pass ? read_pass->sin_scanner() : nullptr) {}
 
   // `value_format` says the format the values carry (a pass over every
   // value of a float32 cache holding bfloat16 values): called first, on the

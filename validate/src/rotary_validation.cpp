@@ -36,7 +36,8 @@ void check_shapes(const Table& cos, const Table& sin) {
 }
 
 // Detection, comparison and diagnosis; the caller moves detection's notes.
-Validation validate_stages(const Table& cos, const Table& sin, const RotaryValidationOptions& options) {
+Validation validate_stages(const Table& cos, const Table& sin, const RotaryValidationOptions& options,
+                           const RotaryReadPass* read_pass) {
   check_shapes(cos, sin);
   Validation result;
   result.kind = SubjectKind::rotary_cache;
@@ -60,7 +61,7 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
   // value hazards, cos's successive rows for detection's position steps)
   // beside it, from the format the values carry on: a float32 file holding
   // only bfloat16 values (NumPy has no bfloat16) is compared as bfloat16.
-  RotaryDetectionRun run(cos, sin, options.threads);
+  RotaryDetectionRun run(cos, sin, options.threads, read_pass);
   RotaryDetection& detection = findings.detection;
   detection = run.detect(
       [&] {
@@ -176,11 +177,11 @@ bool follows_its_rule(const Validation& v) {
 }
 
 Validation validate_one(const Table& cos, const Table& sin, const RotaryValidationOptions& options,
-                        const RotaryConvention& rule) {
+                        const RotaryConvention& rule, const RotaryReadPass* read_pass) {
   RotaryValidationOptions one = options;
   one.convention = rule;
   one.layer_types.clear();
-  return validate_stages(cos, sin, one);
+  return validate_stages(cos, sin, one, read_pass);
 }
 
 std::string layer_list(const std::vector<RotaryConvention>& layers) {
@@ -191,14 +192,15 @@ std::string layer_list(const std::vector<RotaryConvention>& layers) {
 
 // A config with several layer types (Gemma 3: full_attention scaled at
 // rope_theta, sliding_attention unscaled at rope_local_base_freq).
-Validation validate_layer_types(const Table& cos, const Table& sin, const RotaryValidationOptions& options) {
+Validation validate_layer_types(const Table& cos, const Table& sin, const RotaryValidationOptions& options,
+                                const RotaryReadPass* read_pass) {
   const std::vector<RotaryConvention>& layers = options.layer_types;
   if (options.convention) {
-    Validation result = validate_stages(cos, sin, options);
+    Validation result = validate_stages(cos, sin, options, read_pass);
     if (follows_its_rule(result)) return result;
     for (const RotaryConvention& other : layers) {
       if (other.layer_type == options.convention->layer_type) continue;
-      if (follows_its_rule(validate_one(cos, sin, options, other))) {
+      if (follows_its_rule(validate_one(cos, sin, options, other, read_pass))) {
         result.hazards.push_back({HazardKind::layer_type,
                                   "the cache follows the config's " + other.layer_type + " rule (" + describe(other) +
                                       "), not the " + options.convention->layer_type +
@@ -215,7 +217,7 @@ Validation validate_layer_types(const Table& cos, const Table& sin, const Rotary
   std::size_t best_hazards = 0;
   std::string chosen;
   for (const RotaryConvention& layer : layers) {
-    Validation v = validate_one(cos, sin, options, layer);
+    Validation v = validate_one(cos, sin, options, layer, read_pass);
     const bool conforms = v.verdict == ValidationVerdict::conforms;
     if (!best || (conforms && best->verdict != ValidationVerdict::conforms) ||
         (!conforms && best->verdict != ValidationVerdict::conforms && v.hazards.size() < best_hazards)) {
@@ -234,9 +236,10 @@ Validation validate_layer_types(const Table& cos, const Table& sin, const Rotary
 
 }  // namespace
 
-Validation validate_rotary_cache(const Table& cos, const Table& sin, const RotaryValidationOptions& options) {
-  Validation result =
-      options.layer_types.size() > 1 ? validate_layer_types(cos, sin, options) : validate_stages(cos, sin, options);
+Validation validate_rotary_cache(const Table& cos, const Table& sin, const RotaryValidationOptions& options,
+                                 const RotaryReadPass* read_pass) {
+  Validation result = options.layer_types.size() > 1 ? validate_layer_types(cos, sin, options, read_pass)
+                                                     : validate_stages(cos, sin, options, read_pass);
   // Detection's notes are the validation's.
   std::vector<std::string>& notes = result.rotary().detection.notes;
   result.notes.insert(result.notes.end(), notes.begin(), notes.end());

@@ -23,8 +23,11 @@
 #include "../src/rotary_detection.hpp"
 #include "../src/rotary_detection_run.hpp"
 #include "../src/rotary_value_hazards.hpp"
+#include "pecheck/npy.hpp"
 #include "pecheck/reference/rotary_reference.hpp"
 #include "pecheck/rotary_cache.hpp"
+#include "pecheck/testing/temp_dir.hpp"
+#include "pecheck/validate/rotary_read_pass.hpp"
 #include "pecheck/validate/rotary_validation.hpp"
 #include "pecheck/validate/validation_writers.hpp"
 
@@ -206,6 +209,51 @@ TEST(RotaryDetectionThreads, theCacheScanIsTheExtentsAndTheSuccessiveRows) {
     EXPECT_EQ(shared.cos_extent.non_finite, scan.cos_extent.non_finite) << c.name;
     EXPECT_EQ(bits(shared.cos_extent.largest), bits(scan.cos_extent.largest)) << c.name;
     EXPECT_EQ(bits(shared.sin_extent.largest), bits(scan.sin_extent.largest)) << c.name;
+  }
+}
+
+// The pass made as the files are read (rotary_read_pass.hpp) is the pass
+// made afterwards, and the validation the same with it: the reader's blocks
+// (2048 float32 rows of 128) end where the scan's chunks do, so a chunk of
+// cos waits for the next block's first row (the bfloat16 positions make rows
+// 2047 and 2048 identical: a pair across the boundary), and every chunk was
+// scanned by the time the reads returned.
+TEST(RotaryDetectionThreads, thePassMadeAsTheFilesAreReadIsThePassMadeAfter) {
+  std::vector<NamedCache> named = caches();
+  named.push_back({"positions held in bfloat16, 5000 rows",
+                   reference::rotary_reference_cache(preset("llama2"), {0, 5000, FormatId::float32},
+                                                     find_computation_model("hf-bfloat16-positions"), 0,
+                                                     reference::ExactValues::none)
+                       .rounded});
+  pecheck::testing::TempDir dir;
+  for (const NamedCache& c : named) {
+    write_npy(dir / "cos.npy", c.cache.cos.view());
+    write_npy(dir / "sin.npy", c.cache.sin.view());
+    RotaryReadPass pass;
+    const Table cos = read_npy(dir / "cos.npy", any_table_rows, pass.cos_rows()).table;
+    const Table sin = read_npy(dir / "sin.npy", any_table_rows, pass.sin_rows()).table;
+    ASSERT_NE(pass.cos_scanner(), nullptr) << c.name;
+    ASSERT_NE(pass.sin_scanner(), nullptr) << c.name;
+    EXPECT_FALSE(pass.cos_scanner()->scan_next(cos, cos.rows)) << c.name << ": a chunk of cos left after the read";
+    EXPECT_FALSE(pass.sin_scanner()->scan_next(sin, sin.rows)) << c.name << ": a chunk of sin left after the read";
+    const RotaryCacheScan after = scan_rotary_cache(cos, sin);
+    RotaryCacheScanner going_on(cos, sin, pass.cos_scanner(), pass.sin_scanner());
+    const RotaryCacheScan& read = going_on.finish();
+    EXPECT_EQ(read.successive.identical, after.successive.identical) << c.name;
+    EXPECT_EQ(read.successive.identical_pairs, after.successive.identical_pairs) << c.name;
+    EXPECT_EQ(read.successive.first_identical, after.successive.first_identical) << c.name;
+    for (const auto& [part, whole] :
+         {std::pair{read.cos_extent, after.cos_extent}, std::pair{read.sin_extent, after.sin_extent}}) {
+      EXPECT_EQ(part.non_finite, whole.non_finite) << c.name;
+      EXPECT_EQ(bits(part.largest), bits(whole.largest)) << c.name;
+    }
+    if (c.name.starts_with("positions held in bfloat16, 5000")) {
+      ASSERT_GT(cos.rows, 2048);
+      EXPECT_EQ(read.successive.identical[2047], 1) << "rows 2047 and 2048 hold position 2048";
+    }
+    EXPECT_EQ(validation_json(validate_rotary_cache(cos, sin, {}, &pass), c.name),
+              validation_json(validate_rotary_cache(cos, sin), c.name))
+        << c.name;
   }
 }
 

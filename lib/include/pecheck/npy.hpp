@@ -38,8 +38,10 @@ namespace pecheck {
 // the file's size before anything else is read or allocated; the values are
 // then read straight into the table's storage (swapped only for a big-endian
 // file, transposed only for Fortran order). More rows than max_rows is
-// refused from the header.
-TableFile read_npy(const std::filesystem::path& path, const TableRowLimit& max_rows = any_table_rows);
+// refused from the header. rows_in_place is told as the rows are read
+// (table_file.hpp).
+TableFile read_npy(const std::filesystem::path& path, const TableRowLimit& max_rows = any_table_rows,
+                   const RowsInPlace& rows_in_place = {});
 // The same from memory; display_name stands for the path in error messages.
 TableFile read_npy_bytes(std::span<const std::byte> bytes, std::string_view display_name);
 

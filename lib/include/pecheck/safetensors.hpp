@@ -36,10 +36,11 @@
 
 namespace pecheck {
 
-// More rows than max_rows is refused from the header, as read_npy does.
+// More rows than max_rows is refused from the header, and rows_in_place told
+// as the rows are read, as read_npy does.
 TableFile read_safetensors(const std::filesystem::path& path,
                            const std::optional<std::string>& tensor_name = std::nullopt,
-                           const TableRowLimit& max_rows = any_table_rows);
+                           const TableRowLimit& max_rows = any_table_rows, const RowsInPlace& rows_in_place = {});
 // The same from memory; display_name stands for the path in error messages.
 TableFile read_safetensors_bytes(std::span<const std::byte> bytes, std::string_view display_name,
                                  const std::optional<std::string>& tensor_name = std::nullopt);

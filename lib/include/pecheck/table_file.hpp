@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <span>
@@ -75,6 +76,13 @@ inline constexpr TableRowLimit any_table_rows{(std::uint64_t{1} << 25) - 1,
 inline constexpr TableRowLimit position_table_rows{std::uint64_t{1} << 24,
                                                    "one per position float32 holds exactly"};
 
+// Told, as a reader fills a table, how many of its rows are in place: whole
+// rows, in increasing counts, the last call the table's rows. A pass over the
+// values made as they arrive finds them in the processor's caches, where a
+// pass after the read fetches each from memory again (validate's pass over a
+// rotary cache, rotary_read_pass.hpp). A reader given none reads as it would.
+using RowsInPlace = std::function<void(const Table& table, std::int64_t rows)>;
+
 // By extension, case-insensitive: ".npy" or ".safetensors"; nullopt otherwise.
 std::optional<TableFileKind> table_file_kind(const std::filesystem::path& path);
 
@@ -82,7 +90,7 @@ std::optional<TableFileKind> table_file_kind(const std::filesystem::path& path);
 // tensor_name is used by .safetensors only (see read_safetensors / write_safetensors).
 TableFile read_table_file(const std::filesystem::path& path,
                           const std::optional<std::string>& tensor_name = std::nullopt,
-                          const TableRowLimit& max_rows = any_table_rows);
+                          const TableRowLimit& max_rows = any_table_rows, const RowsInPlace& rows_in_place = {});
 void write_table_file(const std::filesystem::path& path, const TableView& table);
 void write_table_file(const std::filesystem::path& path, const ProducedTable& table);
 

@@ -157,7 +157,8 @@ detail::NpyLayout detail::read_npy_layout(const ByteSource& source) {
 
 namespace {
 
-TableFile read_npy_source(const detail::ByteSource& source, const TableRowLimit& max_rows) {
+TableFile read_npy_source(const detail::ByteSource& source, const TableRowLimit& max_rows,
+                          const RowsInPlace& rows_in_place = {}) {
   const std::string_view name = source.name();
   const detail::NpyLayout layout = detail::read_npy_layout(source);
   const detail::NpyHeader& header = layout.header;
@@ -189,7 +190,7 @@ TableFile read_npy_source(const detail::ByteSource& source, const TableRowLimit&
   }
   file.info.version = layout.version;
   file.table = detail::read_table_payload(source, data_start, rows, cols, dtype.format, dtype.byte_order,
-                                          file.info.storage_order, max_rows);
+                                          file.info.storage_order, max_rows, rows_in_place);
   return file;
 }
 
@@ -225,8 +226,8 @@ TableFile read_npy_bytes(std::span<const std::byte> bytes, std::string_view name
   return read_npy_source(detail::MemorySource(bytes, name), any_table_rows);
 }
 
-TableFile read_npy(const std::filesystem::path& path, const TableRowLimit& max_rows) {
-  return read_npy_source(detail::FileSource(path), max_rows);
+TableFile read_npy(const std::filesystem::path& path, const TableRowLimit& max_rows, const RowsInPlace& rows_in_place) {
+  return read_npy_source(detail::FileSource(path), max_rows, rows_in_place);
 }
 
 std::vector<std::byte> encode_npy(const Table& table) {

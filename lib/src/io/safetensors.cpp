@@ -79,7 +79,7 @@ void check_utf8(std::string_view text, std::string_view name, std::string_view f
 namespace {
 
 TableFile read_safetensors_source(const detail::ByteSource& source, const std::optional<std::string>& tensor_name,
-                                  const TableRowLimit& max_rows) {
+                                  const TableRowLimit& max_rows, const RowsInPlace& rows_in_place = {}) {
   const std::string_view name = source.name();
   const std::uint64_t size = source.size();
   if (size < length_bytes) {
@@ -141,7 +141,7 @@ TableFile read_safetensors_source(const detail::ByteSource& source, const std::o
   // The header check matched shape * itemsize against data_offsets, which lie
   // within the data area: every read below is in bounds.
   file.table = detail::read_table_payload(source, data_start + entry.begin, rows, cols, *format, ByteOrder::little,
-                                          StorageOrder::row_major, max_rows);
+                                          StorageOrder::row_major, max_rows, rows_in_place);
   return file;
 }
 
@@ -184,8 +184,8 @@ TableFile read_safetensors_bytes(std::span<const std::byte> bytes, std::string_v
 }
 
 TableFile read_safetensors(const std::filesystem::path& path, const std::optional<std::string>& tensor_name,
-                           const TableRowLimit& max_rows) {
-  return read_safetensors_source(detail::FileSource(path), tensor_name, max_rows);
+                           const TableRowLimit& max_rows, const RowsInPlace& rows_in_place) {
+  return read_safetensors_source(detail::FileSource(path), tensor_name, max_rows, rows_in_place);
 }
 
 std::vector<std::byte> encode_safetensors(const Table& table, std::string_view name, std::string_view tensor_name,

@@ -59,7 +59,7 @@ std::uint64_t checked_entries(std::uint64_t rows, std::uint64_t cols, int itemsi
 
 Table read_table_payload(const ByteSource& source, std::uint64_t offset, std::uint64_t rows, std::uint64_t cols,
                          FormatId format, ByteOrder byte_order, StorageOrder storage_order,
-                         const TableRowLimit& max_rows) {
+                         const TableRowLimit& max_rows, const RowsInPlace& rows_in_place) {
   // From the header, before a byte of the payload is read or allocated. The
   // shape was checked against the file's size: rows * cols * itemsize fits.
   if (rows > max_rows.rows) {
@@ -81,13 +81,20 @@ Table read_table_payload(const ByteSource& source, std::uint64_t offset, std::ui
   const int itemsize = storage_bytes(format);
   const bool swap = !host_order_is(byte_order);
   if (storage_order == StorageOrder::row_major || rows <= 1 || cols <= 1) {
-    // Straight into the table's storage, then swapped in place if need be.
+    // Straight into the table's storage, then swapped in place if need be;
+    // whole rows of about block_bytes at a time for rows_in_place.
+    const std::size_t row_bytes = static_cast<std::size_t>(cols) * static_cast<std::size_t>(itemsize);
+    const std::size_t step =
+        rows_in_place ? std::max<std::size_t>(1, block_bytes / std::max<std::size_t>(1, row_bytes)) * row_bytes
+                      : block_bytes * 64;
     for (std::size_t done = 0; done < out.size();) {
-      const std::size_t count = std::min(out.size() - done, block_bytes * 64);
+      const std::size_t count = std::min(out.size() - done, step);
       source.read(offset + done, out.subspan(done, count));
       if (swap) swap_elements(out.subspan(done, count), itemsize);
       done += count;
+      if (rows_in_place) rows_in_place(table, static_cast<std::int64_t>(done / row_bytes));
     }
+    if (rows_in_place && out.empty()) rows_in_place(table, static_cast<std::int64_t>(rows));
     return table;
   }
   // Fortran order stores column after column: stored element k is (k % rows, k / rows).
@@ -106,6 +113,7 @@ Table read_table_payload(const ByteSource& source, std::uint64_t offset, std::ui
                   chunk.data() + j * static_cast<std::uint64_t>(itemsize), static_cast<std::size_t>(itemsize));
     }
   }
+  if (rows_in_place) rows_in_place(table, static_cast<std::int64_t>(rows));
   return table;
 }
 

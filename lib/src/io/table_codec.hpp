@@ -28,10 +28,12 @@ std::uint64_t checked_entries(std::uint64_t rows, std::uint64_t cols, int itemsi
 // cols elements of format's storage width in byte_order, stored row after row
 // or column after column. More rows than max_rows (table_file.hpp), or a
 // table this machine cannot hold, is a TableFileError naming the size it
-// needs, raised before anything is read or allocated.
+// needs, raised before anything is read or allocated. rows_in_place, when
+// given, is told as rows are read (table_file.hpp): row-major payloads in
+// blocks of about 1 MiB, others once at the end.
 Table read_table_payload(const ByteSource& source, std::uint64_t offset, std::uint64_t rows, std::uint64_t cols,
                          FormatId format, ByteOrder byte_order, StorageOrder storage_order,
-                         const TableRowLimit& max_rows = any_table_rows);
+                         const TableRowLimit& max_rows = any_table_rows, const RowsInPlace& rows_in_place = {});
 
 // Receives a writer's bytes in order: an AtomicFile, or a vector in memory.
 using ByteSink = std::function<void(std::span<const std::byte>)>;

@@ -89,12 +89,12 @@ TableFileKind kind_or_throw(const std::filesystem::path& path) {
 }  // namespace
 
 TableFile read_table_file(const std::filesystem::path& path, const std::optional<std::string>& tensor_name,
-                          const TableRowLimit& max_rows) {
+                          const TableRowLimit& max_rows, const RowsInPlace& rows_in_place) {
   switch (kind_or_throw(path)) {
-    case TableFileKind::npy: return read_npy(path, max_rows);
-    case TableFileKind::safetensors: return read_safetensors(path, tensor_name, max_rows);
+    case TableFileKind::npy: return read_npy(path, max_rows, rows_in_place);
+    case TableFileKind::safetensors: return read_safetensors(path, tensor_name, max_rows, rows_in_place);
   }
-  return read_npy(path, max_rows);
+  return read_npy(path, max_rows, rows_in_place);
 }
 
 void write_table_file(const std::filesystem::path& path, const TableView& table) {

@@ -116,6 +116,7 @@ int validate_rotary_files(const RotaryFileRequest& request, const ValidationOutp
       output, out,
       [&] {
         Table cos, sin;
+        validate::RotaryReadPass read_pass;
         if (request.sin.empty()) {
           try {
             RotaryCache cache = read_combined_rotary_cache(request.cos);
@@ -126,13 +127,19 @@ int validate_rotary_files(const RotaryFileRequest& request, const ValidationOutp
           }
         } else {
           // Both files at once, as the rotated subject's (most of a read is
-          // the kernel zeroing fresh pages and copying the file into them).
-          both_at_once([&] { cos = read_table_file(request.cos, std::nullopt, position_table_rows).table; },
-                       [&] { sin = read_table_file(request.sin, std::nullopt, position_table_rows).table; });
+          // the kernel zeroing fresh pages and copying the file into them),
+          // each scanned as it is read.
+          both_at_once(
+              [&] {
+                cos = read_table_file(request.cos, std::nullopt, position_table_rows, read_pass.cos_rows()).table;
+              },
+              [&] {
+                sin = read_table_file(request.sin, std::nullopt, position_table_rows, read_pass.sin_rows()).table;
+              });
         }
         Validated done;
         try {
-          done.validation = validate::validate_rotary_cache(cos, sin, request.options);
+          done.validation = validate::validate_rotary_cache(cos, sin, request.options, &read_pass);
         } catch (const validate::ValidationInputError& e) {
           throw ConventionError(request.cos + (request.sin.empty() ? "" : " and " + request.sin) + ": " + e.what());
         }

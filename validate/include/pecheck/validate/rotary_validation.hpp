@@ -12,6 +12,7 @@
 #include "pecheck/format.hpp"
 #include "pecheck/rotary_convention.hpp"
 #include "pecheck/table.hpp"
+#include "pecheck/validate/rotary_read_pass.hpp"
 #include "pecheck/validate/validation.hpp"
 
 namespace pecheck::validate {
@@ -35,14 +36,14 @@ struct RotaryValidationOptions {
 
 // Throws ValidationInputError for tables that cannot be a cache (shapes that
 // differ, no rows, a width no layout has), and ConventionError for a
-// convention the cache contradicts in shape.
-Validation validate_rotary_cache(const Table& cos, const Table& sin,
-                                             const RotaryValidationOptions& options = {});
+// convention the cache contradicts in shape. `read_pass`: the pass over the
+// values made as cos and sin were read (rotary_read_pass.hpp), or null.
+Validation validate_rotary_cache(const Table& cos, const Table& sin, const RotaryValidationOptions& options = {},
+                                 const RotaryReadPass* read_pass = nullptr);
 
 // `value_format`: the format the values carry (a float32 file of bfloat16
 // values: bfloat16), for every tolerance.
 RotaryDetection detect_rotary(const Table& cos, const Table& sin, FormatId value_format,
                               const std::optional<RotaryConvention>& given, std::optional<std::int64_t> first_position);
-
 
 }  // namespace pecheck::validate
