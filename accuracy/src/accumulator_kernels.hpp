@@ -33,6 +33,9 @@ struct LibmRowBounds {
   const std::int64_t* column = nullptr;
   std::int64_t min_exponent = 0;  // the angle format's
   int shift = 0;                  // its precision - 1
+  // inv_freq_of_column[c + period] is inv_freq_of_column[c] for every c
+  // (a row's sin columns after its cos columns); 0 when not known.
+  std::size_t period = 0;
 };
 
 struct AccumulatorKernels {

@@ -71,6 +71,7 @@ void LibmAllowance::row_bounds(std::int64_t row, std::span<const std::int64_t> c
     bounds.inv_freq_of_column = inv_freq_of_row_column_.data();
     bounds.columns = inv_freq_of_row_column_.size();
     bounds.column = column.data();
+    bounds.period = inv_freq_of_column_.size();  // sin's columns repeat cos's inv_freq
   }
   // Given columns past a row's (not the comparison's) go through bound().
   if (!accumulator_kernels().libm_row_bounds(bounds, out.data(), out.size())) {

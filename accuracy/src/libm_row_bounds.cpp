@@ -57,11 +57,15 @@ bool libm_row_bounds(const LibmRowBounds& row, double* out, std::size_t count) {
     double gathered[stretch];
     // The consecutive stretches computed so far (their first entry and
     // column): a stretch whose inv_freq are the same bits as an earlier one's
-    // (a sin column's are its cos column's) has the same bounds, copied.
+    // (a sin column's are its cos column's) has the same bounds, copied. One
+    // a period past an earlier one has them by the period's definition (no
+    // comparison); a whole one is copied as a fixed size (vector moves,
+    // where a copy of a variable size was a string move).
     constexpr std::size_t remembered = 4;
     std::size_t done_entry[remembered];
     std::uint64_t done_column[remembered];
     std::size_t done = 0;
+    const std::uint64_t period = row.period;
     for (std::size_t c = 0; c < count; c += stretch) {
       const std::size_t run = std::min(stretch, count - c);
       const std::uint64_t first = column[c];
@@ -71,8 +75,13 @@ bool libm_row_bounds(const LibmRowBounds& row, double* out, std::size_t count) {
         bool copied = false;
         for (std::size_t d = 0; d < done && !copied; ++d) {
           // An earlier stretch is a whole one (stretch entries), this one may be the last.
-          if (std::memcmp(inv + done_column[d], inv + first, run * sizeof(double)) == 0) {
-            std::memcpy(bounds + c, bounds + done_entry[d], run * sizeof(double));
+          if ((period != 0 && first == done_column[d] + period) ||
+              std::memcmp(inv + done_column[d], inv + first, run * sizeof(double)) == 0) {
+            if (run == stretch) {
+              std::memcpy(bounds + c, bounds + done_entry[d], stretch * sizeof(double));
+            } else {
+              std::memcpy(bounds + c, bounds + done_entry[d], run * sizeof(double));
+            }
             copied = true;
           }
         }

@@ -12,16 +12,27 @@ namespace pecheck::reference {
 
 namespace {
 
+// Row r's exact values as given by value: by frequency, cos's then sin's.
+void set_by_frequency(RotaryReferenceRow& out, std::int64_t r, std::span<const double> by_frequency) {
+  out.row = r;
+  out.cos = {};
+  out.sin = {};
+  out.by_frequency = by_frequency;
+}
+
 // A row of per-frequency results as the streams hand it: each column's exact
 // cos and sin (double-double), gathered by the column's frequency.
-RotaryReferenceRow by_column(const RotaryRowPlan& plan, std::int64_t r, const RotaryRowResults& results,
-                             std::vector<DoubleDouble>& cos_exact, std::vector<DoubleDouble>& sin_exact) {
+void by_column(const RotaryRowPlan& plan, std::int64_t r, const RotaryRowResults& results,
+               std::vector<DoubleDouble>& cos_exact, std::vector<DoubleDouble>& sin_exact, RotaryReferenceRow& out) {
   const std::vector<std::size_t>& frequency_of = plan.frequency_of();
   for (std::size_t c = 0; c < frequency_of.size(); ++c) {
     cos_exact[c] = results.cos[frequency_of[c]].exact;
     sin_exact[c] = results.sin[frequency_of[c]].exact;
   }
-  return {r, cos_exact, sin_exact, {}};
+  out.row = r;
+  out.cos = cos_exact;
+  out.sin = sin_exact;
+  out.by_frequency = {};
 }
 
 // The exact encoding's rows (and a model's where the float-angle tier does
@@ -36,16 +47,17 @@ class EvaluatedRows final : public RotaryRowStream {
         cos_exact_(plan.frequency_of().size()),
         sin_exact_(cos_exact_.size()) {}
 
-  RotaryReferenceRow row(std::int64_t r) override {
+  void row(std::int64_t r, RotaryReferenceRow& out) override {
     const std::int64_t position = plan_.request().first_position + r;
     if (evaluator_.settle_plain(position)) {
       const RowDecisions& d = evaluator_.decisions();
       by_frequency_.assign(d.cos_hi.begin(), d.cos_hi.end());
       by_frequency_.insert(by_frequency_.end(), d.sin_hi.begin(), d.sin_hi.end());
-      return {r, {}, {}, by_frequency_};
+      set_by_frequency(out, r, by_frequency_);
+      return;
     }
     evaluator_.finish(position, results_);
-    return by_column(plan_, r, results_, cos_exact_, sin_exact_);
+    by_column(plan_, r, results_, cos_exact_, sin_exact_, out);
   }
   std::int64_t escalations() const override { return evaluator_.escalations(); }
   std::int64_t mpfr_entries() const override { return evaluator_.mpfr_entries(); }
@@ -71,18 +83,19 @@ class ModelRows final : public RotaryRowStream {
         cos_exact_(plan.frequency_of().size()),
         sin_exact_(cos_exact_.size()) {}
 
-  RotaryReferenceRow row(std::int64_t r) override {
+  void row(std::int64_t r, RotaryReferenceRow& out) override {
     const std::int64_t position = plan_.request().first_position + r;
     // The tier writes cos's values and sin's into the row's halves.
     if (tier_.row(position, by_frequency_.data(), by_frequency_.data() + tier_.frequencies())) {
-      return {r, {}, {}, by_frequency_};
+      set_by_frequency(out, r, by_frequency_);
+      return;
     }
     if (!evaluator_) {
       evaluator_ = std::make_unique<RotaryRowEvaluator>(plan_.convention(), plan_.model(), no_frequencies_,
                                                         format_of(plan_.request().format), plan_.exact());
     }
     evaluator_->evaluate(position, results_);
-    return by_column(plan_, r, results_, cos_exact_, sin_exact_);
+    by_column(plan_, r, results_, cos_exact_, sin_exact_, out);
   }
   std::int64_t escalations() const override { return evaluator_ ? evaluator_->escalations() : 0; }
   std::int64_t mpfr_entries() const override { return evaluator_ ? evaluator_->mpfr_entries() : 0; }
@@ -161,7 +174,7 @@ std::vector<RotaryReferenceCounts> visit_rotary_reference_rows(const RotaryConve
     for (std::int64_t size = claim(first); size > 0; size = claim(first)) {
       const std::int64_t last = std::min(request.rows, first + size);
       for (std::int64_t r = first; r < last; ++r) {
-        for (std::size_t t = 0; t < streams.size(); ++t) rows[t] = streams[t]->row(r);
+        for (std::size_t t = 0; t < streams.size(); ++t) streams[t]->row(r, rows[t]);
         visit(worker, rows);
       }
     }
