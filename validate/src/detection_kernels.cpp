@@ -6,4 +6,4 @@
 #include "pecheck/isa.hpp"
 
 extern "C" const pecheck::validate::DetectionKernels PECHECK_ISA_SYMBOL(detection_kernels) = {
-    pecheck::validate::estimate_lanes};
+    pecheck::validate::estimate_lanes, pecheck::validate::float_block_extent};

@@ -1,7 +1,8 @@
 // Detection's hot loops, compiled once per instruction-set variant
 // (cmake/PecheckDispatch.cmake; validate/CMakeLists.txt lists the sources):
 // estimate_frequencies calls the selected variant's estimate_lanes once per
-// eight pairs. Eight angles at a time and the lanes' line fits are vector
+// eight pairs, and the pass over every value of a rotary cache its
+// float_block_extent once per block. Eight angles at a time and the lanes' line fits are vector
 // code: compiled for the x86-64 baseline (SSE2) alone they took 1.75x the
 // native build's CPU time, most of what `pecheck validate` of a table spent
 // beyond the native build's (docs/performance.md). What the entry calls
@@ -33,8 +34,14 @@ using EstimateLanes = void (*)(const Table& table, std::span<const std::int64_t>
                                std::span<std::optional<FrequencyEstimate>> found, std::vector<double>& angles,
                                std::vector<double>& buffer);
 
+// How many of float32 values[0, n) are not finite, and the bits of the
+// largest finite magnitude (0 when none is finite); n below 2^32. The pass
+// over every value of a rotary cache (rotary_value_hazards.hpp).
+using FloatBlockExtent = void (*)(const void* values, std::size_t n, std::uint32_t& outside, std::uint32_t& largest);
+
 struct DetectionKernels {
   EstimateLanes estimate_lanes;
+  FloatBlockExtent float_block_extent;
 };
 
 // The selected variant's (pecheck/isa.hpp); variant i of isa::variants() for
@@ -46,5 +53,7 @@ const DetectionKernels& detection_kernels(std::size_t variant);
 void estimate_lanes(const Table& table, std::span<const std::int64_t> run, std::span<const FrequencyColumns> pairs,
                     std::size_t first, double angle_noise, std::span<std::optional<FrequencyEstimate>> found,
                     std::vector<double>& angles, std::vector<double>& buffer);
+// value_extent_lanes.cpp: this variant's entry.
+void float_block_extent(const void* values, std::size_t n, std::uint32_t& outside, std::uint32_t& largest);
 
 }  // namespace pecheck::validate

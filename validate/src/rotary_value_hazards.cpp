@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 
+#include "detection_kernels.hpp"
 #include "pecheck/half_bits.hpp"
 
 namespace pecheck::validate {
@@ -14,34 +15,15 @@ namespace {
 
 constexpr std::uint32_t infinity_bits = 0x7f800000U;
 
-// float32 values by their bits: a value is non-finite when its exponent
-// field is all ones, and non-negative floats order as their bits. A block's
-// values in 32-bit lanes, read through an aliasing word type, with masks
-// rather than selects, in a loop of its own: written with 64-bit counts, a
-// flag or a conditional per value, or inside the loop over the blocks, GCC 12
-// left the loop scalar (10 ms over a 64 MiB cache).
-using Word = std::uint32_t __attribute__((may_alias));
-
-void block_extent(const Word* __restrict bits, std::size_t n, std::uint32_t& outside, std::uint32_t& largest) {
-  std::uint32_t count = 0, most = 0;
-  for (std::size_t k = 0; k < n; ++k) {
-    const std::uint32_t magnitude = bits[k] & 0x7fffffffU;
-    const std::uint32_t non_finite = magnitude >= infinity_bits;  // 0 or 1
-    count += non_finite;
-    most = std::max(most, magnitude & (non_finite - 1U));  // a finite value's, else 0
-  }
-  outside = count;
-  largest = most;
-}
-
 ValueExtent float_extent(std::span<const float> values) {
-  const auto* bits = reinterpret_cast<const Word*>(values.data());
+  // Blocks through the selected variant's kernel (detection_kernels.hpp).
+  const FloatBlockExtent block_extent = detection_kernels().float_block_extent;
   constexpr std::size_t block = std::size_t{1} << 20;  // its count fits 32 bits
   std::int64_t outside = 0;
   std::uint32_t largest = 0;
   for (std::size_t first = 0; first < values.size(); first += block) {
     std::uint32_t block_outside = 0, block_largest = 0;
-    block_extent(bits + first, std::min(block, values.size() - first), block_outside, block_largest);
+    block_extent(values.data() + first, std::min(block, values.size() - first), block_outside, block_largest);
     outside += block_outside;
     largest = std::max(largest, block_largest);
   }

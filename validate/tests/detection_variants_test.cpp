@@ -8,6 +8,7 @@
 // estimate) and noise (no line at all).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -175,6 +176,68 @@ TEST(DetectionVariants, theCasesReachTheirPaths) {
       EXPECT_GT(unreliable, 0) << "of " << found.size() << " pairs of noise";
     }
   }
+}
+
+// The block extent (the pass over every value of a rotary cache): every
+// variant gives what a value-by-value reading of the bits gives, on the edge
+// values in every position of blocks of every length to 70 (a vector and its
+// tail), and on random bits.
+TEST(DetectionVariants, everyVariantsBlockExtentIsTheValuesOwn) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> edges = {0.0f,
+                                    -0.0f,
+                                    1.0f,
+                                    -1.0f,
+                                    0x1p-149f,
+                                    -0x1p-149f,
+                                    0x1p-126f,
+                                    std::numeric_limits<float>::max(),
+                                    -std::numeric_limits<float>::max(),
+                                    inf,
+                                    -inf,
+                                    std::numeric_limits<float>::quiet_NaN(),
+                                    -std::numeric_limits<float>::quiet_NaN(),
+                                    0.75f,
+                                    -2.5f};
+  const auto expected = [](const std::vector<float>& v, std::uint32_t& outside, std::uint32_t& largest) {
+    outside = 0;
+    largest = 0;
+    for (const float x : v) {
+      if (!std::isfinite(x)) {
+        ++outside;
+      } else {
+        largest = std::max(largest, std::bit_cast<std::uint32_t>(std::fabs(x)));
+      }
+    }
+  };
+  std::mt19937_64 random(31);
+  std::vector<std::vector<float>> blocks;
+  for (std::size_t n = 0; n <= 70; ++n) {
+    for (std::size_t at = 0; at < std::max<std::size_t>(n, 1); at += 7) {
+      for (const float edge : edges) {
+        std::vector<float> v(n, 0.5f);
+        if (at < n) v[at] = edge;
+        blocks.push_back(v);
+      }
+    }
+    std::vector<float> bits(n);
+    for (float& x : bits) x = std::bit_cast<float>(static_cast<std::uint32_t>(random()));
+    blocks.push_back(bits);
+  }
+  const std::vector<isa::Variant>& variants = isa::variants();
+  std::int64_t compared = 0;
+  for (std::size_t v = 0; v < variants.size(); ++v) {
+    if (!variants[v].runs_here) continue;
+    for (const std::vector<float>& block : blocks) {
+      std::uint32_t want_outside = 0, want_largest = 0, outside = 7, largest = 7;
+      expected(block, want_outside, want_largest);
+      detection_kernels(v).float_block_extent(block.data(), block.size(), outside, largest);
+      ASSERT_EQ(outside, want_outside) << variants[v].name << ", " << block.size() << " values";
+      ASSERT_EQ(largest, want_largest) << variants[v].name << ", " << block.size() << " values";
+    }
+    if (v > 0) ++compared;
+  }
+  testing::expect_compared_if_any_variant_runs(compared);
 }
 
 }  // namespace
