@@ -26,7 +26,7 @@ class RotaryDetectionRun {
  public:
   // `threads` as RotaryValidationOptions::threads: 1 for this thread alone.
   // `read_pass`: the scan made as the tables were read, gone on from (or null).
-  RotaryDetectionRun(const Table& cos, const Table& sin, int threads, const RotaryReadPass* read_pass = nullptr)
+  RotaryDetectionRun(const Table& cos, const Table& sin, int threads, RotaryReadPass* read_pass = nullptr)
       : cos_(cos),
         sin_(sin),
         threads_(threads),

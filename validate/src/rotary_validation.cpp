@@ -37,7 +37,7 @@ void check_shapes(const Table& cos, const Table& sin) {
 
 // Detection, comparison and diagnosis; the caller moves detection's notes.
 Validation validate_stages(const Table& cos, const Table& sin, const RotaryValidationOptions& options,
-                           const RotaryReadPass* read_pass) {
+                           RotaryReadPass* read_pass) {
   check_shapes(cos, sin);
   Validation result;
   result.kind = SubjectKind::rotary_cache;
@@ -177,7 +177,7 @@ bool follows_its_rule(const Validation& v) {
 }
 
 Validation validate_one(const Table& cos, const Table& sin, const RotaryValidationOptions& options,
-                        const RotaryConvention& rule, const RotaryReadPass* read_pass) {
+                        const RotaryConvention& rule, RotaryReadPass* read_pass) {
   RotaryValidationOptions one = options;
   one.convention = rule;
   one.layer_types.clear();
@@ -193,7 +193,7 @@ std::string layer_list(const std::vector<RotaryConvention>& layers) {
 // A config with several layer types (Gemma 3: full_attention scaled at
 // rope_theta, sliding_attention unscaled at rope_local_base_freq).
 Validation validate_layer_types(const Table& cos, const Table& sin, const RotaryValidationOptions& options,
-                                const RotaryReadPass* read_pass) {
+                                RotaryReadPass* read_pass) {
   const std::vector<RotaryConvention>& layers = options.layer_types;
   if (options.convention) {
     Validation result = validate_stages(cos, sin, options, read_pass);
@@ -237,7 +237,7 @@ Validation validate_layer_types(const Table& cos, const Table& sin, const Rotary
 }  // namespace
 
 Validation validate_rotary_cache(const Table& cos, const Table& sin, const RotaryValidationOptions& options,
-                                 const RotaryReadPass* read_pass) {
+                                 RotaryReadPass* read_pass) {
   Validation result = options.layer_types.size() > 1 ? validate_layer_types(cos, sin, options, read_pass)
                                                      : validate_stages(cos, sin, options, read_pass);
   // Detection's notes are the validation's.

@@ -35,9 +35,10 @@ class RotaryReadPass {
   RowsInPlace cos_rows();
   RowsInPlace sin_rows();
 
-  // What the hooks were fed (null before the first block of that table).
-  TableScanner* cos_scanner() const { return cos_.get(); }
-  TableScanner* sin_scanner() const { return sin_.get(); }
+  // What the hooks were fed (null before the first block of that table),
+  // for the validation to finish scanning.
+  TableScanner* cos_scanner() { return cos_.get(); }
+  TableScanner* sin_scanner() { return sin_.get(); }
 
  private:
   std::unique_ptr<TableScanner> cos_;

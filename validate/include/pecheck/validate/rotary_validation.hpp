@@ -39,7 +39,7 @@ struct RotaryValidationOptions {
 // convention the cache contradicts in shape. `read_pass`: the pass over the
 // values made as cos and sin were read (rotary_read_pass.hpp), or null.
 Validation validate_rotary_cache(const Table& cos, const Table& sin, const RotaryValidationOptions& options = {},
-                                 const RotaryReadPass* read_pass = nullptr);
+                                 RotaryReadPass* read_pass = nullptr);
 
 // `value_format`: the format the values carry (a float32 file of bfloat16
 // values: bfloat16), for every tolerance.
