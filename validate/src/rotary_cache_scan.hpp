@@ -43,8 +43,8 @@ class TableScanner {
   // Whether this scanner was sized for `table`.
   bool fits(const Table& table) const;
   // Scans the next chunk no thread has taken, when its rows are among the
-  // table's first `rows_in_place` (and so is the row after it, for the
-  // successive rows); false when there is none.
+  // table's first `rows_in_place` (its successive pairs are those whose
+  // second row it holds); false when there is none.
   bool scan_next(const Table& table, std::int64_t rows_in_place);
   // Scans the chunks left, waits for those other threads are scanning, and
   // combines the parts (once). Called by one thread.

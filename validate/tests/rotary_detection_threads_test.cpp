@@ -214,10 +214,10 @@ TEST(RotaryDetectionThreads, theCacheScanIsTheExtentsAndTheSuccessiveRows) {
 
 // The pass made as the files are read (rotary_read_pass.hpp) is the pass
 // made afterwards, and the validation the same with it: the reader's blocks
-// (2048 float32 rows of 128) end where the scan's chunks do, so a chunk of
-// cos waits for the next block's first row (the bfloat16 positions make rows
-// 2047 and 2048 identical: a pair across the boundary), and every chunk was
-// scanned by the time the reads returned.
+// (2048 float32 rows of 128) end where the scan's chunks do, so the pair
+// across a boundary is the next chunk's (the bfloat16 positions make rows
+// 2047 and 2048 identical), and every chunk was scanned by the time the
+// reads returned.
 TEST(RotaryDetectionThreads, thePassMadeAsTheFilesAreReadIsThePassMadeAfter) {
   std::vector<NamedCache> named = caches();
   named.push_back({"positions held in bfloat16, 5000 rows",
