@@ -24,7 +24,8 @@ std::size_t histogram_bin(const std::vector<double>& edges, double ulps) {
 
 }  // namespace
 
-Accumulator::Accumulator(FormatId format, double budget_ulp, const Allowance* allowance, SignedZero signed_zero)
+Accumulator::Accumulator(FormatId format, double budget_ulp, const Allowance* allowance, SignedZero signed_zero,
+                         HistogramCounting histogram)
     : format_(format),
       budget_ulp_(budget_ulp),
       allowance_(allowance),
@@ -37,7 +38,7 @@ Accumulator::Accumulator(FormatId format, double budget_ulp, const Allowance* al
   }
   for (std::size_t k = 0; k + 1 < edges_.size(); ++k) judged_thresholds_[k] = edges_[k];
   judged_thresholds_[judged_thresholds - 1] = budget_ulp;
-  tally_.histogram.assign(edges_.size(), 0);
+  if (histogram == HistogramCounting::counted) tally_.histogram.assign(edges_.size(), 0);
 }
 
 void Accumulator::judge_beyond(const ComparedEntry& entry) {
@@ -65,7 +66,7 @@ void Accumulator::add_scalar(const ComparedEntry& entry) {
   }
   const double ulps = entry.error.ulps;
   tally_.sum_squares.add(ulps * ulps);
-  ++tally_.histogram[histogram_bin(edges_, ulps)];
+  if (!tally_.histogram.empty()) ++tally_.histogram[histogram_bin(edges_, ulps)];
   keep(tally_.worst, entry, ulps_of);
   keep(tally_.worst_abs, entry, abs_error_of);
   if (entry.exact.hi != 0.0) keep(tally_.nearest_zero, entry, closeness_to_zero);
@@ -136,7 +137,7 @@ Measurement Accumulator::measurement(const RowPosition& position, std::string bu
   m.format = format_;
   m.budget_ulp = budget_ulp_;
   m.budget_source = std::move(budget_source);
-  m.ulp_histogram = {edges_, tally_.histogram};
+  if (!tally_.histogram.empty()) m.ulp_histogram = {edges_, tally_.histogram};
   m.entries = tally_.entries;
   m.beyond_budget = tally_.beyond_budget;
   m.mismatches = tally_.mismatches;

@@ -110,12 +110,22 @@ void Accumulator::add_values(std::span<const Value> values, std::span<const Exac
   // The row's worst ratio is kept only when it is not below the tally's:
   // ratios below it are not wanted (the same tally).
   const double ratio_floor = tally_.worst_ratio_entry ? tally_.worst_ratio : -1.0;
+  // Without a histogram (HistogramCounting::left_out) the passes count the
+  // budget alone: a judged row's count is its judgement's, a plain row's
+  // totals.above[0].
+  const bool histogram = !tally_.histogram.empty();
+  const std::size_t budget_count = histogram ? row_thresholds - 1 : 0;
   RowJudgement judgement;
+  const auto judged_pass = [&] {
+    const std::span<const double> bounds = row_bounds(row, columns.column, exact);
+    return histogram ? row_ulp_errors_judged(values, exact, format, judged_thresholds_, bounds, budget_ulp_,
+                                             ratio_floor, judgement)
+                     : row_ulp_budget_judged(values, exact, format, bounds, budget_ulp_, ratio_floor, judgement);
+  };
   bool judged = allowance_ != nullptr && last_row_beyond_;
-  RowTotals totals =
-      judged ? row_ulp_errors_judged(values, exact, format, judged_thresholds_, row_bounds(row, columns.column, exact),
-                                     budget_ulp_, ratio_floor, judgement)
-             : row_ulp_errors(values, exact, format, thresholds_);
+  RowTotals totals = judged      ? judged_pass()
+                     : histogram ? row_ulp_errors(values, exact, format, thresholds_)
+                                 : row_ulp_budget(values, exact, format, budget_ulp_);
   const double row_max = totals.max_ulps;
   const bool beyond = allowance_ != nullptr && row_max > budget_ulp_;
   // Written only when it changes: the flag is the accumulator's last member,
@@ -125,8 +135,7 @@ void Accumulator::add_values(std::span<const Value> values, std::span<const Exac
   if (last_row_beyond_ != beyond) last_row_beyond_ = beyond;
   if (beyond && !judged) {
     judged = true;
-    totals = row_ulp_errors_judged(values, exact, format, judged_thresholds_, row_bounds(row, columns.column, exact),
-                                   budget_ulp_, ratio_floor, judgement);
+    totals = judged_pass();
   }
   tally_.entries += static_cast<std::int64_t>(n) * copies;
   tally_.largest_value_bits = std::max(tally_.largest_value_bits, totals.largest_value_bits);
@@ -134,7 +143,7 @@ void Accumulator::add_values(std::span<const Value> values, std::span<const Exac
   // RMS does not depend on which worker took which row. (Once per copy, in
   // one call: the order-free sum adds exactly.)
   tally_.sum_squares.add(totals.squares, copies);
-  if (allowance_ == nullptr) tally_.beyond_budget += totals.above[row_thresholds - 1] * copies;
+  if (allowance_ == nullptr) tally_.beyond_budget += totals.above[budget_count] * copies;
   tally_.beyond_budget += judgement.beyond * copies;
   tally_.beyond_bound += judgement.beyond_bound * copies;
   // Bin k of the histogram counts the entries in (edge k-1, edge k]: the
@@ -145,7 +154,7 @@ void Accumulator::add_values(std::span<const Value> values, std::span<const Exac
   // counted in the kernel's pass, the others four at a time; a judged pass
   // counted them all).
   std::size_t passed = 0;  // the edges below row_max (a judged pass counted them all: not needed)
-  while (!judged && passed < edges_.size() && row_max > edges_[passed]) ++passed;
+  while (histogram && !judged && passed < edges_.size() && row_max > edges_[passed]) ++passed;
   // The entries' errors are wanted for the edges past the first four (unless
   // judged), a new worst entry of any kind, the allowance's worst and the
   // uncommon entries: the same doubles again, stored this time.
@@ -164,7 +173,7 @@ void Accumulator::add_values(std::span<const Value> values, std::span<const Exac
     row_ulp_errors(values, exact, format, thresholds_, &store);
   }
   std::int64_t above_previous = totals.common;
-  for (std::size_t k = 0; k < edges_.size(); k += 4) {
+  for (std::size_t k = 0; histogram && k < edges_.size(); k += 4) {
     std::int64_t above[4] = {};
     if (judged) {
       // The judged pass's thresholds are the edges but the last, infinity,

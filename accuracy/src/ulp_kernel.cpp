@@ -417,54 +417,83 @@ RowTotals common_errors(const Value* __restrict values, const Exact* __restrict 
   return totals;
 }
 
-template <typename Value, typename Exact>
-RowTotals row_errors(std::span<const Value> values, std::span<const Exact> exact, const Format& format,
-                     const std::array<double, row_thresholds>& thresholds, const RowErrors* store) {
+// A plain row over N thresholds (row_thresholds: the histogram's first four
+// edges and the budget; 1: the budget alone, for an accumulator without a histogram).
+template <std::size_t N, typename Value, typename Exact>
+RowTotals plain_row(std::span<const Value> values, std::span<const Exact> exact, const Format& format,
+                    const std::array<double, N>& thresholds, const RowErrors* store) {
   if (store == nullptr) {
     // Every entry taken as common first (Assumed, above); tested when one may not be.
     bool held = false;
-    const RowTotals assumed = common_errors<false, false, false, row_thresholds, Value, Exact, true>(
+    const RowTotals assumed = common_errors<false, false, false, N, Value, Exact, true>(
         values.data(), exact.data(), values.size(), format, thresholds.data(), nullptr, nullptr, nullptr, nullptr, 0.0,
         0.0, nullptr, nullptr, &held);
     if (held) return assumed;
-    return common_errors<false, false, false, row_thresholds>(values.data(), exact.data(), values.size(), format,
-                                                              thresholds.data(), nullptr, nullptr, nullptr, nullptr,
-                                                              0.0, 0.0, nullptr);
+    return common_errors<false, false, false, N>(values.data(), exact.data(), values.size(), format, thresholds.data(),
+                                                 nullptr, nullptr, nullptr, nullptr, 0.0, 0.0, nullptr);
   }
-  return common_errors<true, false, false, row_thresholds>(values.data(), exact.data(), values.size(), format,
-                                                           thresholds.data(), store->ulps, store->abs_error,
-                                                           store->common, nullptr, 0.0, 0.0, nullptr);
+  return common_errors<true, false, false, N>(values.data(), exact.data(), values.size(), format, thresholds.data(),
+                                              store->ulps, store->abs_error, store->common, nullptr, 0.0, 0.0, nullptr);
+}
+
+template <typename Value, typename Exact>
+RowTotals row_errors(std::span<const Value> values, std::span<const Exact> exact, const Format& format,
+                     const std::array<double, row_thresholds>& thresholds, const RowErrors* store) {
+  return plain_row(values, exact, format, thresholds, store);
+}
+
+template <typename Value, typename Exact>
+RowTotals row_budget(std::span<const Value> values, std::span<const Exact> exact, const Format& format, double budget) {
+  return plain_row(values, exact, format, std::array<double, 1>{budget}, nullptr);
+}
+
+// A judged row over N thresholds (judged_thresholds: every finite histogram
+// edge and the budget; 0: none, the budget's count being the judgement's).
+template <std::size_t N, typename Value, typename Exact>
+RowTotals judged_row(std::span<const Value> values, std::span<const Exact> exact, const Format& format,
+                     const std::array<double, N>& thresholds, std::span<const double> bounds, double budget,
+                     double ratio_floor, RowJudgement& judgement) {
+  // Every entry taken as common first (Assumed, above); tested when one may not be.
+  bool held = false;
+  judgement = RowJudgement{};
+#if defined(__AVX512F__)
+  if constexpr (N == judged_thresholds) {
+    RoundedEdges scratch;
+    const RoundedEdges& edges = rounded_edges_of(thresholds, scratch);
+    if (rounded_edges_apply(edges, thresholds, budget)) {
+      const RowTotals assumed = common_errors<false, true, true, N, Value, Exact, true>(
+          values.data(), exact.data(), values.size(), format, thresholds.data(), nullptr, nullptr, nullptr,
+          bounds.data(), budget, ratio_floor, &judgement, &edges, &held);
+      if (held) return assumed;
+      judgement = RowJudgement{};
+      return common_errors<false, true, true, N>(values.data(), exact.data(), values.size(), format, thresholds.data(),
+                                                 nullptr, nullptr, nullptr, bounds.data(), budget, ratio_floor,
+                                                 &judgement, &edges);
+    }
+  }
+#endif
+  const RowTotals assumed = common_errors<false, true, false, N, Value, Exact, true>(
+      values.data(), exact.data(), values.size(), format, thresholds.data(), nullptr, nullptr, nullptr, bounds.data(),
+      budget, ratio_floor, &judgement, nullptr, &held);
+  if (held) return assumed;
+  judgement = RowJudgement{};
+  return common_errors<false, true, false, N>(values.data(), exact.data(), values.size(), format, thresholds.data(),
+                                              nullptr, nullptr, nullptr, bounds.data(), budget, ratio_floor,
+                                              &judgement);
 }
 
 template <typename Value, typename Exact>
 RowTotals row_errors_judged(std::span<const Value> values, std::span<const Exact> exact, const Format& format,
                             const std::array<double, judged_thresholds>& thresholds, std::span<const double> bounds,
                             double budget, double ratio_floor, RowJudgement& judgement) {
-  // Every entry taken as common first (Assumed, above); tested when one may not be.
-  bool held = false;
-  judgement = RowJudgement{};
-#if defined(__AVX512F__)
-  RoundedEdges scratch;
-  const RoundedEdges& edges = rounded_edges_of(thresholds, scratch);
-  if (rounded_edges_apply(edges, thresholds, budget)) {
-    const RowTotals assumed = common_errors<false, true, true, judged_thresholds, Value, Exact, true>(
-        values.data(), exact.data(), values.size(), format, thresholds.data(), nullptr, nullptr, nullptr,
-        bounds.data(), budget, ratio_floor, &judgement, &edges, &held);
-    if (held) return assumed;
-    judgement = RowJudgement{};
-    return common_errors<false, true, true, judged_thresholds>(values.data(), exact.data(), values.size(), format,
-                                                               thresholds.data(), nullptr, nullptr, nullptr,
-                                                               bounds.data(), budget, ratio_floor, &judgement, &edges);
-  }
-#endif
-  const RowTotals assumed = common_errors<false, true, false, judged_thresholds, Value, Exact, true>(
-      values.data(), exact.data(), values.size(), format, thresholds.data(), nullptr, nullptr, nullptr, bounds.data(),
-      budget, ratio_floor, &judgement, nullptr, &held);
-  if (held) return assumed;
-  judgement = RowJudgement{};
-  return common_errors<false, true, false, judged_thresholds>(values.data(), exact.data(), values.size(), format,
-                                                              thresholds.data(), nullptr, nullptr, nullptr,
-                                                              bounds.data(), budget, ratio_floor, &judgement);
+  return judged_row(values, exact, format, thresholds, bounds, budget, ratio_floor, judgement);
+}
+
+template <typename Value, typename Exact>
+RowTotals row_budget_judged(std::span<const Value> values, std::span<const Exact> exact, const Format& format,
+                            std::span<const double> bounds, double budget, double ratio_floor,
+                            RowJudgement& judgement) {
+  return judged_row(values, exact, format, std::array<double, 0>{}, bounds, budget, ratio_floor, judgement);
 }
 
 }  // namespace
@@ -481,4 +510,12 @@ extern "C" const pecheck::accuracy::UlpKernels PECHECK_ISA_SYMBOL(ulp_kernels) =
     pecheck::accuracy::row_errors_judged<float, pecheck::DoubleDouble>,
     pecheck::accuracy::row_errors_judged<double, pecheck::DoubleDouble>,
     pecheck::accuracy::row_errors_judged<float, double>,
-    pecheck::accuracy::row_errors_judged<double, double>};
+    pecheck::accuracy::row_errors_judged<double, double>,
+    pecheck::accuracy::row_budget<float, pecheck::DoubleDouble>,
+    pecheck::accuracy::row_budget<double, pecheck::DoubleDouble>,
+    pecheck::accuracy::row_budget<float, double>,
+    pecheck::accuracy::row_budget<double, double>,
+    pecheck::accuracy::row_budget_judged<float, pecheck::DoubleDouble>,
+    pecheck::accuracy::row_budget_judged<double, pecheck::DoubleDouble>,
+    pecheck::accuracy::row_budget_judged<float, double>,
+    pecheck::accuracy::row_budget_judged<double, double>};

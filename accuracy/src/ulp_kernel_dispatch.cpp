@@ -58,4 +58,46 @@ RowTotals row_ulp_errors_judged(std::span<const double> values, std::span<const 
                                                     judgement);
 }
 
+RowTotals row_ulp_budget(std::span<const float> values, std::span<const DoubleDouble> exact, const Format& format,
+                         double budget) {
+  return ulp_kernels().budget_float_against_double_double(values, exact, format, budget);
+}
+RowTotals row_ulp_budget(std::span<const double> values, std::span<const DoubleDouble> exact, const Format& format,
+                         double budget) {
+  return ulp_kernels().budget_double_against_double_double(values, exact, format, budget);
+}
+RowTotals row_ulp_budget(std::span<const float> values, std::span<const double> exact, const Format& format,
+                         double budget) {
+  return ulp_kernels().budget_float_against_double(values, exact, format, budget);
+}
+RowTotals row_ulp_budget(std::span<const double> values, std::span<const double> exact, const Format& format,
+                         double budget) {
+  return ulp_kernels().budget_double_against_double(values, exact, format, budget);
+}
+
+RowTotals row_ulp_budget_judged(std::span<const float> values, std::span<const DoubleDouble> exact,
+                                const Format& format, std::span<const double> bounds, double budget, double ratio_floor,
+                                RowJudgement& judgement) {
+  return ulp_kernels().budget_judged_float_against_double_double(values, exact, format, bounds, budget, ratio_floor,
+                                                                 judgement);
+}
+RowTotals row_ulp_budget_judged(std::span<const double> values, std::span<const DoubleDouble> exact,
+                                const Format& format, std::span<const double> bounds, double budget, double ratio_floor,
+                                RowJudgement& judgement) {
+  return ulp_kernels().budget_judged_double_against_double_double(values, exact, format, bounds, budget, ratio_floor,
+                                                                  judgement);
+}
+RowTotals row_ulp_budget_judged(std::span<const float> values, std::span<const double> exact, const Format& format,
+                                std::span<const double> bounds, double budget, double ratio_floor,
+                                RowJudgement& judgement) {
+  return ulp_kernels().budget_judged_float_against_double(values, exact, format, bounds, budget, ratio_floor,
+                                                          judgement);
+}
+RowTotals row_ulp_budget_judged(std::span<const double> values, std::span<const double> exact, const Format& format,
+                                std::span<const double> bounds, double budget, double ratio_floor,
+                                RowJudgement& judgement) {
+  return ulp_kernels().budget_judged_double_against_double(values, exact, format, bounds, budget, ratio_floor,
+                                                           judgement);
+}
+
 }  // namespace pecheck::accuracy

@@ -134,6 +134,36 @@ TEST(Accumulator, anySplitOfTheRowsMergedInAnyOrderGivesTheBitsOfOnePass) {
   }
 }
 
+// Without its histogram (HistogramCounting::left_out) an accumulator's
+// tally is the one with it but the histogram: the budget's counts, with an
+// allowance and without, the sums, the kept entries; merges alike.
+TEST(Accumulator, leavingTheHistogramOutChangesNoOtherFigure) {
+  const Rows rows = synthetic_rows(40, 21, 5);
+  const RelativeAllowance allowance;
+  for (const Allowance* judge : {static_cast<const Allowance*>(nullptr), static_cast<const Allowance*>(&allowance)}) {
+    Accumulator counted(FormatId::float32, 1.0, judge, SignedZero::mismatch, HistogramCounting::counted);
+    Accumulator left_out(FormatId::float32, 1.0, judge, SignedZero::mismatch, HistogramCounting::left_out);
+    Accumulator halves(FormatId::float32, 1.0, judge, SignedZero::mismatch, HistogramCounting::left_out);
+    Accumulator second(FormatId::float32, 1.0, judge, SignedZero::mismatch, HistogramCounting::left_out);
+    add_rows(counted, rows, 0, rows.values.size());
+    add_rows(left_out, rows, 0, rows.values.size());
+    add_rows(halves, rows, 0, 17);
+    add_rows(second, rows, 17, rows.values.size());
+    halves.merge(second);
+    ASSERT_GT(counted.tally().beyond_budget, 0);
+    Tally expected = counted.tally();
+    expected.histogram.clear();
+    EXPECT_EQ(left_out.tally(), expected) << (judge ? "with" : "without") << " an allowance";
+    EXPECT_EQ(halves.tally(), expected) << (judge ? "with" : "without") << " an allowance";
+    Measurement m = counted.measurement(row_position, "test", 0);
+    const Measurement without = left_out.measurement(row_position, "test", 0);
+    EXPECT_TRUE(without.ulp_histogram.upper_edges.empty());
+    EXPECT_TRUE(without.ulp_histogram.counts.empty());
+    m.ulp_histogram = {};
+    expect_same_measurement(without, m);
+  }
+}
+
 TEST(Accumulator, theFiguresDoNotDependOnTheThreadCount) {
   const Rows rows = synthetic_rows(64, 37, 2);
   Accumulator one(FormatId::float32, 1.0);

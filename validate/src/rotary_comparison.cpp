@@ -48,7 +48,8 @@ constexpr std::int64_t rows_ahead = 4;
 std::vector<Comparison> compare_rotary_cache(const Table& cos, const Table& sin, FormatId format,
                                              const RotaryConvention& convention, std::int64_t first_position,
                                              std::span<const std::optional<ComputationModel>> targets,
-                                             double budget_ulp, const std::string& budget_source, int threads) {
+                                             double budget_ulp, const std::string& budget_source, int threads,
+                                             accuracy::HistogramCounting histogram) {
   // Against a model, an entry beyond the ULP budget may still be within what
   // a framework's own libm gives (accuracy/libm_allowance.hpp).
   std::vector<std::optional<accuracy::LibmAllowance>> allowances(targets.size());
@@ -63,7 +64,7 @@ std::vector<Comparison> compare_rotary_cache(const Table& cos, const Table& sin,
     for (std::size_t t = 0; t < targets.size(); ++t) {
       const accuracy::Allowance* allowance = allowances[t] ? &*allowances[t] : nullptr;
       for (int w = 0; w < workers; ++w) {
-        accumulators[t].emplace_back(format, budget_ulp, allowance, accuracy::SignedZero::equal);
+        accumulators[t].emplace_back(format, budget_ulp, allowance, accuracy::SignedZero::equal, histogram);
       }
     }
   };

@@ -146,8 +146,9 @@ Validation validate_stages(const Table& cos, const Table& sin, const RotaryValid
   if (!model) throw ConventionError("--model '" + options.model + "': not a computation model");
   // The exact encoding and the computation model, in one pass over the cache.
   const std::optional<ComputationModel> targets[] = {std::nullopt, model};
-  result.comparisons = compare_rotary_cache(cos, sin, findings.format, convention, detection.first_position, targets,
-                                            budget_ulp, source, options.threads);
+  result.comparisons = compare_rotary_cache(
+      cos, sin, findings.format, convention, detection.first_position, targets, budget_ulp, source, options.threads,
+      options.histograms ? accuracy::HistogramCounting::counted : accuracy::HistogramCounting::left_out);
   // The computation hazards name the computation a cache beyond its budget
   // of the exact encoding follows; a cache within it (comparisons[0], the
   // exact encoding's) has nothing to explain. Under another rule every

@@ -8,7 +8,8 @@
 // counts, histogram, maximum, RMS, worst entries and allowance figures, bit
 // for bit, for every rotary rule, against the exact encoding and the
 // hf-float32 model, in float32 (near 0 and at 2^20, with a NaN and a changed
-// value) and bfloat16.
+// value) and bfloat16; and the same figures but the histogram when the
+// comparison leaves its histograms out.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -126,16 +127,30 @@ TEST(RotaryStreamedComparison, everyRuleAndTargetAsEntryByEntry) {
       }
       // Both targets in one pass, as validate compares them.
       const std::optional<ComputationModel> targets[] = {std::nullopt, hf};
-      const std::vector<Comparison> streamed = compare_rotary_cache(
-          cache.cos, cache.sin, request.format, c, request.first_position, targets, budget_ulp, "budget", 2);
+      const std::vector<Comparison> streamed =
+          compare_rotary_cache(cache.cos, cache.sin, request.format, c, request.first_position, targets, budget_ulp,
+                               "budget", 2, accuracy::HistogramCounting::counted);
+      // And without the histograms (`pecheck validate` without a report):
+      // every other figure the same, the RMS's bits too (the same squares in
+      // the same order), no histogram.
+      const std::vector<Comparison> without =
+          compare_rotary_cache(cache.cos, cache.sin, request.format, c, request.first_position, targets, budget_ulp,
+                               "budget", 2, accuracy::HistogramCounting::left_out);
       ASSERT_EQ(streamed.size(), 2U);
+      ASSERT_EQ(without.size(), 2U);
       for (std::size_t t = 0; t < 2; ++t) {
         const std::optional<ComputationModel>& model = targets[t];
         SCOPED_TRACE(c.name + " " + (model ? model->name : std::string("exact")) + " from " +
                      std::to_string(request.first_position) + " " + std::string(format_of(request.format).name));
         EXPECT_EQ(streamed[t].target, model ? "the computation model " + model->name : "the exact encoding");
-        expect_same(streamed[t].measurement, entry_by_entry(cache, request.format, c, request.first_position, model),
-                    cache.cos.cols);
+        accuracy::Measurement entries = entry_by_entry(cache, request.format, c, request.first_position, model);
+        expect_same(streamed[t].measurement, entries, cache.cos.cols);
+        EXPECT_EQ(without[t].beyond_budget, streamed[t].beyond_budget);
+        EXPECT_EQ(without[t].conforms, streamed[t].conforms);
+        EXPECT_EQ(without[t].measurement.rms_ulp, streamed[t].measurement.rms_ulp);
+        EXPECT_TRUE(without[t].measurement.ulp_histogram.upper_edges.empty());
+        entries.ulp_histogram = {};
+        expect_same(without[t].measurement, entries, cache.cos.cols);
         if (HasFailure()) return;
         ++compared;
       }

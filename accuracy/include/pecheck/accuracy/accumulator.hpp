@@ -45,7 +45,7 @@ struct Tally {
   std::optional<ComparedEntry> worst_abs;  // the largest |error| among the measured entries
   std::optional<ComparedEntry> first_mismatch;  // the typed mismatch with the smallest key
   std::optional<ComparedEntry> nearest_zero;    // the measured entry with the smallest nonzero |exact.hi|
-  std::vector<std::int64_t> histogram;          // counts in the bins of ulp_histogram_edges()
+  std::vector<std::int64_t> histogram;  // counts in the bins of ulp_histogram_edges() (or empty: HistogramCounting)
   // The largest bit pattern of |value| added: magnitudes order as their
   // patterns, infinity and NaN above every finite value.
   std::uint64_t largest_value_bits = 0;
@@ -86,6 +86,12 @@ struct RowColumns {
   std::int64_t copies = 1;
 };
 
+// Whether an accumulator counts the histogram of ulps. A comparison whose
+// histogram no output shows (`pecheck validate` without a report) leaves it
+// out: its rows' passes then count the budget alone (row_ulp_budget), and
+// its tally's and measurement's histograms are empty.
+enum class HistogramCounting { counted, left_out };
+
 // Maps a row the accumulator was given to the position it holds.
 using RowPosition = std::function<std::int64_t(std::int64_t row)>;
 
@@ -94,7 +100,7 @@ class Accumulator {
   // Entries are judged in `format` against `budget_ulp`; beyond it, against
   // `allowance` when given (it must outlive the accumulator).
   Accumulator(FormatId format, double budget_ulp, const Allowance* allowance = nullptr,
-              SignedZero signed_zero = SignedZero::mismatch);
+              SignedZero signed_zero = SignedZero::mismatch, HistogramCounting histogram = HistogramCounting::counted);
 
   // Row `row` of table `table` (EntryKey): values[e] against exact[e], column
   // e (or as `columns` says).

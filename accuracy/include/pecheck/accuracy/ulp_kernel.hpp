@@ -99,4 +99,30 @@ RowTotals row_ulp_errors_judged(std::span<const double> values, std::span<const 
                                 const std::array<double, judged_thresholds>& thresholds, std::span<const double> bounds,
                                 double budget, double ratio_floor, RowJudgement& judgement);
 
+// The same passes with the budget as their one threshold, for an
+// accumulator that leaves its histogram out (HistogramCounting::left_out,
+// accumulator.hpp): row_ulp_budget counts the entries above `budget` in
+// totals.above[0]; row_ulp_budget_judged counts them in judgement.beyond
+// only (every totals.above is 0).
+RowTotals row_ulp_budget(std::span<const float> values, std::span<const DoubleDouble> exact, const Format& format,
+                         double budget);
+RowTotals row_ulp_budget(std::span<const double> values, std::span<const DoubleDouble> exact, const Format& format,
+                         double budget);
+RowTotals row_ulp_budget(std::span<const float> values, std::span<const double> exact, const Format& format,
+                         double budget);
+RowTotals row_ulp_budget(std::span<const double> values, std::span<const double> exact, const Format& format,
+                         double budget);
+RowTotals row_ulp_budget_judged(std::span<const float> values, std::span<const DoubleDouble> exact,
+                                const Format& format, std::span<const double> bounds, double budget, double ratio_floor,
+                                RowJudgement& judgement);
+RowTotals row_ulp_budget_judged(std::span<const double> values, std::span<const DoubleDouble> exact,
+                                const Format& format, std::span<const double> bounds, double budget, double ratio_floor,
+                                RowJudgement& judgement);
+RowTotals row_ulp_budget_judged(std::span<const float> values, std::span<const double> exact, const Format& format,
+                                std::span<const double> bounds, double budget, double ratio_floor,
+                                RowJudgement& judgement);
+RowTotals row_ulp_budget_judged(std::span<const double> values, std::span<const double> exact, const Format& format,
+                                std::span<const double> bounds, double budget, double ratio_floor,
+                                RowJudgement& judgement);
+
 }  // namespace pecheck::accuracy
