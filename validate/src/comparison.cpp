@@ -63,8 +63,9 @@ accuracy::Measurement compare_with_reference(const Table& table, const Conventio
   // One accumulator per worker; the reference never runs more workers for a
   // run of rows than for the whole table.
   const int workers = reference::reference_workers(plan.threads, std::max<std::int64_t>(table.rows, 1));
-  std::vector<accuracy::Accumulator> totals(static_cast<std::size_t>(workers),
-                                            accuracy::Accumulator(table.format, budget_ulp, allowance));
+  std::vector<accuracy::Accumulator> totals(
+      static_cast<std::size_t>(workers),
+      accuracy::Accumulator(table.format, budget_ulp, allowance, accuracy::SignedZero::mismatch, plan.histogram));
   const TableView view = table.view();
   std::size_t start = 0;
   std::int64_t done = 0;

@@ -7,9 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "pecheck/convention.hpp"
+#include "pecheck/accuracy/accumulator.hpp"
 #include "pecheck/accuracy/angle_allowance.hpp"
 #include "pecheck/accuracy/measurement.hpp"
+#include "pecheck/convention.hpp"
 #include "pecheck/table.hpp"
 
 namespace pecheck::validate {
@@ -18,6 +19,7 @@ struct ComparisonPlan {
   std::int64_t sample_rows = 0;  // 0: compare every row; N: sample N rows (at least 64)
   int threads = 0;
   std::function<void(std::int64_t, std::int64_t)> progress;
+  accuracy::HistogramCounting histogram = accuracy::HistogramCounting::counted;
 };
 
 // File rows to compare, ascending: all of them unless sample_rows asks for

@@ -283,7 +283,9 @@ Validation validate_table(const Table& stored, const ValidationOptions& options)
   // an error like any other.
   std::vector<std::int64_t> all_rows(static_cast<std::size_t>(table.rows));
   std::iota(all_rows.begin(), all_rows.end(), std::int64_t{0});
-  ComparisonPlan plan{options.sample_rows, options.threads, options.progress};
+  ComparisonPlan plan{
+      options.sample_rows, options.threads, options.progress,
+      options.histograms ? accuracy::HistogramCounting::counted : accuracy::HistogramCounting::left_out};
   // The fast scan of every row (each row's largest error against pecheck's
   // float64 rows) serves two ends: the worst rows lead a sampled comparison,
   // and the fault diagnoses below read it. A comparison of every entry needs

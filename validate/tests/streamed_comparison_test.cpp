@@ -128,6 +128,19 @@ accuracy::Measurement compare_both_ways(const Case& c, const std::vector<std::in
   }
   EXPECT_EQ(streamed_facts.values_in_unit_interval, in_unit_interval);
   expect_same(streamed, stored);
+  // Without its histogram (`pecheck validate` without a report): the same
+  // figures, the RMS's bits too, and no histogram.
+  ComparisonPlan without_histogram = plan;
+  without_histogram.histogram = accuracy::HistogramCounting::left_out;
+  ComparisonFacts left_out_facts;
+  const accuracy::Measurement left_out = compare_with_reference(c.table, convention, c.offset, rows, 1.0, "budget",
+                                                                bound, without_histogram, left_out_facts);
+  EXPECT_TRUE(left_out.ulp_histogram.counts.empty());
+  EXPECT_EQ(left_out.rms_ulp, streamed.rms_ulp);
+  EXPECT_EQ(left_out.beyond_budget, streamed.beyond_budget);
+  accuracy::Measurement stored_without = stored;
+  stored_without.ulp_histogram = {};
+  expect_same(left_out, stored_without);
   // The worst entry's exact value is printed to the 21 digits WorstInput
   // promises whatever the format: those of the full-precision reference
   // (2^-100), not of the format-precision values the comparison folds in

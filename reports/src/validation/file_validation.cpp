@@ -96,6 +96,7 @@ int validate_table_file(const TableFileRequest& request, const ValidationOutput&
     TableFile file = read_table_file(request.file, request.tensor, position_table_rows);
     validate::ValidationOptions options = request.options;
     if (!options.progress) options.progress = terminal_progress();
+    options.histograms = !output.output_dir.empty();  // the report's alone
     Validated done;
     try {
       done.validation = validate::validate_table(file.table, options);

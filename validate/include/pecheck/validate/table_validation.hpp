@@ -53,6 +53,10 @@ struct ValidationOptions {
   int threads = 0;  // reference threads, 0: hardware concurrency
   // Called as rows are compared with the reference (done, total).
   std::function<void(std::int64_t, std::int64_t)> progress;
+  // Whether the comparison counts its histogram of ulps (the report's
+  // figure); `pecheck validate` without --output-dir prints none and leaves
+  // it out (RotaryValidationOptions::histograms says what it saves).
+  bool histograms = true;
 };
 
 // Throws ValidationInputError for a table that cannot be an encoding table,
