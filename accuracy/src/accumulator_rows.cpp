@@ -48,16 +48,16 @@ inline DoubleDouble exact_at(std::span<const double> exact, std::size_t e) { ret
 
 // The bounds of a row's entries (Allowance::row_bounds), for its judged pass.
 template <typename Exact>
-std::span<const double> Accumulator::row_bounds(std::int64_t row, std::span<const std::int64_t> columns,
+std::span<const double> Accumulator::row_bounds(std::int64_t row, const RowColumns& columns,
                                                 std::span<const Exact> exact) {
   const std::size_t n = exact.size();
   bounds_.resize(n);
   if constexpr (std::is_same_v<Exact, double>) {
-    allowance_->row_bounds(row, columns, exact, bounds_);
+    allowance_->row_bounds(row, columns.column, columns.plan, exact, bounds_);
   } else {
     exact_hi_.resize(n);
     for (std::size_t e = 0; e < n; ++e) exact_hi_[e] = exact[e].hi;
-    allowance_->row_bounds(row, columns, exact_hi_, bounds_);
+    allowance_->row_bounds(row, columns.column, columns.plan, exact_hi_, bounds_);
   }
   return bounds_;
 }
@@ -112,10 +112,10 @@ void Accumulator::add_values(std::span<const Value> values, std::span<const Exac
   const double ratio_floor = tally_.worst_ratio_entry ? tally_.worst_ratio : -1.0;
   RowJudgement judgement;
   bool judged = allowance_ != nullptr && last_row_beyond_;
-  RowTotals totals =
-      judged ? row_ulp_errors_judged(values, exact, format, judged_thresholds_, row_bounds(row, columns.column, exact),
-                                     budget_ulp_, ratio_floor, judgement)
-             : row_ulp_errors(values, exact, format, thresholds_);
+  RowTotals totals = judged
+                         ? row_ulp_errors_judged(values, exact, format, judged_thresholds_,
+                                                 row_bounds(row, columns, exact), budget_ulp_, ratio_floor, judgement)
+                         : row_ulp_errors(values, exact, format, thresholds_);
   const double row_max = totals.max_ulps;
   const bool beyond = allowance_ != nullptr && row_max > budget_ulp_;
   // Written only when it changes: the flag is the accumulator's last member,
@@ -125,7 +125,7 @@ void Accumulator::add_values(std::span<const Value> values, std::span<const Exac
   if (last_row_beyond_ != beyond) last_row_beyond_ = beyond;
   if (beyond && !judged) {
     judged = true;
-    totals = row_ulp_errors_judged(values, exact, format, judged_thresholds_, row_bounds(row, columns.column, exact),
+    totals = row_ulp_errors_judged(values, exact, format, judged_thresholds_, row_bounds(row, columns, exact),
                                    budget_ulp_, ratio_floor, judgement);
   }
   tally_.entries += static_cast<std::int64_t>(n) * copies;
