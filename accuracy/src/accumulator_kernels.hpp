@@ -20,8 +20,9 @@ using AddRow = void (*)(Accumulator& accumulator, std::int64_t row, std::span<co
                         std::span<const Exact> exact, std::int64_t table, const RowColumns& columns);
 
 // One row of LibmAllowance::row_bounds' plain path (libm_row_bounds.cpp has
-// the reasoning): bounds[c] for c in [0, count), the columns of a cache row
-// repeated every `columns` entries; or, when `column` is given, entry c's
+// the reasoning): bounds[c] for c in [0, count), inv_freq_of_column[c %
+// columns] (a cache row's columns, or a planned row's entries repeating every
+// `columns`, LibmAllowance::plan_columns); or, when `column` is given, entry c's
 // inv_freq is inv_freq_of_column[column[c]] for columns below `columns`
 // (false when one is not).
 struct LibmRowBounds {

@@ -48,16 +48,16 @@ inline DoubleDouble exact_at(std::span<const double> exact, std::size_t e) { ret
 
 // The bounds of a row's entries (Allowance::row_bounds), for its judged pass.
 template <typename Exact>
-std::span<const double> Accumulator::row_bounds(std::int64_t row, std::span<const std::int64_t> columns,
+std::span<const double> Accumulator::row_bounds(std::int64_t row, const RowColumns& columns,
                                                 std::span<const Exact> exact) {
   const std::size_t n = exact.size();
   bounds_.resize(n);
   if constexpr (std::is_same_v<Exact, double>) {
-    allowance_->row_bounds(row, columns, exact, bounds_);
+    allowance_->row_bounds(row, columns.column, columns.plan, exact, bounds_);
   } else {
     exact_hi_.resize(n);
     for (std::size_t e = 0; e < n; ++e) exact_hi_[e] = exact[e].hi;
-    allowance_->row_bounds(row, columns, exact_hi_, bounds_);
+    allowance_->row_bounds(row, columns.column, columns.plan, exact_hi_, bounds_);
   }
   return bounds_;
 }
@@ -117,7 +117,7 @@ void Accumulator::add_values(std::span<const Value> values, std::span<const Exac
   const std::size_t budget_count = histogram ? row_thresholds - 1 : 0;
   RowJudgement judgement;
   const auto judged_pass = [&] {
-    const std::span<const double> bounds = row_bounds(row, columns.column, exact);
+    const std::span<const double> bounds = row_bounds(row, columns, exact);
     return histogram ? row_ulp_errors_judged(values, exact, format, judged_thresholds_, bounds, budget_ulp_,
                                              ratio_floor, judgement)
                      : row_ulp_budget_judged(values, exact, format, bounds, budget_ulp_, ratio_floor, judgement);

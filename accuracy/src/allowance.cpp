@@ -5,12 +5,14 @@
 
 namespace pecheck::accuracy {
 
-void Allowance::row_bounds(std::int64_t row, std::span<const std::int64_t> column, std::span<const double> exact,
-                           std::span<double> out) const {
+void Allowance::row_bounds(std::int64_t row, std::span<const std::int64_t> column, const ColumnsPlan*,
+                           std::span<const double> exact, std::span<double> out) const {
   for (std::size_t e = 0; e < out.size(); ++e) {
     out[e] = bound(row, column.empty() ? static_cast<std::int64_t>(e) : column[e], {exact[e], 0.0});
   }
 }
+
+std::unique_ptr<const ColumnsPlan> Allowance::plan_columns(std::span<const std::int64_t>) const { return nullptr; }
 
 AllowanceDecision judge(const Allowance& allowance, std::int64_t row, std::int64_t column, DoubleDouble exact,
                         double abs_error) {

@@ -4,6 +4,9 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
 
 #include "accumulator_kernels.hpp"
 #include "pecheck/reference/rotary_reference.hpp"
@@ -46,8 +49,50 @@ double LibmAllowance::bound(std::int64_t row, std::int64_t column, DoubleDouble)
 
 namespace pecheck::accuracy {
 
-void LibmAllowance::row_bounds(std::int64_t row, std::span<const std::int64_t> column, std::span<const double> exact,
-                               std::span<double> out) const {
+namespace {
+
+// A row's given columns as the kernel reads them: each entry's inv_freq, in
+// the entries' order, whose values repeat every `repeat` entries (the
+// kernel computes the first repeat's bounds and copies them on).
+class LibmColumnsPlan final : public ColumnsPlan {
+ public:
+  LibmColumnsPlan(const Allowance& allowance, std::span<const std::int64_t> column, std::vector<double> inv_freq)
+      : ColumnsPlan(allowance, column), inv_freq_(std::move(inv_freq)), repeat_(inv_freq_.size()) {
+    // The shortest repeat: entry e's inv_freq the same bits as entry e - m's
+    // for every e from m on (the last repetition may be cut short).
+    for (std::size_t m = 1; m < inv_freq_.size(); ++m) {
+      bool repeats = true;
+      for (std::size_t e = m; e < inv_freq_.size() && repeats; ++e) {
+        repeats = std::bit_cast<std::uint64_t>(inv_freq_[e]) == std::bit_cast<std::uint64_t>(inv_freq_[e - m]);
+      }
+      if (repeats) {
+        repeat_ = m;
+        break;
+      }
+    }
+  }
+  const std::vector<double>& inv_freq() const { return inv_freq_; }
+  std::size_t repeat() const { return repeat_; }
+
+ private:
+  std::vector<double> inv_freq_;
+  std::size_t repeat_;
+};
+
+}  // namespace
+
+std::unique_ptr<const ColumnsPlan> LibmAllowance::plan_columns(std::span<const std::int64_t> column) const {
+  std::vector<double> inv_freq;
+  inv_freq.reserve(column.size());
+  for (const std::int64_t c : column) {
+    if (c < 0 || static_cast<std::size_t>(c) >= inv_freq_of_row_column_.size()) return nullptr;
+    inv_freq.push_back(inv_freq_of_row_column_[static_cast<std::size_t>(c)]);
+  }
+  return std::make_unique<const LibmColumnsPlan>(*this, column, std::move(inv_freq));
+}
+
+void LibmAllowance::row_bounds(std::int64_t row, std::span<const std::int64_t> column, const ColumnsPlan* plan,
+                               std::span<const double> exact, std::span<double> out) const {
   const double p = static_cast<double>(first_position_ + row);
   const std::size_t columns = inv_freq_of_column_.size();
   // ulp_of's plain-double path, lane by lane: the angle's binade read from its
@@ -63,11 +108,17 @@ void LibmAllowance::row_bounds(std::int64_t row, std::span<const std::int64_t> c
   const bool plain = format.min_exponent - shift >= -1022 &&
                      (p == 0.0 || (std::isnormal(p * smallest_inv_freq_) && std::isnormal(p * largest_inv_freq_)));
   if (!plain) {
-    Allowance::row_bounds(row, column, exact, out);
+    Allowance::row_bounds(row, column, plan, exact, out);
     return;
   }
   LibmRowBounds bounds{p, factor_, relative_, inv_freq_of_column_.data(), columns, nullptr, min_exponent, shift};
-  if (!column.empty()) {  // each entry's column among a row's, cos's then sin's
+  if (plan != nullptr && plan->made_for(*this, column) && out.size() == column.size()) {
+    // This allowance's plans are LibmColumnsPlan: the entries' inv_freq,
+    // repeating like a cache row's columns.
+    const auto& planned = static_cast<const LibmColumnsPlan&>(*plan);
+    bounds.inv_freq_of_column = planned.inv_freq().data();
+    bounds.columns = planned.repeat();
+  } else if (!column.empty()) {  // each entry's column among a row's, cos's then sin's
     bounds.inv_freq_of_column = inv_freq_of_row_column_.data();
     bounds.columns = inv_freq_of_row_column_.size();
     bounds.column = column.data();
@@ -75,7 +126,7 @@ void LibmAllowance::row_bounds(std::int64_t row, std::span<const std::int64_t> c
   }
   // Given columns past a row's (not the comparison's) go through bound().
   if (!accumulator_kernels().libm_row_bounds(bounds, out.data(), out.size())) {
-    Allowance::row_bounds(row, column, exact, out);
+    Allowance::row_bounds(row, column, plan, exact, out);
   }
 }
 

@@ -102,11 +102,13 @@ bool libm_row_bounds(const LibmRowBounds& row, double* out, std::size_t count) {
     }
     return true;
   }
-  std::size_t c = 0;
-  while (c < count) {  // one cache row's columns at a time (cos, then sin)
-    const std::size_t run = std::min(columns, count - c);
-    for (std::size_t k = 0; k < run; ++k) bounds[c + k] = bound(inv[k]);
-    c += run;
+  // One repetition of the columns computed (a cache row's, or a planned
+  // row's entries up to their repeat), then copied on: the same inv_freq,
+  // the same bounds.
+  const std::size_t first = std::min(columns, count);
+  for (std::size_t k = 0; k < first; ++k) bounds[k] = bound(inv[k]);
+  for (std::size_t c = first; c < count; c += columns) {
+    std::memcpy(bounds + c, bounds, std::min(columns, count - c) * sizeof(double));
   }
   return true;
 }

@@ -56,7 +56,7 @@ TEST(LibmAllowance, rowBoundsAreTheBoundsColumnByColumn) {
     std::vector<double> exact(static_cast<std::size_t>(2 * columns), 0.5);
     std::vector<double> bounds(exact.size());
     for (const std::int64_t row : {std::int64_t{-3}, std::int64_t{0}, std::int64_t{1000}, std::int64_t{16777200}}) {
-      allowance.row_bounds(row, {}, exact, bounds);
+      allowance.row_bounds(row, {}, nullptr, exact, bounds);
       for (std::int64_t column = 0; column < 2 * columns; ++column) {
         ASSERT_EQ(bounds[static_cast<std::size_t>(column)], allowance.bound(row, column, {0.5, 0.0}))
             << c.name << " row " << row << " column " << column;
@@ -68,7 +68,7 @@ TEST(LibmAllowance, rowBoundsAreTheBoundsColumnByColumn) {
       for (std::int64_t k = 2 * columns - 1; k >= 0; k -= 3) given.push_back(k);
       given.push_back(2 * columns + 5);
       std::vector<double> given_bounds(given.size());
-      allowance.row_bounds(row, given, std::span<const double>(exact).first(given.size()), given_bounds);
+      allowance.row_bounds(row, given, nullptr, std::span<const double>(exact).first(given.size()), given_bounds);
       for (std::size_t e = 0; e < given.size(); ++e) {
         ASSERT_EQ(given_bounds[e], allowance.bound(row, given[e], {0.5, 0.0}))
             << c.name << " row " << row << " column " << given[e];

@@ -50,10 +50,8 @@ class EvaluatedRows final : public RotaryRowStream {
   void row(std::int64_t r, RotaryReferenceRow& out) override {
     const std::int64_t position = plan_.request().first_position + r;
     if (evaluator_.settle_plain(position)) {
-      const RowDecisions& d = evaluator_.decisions();
-      by_frequency_.assign(d.cos_hi.begin(), d.cos_hi.end());
-      by_frequency_.insert(by_frequency_.end(), d.sin_hi.begin(), d.sin_hi.end());
-      set_by_frequency(out, r, by_frequency_);
+      // The tier's his in place (cos's then sin's), valid until the next row.
+      set_by_frequency(out, r, evaluator_.decisions().exact_hi());
       return;
     }
     evaluator_.finish(position, results_);
@@ -67,7 +65,6 @@ class EvaluatedRows final : public RotaryRowStream {
   RotaryRowEvaluator evaluator_;
   RotaryRowResults results_;
   std::vector<DoubleDouble> cos_exact_, sin_exact_;
-  std::vector<double> by_frequency_;
 };
 
 // A model with float32 angles (rotary_model_rows.hpp): each row by the

@@ -5,6 +5,7 @@
 // its enclosure straddles a rounding boundary (the tables stay correct).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -207,10 +208,11 @@ TEST(DoubleTier, theRowKernelsAreTheirEntryAtEveryCount) {
   const auto bits = [](double x) { return std::bit_cast<std::uint64_t>(x); };
   const auto filled = [](std::size_t count) {
     RowDecisions out;
-    for (std::vector<double>* v : {&out.sin_rounded, &out.cos_rounded, &out.sin_hi, &out.cos_hi})
+    out.resize(count);
+    for (std::vector<double>* v : {&out.sin_rounded, &out.cos_rounded, &out.sin_lo, &out.cos_lo})
       v->assign(count, -7.0);
-    out.sin_lo.assign(count, -7.0);
-    out.cos_lo.assign(count, -7.0);
+    std::fill(out.sin_hi.begin(), out.sin_hi.end(), -7.0);
+    std::fill(out.cos_hi.begin(), out.cos_hi.end(), -7.0);
     out.sin_done.assign(count, 9);
     out.cos_done.assign(count, 9);
     return out;

@@ -5,6 +5,7 @@
 // to a few vectors past a row of 64, both with rounding decided and skipped.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <string>
@@ -41,10 +42,12 @@ TEST(RowTiers, theDoubleWordTierRowIsItsEntryAtEveryCount) {
           ASSERT_NE(frequencies, nullptr);
           const auto n = static_cast<std::size_t>(count);
           RowDecisions out;
-          for (std::vector<double>* v :
-               {&out.sin_rounded, &out.cos_rounded, &out.sin_hi, &out.sin_lo, &out.cos_hi, &out.cos_lo}) {
+          out.resize(n);
+          for (std::vector<double>* v : {&out.sin_rounded, &out.cos_rounded, &out.sin_lo, &out.cos_lo}) {
             v->assign(n, -7.0);
           }
+          std::fill(out.sin_hi.begin(), out.sin_hi.end(), -7.0);
+          std::fill(out.cos_hi.begin(), out.cos_hi.end(), -7.0);
           out.sin_done.assign(n, 9);
           out.cos_done.assign(n, 9);
           ASSERT_TRUE(tiers.settle(evaluator, position, out));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <future>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -57,9 +58,15 @@ std::vector<Comparison> compare_rotary_cache(const Table& cos, const Table& sin,
   // end (the accumulators' totals do not depend on the order, accumulator.hpp).
   const int workers = worker_count(threads, cos.rows);
   std::vector<std::vector<accuracy::Accumulator>> accumulators(targets.size());
+  // Each frequency's two columns measured once where they are equal.
+  const TwinColumns twins(convention, cos.cols);
+  // What each allowance derives from the twins' columns, once for every row.
+  std::vector<std::unique_ptr<const accuracy::ColumnsPlan>> plans(targets.size());
   const auto prepare = [&] {
     for (std::size_t t = 0; t < targets.size(); ++t) {
-      if (targets[t]) allowances[t].emplace(convention, *targets[t], first_position, cos.cols);
+      if (!targets[t]) continue;
+      allowances[t].emplace(convention, *targets[t], first_position, cos.cols);
+      if (twins.apply()) plans[t] = allowances[t]->plan_columns(twins.row_columns().column);
     }
     for (std::size_t t = 0; t < targets.size(); ++t) {
       const accuracy::Allowance* allowance = allowances[t] ? &*allowances[t] : nullptr;
@@ -80,8 +87,6 @@ std::vector<Comparison> compare_rotary_cache(const Table& cos, const Table& sin,
   // Each worker reads a row of the cache once, for every target.
   const auto cols = static_cast<std::size_t>(cos.cols);
   const bool floats = cos.format == FormatId::float32 && sin.format == FormatId::float32;
-  // Each frequency's two columns measured once where they are equal.
-  const TwinColumns twins(convention, cos.cols);
   std::vector<std::size_t> frequency_of_column(static_cast<std::size_t>(cos.cols));
   for (std::int64_t c = 0; c < cos.cols; ++c) {
     frequency_of_column[static_cast<std::size_t>(c)] = static_cast<std::size_t>(rotary_column_frequency(convention, c));
@@ -133,7 +138,7 @@ std::vector<Comparison> compare_rotary_cache(const Table& cos, const Table& sin,
       const double* values = row_values(b, r).data();
       if (!twins.distinct(values, values + cols, b.distinct_values.data())) return false;
     }
-    const accuracy::RowColumns columns = twins.row_columns();
+    accuracy::RowColumns columns = twins.row_columns();
     const auto add = [&](accuracy::Accumulator& accumulator, const auto& exact) {
       if (floats) {
         accumulator.add_row(r, std::span<const float>(b.distinct_floats), exact, 0, columns);
@@ -143,6 +148,7 @@ std::vector<Comparison> compare_rotary_cache(const Table& cos, const Table& sin,
     };
     for (std::size_t t = 0; t < rows.size(); ++t) {
       const reference::RotaryReferenceRow& row = rows[t];
+      columns.plan = plans[t].get();
       if (!row.by_frequency.empty()) {
         add(accumulators[t][w], twins.distinct_exact(row.by_frequency, b.distinct_plain.data()));
         continue;

@@ -84,6 +84,9 @@ void merge_into(Tally& tally, const Tally& part);
 struct RowColumns {
   std::span<const std::int64_t> column;
   std::int64_t copies = 1;
+  // The accumulator's allowance's plan_columns(column), made once for the
+  // rows of these columns (Allowance::row_bounds); null: none.
+  const ColumnsPlan* plan = nullptr;
 };
 
 // Whether an accumulator counts the histogram of ulps. A comparison whose
@@ -142,8 +145,7 @@ class Accumulator {
   void add_scalar(const ComparedEntry& entry);
   void judge_beyond(const ComparedEntry& entry);
   template <typename Exact>
-  std::span<const double> row_bounds(std::int64_t row, std::span<const std::int64_t> columns,
-                                     std::span<const Exact> exact);
+  std::span<const double> row_bounds(std::int64_t row, const RowColumns& columns, std::span<const Exact> exact);
   template <typename EntryAt>
   void keep_worst_ratio(std::size_t n, const EntryAt& entry_at);
 

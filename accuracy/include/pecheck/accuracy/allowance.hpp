@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string_view>
 
@@ -16,6 +17,28 @@
 #include "pecheck/double_double.hpp"
 
 namespace pecheck::accuracy {
+
+class Allowance;
+
+// What an allowance's row_bounds derives from a row's columns alone (which
+// entries share a frequency, where their values sit), derived once
+// (Allowance::plan_columns) for every row handed with the same columns: a
+// comparison's rows of distinct entries all have the same ones.
+class ColumnsPlan {
+ public:
+  ColumnsPlan(const Allowance& allowance, std::span<const std::int64_t> column)
+      : allowance_(&allowance), column_(column) {}
+  virtual ~ColumnsPlan() = default;
+  // Made by `allowance` for these columns: the same array, in the same
+  // place (its holder keeps it unchanged while the plan is used).
+  bool made_for(const Allowance& allowance, std::span<const std::int64_t> column) const {
+    return allowance_ == &allowance && column_.data() == column.data() && column_.size() == column.size();
+  }
+
+ private:
+  const Allowance* allowance_;
+  std::span<const std::int64_t> column_;
+};
 
 class Allowance {
  public:
@@ -26,11 +49,15 @@ class Allowance {
   virtual double bound(std::int64_t row, std::int64_t column, DoubleDouble exact) const = 0;
   // bound(row, column[e], {exact[e], 0}) for every entry e of a row, into out
   // (as long as exact; entry e is column e when `column` is empty): the
-  // accumulator's pass over a row with entries beyond the budget. This
-  // default calls bound(); an allowance that does not read the exact value's
-  // low word may compute the row in one vector pass.
-  virtual void row_bounds(std::int64_t row, std::span<const std::int64_t> column, std::span<const double> exact,
-                          std::span<double> out) const;
+  // accumulator's pass over a row with entries beyond the budget. `plan`,
+  // when given, is this allowance's plan_columns(column) (one made by
+  // another allowance or for other columns is not used). This default calls
+  // bound(); an allowance that does not read the exact value's low word may
+  // compute the row in one vector pass.
+  virtual void row_bounds(std::int64_t row, std::span<const std::int64_t> column, const ColumnsPlan* plan,
+                          std::span<const double> exact, std::span<double> out) const;
+  // What row_bounds may take from `column` once for every row (null: nothing).
+  virtual std::unique_ptr<const ColumnsPlan> plan_columns(std::span<const std::int64_t> column) const;
   virtual std::string_view name() const = 0;    // "the float64-angle bound"
   virtual std::string_view source() const = 0;  // its derivation, in one sentence
 };

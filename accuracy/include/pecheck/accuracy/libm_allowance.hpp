@@ -31,8 +31,12 @@ class LibmAllowance final : public Allowance {
 
   double bound(std::int64_t row, std::int64_t column, DoubleDouble exact) const override;
   // The same bounds in one pass over the row (the exact values are not read).
-  void row_bounds(std::int64_t row, std::span<const std::int64_t> column, std::span<const double> exact,
-                  std::span<double> out) const override;
+  void row_bounds(std::int64_t row, std::span<const std::int64_t> column, const ColumnsPlan* plan,
+                  std::span<const double> exact, std::span<double> out) const override;
+  // Each entry's inv_freq, and how often they repeat (a row of distinct
+  // entries: sin's after cos's), for rows of these columns; null when a
+  // column is past a row's.
+  std::unique_ptr<const ColumnsPlan> plan_columns(std::span<const std::int64_t> column) const override;
   std::string_view name() const override { return "the libm allowance"; }
   std::string_view source() const override { return libm_allowance_source; }
 
